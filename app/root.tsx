@@ -1,0 +1,64 @@
+import { ColorSchemeScript, MantineProvider, mantineHtmlProps } from "@mantine/core";
+import mantineCoreStyles from "@mantine/core/styles.css";
+import mantineNotificationStyles from "@mantine/notifications/styles.css";
+import { Notifications } from "@mantine/notifications";
+import type { LinksFunction, MetaFunction } from "@remix-run/node";
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteError,
+} from "@remix-run/react";
+import type { ReactNode } from "react";
+import { ErrorCard } from "~/components/ErrorCard";
+import { theme } from "~/theme";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: mantineCoreStyles },
+  { rel: "stylesheet", href: mantineNotificationStyles },
+];
+
+export const meta: MetaFunction = () => [
+  { title: "DamageIQ — AI vehicle damage assessment" },
+  { name: "viewport", content: "width=device-width, initial-scale=1" },
+];
+
+export function Layout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en" {...mantineHtmlProps} data-mantine-color-scheme="light">
+      <head>
+        <meta charSet="utf-8" />
+        <Meta />
+        <Links />
+        <ColorSchemeScript defaultColorScheme="light" />
+      </head>
+      <body>
+        <MantineProvider theme={theme} defaultColorScheme="light">
+          <Notifications position="top-right" limit={1} autoClose={5000} />
+          {children}
+        </MantineProvider>
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error)) {
+    if (error.status === 404) {
+      return <ErrorCard title="404 Page Not Found" message="Did you forget to add the page to the router?" />;
+    }
+    const message = typeof error.data === "string" && error.data ? error.data : error.statusText;
+    return <ErrorCard title={`${error.status} ${error.statusText}`} message={message} />;
+  }
+  return <ErrorCard title="Something went wrong" message="An unexpected error occurred. Please try again." />;
+}

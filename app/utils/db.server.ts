@@ -1,0 +1,118 @@
+import mongoose from "mongoose";
+import { env } from "./env.server";
+import { startEmbeddedDb, type EmbeddedDb } from "./embedded-db.server";
+
+// Injection defence: filters built from request data never carry operators,
+// and unknown paths in filters are dropped.
+mongoose.set("sanitizeFilter", true);
+mongoose.set("strictQuery", true);
+mongoose.set("bufferCommands", false);
+// API shape: `id` instead of `_id`, no `__v`; dates become ISO strings in JSON.
+mongoose.set("toJSON", {
+  virtuals: true,
+  versionKey: false,
+  transform: (_doc, ret: Record<string, unknown>) => {
+    delete ret._id;
+    return ret;
+  },
+});
+
+const DEFAULT_DB_NAME = "damage_assess";
+
+interface DbState {
+  ready: Promise<void>;
+  embedded?: EmbeddedDb;
+}
+
+const globalForDb = globalThis as unknown as { __db?: DbState };
+
+async function connect(state: DbState) {
+  let uri = env.MONGODB_URI;
+  if (!uri) {
+    state.embedded = await startEmbeddedDb({
+      dataDir: env.DATA_DIR,
+      log: (line) => {
+        if (/error|panic|exited/i.test(line)) process.stderr.write(`[db] ${line}`);
+      },
+    });
+    uri = state.embedded.uri;
+  }
+  await mongoose.connect(uri, {
+    dbName: new URL(uri.replace(/^mongodb(\+srv)?:/, "http:")).pathname.slice(1) || DEFAULT_DB_NAME,
+    // Notice a lost database within about a second and fail requests fast (503)
+    // instead of queueing them; the driver reconnects on its own.
+    serverSelectionTimeoutMS: 1500,
+    heartbeatFrequencyMS: 1000,
+    autoIndex: true,
+  });
+}
+
+function start(): DbState {
+  const state: DbState = { ready: Promise.resolve() };
+  state.ready = connect(state).catch((error: unknown) => {
+    console.error(`Database connection failed: ${(error as Error).message}`);
+    throw error;
+  });
+  // Awaited by callers; never an unhandled rejection at boot.
+  state.ready.catch(() => {});
+
+  const shutdown = async (signal: NodeJS.Signals) => {
+    try {
+      await mongoose.disconnect();
+      await state.embedded?.stop();
+    } finally {
+      process.exit(signal === "SIGINT" ? 130 : 0);
+    }
+  };
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, (s) => void shutdown(s));
+  }
+  return state;
+}
+
+export function db(): DbState {
+  return (globalForDb.__db ??= start());
+}
+
+export function isDbConnected() {
+  return mongoose.connection.readyState === mongoose.ConnectionStates.connected;
+}
+
+/** Pings the database with a short deadline; false when it does not answer. */
+export async function pingDb(timeoutMs = 1000): Promise<boolean> {
+  try {
+    await Promise.race([
+      db().ready,
+      new Promise((_, reject) => setTimeout(() => reject(new Error("timeout")), timeoutMs)),
+    ]);
+    const admin = mongoose.connection.db?.admin();
+    if (!admin) return false;
+    await Promise.race([
+      admin.ping(),
+      new Promise((_, reject) => setTimeout(() => reject(new Error("timeout")), timeoutMs)),
+    ]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const UNAVAILABLE_ERRORS = new Set([
+  "MongoServerSelectionError",
+  "MongoNetworkError",
+  "MongoNetworkTimeoutError",
+  "MongoNotConnectedError",
+  "MongoTopologyClosedError",
+  "MongooseServerSelectionError",
+]);
+
+/** True for errors that mean "the database is unreachable" (answer 503, not 500). */
+export function isDbUnavailableError(error: unknown) {
+  if (!(error instanceof Error)) return false;
+  return (
+    UNAVAILABLE_ERRORS.has(error.name) ||
+    /before initial connection is complete|Client must be connected|connection .* closed/i.test(
+      error.message,
+    )
+  );
+}

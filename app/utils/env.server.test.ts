@@ -1,0 +1,67 @@
+import { mkdtempSync, readFileSync, statSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseEnv, resolveSessionSecret } from "./env.server";
+
+describe("parseEnv", () => {
+  it("applies the documented defaults", () => {
+    const result = parseEnv({});
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.env.PORT).toBe(3000);
+    expect(result.env.DATA_DIR).toBe("./data");
+    expect(result.env.MONGODB_URI).toBeUndefined();
+    expect(result.env.STORAGE).toBe("local");
+    expect(result.env.SMTP_PORT).toBe(587);
+    expect(result.env.SMTP_SECURE).toBe(false);
+  });
+
+  it("names every bad variable in its message", () => {
+    const result = parseEnv({ PORT: "abc", MONGODB_URI: "postgres://x", STORAGE: "ftp" });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.message).toMatch(/PORT/);
+    expect(result.message).toMatch(/MONGODB_URI: must start with mongodb:\/\//);
+    expect(result.message).toMatch(/STORAGE/);
+  });
+
+  it("requires S3_BUCKET only when STORAGE=s3", () => {
+    const missing = parseEnv({ STORAGE: "s3" });
+    expect(missing.ok).toBe(false);
+    if (!missing.ok) expect(missing.message).toMatch(/S3_BUCKET: is required when STORAGE=s3/);
+    expect(parseEnv({ STORAGE: "s3", S3_BUCKET: "media" }).ok).toBe(true);
+  });
+
+  it("rejects a short SESSION_SECRET and treats a blank one as unset", () => {
+    const short = parseEnv({ SESSION_SECRET: "short" });
+    expect(short.ok).toBe(false);
+    if (!short.ok) expect(short.message).toMatch(/SESSION_SECRET: must be at least 32 characters/);
+    const blank = parseEnv({ SESSION_SECRET: "  " });
+    expect(blank.ok && blank.env.SESSION_SECRET).toBeUndefined();
+  });
+
+  it("parses booleans strictly", () => {
+    const result = parseEnv({ SMTP_SECURE: "true", S3_FORCE_PATH_STYLE: "1" });
+    expect(result.ok && result.env.SMTP_SECURE && result.env.S3_FORCE_PATH_STYLE).toBe(true);
+    const bad = parseEnv({ SMTP_SECURE: "maybe" });
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.message).toMatch(/SMTP_SECURE: must be true or false/);
+  });
+});
+
+describe("resolveSessionSecret", () => {
+  it("generates a secret once into DATA_DIR and reuses it", () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "secret-"));
+    const first = resolveSessionSecret(dir);
+    expect(first).toHaveLength(64);
+    expect(resolveSessionSecret(dir)).toBe(first);
+    expect(readFileSync(path.join(dir, "session-secret"), "utf8")).toBe(first);
+    expect(statSync(path.join(dir, "session-secret")).mode & 0o777).toBe(0o600);
+  });
+
+  it("prefers a configured secret", () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "secret-"));
+    expect(resolveSessionSecret(dir, "x".repeat(40))).toBe("x".repeat(40));
+  });
+});

@@ -1,0 +1,98 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+const bool = z
+  .enum(["true", "false", "1", "0", "yes", "no"], {
+    errorMap: () => ({ message: "must be true or false" }),
+  })
+  .transform((v) => v === "true" || v === "1" || v === "yes");
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v && v.trim() !== "" ? v.trim() : undefined));
+
+const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
+
+export const envSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+    PORT: port(3000),
+    DATA_DIR: z.string().min(1).default("./data"),
+    MONGODB_URI: optionalString.pipe(
+      z
+        .string()
+        .regex(/^mongodb(\+srv)?:\/\//, "must start with mongodb:// or mongodb+srv://")
+        .optional(),
+    ),
+    SESSION_SECRET: optionalString.pipe(
+      z.string().min(32, "must be at least 32 characters").optional(),
+    ),
+    PUBLIC_URL: optionalString.pipe(z.string().url("must be a URL like https://example.com").optional()),
+    STORAGE: z.enum(["local", "s3"]).default("local"),
+    S3_BUCKET: optionalString,
+    S3_REGION: z.string().default("us-east-1"),
+    S3_ENDPOINT: optionalString.pipe(z.string().url("must be a URL").optional()),
+    S3_FORCE_PATH_STYLE: bool.default("false"),
+    OPENAI_API_KEY: optionalString,
+    OPENAI_BASE_URL: optionalString.pipe(z.string().url("must be a URL").optional()),
+    OPENAI_MODEL: z.string().default("gpt-4o-mini"),
+    SMTP_HOST: optionalString,
+    SMTP_PORT: port(587),
+    SMTP_SECURE: bool.default("false"),
+    SMTP_USER: optionalString,
+    SMTP_PASS: optionalString,
+    MAIL_FROM: optionalString,
+  })
+  .superRefine((env, ctx) => {
+    if (env.STORAGE === "s3" && !env.S3_BUCKET) {
+      ctx.addIssue({ code: "custom", path: ["S3_BUCKET"], message: "is required when STORAGE=s3" });
+    }
+  });
+
+export type Env = z.infer<typeof envSchema> & { SESSION_SECRET: string };
+
+/** Parses the environment; the error names every bad variable. */
+export function parseEnv(source: Record<string, string | undefined>) {
+  const result = envSchema.safeParse(source);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    return { ok: false as const, message: `Invalid environment configuration:\n${lines.join("\n")}` };
+  }
+  return { ok: true as const, env: result.data };
+}
+
+/** SESSION_SECRET unset: generate it once into DATA_DIR so sessions survive restarts. */
+export function resolveSessionSecret(dataDir: string, configured?: string) {
+  if (configured) return configured;
+  const file = path.join(dataDir, "session-secret");
+  try {
+    const existing = readFileSync(file, "utf8").trim();
+    if (existing.length >= 32) return existing;
+  } catch {
+    // first start: fall through and create it
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString("hex");
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+function load(): Env {
+  const parsed = parseEnv(process.env);
+  if (!parsed.ok) {
+    console.error(parsed.message);
+    process.exit(1);
+  }
+  const dataDir = path.resolve(parsed.env.DATA_DIR);
+  return {
+    ...parsed.env,
+    DATA_DIR: dataDir,
+    SESSION_SECRET: resolveSessionSecret(dataDir, parsed.env.SESSION_SECRET),
+  };
+}
+
+const globalForEnv = globalThis as unknown as { __env?: Env };
+export const env: Env = (globalForEnv.__env ??= load());

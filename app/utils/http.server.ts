@@ -1,0 +1,84 @@
+import { json } from "@remix-run/node";
+import type { ZodError, ZodTypeAny, z } from "zod";
+import { isDbUnavailableError } from "./db.server";
+
+export type FieldErrors = Record<string, string>;
+
+export function jsonError(status: number, message: string, errors?: FieldErrors, headers?: HeadersInit) {
+  return json(errors ? { message, errors } : { message }, { status, headers });
+}
+
+/** First message per field, keyed by the dotted path (the API's `errors` object). */
+export function fieldErrors(error: ZodError): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of error.issues) {
+    const key = issue.path.join(".") || "_";
+    errors[key] ??= issue.message;
+  }
+  return errors;
+}
+
+export function validationError(error: ZodError) {
+  const errors = fieldErrors(error);
+  return jsonError(400, Object.values(errors)[0] ?? "Invalid request", errors);
+}
+
+/** Reads a JSON object body; anything else is a 400/415 Response thrown to the caller. */
+export async function readJson(request: Request): Promise<unknown> {
+  const type = request.headers.get("content-type") ?? "";
+  const text = await request.text();
+  if (text.trim() === "") return {};
+  if (!/json/i.test(type)) {
+    throw jsonError(415, "Content-Type must be application/json");
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw jsonError(400, "Request body is not valid JSON");
+  }
+}
+
+/** Parses a JSON body with the operation's schema: only the listed fields survive. */
+export async function parseJson<S extends ZodTypeAny>(request: Request, schema: S): Promise<z.infer<S>> {
+  const body = await readJson(request);
+  const result = schema.safeParse(body);
+  if (!result.success) throw validationError(result.error);
+  return result.data;
+}
+
+/**
+ * Wraps an API loader/action: thrown Responses pass through, an unreachable
+ * database answers 503, anything else a bare 500 (never a stack trace).
+ */
+export function api<Args extends { request: Request }>(handler: (args: Args) => Promise<Response>) {
+  return async (args: Args): Promise<Response> => {
+    try {
+      return await handler(args);
+    } catch (error) {
+      if (error instanceof Response) return error;
+      if (isDbUnavailableError(error)) {
+        return jsonError(503, "Service temporarily unavailable", undefined, { "Retry-After": "2" });
+      }
+      console.error(error);
+      return jsonError(500, "Internal Server Error");
+    }
+  };
+}
+
+/** The same for screens: a database outage becomes a 503 page instead of a 500. */
+export function screen<Args, R>(handler: (args: Args) => Promise<R>) {
+  return async (args: Args): Promise<R> => {
+    try {
+      return await handler(args);
+    } catch (error) {
+      if (isDbUnavailableError(error)) {
+        throw new Response("Service temporarily unavailable", {
+          status: 503,
+          statusText: "Service Unavailable",
+          headers: { "Retry-After": "2" },
+        });
+      }
+      throw error;
+    }
+  };
+}

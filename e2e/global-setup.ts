@@ -1,0 +1,26 @@
+import { rmSync } from "node:fs";
+import path from "node:path";
+import { startEmbeddedDb } from "../app/utils/embedded-db.server";
+import { startApp } from "../tests/app-server";
+
+/** One app and one fresh database for the browser run; fixtures reach the same database. */
+export default async function globalSetup() {
+  let mongoBase = process.env.MONGODB_URI;
+  let stopDb = async () => {};
+  if (!mongoBase) {
+    const dataDir = path.resolve(".tmp/e2e-db");
+    rmSync(dataDir, { recursive: true, force: true });
+    const server = await startEmbeddedDb({ dataDir });
+    mongoBase = server.uri;
+    stopDb = () => server.stop();
+  }
+  const uri = new URL(mongoBase);
+  uri.pathname = `/e2e_${Date.now()}`;
+  process.env.E2E_MONGODB_URI = uri.toString();
+  const app = await startApp({ mongoUri: uri.toString() });
+  process.env.E2E_BASE_URL = app.url;
+  return async () => {
+    await app.stop();
+    await stopDb();
+  };
+}

@@ -1,0 +1,87 @@
+// `npm test`: set up everything a fresh clone lacks, then lint, typecheck,
+// vitest (unit + API against the running app and a real database) and Playwright.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import {
+  ensureAppBuild,
+  ensureChromium,
+  ensureDependencies,
+  ensureLauncher,
+  loadDotEnv,
+  root,
+} from "./setup.mjs";
+
+const started = Date.now();
+try {
+  loadDotEnv();
+  ensureDependencies();
+  ensureLauncher();
+  ensureAppBuild();
+  ensureChromium();
+} catch (error) {
+  console.error(`[setup] ${error.message}`);
+  process.exit(1);
+}
+
+const tmp = path.join(root, ".tmp");
+mkdirSync(tmp, { recursive: true });
+const bin = (name) => path.join(root, "node_modules/.bin", name);
+const env = { ...process.env, NODE_ENV: "test", FORCE_COLOR: process.env.CI ? "0" : "1" };
+
+function step(name, cmd, args) {
+  console.log(`\n=== ${name} ===`);
+  const t = Date.now();
+  const res = spawnSync(cmd, args, { cwd: root, stdio: "inherit", env });
+  console.log(`=== ${name}: ${res.status === 0 ? "ok" : "FAILED"} (${((Date.now() - t) / 1000).toFixed(1)} s)`);
+  return res.status === 0;
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, "utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+const vitestJson = path.join(tmp, "vitest-results.json");
+const playwrightJson = path.join(tmp, "playwright-results.json");
+rmSync(vitestJson, { force: true });
+rmSync(playwrightJson, { force: true });
+
+const results = {
+  lint: step("lint", bin("eslint"), ["."]),
+  typecheck: step("typecheck", bin("tsc"), ["--noEmit"]),
+  vitest: step("vitest", bin("vitest"), [
+    "run",
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${vitestJson}`,
+  ]),
+  playwright: step("playwright", bin("playwright"), ["test"]),
+};
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+const v = readJson(vitestJson);
+if (v) {
+  passed += v.numPassedTests;
+  failed += v.numFailedTests;
+  skipped += v.numPendingTests + (v.numTodoTests ?? 0);
+}
+const p = readJson(playwrightJson);
+if (p?.stats) {
+  passed += p.stats.expected + (p.stats.flaky ?? 0);
+  failed += p.stats.unexpected;
+  skipped += p.stats.skipped;
+}
+for (const [name, ok] of Object.entries(results)) if (!ok && (name === "lint" || name === "typecheck")) failed += 1;
+if (!existsSync(vitestJson) && !results.vitest) failed += 1;
+if (!p && !results.playwright) failed += 1;
+
+console.log(`\nsteps: ${Object.entries(results).map(([k, ok]) => `${k} ${ok ? "ok" : "FAILED"}`).join(", ")}`);
+console.log(`total time: ${((Date.now() - started) / 1000).toFixed(0)} s`);
+console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(Object.values(results).every(Boolean) ? 0 : 1);

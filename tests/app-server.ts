@@ -1,0 +1,78 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { freePort } from "../app/utils/embedded-db.server";
+
+export interface RunningApp {
+  url: string;
+  dataDir: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Starts the built app (`build/index.js` via remix-serve) on a free port against the given database. */
+export async function startApp(options: {
+  mongoUri: string;
+  env?: Record<string, string>;
+}): Promise<RunningApp> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "damage-app-"));
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+  const proc = spawn(
+    process.execPath,
+    [path.join(root, "node_modules/@remix-run/serve/dist/cli.js"), "build/index.js"],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        MONGODB_URI: options.mongoUri,
+        ...options.env,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  let output = "";
+  proc.stdout?.on("data", (d: Buffer) => (output += d.toString()));
+  proc.stderr?.on("data", (d: Buffer) => (output += d.toString()));
+
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`app exited at start:\n${output}`);
+    try {
+      const res = await fetch(`${url}/healthz`);
+      if (res.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      proc.kill("SIGKILL");
+      throw new Error(`app did not become healthy within 20 s:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+
+  return {
+    url,
+    dataDir,
+    process: proc,
+    async stop() {
+      if (proc.exitCode === null && proc.signalCode === null) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(() => proc.kill("SIGKILL"), 5000);
+          proc.once("exit", () => {
+            clearTimeout(timer);
+            resolve();
+          });
+          proc.kill("SIGTERM");
+        });
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
