@@ -2,7 +2,7 @@ import { ColorSchemeScript, MantineProvider, mantineHtmlProps } from "@mantine/c
 import mantineCoreStyles from "@mantine/core/styles.css";
 import mantineNotificationStyles from "@mantine/notifications/styles.css";
 import { Notifications } from "@mantine/notifications";
-import type { LinksFunction, MetaFunction } from "@remix-run/node";
+import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import {
   isRouteErrorResponse,
   Links,
@@ -14,6 +14,8 @@ import {
 } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { ErrorCard } from "~/components/ErrorCard";
+import { commitSession, getSession } from "~/services/session.server";
+import { screen } from "~/utils/http.server";
 import { theme } from "~/theme";
 
 export const links: LinksFunction = () => [
@@ -25,6 +27,18 @@ export const meta: MetaFunction = () => [
   { title: "DamageIQ — AI vehicle damage assessment" },
   { name: "viewport", content: "width=device-width, initial-scale=1" },
 ];
+
+/** Reads (and so clears) a flashed toast; every page shows it. */
+export const loader = screen(async ({ request }: LoaderFunctionArgs) => {
+  if (!request.headers.get("Cookie")) return json({ toast: null });
+  const session = await getSession(request);
+  const toast = session.get("toast");
+  if (!toast) return json({ toast: null });
+  return json(
+    { toast: { ...toast, id: `${Date.now()}` } },
+    { headers: { "Set-Cookie": await commitSession(session) } },
+  );
+});
 
 export function Layout({ children }: { children: ReactNode }) {
   return (

@@ -24,7 +24,7 @@ async function once() {
   const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, NODE_ENV: "production" };
   delete env.MONGODB_URI;
   const t0 = performance.now();
-  const child = spawn(process.execPath, ["node_modules/@remix-run/serve/dist/cli.js", "build/index.js"], {
+  const child = spawn(process.execPath, ["server.mjs"], {
     cwd: root,
     env,
     stdio: "ignore",

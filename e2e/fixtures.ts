@@ -1,9 +1,41 @@
-import { test as base } from "@playwright/test";
+import { test as base, type Page } from "@playwright/test";
+import mongoose from "mongoose";
+import type { Role } from "../app/models/user.server";
+import { createTestUser } from "../tests/accounts";
 
-export const test = base.extend({
+type TestUser = Awaited<ReturnType<typeof createTestUser>>;
+
+async function connect() {
+  if (mongoose.connection.readyState !== 1) {
+    await mongoose.connect(process.env.E2E_MONGODB_URI!, { serverSelectionTimeoutMS: 5000 });
+  }
+}
+
+export const test = base.extend<{
+  /** Creates an account directly in the database. */
+  createUser: (role: Role, username?: string) => Promise<TestUser>;
+  /** Creates an account and signs the page in as it (cookie set through the login API). */
+  loginAs: (role: Role) => Promise<TestUser>;
+}>({
   baseURL: async ({}, use) => {
     await use(process.env.E2E_BASE_URL);
   },
+  createUser: async ({}, use) => {
+    await connect();
+    await use((role, username) => createTestUser({ role, username }));
+  },
+  loginAs: async ({ page, createUser }, use) => {
+    await use(async (role) => {
+      const user = await createUser(role);
+      await signInPage(page, user.username, user.password);
+      return user;
+    });
+  },
 });
+
+export async function signInPage(page: Page, username: string, password: string) {
+  const res = await page.request.post("/api/admin/login", { data: { username, password } });
+  if (res.status() !== 200) throw new Error(`login failed: ${res.status()} ${await res.text()}`);
+}
 
 export { expect } from "@playwright/test";

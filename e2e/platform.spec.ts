@@ -1,13 +1,14 @@
 import { expect, test } from "./fixtures";
 
-test("the home page renders server-side with Mantine styles", async ({ page }) => {
+test("a signed-in page renders server-side with Mantine styles", async ({ page, loginAs }) => {
+  await loginAs("dealer");
   await page.goto("/");
   await expect(page.locator("html")).toHaveAttribute("data-mantine-color-scheme", "light");
-  const heading = page.getByRole("heading", { level: 1 });
-  await expect(heading).toBeVisible();
-  // Mantine's stylesheet is loaded: its body rule sets the theme's font and line height.
-  const lineHeight = await page.evaluate(() => getComputedStyle(document.body).lineHeight);
-  expect(lineHeight).not.toBe("normal");
+  await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
+  // Mantine's stylesheet is loaded: the fixed-width sidebar is laid out beside the content.
+  const navbar = page.getByRole("navigation", { name: "Main navigation" });
+  await expect(navbar).toBeVisible();
+  expect((await navbar.boundingBox())?.width).toBe(260);
 });
 
 test("health check reaches the database", async ({ request }) => {

@@ -24,7 +24,7 @@ try {
 
 const args = dev
   ? [path.join(root, "node_modules/@remix-run/dev/dist/cli.js"), "dev"]
-  : [path.join(root, "node_modules/@remix-run/serve/dist/cli.js"), "build/index.js"];
+  : [path.join(root, "server.mjs")];
 
 const child = spawn(process.execPath, args, {
   cwd: root,

@@ -12,17 +12,19 @@ export interface RunningApp {
   stop(): Promise<void>;
 }
 
-/** Starts the built app (`build/index.js` via remix-serve) on a free port against the given database. */
-export async function startApp(options: {
-  mongoUri: string;
-  env?: Record<string, string>;
-}): Promise<RunningApp> {
+/** Starts the built app (server.mjs + build/) on a free port against the given database. */
+export async function startApp(
+  options: { mongoUri?: string; env?: Record<string, string> } = {},
+): Promise<RunningApp> {
+  // By default the app shares this test file's fresh database (see tests/setup-file.ts).
+  const mongoUri = options.mongoUri ?? process.env.MONGODB_URI;
+  if (!mongoUri) throw new Error("no database URI for the app");
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "damage-app-"));
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
   const proc = spawn(
     process.execPath,
-    [path.join(root, "node_modules/@remix-run/serve/dist/cli.js"), "build/index.js"],
+    [path.join(root, "server.mjs")],
     {
       cwd: root,
       env: {
@@ -30,7 +32,7 @@ export async function startApp(options: {
         NODE_ENV: "production",
         PORT: String(port),
         DATA_DIR: dataDir,
-        MONGODB_URI: options.mongoUri,
+        MONGODB_URI: mongoUri,
         ...options.env,
       },
       stdio: ["ignore", "pipe", "pipe"],

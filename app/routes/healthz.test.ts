@@ -61,7 +61,7 @@ describe("start-up configuration", () => {
   it("refuses to start with a bad variable and names it", () => {
     const res = spawnSync(
       process.execPath,
-      ["node_modules/@remix-run/serve/dist/cli.js", "build/index.js"],
+      ["server.mjs"],
       { env: { ...process.env, PORT: "4000", SMTP_PORT: "not-a-port" }, encoding: "utf8", timeout: 15_000 },
     );
     expect(res.status).not.toBe(0);

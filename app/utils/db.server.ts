@@ -56,22 +56,20 @@ function start(): DbState {
   // Awaited by callers; never an unhandled rejection at boot.
   state.ready.catch(() => {});
 
-  const shutdown = async (signal: NodeJS.Signals) => {
-    try {
-      await mongoose.disconnect();
-      await state.embedded?.stop();
-    } finally {
-      process.exit(signal === "SIGINT" ? 130 : 0);
-    }
-  };
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.once(signal, (s) => void shutdown(s));
-  }
   return state;
 }
 
 export function db(): DbState {
   return (globalForDb.__db ??= start());
+}
+
+/** Closes the connection and stops the embedded database (acknowledged writes are on disk). */
+export async function closeDb() {
+  const state = globalForDb.__db;
+  if (!state) return;
+  await mongoose.disconnect();
+  await state.embedded?.stop();
+  globalForDb.__db = undefined;
 }
 
 export function isDbConnected() {

@@ -82,3 +82,16 @@ export function screen<Args, R>(handler: (args: Args) => Promise<R>) {
     }
   };
 }
+
+type Handler<Args> = (args: Args) => Promise<Response>;
+
+/** Dispatches an API action by HTTP method; other methods answer 405 with an Allow header. */
+export function methods<Args extends { request: Request }>(handlers: Partial<Record<"POST" | "PUT" | "PATCH" | "DELETE", Handler<Args>>>) {
+  return api(async (args: Args) => {
+    const handler = handlers[args.request.method as keyof typeof handlers];
+    if (!handler) {
+      return jsonError(405, "Method not allowed", undefined, { Allow: Object.keys(handlers).join(", ") });
+    }
+    return handler(args);
+  });
+}

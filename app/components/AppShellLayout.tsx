@@ -1,0 +1,114 @@
+import { AppShell, Avatar, Badge, Box, Burger, Button, Group, Loader, NavLink, Stack, Text, Title } from "@mantine/core";
+import { useDisclosure } from "@mantine/hooks";
+import { Form, Link, useLocation, useNavigation } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { FlashToast } from "./FlashToast";
+
+export interface ShellUser {
+  firstName: string;
+  lastName: string;
+  role: "admin" | "dealer" | "vendor";
+  realRole: "admin" | "dealer" | "vendor";
+}
+
+const MAIN_NAV = [
+  { to: "/", label: "Dashboard" },
+  { to: "/upload", label: "Upload & Assess" },
+  { to: "/estimates", label: "Estimates" },
+  { to: "/contacts", label: "Contacts" },
+  { to: "/packages", label: "Packages" },
+  { to: "/email", label: "Email Center" },
+  { to: "/settings", label: "Settings" },
+];
+
+const NEURAL_CORE_NAV = [
+  { to: "/user-management", label: "User Management" },
+  { to: "/ai-training", label: "AI Training" },
+  { to: "/vendor-ai-training", label: "Vendor AI Training" },
+  { to: "/admin-settings", label: "Admin Settings" },
+];
+
+export const roleLabel = (role: string) =>
+  role === "dealer" ? "Dealer Admin" : role === "vendor" ? "Vendor" : "Admin";
+
+export const initials = (first: string, last: string) =>
+  `${first.charAt(0)}${last.charAt(0)}`.toUpperCase() || "?";
+
+function NavItems({ items, pathname }: { items: typeof MAIN_NAV; pathname: string }) {
+  return items.map((item) => (
+    <NavLink
+      key={item.to}
+      component={Link}
+      to={item.to}
+      prefetch="intent"
+      label={item.label}
+      active={item.to === "/" ? pathname === "/" : pathname.startsWith(item.to)}
+    />
+  ));
+}
+
+/** The sidebar shell around every signed-in screen. */
+export function AppShellLayout({ user, children }: { user: ShellUser; children: ReactNode }) {
+  const [opened, { toggle }] = useDisclosure();
+  const { pathname } = useLocation();
+  const navigation = useNavigation();
+  return (
+    <AppShell
+      header={{ height: 56, collapsed: false }}
+      navbar={{ width: 260, breakpoint: "sm", collapsed: { mobile: !opened } }}
+      padding="md"
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between">
+          <Group gap="xs">
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
+            <Title order={2} size="h4">
+              DamageIQ
+            </Title>
+            <Badge variant="light" size="sm">
+              AI Damage Assessment
+            </Badge>
+          </Group>
+          {navigation.state === "loading" && <Loader size="sm" aria-label="Loading" />}
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="sm" aria-label="Main navigation">
+        <AppShell.Section grow>
+          <NavItems items={MAIN_NAV} pathname={pathname} />
+          {user.role === "admin" && (
+            <Box mt="md">
+              <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" mb={4}>
+                Neural Core
+              </Text>
+              <NavItems items={NEURAL_CORE_NAV} pathname={pathname} />
+            </Box>
+          )}
+        </AppShell.Section>
+        <AppShell.Section>
+          <Group gap="sm" wrap="nowrap" p="xs">
+            <Avatar color="indigo" radius="xl">
+              {initials(user.firstName, user.lastName)}
+            </Avatar>
+            <Stack gap={0} style={{ flex: 1, minWidth: 0 }}>
+              <Text size="sm" fw={600} truncate>
+                {user.firstName} {user.lastName}
+              </Text>
+              <Text size="xs" c="dimmed" data-testid="role-label">
+                {roleLabel(user.role)}
+              </Text>
+            </Stack>
+          </Group>
+          <Form method="post" action="/logout">
+            <Button type="submit" variant="light" color="gray" fullWidth size="xs">
+              Logout
+            </Button>
+          </Form>
+        </AppShell.Section>
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <FlashToast />
+        {children}
+      </AppShell.Main>
+    </AppShell>
+  );
+}

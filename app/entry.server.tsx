@@ -1,0 +1,57 @@
+import { PassThrough } from "node:stream";
+import type { EntryContext, HandleErrorFunction } from "@remix-run/node";
+import { createReadableStreamFromReadable } from "@remix-run/node";
+import { RemixServer } from "@remix-run/react";
+import { renderToPipeableStream } from "react-dom/server";
+import { closeDb, db } from "~/utils/db.server";
+
+const ABORT_DELAY = 5_000;
+
+// Open the database connection at boot rather than on the first request.
+db();
+
+/** Called by server.mjs after the HTTP server has stopped accepting and finished its requests. */
+export const shutdown = closeDb;
+
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (request.signal.aborted) return;
+  console.error(error);
+};
+
+// Pages render completely before the first byte (onAllReady): no loader defers data, and a
+// whole document is what a kiosk with JavaScript off needs.
+export default function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  remixContext: EntryContext,
+) {
+  return new Promise((resolve, reject) => {
+    let shellRendered = false;
+    const { pipe, abort } = renderToPipeableStream(
+      <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />,
+      {
+        onAllReady() {
+          shellRendered = true;
+          const body = new PassThrough();
+          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          resolve(
+            new Response(createReadableStreamFromReadable(body), {
+              headers: responseHeaders,
+              status: responseStatusCode,
+            }),
+          );
+          pipe(body);
+        },
+        onShellError(error: unknown) {
+          reject(error);
+        },
+        onError(error: unknown) {
+          responseStatusCode = 500;
+          if (shellRendered) console.error(error);
+        },
+      },
+    );
+    setTimeout(abort, ABORT_DELAY);
+  });
+}

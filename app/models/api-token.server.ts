@@ -1,0 +1,70 @@
+import { createHash, randomBytes } from "node:crypto";
+import { defineModel } from "./define-model.server";
+import mongoose, { Schema, trusted } from "mongoose";
+
+const apiTokenSchema = new Schema(
+  {
+    ownerId: { type: Schema.Types.ObjectId, required: true, index: true },
+    name: { type: String, required: true, trim: true },
+    tokenHash: { type: String, required: true, unique: true },
+    // First characters, shown in the list so the owner can tell tokens apart.
+    prefix: { type: String, required: true },
+    lastUsedAt: { type: Date, default: null },
+  },
+  {
+    timestamps: true,
+    toJSON: {
+      virtuals: true,
+      versionKey: false,
+      transform: (_doc, ret: Record<string, unknown>) => {
+        delete ret._id;
+        delete ret.tokenHash;
+        return ret;
+      },
+    },
+  },
+);
+
+export const ApiToken = defineModel("ApiToken", apiTokenSchema);
+
+// Tokens carry 256 random bits, so a fast hash is enough (no KDF needed).
+const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+
+export async function createApiToken({ ownerId, name }: { ownerId: string; name: string }) {
+  const token = `dq_${randomBytes(32).toString("base64url")}`;
+  const record = await ApiToken.create({
+    ownerId,
+    name,
+    tokenHash: hashToken(token),
+    prefix: token.slice(0, 10),
+  });
+  return { token, record };
+}
+
+export async function listApiTokens({ ownerId }: { ownerId: string }) {
+  return ApiToken.find({ ownerId }).sort({ createdAt: -1 });
+}
+
+export async function deleteApiToken({ ownerId, id }: { ownerId: string; id: string }) {
+  if (!mongoose.isValidObjectId(id)) return false;
+  const res = await ApiToken.deleteOne({ _id: id, ownerId });
+  return res.deletedCount === 1;
+}
+
+export async function deleteApiTokensOf({ ownerId }: { ownerId: string }) {
+  await ApiToken.deleteMany({ ownerId });
+}
+
+/** Finds the token's owner id and records the use (at most once a minute, to spare writes). */
+export async function redeemApiToken(token: string) {
+  const record = await ApiToken.findOne({ tokenHash: hashToken(token) });
+  if (!record) return null;
+  const minuteAgo = new Date(Date.now() - 60_000);
+  if (!record.lastUsedAt || record.lastUsedAt < minuteAgo) {
+    await ApiToken.updateOne(
+      { _id: record._id, $or: [{ lastUsedAt: null }, { lastUsedAt: trusted({ $lt: minuteAgo }) }] },
+      { $set: { lastUsedAt: new Date() } },
+    );
+  }
+  return String(record.ownerId);
+}

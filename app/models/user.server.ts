@@ -1,0 +1,86 @@
+import { defineModel } from "./define-model.server";
+import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
+
+export const ROLES = ["admin", "dealer", "vendor"] as const;
+export type Role = (typeof ROLES)[number];
+
+const userSchema = new Schema(
+  {
+    username: { type: String, required: true, trim: true },
+    // Case-insensitive uniqueness without collations (FerretDB has none).
+    usernameKey: { type: String, required: true, unique: true },
+    passwordHash: { type: String, required: true, select: false },
+    email: { type: String, required: true, trim: true },
+    firstName: { type: String, required: true, trim: true },
+    lastName: { type: String, required: true, trim: true },
+    role: { type: String, enum: ROLES, required: true, index: true },
+    companyName: { type: String, trim: true },
+    phone: { type: String, trim: true },
+    address: { type: String, trim: true },
+    isCustomAuth: { type: Boolean, default: true },
+    sessionTimeout: { type: String, enum: ["1h", "1d", "7d", "30d"], default: "7d" },
+    // Bumped on password change: sessions older than this are void.
+    credentialsChangedAt: { type: Date },
+  },
+  {
+    timestamps: true,
+    toJSON: {
+      virtuals: true,
+      versionKey: false,
+      transform: (_doc, ret: Record<string, unknown>) => {
+        delete ret._id;
+        delete ret.passwordHash;
+        delete ret.usernameKey;
+        delete ret.credentialsChangedAt;
+        return ret;
+      },
+    },
+  },
+);
+
+export type UserDoc = InferSchemaType<typeof userSchema> & { _id: Types.ObjectId; id: string };
+export const User = defineModel("User", userSchema);
+
+export const usernameKey = (username: string) => username.trim().toLowerCase();
+
+export async function findUserById(id: string) {
+  if (!mongoose.isValidObjectId(id)) return null;
+  return User.findById(id);
+}
+
+export async function findUserForLogin(username: string) {
+  return User.findOne({ usernameKey: usernameKey(username) }).select("+passwordHash");
+}
+
+export async function adminExists() {
+  return (await User.exists({ role: "admin" })) !== null;
+}
+
+export async function listUsers() {
+  return User.find().sort({ createdAt: -1 });
+}
+
+export async function listUsersByRole(role: Role) {
+  return User.find({ role }).sort({ createdAt: -1 });
+}
+
+export type PublicUser = ReturnType<typeof toPublicUser>;
+
+/** What any response may carry about a user: never hashes or internal keys. */
+export function toPublicUser(user: InstanceType<typeof User>) {
+  const json = user.toJSON() as Record<string, unknown>;
+  return {
+    id: String(json.id),
+    username: json.username as string,
+    email: json.email as string,
+    firstName: json.firstName as string,
+    lastName: json.lastName as string,
+    role: json.role as Role,
+    companyName: (json.companyName as string | undefined) ?? null,
+    phone: (json.phone as string | undefined) ?? null,
+    address: (json.address as string | undefined) ?? null,
+    isCustomAuth: Boolean(json.isCustomAuth),
+    createdAt: json.createdAt as Date,
+    updatedAt: json.updatedAt as Date,
+  };
+}

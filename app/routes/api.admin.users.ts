@@ -1,0 +1,20 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { createManagedUserSchema } from "~/schemas/auth";
+import { requireAdmin } from "~/services/auth.server";
+import { createUser, listUsers } from "~/services/users.server";
+import { api, methods, parseJson } from "~/utils/http.server";
+
+export const loader = api(async ({ request }: LoaderFunctionArgs) => {
+  const actor = await requireAdmin(request);
+  return json(await listUsers(actor, request));
+});
+
+/** User Management's create (6-character passwords, role required). */
+export const action = methods({
+  POST: async ({ request }: ActionFunctionArgs) => {
+    const actor = await requireAdmin(request);
+    const input = await parseJson(request, createManagedUserSchema);
+    const user = await createUser(actor, input, request);
+    return json({ message: "User created successfully", user }, { status: 201 });
+  },
+});

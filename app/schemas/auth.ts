@@ -1,0 +1,77 @@
+import { z } from "zod";
+import { emailField, optionalText, passwordField, requiredText, usernameField } from "./fields";
+
+export const loginSchema = z.object({
+  username: requiredText("Username is required", 100),
+  password: z
+    .string({ required_error: "Password is required", invalid_type_error: "Password is required" })
+    .min(1, "Password is required")
+    .max(200, "Password must be at most 200 characters"),
+});
+
+const person = {
+  email: emailField(),
+  firstName: requiredText("First name is required", 100),
+  lastName: requiredText("Last name is required", 100),
+};
+
+/** The registration schema; the admin set-up form uses it. */
+export const registrationSchema = z.object({
+  username: usernameField,
+  password: passwordField(8),
+  ...person,
+});
+
+const blankToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+
+export const changeCredentialsSchema = z.object({
+  currentPassword: z
+    .string({
+      required_error: "Current password is required",
+      invalid_type_error: "Current password is required",
+    })
+    .min(1, "Current password is required"),
+  newUsername: z.preprocess(blankToUndefined, usernameField.optional()),
+  newPassword: z.preprocess(blankToUndefined, passwordField(8).optional()),
+});
+
+export const changeCredentialsFormSchema = changeCredentialsSchema
+  .extend({ confirmPassword: z.preprocess(blankToUndefined, z.string().optional()) })
+  .refine((v) => !v.newPassword || v.newPassword === v.confirmPassword, {
+    message: "Passwords don't match",
+    path: ["confirmPassword"],
+  });
+
+const creatableRole = z.enum(["dealer", "vendor"], {
+  errorMap: () => ({ message: "Please select a role" }),
+});
+
+/** Admin Settings → Users: 8-character passwords, role defaults to dealer. */
+export const createUserSchema = z.object({
+  username: usernameField,
+  password: passwordField(8),
+  ...person,
+  role: z.preprocess(blankToUndefined, creatableRole.default("dealer")),
+  companyName: optionalText(100, "Company name"),
+  phone: optionalText(40, "Phone"),
+});
+
+/** User Management: 6-character passwords, role must be chosen. */
+export const createManagedUserSchema = z.object({
+  username: usernameField,
+  password: passwordField(6),
+  ...person,
+  role: z.preprocess(blankToUndefined, creatableRole),
+  companyName: optionalText(100, "Company name"),
+  phone: optionalText(40, "Phone"),
+});
+
+export const switchRoleSchema = z.object({
+  targetRole: z.enum(["admin", "dealer", "vendor"], {
+    errorMap: () => ({ message: "Role must be admin, dealer or vendor" }),
+  }),
+});
+
+export const apiTokenSchema = z.object({
+  name: requiredText("Token name is required", 100),
+});

@@ -1,0 +1,182 @@
+import { hash, verify } from "@node-rs/argon2";
+import { json, redirect } from "@remix-run/node";
+import { Authenticator } from "remix-auth";
+import { FormStrategy } from "remix-auth-form";
+import { redeemApiToken } from "~/models/api-token.server";
+import { clearFailures, recentFailures, recordFailure } from "~/models/login-attempt.server";
+import { deleteUserSessions } from "~/models/session.server";
+import {
+  User,
+  findUserById,
+  findUserForLogin,
+  toPublicUser,
+  type PublicUser,
+  type Role,
+} from "~/models/user.server";
+import { loginSchema } from "~/schemas/auth";
+import { jsonError, validationError } from "~/utils/http.server";
+import { assertSameOrigin, isApiRequest } from "~/utils/request.server";
+import {
+  commitSession,
+  DEFAULT_SESSION_TIMEOUT,
+  getSession,
+  SESSION_TIMEOUTS,
+  sessionStorage,
+  type SessionTimeout,
+} from "./session.server";
+
+export const THROTTLE_MAX_FAILURES = 5;
+export const THROTTLE_WINDOW_MS = 15 * 60 * 1000;
+
+type UserRecord = InstanceType<typeof User>;
+
+/** Who is calling: the signed-in account, and the role it currently acts with. */
+export interface Actor {
+  id: string;
+  user: UserRecord;
+  /** The role permissions are checked against (the previewed role while an admin previews). */
+  role: Role;
+  /** The account's real role. */
+  realRole: Role;
+  via: "session" | "token";
+}
+
+export const isAdmin = (actor: Actor) => actor.role === "admin";
+
+// argon2id with OWASP's minimum parameters (19 MiB, 2 passes).
+const ARGON = { memoryCost: 19456, timeCost: 2, parallelism: 1 };
+export const hashPassword = (password: string) => hash(password, ARGON);
+export const verifyPassword = (passwordHash: string, password: string) =>
+  verify(passwordHash, password).catch(() => false);
+// Verified against when the username is unknown, so both failures take the same time.
+let dummyHash: Promise<string> | undefined;
+
+const CLIENT_IP_HEADER = "x-damageiq-client-ip";
+
+const authenticator = new Authenticator<UserRecord>();
+authenticator.use(
+  new FormStrategy(async ({ form, request }) => {
+    const parsed = loginSchema.safeParse(Object.fromEntries(form));
+    if (!parsed.success) throw validationError(parsed.error);
+    const { username, password } = parsed.data;
+    const throttleKey = `${username.toLowerCase()}|${request.headers.get(CLIENT_IP_HEADER) ?? "unknown"}`;
+
+    const failures = await recentFailures({ key: throttleKey, windowMs: THROTTLE_WINDOW_MS });
+    if (failures.length >= THROTTLE_MAX_FAILURES) {
+      const retryAfter = Math.ceil(
+        (failures[failures.length - THROTTLE_MAX_FAILURES].at.getTime() + THROTTLE_WINDOW_MS - Date.now()) / 1000,
+      );
+      throw jsonError(429, "Too many failed login attempts. Please try again later.", undefined, {
+        "Retry-After": String(Math.max(retryAfter, 1)),
+      });
+    }
+
+    const user = await findUserForLogin(username);
+    const ok = user
+      ? await verifyPassword(user.passwordHash, password)
+      : await verifyPassword(await (dummyHash ??= hashPassword("not-a-password")), password);
+    if (!user || !ok) {
+      await recordFailure({ key: throttleKey });
+      throw jsonError(401, "Invalid credentials");
+    }
+    await clearFailures({ key: throttleKey, olderThan: new Date(Date.now() - THROTTLE_WINDOW_MS) });
+    return user;
+  }),
+  "password",
+);
+
+/**
+ * Checks username and password (throttled per username + client IP) and starts a fresh session.
+ * `credentials` come from a form post or a JSON body; errors are thrown as JSON Responses.
+ */
+export async function login({
+  request,
+  credentials,
+  clientIp,
+}: {
+  request: Request;
+  credentials: unknown;
+  clientIp?: string;
+}) {
+  assertSameOrigin(request);
+  const parsed = loginSchema.safeParse(credentials);
+  if (!parsed.success) throw validationError(parsed.error);
+  const strategyRequest = new Request(request.url, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", [CLIENT_IP_HEADER]: clientIp ?? "unknown" },
+    body: new URLSearchParams(parsed.data),
+  });
+  const user = await authenticator.authenticate("password", strategyRequest);
+  return { user: toPublicUser(user), headers: await startSession(request, user) };
+}
+
+/** A new session id at every sign-in (no fixation); the old session, if any, is destroyed. */
+export async function startSession(request: Request, user: UserRecord) {
+  const old = await getSession(request);
+  if (old.id) await sessionStorage.destroySession(old);
+  const session = await sessionStorage.getSession();
+  const timeout = (user.sessionTimeout as SessionTimeout | undefined) ?? DEFAULT_SESSION_TIMEOUT;
+  session.set("userId", String(user._id));
+  session.set("expiresAt", Date.now() + SESSION_TIMEOUTS[timeout]);
+  return { "Set-Cookie": await commitSession(session) };
+}
+
+export async function logout(request: Request) {
+  const session = await getSession(request);
+  return { "Set-Cookie": await sessionStorage.destroySession(session) };
+}
+
+/** Ends every session of the user (password change, deletion). */
+export const endAllSessions = (userId: string) => deleteUserSessions(userId);
+
+/** Resolves the caller from a Bearer API token or the session cookie; null when anonymous. */
+export async function getActor(request: Request): Promise<Actor | null> {
+  const authorization = request.headers.get("Authorization");
+  if (authorization?.startsWith("Bearer ")) {
+    const ownerId = await redeemApiToken(authorization.slice(7).trim());
+    const user = ownerId ? await findUserById(ownerId) : null;
+    if (!user) return null;
+    return { id: String(user._id), user, role: user.role as Role, realRole: user.role as Role, via: "token" };
+  }
+  if (!request.headers.get("Cookie")) return null;
+  const session = await getSession(request);
+  const userId = session.get("userId");
+  if (!userId) return null;
+  const user = await findUserById(userId);
+  if (!user) return null;
+  const realRole = user.role as Role;
+  const preview = realRole === "admin" ? session.get("viewAsRole") : undefined;
+  return { id: String(user._id), user, role: preview ?? realRole, realRole, via: "session" };
+}
+
+function unauthorized(request: Request): Response {
+  if (isApiRequest(request)) return json({ message: "Unauthorized" }, { status: 401 });
+  const url = new URL(request.url);
+  const redirectTo = `${url.pathname}${url.search}`;
+  return redirect(redirectTo === "/" ? "/login" : `/login?redirectTo=${encodeURIComponent(redirectTo)}`);
+}
+
+/** The signed-in caller, or a thrown 401 (API) / redirect to /login (screens). Checks CSRF on writes. */
+export async function requireUser(request: Request): Promise<Actor> {
+  const actor = await getActor(request);
+  if (!actor) throw unauthorized(request);
+  if (actor.via === "session") assertSameOrigin(request);
+  return actor;
+}
+
+export function forbidden(request: Request): Response {
+  if (isApiRequest(request)) return jsonError(403, "Forbidden");
+  return new Response("You do not have access to this page.", { status: 403, statusText: "Forbidden" });
+}
+
+/** Admin-only operations: 403 for dealers, vendors and an admin previewing another role. */
+export async function requireAdmin(request: Request): Promise<Actor> {
+  const actor = await requireUser(request);
+  if (actor.role !== "admin") throw forbidden(request);
+  return actor;
+}
+
+/** The current-user document as `GET /api/auth/user` answers it. */
+export function currentUserJson(actor: Actor): PublicUser & { _originalRole: Role } {
+  return { ...toPublicUser(actor.user), role: actor.role, _originalRole: actor.realRole };
+}

@@ -1,0 +1,65 @@
+import { createCookie, createSessionStorage, type Session } from "@remix-run/node";
+import {
+  createSessionRecord,
+  deleteSessionRecord,
+  readSessionRecord,
+  updateSessionRecord,
+} from "~/models/session.server";
+import { env } from "~/utils/env.server";
+
+export const SESSION_TIMEOUTS = { "1h": 3600e3, "1d": 86400e3, "7d": 7 * 86400e3, "30d": 30 * 86400e3 } as const;
+export type SessionTimeout = keyof typeof SESSION_TIMEOUTS;
+export const DEFAULT_SESSION_TIMEOUT: SessionTimeout = "7d";
+
+export interface SessionData {
+  userId: string;
+  viewAsRole?: "admin" | "dealer" | "vendor";
+  /** Epoch ms when this sign-in ends (from the session-timeout setting at login). */
+  expiresAt?: number;
+}
+export interface Toast {
+  title: string;
+  message: string;
+  color?: "green" | "red" | "blue" | "yellow";
+}
+interface FlashData {
+  toast: Toast;
+}
+
+const secure = env.PUBLIC_URL?.startsWith("https://") ?? false;
+
+export const sessionCookie = createCookie(secure ? "__Host-session" : "__session", {
+  httpOnly: true,
+  sameSite: "lax",
+  secure,
+  path: "/",
+  secrets: [env.SESSION_SECRET],
+});
+
+export const sessionStorage = createSessionStorage<SessionData, FlashData>({
+  cookie: sessionCookie,
+  createData: (data, expires) =>
+    createSessionRecord(data, expires ?? new Date(Date.now() + SESSION_TIMEOUTS[DEFAULT_SESSION_TIMEOUT])),
+  readData: (id) => readSessionRecord(id),
+  updateData: (id, data, expires) => updateSessionRecord(id, data, expires),
+  deleteData: (id) => deleteSessionRecord(id),
+});
+
+export type AppSession = Session<SessionData, FlashData>;
+
+export function getSession(request: Request) {
+  return sessionStorage.getSession(request.headers.get("Cookie"));
+}
+
+/** Commits with the session's own expiry so the cookie and the record end together. */
+export function commitSession(session: AppSession) {
+  const expiresAt = session.get("expiresAt");
+  return sessionStorage.commitSession(session, expiresAt ? { expires: new Date(expiresAt) } : undefined);
+}
+
+/** Puts a toast into the session for the next page (shown as a notification, or a banner without JS). */
+export async function flashToast(request: Request, toast: Toast) {
+  const session = await getSession(request);
+  session.flash("toast", toast);
+  return { "Set-Cookie": await commitSession(session) };
+}

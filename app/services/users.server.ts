@@ -1,0 +1,158 @@
+import mongoose from "mongoose";
+import { deleteApiTokensOf } from "~/models/api-token.server";
+import { claimLock, releaseLock } from "~/models/lock.server";
+import {
+  adminExists,
+  findUserForLogin,
+  listUsers as listUserRecords,
+  User,
+  usernameKey,
+  toPublicUser,
+} from "~/models/user.server";
+import type { z } from "zod";
+import type {
+  changeCredentialsSchema,
+  createManagedUserSchema,
+  createUserSchema,
+  registrationSchema,
+} from "~/schemas/auth";
+import { jsonError } from "~/utils/http.server";
+import {
+  endAllSessions,
+  forbidden,
+  hashPassword,
+  startSession,
+  verifyPassword,
+  type Actor,
+} from "./auth.server";
+import { commitSession, getSession } from "./session.server";
+
+const ADMIN_SETUP_LOCK = "admin-setup";
+
+const isDuplicateKey = (error: unknown) => (error as { code?: number }).code === 11000;
+const usernameTaken = () => jsonError(409, "Username already exists", { username: "Username already exists" });
+
+export const checkSetup = async () => ({ adminExists: await adminExists() });
+
+/** First-run set-up: creates the one admin; 409 once any admin exists (atomic under concurrency). */
+export async function createAdminAccount(input: z.infer<typeof registrationSchema>) {
+  const alreadySetUp = () => jsonError(409, "Admin account already exists");
+  if (await adminExists()) throw alreadySetUp();
+  if (!(await claimLock(ADMIN_SETUP_LOCK))) throw alreadySetUp();
+  try {
+    const user = await User.create({
+      ...input,
+      usernameKey: usernameKey(input.username),
+      passwordHash: await hashPassword(input.password),
+      role: "admin",
+    });
+    return toPublicUser(user);
+  } catch (error) {
+    // The set-up did not happen: let it be tried again.
+    await releaseLock(ADMIN_SETUP_LOCK);
+    if (isDuplicateKey(error)) throw usernameTaken();
+    throw error;
+  }
+}
+
+type NewUser = z.infer<typeof createUserSchema> | z.infer<typeof createManagedUserSchema>;
+
+/** Admin creates a dealer or vendor account (the schemas admit no other role). */
+export async function createUser(actor: Actor, input: NewUser, request: Request) {
+  if (actor.role !== "admin") throw forbidden(request);
+  try {
+    const user = await User.create({
+      username: input.username,
+      usernameKey: usernameKey(input.username),
+      passwordHash: await hashPassword(input.password),
+      email: input.email,
+      firstName: input.firstName,
+      lastName: input.lastName,
+      role: input.role,
+      companyName: input.companyName,
+      phone: input.phone,
+    });
+    return toPublicUser(user);
+  } catch (error) {
+    if (isDuplicateKey(error)) throw usernameTaken();
+    throw error;
+  }
+}
+
+export async function listUsers(actor: Actor, request: Request) {
+  if (actor.role !== "admin") throw forbidden(request);
+  return (await listUserRecords()).map(toPublicUser);
+}
+
+export async function getUserForAdmin(actor: Actor, id: string, request: Request) {
+  if (actor.role !== "admin") throw forbidden(request);
+  const user = mongoose.isValidObjectId(id) ? await User.findById(id) : null;
+  if (!user) throw jsonError(404, "User not found");
+  return toPublicUser(user);
+}
+
+/** Deletes an account, its sessions and its API tokens. An admin cannot delete itself. */
+export async function deleteUser(actor: Actor, id: string, request: Request) {
+  if (actor.role !== "admin") throw forbidden(request);
+  if (!mongoose.isValidObjectId(id)) throw jsonError(404, "User not found");
+  if (id === actor.id) throw jsonError(400, "You cannot delete your own account");
+  const user = await User.findByIdAndDelete(id);
+  if (!user) throw jsonError(404, "User not found");
+  await Promise.all([endAllSessions(id), deleteApiTokensOf({ ownerId: id })]);
+  return toPublicUser(user);
+}
+
+/**
+ * Changes the caller's username and/or password after checking the current password.
+ * A password change ends every session of the account and starts a fresh one for this caller.
+ */
+export async function changeCredentials(
+  actor: Actor,
+  input: z.infer<typeof changeCredentialsSchema>,
+  request: Request,
+) {
+  const user = await findUserForLogin(actor.user.username);
+  if (!user || !(await verifyPassword(user.passwordHash, input.currentPassword))) {
+    throw jsonError(400, "Current password is incorrect", { currentPassword: "Current password is incorrect" });
+  }
+  if (!input.newUsername && !input.newPassword) {
+    throw jsonError(400, "Enter a new username or a new password");
+  }
+  if (input.newUsername) {
+    user.username = input.newUsername;
+    user.usernameKey = usernameKey(input.newUsername);
+  }
+  if (input.newPassword) {
+    user.passwordHash = await hashPassword(input.newPassword);
+    user.credentialsChangedAt = new Date();
+  }
+  try {
+    await user.save();
+  } catch (error) {
+    if (isDuplicateKey(error)) throw usernameTaken();
+    throw error;
+  }
+  if (!input.newPassword || actor.via !== "session") {
+    if (input.newPassword) await endAllSessions(actor.id);
+    return { user: toPublicUser(user), headers: undefined };
+  }
+  await endAllSessions(actor.id);
+  return { user: toPublicUser(user), headers: await startSession(request, user) };
+}
+
+export function roleStatus(actor: Actor) {
+  return { viewingAsRole: actor.role, isRoleSwitched: actor.role !== actor.realRole };
+}
+
+/** Admin previews the interface as another role; the real role stays in the account. */
+export async function switchRole(actor: Actor, targetRole: "admin" | "dealer" | "vendor", request: Request) {
+  if (actor.realRole !== "admin") throw forbidden(request);
+  if (actor.via !== "session") throw jsonError(400, "Role preview needs a signed-in browser session");
+  const session = await getSession(request);
+  if (targetRole === "admin") session.unset("viewAsRole");
+  else session.set("viewAsRole", targetRole);
+  return {
+    message: targetRole === "admin" ? "Switched back to admin view" : `Now viewing as ${targetRole}`,
+    headers: { "Set-Cookie": await commitSession(session) },
+  };
+}

@@ -1,0 +1,74 @@
+import { createApiToken } from "../app/models/api-token.server";
+import { User, usernameKey, type Role } from "../app/models/user.server";
+import { hash } from "@node-rs/argon2";
+import type { RunningApp } from "./app-server";
+
+let counter = 0;
+
+/** Creates an account directly in the database (fixtures never go through the UI). */
+export async function createTestUser(options: { role: Role; username?: string; password?: string } = { role: "dealer" }) {
+  counter += 1;
+  const username = options.username ?? `${options.role}${counter}${Math.random().toString(36).slice(2, 6)}`;
+  const password = options.password ?? "password123";
+  const user = await User.create({
+    username,
+    usernameKey: usernameKey(username),
+    // Fast parameters: fixtures need a valid argon2id hash, not a slow one.
+    passwordHash: await hash(password, { memoryCost: 1024, timeCost: 1 }),
+    email: `${username}@example.com`,
+    firstName: options.role[0].toUpperCase() + options.role.slice(1),
+    lastName: `Tester${counter}`,
+    role: options.role,
+    companyName: options.role === "vendor" ? `${username} Body Works` : undefined,
+  });
+  return { user, id: String(user._id), username, password };
+}
+
+/** Signs in over HTTP and returns the session cookie header. */
+export async function signIn(app: RunningApp, username: string, password: string) {
+  const res = await fetch(`${app.url}/api/admin/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ username, password }),
+  });
+  if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
+  const cookie = res.headers.get("set-cookie");
+  if (!cookie) throw new Error("no session cookie");
+  return cookie.split(";")[0];
+}
+
+export async function tokenFor(userId: string) {
+  return (await createApiToken({ ownerId: userId, name: "test" })).token;
+}
+
+/** A small JSON client for one caller (cookie or Bearer token). */
+export function client(app: RunningApp, auth?: { cookie?: string; token?: string }) {
+  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const res = await fetch(`${app.url}${path}`, {
+      method,
+      redirect: "manual",
+      headers: {
+        ...(body !== undefined ? { "Content-Type": "application/json" } : {}),
+        ...(auth?.cookie ? { Cookie: auth.cookie } : {}),
+        ...(auth?.token ? { Authorization: `Bearer ${auth.token}` } : {}),
+        ...headers,
+      },
+      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    return { status: res.status, headers: res.headers, json: json as any, text };
+  };
+  return {
+    get: (path: string, headers?: Record<string, string>) => call("GET", path, undefined, headers),
+    post: (path: string, body?: unknown, headers?: Record<string, string>) => call("POST", path, body ?? {}, headers),
+    put: (path: string, body?: unknown, headers?: Record<string, string>) => call("PUT", path, body ?? {}, headers),
+    del: (path: string, headers?: Record<string, string>) => call("DELETE", path, undefined, headers),
+  };
+}
