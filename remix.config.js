@@ -1,5 +1,11 @@
+// BUILD_DIR lets several builds coexist (parallel work trees, CI shards); default ./build.
+const buildDir = process.env.BUILD_DIR;
+
 /** @type {import('@remix-run/dev').AppConfig} */
 export default {
+  ...(buildDir
+    ? { serverBuildPath: `${buildDir}/index.js`, assetsBuildDirectory: `${buildDir}/public` }
+    : {}),
   ignoredRouteFiles: ["**/.*", "**/*.test.{ts,tsx}"],
   serverModuleFormat: "esm",
   serverPlatform: "node",

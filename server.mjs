@@ -11,7 +11,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 installGlobals({ nativeFetch: false });
 
 const root = path.dirname(fileURLToPath(import.meta.url));
-const buildPath = path.join(root, "build/index.js");
+const buildPath = path.resolve(root, process.env.BUILD_DIR ?? "build", "index.js");
 const build = await import(pathToFileURL(buildPath).href);
 
 const app = express();

@@ -8,11 +8,14 @@ export default async function globalSetup() {
   let mongoBase = process.env.MONGODB_URI;
   let stopDb = async () => {};
   if (!mongoBase) {
-    const dataDir = path.resolve(".tmp/e2e-db");
+    const dataDir = path.resolve(`.tmp/e2e-db-${process.pid}`);
     rmSync(dataDir, { recursive: true, force: true });
     const server = await startEmbeddedDb({ dataDir });
     mongoBase = server.uri;
-    stopDb = () => server.stop();
+    stopDb = async () => {
+      await server.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    };
   }
   const uri = new URL(mongoBase);
   uri.pathname = `/e2e_${Date.now()}`;

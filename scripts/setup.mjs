@@ -70,7 +70,7 @@ export function ensureLauncher() {
 }
 
 export function ensureAppBuild() {
-  const built = mtime(path.join(root, "build/index.js"));
+  const built = mtime(path.join(root, process.env.BUILD_DIR ?? "build", "index.js"));
   const sources = Math.max(
     newest(path.join(root, "app")),
     newest(path.join(root, "public"), (f) => !f.includes(`${path.sep}build${path.sep}`)),

@@ -5,19 +5,21 @@ import { startEmbeddedDb } from "../app/utils/embedded-db.server";
 
 /** One database server for the run; every test file gets a database of its own on it. */
 export default async function setup(project: TestProject) {
-  if (!existsSync(path.resolve("build/index.js"))) {
-    throw new Error("build/index.js is missing: run `npm test` (it builds the app first)");
+  const build = path.resolve(process.env.BUILD_DIR ?? "build", "index.js");
+  if (!existsSync(build)) {
+    throw new Error(`${build} is missing: run \`npm test\` (it builds the app first)`);
   }
   if (process.env.MONGODB_URI) {
     project.provide("mongoBaseUri", process.env.MONGODB_URI);
     return;
   }
-  const dataDir = path.resolve(".tmp/vitest-db");
+  const dataDir = path.resolve(`.tmp/vitest-db-${process.pid}`);
   rmSync(dataDir, { recursive: true, force: true });
   const server = await startEmbeddedDb({ dataDir });
   project.provide("mongoBaseUri", server.uri);
   return async () => {
     await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
   };
 }
 
