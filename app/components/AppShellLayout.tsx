@@ -3,6 +3,7 @@ import { useDisclosure } from "@mantine/hooks";
 import { Form, Link, useLocation, useNavigation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { FlashToast } from "./FlashToast";
+import { PreviewBanner } from "./RolePreview";
 
 export interface ShellUser {
   firstName: string;
@@ -107,6 +108,7 @@ export function AppShellLayout({ user, children }: { user: ShellUser; children: 
       </AppShell.Navbar>
       <AppShell.Main>
         <FlashToast />
+        {user.realRole === "admin" && user.role !== "admin" && <PreviewBanner role={user.role} />}
         {children}
       </AppShell.Main>
     </AppShell>

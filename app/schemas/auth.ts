@@ -1,3 +1,4 @@
+import { withZod } from "@remix-validated-form/with-zod";
 import { z } from "zod";
 import { emailField, optionalText, passwordField, requiredText, usernameField } from "./fields";
 
@@ -75,3 +76,11 @@ export const switchRoleSchema = z.object({
 export const apiTokenSchema = z.object({
   name: requiredText("Token name is required", 100),
 });
+
+export const loginValidator = withZod(loginSchema);
+export const registrationValidator = withZod(registrationSchema);
+export const changeCredentialsValidator = withZod(changeCredentialsFormSchema);
+export const createUserValidator = withZod(createUserSchema);
+export const createManagedUserValidator = withZod(createManagedUserSchema);
+export const switchRoleValidator = withZod(switchRoleSchema);
+export const apiTokenValidator = withZod(apiTokenSchema);

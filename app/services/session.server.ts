@@ -1,4 +1,4 @@
-import { createCookie, createSessionStorage, type Session } from "@remix-run/node";
+import { createCookie, createSessionStorage, redirect, type Session } from "@remix-run/node";
 import {
   createSessionRecord,
   deleteSessionRecord,
@@ -62,4 +62,9 @@ export async function flashToast(request: Request, toast: Toast) {
   const session = await getSession(request);
   session.flash("toast", toast);
   return { "Set-Cookie": await commitSession(session) };
+}
+
+/** Redirect after a successful form post (no resubmission on reload), carrying a toast. */
+export async function redirectWithToast(request: Request, url: string, toast: Toast) {
+  return redirect(url, { headers: await flashToast(request, toast) });
 }

@@ -96,8 +96,11 @@ export async function deleteUser(actor: Actor, id: string, request: Request) {
   if (actor.role !== "admin") throw forbidden(request);
   if (!mongoose.isValidObjectId(id)) throw jsonError(404, "User not found");
   if (id === actor.id) throw jsonError(400, "You cannot delete your own account");
-  const user = await User.findByIdAndDelete(id);
-  if (!user) throw jsonError(404, "User not found");
+  // find + delete: FerretDB's findAndModify rejects the projection select:false fields add.
+  const user = await User.findById(id);
+  if (!user || (await User.deleteOne({ _id: user._id })).deletedCount !== 1) {
+    throw jsonError(404, "User not found");
+  }
   await Promise.all([endAllSessions(id), deleteApiTokensOf({ ownerId: id })]);
   return toPublicUser(user);
 }
@@ -151,8 +154,8 @@ export async function switchRole(actor: Actor, targetRole: "admin" | "dealer" | 
   const session = await getSession(request);
   if (targetRole === "admin") session.unset("viewAsRole");
   else session.set("viewAsRole", targetRole);
-  return {
-    message: targetRole === "admin" ? "Switched back to admin view" : `Now viewing as ${targetRole}`,
-    headers: { "Set-Cookie": await commitSession(session) },
-  };
+  const message = targetRole === "admin" ? "Switched back to admin view" : `Now viewing as ${targetRole}`;
+  // The page reloads after a switch; the toast is shown there.
+  session.flash("toast", { title: "Role Switched", message, color: "blue" });
+  return { message, headers: { "Set-Cookie": await commitSession(session) } };
 }

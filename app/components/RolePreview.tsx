@@ -1,0 +1,62 @@
+import { Alert, Button, Card, Group, NativeSelect, Text, Title } from "@mantine/core";
+import { Form } from "@remix-run/react";
+import { roleLabel } from "./AppShellLayout";
+
+/** Admins only: preview the dealer or vendor interface. Plain forms, so it works without JS. */
+export function RolePreviewCard({ role }: { role: "admin" | "dealer" | "vendor" }) {
+  return (
+    <Card withBorder data-testid="role-preview">
+      <Title order={2} size="h4">
+        Interface Preview
+      </Title>
+      <Text size="sm" c="dimmed" mb="sm">
+        View the application as a dealer or vendor sees it. Currently viewing as {roleLabel(role)}.
+      </Text>
+      <Group align="flex-end">
+        <Form method="post" action="/?index" reloadDocument>
+          <input type="hidden" name="intent" value="switch-role" />
+          <Group align="flex-end" gap="xs">
+            <NativeSelect
+              name="targetRole"
+              label="View as"
+              defaultValue={role}
+              data={[
+                { value: "admin", label: "Admin" },
+                { value: "dealer", label: "Dealer" },
+                { value: "vendor", label: "Vendor" },
+              ]}
+            />
+            <Button type="submit">Switch View</Button>
+          </Group>
+        </Form>
+        <ResetToAdmin />
+      </Group>
+    </Card>
+  );
+}
+
+function ResetToAdmin() {
+  return (
+    <Form method="post" action="/?index" reloadDocument>
+      <input type="hidden" name="intent" value="switch-role" />
+      <input type="hidden" name="targetRole" value="admin" />
+      <Button type="submit" variant="light">
+        Reset to Admin
+      </Button>
+    </Form>
+  );
+}
+
+/** Shown on every screen while an admin previews another role. */
+export function PreviewBanner({ role }: { role: "admin" | "dealer" | "vendor" }) {
+  return (
+    <Alert color="yellow" title="Preview mode" mb="md" data-testid="preview-banner">
+      <Group justify="space-between">
+        <Text size="sm">
+          You are viewing the interface as {roleLabel(role)}. Some admin features may be hidden.
+        </Text>
+        <ResetToAdmin />
+      </Group>
+    </Alert>
+  );
+}

@@ -1,0 +1,28 @@
+import { Badge, Card, Center, Stack, Text, Title } from "@mantine/core";
+import type { ReactNode } from "react";
+import { FlashToast } from "../FlashToast";
+
+/** The centred card of the public screens (set-up and logins). */
+export function AuthCard({ title, subtitle, children }: { title: string; subtitle?: string; children: ReactNode }) {
+  return (
+    <Center mih="100vh" p="md" bg="gray.0">
+      <Stack w="100%" maw={440}>
+        <FlashToast />
+        <Card withBorder shadow="md" p="xl" radius="lg">
+          <Stack gap={4} mb="lg" align="center">
+            <Badge variant="light">DamageIQ · AI Damage Assessment</Badge>
+            <Title order={1} size="h2" ta="center">
+              {title}
+            </Title>
+            {subtitle && (
+              <Text c="dimmed" size="sm" ta="center">
+                {subtitle}
+              </Text>
+            )}
+          </Stack>
+          {children}
+        </Card>
+      </Stack>
+    </Center>
+  );
+}

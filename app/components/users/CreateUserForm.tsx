@@ -1,0 +1,46 @@
+import { SimpleGrid, Stack } from "@mantine/core";
+import { ValidatedForm, type Validator } from "remix-validated-form";
+import { FormError, PasswordField, SelectField, SubmitButton, TextField } from "../form/fields";
+
+const ROLE_OPTIONS = [
+  { value: "dealer", label: "Dealer" },
+  { value: "vendor", label: "Vendor" },
+];
+
+/** Creates a dealer or vendor account; the validator carries the screen's password rule. */
+export function CreateUserForm<T extends Record<string, unknown>>({
+  validator,
+  formError,
+  requireRoleChoice,
+  submitLabel,
+}: {
+  validator: Validator<T>;
+  formError?: string | null;
+  requireRoleChoice: boolean;
+  submitLabel: string;
+}) {
+  return (
+    <ValidatedForm validator={validator} method="post" id="create-user" noValidate preventScrollReset>
+      <input type="hidden" name="intent" value="create-user" />
+      <Stack>
+        <FormError title="Error" message={formError} />
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <TextField name="firstName" label="First name" required />
+          <TextField name="lastName" label="Last name" required />
+          <TextField name="username" label="Username" autoComplete="off" required />
+          <PasswordField name="password" label="Password" autoComplete="new-password" required />
+          <TextField name="email" label="Email" type="email" required />
+          <SelectField
+            name="role"
+            label="Role"
+            required
+            data={requireRoleChoice ? [{ value: "", label: "Select a role" }, ...ROLE_OPTIONS] : ROLE_OPTIONS}
+          />
+          <TextField name="companyName" label="Company name" />
+          <TextField name="phone" label="Phone" type="tel" />
+        </SimpleGrid>
+        <SubmitButton formId="create-user">{submitLabel}</SubmitButton>
+      </Stack>
+    </ValidatedForm>
+  );
+}

@@ -1,0 +1,114 @@
+import { Badge, Button, Card, Group, Stack, Table, Text } from "@mantine/core";
+import { Form, Link } from "@remix-run/react";
+import { roleLabel } from "../AppShellLayout";
+
+export interface UserRow {
+  id: string;
+  username: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  role: "admin" | "dealer" | "vendor";
+  companyName: string | null;
+  createdAt: string;
+}
+
+/** The display name in the delete confirmation: the username, or lacking one the email. */
+export const userDisplayName = (user: Pick<UserRow, "username" | "email">) => user.username || user.email;
+
+/** Users with a delete link that leads to a confirmation (a URL, so it works without JavaScript). */
+export function UserTable({
+  users,
+  canDelete,
+  emptyText,
+}: {
+  users: UserRow[];
+  canDelete: (user: UserRow) => boolean;
+  emptyText: string;
+}) {
+  if (users.length === 0) {
+    return (
+      <Text c="dimmed" ta="center" py="xl">
+        {emptyText}
+      </Text>
+    );
+  }
+  return (
+    <Table.ScrollContainer minWidth={640}>
+      <Table striped highlightOnHover verticalSpacing="sm">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Name</Table.Th>
+            <Table.Th>Username</Table.Th>
+            <Table.Th>Email</Table.Th>
+            <Table.Th>Role</Table.Th>
+            <Table.Th>Created</Table.Th>
+            <Table.Th aria-label="Actions" />
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {users.map((user) => (
+            <Table.Tr key={user.id} data-testid={`user-row-${user.username}`}>
+              <Table.Td>
+                {user.firstName} {user.lastName}
+                {user.companyName && (
+                  <Text size="xs" c="dimmed">
+                    {user.companyName}
+                  </Text>
+                )}
+              </Table.Td>
+              <Table.Td>{user.username}</Table.Td>
+              <Table.Td>{user.email}</Table.Td>
+              <Table.Td>
+                <Badge variant="light" color={user.role === "admin" ? "red" : user.role === "vendor" ? "teal" : "indigo"}>
+                  {roleLabel(user.role)}
+                </Badge>
+              </Table.Td>
+              <Table.Td>{new Date(user.createdAt).toLocaleDateString("en-US")}</Table.Td>
+              <Table.Td>
+                {canDelete(user) && (
+                  <Button
+                    component={Link}
+                    to={`?delete=${user.id}`}
+                    preventScrollReset
+                    size="xs"
+                    color="red"
+                    variant="light"
+                    aria-label={`Delete ${userDisplayName(user)}`}
+                  >
+                    Delete
+                  </Button>
+                )}
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+/** The confirmation step before a delete is posted. */
+export function DeleteUserConfirm({ user, cancelTo }: { user: UserRow; cancelTo: string }) {
+  return (
+    <Card withBorder shadow="sm" p="lg" mb="md" role="alertdialog" aria-label="Confirm deletion">
+      <Stack>
+        <Text>
+          Are you sure you want to delete user &quot;{userDisplayName(user)}&quot;? This action cannot be undone.
+        </Text>
+        <Group justify="flex-end">
+          <Button component={Link} to={cancelTo} variant="default">
+            Cancel
+          </Button>
+          <Form method="post" preventScrollReset>
+            <input type="hidden" name="intent" value="delete-user" />
+            <input type="hidden" name="id" value={user.id} />
+            <Button type="submit" color="red">
+              Delete
+            </Button>
+          </Form>
+        </Group>
+      </Stack>
+    </Card>
+  );
+}

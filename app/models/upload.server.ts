@@ -1,0 +1,101 @@
+import mongoose, { Schema, trusted, type Types } from "mongoose";
+import { defineModel } from "./define-model.server";
+
+export const UPLOAD_PURPOSES = ["wizard", "dashboard", "training"] as const;
+export type UploadPurpose = (typeof UPLOAD_PURPOSES)[number];
+export const UPLOAD_STATES = ["pending", "complete"] as const;
+export type UploadState = (typeof UPLOAD_STATES)[number];
+
+/**
+ * One record per object the app handed out an upload URL for (or received through a form).
+ * The object key is made by the server (`uploads/<ownerId>/<this id>/<safe name>`), so the record
+ * id, the key and the media URL (`/media/<id>`) always name the same object.
+ */
+const uploadSchema = new Schema(
+  {
+    ownerId: { type: Schema.Types.ObjectId, required: true, index: true },
+    key: { type: String, required: true, unique: true },
+    originalName: { type: String, required: true },
+    contentType: { type: String, required: true },
+    size: { type: Number, default: null },
+    state: { type: String, enum: UPLOAD_STATES, default: "pending", index: true },
+    /** Which screen asked: decides the size limit and the allowed types. */
+    purpose: { type: String, enum: UPLOAD_PURPOSES, required: true },
+    /** The storage backend's multipart upload id while a multipart upload is open. */
+    multipartId: { type: String, default: null, index: true },
+    /** Listed on the upload wizard until an assessment takes it (assessmentId set) or it is removed. */
+    draft: { type: Boolean, default: true },
+    assessmentId: { type: Schema.Types.ObjectId, default: null },
+    completedAt: { type: Date, default: null },
+  },
+  {
+    timestamps: true,
+    toJSON: {
+      virtuals: true,
+      versionKey: false,
+      transform: (_doc, ret: Record<string, unknown>) => {
+        delete ret._id;
+        delete ret.multipartId;
+        return ret;
+      },
+    },
+  },
+);
+uploadSchema.index({ ownerId: 1, draft: 1, state: 1 });
+
+export const Upload = defineModel("Upload", uploadSchema);
+export type UploadRecord = InstanceType<typeof Upload>;
+
+export const newUploadId = () => new mongoose.Types.ObjectId();
+
+export async function createUploadRecord(fields: {
+  _id: Types.ObjectId;
+  ownerId: string;
+  key: string;
+  originalName: string;
+  contentType: string;
+  purpose: UploadPurpose;
+  multipartId?: string | null;
+  draft: boolean;
+}) {
+  return Upload.create(fields);
+}
+
+export async function findUploadById(id: string) {
+  if (!/^[0-9a-f]{24}$/i.test(id)) return null;
+  return Upload.findById(id);
+}
+
+/** The caller's upload under `key` (null for another account's key: answered as 404). */
+export async function findOwnUploadByKey(ownerId: string, key: string) {
+  return Upload.findOne({ ownerId, key });
+}
+
+export async function findUploadByKey(key: string) {
+  return Upload.findOne({ key });
+}
+
+export async function markUploadComplete(id: Types.ObjectId, fields: { size: number; contentType: string }) {
+  await Upload.updateOne(
+    { _id: id },
+    { $set: { ...fields, state: "complete", multipartId: null, completedAt: new Date() } },
+  );
+}
+
+export async function setMultipartId(id: Types.ObjectId, multipartId: string | null) {
+  await Upload.updateOne({ _id: id }, { $set: { multipartId } });
+}
+
+export async function deleteUploadRecord(id: Types.ObjectId) {
+  await Upload.deleteOne({ _id: id });
+}
+
+/** The in-progress wizard's files of one user (complete, not yet taken by an assessment), oldest first. */
+export async function listDraftUploads(ownerId: string) {
+  return Upload.find({ ownerId, draft: true, state: "complete" }).sort({ createdAt: 1, _id: 1 });
+}
+
+/** Pending uploads created before `before` (expired by query: no TTL index on FerretDB). */
+export async function findStalePendingUploads(before: Date, limit = 100) {
+  return Upload.find({ state: "pending", createdAt: trusted({ $lt: before }) }).limit(limit);
+}

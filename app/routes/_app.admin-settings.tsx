@@ -1,0 +1,145 @@
+import { Button, Card, Group, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { notifications } from "@mantine/notifications";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { useEffect } from "react";
+import { ValidatedForm } from "remix-validated-form";
+import { FormError, PasswordField, SubmitButton, TextField } from "~/components/form/fields";
+import { CreateUserForm } from "~/components/users/CreateUserForm";
+import { DeleteUserConfirm, UserTable } from "~/components/users/UserTable";
+import { changeCredentialsValidator, createUserValidator } from "~/schemas/auth";
+import { requireAdmin } from "~/services/auth.server";
+import { changeCredentials } from "~/services/users.server";
+import { handleForm } from "~/utils/forms.server";
+import { screen } from "~/utils/http.server";
+import { loadUserAdmin, userAdminAction } from "~/utils/user-admin-screen.server";
+
+export const meta: MetaFunction = () => [{ title: "Admin Settings · DamageIQ" }];
+
+export const loader = screen(async ({ request }: LoaderFunctionArgs) => {
+  const { actor, users, confirmDelete } = await loadUserAdmin(request);
+  return json({ users, confirmDelete, username: actor.user.username });
+});
+
+export const action = screen(async ({ request }: ActionFunctionArgs) => {
+  const form = await request.formData();
+  if (form.get("intent") === "change-credentials") {
+    const actor = await requireAdmin(request);
+    return handleForm(
+      request,
+      changeCredentialsValidator,
+      async (input) => {
+        const { headers } = await changeCredentials(actor, input, request);
+        return json({ credentialsUpdated: true as const }, { headers });
+      },
+      form,
+    );
+  }
+  return userAdminAction(request, form, {
+    validator: createUserValidator,
+    returnTo: "/admin-settings?tab=users",
+    created: "User account created successfully",
+    deleted: "User account deleted successfully",
+    deleteFailed: "Failed to delete user account",
+  });
+});
+
+const TABS = [
+  { value: "credentials", label: "Credentials" },
+  { value: "users", label: "Users" },
+];
+
+type ActionData = { credentialsUpdated: true } | { formError?: string; formId?: string } | undefined;
+
+function CredentialsForm({ data }: { data: ActionData }) {
+  const updated = data && "credentialsUpdated" in data;
+  const formError = data && "formError" in data && data.formId === "credentials" ? data.formError : null;
+  useEffect(() => {
+    if (updated) notifications.show({ title: "Success", message: "Admin credentials updated successfully", color: "green" });
+  }, [updated, data]);
+  return (
+    <Card withBorder maw={520}>
+      <Title order={2} size="h4" mb="sm">
+        Change credentials
+      </Title>
+      {updated && (
+        <Text c="green" role="status" mb="sm">
+          Admin credentials updated successfully
+        </Text>
+      )}
+      <ValidatedForm
+        key={updated ? "reset" : "form"}
+        validator={changeCredentialsValidator}
+        method="post"
+        id="credentials"
+        noValidate
+      >
+        <input type="hidden" name="intent" value="change-credentials" />
+        <Stack>
+          <FormError title="Error" message={formError ? formError || "Failed to update credentials" : null} />
+          <PasswordField name="currentPassword" label="Current password" autoComplete="current-password" required />
+          <TextField name="newUsername" label="New username (optional)" autoComplete="off" />
+          <PasswordField name="newPassword" label="New password (optional)" autoComplete="new-password" />
+          <PasswordField name="confirmPassword" label="Confirm new password" autoComplete="new-password" />
+          <SubmitButton formId="credentials">Update Credentials</SubmitButton>
+        </Stack>
+      </ValidatedForm>
+    </Card>
+  );
+}
+
+export default function AdminSettings() {
+  const { users, confirmDelete, username } = useLoaderData<typeof loader>();
+  const data = useActionData<ActionData>();
+  const [params] = useSearchParams();
+  const tab = params.get("tab") === "users" ? "users" : "credentials";
+  const createError = data && "formError" in data && data.formId === "create-user" ? data.formError : null;
+  return (
+    <>
+      <Title order={1}>Admin Settings</Title>
+      <Text c="dimmed" mb="md">
+        Signed in as {username}.
+      </Text>
+      <Group role="tablist" gap="xs" mb="md">
+        {TABS.map((t) => (
+          <Button
+            key={t.value}
+            component={Link}
+            to={`?tab=${t.value}`}
+            role="tab"
+            aria-selected={tab === t.value}
+            variant={tab === t.value ? "filled" : "light"}
+          >
+            {t.label}
+          </Button>
+        ))}
+      </Group>
+      {tab === "credentials" ? (
+        <CredentialsForm data={data} />
+      ) : (
+        <Stack>
+          {confirmDelete && <DeleteUserConfirm user={confirmDelete} cancelTo="/admin-settings?tab=users" />}
+          <SimpleGrid cols={{ base: 1, lg: 2 }}>
+            <Card withBorder>
+              <Title order={2} size="h4" mb="sm">
+                Create user account
+              </Title>
+              <CreateUserForm
+                validator={createUserValidator}
+                formError={createError ? createError || "Failed to create user account" : null}
+                requireRoleChoice={false}
+                submitLabel="Create Account"
+              />
+            </Card>
+            <Card withBorder>
+              <Title order={2} size="h4" mb="sm">
+                User accounts
+              </Title>
+              <UserTable users={users} canDelete={(u) => u.role !== "admin"} emptyText="No user accounts found" />
+            </Card>
+          </SimpleGrid>
+        </Stack>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,64 @@
+import { Button, Card, Group, Text, Title } from "@mantine/core";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { DialogRoute } from "~/components/DialogRoute";
+import { CreateUserForm } from "~/components/users/CreateUserForm";
+import { DeleteUserConfirm, UserTable } from "~/components/users/UserTable";
+import { createManagedUserValidator } from "~/schemas/auth";
+import { screen } from "~/utils/http.server";
+import { loadUserAdmin, userAdminAction } from "~/utils/user-admin-screen.server";
+
+export const meta: MetaFunction = () => [{ title: "User Management · DamageIQ" }];
+
+export const loader = screen(async ({ request }: LoaderFunctionArgs) => {
+  const { users, confirmDelete } = await loadUserAdmin(request);
+  return json({ users, confirmDelete });
+});
+
+export const action = screen(async ({ request }: ActionFunctionArgs) =>
+  userAdminAction(request, await request.formData(), {
+    validator: createManagedUserValidator,
+    returnTo: "/user-management",
+    created: "User created successfully",
+    deleted: "User deleted successfully",
+    deleteFailed: "Failed to delete user",
+  }),
+);
+
+export default function UserManagement() {
+  const { users, confirmDelete } = useLoaderData<typeof loader>();
+  const data = useActionData<{ formError?: string }>();
+  const [params] = useSearchParams();
+  const dialogOpen = params.get("dialog") === "new" || data !== undefined;
+  return (
+    <>
+      <Group justify="space-between" mb="md">
+        <div>
+          <Title order={1}>User Management</Title>
+          <Text c="dimmed">Create and remove dealer and vendor accounts.</Text>
+        </div>
+        <Button component={Link} to="?dialog=new" preventScrollReset>
+          Create User
+        </Button>
+      </Group>
+      {dialogOpen && (
+        <DialogRoute title="Create User" closeTo="/user-management">
+          <CreateUserForm
+            validator={createManagedUserValidator}
+            formError={data?.formError ? data.formError || "Failed to create user" : null}
+            requireRoleChoice
+            submitLabel="Create User"
+          />
+        </DialogRoute>
+      )}
+      {confirmDelete && <DeleteUserConfirm user={confirmDelete} cancelTo="/user-management" />}
+      <Card withBorder>
+        <UserTable
+          users={users}
+          canDelete={() => true}
+          emptyText="No users found. Create your first dealer or vendor account."
+        />
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,22 @@
+import type { MetaFunction } from "@remix-run/node";
+import { AuthCard } from "~/components/auth/AuthCard";
+import { LoginForm } from "~/components/auth/LoginForm";
+import { screen } from "~/utils/http.server";
+import { loginScreenAction, loginScreenLoader } from "~/utils/login-screen.server";
+
+export const meta: MetaFunction = () => [{ title: "Admin Login · DamageIQ" }];
+export const loader = screen(loginScreenLoader);
+export const action = screen(loginScreenAction);
+
+export default function AdminLogin() {
+  return (
+    <AuthCard title="Admin Login" subtitle="Sign in to manage accounts and the AI.">
+      <LoginForm
+        failureTitle="Login Failed"
+        successMessage="Login successful! Redirecting to dashboard..."
+        redirectDelayMs={1000}
+        showSetupLink
+      />
+    </AuthCard>
+  );
+}

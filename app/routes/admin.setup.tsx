@@ -1,0 +1,90 @@
+import { Button, SimpleGrid, Stack, Text } from "@mantine/core";
+import { notifications } from "@mantine/notifications";
+import { json, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useEffect } from "react";
+import { ValidatedForm } from "remix-validated-form";
+import { AuthCard } from "~/components/auth/AuthCard";
+import { FormError, PasswordField, SubmitButton, TextField } from "~/components/form/fields";
+import { registrationValidator } from "~/schemas/auth";
+import { checkSetup, createAdminAccount } from "~/services/users.server";
+import { handleForm } from "~/utils/forms.server";
+import { screen } from "~/utils/http.server";
+import { assertSameOrigin } from "~/utils/request.server";
+
+export const meta: MetaFunction = () => [{ title: "Admin Setup · DamageIQ" }];
+
+export const loader = screen(async () => json(await checkSetup()));
+
+export const action = screen(async ({ request }: ActionFunctionArgs) => {
+  assertSameOrigin(request);
+  return handleForm(request, registrationValidator, async (input) => {
+    await createAdminAccount(input);
+    return json({ created: true as const });
+  });
+});
+
+type ActionData = { created: true } | { formError: string } | undefined;
+
+export default function AdminSetup() {
+  const { adminExists } = useLoaderData<typeof loader>();
+  const data = useActionData<ActionData>();
+  const created = data && "created" in data;
+  const formError = data && "formError" in data ? data.formError : null;
+
+  useEffect(() => {
+    if (created) {
+      notifications.show({
+        title: "Success",
+        message: "Admin account created successfully! You can now log in.",
+        color: "green",
+      });
+    } else if (formError) {
+      notifications.show({ title: "Error", message: formError || "Failed to create admin account", color: "red" });
+    }
+  }, [created, formError]);
+
+  if (created) {
+    return (
+      <AuthCard title="Admin Account Created">
+        <Stack>
+          <Text ta="center">Your admin account is ready. You can now log in.</Text>
+          <Button component={Link} to="/admin/login" fullWidth>
+            Go to Admin Login
+          </Button>
+        </Stack>
+      </AuthCard>
+    );
+  }
+  if (adminExists) {
+    return (
+      <AuthCard title="Admin Already Set Up">
+        <Stack>
+          <Text ta="center">An admin account already exists. Please use the admin login to access the system.</Text>
+          <Button component={Link} to="/admin/login" fullWidth>
+            Go to Admin Login
+          </Button>
+        </Stack>
+      </AuthCard>
+    );
+  }
+  return (
+    <AuthCard title="Admin Setup" subtitle="Create the first administrator account.">
+      <ValidatedForm validator={registrationValidator} method="post" noValidate>
+        <Stack>
+          <FormError title="Error" message={formError} />
+          <TextField name="username" label="Username" autoComplete="username" required />
+          <PasswordField name="password" label="Password" autoComplete="new-password" required />
+          <TextField name="email" label="Email" type="email" autoComplete="email" required />
+          <SimpleGrid cols={2}>
+            <TextField name="firstName" label="First name" autoComplete="given-name" required />
+            <TextField name="lastName" label="Last name" autoComplete="family-name" required />
+          </SimpleGrid>
+          <SubmitButton fullWidth pendingLabel="Creating Account...">
+            Create Admin Account
+          </SubmitButton>
+        </Stack>
+      </ValidatedForm>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,36 @@
+import { z } from "zod";
+
+export const SEARCH_MAX_LENGTH = 100;
+export const LIST_MAX_LIMIT = 1000;
+
+const whole = (name: string, min: number, max: number) =>
+  z.preprocess(
+    (v) => (v === undefined || v === null || v === "" ? undefined : Number(v)),
+    z
+      .number({ invalid_type_error: `${name} must be a whole number` })
+      .int(`${name} must be a whole number`)
+      .min(min, `${name} must be at least ${min}`)
+      .max(max, `${name} must be at most ${max}`)
+      .optional(),
+  );
+
+/**
+ * `GET /api/<list>?q=&limit=&offset=`: without parameters the whole list (what the spec's client
+ * expects). `q` is cut to 100 characters rather than refused: a search box never errors.
+ */
+export const listQuerySchema = z.object({
+  q: z
+    .string()
+    .optional()
+    .transform((v) => v?.trim().slice(0, SEARCH_MAX_LENGTH) || undefined),
+  limit: whole("limit", 1, LIST_MAX_LIMIT),
+  offset: whole("offset", 0, Number.MAX_SAFE_INTEGER),
+});
+
+export type ListQuery = z.infer<typeof listQuerySchema>;
+
+/** Reads the list parameters of a request URL (first value of each). */
+export function listQueryInput(url: URL) {
+  const get = (k: string) => url.searchParams.get(k) ?? undefined;
+  return { q: get("q"), limit: get("limit"), offset: get("offset") };
+}

@@ -1,0 +1,346 @@
+import mongoose from "mongoose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { client, createTestUser, signIn, tokenFor } from "../../tests/accounts";
+import { startApp, type RunningApp } from "../../tests/app-server";
+import { useTestDb } from "../../tests/test-db";
+import { SessionRecord } from "../models/session.server";
+
+let app: RunningApp;
+beforeAll(async () => {
+  await useTestDb();
+  app = await startApp();
+});
+afterAll(() => app?.stop());
+
+const anon = () => client(app);
+const ADMIN = { username: "chief", password: "password123", email: "chief@example.com", firstName: "Ada", lastName: "Admin" };
+
+describe("admin set-up", () => {
+  it("reports no admin, validates the form, then creates exactly one admin under concurrency", async () => {
+    expect((await anon().get("/api/admin/check-setup")).json).toEqual({ adminExists: false });
+
+    const bad = await anon().post("/api/admin/create-account", { username: "ab", password: "short", email: "nope" });
+    expect(bad.status).toBe(400);
+    expect(bad.json.errors).toMatchObject({
+      username: "Username must be at least 3 characters",
+      password: "Password must be at least 8 characters",
+      email: "Please enter a valid email",
+      firstName: "First name is required",
+      lastName: "Last name is required",
+    });
+
+    const [a, b] = await Promise.all([
+      anon().post("/api/admin/create-account", ADMIN),
+      anon().post("/api/admin/create-account", { ...ADMIN, username: "chief2" }),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([201, 409]);
+    const created = a.status === 201 ? a : b;
+    expect(created.json.user.role).toBe("admin");
+    expect(created.json.user.passwordHash).toBeUndefined();
+    expect((a.status === 409 ? a : b).json.message).toBe("Admin account already exists");
+    expect(await mongoose.connection.collection("users").countDocuments({ role: "admin" })).toBe(1);
+    expect((await anon().get("/api/admin/check-setup")).json).toEqual({ adminExists: true });
+    ADMIN.username = created.json.user.username;
+  });
+
+  it("answers 409 once an admin exists", async () => {
+    const res = await anon().post("/api/admin/create-account", { ...ADMIN, username: "another" });
+    expect(res.status).toBe(409);
+  });
+});
+
+describe("login", () => {
+  it("signs in, sets an httpOnly SameSite=Lax cookie and answers the user without secrets", async () => {
+    const res = await anon().post("/api/admin/login", { username: ADMIN.username, password: ADMIN.password });
+    expect(res.status).toBe(200);
+    expect(res.json.user).toMatchObject({ username: ADMIN.username, role: "admin", email: ADMIN.email });
+    expect(res.json.user.passwordHash).toBeUndefined();
+    expect(res.json.user.usernameKey).toBeUndefined();
+    const cookie = res.headers.get("set-cookie") ?? "";
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Lax/);
+  });
+
+  it("gives the same answer for an unknown user and a wrong password", async () => {
+    const wrong = await anon().post("/api/admin/login", { username: ADMIN.username, password: "nope-nope" });
+    const unknown = await anon().post("/api/admin/login", { username: "ghost", password: "nope-nope" });
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    expect(wrong.json).toEqual({ message: "Invalid credentials" });
+    expect(unknown.json).toEqual(wrong.json);
+  });
+
+  it("validates with the spec's messages and refuses operator objects", async () => {
+    const empty = await anon().post("/api/admin/login", {});
+    expect(empty.status).toBe(400);
+    expect(empty.json.errors).toEqual({ username: "Username is required", password: "Password is required" });
+    const injection = await anon().post("/api/admin/login", {
+      username: { $ne: null },
+      password: { $ne: null },
+    });
+    expect(injection.status).toBe(400);
+    expect(injection.headers.get("set-cookie")).toBeNull();
+    const notJson = await anon().post("/api/admin/login", "username=a", { "Content-Type": "text/plain" });
+    expect(notJson.status).toBe(415);
+  });
+
+  it("issues a new session id at every login", async () => {
+    const first = await signIn(app, ADMIN.username, ADMIN.password);
+    const second = await signIn(app, ADMIN.username, ADMIN.password);
+    expect(first).not.toBe(second);
+  });
+
+  it("throttles after 5 failures for a username and IP with 429 and Retry-After", async () => {
+    const { username, password } = await createTestUser({ role: "dealer" });
+    for (let i = 0; i < 5; i++) {
+      expect((await anon().post("/api/admin/login", { username, password: "wrong-password" })).status).toBe(401);
+    }
+    const throttled = await anon().post("/api/admin/login", { username, password });
+    expect(throttled.status).toBe(429);
+    expect(Number(throttled.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(Number(throttled.headers.get("retry-after"))).toBeLessThanOrEqual(15 * 60);
+    // Another username from the same IP is not affected.
+    const other = await createTestUser({ role: "dealer" });
+    expect((await anon().post("/api/admin/login", { username: other.username, password: other.password })).status).toBe(200);
+  });
+
+  it("rejects a cross-site login post", async () => {
+    const res = await anon().post(
+      "/api/admin/login",
+      { username: ADMIN.username, password: ADMIN.password },
+      { Origin: "https://evil.example" },
+    );
+    expect(res.status).toBe(403);
+  });
+});
+
+describe("current user, logout and sessions", () => {
+  it("answers 401 when signed out", async () => {
+    const res = await anon().get("/api/auth/user");
+    expect(res.status).toBe(401);
+    expect(res.json).toEqual({ message: "Unauthorized" });
+  });
+
+  it("answers the user with _originalRole, and logout ends the session", async () => {
+    const cookie = await signIn(app, ADMIN.username, ADMIN.password);
+    const me = await client(app, { cookie }).get("/api/auth/user");
+    expect(me.status).toBe(200);
+    expect(me.json).toMatchObject({ username: ADMIN.username, role: "admin", _originalRole: "admin", isCustomAuth: true });
+    expect(me.json.id).toMatch(/^[0-9a-f]{24}$/);
+    const out = await client(app, { cookie }).get("/api/logout");
+    expect(out.status).toBe(200);
+    expect((await client(app, { cookie }).get("/api/auth/user")).status).toBe(401);
+  });
+
+  it("treats an expired session as signed out (expiry enforced by query)", async () => {
+    const { username, password, id } = await createTestUser({ role: "dealer" });
+    const cookie = await signIn(app, username, password);
+    await SessionRecord.updateMany({ userId: id }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
+    expect((await client(app, { cookie }).get("/api/auth/user")).status).toBe(401);
+  });
+
+  it("sends signed-out pages to /login", async () => {
+    const res = await fetch(`${app.url}/contacts`, { redirect: "manual" });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/login?redirectTo=%2Fcontacts");
+  });
+});
+
+describe("admin-only calls", () => {
+  let adminCookie: string;
+  let dealerCookie: string;
+  let vendorCookie: string;
+  beforeAll(async () => {
+    adminCookie = await signIn(app, ADMIN.username, ADMIN.password);
+    const dealer = await createTestUser({ role: "dealer" });
+    dealerCookie = await signIn(app, dealer.username, dealer.password);
+    const vendor = await createTestUser({ role: "vendor" });
+    vendorCookie = await signIn(app, vendor.username, vendor.password);
+  });
+
+  const adminCalls: [string, string, unknown?][] = [
+    ["GET", "/api/admin/users"],
+    ["POST", "/api/admin/users", { username: "x" }],
+    ["POST", "/api/admin/create-user", { username: "x" }],
+    ["DELETE", "/api/admin/users/000000000000000000000000"],
+    ["PUT", "/api/admin/change-credentials", { currentPassword: "x" }],
+    ["GET", "/api/admin/role-status"],
+    ["POST", "/api/admin/switch-role", { targetRole: "dealer" }],
+  ];
+
+  it.each(adminCalls)("%s %s: 401 signed out, 403 for dealers and vendors", async (method, path, body) => {
+    const call = (c: ReturnType<typeof client>) =>
+      method === "GET" ? c.get(path) : method === "DELETE" ? c.del(path) : method === "PUT" ? c.put(path, body) : c.post(path, body);
+    expect((await call(anon())).status).toBe(401);
+    const dealer = await call(client(app, { cookie: dealerCookie }));
+    expect(dealer.status).toBe(403);
+    expect(dealer.json).toEqual({ message: "Forbidden" });
+    expect((await call(client(app, { cookie: vendorCookie }))).status).toBe(403);
+  });
+
+  it("lists users without password hashes", async () => {
+    const res = await client(app, { cookie: adminCookie }).get("/api/admin/users");
+    expect(res.status).toBe(200);
+    expect(res.json.length).toBeGreaterThanOrEqual(3);
+    for (const user of res.json) {
+      expect(user.passwordHash).toBeUndefined();
+      expect(user.id).toMatch(/^[0-9a-f]{24}$/);
+      expect(user._id).toBeUndefined();
+    }
+  });
+
+  it("creates users in Admin Settings with the 8-character rule and dealer as default role", async () => {
+    const admin = client(app, { cookie: adminCookie });
+    const short = await admin.post("/api/admin/create-user", {
+      username: "shortpw", password: "1234567", email: "s@example.com", firstName: "S", lastName: "P",
+    });
+    expect(short.status).toBe(400);
+    expect(short.json.errors.password).toBe("Password must be at least 8 characters");
+    const ok = await admin.post("/api/admin/create-user", {
+      username: "dealer-one", password: "12345678", email: "d1@example.com", firstName: "Dee", lastName: "One",
+      companyName: "One Motors", phone: "555-0100", role: "", isVerified: true,
+    });
+    expect(ok.status).toBe(201);
+    expect(ok.json.user).toMatchObject({ username: "dealer-one", role: "dealer", companyName: "One Motors" });
+    const dup = await admin.post("/api/admin/create-user", {
+      username: "DEALER-ONE", password: "12345678", email: "d2@example.com", firstName: "D", lastName: "Two",
+    });
+    expect(dup.status).toBe(409);
+    expect(dup.json.message).toBe("Username already exists");
+  });
+
+  it("never creates an admin through create-user", async () => {
+    const res = await client(app, { cookie: adminCookie }).post("/api/admin/create-user", {
+      username: "sneaky", password: "12345678", email: "s@example.com", firstName: "S", lastName: "N", role: "admin",
+    });
+    expect(res.status).toBe(400);
+    expect(res.json.errors.role).toBe("Please select a role");
+  });
+
+  it("creates users in User Management with the 6-character rule and a required role", async () => {
+    const admin = client(app, { cookie: adminCookie });
+    const missing = await admin.post("/api/admin/users", {
+      username: "um", password: "12345", email: "bad", firstName: "", lastName: "",
+    });
+    expect(missing.status).toBe(400);
+    expect(missing.json.errors).toEqual({
+      username: "Username must be at least 3 characters",
+      password: "Password must be at least 6 characters",
+      email: "Please enter a valid email",
+      firstName: "First name is required",
+      lastName: "Last name is required",
+      role: "Please select a role",
+    });
+    const ok = await admin.post("/api/admin/users", {
+      username: "vendor-one", password: "123456", email: "v1@example.com", firstName: "Vee", lastName: "One", role: "vendor",
+    });
+    expect(ok.status).toBe(201);
+    expect(ok.json.user.role).toBe("vendor");
+  });
+
+  it("deletes a user, ends its sessions, and answers 404 for unknown or malformed ids", async () => {
+    const admin = client(app, { cookie: adminCookie });
+    const victim = await createTestUser({ role: "dealer" });
+    const victimCookie = await signIn(app, victim.username, victim.password);
+    expect((await admin.del(`/api/admin/users/${victim.id}`)).status).toBe(200);
+    expect((await client(app, { cookie: victimCookie }).get("/api/auth/user")).status).toBe(401);
+    expect((await admin.del(`/api/admin/users/${victim.id}`)).status).toBe(404);
+    expect((await admin.del("/api/admin/users/not-an-id")).status).toBe(404);
+  });
+
+  it("refuses to delete the admin's own account", async () => {
+    const me = await client(app, { cookie: adminCookie }).get("/api/auth/user");
+    const res = await client(app, { cookie: adminCookie }).del(`/api/admin/users/${me.json.id}`);
+    expect(res.status).toBe(400);
+    expect(res.json.message).toBe("You cannot delete your own account");
+  });
+
+  it("rejects cross-site writes with the session cookie but not Bearer calls", async () => {
+    const admin = client(app, { cookie: adminCookie });
+    const body = { username: "csrf-user", password: "12345678", email: "c@example.com", firstName: "C", lastName: "S", role: "dealer" };
+    expect((await admin.post("/api/admin/users", body, { "Sec-Fetch-Site": "cross-site" })).status).toBe(403);
+    expect((await admin.post("/api/admin/users", body, { Origin: "https://evil.example" })).status).toBe(403);
+    const me = await admin.get("/api/auth/user");
+    const token = await tokenFor(me.json.id);
+    const viaToken = await client(app, { token }).post("/api/admin/users", body, { Origin: "https://evil.example" });
+    expect(viaToken.status).toBe(201);
+  });
+});
+
+describe("role preview", () => {
+  it("lets an admin preview as dealer, with admin calls refused, and reset", async () => {
+    const cookie = await signIn(app, ADMIN.username, ADMIN.password);
+    const admin = client(app, { cookie });
+    expect((await admin.get("/api/admin/role-status")).json).toEqual({ viewingAsRole: "admin", isRoleSwitched: false });
+    const bad = await admin.post("/api/admin/switch-role", { targetRole: "root" });
+    expect(bad.status).toBe(400);
+    const sw = await admin.post("/api/admin/switch-role", { targetRole: "dealer" });
+    expect(sw.status).toBe(200);
+    expect(sw.json.message).toBe("Now viewing as dealer");
+    const me = await admin.get("/api/auth/user");
+    expect(me.json).toMatchObject({ role: "dealer", _originalRole: "admin" });
+    expect((await admin.get("/api/admin/role-status")).json).toEqual({ viewingAsRole: "dealer", isRoleSwitched: true });
+    expect((await admin.get("/api/admin/users")).status).toBe(403);
+    expect((await admin.post("/api/admin/switch-role", { targetRole: "admin" })).status).toBe(200);
+    expect((await admin.get("/api/admin/users")).status).toBe(200);
+    expect((await admin.get("/api/auth/user")).json.role).toBe("admin");
+  });
+});
+
+describe("change credentials", () => {
+  it("validates, checks the current password, and ends other sessions on a password change", async () => {
+    const cookie = await signIn(app, ADMIN.username, ADMIN.password);
+    const otherSession = await signIn(app, ADMIN.username, ADMIN.password);
+    const admin = client(app, { cookie });
+
+    const invalid = await admin.put("/api/admin/change-credentials", { currentPassword: "", newUsername: "ab", newPassword: "short" });
+    expect(invalid.status).toBe(400);
+    expect(invalid.json.errors).toEqual({
+      currentPassword: "Current password is required",
+      newUsername: "Username must be at least 3 characters",
+      newPassword: "Password must be at least 8 characters",
+    });
+    const wrong = await admin.put("/api/admin/change-credentials", { currentPassword: "wrong", newPassword: "newpassword1" });
+    expect(wrong.status).toBe(400);
+
+    const ok = await admin.put("/api/admin/change-credentials", {
+      currentPassword: ADMIN.password, newUsername: "chief-renamed", newPassword: "newpassword1",
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.json.message).toBe("Admin credentials updated successfully");
+    const fresh = (ok.headers.get("set-cookie") ?? "").split(";")[0];
+    expect((await client(app, { cookie: fresh }).get("/api/auth/user")).json.username).toBe("chief-renamed");
+    expect((await client(app, { cookie: otherSession }).get("/api/auth/user")).status).toBe(401);
+    expect((await anon().post("/api/admin/login", { username: "chief-renamed", password: "newpassword1" })).status).toBe(200);
+  });
+});
+
+describe("API tokens", () => {
+  it("authenticates as the owner, records last use, and stops working when revoked", async () => {
+    const { username, password } = await createTestUser({ role: "dealer" });
+    const dealer = client(app, { cookie: await signIn(app, username, password) });
+    const created = await dealer.post("/api/auth/tokens", { name: "DMS integration" });
+    expect(created.status).toBe(201);
+    expect(created.json.token).toMatch(/^dq_/);
+    const viaToken = client(app, { token: created.json.token });
+    expect((await viaToken.get("/api/auth/user")).json.username).toBe(username);
+    const list = await dealer.get("/api/auth/tokens");
+    expect(list.json).toHaveLength(1);
+    expect(list.json[0].token).toBeUndefined();
+    expect(list.json[0].tokenHash).toBeUndefined();
+    expect(list.json[0].lastUsedAt).not.toBeNull();
+    expect((await dealer.post("/api/auth/tokens", { name: { $gt: "" } })).status).toBe(400);
+    expect((await dealer.del(`/api/auth/tokens/${created.json.id}`)).status).toBe(200);
+    expect((await viaToken.get("/api/auth/user")).status).toBe(401);
+  });
+
+  it("cannot revoke another account's token", async () => {
+    const a = await createTestUser({ role: "dealer" });
+    const b = await createTestUser({ role: "dealer" });
+    const aClient = client(app, { cookie: await signIn(app, a.username, a.password) });
+    const bClient = client(app, { cookie: await signIn(app, b.username, b.password) });
+    const token = await aClient.post("/api/auth/tokens", { name: "mine" });
+    expect((await bClient.del(`/api/auth/tokens/${token.json.id}`)).status).toBe(404);
+    expect((await client(app, { token: token.json.token }).get("/api/auth/user")).status).toBe(200);
+  });
+});

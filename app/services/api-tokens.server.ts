@@ -1,0 +1,39 @@
+import { createApiToken, deleteApiToken, listApiTokens } from "~/models/api-token.server";
+import type { z } from "zod";
+import type { apiTokenSchema } from "~/schemas/auth";
+import { jsonError } from "~/utils/http.server";
+import type { Actor } from "./auth.server";
+
+export interface ApiTokenInfo {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+const MAX_TOKENS = 20;
+
+/** The caller's own tokens (never the secret: it is shown once, at creation). */
+export async function listTokens(actor: Actor): Promise<ApiTokenInfo[]> {
+  return (await listApiTokens({ ownerId: actor.id })).map((t) => ({
+    id: String(t._id),
+    name: t.name,
+    prefix: t.prefix,
+    createdAt: t.createdAt.toISOString(),
+    lastUsedAt: t.lastUsedAt ? t.lastUsedAt.toISOString() : null,
+  }));
+}
+
+export async function createToken(actor: Actor, input: z.infer<typeof apiTokenSchema>) {
+  // A token acts with the account's real role; an admin previewing another role gets an admin token.
+  if ((await listApiTokens({ ownerId: actor.id })).length >= MAX_TOKENS) {
+    throw jsonError(409, `You can have at most ${MAX_TOKENS} API tokens. Revoke one first.`);
+  }
+  const { token, record } = await createApiToken({ ownerId: actor.id, name: input.name });
+  return { token, id: String(record._id), name: record.name, createdAt: record.createdAt.toISOString() };
+}
+
+export async function revokeToken(actor: Actor, id: string) {
+  if (!(await deleteApiToken({ ownerId: actor.id, id }))) throw jsonError(404, "API token not found");
+}

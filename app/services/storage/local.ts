@@ -1,0 +1,189 @@
+import { createHash, randomBytes } from "node:crypto";
+import { createReadStream, createWriteStream } from "node:fs";
+import fsp from "node:fs/promises";
+import path from "node:path";
+import { Transform, type Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { signUrl } from "./signing";
+import { MIN_PART_SIZE, StorageError, type StorageBackend, type StoredPart } from "./types";
+
+const KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._/-]{0,1023}$/;
+const UPLOAD_ID_PATTERN = /^[0-9a-f]{32}$/;
+
+/** Counts bytes (and optionally hashes them) and fails once more than `maxBytes` went through. */
+class Meter extends Transform {
+  bytes = 0;
+  readonly hash = createHash("md5");
+  constructor(
+    private readonly maxBytes: number,
+    private readonly tooLarge: () => Error,
+  ) {
+    super();
+  }
+  override _transform(chunk: Buffer, _enc: BufferEncoding, done: (error?: Error | null, data?: Buffer) => void) {
+    this.bytes += chunk.length;
+    if (this.bytes > this.maxBytes) return done(this.tooLarge());
+    this.hash.update(chunk);
+    done(null, chunk);
+  }
+}
+
+/**
+ * Objects as files under DATA_DIR/objects. Upload URLs point at the app's own signed route
+ * (`/api/objects/signed`), which writes through this backend; multipart parts live in
+ * `.multipart/<uploadId>/<partNumber>.<md5>` until they are joined or aborted.
+ */
+export class LocalBackend implements StorageBackend {
+  readonly kind = "local" as const;
+  constructor(readonly root: string) {}
+
+  pathFor(key: string) {
+    if (!KEY_PATTERN.test(key) || key.split("/").some((s) => s === ".." || s === "." || s === "")) {
+      throw new StorageError(400, "Invalid object key");
+    }
+    const full = path.resolve(this.root, key);
+    if (!full.startsWith(path.resolve(this.root) + path.sep)) throw new StorageError(400, "Invalid object key");
+    return full;
+  }
+
+  private partsDir(uploadId: string) {
+    if (!UPLOAD_ID_PATTERN.test(uploadId)) throw new StorageError(404, "Upload not found");
+    return path.join(this.root, ".multipart", uploadId);
+  }
+
+  private async tmpFile() {
+    const dir = path.join(this.root, ".tmp");
+    await fsp.mkdir(dir, { recursive: true });
+    return path.join(dir, randomBytes(12).toString("hex"));
+  }
+
+  async presignPut(key: string, _contentType: string, expiresIn: number) {
+    this.pathFor(key);
+    return signUrl({ op: "put", key }, expiresIn);
+  }
+
+  async createMultipart(key: string) {
+    this.pathFor(key);
+    const uploadId = randomBytes(16).toString("hex");
+    const dir = this.partsDir(uploadId);
+    await fsp.mkdir(dir, { recursive: true });
+    await fsp.writeFile(path.join(dir, "key"), key);
+    return uploadId;
+  }
+
+  private async checkUpload(key: string, uploadId: string) {
+    const dir = this.partsDir(uploadId);
+    const owner = await fsp.readFile(path.join(dir, "key"), "utf8").catch(() => null);
+    if (owner !== key) throw new StorageError(404, "Upload not found");
+    return dir;
+  }
+
+  async presignPart(key: string, uploadId: string, partNumber: number, expiresIn: number) {
+    await this.checkUpload(key, uploadId);
+    return signUrl({ op: "part", key, uploadId, partNumber: String(partNumber) }, expiresIn);
+  }
+
+  /** Stores one part from a request body; answers its ETag (quoted MD5, as S3 does). */
+  async writePart(key: string, uploadId: string, partNumber: number, body: Readable, maxBytes: number) {
+    const dir = await this.checkUpload(key, uploadId);
+    const tmp = await this.tmpFile();
+    const meter = new Meter(maxBytes, () => new StorageError(413, "Part too large"));
+    try {
+      await pipeline(body, meter, createWriteStream(tmp));
+    } catch (error) {
+      await fsp.rm(tmp, { force: true });
+      throw error;
+    }
+    const md5 = meter.hash.digest("hex");
+    // A part sent again replaces the earlier copy.
+    for (const name of await fsp.readdir(dir)) {
+      if (name.startsWith(`${partNumber}.`)) await fsp.rm(path.join(dir, name), { force: true });
+    }
+    await fsp.rename(tmp, path.join(dir, `${partNumber}.${md5}`));
+    return `"${md5}"`;
+  }
+
+  async listParts(key: string, uploadId: string): Promise<StoredPart[]> {
+    const dir = await this.checkUpload(key, uploadId);
+    const parts: StoredPart[] = [];
+    for (const name of await fsp.readdir(dir)) {
+      const match = /^(\d+)\.([0-9a-f]{32})$/.exec(name);
+      if (!match) continue;
+      const { size } = await fsp.stat(path.join(dir, name));
+      parts.push({ PartNumber: Number(match[1]), ETag: `"${match[2]}"`, Size: size });
+    }
+    return parts.sort((a, b) => a.PartNumber - b.PartNumber);
+  }
+
+  async completeMultipart(key: string, uploadId: string, parts: { PartNumber: number; ETag: string }[]) {
+    const dir = await this.checkUpload(key, uploadId);
+    const stored = new Map((await this.listParts(key, uploadId)).map((p) => [p.PartNumber, p]));
+    if (parts.length === 0) throw new StorageError(400, "You must specify at least one part");
+    const files: string[] = [];
+    parts.forEach((part, i) => {
+      if (i > 0 && part.PartNumber <= parts[i - 1].PartNumber) {
+        throw new StorageError(400, "The list of parts was not in ascending order");
+      }
+      const found = stored.get(part.PartNumber);
+      if (!found || found.ETag.replace(/"/g, "") !== String(part.ETag).replace(/"/g, "")) {
+        throw new StorageError(400, "One or more of the specified parts could not be found");
+      }
+      if (i < parts.length - 1 && found.Size < MIN_PART_SIZE) {
+        throw new StorageError(400, "Your proposed upload is smaller than the minimum allowed size");
+      }
+      files.push(path.join(dir, `${part.PartNumber}.${found.ETag.replace(/"/g, "")}`));
+    });
+    // Joined by streaming into a temporary file, then moved into place in one step.
+    const tmp = await this.tmpFile();
+    const out = await fsp.open(tmp, "w");
+    try {
+      for (const file of files) {
+        await pipeline(createReadStream(file, { highWaterMark: 1024 * 1024 }), out.createWriteStream({ autoClose: false }));
+      }
+    } catch (error) {
+      await out.close();
+      await fsp.rm(tmp, { force: true });
+      throw error;
+    }
+    await out.close();
+    const target = this.pathFor(key);
+    await fsp.mkdir(path.dirname(target), { recursive: true });
+    await fsp.rename(tmp, target);
+    await fsp.rm(dir, { recursive: true, force: true });
+  }
+
+  async abortMultipart(key: string, uploadId: string) {
+    const dir = await this.checkUpload(key, uploadId).catch(() => null);
+    if (dir) await fsp.rm(dir, { recursive: true, force: true });
+  }
+
+  async putStream(key: string, body: Readable, _contentType: string, maxBytes: number) {
+    const target = this.pathFor(key);
+    const tmp = await this.tmpFile();
+    const meter = new Meter(maxBytes, () => new StorageError(413, "Object too large"));
+    try {
+      await pipeline(body, meter, createWriteStream(tmp));
+    } catch (error) {
+      await fsp.rm(tmp, { force: true });
+      throw error;
+    }
+    await fsp.mkdir(path.dirname(target), { recursive: true });
+    await fsp.rename(tmp, target);
+    return meter.bytes;
+  }
+
+  async head(key: string) {
+    const stat = await fsp.stat(this.pathFor(key)).catch(() => null);
+    return stat?.isFile() ? { size: stat.size } : null;
+  }
+
+  async read(key: string, range?: { start: number; end: number }) {
+    const file = this.pathFor(key);
+    await fsp.access(file);
+    return createReadStream(file, range ? { start: range.start, end: range.end } : {});
+  }
+
+  async delete(key: string) {
+    await fsp.rm(this.pathFor(key), { force: true });
+  }
+}

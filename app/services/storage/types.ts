@@ -1,0 +1,46 @@
+import type { Readable } from "node:stream";
+
+export interface StoredPart {
+  PartNumber: number;
+  ETag: string;
+  Size: number;
+}
+
+export interface ObjectInfo {
+  size: number;
+  contentType?: string;
+}
+
+/** What the app needs from an object store; keys are always made by the server. */
+export interface StorageBackend {
+  readonly kind: "local" | "s3";
+  /** A URL the client PUTs one whole object to (expires after `expiresIn` seconds). */
+  presignPut(key: string, contentType: string, expiresIn: number): Promise<string>;
+  createMultipart(key: string, contentType: string): Promise<string>;
+  /** A URL the client PUTs one part to; the answer carries the part's ETag header. */
+  presignPart(key: string, uploadId: string, partNumber: number, expiresIn: number): Promise<string>;
+  listParts(key: string, uploadId: string): Promise<StoredPart[]>;
+  /** Joins the parts into the object; throws StorageError(400) for missing/wrong/small parts. */
+  completeMultipart(key: string, uploadId: string, parts: { PartNumber: number; ETag: string }[]): Promise<void>;
+  abortMultipart(key: string, uploadId: string): Promise<void>;
+  /** Streams a body into the object, giving up (and removing it) once it passes `maxBytes`. */
+  putStream(key: string, body: Readable, contentType: string, maxBytes: number): Promise<number>;
+  head(key: string): Promise<ObjectInfo | null>;
+  /** Reads bytes [start, end] (inclusive) or the whole object. */
+  read(key: string, range?: { start: number; end: number }): Promise<Readable>;
+  delete(key: string): Promise<void>;
+}
+
+/** A failure with an HTTP status the API passes on (message in the spec's wording). */
+export class StorageError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = "StorageError";
+  }
+}
+
+export const MIN_PART_SIZE = 5 * 1024 * 1024;
+export const MAX_PARTS = 10000;

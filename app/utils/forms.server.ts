@@ -1,0 +1,46 @@
+import { json } from "@remix-run/node";
+import { validationError, type Validator } from "remix-validated-form";
+
+export interface FormFailure {
+  formError: string;
+  status: number;
+}
+
+/**
+ * Runs a screen form: validates with the form's schema (the same one the API uses), then the
+ * service call. Field errors come back on their fields; a service refusal (a thrown 4xx JSON
+ * Response) becomes `{formError}`; both re-render with what was entered, with JavaScript or without.
+ */
+export async function handleForm<T>(
+  request: Request,
+  validator: Validator<T>,
+  run: (data: T, formData: FormData) => Promise<Response>,
+  formData?: FormData,
+) {
+  const form = formData ?? (await request.formData());
+  const result = await validator.validate(form);
+  if (result.error) return validationError(result.error, result.submittedData);
+  try {
+    return await run(result.data, form);
+  } catch (error) {
+    const failure = await asFormFailure(error);
+    if (!failure) throw error;
+    if (failure.fieldErrors) {
+      return validationError(
+        { fieldErrors: failure.fieldErrors, formId: result.formId },
+        result.submittedData,
+        { status: failure.status },
+      );
+    }
+    return json({ formError: failure.message, formId: result.formId }, { status: failure.status });
+  }
+}
+
+/** A thrown 4xx JSON Response from a service, read as a message (and field errors if any). */
+export async function asFormFailure(error: unknown) {
+  if (!(error instanceof Response) || error.status < 400 || error.status >= 500) return null;
+  if (!error.headers.get("Content-Type")?.includes("json")) return null;
+  const body = (await error.json()) as { message?: string; errors?: Record<string, string> };
+  const fieldErrors = body.errors && !("_" in body.errors) ? body.errors : undefined;
+  return { status: error.status, message: body.message ?? "Request failed", fieldErrors };
+}
