@@ -1,0 +1,22 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { packageSchema } from "~/schemas/package";
+import { listQueryInput, listQuerySchema } from "~/schemas/list-query";
+import { requireUser } from "~/services/auth.server";
+import { createPackage, listPackages } from "~/services/packages.server";
+import { api, methods, parseJson, validationError } from "~/utils/http.server";
+
+/** The caller's packages; `?q=` searches name and description; `?limit=&offset=` pages. */
+export const loader = api(async ({ request }: LoaderFunctionArgs) => {
+  const actor = await requireUser(request);
+  const query = listQuerySchema.safeParse(listQueryInput(new URL(request.url)));
+  if (!query.success) throw validationError(query.error);
+  return json(await listPackages(actor, query.data), { headers: { "Cache-Control": "no-store" } });
+});
+
+export const action = methods({
+  POST: async ({ request }: ActionFunctionArgs) => {
+    const actor = await requireUser(request);
+    const input = await parseJson(request, packageSchema);
+    return json(await createPackage(actor, input), { status: 201 });
+  },
+});

@@ -1,0 +1,100 @@
+import {
+  contactStats,
+  countContacts,
+  findContact,
+  findContacts,
+  insertContact,
+  removeContact,
+  replaceContact,
+  type ContactRecord,
+} from "~/models/contact.server";
+import { ownerNames, scopeFor } from "~/models/owner-scope.server";
+import type { ContactInput } from "~/schemas/contact";
+import type { ListQuery } from "~/schemas/list-query";
+import { jsonError } from "~/utils/http.server";
+import { isAdmin, type Actor } from "./auth.server";
+
+/** A contact as the API answers it and the screen renders it. */
+export interface ContactJson {
+  id: string;
+  ownerId: string;
+  /** Whose contact it is: only in an admin's answers. */
+  owner?: { id: string; name: string };
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string | null;
+  companyName: string | null;
+  address: string | null;
+  notes: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type ContactStats = Awaited<ReturnType<typeof contactStats>>;
+
+const notFound = () => jsonError(404, "Contact not found");
+
+function toJson(record: ContactRecord, owners?: Map<string, string>): ContactJson {
+  const ownerId = String(record.ownerId);
+  return {
+    id: String(record._id),
+    ownerId,
+    ...(owners ? { owner: { id: ownerId, name: owners.get(ownerId) ?? "Deleted account" } } : {}),
+    firstName: record.firstName,
+    lastName: record.lastName,
+    email: record.email,
+    phone: record.phone ?? null,
+    companyName: record.companyName ?? null,
+    address: record.address ?? null,
+    notes: record.notes ?? null,
+    createdAt: new Date(record.createdAt).toISOString(),
+    updatedAt: new Date(record.updatedAt).toISOString(),
+  };
+}
+
+/** Admins get every owner's name alongside; everyone else only their own documents anyway. */
+async function present(actor: Actor, records: ContactRecord[]) {
+  const owners = isAdmin(actor) ? await ownerNames(records.map((r) => String(r.ownerId))) : undefined;
+  return records.map((r) => toJson(r, owners));
+}
+
+/** `GET /api/contacts`: the caller's contacts (an admin's: everyone's), newest first. */
+export async function listContacts(actor: Actor, query: ListQuery = {}) {
+  return present(actor, await findContacts({ scope: scopeFor(actor), ...query }));
+}
+
+/** The Contacts screen: one page of the search, the total it matched and the summary cards. */
+export async function contactsPage(actor: Actor, { q, page, pageSize }: { q?: string; page: number; pageSize: number }) {
+  const scope = scopeFor(actor);
+  const [matched, stats] = await Promise.all([countContacts({ scope, q }), contactStats({ scope })]);
+  const pageCount = Math.max(1, Math.ceil(matched / pageSize));
+  const current = Math.min(Math.max(1, page), pageCount);
+  const records = await findContacts({ scope, q, limit: pageSize, offset: (current - 1) * pageSize });
+  return { contacts: await present(actor, records), matched, page: current, pageCount, stats };
+}
+
+/** One contact in scope; 404 "Contact not found" for another account's or a malformed id. */
+export async function getContact(actor: Actor, id: string) {
+  const record = await findContact({ scope: scopeFor(actor), id });
+  if (!record) throw notFound();
+  return (await present(actor, [record]))[0];
+}
+
+/** Creates a contact owned by the caller (never by an id from the request). */
+export async function createContact(actor: Actor, input: ContactInput) {
+  const record = await insertContact({ ownerId: actor.id, input });
+  return (await present(actor, [record]))[0];
+}
+
+export async function updateContact(actor: Actor, id: string, input: ContactInput) {
+  const record = await replaceContact({ scope: scopeFor(actor), id, input });
+  if (!record) throw notFound();
+  return (await present(actor, [record]))[0];
+}
+
+export async function deleteContact(actor: Actor, id: string) {
+  const record = await removeContact({ scope: scopeFor(actor), id });
+  if (!record) throw notFound();
+  return { message: "Contact deleted successfully" };
+}

@@ -1,0 +1,94 @@
+import { ownerNames, scopeFor } from "~/models/owner-scope.server";
+import {
+  countPackages,
+  findPackage,
+  findPackages,
+  insertPackage,
+  packageStats,
+  removePackage,
+  replacePackage,
+  type PackageRecord,
+} from "~/models/package.server";
+import type { ListQuery } from "~/schemas/list-query";
+import type { PackageInput } from "~/schemas/package";
+import { jsonError } from "~/utils/http.server";
+import { isAdmin, type Actor } from "./auth.server";
+
+/** A package as the API answers it and the screen renders it. */
+export interface PackageJson {
+  id: string;
+  ownerId: string;
+  /** Whose package it is: only in an admin's answers. */
+  owner?: { id: string; name: string };
+  name: string;
+  description: string | null;
+  price: number;
+  features: string[];
+  isActive: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type PackageStats = Awaited<ReturnType<typeof packageStats>>;
+
+const notFound = () => jsonError(404, "Package not found");
+
+function toJson(record: PackageRecord, owners?: Map<string, string>): PackageJson {
+  const ownerId = String(record.ownerId);
+  return {
+    id: String(record._id),
+    ownerId,
+    ...(owners ? { owner: { id: ownerId, name: owners.get(ownerId) ?? "Deleted account" } } : {}),
+    name: record.name,
+    description: record.description ?? null,
+    price: record.price,
+    features: record.features ?? [],
+    isActive: record.isActive !== false,
+    createdAt: new Date(record.createdAt).toISOString(),
+    updatedAt: new Date(record.updatedAt).toISOString(),
+  };
+}
+
+async function present(actor: Actor, records: PackageRecord[]) {
+  const owners = isAdmin(actor) ? await ownerNames(records.map((r) => String(r.ownerId))) : undefined;
+  return records.map((r) => toJson(r, owners));
+}
+
+/** `GET /api/packages`: the caller's packages (an admin's: everyone's), newest first. */
+export async function listPackages(actor: Actor, query: ListQuery = {}) {
+  return present(actor, await findPackages({ scope: scopeFor(actor), ...query }));
+}
+
+/** The Packages screen: one page of the search, the total it matched and the stat cards. */
+export async function packagesPage(actor: Actor, { q, page, pageSize }: { q?: string; page: number; pageSize: number }) {
+  const scope = scopeFor(actor);
+  const [matched, stats] = await Promise.all([countPackages({ scope, q }), packageStats({ scope })]);
+  const pageCount = Math.max(1, Math.ceil(matched / pageSize));
+  const current = Math.min(Math.max(1, page), pageCount);
+  const records = await findPackages({ scope, q, limit: pageSize, offset: (current - 1) * pageSize });
+  return { packages: await present(actor, records), matched, page: current, pageCount, stats };
+}
+
+/** One package in scope; 404 "Package not found" for another account's or a malformed id. */
+export async function getPackage(actor: Actor, id: string) {
+  const record = await findPackage({ scope: scopeFor(actor), id });
+  if (!record) throw notFound();
+  return (await present(actor, [record]))[0];
+}
+
+export async function createPackage(actor: Actor, input: PackageInput) {
+  const record = await insertPackage({ ownerId: actor.id, input });
+  return (await present(actor, [record]))[0];
+}
+
+export async function updatePackage(actor: Actor, id: string, input: PackageInput) {
+  const record = await replacePackage({ scope: scopeFor(actor), id, input });
+  if (!record) throw notFound();
+  return (await present(actor, [record]))[0];
+}
+
+export async function deletePackage(actor: Actor, id: string) {
+  const record = await removePackage({ scope: scopeFor(actor), id });
+  if (!record) throw notFound();
+  return { message: "Package deleted successfully" };
+}
