@@ -3,7 +3,8 @@ import { createReadStream, createWriteStream } from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import { Transform, type Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
+import { finished, pipeline } from "node:stream/promises";
+import { once } from "node:events";
 import { signUrl } from "./signing";
 import { MIN_PART_SIZE, StorageError, type StorageBackend, type StoredPart } from "./types";
 
@@ -135,17 +136,20 @@ export class LocalBackend implements StorageBackend {
     });
     // Joined by streaming into a temporary file, then moved into place in one step.
     const tmp = await this.tmpFile();
-    const out = await fsp.open(tmp, "w");
+    const out = createWriteStream(tmp);
     try {
       for (const file of files) {
-        await pipeline(createReadStream(file, { highWaterMark: 1024 * 1024 }), out.createWriteStream({ autoClose: false }));
+        for await (const chunk of createReadStream(file, { highWaterMark: 1024 * 1024 })) {
+          if (!out.write(chunk)) await once(out, "drain");
+        }
       }
+      out.end();
+      await finished(out);
     } catch (error) {
-      await out.close();
+      out.destroy();
       await fsp.rm(tmp, { force: true });
       throw error;
     }
-    await out.close();
     const target = this.pathFor(key);
     await fsp.mkdir(path.dirname(target), { recursive: true });
     await fsp.rename(tmp, target);

@@ -1,0 +1,22 @@
+import { json, type LoaderFunctionArgs } from "@remix-run/node";
+import { requireUser } from "~/services/auth.server";
+import { createUploadParams, parsePurpose, uploadError } from "~/services/storage.server";
+import { api } from "~/utils/http.server";
+
+/**
+ * `GET s3/params?filename=&type=&metadata[purpose]=` → `{method: "POST", url, fields, headers}`:
+ * a form POST (fields, then `file`) to the app's signed URL stores a small file.
+ */
+export const loader = api(async ({ request }: LoaderFunctionArgs) => {
+  const actor = await requireUser(request);
+  const search = new URL(request.url).searchParams;
+  const filename = search.get("filename");
+  if (!filename) throw uploadError(400, "s3: filename must be a string");
+  return json(
+    await createUploadParams(
+      actor,
+      { filename, type: search.get("type") ?? undefined, purpose: parsePurpose(search.get("metadata[purpose]")) },
+      new URL(request.url).origin,
+    ),
+  );
+});

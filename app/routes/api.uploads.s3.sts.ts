@@ -1,0 +1,16 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { requireUser } from "~/services/auth.server";
+import { uploadError } from "~/services/storage.server";
+import { api } from "~/utils/http.server";
+
+/**
+ * `GET s3/sts`: temporary credentials for client-side signing are not offered — the server signs
+ * every request itself and never hands out its own credentials (docs/decisions/0003).
+ */
+export const loader = api(async ({ request }: LoaderFunctionArgs) => {
+  await requireUser(request);
+  throw uploadError(
+    501,
+    "Temporary upload credentials (STS) are not configured on this server. Use the s3/multipart and s3/params endpoints, which sign each request.",
+  );
+});

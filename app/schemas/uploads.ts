@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { UPLOAD_PURPOSES } from "~/models/upload.server";
+
+const metadata = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional();
+
+/** `POST /api/objects/upload` (all optional: the spec's client sends no body). */
+export const uploadUrlSchema = z
+  .object({
+    filename: z.string().max(1000).optional(),
+    name: z.string().max(1000).optional(),
+    type: z.string().max(200).optional(),
+    contentType: z.string().max(200).optional(),
+    purpose: z.enum(UPLOAD_PURPOSES).optional(),
+  })
+  .strip();
+
+/** `POST s3/multipart` as Companion takes it. */
+export const createMultipartSchema = z.object({
+  filename: z.string({ required_error: "s3: filename must be a string", invalid_type_error: "s3: filename must be a string" }).min(1).max(1000),
+  type: z.string({ invalid_type_error: "s3: content type must be a string" }).max(200).optional(),
+  metadata,
+});
+
+export const completeMultipartSchema = z.object({
+  parts: z
+    .array(
+      z.object({
+        PartNumber: z.coerce.number().int().min(1).max(10000),
+        ETag: z.string().min(1).max(200),
+      }),
+      { required_error: "s3: parts must be an array of {ETag, PartNumber}", invalid_type_error: "s3: parts must be an array of {ETag, PartNumber}" },
+    )
+    .min(1, "s3: parts must be an array of {ETag, PartNumber}")
+    .max(10000),
+});
+
+export const completeUploadSchema = z
+  .object({
+    id: z.string().max(100).optional(),
+    key: z.string().max(2000).optional(),
+    uploadURL: z.string().max(4000).optional(),
+    url: z.string().max(4000).optional(),
+  })
+  .refine((v) => v.id || v.key || v.uploadURL || v.url, { message: "key or uploadURL is required" });

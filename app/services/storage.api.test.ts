@@ -1,0 +1,383 @@
+import { readdirSync } from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
+import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { client, createTestUser, signIn, tokenFor } from "../../tests/accounts";
+import { startApp, type RunningApp } from "../../tests/app-server";
+import { jpeg, mov, mp4, png } from "../../tests/media-files";
+import { startS3Server, type RunningS3 } from "../../tests/s3-server";
+import { useTestDb } from "../../tests/test-db";
+import { env } from "../utils/env.server";
+import { signUrl } from "./storage/signing";
+
+const MiB = 1024 * 1024;
+const ONLY_MEDIA = "You can only upload: .jpg, .jpeg, .png, .gif, .mp4, .mov";
+
+type Caller = ReturnType<typeof client> & { cookie: string; id: string };
+
+async function caller(app: RunningApp, role: "dealer" | "vendor" | "admin"): Promise<Caller> {
+  const user = await createTestUser({ role });
+  const cookie = await signIn(app, user.username, user.password);
+  return Object.assign(client(app, { cookie }), { cookie, id: user.id });
+}
+
+async function put(url: string, body: Buffer, headers: Record<string, string> = {}) {
+  const res = await fetch(url, { method: "PUT", body: new Blob([new Uint8Array(body)]), headers });
+  return { status: res.status, etag: res.headers.get("etag"), text: await res.text() };
+}
+
+async function media(app: RunningApp, who: Caller, url: string, headers: Record<string, string> = {}) {
+  const res = await fetch(`${app.url}${url}`, { headers: { Cookie: who.cookie, ...headers } });
+  return { status: res.status, headers: res.headers, body: Buffer.from(await res.arrayBuffer()) };
+}
+
+/** Sends part of a body and then drops the connection (a cut line mid-part). */
+function interruptedPut(url: string, total: number, sent: number) {
+  return new Promise<void>((resolve) => {
+    const req = http.request(url, { method: "PUT", headers: { "Content-Length": String(total) } });
+    req.on("error", () => resolve());
+    req.write(Buffer.alloc(sent, 7), () => {
+      setTimeout(() => {
+        req.destroy();
+        resolve();
+      }, 100);
+    });
+  });
+}
+
+const base = "/api/uploads/s3/multipart";
+const q = (key: string) => `?key=${encodeURIComponent(key)}`;
+
+async function multipart(who: Caller, filename: string, type: string, parts: Buffer[], purpose?: string) {
+  const created = await who.post(base, { filename, type, metadata: purpose ? { purpose } : {} });
+  expect(created.status).toBe(200);
+  const { key, uploadId } = created.json as { key: string; uploadId: string };
+  const etags: { PartNumber: number; ETag: string }[] = [];
+  for (const [i, data] of parts.entries()) {
+    const signed = await who.get(`${base}/${uploadId}/${i + 1}${q(key)}`);
+    expect(signed.status).toBe(200);
+    const res = await put(signed.json.url, data);
+    expect(res.status).toBe(200);
+    etags.push({ PartNumber: i + 1, ETag: res.etag! });
+  }
+  const done = await who.post(`${base}/${uploadId}/complete${q(key)}`, { parts: etags });
+  return { key, uploadId, done };
+}
+
+describe.each(["local", "s3"] as const)("uploads with the %s backend", (backend) => {
+  let app: RunningApp;
+  let s3: RunningS3 | undefined;
+  let alice: Caller;
+  let bob: Caller;
+  let admin: Caller;
+
+  beforeAll(async () => {
+    await useTestDb();
+    if (backend === "s3") s3 = await startS3Server();
+    app = await startApp({ env: { SESSION_SECRET: env.SESSION_SECRET, ...(s3?.appEnv ?? {}) } });
+    alice = await caller(app, "dealer");
+    bob = await caller(app, "dealer");
+    admin = await caller(app, "admin");
+  }, 120_000);
+  afterAll(async () => {
+    await app?.stop();
+    await s3?.stop();
+  });
+
+  /** Single PUT to the upload URL, then the completion call (needed when the PUT went to S3). */
+  async function singlePut(who: Caller, filename: string, type: string, data: Buffer, purpose?: string) {
+    const res = await who.post("/api/objects/upload", { filename, type, ...(purpose ? { purpose } : {}) });
+    expect(res.status).toBe(200);
+    const { uploadURL, key, url } = res.json as { uploadURL: string; key: string; url: string };
+    const upload = await put(uploadURL, data, { "Content-Type": type });
+    const completed = await who.post("/api/objects/complete", { uploadURL });
+    return { uploadURL, key, url, upload, completed };
+  }
+
+  it("answers 401 to signed-out callers on every upload route", async () => {
+    const anon = client(app);
+    expect((await anon.post("/api/objects/upload")).status).toBe(401);
+    expect((await anon.post(base, { filename: "a.jpg", type: "image/jpeg" })).status).toBe(401);
+    expect((await anon.get(`${base}/x${q("k")}`)).status).toBe(401);
+    expect((await anon.get(`${base}/x/1${q("k")}`)).status).toBe(401);
+    expect((await anon.post(`${base}/x/complete${q("k")}`, { parts: [] })).status).toBe(401);
+    expect((await anon.del(`${base}/x${q("k")}`)).status).toBe(401);
+    expect((await anon.get("/api/uploads/s3/params?filename=a.jpg")).status).toBe(401);
+    expect((await anon.get("/api/uploads/s3/sts")).status).toBe(401);
+    expect((await anon.get("/api/objects")).status).toBe(401);
+    expect((await anon.get("/media/0123456789abcdef01234567")).status).toBe(401);
+  });
+
+  it("single PUT: the spec's body-less call, then the app media URL (owner and admin only)", async () => {
+    const bare = await alice.post("/api/objects/upload");
+    expect(bare.status).toBe(200);
+    expect(bare.json.uploadURL).toMatch(/^https?:\/\//);
+
+    const image = await jpeg();
+    const { key, url, upload, completed } = await singlePut(alice, "front bumper.jpg", "image/jpeg", image);
+    expect(upload.status).toBe(200);
+    expect(key).toMatch(new RegExp(`^uploads/${alice.id}/[0-9a-f]{24}/front_bumper\\.jpg$`));
+    expect(completed.status).toBe(200);
+    expect(completed.json).toMatchObject({ url, name: "front bumper.jpg", size: image.length, type: "image/jpeg" });
+    expect(url).toMatch(/^\/media\/[0-9a-f]{24}$/);
+
+    const mine = await media(app, alice, url);
+    expect(mine.status).toBe(200);
+    expect(mine.headers.get("cache-control")).toMatch(/^private/);
+    expect(mine.headers.get("content-type")).toBe("image/jpeg");
+    expect(mine.body.equals(image)).toBe(true);
+    expect((await media(app, admin, url)).status).toBe(200);
+    expect((await media(app, bob, url)).status).toBe(404);
+    expect((await bob.post("/api/objects/complete", { key })).status).toBe(404);
+
+    const listed = await alice.get("/api/objects");
+    expect(listed.json.map((f: { url: string }) => f.url)).toContain(url);
+    expect((await bob.get("/api/objects")).json).toEqual([]);
+  });
+
+  it("works with a personal API token too", async () => {
+    const token = await tokenFor(alice.id);
+    const api = client(app, { token });
+    const res = await api.post("/api/objects/upload", { filename: "token.png", type: "image/png" });
+    expect(res.status).toBe(200);
+    expect((await put(res.json.uploadURL, await png(), { "Content-Type": "image/png" })).status).toBe(200);
+    expect((await api.post("/api/objects/complete", { uploadURL: res.json.uploadURL })).json.type).toBe("image/png");
+  });
+
+  it("runs the full multipart cycle and serves Range requests on the video", async () => {
+    const video = mp4(5 * MiB + 12345);
+    const parts = [video.subarray(0, 5 * MiB), video.subarray(5 * MiB)];
+    const { key, uploadId, done } = await multipart(alice, "walkaround.mp4", "video/mp4", parts);
+    expect(key.startsWith(`uploads/${alice.id}/`)).toBe(true);
+    expect(uploadId).toBeTruthy();
+    expect(done.status).toBe(200);
+    expect(done.json.location).toMatch(/\/media\/[0-9a-f]{24}$/);
+    expect(done.json).toMatchObject({ key, size: video.length, type: "video/mp4" });
+
+    const first = await media(app, alice, done.json.url, { Range: "bytes=0-15" });
+    expect(first.status).toBe(206);
+    expect(first.headers.get("content-range")).toBe(`bytes 0-15/${video.length}`);
+    expect(first.headers.get("accept-ranges")).toBe("bytes");
+    expect(first.body.equals(video.subarray(0, 16))).toBe(true);
+    const middle = await media(app, alice, done.json.url, { Range: `bytes=${5 * MiB - 5}-${5 * MiB + 4}` });
+    expect(middle.body.equals(video.subarray(5 * MiB - 5, 5 * MiB + 5))).toBe(true);
+    const tail = await media(app, alice, done.json.url, { Range: "bytes=-100" });
+    expect(tail.status).toBe(206);
+    expect(tail.body.equals(video.subarray(video.length - 100))).toBe(true);
+    const open = await media(app, alice, done.json.url, { Range: `bytes=${video.length - 10}-` });
+    expect(open.body.length).toBe(10);
+    expect((await media(app, alice, done.json.url, { Range: `bytes=${video.length}-` })).status).toBe(416);
+    const whole = await media(app, alice, done.json.url);
+    expect(whole.status).toBe(200);
+    expect(whole.body.equals(video)).toBe(true);
+
+    // The open upload is gone: its parts can no longer be listed or signed.
+    expect((await alice.get(`${base}/${uploadId}${q(key)}`)).status).toBe(404);
+  });
+
+  it("lists the stored parts after an interrupted part and resumes from there", async () => {
+    const video = mov(10 * MiB + 100);
+    const created = await alice.post(base, { filename: "trip.mov", type: "video/quicktime" });
+    const { key, uploadId } = created.json;
+    const sign = async (n: number) => (await alice.get(`${base}/${uploadId}/${n}${q(key)}`)).json.url as string;
+    const p1 = await put(await sign(1), video.subarray(0, 5 * MiB));
+    expect(p1.status).toBe(200);
+    // The line drops half-way through part 2.
+    await interruptedPut(await sign(2), 5 * MiB, 2 * MiB);
+    const listed = await alice.get(`${base}/${uploadId}${q(key)}`);
+    expect(listed.status).toBe(200);
+    expect(listed.json.map((p: { PartNumber: number }) => p.PartNumber)).toEqual([1]);
+    expect(listed.json[0].ETag.replace(/"/g, "")).toBe(p1.etag!.replace(/"/g, ""));
+    expect(listed.json[0].Size).toBe(5 * MiB);
+    // Resume: only the missing parts are sent.
+    const p2 = await put(await sign(2), video.subarray(5 * MiB, 10 * MiB));
+    const p3 = await put(await sign(3), video.subarray(10 * MiB));
+    const done = await alice.post(`${base}/${uploadId}/complete${q(key)}`, {
+      parts: [
+        { PartNumber: 1, ETag: listed.json[0].ETag },
+        { PartNumber: 2, ETag: p2.etag },
+        { PartNumber: 3, ETag: p3.etag },
+      ],
+    });
+    expect(done.status).toBe(200);
+    expect(done.json.type).toBe("video/quicktime");
+    expect((await media(app, alice, done.json.url)).body.equals(video)).toBe(true);
+  });
+
+  it("aborts a multipart upload and forgets it", async () => {
+    const created = await alice.post(base, { filename: "abort.mp4", type: "video/mp4" });
+    const { key, uploadId } = created.json;
+    const signed = await alice.get(`${base}/${uploadId}/1${q(key)}`);
+    expect((await put(signed.json.url, mp4(1000))).status).toBe(200);
+    expect((await alice.del(`${base}/${uploadId}${q(key)}`)).status).toBe(200);
+    expect((await alice.get(`${base}/${uploadId}${q(key)}`)).status).toBe(404);
+    expect((await alice.get(`${base}/${uploadId}/2${q(key)}`)).status).toBe(404);
+    expect((await alice.post(`${base}/${uploadId}/complete${q(key)}`, { parts: [{ PartNumber: 1, ETag: "x" }] })).status).toBe(404);
+  });
+
+  it("rejects expired and tampered upload URLs", async () => {
+    const res = await alice.post("/api/objects/upload", { filename: "late.jpg", type: "image/jpeg" });
+    const key = res.json.key as string;
+    let expired: string;
+    if (backend === "local") {
+      expired = `${app.url}${signUrl({ op: "put", key }, -10)}`;
+    } else {
+      expired = await getSignedUrl(s3!.client, new PutObjectCommand({ Bucket: s3!.bucket, Key: key }), { expiresIn: 1 });
+      await new Promise((r) => setTimeout(r, 2100));
+    }
+    const late = await put(expired, await jpeg());
+    expect(late.status).toBe(403);
+    expect(late.text).toContain("Request has expired");
+
+    const tampered = new URL(res.json.uploadURL);
+    tampered.searchParams.set(backend === "local" ? "key" : "X-Amz-Expires", backend === "local" ? `uploads/${bob.id}/x/y.jpg` : "9999");
+    expect((await put(tampered.toString(), await jpeg())).status).toBe(403);
+  });
+
+  it("rejects a file whose first bytes are not an allowed type (and deletes it)", async () => {
+    const fake = Buffer.from("MZ this is not really a photo, just text pretending to be one");
+    const { key, upload, completed } = await singlePut(alice, "fake.jpg", "image/jpeg", fake);
+    if (backend === "local") {
+      expect(upload.status).toBe(415);
+      expect(JSON.parse(upload.text).message).toBe(ONLY_MEDIA);
+    } else {
+      expect(upload.status).toBe(200);
+      expect(completed.status).toBe(415);
+      expect(completed.json.message).toBe(ONLY_MEDIA);
+      await expect(s3!.client.send(new HeadObjectCommand({ Bucket: s3!.bucket, Key: key }))).rejects.toThrow();
+    }
+    expect((await alice.post("/api/objects/complete", { key })).status).toBe(404);
+
+    // The same through multipart.
+    const { done } = await multipart(alice, "clip.mp4", "video/mp4", [Buffer.from("plain text, no ftyp box here")]);
+    expect(done.status).toBe(415);
+    expect(done.json.message).toBe(ONLY_MEDIA);
+
+    // Training images take images only; a name with a wrong extension is refused up front.
+    const training = await multipart(alice, "photo.jpg", "image/jpeg", [mp4(2000)], "training");
+    expect(training.done.status).toBe(415);
+    expect(training.done.json.message).toBe("You can only upload: .jpg, .jpeg, .png, .gif");
+    const video = await alice.post(base, { filename: "clip.mp4", type: "video/mp4", metadata: { purpose: "training" } });
+    expect(video.status).toBe(415);
+    const exe = await alice.post("/api/objects/upload", { filename: "setup.exe" });
+    expect(exe.status).toBe(415);
+    expect(exe.json.message).toBe(ONLY_MEDIA);
+  });
+
+  it("rejects a file over the limit of the screen that asked (and deletes it)", async () => {
+    const big = Buffer.alloc(10 * MiB + 1, 1);
+    (await jpeg()).copy(big, 0);
+    const { done, key } = await multipart(alice, "huge photo.jpg", "image/jpeg", [big.subarray(0, 5 * MiB), big.subarray(5 * MiB)], "training");
+    expect(done.status).toBe(413);
+    expect(done.json.message).toBe("huge photo.jpg exceeds maximum allowed size of 10 MB");
+    expect((await alice.post("/api/objects/complete", { key })).status).toBe(404);
+
+    const single = await singlePut(alice, "big.jpg", "image/jpeg", big, "training");
+    const answer = backend === "local" ? single.upload : { status: single.completed.status, text: single.completed.text };
+    expect(answer.status).toBe(413);
+    expect(JSON.parse(answer.text).message).toBe("big.jpg exceeds maximum allowed size of 10 MB");
+  });
+
+  it("answers 404 for another account's key or upload id and for malformed ids", async () => {
+    const created = await alice.post(base, { filename: "mine.mp4", type: "video/mp4" });
+    const { key, uploadId } = created.json;
+    expect((await bob.get(`${base}/${uploadId}${q(key)}`)).status).toBe(404);
+    expect((await bob.get(`${base}/${uploadId}/1${q(key)}`)).status).toBe(404);
+    expect((await bob.post(`${base}/${uploadId}/complete${q(key)}`, { parts: [{ PartNumber: 1, ETag: "x" }] })).status).toBe(404);
+    expect((await bob.del(`${base}/${uploadId}${q(key)}`)).status).toBe(404);
+    expect((await admin.get(`${base}/${uploadId}/1${q(key)}`)).status).toBe(404);
+    // Alice's key with a made-up upload id, and a made-up key.
+    expect((await alice.get(`${base}/not-the-id/1${q(key)}`)).status).toBe(404);
+    expect((await alice.get(`${base}/${uploadId}/1${q(`uploads/${alice.id}/x/y.mp4`)}`)).status).toBe(404);
+    expect((await alice.get("/media/not-an-id")).status).toBe(404);
+    expect((await media(app, alice, "/media/0123456789abcdef01234567")).status).toBe(404);
+    expect((await alice.del("/api/objects/not-an-id")).status).toBe(404);
+    // Still Alice's to finish.
+    expect((await alice.get(`${base}/${uploadId}/1${q(key)}`)).status).toBe(200);
+  });
+
+  it("validates multipart input (400s with the spec's wording)", async () => {
+    const created = await alice.post(base, { filename: "v.mp4", type: "video/mp4" });
+    const { key, uploadId } = created.json;
+    const missing = await alice.get(`${base}/${uploadId}/1`);
+    expect(missing.status).toBe(400);
+    expect(missing.json.message).toBe("Cannot sign without a key, an uploadId, and a partNumber");
+    for (const n of ["0", "10001", "abc", "1.5"]) {
+      expect((await alice.get(`${base}/${uploadId}/${n}${q(key)}`)).status).toBe(400);
+    }
+    expect((await alice.get(`${base}/${uploadId}/10000${q(key)}`)).status).toBe(200);
+    expect((await alice.post(base, { type: "video/mp4" })).status).toBe(400);
+    expect((await alice.post(base, { filename: { $gt: "" }, type: "video/mp4" })).status).toBe(400);
+    expect((await alice.post(`${base}/${uploadId}/complete${q(key)}`, { parts: "all" })).status).toBe(400);
+    expect((await alice.post(`${base}/${uploadId}/complete`, { parts: [] })).status).toBe(400);
+    expect((await alice.get(`${base}/${uploadId}`)).status).toBe(400);
+
+    // Every part but the last must be at least 5 MB.
+    const small = await multipart(alice, "small.mp4", "video/mp4", [mp4(1000), mp4(1000)]);
+    expect(small.done.status).toBe(400);
+  });
+
+  it("makes its own keys from path-like file names", async () => {
+    for (const name of ["../../etc/passwd.jpg", "..\\..\\windows\\win.png", "/abs/dir/.hidden.gif", "we/ird name ü.mp4"]) {
+      const res = await alice.post(base, { filename: name, type: "image/jpeg" });
+      expect(res.status).toBe(200);
+      expect(res.json.key).toMatch(new RegExp(`^uploads/${alice.id}/[0-9a-f]{24}/[A-Za-z0-9][A-Za-z0-9._-]*$`));
+      expect(res.json.key).not.toContain("..");
+    }
+    const single = await singlePut(alice, "../../../../tmp/evil.jpg", "image/jpeg", await jpeg());
+    expect(single.key).toMatch(/\/evil\.jpg$/);
+    expect(single.completed.json.name).toBe("evil.jpg");
+    if (backend === "local") {
+      expect(readdirSync(path.join(app.dataDir, "objects")).filter((n) => !n.startsWith("."))).toEqual(["uploads"]);
+    }
+  });
+
+  it("offers Companion's s3/params (form POST) and answers s3/sts with 501", async () => {
+    const params = await alice.get("/api/uploads/s3/params?filename=door.png&type=image%2Fpng&metadata%5Bpurpose%5D=dashboard");
+    expect(params.status).toBe(200);
+    expect(params.json.method).toBe("POST");
+    expect(params.json.fields.key).toMatch(/^uploads\/.*\/door\.png$/);
+    const form = new FormData();
+    for (const [k, v] of Object.entries(params.json.fields as Record<string, string>)) form.append(k, v);
+    form.append("file", new Blob([await png()], { type: "image/png" }), "door.png");
+    const posted = await fetch(params.json.url, { method: "POST", body: form });
+    expect(posted.status).toBe(200);
+    const body = await posted.json();
+    expect(body.url).toMatch(/^\/media\//);
+    expect((await media(app, alice, body.url)).headers.get("content-type")).toBe("image/png");
+
+    const sts = await alice.get("/api/uploads/s3/sts");
+    expect(sts.status).toBe(501);
+    expect(sts.json.message).toMatch(/not configured/);
+  });
+
+  it("serves EXIF-free thumbnails of images", async () => {
+    const photo = await jpeg({ width: 1200, height: 800, gps: true });
+    expect((await sharp(photo).metadata()).exif).toBeDefined();
+    const { url } = await singlePut(alice, "gps.jpg", "image/jpeg", photo);
+    const thumb = await media(app, alice, `${url}/thumb`);
+    expect(thumb.status).toBe(200);
+    expect(thumb.headers.get("content-type")).toBe("image/jpeg");
+    const meta = await sharp(thumb.body).metadata();
+    expect(meta.exif).toBeUndefined();
+    expect(Math.max(meta.width ?? 0, meta.height ?? 0)).toBe(480);
+    expect((await media(app, bob, `${url}/thumb`)).status).toBe(404);
+    // Cached on the second call.
+    expect((await media(app, alice, `${url}/thumb`)).body.equals(thumb.body)).toBe(true);
+  });
+
+  it("removes an uploaded file from the list", async () => {
+    const { url } = await singlePut(alice, "remove-me.jpg", "image/jpeg", await jpeg());
+    const id = url.split("/").pop();
+    expect((await bob.del(`/api/objects/${id}`)).status).toBe(404);
+    expect((await alice.del(`/api/objects/${id}`)).status).toBe(200);
+    expect((await media(app, alice, url)).status).toBe(404);
+    if (backend === "s3") {
+      const key = `uploads/${alice.id}/${id}/remove-me.jpg`;
+      await expect(s3!.client.send(new GetObjectCommand({ Bucket: s3!.bucket, Key: key }))).rejects.toThrow();
+    }
+  });
+});

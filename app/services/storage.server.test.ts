@@ -1,0 +1,102 @@
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestDb } from "../../tests/test-db";
+import { Upload, createUploadRecord, newUploadId } from "../models/upload.server";
+import { env } from "../utils/env.server";
+import { displayName, parseRange, safeFileName, sniffType, sweepStaleUploads } from "./storage.server";
+import { signUrl, verifySignedUrl } from "./storage/signing";
+import { LocalBackend } from "./storage/local";
+
+describe("file names", () => {
+  it("keeps only the last path segment and a safe alphabet", () => {
+    expect(displayName("../../etc/passwd")).toBe("passwd");
+    expect(displayName("C:\\Users\\me\\car.jpg")).toBe("car.jpg");
+    expect(displayName("bad\u0000name\n.png")).toBe("badname.png");
+    expect(safeFileName("../../.hidden file (1).JPG")).toBe("hidden_file_1_.JPG");
+    expect(safeFileName("ünïcode ✓.mp4")).toBe("unicode_.mp4");
+    expect(safeFileName("...")).toBe("file");
+    expect(safeFileName(`${"a".repeat(300)}.jpeg`)).toHaveLength(100);
+    expect(safeFileName(`${"a".repeat(300)}.jpeg`).endsWith(".jpeg")).toBe(true);
+  });
+});
+
+describe("magic bytes", () => {
+  it("recognises JPEG, PNG, GIF, MP4 and MOV and nothing else", () => {
+    expect(sniffType(Buffer.from([0xff, 0xd8, 0xff, 0xe0]))).toBe("image/jpeg");
+    expect(sniffType(Buffer.from("89504e470d0a1a0a0000", "hex"))).toBe("image/png");
+    expect(sniffType(Buffer.from("GIF89a......"))).toBe("image/gif");
+    expect(sniffType(Buffer.from("\0\0\0\x18ftypisom", "latin1"))).toBe("video/mp4");
+    expect(sniffType(Buffer.from("\0\0\0\x14ftypqt  ", "latin1"))).toBe("video/quicktime");
+    expect(sniffType(Buffer.from("\0\0\0\x08wide", "latin1"))).toBe("video/quicktime");
+    expect(sniffType(Buffer.from("%PDF-1.7"))).toBeNull();
+    expect(sniffType(Buffer.alloc(0))).toBeNull();
+  });
+});
+
+describe("ranges", () => {
+  it("parses single byte ranges", () => {
+    expect(parseRange(null, 100)).toBeNull();
+    expect(parseRange("bytes=0-9", 100)).toEqual({ start: 0, end: 9 });
+    expect(parseRange("bytes=90-", 100)).toEqual({ start: 90, end: 99 });
+    expect(parseRange("bytes=-10", 100)).toEqual({ start: 90, end: 99 });
+    expect(parseRange("bytes=50-500", 100)).toEqual({ start: 50, end: 99 });
+    expect(parseRange("bytes=100-", 100)).toBe("invalid");
+    expect(parseRange("bytes=5-1", 100)).toBe("invalid");
+    expect(parseRange("bytes=0-1,5-6", 100)).toBe("invalid");
+    expect(parseRange("items=0-1", 100)).toBe("invalid");
+  });
+});
+
+describe("signed URLs", () => {
+  it("verify until they expire and not after any change", () => {
+    const url = new URL(signUrl({ op: "put", key: "uploads/a/b/c.jpg" }, 60), "http://x");
+    expect(verifySignedUrl(url.searchParams).ok).toBe(true);
+    const later = verifySignedUrl(url.searchParams, Date.now() + 61_000);
+    expect(later).toMatchObject({ ok: false, status: 403, message: "Request has expired" });
+    url.searchParams.set("key", "uploads/a/b/other.jpg");
+    expect(verifySignedUrl(url.searchParams).ok).toBe(false);
+  });
+});
+
+describe("local backend keys", () => {
+  it("never resolves outside its root", () => {
+    const backend = new LocalBackend("/srv/objects");
+    expect(backend.pathFor("uploads/a/b/c.jpg")).toBe("/srv/objects/uploads/a/b/c.jpg");
+    for (const bad of ["../x", "uploads/../../x", "/etc/passwd", "uploads//x", ".multipart/x", ""]) {
+      expect(() => backend.pathFor(bad)).toThrow();
+    }
+  });
+});
+
+describe("sweeping", () => {
+  beforeAll(async () => {
+    await useTestDb();
+  });
+
+  it("removes pending uploads older than a day with their objects, and keeps the rest", async () => {
+    const ownerId = newUploadId().toString();
+    const make = async (name: string, state: "pending" | "complete", ageHours: number) => {
+      const _id = newUploadId();
+      const key = `uploads/${ownerId}/${_id}/${name}`;
+      await createUploadRecord({ _id, ownerId, key, originalName: name, contentType: "image/jpeg", purpose: "wizard", draft: true });
+      const file = path.join(env.DATA_DIR, "objects", key);
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, "x");
+      await Upload.collection.updateOne(
+        { _id },
+        { $set: { state, createdAt: new Date(Date.now() - ageHours * 3600e3) } },
+      );
+      return { _id, file };
+    };
+    const stale = await make("old.jpg", "pending", 25);
+    const fresh = await make("new.jpg", "pending", 1);
+    const done = await make("done.jpg", "complete", 48);
+    expect(await sweepStaleUploads()).toBe(1);
+    expect(await Upload.exists({ _id: stale._id })).toBeNull();
+    expect(existsSync(stale.file)).toBe(false);
+    expect(await Upload.exists({ _id: fresh._id })).not.toBeNull();
+    expect(await Upload.exists({ _id: done._id })).not.toBeNull();
+    expect(existsSync(done.file)).toBe(true);
+  });
+});

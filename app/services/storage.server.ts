@@ -1,0 +1,635 @@
+import { json, unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
+import path from "node:path";
+import { Readable } from "node:stream";
+import sharp from "sharp";
+import {
+  UPLOAD_LIMITS,
+  messages,
+  type UploadPurposeName,
+} from "~/components/upload/limits";
+import {
+  createUploadRecord,
+  deleteUploadRecord,
+  findOwnUploadByKey,
+  findStalePendingUploads,
+  findUploadById,
+  findUploadByKey,
+  listDraftUploads,
+  markUploadComplete,
+  newUploadId,
+  setMultipartId,
+  UPLOAD_PURPOSES,
+  type UploadPurpose,
+  type UploadRecord,
+} from "~/models/upload.server";
+import { env } from "~/utils/env.server";
+import type { Actor } from "./auth.server";
+import { LocalBackend } from "./storage/local";
+import { S3Backend } from "./storage/s3";
+import { signUrl, verifySignedUrl } from "./storage/signing";
+import { MAX_PARTS, StorageError, type StorageBackend } from "./storage/types";
+
+export { StorageError } from "./storage/types";
+
+/** How long an upload URL (whole object or one part) stays valid. */
+export const UPLOAD_URL_EXPIRES = 3600;
+/** Pending uploads older than this are swept (with their object and multipart parts). */
+export const STALE_UPLOAD_AGE_MS = 24 * 3600 * 1000;
+/** The Companion-compatible endpoints live under this base (`<base>/s3/multipart`, …). */
+export const COMPANION_BASE = "/api/uploads";
+
+// ---------------------------------------------------------------------------------------------
+// Backend
+
+const globalForStorage = globalThis as unknown as { __storage?: StorageBackend };
+
+export function storage(): StorageBackend {
+  return (globalForStorage.__storage ??=
+    env.STORAGE === "s3"
+      ? new S3Backend({
+          bucket: env.S3_BUCKET!,
+          region: env.S3_REGION,
+          endpoint: env.S3_ENDPOINT,
+          forcePathStyle: env.S3_FORCE_PATH_STYLE,
+        })
+      : new LocalBackend(path.join(env.DATA_DIR, "objects")));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors: JSON `{message}` with the message also as the HTTP reason phrase, which is what the
+// upload widget shows for a failed request ("Companion request failed: <reason>").
+
+export function uploadError(status: number, message: string): Response {
+  const statusText = message.replace(/[^\x20-\x7e]/g, "?").slice(0, 200);
+  return json({ message }, { status, statusText });
+}
+
+/** Runs a storage operation; StorageErrors become API answers, others propagate (500/503). */
+async function guard<T>(operation: () => Promise<T>): Promise<T> {
+  try {
+    return await operation();
+  } catch (error) {
+    if (error instanceof StorageError) throw uploadError(error.status, error.message);
+    throw error;
+  }
+}
+
+const notFound = () => uploadError(404, "Upload not found");
+
+// ---------------------------------------------------------------------------------------------
+// Names, types, limits
+
+/** The last path segment with control characters removed: what is shown to people. */
+export function displayName(name: string) {
+  const base = String(name).split(/[\\/]/).pop() ?? "";
+  // eslint-disable-next-line no-control-regex
+  const clean = base.replace(/[\u0000-\u001f\u007f]/g, "").trim();
+  if (clean.length <= 255) return clean || "file";
+  const ext = path.extname(clean).slice(0, 16);
+  return clean.slice(0, 255 - ext.length) + ext;
+}
+
+/** A name safe inside an object key: ASCII letters, digits, dot, dash, underscore; no leading dot. */
+export function safeFileName(name: string) {
+  let clean = displayName(name)
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/[^A-Za-z0-9._-]+/g, "_")
+    .replace(/_+/g, "_")
+    .replace(/^[._-]+/, "");
+  if (clean.length > 100) {
+    const ext = path.extname(clean).slice(0, 10);
+    clean = clean.slice(0, 100 - ext.length) + ext;
+  }
+  return clean || "file";
+}
+
+/** The media type the first bytes show (JPEG, PNG, GIF, MP4, MOV), or null. */
+export function sniffType(head: Buffer): string | null {
+  if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return "image/jpeg";
+  if (head.length >= 8 && head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) {
+    return "image/png";
+  }
+  const ascii = head.subarray(0, 12).toString("latin1");
+  if (ascii.startsWith("GIF87a") || ascii.startsWith("GIF89a")) return "image/gif";
+  const box = ascii.slice(4, 8);
+  if (box === "ftyp") return ascii.slice(8, 12) === "qt  " ? "video/quicktime" : "video/mp4";
+  if (["moov", "mdat", "wide", "free", "skip", "pnot"].includes(box)) return "video/quicktime";
+  return null;
+}
+
+export function parsePurpose(value: unknown): UploadPurpose {
+  return UPLOAD_PURPOSES.includes(value as UploadPurpose) ? (value as UploadPurpose) : "wizard";
+}
+
+const limitFor = (purpose: UploadPurpose) => UPLOAD_LIMITS[purpose as UploadPurposeName];
+
+function assertAllowedName(purpose: UploadPurpose, filename: string) {
+  const limit = limitFor(purpose);
+  const ext = path.extname(filename).toLowerCase();
+  if (ext && !(limit.allowedFileTypes as readonly string[]).includes(ext)) {
+    throw uploadError(415, messages.onlyTypes(limit.allowedFileTypes));
+  }
+}
+
+export const mediaUrl = (id: string) => `/media/${id}`;
+
+/** The public origin upload URLs are made absolute against. */
+export function publicOrigin(request: Request) {
+  return env.PUBLIC_URL ? new URL(env.PUBLIC_URL).origin : new URL(request.url).origin;
+}
+const absolute = (url: string, origin: string) => new URL(url, origin).toString();
+
+// ---------------------------------------------------------------------------------------------
+// Upload records
+
+export interface BeginUpload {
+  filename?: string;
+  type?: string;
+  purpose?: UploadPurpose;
+}
+
+async function beginUpload(actor: Actor, input: BeginUpload, multipart = false) {
+  const purpose = input.purpose ?? "wizard";
+  const originalName = displayName(input.filename || "upload");
+  assertAllowedName(purpose, originalName);
+  const type = input.type && /^[\w.+-]+\/[\w.+-]+$/.test(input.type) ? input.type : "application/octet-stream";
+  const _id = newUploadId();
+  const key = `uploads/${actor.id}/${_id}/${safeFileName(originalName)}`;
+  const record = await createUploadRecord({
+    _id,
+    ownerId: actor.id,
+    key,
+    originalName,
+    contentType: type,
+    purpose,
+    draft: purpose !== "training",
+  });
+  if (multipart) {
+    const uploadId = await storage().createMultipart(key, type);
+    await setMultipartId(_id, uploadId);
+    record.multipartId = uploadId;
+  }
+  if (Math.random() < 0.05) void sweepStaleUploads().catch(() => {});
+  return record;
+}
+
+export function uploadJson(record: UploadRecord) {
+  return {
+    id: String(record._id),
+    url: mediaUrl(String(record._id)),
+    name: record.originalName,
+    size: record.size ?? 0,
+    type: record.contentType,
+    key: record.key,
+    state: record.state,
+    createdAt: record.get("createdAt") as Date,
+  };
+}
+
+/** `POST /api/objects/upload`: one URL for a single PUT of a whole file. */
+export async function createUploadUrl(actor: Actor, input: BeginUpload, origin: string) {
+  const record = await beginUpload(actor, input);
+  const uploadURL = absolute(await storage().presignPut(record.key, record.contentType, UPLOAD_URL_EXPIRES), origin);
+  return { uploadURL, url: mediaUrl(String(record._id)), id: String(record._id), key: record.key };
+}
+
+/**
+ * `GET s3/params`: single-upload parameters as Companion answers them. The browser widget sends
+ * small files as a form POST to `url` with `fields`; that URL is the app's own signed route for
+ * both backends (small files are streamed through the app into the store).
+ */
+export async function createUploadParams(actor: Actor, input: BeginUpload, origin: string) {
+  const record = await beginUpload(actor, input);
+  // The signed route streams into whichever backend is configured.
+  const url = absolute(signUrl({ op: "put", key: record.key }, UPLOAD_URL_EXPIRES), origin);
+  return {
+    method: "POST",
+    url,
+    fields: { key: record.key, "Content-Type": record.contentType },
+    headers: {},
+    key: record.key,
+    expires: UPLOAD_URL_EXPIRES,
+  };
+}
+
+/** `POST s3/multipart`. */
+export async function createMultipartUpload(actor: Actor, input: BeginUpload) {
+  const record = await guard(() => beginUpload(actor, input, true));
+  return { key: record.key, uploadId: record.multipartId as string };
+}
+
+async function ownMultipart(actor: Actor, key: string, uploadId: string) {
+  const record = await findOwnUploadByKey(actor.id, key);
+  if (!record || record.state !== "pending" || !record.multipartId || record.multipartId !== uploadId) {
+    throw notFound();
+  }
+  return record;
+}
+
+/** `GET s3/multipart/{uploadId}/{partNumber}?key=`. */
+export async function signPart(actor: Actor, key: string, uploadId: string, partNumber: number, origin: string) {
+  const record = await ownMultipart(actor, key, uploadId);
+  const url = await guard(() => storage().presignPart(record.key, uploadId, partNumber, UPLOAD_URL_EXPIRES));
+  return { url: absolute(url, origin), expires: UPLOAD_URL_EXPIRES };
+}
+
+/** `GET s3/multipart/{uploadId}?key=`: the parts stored so far (to resume after an interruption). */
+export async function listMultipartParts(actor: Actor, key: string, uploadId: string) {
+  const record = await ownMultipart(actor, key, uploadId);
+  return guard(() => storage().listParts(record.key, uploadId));
+}
+
+/** `POST s3/multipart/{uploadId}/complete?key=`: joins the parts, then checks size and type. */
+export async function completeMultipartUpload(
+  actor: Actor,
+  key: string,
+  uploadId: string,
+  parts: { PartNumber: number; ETag: string }[],
+  origin: string,
+) {
+  const record = await ownMultipart(actor, key, uploadId);
+  await guard(() => storage().completeMultipart(record.key, uploadId, parts));
+  await setMultipartId(record._id, null);
+  const done = await finalizeUpload(record);
+  return { ...uploadJson(done), location: absolute(mediaUrl(String(done._id)), origin) };
+}
+
+/** `DELETE s3/multipart/{uploadId}?key=`: drops the parts and the record. */
+export async function abortMultipartUpload(actor: Actor, key: string, uploadId: string) {
+  const record = await ownMultipart(actor, key, uploadId);
+  await guard(() => storage().abortMultipart(record.key, uploadId));
+  await deleteUploadRecord(record._id);
+}
+
+/**
+ * Checks a stored object against the limits of the screen that asked: size, then the first bytes.
+ * A mismatch deletes the object and the record and throws 413/415 in the widget's wording.
+ */
+export async function finalizeUpload(record: UploadRecord): Promise<UploadRecord> {
+  if (record.state === "complete") return record;
+  const backend = storage();
+  const limit = limitFor(record.purpose as UploadPurpose);
+  const info = await backend.head(record.key);
+  if (!info) throw notFound();
+  const reject = async (response: Response) => {
+    await backend.delete(record.key).catch(() => {});
+    await deleteUploadRecord(record._id);
+    throw response;
+  };
+  if (info.size > limit.maxFileSize) {
+    return reject(uploadError(413, messages.exceedsSize(record.originalName, limit.maxFileSize)));
+  }
+  let head = Buffer.alloc(0);
+  if (info.size > 0) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of await backend.read(record.key, { start: 0, end: Math.min(info.size, 64) - 1 })) {
+      chunks.push(Buffer.from(chunk as Buffer));
+    }
+    head = Buffer.concat(chunks);
+  }
+  const sniffed = sniffType(head);
+  if (!sniffed || !(limit.mimeTypes as readonly string[]).includes(sniffed)) {
+    return reject(uploadError(415, messages.onlyTypes(limit.allowedFileTypes)));
+  }
+  await markUploadComplete(record._id, { size: info.size, contentType: sniffed });
+  record.set({ state: "complete", size: info.size, contentType: sniffed, multipartId: null });
+  return record;
+}
+
+/** `POST /api/objects/complete`: finalizes a single PUT (needed when it went straight to S3). */
+export async function completeUpload(actor: Actor, ref: { key?: string; uploadURL?: string; id?: string }) {
+  let record: UploadRecord | null = null;
+  if (ref.id) record = await findUploadById(ref.id);
+  else if (ref.key) record = await findOwnUploadByKey(actor.id, ref.key);
+  else if (ref.uploadURL) record = await findUploadForUrl(actor, ref.uploadURL);
+  if (!record || String(record.ownerId) !== actor.id) throw notFound();
+  return uploadJson(await finalizeUpload(record));
+}
+
+/**
+ * The caller's upload behind any URL a client may hold for it: `/media/<id>`, an app-signed upload
+ * URL, or a bucket URL. What assessments store in `mediaUrls` goes through this.
+ */
+export async function findUploadForUrl(actor: Actor, url: string) {
+  let parsed: URL;
+  try {
+    parsed = new URL(url, "http://x");
+  } catch {
+    return null;
+  }
+  const media = /^\/media\/([0-9a-f]{24})(?:\/thumb)?$/.exec(parsed.pathname);
+  if (media) {
+    const record = await findUploadById(media[1]);
+    return record && String(record.ownerId) === actor.id ? record : null;
+  }
+  const keyInQuery = parsed.searchParams.get("key");
+  const match = /uploads\/[0-9a-f]{24}\/([0-9a-f]{24})\/[^/?]+/.exec(keyInQuery ?? decodeURIComponent(parsed.pathname));
+  if (!match) return null;
+  const record = await findUploadByKey(match[0]);
+  return record && String(record.ownerId) === actor.id ? record : null;
+}
+
+/** Turns a client-held URL into the app media URL of a complete upload the caller owns. */
+export async function resolveMediaUrl(actor: Actor, url: string) {
+  const record = await findUploadForUrl(actor, url);
+  if (!record) return null;
+  const done = await finalizeUpload(record);
+  return mediaUrl(String(done._id));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The signed route (local upload/download URLs; small files for either backend)
+
+async function* iterateWeb(body: ReadableStream<Uint8Array>) {
+  const reader = body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+export const requestBodyStream = (request: Request) =>
+  Readable.from(request.body ? iterateWeb(request.body) : [], { objectMode: false });
+
+/** `PUT|POST|GET /api/objects/signed?...`: authorised by the URL's signature alone. */
+export async function handleSignedRequest(request: Request) {
+  try {
+    return await signedRequest(request);
+  } catch (error) {
+    // The client went away mid-body (a cut connection): nothing to answer, nothing to log.
+    if (request.signal.aborted && !(error instanceof Response)) return uploadError(400, "Upload interrupted");
+    throw error;
+  }
+}
+
+async function signedRequest(request: Request) {
+  const url = new URL(request.url);
+  const verified = verifySignedUrl(url.searchParams);
+  if (!verified.ok) return uploadError(verified.status, verified.message);
+  const { op, key, uploadId, partNumber } = verified.params;
+  const record = await findUploadByKey(key);
+  if (!record) return notFound();
+  const limit = limitFor(record.purpose as UploadPurpose);
+  const backend = storage();
+
+  if (op === "get" && request.method === "GET") {
+    if (record.state !== "complete") return notFound();
+    return serveObject(record, request.headers.get("Range"));
+  }
+  if (record.state !== "pending") return uploadError(409, "Upload already completed");
+
+  if (op === "part" && request.method === "PUT") {
+    if (!(backend instanceof LocalBackend)) return notFound();
+    const etag = await guard(() =>
+      backend.writePart(key, uploadId, Number(partNumber), requestBodyStream(request), limit.maxFileSize),
+    ).catch(async (error) => {
+      if (error instanceof Response && error.status === 413) {
+        throw uploadError(413, messages.exceedsSize(record.originalName, limit.maxFileSize));
+      }
+      throw error;
+    });
+    return new Response(null, { status: 200, headers: { ETag: etag, "Access-Control-Expose-Headers": "ETag" } });
+  }
+
+  if (op === "put" && (request.method === "PUT" || request.method === "POST")) {
+    const tooLarge = () => uploadError(413, messages.exceedsSize(record.originalName, limit.maxFileSize));
+    try {
+      if (request.method === "PUT") {
+        await backend.putStream(key, requestBodyStream(request), record.contentType, limit.maxFileSize);
+      } else {
+        let received = false;
+        const handler: UploadHandler = async (part) => {
+          if (part.name !== "file" || received) {
+            for await (const chunk of part.data) void chunk;
+            return undefined;
+          }
+          received = true;
+          await backend.putStream(key, Readable.from(part.data), record.contentType, limit.maxFileSize);
+          return "stored";
+        };
+        await unstable_parseMultipartFormData(request, handler);
+        if (!received) return uploadError(400, "No file in the form");
+      }
+    } catch (error) {
+      if (error instanceof StorageError && error.status === 413) {
+        await deleteUploadRecord(record._id);
+        return tooLarge();
+      }
+      throw error;
+    }
+    const done = await finalizeUpload(record);
+    return json(
+      { ...uploadJson(done), location: absolute(mediaUrl(String(done._id)), publicOrigin(request)) },
+      { headers: { "Access-Control-Expose-Headers": "ETag" } },
+    );
+  }
+  return uploadError(405, "Method not allowed");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Server-side form uploads (the no-JS fallback)
+
+/**
+ * Stores the files of a multipart/form-data post (field `files`) straight into storage, one at a
+ * time and without buffering whole files, under the limits of `purpose`. Files that break a limit
+ * are deleted and reported with the widget's messages; the others are kept.
+ */
+export async function receiveFormUploads(actor: Actor, request: Request, purpose: UploadPurpose) {
+  const limit = limitFor(purpose);
+  const stored: UploadRecord[] = [];
+  const errors: string[] = [];
+  const fields: Record<string, string> = {};
+  const alreadyListed = purpose === "training" ? 0 : (await listDraftUploads(actor.id)).length;
+  const handler: UploadHandler = async (part) => {
+    if (!part.filename) {
+      let text = "";
+      for await (const chunk of part.data) text += Buffer.from(chunk).toString("utf8");
+      fields[part.name] = text.slice(0, 1000);
+      return undefined;
+    }
+    const drain = async () => {
+      for await (const chunk of part.data) void chunk;
+    };
+    if (alreadyListed + stored.length >= limit.maxNumberOfFiles) {
+      errors.push(messages.maxFiles(limit.maxNumberOfFiles));
+      await drain();
+      return undefined;
+    }
+    let record: UploadRecord;
+    try {
+      record = await beginUpload(actor, { filename: part.filename, type: part.contentType, purpose });
+    } catch (error) {
+      if (!(error instanceof Response)) throw error;
+      errors.push(((await error.json()) as { message: string }).message);
+      await drain();
+      return undefined;
+    }
+    try {
+      await storage().putStream(record.key, Readable.from(part.data), record.contentType, limit.maxFileSize);
+      stored.push(await finalizeUpload(record));
+    } catch (error) {
+      if (error instanceof StorageError && error.status === 413) {
+        await deleteUploadRecord(record._id);
+        errors.push(messages.exceedsSize(record.originalName, limit.maxFileSize));
+        await drain();
+      } else if (error instanceof Response) {
+        errors.push(((await error.json()) as { message: string }).message);
+      } else {
+        throw error;
+      }
+    }
+    return undefined;
+  };
+  await unstable_parseMultipartFormData(request, handler);
+  return { stored, errors: [...new Set(errors)], fields };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The wizard's file list
+
+export async function listDraft(actor: Actor) {
+  return (await listDraftUploads(actor.id)).map(uploadJson);
+}
+
+/** Removes one of the caller's uploads (object and record); another account's id is a 404. */
+export async function removeUpload(actor: Actor, id: string) {
+  const record = await findUploadById(id);
+  if (!record || String(record.ownerId) !== actor.id || record.assessmentId) throw notFound();
+  if (record.multipartId) await storage().abortMultipart(record.key, record.multipartId).catch(() => {});
+  await storage().delete(record.key);
+  await storage().delete(thumbKey(record)).catch(() => {});
+  await deleteUploadRecord(record._id);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Serving media
+
+export function parseRange(header: string | null, size: number): { start: number; end: number } | "invalid" | null {
+  if (!header) return null;
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match || (match[1] === "" && match[2] === "")) return "invalid";
+  let start: number;
+  let end: number;
+  if (match[1] === "") {
+    const suffix = Number(match[2]);
+    if (suffix === 0) return "invalid";
+    start = Math.max(size - suffix, 0);
+    end = size - 1;
+  } else {
+    start = Number(match[1]);
+    end = match[2] === "" ? size - 1 : Math.min(Number(match[2]), size - 1);
+  }
+  if (start > end || start >= size) return "invalid";
+  return { start, end };
+}
+
+const webStream = (stream: Readable) => Readable.toWeb(stream) as unknown as ReadableStream<Uint8Array>;
+
+async function serveObject(record: UploadRecord, rangeHeader: string | null, extraHeaders: Record<string, string> = {}) {
+  const size = record.size ?? (await storage().head(record.key))?.size ?? 0;
+  const headers: Record<string, string> = {
+    "Content-Type": record.contentType,
+    "Accept-Ranges": "bytes",
+    "Cache-Control": "private, max-age=3600",
+    "Content-Disposition": `inline; filename="${safeFileName(record.originalName)}"`,
+    ETag: `"${record._id}-${size}"`,
+    ...extraHeaders,
+  };
+  const range = parseRange(rangeHeader, size);
+  if (range === "invalid") {
+    return new Response(null, { status: 416, headers: { ...headers, "Content-Range": `bytes */${size}` } });
+  }
+  if (range) {
+    const stream = await storage().read(record.key, range);
+    return new Response(webStream(stream), {
+      status: 206,
+      headers: {
+        ...headers,
+        "Content-Range": `bytes ${range.start}-${range.end}/${size}`,
+        "Content-Length": String(range.end - range.start + 1),
+      },
+    });
+  }
+  if (size === 0) return new Response("", { status: 200, headers: { ...headers, "Content-Length": "0" } });
+  const stream = await storage().read(record.key);
+  return new Response(webStream(stream), { status: 200, headers: { ...headers, "Content-Length": String(size) } });
+}
+
+/** The upload behind `/media/<id>` if the viewer may see it (owner or admin); else null (404). */
+async function viewableUpload(actor: Actor, id: string) {
+  const record = await findUploadById(id);
+  if (!record) return null;
+  const owner = String(record.ownerId) === actor.id;
+  if (!owner && actor.role !== "admin") return null;
+  if (record.state === "pending") {
+    if (!owner || record.multipartId) return null;
+    // A single PUT that went straight to the bucket: check it now.
+    if (!(await storage().head(record.key))) return null;
+    return finalizeUpload(record).catch((error) => {
+      if (error instanceof Response) return null;
+      throw error;
+    });
+  }
+  return record;
+}
+
+export async function serveMedia(actor: Actor, id: string, request: Request) {
+  const record = await viewableUpload(actor, id);
+  if (!record) throw notFound();
+  return serveObject(record, request.headers.get("Range"));
+}
+
+const thumbKey = (record: UploadRecord) => `thumbs/${record._id}.jpg`;
+export const THUMB_SIZE = 480;
+
+const VIDEO_THUMB = `<svg xmlns="http://www.w3.org/2000/svg" width="${THUMB_SIZE}" height="270" viewBox="0 0 480 270"><rect width="480" height="270" fill="#1f2937"/><polygon points="210,100 210,170 270,135" fill="#e5e7eb"/></svg>`;
+
+/** A small JPEG for cards and lists: auto-rotated, at most 480 px, no EXIF (no GPS position). */
+export async function serveThumbnail(actor: Actor, id: string) {
+  const record = await viewableUpload(actor, id);
+  if (!record) throw notFound();
+  const headers = { "Cache-Control": "private, max-age=86400" };
+  if (!record.contentType.startsWith("image/")) {
+    return new Response(VIDEO_THUMB, { headers: { ...headers, "Content-Type": "image/svg+xml" } });
+  }
+  const backend = storage();
+  const key = thumbKey(record);
+  let info = await backend.head(key);
+  if (!info) {
+    const source = await backend.read(record.key);
+    const jpeg = await source
+      .pipe(sharp({ failOn: "none", limitInputPixels: 100_000_000 }))
+      .rotate()
+      .resize(THUMB_SIZE, THUMB_SIZE, { fit: "inside", withoutEnlargement: true })
+      .jpeg({ quality: 80 })
+      .toBuffer();
+    await backend.putStream(key, Readable.from([jpeg]), "image/jpeg", jpeg.length);
+    info = { size: jpeg.length };
+  }
+  const stream = await backend.read(key);
+  return new Response(webStream(stream), {
+    headers: { ...headers, "Content-Type": "image/jpeg", "Content-Length": String(info.size) },
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Housekeeping
+
+/** Deletes pending uploads older than a day: their objects, open multipart parts and records. */
+export async function sweepStaleUploads(now = Date.now()) {
+  const stale = await findStalePendingUploads(new Date(now - STALE_UPLOAD_AGE_MS));
+  for (const record of stale) {
+    if (record.multipartId) await storage().abortMultipart(record.key, record.multipartId).catch(() => {});
+    await storage().delete(record.key).catch(() => {});
+    await deleteUploadRecord(record._id);
+  }
+  return stale.length;
+}
+
+export const PART_NUMBER_MAX = MAX_PARTS;

@@ -1,0 +1,38 @@
+import sharp from "sharp";
+
+// Small valid media files made in the tests (magic bytes are what the server checks).
+
+export async function jpeg(options: { width?: number; height?: number; gps?: boolean } = {}) {
+  let image = sharp({
+    create: { width: options.width ?? 64, height: options.height ?? 48, channels: 3, background: { r: 200, g: 30, b: 30 } },
+  });
+  if (options.gps) {
+    image = image.withExif({
+      IFD0: { Make: "DamageIQ Test Camera", Artist: "Tester" },
+      IFD3: { GPSLatitudeRef: "N", GPSLatitude: "48/1 51/1 0/1", GPSLongitudeRef: "E", GPSLongitude: "2/1 21/1 0/1" },
+    });
+  }
+  return image.jpeg().toBuffer();
+}
+
+export async function png(width = 32, height = 32) {
+  return sharp({ create: { width, height, channels: 4, background: { r: 0, g: 120, b: 200, alpha: 1 } } })
+    .png()
+    .toBuffer();
+}
+
+/** An MP4 of `size` bytes: a real `ftyp` box (brand isom), then filler. */
+export function mp4(size = 4096) {
+  const buf = Buffer.alloc(size);
+  const ftyp = Buffer.from([0, 0, 0, 0x18, ...Buffer.from("ftypisom"), 0, 0, 2, 0, ...Buffer.from("isomiso2")]);
+  ftyp.copy(buf, 0);
+  for (let i = ftyp.length; i < size; i++) buf[i] = (i * 31) & 0xff;
+  return buf;
+}
+
+/** A QuickTime movie header (brand `qt  `). */
+export function mov(size = 2048) {
+  const buf = mp4(size);
+  Buffer.from("ftypqt  ").copy(buf, 4);
+  return buf;
+}
