@@ -15,7 +15,6 @@ import {
 import type { ReactNode } from "react";
 import { ErrorCard } from "~/components/ErrorCard";
 import { commitSession, getSession } from "~/services/session.server";
-import { screen } from "~/utils/http.server";
 import { theme } from "~/theme";
 
 export const links: LinksFunction = () => [
@@ -29,7 +28,7 @@ export const meta: MetaFunction = () => [
 ];
 
 /** Reads (and so clears) a flashed toast; every page shows it. */
-export const loader = screen(async ({ request }: LoaderFunctionArgs) => {
+export async function loader({ request }: LoaderFunctionArgs) {
   if (!request.headers.get("Cookie")) return json({ toast: null });
   const session = await getSession(request);
   const toast = session.get("toast");
@@ -38,7 +37,7 @@ export const loader = screen(async ({ request }: LoaderFunctionArgs) => {
     { toast: { ...toast, id: `${Date.now()}` } },
     { headers: { "Set-Cookie": await commitSession(session) } },
   );
-});
+}
 
 export function Layout({ children }: { children: ReactNode }) {
   return (

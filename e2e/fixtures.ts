@@ -16,13 +16,33 @@ export const test = base.extend<{
   createUser: (role: Role, username?: string) => Promise<TestUser>;
   /** Creates an account and signs the page in as it (cookie set through the login API). */
   loginAs: (role: Role) => Promise<TestUser>;
+  /** Back to a fresh install as far as the admin set-up is concerned (no admin exists). */
+  resetAdminSetup: () => Promise<void>;
+  /** Fails the test on any uncaught browser error (a broken bundle would silently fall back to no-JS). */
+  failOnPageError: void;
 }>({
+  failOnPageError: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      page.on("pageerror", (error) => errors.push(error.message));
+      await use();
+      if (errors.length > 0) throw new Error(`Uncaught errors in the page:\n${errors.join("\n")}`);
+    },
+    { auto: true },
+  ],
   baseURL: async ({}, use) => {
     await use(process.env.E2E_BASE_URL);
   },
   createUser: async ({}, use) => {
     await connect();
     await use((role, username) => createTestUser({ role, username }));
+  },
+  resetAdminSetup: async ({}, use) => {
+    await connect();
+    await use(async () => {
+      await mongoose.connection.collection("users").deleteMany({ role: "admin" });
+      await mongoose.connection.collection("locks").deleteOne({ _id: "admin-setup" as never });
+    });
   },
   loginAs: async ({ page, createUser }, use) => {
     await use(async (role) => {

@@ -1,8 +1,9 @@
-import { AppShell, Avatar, Badge, Box, Burger, Button, Group, Loader, NavLink, Stack, Text, Title } from "@mantine/core";
+import { AppShell, Avatar, Badge, Box, Burger, Button, Group, NavLink, Stack, Text, Title } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
 import { Form, Link, useLocation, useNavigation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { FlashToast } from "./FlashToast";
+import { LoadingScreen } from "./LoadingScreen";
 import { PreviewBanner } from "./RolePreview";
 
 export interface ShellUser {
@@ -70,7 +71,7 @@ export function AppShellLayout({ user, children }: { user: ShellUser; children: 
               AI Damage Assessment
             </Badge>
           </Group>
-          {navigation.state === "loading" && <Loader size="sm" aria-label="Loading" />}
+
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="sm" aria-label="Main navigation">
@@ -106,6 +107,7 @@ export function AppShellLayout({ user, children }: { user: ShellUser; children: 
           </Form>
         </AppShell.Section>
       </AppShell.Navbar>
+      {navigation.state === "loading" && navigation.location.pathname !== pathname && <LoadingScreen />}
       <AppShell.Main>
         <FlashToast />
         {user.realRole === "admin" && user.role !== "admin" && <PreviewBanner role={user.role} />}

@@ -1,7 +1,24 @@
 import mongoose, { type Schema } from "mongoose";
+import { isDbUnavailableError, serviceUnavailable } from "~/utils/db-errors.server";
+
+/**
+ * A database outage surfaces from any model call as a thrown 503 Response, so every screen and
+ * API route answers 503 (with Retry-After) instead of 500 without wrapping each one.
+ */
+function unavailableAs503(schema: Schema) {
+  const handler = (error: mongoose.CallbackError, _res: unknown, next: (err?: mongoose.CallbackError) => void) => {
+    // A Response is what Remix turns into the reply; mongoose passes it through untouched.
+    next(isDbUnavailableError(error) ? (serviceUnavailable() as unknown as Error) : error);
+  };
+  schema.post(/.*/, { document: false, query: true }, handler);
+  schema.post("save", handler);
+  schema.post("insertMany", handler);
+  schema.post("aggregate", handler);
+}
 
 /** mongoose.model() that tolerates the module being evaluated again (dev reload), keeping full types. */
 export function defineModel<S extends Schema>(name: string, schema: S) {
   if (mongoose.models[name]) mongoose.deleteModel(name);
+  schema.plugin(unavailableAs503);
   return mongoose.model(name, schema);
 }

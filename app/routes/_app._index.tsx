@@ -7,12 +7,11 @@ import { requireUser } from "~/services/auth.server";
 import { redirectWithToast } from "~/services/session.server";
 import { switchRole } from "~/services/users.server";
 import { asFormFailure } from "~/utils/forms.server";
-import { screen } from "~/utils/http.server";
 import type { loader as appLoader } from "./_app";
 
 export const meta: MetaFunction = () => [{ title: "Dashboard · DamageIQ" }];
 
-export const action = screen(async ({ request }: ActionFunctionArgs) => {
+export async function action({ request }: ActionFunctionArgs) {
   const actor = await requireUser(request);
   const form = await request.formData();
   if (form.get("intent") === "switch-role") {
@@ -30,7 +29,7 @@ export const action = screen(async ({ request }: ActionFunctionArgs) => {
     }
   }
   return redirect("/");
-});
+}
 
 export default function Dashboard() {
   const data = useRouteLoaderData<typeof appLoader>("routes/_app");

@@ -1,7 +1,8 @@
-import { Button, Card, Group, SimpleGrid, Stack, Text, Title } from "@mantine/core";
-import { notifications } from "@mantine/notifications";
+import { Box, Card, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { LinkTabs } from "~/components/LinkTabs";
+import { showToast } from "~/components/toast";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useEffect } from "react";
 import { ValidatedForm } from "remix-validated-form";
 import { FormError, PasswordField, SubmitButton, TextField } from "~/components/form/fields";
@@ -11,17 +12,16 @@ import { changeCredentialsValidator, createUserValidator } from "~/schemas/auth"
 import { requireAdmin } from "~/services/auth.server";
 import { changeCredentials } from "~/services/users.server";
 import { handleForm } from "~/utils/forms.server";
-import { screen } from "~/utils/http.server";
 import { loadUserAdmin, userAdminAction } from "~/utils/user-admin-screen.server";
 
 export const meta: MetaFunction = () => [{ title: "Admin Settings · DamageIQ" }];
 
-export const loader = screen(async ({ request }: LoaderFunctionArgs) => {
+export async function loader({ request }: LoaderFunctionArgs) {
   const { actor, users, confirmDelete } = await loadUserAdmin(request);
   return json({ users, confirmDelete, username: actor.user.username });
-});
+}
 
-export const action = screen(async ({ request }: ActionFunctionArgs) => {
+export async function action({ request }: ActionFunctionArgs) {
   const form = await request.formData();
   if (form.get("intent") === "change-credentials") {
     const actor = await requireAdmin(request);
@@ -42,7 +42,7 @@ export const action = screen(async ({ request }: ActionFunctionArgs) => {
     deleted: "User account deleted successfully",
     deleteFailed: "Failed to delete user account",
   });
-});
+}
 
 const TABS = [
   { value: "credentials", label: "Credentials" },
@@ -55,7 +55,7 @@ function CredentialsForm({ data }: { data: ActionData }) {
   const updated = data && "credentialsUpdated" in data;
   const formError = data && "formError" in data && data.formId === "credentials" ? data.formError : null;
   useEffect(() => {
-    if (updated) notifications.show({ title: "Success", message: "Admin credentials updated successfully", color: "green" });
+    if (updated) showToast({ title: "Success", message: "Admin credentials updated successfully", color: "green" });
   }, [updated, data]);
   return (
     <Card withBorder maw={520}>
@@ -100,20 +100,9 @@ export default function AdminSettings() {
       <Text c="dimmed" mb="md">
         Signed in as {username}.
       </Text>
-      <Group role="tablist" gap="xs" mb="md">
-        {TABS.map((t) => (
-          <Button
-            key={t.value}
-            component={Link}
-            to={`?tab=${t.value}`}
-            role="tab"
-            aria-selected={tab === t.value}
-            variant={tab === t.value ? "filled" : "light"}
-          >
-            {t.label}
-          </Button>
-        ))}
-      </Group>
+      <Box mb="md">
+        <LinkTabs tabs={TABS} active={tab} label="Admin settings sections" />
+      </Box>
       {tab === "credentials" ? (
         <CredentialsForm data={data} />
       ) : (

@@ -2,10 +2,9 @@ import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData } from "@remix-run/react";
 import { AppShellLayout } from "~/components/AppShellLayout";
 import { requireUser } from "~/services/auth.server";
-import { screen } from "~/utils/http.server";
 
 /** Every signed-in screen lives under this layout; signed-out visitors go to /login. */
-export const loader = screen(async ({ request }: LoaderFunctionArgs) => {
+export async function loader({ request }: LoaderFunctionArgs) {
   const actor = await requireUser(request);
   return json({
     user: {
@@ -16,7 +15,7 @@ export const loader = screen(async ({ request }: LoaderFunctionArgs) => {
       realRole: actor.realRole,
     },
   });
-});
+}
 
 export default function AppLayout() {
   const { user } = useLoaderData<typeof loader>();

@@ -5,25 +5,24 @@ import { DialogRoute } from "~/components/DialogRoute";
 import { CreateUserForm } from "~/components/users/CreateUserForm";
 import { DeleteUserConfirm, UserTable } from "~/components/users/UserTable";
 import { createManagedUserValidator } from "~/schemas/auth";
-import { screen } from "~/utils/http.server";
 import { loadUserAdmin, userAdminAction } from "~/utils/user-admin-screen.server";
 
 export const meta: MetaFunction = () => [{ title: "User Management · DamageIQ" }];
 
-export const loader = screen(async ({ request }: LoaderFunctionArgs) => {
+export async function loader({ request }: LoaderFunctionArgs) {
   const { users, confirmDelete } = await loadUserAdmin(request);
   return json({ users, confirmDelete });
-});
+}
 
-export const action = screen(async ({ request }: ActionFunctionArgs) =>
-  userAdminAction(request, await request.formData(), {
+export async function action({ request }: ActionFunctionArgs) {
+  return userAdminAction(request, await request.formData(), {
     validator: createManagedUserValidator,
     returnTo: "/user-management",
     created: "User created successfully",
     deleted: "User deleted successfully",
     deleteFailed: "Failed to delete user",
-  }),
-);
+  });
+}
 
 export default function UserManagement() {
   const { users, confirmDelete } = useLoaderData<typeof loader>();

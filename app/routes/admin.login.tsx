@@ -1,12 +1,11 @@
 import type { MetaFunction } from "@remix-run/node";
 import { AuthCard } from "~/components/auth/AuthCard";
 import { LoginForm } from "~/components/auth/LoginForm";
-import { screen } from "~/utils/http.server";
 import { loginScreenAction, loginScreenLoader } from "~/utils/login-screen.server";
 
 export const meta: MetaFunction = () => [{ title: "Admin Login · DamageIQ" }];
-export const loader = screen(loginScreenLoader);
-export const action = screen(loginScreenAction);
+export const loader = loginScreenLoader;
+export const action = loginScreenAction;
 
 export default function AdminLogin() {
   return (

@@ -1,5 +1,5 @@
 import { Button, SimpleGrid, Stack, Text } from "@mantine/core";
-import { notifications } from "@mantine/notifications";
+import { showToast } from "~/components/toast";
 import { json, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
@@ -9,20 +9,21 @@ import { FormError, PasswordField, SubmitButton, TextField } from "~/components/
 import { registrationValidator } from "~/schemas/auth";
 import { checkSetup, createAdminAccount } from "~/services/users.server";
 import { handleForm } from "~/utils/forms.server";
-import { screen } from "~/utils/http.server";
 import { assertSameOrigin } from "~/utils/request.server";
 
 export const meta: MetaFunction = () => [{ title: "Admin Setup · DamageIQ" }];
 
-export const loader = screen(async () => json(await checkSetup()));
+export async function loader() {
+  return json(await checkSetup());
+}
 
-export const action = screen(async ({ request }: ActionFunctionArgs) => {
+export async function action({ request }: ActionFunctionArgs) {
   assertSameOrigin(request);
   return handleForm(request, registrationValidator, async (input) => {
     await createAdminAccount(input);
     return json({ created: true as const });
   });
-});
+}
 
 type ActionData = { created: true } | { formError: string } | undefined;
 
@@ -34,13 +35,13 @@ export default function AdminSetup() {
 
   useEffect(() => {
     if (created) {
-      notifications.show({
+      showToast({
         title: "Success",
         message: "Admin account created successfully! You can now log in.",
         color: "green",
       });
     } else if (formError) {
-      notifications.show({ title: "Error", message: formError || "Failed to create admin account", color: "red" });
+      showToast({ title: "Error", message: formError || "Failed to create admin account", color: "red" });
     }
   }, [created, formError]);
 

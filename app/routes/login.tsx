@@ -1,14 +1,14 @@
-import { Button, Group } from "@mantine/core";
+import { Box } from "@mantine/core";
+import { LinkTabs } from "~/components/LinkTabs";
 import type { MetaFunction } from "@remix-run/node";
-import { Link, useSearchParams } from "@remix-run/react";
+import { useSearchParams } from "@remix-run/react";
 import { AuthCard } from "~/components/auth/AuthCard";
 import { LoginForm } from "~/components/auth/LoginForm";
-import { screen } from "~/utils/http.server";
 import { loginScreenAction, loginScreenLoader } from "~/utils/login-screen.server";
 
 export const meta: MetaFunction = () => [{ title: "Sign in · DamageIQ" }];
-export const loader = screen(loginScreenLoader);
-export const action = screen(loginScreenAction);
+export const loader = loginScreenLoader;
+export const action = loginScreenAction;
 
 const TABS = [
   { value: "admin", label: "Admin" },
@@ -23,25 +23,15 @@ export default function Login() {
   const redirectTo = params.get("redirectTo");
   return (
     <AuthCard title="Sign in" subtitle="Vehicle damage assessment for dealers, shops and vendors.">
-      <Group role="tablist" aria-label="Login type" grow gap={4} mb="md">
-        {TABS.map((t) => {
-          const search = new URLSearchParams({ tab: t.value, ...(redirectTo ? { redirectTo } : {}) });
-          return (
-            <Button
-              key={t.value}
-              component={Link}
-              to={`?${search}`}
-              replace
-              role="tab"
-              aria-selected={t.value === tab.value}
-              variant={t.value === tab.value ? "filled" : "light"}
-              size="sm"
-            >
-              {t.label}
-            </Button>
-          );
-        })}
-      </Group>
+      <Box mb="md">
+        <LinkTabs
+          tabs={TABS}
+          active={tab.value}
+          label="Login type"
+          grow
+          hrefFor={(value) => `?${new URLSearchParams({ tab: value, ...(redirectTo ? { redirectTo } : {}) })}`}
+        />
+      </Box>
       <LoginForm
         key={tab.value}
         failureTitle={`${tab.label} Login Failed`}

@@ -94,23 +94,3 @@ export async function pingDb(timeoutMs = 1000): Promise<boolean> {
     return false;
   }
 }
-
-const UNAVAILABLE_ERRORS = new Set([
-  "MongoServerSelectionError",
-  "MongoNetworkError",
-  "MongoNetworkTimeoutError",
-  "MongoNotConnectedError",
-  "MongoTopologyClosedError",
-  "MongooseServerSelectionError",
-]);
-
-/** True for errors that mean "the database is unreachable" (answer 503, not 500). */
-export function isDbUnavailableError(error: unknown) {
-  if (!(error instanceof Error)) return false;
-  return (
-    UNAVAILABLE_ERRORS.has(error.name) ||
-    /before initial connection is complete|Client must be connected|connection .* closed/i.test(
-      error.message,
-    )
-  );
-}

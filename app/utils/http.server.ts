@@ -1,6 +1,6 @@
 import { json } from "@remix-run/node";
 import type { ZodError, ZodTypeAny, z } from "zod";
-import { isDbUnavailableError } from "./db.server";
+import { isDbUnavailableError, serviceUnavailable } from "./db-errors.server";
 
 export type FieldErrors = Record<string, string>;
 
@@ -49,6 +49,8 @@ export async function parseJson<S extends ZodTypeAny>(request: Request, schema: 
 /**
  * Wraps an API loader/action: thrown Responses pass through, an unreachable
  * database answers 503, anything else a bare 500 (never a stack trace).
+ * Screens need no wrapper: models already throw a 503 Response during an outage
+ * (and a top-level call in a route module would end up in the browser bundle).
  */
 export function api<Args extends { request: Request }>(handler: (args: Args) => Promise<Response>) {
   return async (args: Args): Promise<Response> => {
@@ -56,29 +58,9 @@ export function api<Args extends { request: Request }>(handler: (args: Args) => 
       return await handler(args);
     } catch (error) {
       if (error instanceof Response) return error;
-      if (isDbUnavailableError(error)) {
-        return jsonError(503, "Service temporarily unavailable", undefined, { "Retry-After": "2" });
-      }
+      if (isDbUnavailableError(error)) return serviceUnavailable();
       console.error(error);
       return jsonError(500, "Internal Server Error");
-    }
-  };
-}
-
-/** The same for screens: a database outage becomes a 503 page instead of a 500. */
-export function screen<Args, R>(handler: (args: Args) => Promise<R>) {
-  return async (args: Args): Promise<R> => {
-    try {
-      return await handler(args);
-    } catch (error) {
-      if (isDbUnavailableError(error)) {
-        throw new Response("Service temporarily unavailable", {
-          status: 503,
-          statusText: "Service Unavailable",
-          headers: { "Retry-After": "2" },
-        });
-      }
-      throw error;
     }
   };
 }

@@ -1,6 +1,6 @@
 import { Anchor, Stack, Text } from "@mantine/core";
 import { useMounted } from "@mantine/hooks";
-import { notifications } from "@mantine/notifications";
+import { showToast } from "../toast";
 import { Link, useActionData, useSearchParams } from "@remix-run/react";
 import { useEffect } from "react";
 import { ValidatedForm } from "remix-validated-form";
@@ -33,12 +33,12 @@ export function LoginForm({
   useEffect(() => {
     if (!data) return;
     if ("ok" in data) {
-      notifications.show({ title: "Success", message: successMessage, color: "green" });
+      showToast({ title: "Success", message: successMessage, color: "green" });
       const timer = setTimeout(() => window.location.assign(data.redirectTo), redirectDelayMs);
       return () => clearTimeout(timer);
     }
     if ("formError" in data) {
-      notifications.show({ title: failureTitle, message: data.formError || "Invalid credentials", color: "red" });
+      showToast({ title: failureTitle, message: data.formError || "Invalid credentials", color: "red" });
     }
   }, [data, failureTitle, successMessage, redirectDelayMs]);
 

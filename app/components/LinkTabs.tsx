@@ -1,0 +1,37 @@
+import { Button, Group } from "@mantine/core";
+import { Link } from "@remix-run/react";
+
+/** Tabs as links (`?tab=…`): the chosen tab is in the URL, so switching works without JavaScript. */
+export function LinkTabs({
+  tabs,
+  active,
+  hrefFor = (value) => `?tab=${value}`,
+  label,
+  grow = false,
+}: {
+  tabs: readonly { value: string; label: string }[];
+  active: string;
+  hrefFor?: (value: string) => string;
+  label?: string;
+  grow?: boolean;
+}) {
+  return (
+    <Group role="tablist" aria-label={label} gap="xs" grow={grow}>
+      {tabs.map((t) => (
+        <Button
+          key={t.value}
+          component={Link}
+          to={hrefFor(t.value)}
+          replace
+          preventScrollReset
+          role="tab"
+          aria-selected={t.value === active}
+          variant={t.value === active ? "filled" : "light"}
+          size="sm"
+        >
+          {t.label}
+        </Button>
+      ))}
+    </Group>
+  );
+}

@@ -1,0 +1,19 @@
+import { Center, Loader, Stack, Text } from "@mantine/core";
+
+/** Full-screen spinner while the next screen's data loads (client-side navigation only). */
+export function LoadingScreen() {
+  return (
+    <Center
+      pos="fixed"
+      inset={0}
+      style={{ zIndex: 1000, background: "rgba(255,255,255,0.75)" }}
+      role="status"
+      aria-live="polite"
+    >
+      <Stack align="center" gap="xs">
+        <Loader />
+        <Text>Loading...</Text>
+      </Stack>
+    </Center>
+  );
+}

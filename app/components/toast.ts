@@ -1,0 +1,13 @@
+import { notifications } from "@mantine/notifications";
+
+export interface ToastOptions {
+  title: string;
+  message: string;
+  color?: "green" | "red" | "blue" | "yellow";
+}
+
+/** One toast at a time (spec): the newest replaces whatever is showing instead of queueing behind it. */
+export function showToast({ title, message, color = "green" }: ToastOptions) {
+  notifications.clean();
+  notifications.show({ title, message, color, autoClose: 5000 });
+}

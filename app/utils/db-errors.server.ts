@@ -1,0 +1,26 @@
+const UNAVAILABLE_ERRORS = new Set([
+  "MongoServerSelectionError",
+  "MongoNetworkError",
+  "MongoNetworkTimeoutError",
+  "MongoNotConnectedError",
+  "MongoTopologyClosedError",
+  "MongooseServerSelectionError",
+]);
+
+/** True for errors that mean "the database is unreachable" (answer 503, not 500). */
+export function isDbUnavailableError(error: unknown) {
+  if (!(error instanceof Error)) return false;
+  return (
+    UNAVAILABLE_ERRORS.has(error.name) ||
+    /before initial connection is complete|Client must be connected|connection .* closed/i.test(error.message)
+  );
+}
+
+/** What any request answers while the database is unreachable: screens show it, the API returns it. */
+export function serviceUnavailable() {
+  return new Response(JSON.stringify({ message: "Service temporarily unavailable" }), {
+    status: 503,
+    statusText: "Service Unavailable",
+    headers: { "Content-Type": "application/json; charset=utf-8", "Retry-After": "2" },
+  });
+}
