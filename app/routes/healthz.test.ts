@@ -3,6 +3,7 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { client, signIn } from "../../tests/accounts";
 import { startApp, type RunningApp } from "../../tests/app-server";
 import { startEmbeddedDb, type EmbeddedDb } from "../utils/embedded-db.server";
 
@@ -41,11 +42,22 @@ describe("GET /healthz", () => {
   });
 
   it("answers 503 within 2 s of the database going away and recovers when it returns", async () => {
+    // This app has a database of its own: make its first (admin) account through the API.
+    const admin = { username: "outage", password: "password123", email: "o@example.com", firstName: "O", lastName: "U" };
+    expect((await client(app).post("/api/admin/create-account", admin)).status).toBe(201);
+    const cookie = await signIn(app, admin.username, admin.password);
     process.kill(dbServer.pid()!, "SIGKILL");
     const downAfter = await pollStatus(`${app.url}/healthz`, 503, 2000);
     expect(downAfter).toBeLessThan(2000);
     const body = await (await fetch(`${app.url}/healthz`)).json();
     expect(body).toEqual({ status: "unavailable" });
+    // Screens and API calls answer 503 with Retry-After too, never a 500.
+    const api = await client(app, { cookie }).get("/api/auth/user");
+    expect(api.status).toBe(503);
+    expect(api.json).toEqual({ message: "Service temporarily unavailable" });
+    expect(api.headers.get("retry-after")).toBe("2");
+    const page = await fetch(`${app.url}/settings`, { headers: { Cookie: cookie } });
+    expect(page.status).toBe(503);
 
     dbServer = await startEmbeddedDb({
       dataDir: mkdtempSync(path.join(os.tmpdir(), "healthz-db-")),
@@ -54,6 +66,8 @@ describe("GET /healthz", () => {
     });
     const upAfter = await pollStatus(`${app.url}/healthz`, 200, 10_000);
     expect(upAfter).toBeLessThan(10_000);
+    // The restarted server has an empty data directory: the session is gone, the app answers normally.
+    expect((await client(app, { cookie }).get("/api/auth/user")).status).toBe(401);
   });
 });
 
