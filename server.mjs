@@ -30,6 +30,7 @@ app.use(
   express.static(build.assetsBuildDirectory, { immutable: true, maxAge: "1y", index: false }),
 );
 app.use(express.static(path.join(root, "public"), { maxAge: "1h", index: false }));
+app.get("/favicon.ico", (_req, res) => res.redirect(301, "/favicon.svg"));
 app.all(
   "*",
   createRequestHandler({

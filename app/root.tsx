@@ -6,6 +6,7 @@ import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } 
 import {
   isRouteErrorResponse,
   Links,
+  LiveReload,
   Meta,
   Outlet,
   Scripts,
@@ -20,6 +21,7 @@ import { theme } from "~/theme";
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: mantineCoreStyles },
   { rel: "stylesheet", href: mantineNotificationStyles },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
 export const meta: MetaFunction = () => [
@@ -55,6 +57,7 @@ export function Layout({ children }: { children: ReactNode }) {
         </MantineProvider>
         <ScrollRestoration />
         <Scripts />
+        <LiveReload />
       </body>
     </html>
   );
