@@ -2,6 +2,7 @@ import { Stack, Text, Title } from "@mantine/core";
 import { redirect, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useRouteLoaderData } from "@remix-run/react";
 import { RolePreviewCard } from "~/components/RolePreview";
+import { UploadMediaModal, uploaderLinks } from "~/components/upload/UploadMediaModal";
 import { switchRoleValidator } from "~/schemas/auth";
 import { requireUser } from "~/services/auth.server";
 import { redirectWithToast } from "~/services/session.server";
@@ -10,6 +11,7 @@ import { asFormFailure } from "~/utils/forms.server";
 import type { loader as appLoader } from "./_app";
 
 export const meta: MetaFunction = () => [{ title: "Dashboard · DamageIQ" }];
+export const links = uploaderLinks;
 
 export async function action({ request }: ActionFunctionArgs) {
   const actor = await requireUser(request);
@@ -41,6 +43,9 @@ export default function Dashboard() {
         <Text c="dimmed">AI damage assessment for dealers, body shops and repair vendors.</Text>
       </div>
       {user?.realRole === "admin" && <RolePreviewCard role={user.role} />}
+      <div>
+        <UploadMediaModal />
+      </div>
     </Stack>
   );
 }

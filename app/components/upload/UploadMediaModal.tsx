@@ -1,0 +1,71 @@
+import { Button, Modal, Stack, Text } from "@mantine/core";
+import { Link, useNavigate, useRevalidator, useSearchParams } from "@remix-run/react";
+import { useCallback } from "react";
+import { showToast } from "../toast";
+import { UploadFallbackForm } from "./UploadFallbackForm";
+import { Uploader } from "./Uploader";
+import { UPLOAD_LIMITS, messages } from "./limits";
+
+export { uploaderLinks } from "./Uploader";
+
+/**
+ * The dashboard's Upload Media quick action: a button that opens an upload dialog. The dialog is
+ * addressable (`?upload=1`), so without JavaScript the link opens it server-rendered with the
+ * plain form inside; with JavaScript it holds the Uppy uploader (10 files × 50 MB).
+ */
+export function UploadMediaModal({ children }: { children?: React.ReactNode }) {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const revalidator = useRevalidator();
+  const opened = params.get("upload") === "1";
+  const close = useCallback(() => {
+    const next = new URLSearchParams(params);
+    next.delete("upload");
+    const search = next.toString();
+    navigate(search ? `?${search}` : ".", { preventScrollReset: true, replace: true });
+  }, [navigate, params]);
+  const onComplete = useCallback(() => {
+    showToast({ title: "Upload Complete", message: messages.dashboardComplete });
+    revalidator.revalidate();
+    close();
+  }, [close, revalidator]);
+  const openParams = new URLSearchParams(params);
+  openParams.set("upload", "1");
+  const limit = UPLOAD_LIMITS.dashboard;
+
+  return (
+    <>
+      <Button
+        component={Link}
+        to={`?${openParams}`}
+        preventScrollReset
+        variant="light"
+        data-testid="quick-upload-media"
+      >
+        {children ?? "Upload Media"}
+      </Button>
+      <Modal
+        opened={opened}
+        onClose={close}
+        title="Upload Media"
+        size="xl"
+        // Rendered in place so it is also there server-side (no JavaScript); pinned to the viewport.
+        withinPortal={false}
+        styles={{ inner: { left: 0 } }}
+        data-testid="upload-media-modal"
+      >
+        <Stack>
+          <Text size="sm" c="dimmed">
+            Upload images or videos of a damaged vehicle: JPG, PNG, GIF, MP4 or MOV, max 50MB per file, up to{" "}
+            {limit.maxNumberOfFiles} files.
+          </Text>
+          {opened ? <Uploader purpose="dashboard" onComplete={onComplete} height={320} /> : null}
+          <UploadFallbackForm purpose="dashboard" redirectTo="/" />
+          <noscript>
+            <a href="/">Close</a>
+          </noscript>
+        </Stack>
+      </Modal>
+    </>
+  );
+}

@@ -1,0 +1,47 @@
+import { ActionIcon, Anchor, Group, Paper, Stack, Text } from "@mantine/core";
+import { Form } from "@remix-run/react";
+import { formatBytes } from "./limits";
+
+export interface ListedFile {
+  id: string;
+  url: string;
+  name: string;
+  size: number;
+  type: string;
+}
+
+/** The uploaded files with name, size and a remove button (a form post: works without JavaScript). */
+export function UploadedFileList({ files, action = "/upload" }: { files: ListedFile[]; action?: string }) {
+  if (files.length === 0) return null;
+  return (
+    <Stack gap="xs" data-testid="uploaded-files">
+      <Text fw={600}>Uploaded files ({files.length})</Text>
+      {files.map((file) => (
+        <Paper key={file.id} withBorder p="xs" data-testid="uploaded-file">
+          <Group justify="space-between" wrap="nowrap">
+            <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
+              {file.type.startsWith("image/") ? (
+                <img src={`${file.url}/thumb`} alt="" width={48} height={48} style={{ objectFit: "cover", borderRadius: 4 }} />
+              ) : null}
+              <div style={{ minWidth: 0 }}>
+                <Anchor href={file.url} target="_blank" rel="noreferrer" truncate="end" display="block" data-testid="uploaded-file-name">
+                  {file.name}
+                </Anchor>
+                <Text size="xs" c="dimmed">
+                  {formatBytes(file.size)}
+                </Text>
+              </div>
+            </Group>
+            <Form method="post" action={action}>
+              <input type="hidden" name="intent" value="remove" />
+              <input type="hidden" name="id" value={file.id} />
+              <ActionIcon type="submit" variant="subtle" color="red" aria-label={`Remove ${file.name}`}>
+                ×
+              </ActionIcon>
+            </Form>
+          </Group>
+        </Paper>
+      ))}
+    </Stack>
+  );
+}

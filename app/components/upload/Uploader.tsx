@@ -1,0 +1,202 @@
+import { Box } from "@mantine/core";
+import type { LinksFunction } from "@remix-run/node";
+import uppyCoreStyles from "@uppy/core/css/style.min.css";
+import uppyDashboardStyles from "@uppy/dashboard/css/style.min.css";
+import { useEffect, useRef } from "react";
+import {
+  CHUNK_SIZE,
+  MAX_IMAGE_EDGE,
+  MULTIPART_THRESHOLD,
+  RETRY_DELAYS,
+  UPLOAD_LIMITS,
+  isRetryableStatus,
+  messages,
+  type UploadPurposeName,
+} from "./limits";
+
+/** Uppy's stylesheets; spread into the `links` of every route that shows an uploader. */
+export const uploaderLinks: LinksFunction = () => [
+  { rel: "stylesheet", href: uppyCoreStyles },
+  { rel: "stylesheet", href: uppyDashboardStyles },
+];
+
+export const COMPANION_ENDPOINT = "/api/uploads";
+
+export interface UploadedFile {
+  id: string;
+  url: string;
+  name: string;
+  size: number;
+  type: string;
+}
+
+export interface UploaderProps {
+  /** Which screen uploads: decides the restrictions here and the server's checks. */
+  purpose: UploadPurposeName;
+  /** Called once a batch finished, with the files that uploaded. */
+  onComplete?: (files: UploadedFile[]) => void;
+  height?: number;
+  note?: string;
+}
+
+// Reason phrases of the retryable statuses (spec §9), for errors that carry only statusText.
+const RETRYABLE_REASONS = new Set([
+  "Request Timeout",
+  "Conflict",
+  "I'm a Teapot",
+  "I'm a teapot",
+  "Locked",
+  "Too Many Requests",
+  "Internal Server Error",
+  "Bad Gateway",
+  "Service Unavailable",
+  "Gateway Timeout",
+]);
+
+interface ErrorLike {
+  message?: string;
+  request?: { status?: number };
+  isNetworkError?: boolean;
+  notRetryable?: boolean;
+}
+
+/** Spec §9: 408, 409, 429, 418, 423 and 5xx (not 501/505), plus a dropped connection. */
+export function isRetryableError(error: ErrorLike | undefined) {
+  if (!error || error.notRetryable) return false;
+  const status = error.request?.status;
+  if (typeof status === "number") return status === 0 || isRetryableStatus(status);
+  if (error.isNetworkError) return true;
+  const message = error.message ?? "";
+  const companion = /^Companion request failed: ?(.*)$/.exec(message);
+  if (companion) return companion[1] === "" || RETRYABLE_REASONS.has(companion[1]);
+  return /network|failed to fetch|load failed/i.test(message);
+}
+
+/** `/media/<id>` for what the upload's answer says (multipart: the location; form POST: the key). */
+function mediaUrlOf(body: { location?: string; key?: string } | undefined, uploadURL?: string) {
+  const location = body?.location ?? uploadURL ?? "";
+  const fromLocation = /\/media\/([0-9a-f]{24})/.exec(location);
+  if (fromLocation) return { id: fromLocation[1], url: `/media/${fromLocation[1]}` };
+  const fromKey = /uploads\/[0-9a-f]{24}\/([0-9a-f]{24})\//.exec(body?.key ?? decodeURIComponent(location));
+  return fromKey ? { id: fromKey[1], url: `/media/${fromKey[1]}` } : null;
+}
+
+/**
+ * The one browser uploader (Uppy Dashboard + @uppy/aws-s3 against the app's Companion-style
+ * endpoints + @uppy/compressor). Uppy is imported only here, in an effect: it never runs on the
+ * server and is fetched only by screens that upload. Without JavaScript the screen's
+ * `<UploadFallbackForm>` does the same job.
+ */
+export function Uploader({ purpose, onComplete, height = 360, note }: UploaderProps) {
+  const target = useRef<HTMLDivElement>(null);
+  const onCompleteRef = useRef(onComplete);
+  useEffect(() => {
+    onCompleteRef.current = onComplete;
+  }, [onComplete]);
+
+  useEffect(() => {
+    let cancelled = false;
+    let destroy = () => {};
+    const limit = UPLOAD_LIMITS[purpose];
+
+    void (async () => {
+      // One pre-bundled chunk (vendor/build-uppy.mjs explains why), fetched only by uploading screens.
+      const { Uppy, Dashboard, AwsS3, Compressor } = await import("./vendor/uppy.js");
+      if (cancelled || !target.current) return;
+
+      const uppy = new Uppy({
+        id: `uploader-${purpose}`,
+        autoProceed: false,
+        restrictions: {
+          maxNumberOfFiles: limit.maxNumberOfFiles,
+          allowedFileTypes: [...limit.allowedFileTypes],
+          // Sizes are checked below: photos are downscaled before upload (Uppy issue 5100).
+          maxFileSize: null,
+        },
+        meta: { purpose },
+        onBeforeFileAdded: (file) => {
+          const isImage = (file.type ?? "").startsWith("image/");
+          // A photo may shrink below the limit once downscaled; it is checked again after that.
+          const allowed = isImage ? limit.maxFileSize * 4 : limit.maxFileSize;
+          if ((file.size ?? 0) > allowed) {
+            uppy.info(messages.exceedsSize(file.name ?? "file", limit.maxFileSize), "error", 5000);
+            return false;
+          }
+          return true;
+        },
+      });
+
+      uppy.use(Dashboard, {
+        inline: true,
+        target: target.current,
+        height,
+        width: "100%",
+        proudlyDisplayPoweredByUppy: false,
+        hideProgressAfterFinish: false,
+        note: note ?? null,
+      });
+      uppy.use(Compressor, { maxWidth: MAX_IMAGE_EDGE, maxHeight: MAX_IMAGE_EDGE, quality: 0.8 });
+      // After the compressor: the photo as it will be sent must fit the limit.
+      uppy.addPreProcessor(async (fileIDs) => {
+        for (const id of fileIDs) {
+          const file = uppy.getFile(id);
+          if (file && (file.size ?? 0) > limit.maxFileSize) {
+            const error = Object.assign(new Error(messages.exceedsSize(file.name ?? "file", limit.maxFileSize)), {
+              notRetryable: true,
+            });
+            uppy.emit("upload-error", file, error);
+          }
+        }
+      });
+      uppy.use(AwsS3, {
+        companionEndpoint: COMPANION_ENDPOINT,
+        shouldUseMultipart: (file) => (file.size ?? 0) > MULTIPART_THRESHOLD,
+        getChunkSize: () => CHUNK_SIZE,
+        allowedMetaFields: ["purpose"],
+      });
+
+      // Spec retry delays around Uppy's own request retries: a failed file is retried from its
+      // last stored part (the multipart upload id is kept), up to three more times.
+      const attempts = new Map<string, number>();
+      const timers = new Set<ReturnType<typeof setTimeout>>();
+      uppy.on("upload-error", (file, error) => {
+        if (!file || !isRetryableError(error as ErrorLike)) return;
+        const attempt = (attempts.get(file.id) ?? 0) + 1;
+        if (attempt >= RETRY_DELAYS.length) return;
+        attempts.set(file.id, attempt);
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          if (uppy.getFile(file.id)) void uppy.retryUpload(file.id);
+        }, RETRY_DELAYS[attempt]);
+        timers.add(timer);
+      });
+
+      const uploaded = new Map<string, UploadedFile>();
+      uppy.on("upload-success", (file, response) => {
+        if (!file) return;
+        attempts.delete(file.id);
+        const media = mediaUrlOf(response.body as { location?: string; key?: string }, response.uploadURL);
+        if (media) uploaded.set(file.id, { ...media, name: file.name ?? "file", size: file.size ?? 0, type: file.type ?? "" });
+      });
+      uppy.on("complete", (result) => {
+        const files = (result.successful ?? [])
+          .map((f) => uploaded.get(f.id))
+          .filter((f): f is UploadedFile => Boolean(f));
+        if (files.length > 0) onCompleteRef.current?.(files);
+      });
+
+      destroy = () => {
+        for (const timer of timers) clearTimeout(timer);
+        uppy.destroy();
+      };
+      target.current.dataset.ready = "true";
+    })();
+
+    return () => {
+      cancelled = true;
+      destroy();
+    };
+  }, [purpose, height, note]);
+
+  return <Box ref={target} data-testid={`uploader-${purpose}`} />;
+}

@@ -1,0 +1,148 @@
+import type { Page } from "@playwright/test";
+import { jpeg, mp4, png } from "../tests/media-files";
+import { expect, test } from "./fixtures";
+
+const MiB = 1024 * 1024;
+
+async function media() {
+  return {
+    photos: [
+      { name: "front-bumper.jpg", mimeType: "image/jpeg", buffer: await jpeg({ width: 320, height: 240 }) },
+      { name: "door-dent.jpg", mimeType: "image/jpeg", buffer: await jpeg({ width: 300, height: 200 }) },
+      { name: "scratch.png", mimeType: "image/png", buffer: await png(120, 90) },
+    ],
+    // Over 5 MiB: goes through the multipart endpoints (two parts).
+    video: { name: "walkaround.mp4", mimeType: "video/mp4", buffer: mp4(6 * MiB) },
+  };
+}
+
+async function uploadWithUppy(page: Page, scope: string, files: { name: string; mimeType: string; buffer: Buffer }[]) {
+  const dashboard = page.locator(`${scope} .uppy-Dashboard`);
+  await expect(dashboard).toBeVisible();
+  await dashboard.locator("input.uppy-Dashboard-input").first().setInputFiles(files);
+  for (const file of files) await expect(dashboard.getByText(file.name, { exact: false }).first()).toBeVisible();
+  await dashboard.locator(".uppy-StatusBar-actionBtn--upload").click();
+}
+
+test.describe("with JavaScript", () => {
+  test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "Uppy needs JavaScript");
+
+  test("wizard step 1 uploads 3 photos and a video and lists them", async ({ page, loginAs }) => {
+    await loginAs("dealer");
+    await page.goto("/upload");
+    await expect(page.getByTestId("upload-page")).toBeVisible();
+    await expect(page.getByText("Upload Images or Videos")).toBeVisible();
+    for (const step of ["Upload Media", "Assessment Details", "AI Analysis", "Complete"]) {
+      await expect(page.getByText(step, { exact: true }).first()).toBeVisible();
+    }
+    const { photos, video } = await media();
+    await uploadWithUppy(page, '[data-testid="uploader-wizard"]', [...photos, video]);
+
+    await expect(page.getByText("4 file(s) uploaded successfully")).toBeVisible({ timeout: 20_000 });
+    const listed = page.getByTestId("uploaded-file");
+    await expect(listed).toHaveCount(4);
+    for (const file of [...photos, video]) await expect(page.getByTestId("uploaded-files").getByText(file.name)).toBeVisible();
+    await expect(page.getByTestId("uploaded-files").getByText("6 MB")).toBeVisible();
+
+    // The files are app media URLs the signed-in user can open.
+    const href = await listed.filter({ hasText: "walkaround.mp4" }).getByTestId("uploaded-file-name").getAttribute("href");
+    expect(href).toMatch(/^\/media\/[0-9a-f]{24}$/);
+    const res = await page.request.get(href!, { headers: { Range: "bytes=0-7" } });
+    expect(res.status()).toBe(206);
+
+    // They survive a reload, can be removed, and lead on to step 2.
+    await page.reload();
+    await expect(listed).toHaveCount(4);
+    await page.getByRole("button", { name: "Remove scratch.png" }).click();
+    await expect(listed).toHaveCount(3);
+    await page.getByRole("button", { name: "Continue to Assessment Details" }).click();
+    await expect(page.getByTestId("upload-details-step")).toBeVisible();
+  });
+
+  test("the Uppy widget refuses files the screen does not allow", async ({ page, loginAs }) => {
+    await loginAs("dealer");
+    await page.goto("/upload");
+    const dashboard = page.locator('[data-testid="uploader-wizard"] .uppy-Dashboard');
+    await expect(dashboard).toBeVisible();
+    await dashboard
+      .locator("input.uppy-Dashboard-input")
+      .first()
+      .setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello") });
+    await expect(page.getByText("You can only upload: .jpg, .jpeg, .png, .gif, .mp4, .mov").first()).toBeVisible();
+  });
+
+  test("the dashboard's Upload Media modal uploads 3 photos and a video", async ({ page, loginAs }) => {
+    await loginAs("dealer");
+    await page.goto("/");
+    await page.getByTestId("quick-upload-media").click();
+    await expect(page.getByRole("dialog", { name: "Upload Media" })).toBeVisible();
+    const { photos, video } = await media();
+    await uploadWithUppy(page, '[data-testid="uploader-dashboard"]', [...photos, video]);
+    await expect(page.getByText("Files uploaded successfully. You can now create an assessment.")).toBeVisible({
+      timeout: 20_000,
+    });
+    await expect(page.getByRole("dialog", { name: "Upload Media" })).toBeHidden();
+    // The wizard picks them up.
+    await page.goto("/upload");
+    await expect(page.getByTestId("uploaded-file")).toHaveCount(4);
+  });
+});
+
+test.describe("without JavaScript", () => {
+  test.skip(({ javaScriptEnabled }) => javaScriptEnabled, "the fallback form is for JavaScript-off browsers");
+
+  test("the wizard's fallback form uploads 2 files and lists them", async ({ page, loginAs }) => {
+    await loginAs("vendor");
+    await page.goto("/upload");
+    const form = page.getByTestId("upload-fallback-wizard");
+    await expect(form).toBeVisible();
+    await form.locator('input[type="file"]').setInputFiles([
+      { name: "hood.jpg", mimeType: "image/jpeg", buffer: await jpeg() },
+      { name: "clip.mp4", mimeType: "video/mp4", buffer: mp4(200_000) },
+    ]);
+    await form.getByRole("button", { name: "Upload" }).click();
+    await expect(page.getByTestId("flash-banner")).toContainText("2 file(s) uploaded successfully");
+    const listed = page.getByTestId("uploaded-file");
+    await expect(listed).toHaveCount(2);
+    await expect(page.getByTestId("uploaded-files").getByText("hood.jpg")).toBeVisible();
+    await expect(page.getByTestId("uploaded-files").getByText("clip.mp4")).toBeVisible();
+    await expect(page.getByTestId("uploaded-files").getByText("195 KB")).toBeVisible();
+
+    // Still there after a reload; removable; Continue leads to step 2.
+    await page.reload();
+    await expect(listed).toHaveCount(2);
+    await page.getByRole("button", { name: "Remove hood.jpg" }).click();
+    await expect(listed).toHaveCount(1);
+    await page.getByRole("button", { name: "Continue to Assessment Details" }).click();
+    await expect(page.getByTestId("upload-details-step")).toBeVisible();
+  });
+
+  test("the fallback form reports a wrong file type with the widget's message", async ({ page, loginAs }) => {
+    await loginAs("dealer");
+    await page.goto("/upload");
+    const form = page.getByTestId("upload-fallback-wizard");
+    await form.locator('input[type="file"]').setInputFiles([
+      { name: "photo.jpg", mimeType: "image/jpeg", buffer: Buffer.from("this is text, not a JPEG") },
+    ]);
+    await form.getByRole("button", { name: "Upload" }).click();
+    await expect(page.getByTestId("flash-banner")).toContainText("You can only upload: .jpg, .jpeg, .png, .gif, .mp4, .mov");
+    await expect(page.getByTestId("uploaded-file")).toHaveCount(0);
+  });
+
+  test("the dashboard's Upload Media dialog works as a plain form", async ({ page, loginAs }) => {
+    await loginAs("dealer");
+    await page.goto("/");
+    await page.getByTestId("quick-upload-media").click();
+    await expect(page).toHaveURL(/\?upload=1$/);
+    const form = page.getByTestId("upload-fallback-dashboard");
+    await expect(form).toBeVisible();
+    await form.locator('input[type="file"]').setInputFiles([
+      { name: "wing.png", mimeType: "image/png", buffer: await png() },
+    ]);
+    await form.getByRole("button", { name: "Upload" }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByTestId("flash-banner")).toContainText(
+      "Files uploaded successfully. You can now create an assessment.",
+    );
+  });
+});
