@@ -17,6 +17,7 @@ export const action = methods({
   },
   DELETE: async ({ request, params }: ActionFunctionArgs) => {
     const actor = await requireUser(request);
-    return json(await deleteContact(actor, params.id ?? ""));
+    await deleteContact(actor, params.id ?? "");
+    return json({ message: "Contact deleted successfully" });
   },
 });

@@ -17,6 +17,7 @@ export const action = methods({
   },
   DELETE: async ({ request, params }: ActionFunctionArgs) => {
     const actor = await requireUser(request);
-    return json(await deletePackage(actor, params.id ?? ""));
+    await deletePackage(actor, params.id ?? "");
+    return json({ message: "Package deleted successfully" });
   },
 });

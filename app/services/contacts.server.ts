@@ -93,8 +93,9 @@ export async function updateContact(actor: Actor, id: string, input: ContactInpu
   return (await present(actor, [record]))[0];
 }
 
+/** Deletes one contact in scope and answers it as it was. */
 export async function deleteContact(actor: Actor, id: string) {
   const record = await removeContact({ scope: scopeFor(actor), id });
   if (!record) throw notFound();
-  return { message: "Contact deleted successfully" };
+  return (await present(actor, [record]))[0];
 }

@@ -87,8 +87,9 @@ export async function updatePackage(actor: Actor, id: string, input: PackageInpu
   return (await present(actor, [record]))[0];
 }
 
+/** Deletes one package in scope and answers it as it was. */
 export async function deletePackage(actor: Actor, id: string) {
   const record = await removePackage({ scope: scopeFor(actor), id });
   if (!record) throw notFound();
-  return { message: "Package deleted successfully" };
+  return (await present(actor, [record]))[0];
 }

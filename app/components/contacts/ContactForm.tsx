@@ -1,0 +1,65 @@
+import { Button, Group, SimpleGrid, Stack } from "@mantine/core";
+import { Link } from "@remix-run/react";
+import { ValidatedForm } from "remix-validated-form";
+import { CONTACT_LIMITS, contactValidator } from "~/schemas/contact";
+import type { ContactJson } from "~/services/contacts.server";
+import { SubmitButton, TextareaField, TextField } from "../form/fields";
+
+export const CONTACT_FORM_ID = "contact-form";
+
+/**
+ * Add Contact, doubling as Edit Contact. Validated in the browser and again by the screen action
+ * with the same schema; without JavaScript the server's messages come back on the fields.
+ */
+export function ContactForm({ contact, cancelTo }: { contact?: ContactJson | null; cancelTo: string }) {
+  const defaults = contact
+    ? {
+        firstName: contact.firstName,
+        lastName: contact.lastName,
+        email: contact.email,
+        phone: contact.phone ?? "",
+        companyName: contact.companyName ?? "",
+        address: contact.address ?? "",
+        notes: contact.notes ?? "",
+      }
+    : undefined;
+  return (
+    <ValidatedForm
+      key={contact?.id ?? "new"}
+      id={CONTACT_FORM_ID}
+      validator={contactValidator}
+      defaultValues={defaults}
+      method="post"
+      noValidate
+      preventScrollReset
+    >
+      <input type="hidden" name="intent" value={contact ? "update" : "create"} />
+      {contact && <input type="hidden" name="id" value={contact.id} />}
+      <Stack>
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <TextField name="firstName" label="First Name" required autoComplete="off" />
+          <TextField name="lastName" label="Last Name" required autoComplete="off" />
+        </SimpleGrid>
+        <TextField name="email" label="Email" type="email" required autoComplete="off" />
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <TextField name="phone" label="Phone" type="tel" autoComplete="off" />
+          <TextField name="companyName" label="Company" autoComplete="off" />
+        </SimpleGrid>
+        <TextField name="address" label="Address" autoComplete="off" />
+        <TextareaField
+          name="notes"
+          label="Notes"
+          description={`Up to ${CONTACT_LIMITS.notes} characters`}
+          autosize
+          minRows={3}
+        />
+        <Group justify="flex-end">
+          <Button component={Link} to={cancelTo} preventScrollReset variant="default">
+            Cancel
+          </Button>
+          <SubmitButton formId={CONTACT_FORM_ID}>{contact ? "Update Contact" : "Create Contact"}</SubmitButton>
+        </Group>
+      </Stack>
+    </ValidatedForm>
+  );
+}

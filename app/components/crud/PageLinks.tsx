@@ -1,0 +1,53 @@
+import { Button, Group, Text } from "@mantine/core";
+import { Link } from "@remix-run/react";
+
+/** Previous / next links under a long list (links, so paging works without JavaScript). */
+export function PageLinks({
+  page,
+  pageCount,
+  matched,
+  pageSize,
+  hrefFor,
+  noun,
+}: {
+  page: number;
+  pageCount: number;
+  matched: number;
+  pageSize: number;
+  hrefFor: (page: number) => string;
+  noun: string;
+}) {
+  if (pageCount <= 1) return null;
+  const first = (page - 1) * pageSize + 1;
+  const last = Math.min(page * pageSize, matched);
+  return (
+    <Group justify="space-between" mt="lg" component="nav" aria-label="Pages">
+      <Text size="sm" c="dimmed">
+        Showing {first}–{last} of {matched} {noun}
+      </Text>
+      <Group gap="xs">
+        {page > 1 ? (
+          <Button component={Link} to={hrefFor(page - 1)} variant="default" size="xs" rel="prev">
+            Previous
+          </Button>
+        ) : (
+          <Button variant="default" size="xs" disabled>
+            Previous
+          </Button>
+        )}
+        <Text size="sm">
+          Page {page} of {pageCount}
+        </Text>
+        {page < pageCount ? (
+          <Button component={Link} to={hrefFor(page + 1)} variant="default" size="xs" rel="next">
+            Next
+          </Button>
+        ) : (
+          <Button variant="default" size="xs" disabled>
+            Next
+          </Button>
+        )}
+      </Group>
+    </Group>
+  );
+}

@@ -1,0 +1,18 @@
+// Formatting shared by server render and browser: fixed locale and time zone, so the HTML the
+// server sends and the browser's first render agree (no hydration mismatch).
+
+const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" });
+const wholeUsd = new Intl.NumberFormat("en-US", {
+  style: "currency",
+  currency: "USD",
+  minimumFractionDigits: 0,
+  maximumFractionDigits: 0,
+});
+
+export const formatDate = (iso: string) => dateFormat.format(new Date(iso));
+
+/** Package prices: whole US dollars ("$1,250"). */
+export const formatWholeUsd = (amount: number) => wholeUsd.format(amount);
+
+/** The first `max` characters followed by "..." when the text is longer. */
+export const truncate = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}...` : text);

@@ -1,0 +1,65 @@
+import { Button, Group, Stack, Switch } from "@mantine/core";
+import { Link } from "@remix-run/react";
+import { useField, ValidatedForm } from "remix-validated-form";
+import { PACKAGE_LIMITS, packageValidator, type PackageInput } from "~/schemas/package";
+import type { PackageJson } from "~/services/packages.server";
+import { SubmitButton, TextareaField, TextField } from "../form/fields";
+
+export const PACKAGE_FORM_ID = "package-form";
+
+/** The active switch posts "on" when checked and nothing when not (plain HTML checkbox). */
+function ActiveSwitch() {
+  const { defaultValue } = useField("isActive");
+  const checked = defaultValue === true || defaultValue === "on" || defaultValue === "true";
+  return <Switch name="isActive" value="on" defaultChecked={checked} label="Active" />;
+}
+
+/**
+ * Add Package, doubling as Edit Package. Features are typed one per line; the shared schema trims
+ * them, drops empty lines and stores a list.
+ */
+export function PackageForm({ pkg, cancelTo }: { pkg?: PackageJson | null; cancelTo: string }) {
+  const defaults = pkg
+    ? {
+        name: pkg.name,
+        description: pkg.description ?? "",
+        price: String(pkg.price),
+        features: pkg.features.join("\n"),
+        isActive: pkg.isActive,
+      }
+    : { isActive: true };
+  return (
+    <ValidatedForm
+      key={pkg?.id ?? "new"}
+      id={PACKAGE_FORM_ID}
+      validator={packageValidator}
+      // The form's own shape (price as text, features as lines), not the parsed one.
+      defaultValues={defaults as unknown as Partial<PackageInput>}
+      method="post"
+      noValidate
+      preventScrollReset
+    >
+      <input type="hidden" name="intent" value={pkg ? "update" : "create"} />
+      {pkg && <input type="hidden" name="id" value={pkg.id} />}
+      <Stack>
+        <TextField name="name" label="Package Name" required autoComplete="off" />
+        <TextareaField name="description" label="Description" autosize minRows={2} />
+        <TextField name="price" label="Price (USD)" type="number" step="0.01" required />
+        <TextareaField
+          name="features"
+          label="Features"
+          description={`One per line (up to ${PACKAGE_LIMITS.features})`}
+          autosize
+          minRows={4}
+        />
+        <ActiveSwitch />
+        <Group justify="flex-end">
+          <Button component={Link} to={cancelTo} preventScrollReset variant="default">
+            Cancel
+          </Button>
+          <SubmitButton formId={PACKAGE_FORM_ID}>{pkg ? "Update Package" : "Create Package"}</SubmitButton>
+        </Group>
+      </Stack>
+    </ValidatedForm>
+  );
+}

@@ -1,0 +1,194 @@
+import { Button, Group, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import { ContactCard } from "~/components/contacts/ContactCard";
+import { ContactForm } from "~/components/contacts/ContactForm";
+import { CardGrid, CardGridSkeleton, useListLoading } from "~/components/crud/CardGrid";
+import { ConfirmDelete } from "~/components/crud/ConfirmDelete";
+import { EmptyState } from "~/components/crud/EmptyState";
+import { BuildingIcon, PhoneIcon, PlusIcon, UsersIcon } from "~/components/crud/icons";
+import { keepListWhenOpeningDialog, listSearch, readDialog } from "~/components/crud/list-url";
+import { PageLinks } from "~/components/crud/PageLinks";
+import { SearchBar } from "~/components/crud/SearchBar";
+import { StatCard } from "~/components/crud/StatCard";
+import { DialogRoute } from "~/components/DialogRoute";
+import { contactValidator } from "~/schemas/contact";
+import { requireUser } from "~/services/auth.server";
+import {
+  contactsPage,
+  createContact,
+  deleteContact,
+  getContact,
+  updateContact,
+} from "~/services/contacts.server";
+import { handleForm } from "~/utils/forms.server";
+import { jsonError } from "~/utils/http.server";
+import { listReturnTo, nullIfNotFound, readListUrl, writeAndReturn } from "~/utils/list-screen.server";
+
+export const meta: MetaFunction = () => [{ title: "Contacts · DamageIQ" }];
+
+/** Cards per page: 1,000 contacts still render in one quick request. */
+const PAGE_SIZE = 48;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const actor = await requireUser(request);
+  const { q, page, dialog } = readListUrl(request.url);
+  const [list, target] = await Promise.all([
+    contactsPage(actor, { q, page, pageSize: PAGE_SIZE }),
+    dialog && dialog.kind !== "new" ? getContact(actor, dialog.id).catch(nullIfNotFound) : null,
+  ]);
+  return json({ q: q ?? "", pageSize: PAGE_SIZE, ...list, target });
+}
+
+export const shouldRevalidate = keepListWhenOpeningDialog;
+
+/** Form posts: `intent` = create | update | delete; success and failure come back as toasts. */
+export async function action({ request }: ActionFunctionArgs) {
+  const actor = await requireUser(request);
+  const form = await request.formData();
+  const id = String(form.get("id") ?? "");
+  const back = listReturnTo(request.url);
+  switch (form.get("intent")) {
+    case "create":
+      return handleForm(
+        request,
+        contactValidator,
+        (input) =>
+          writeAndReturn(
+            request,
+            listReturnTo(request.url, { firstPage: true }),
+            async () => {
+              const contact = await createContact(actor, input);
+              return {
+                title: "Contact Created",
+                message: `${contact.firstName} ${contact.lastName} has been added to your contacts.`,
+              };
+            },
+            "Failed to create contact",
+          ),
+        form,
+      );
+    case "update":
+      return handleForm(
+        request,
+        contactValidator,
+        (input) =>
+          writeAndReturn(
+            request,
+            back,
+            async () => {
+              const contact = await updateContact(actor, id, input);
+              return { title: "Contact Updated", message: `${contact.firstName} ${contact.lastName} has been updated.` };
+            },
+            "Failed to update contact",
+          ),
+        form,
+      );
+    case "delete":
+      return writeAndReturn(
+        request,
+        back,
+        async () => {
+          const contact = await deleteContact(actor, id);
+          return { title: "Contact Deleted", message: `${contact.firstName} ${contact.lastName} has been deleted.` };
+        },
+        "Failed to delete contact",
+      );
+    default:
+      throw jsonError(400, "Unknown action");
+  }
+}
+
+export default function ContactsPage() {
+  const { q, contacts, matched, page, pageCount, pageSize, stats, target } = useLoaderData<typeof loader>();
+  const [params] = useSearchParams();
+  const loading = useListLoading();
+  const dialog = readDialog(params);
+  const closeTo = listSearch(params) || "/contacts";
+  const hrefWith = (changes: Record<string, string | number | null>) => listSearch(params, changes) || "/contacts";
+  // The item a dialog is about: from the loader on a direct visit, else from the page shown.
+  const dialogContact =
+    dialog && dialog.kind !== "new"
+      ? (target?.id === dialog.id ? target : contacts.find((c) => c.id === dialog.id)) ?? null
+      : null;
+  const addButton = (
+    <Button component={Link} to={hrefWith({ dialog: "new" })} preventScrollReset leftSection={<PlusIcon size={16} />}>
+      Add Contact
+    </Button>
+  );
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" align="flex-end">
+        <div>
+          <Title order={1}>Contacts</Title>
+          <Text c="dimmed">Manage your customer contacts.</Text>
+        </div>
+        {addButton}
+      </Group>
+
+      <SimpleGrid cols={{ base: 1, sm: 3 }}>
+        <StatCard label="Total Contacts" value={stats.total} icon={<UsersIcon />} />
+        <StatCard label="With Companies" value={stats.withCompany} icon={<BuildingIcon />} color="teal" />
+        <StatCard label="With Phone" value={stats.withPhone} icon={<PhoneIcon />} color="grape" />
+      </SimpleGrid>
+
+      <SearchBar q={q} placeholder="Search contacts..." label="Search contacts" />
+
+      {loading ? (
+        <CardGridSkeleton count={6} />
+      ) : contacts.length === 0 ? (
+        <EmptyState
+          icon={<UsersIcon size={28} />}
+          title="No Contacts Found"
+          message={q ? "No contacts match your search." : "Add your first contact to get started."}
+          action={q ? undefined : addButton}
+        />
+      ) : (
+        <CardGrid label="Contacts">
+          {contacts.map((contact) => (
+            <ContactCard
+              key={contact.id}
+              contact={contact}
+              editTo={hrefWith({ edit: contact.id })}
+              deleteTo={hrefWith({ delete: contact.id })}
+            />
+          ))}
+        </CardGrid>
+      )}
+
+      <PageLinks
+        page={page}
+        pageCount={pageCount}
+        matched={matched}
+        pageSize={pageSize}
+        noun="contacts"
+        hrefFor={(p) => hrefWith({ page: p })}
+      />
+
+      {dialog?.kind === "new" && (
+        <DialogRoute title="Add Contact" closeTo={closeTo}>
+          <ContactForm cancelTo={closeTo} />
+        </DialogRoute>
+      )}
+      {dialog?.kind === "edit" && (
+        <DialogRoute title="Edit Contact" closeTo={closeTo}>
+          {dialogContact ? <ContactForm contact={dialogContact} cancelTo={closeTo} /> : <Text>Contact not found.</Text>}
+        </DialogRoute>
+      )}
+      {dialog?.kind === "delete" && (
+        <DialogRoute title="Delete Contact" closeTo={closeTo}>
+          {dialogContact ? (
+            <ConfirmDelete
+              id={dialogContact.id}
+              question={`Are you sure you want to delete ${dialogContact.firstName} ${dialogContact.lastName}? This action cannot be undone.`}
+              cancelTo={closeTo}
+            />
+          ) : (
+            <Text>Contact not found.</Text>
+          )}
+        </DialogRoute>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,193 @@
+import { Button, Group, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import { CardGrid, CardGridSkeleton, useListLoading } from "~/components/crud/CardGrid";
+import { ConfirmDelete } from "~/components/crud/ConfirmDelete";
+import { EmptyState } from "~/components/crud/EmptyState";
+import { formatWholeUsd } from "~/components/crud/format";
+import { BoxIcon, CheckIcon, CurrencyIcon, PlusIcon, TrendingUpIcon } from "~/components/crud/icons";
+import { keepListWhenOpeningDialog, listSearch, readDialog } from "~/components/crud/list-url";
+import { PageLinks } from "~/components/crud/PageLinks";
+import { SearchBar } from "~/components/crud/SearchBar";
+import { StatCard } from "~/components/crud/StatCard";
+import { DialogRoute } from "~/components/DialogRoute";
+import { PackageCard } from "~/components/packages/PackageCard";
+import { PackageForm } from "~/components/packages/PackageForm";
+import { packageValidator } from "~/schemas/package";
+import { requireUser } from "~/services/auth.server";
+import {
+  createPackage,
+  deletePackage,
+  getPackage,
+  packagesPage,
+  updatePackage,
+} from "~/services/packages.server";
+import { handleForm } from "~/utils/forms.server";
+import { jsonError } from "~/utils/http.server";
+import { listReturnTo, nullIfNotFound, readListUrl, writeAndReturn } from "~/utils/list-screen.server";
+
+export const meta: MetaFunction = () => [{ title: "Packages · DamageIQ" }];
+
+const PAGE_SIZE = 48;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const actor = await requireUser(request);
+  const { q, page, dialog } = readListUrl(request.url);
+  const [list, target] = await Promise.all([
+    packagesPage(actor, { q, page, pageSize: PAGE_SIZE }),
+    dialog && dialog.kind !== "new" ? getPackage(actor, dialog.id).catch(nullIfNotFound) : null,
+  ]);
+  return json({ q: q ?? "", pageSize: PAGE_SIZE, ...list, target });
+}
+
+export const shouldRevalidate = keepListWhenOpeningDialog;
+
+/** Form posts: `intent` = create | update | delete; success and failure come back as toasts. */
+export async function action({ request }: ActionFunctionArgs) {
+  const actor = await requireUser(request);
+  const form = await request.formData();
+  const id = String(form.get("id") ?? "");
+  const back = listReturnTo(request.url);
+  switch (form.get("intent")) {
+    case "create":
+      return handleForm(
+        request,
+        packageValidator,
+        (input) =>
+          writeAndReturn(
+            request,
+            listReturnTo(request.url, { firstPage: true }),
+            async () => {
+              const pkg = await createPackage(actor, input);
+              return { title: "Package Created", message: `${pkg.name} has been created.` };
+            },
+            "Failed to create package",
+          ),
+        form,
+      );
+    case "update":
+      return handleForm(
+        request,
+        packageValidator,
+        (input) =>
+          writeAndReturn(
+            request,
+            back,
+            async () => {
+              const pkg = await updatePackage(actor, id, input);
+              return { title: "Package Updated", message: `${pkg.name} has been updated.` };
+            },
+            "Failed to update package",
+          ),
+        form,
+      );
+    case "delete":
+      return writeAndReturn(
+        request,
+        back,
+        async () => {
+          const pkg = await deletePackage(actor, id);
+          return { title: "Package Deleted", message: `${pkg.name} has been deleted.` };
+        },
+        "Failed to delete package",
+      );
+    default:
+      throw jsonError(400, "Unknown action");
+  }
+}
+
+export default function PackagesPage() {
+  const { q, packages, matched, page, pageCount, pageSize, stats, target } = useLoaderData<typeof loader>();
+  const [params] = useSearchParams();
+  const loading = useListLoading();
+  const dialog = readDialog(params);
+  const closeTo = listSearch(params) || "/packages";
+  const hrefWith = (changes: Record<string, string | number | null>) => listSearch(params, changes) || "/packages";
+  const dialogPackage =
+    dialog && dialog.kind !== "new"
+      ? (target?.id === dialog.id ? target : packages.find((p) => p.id === dialog.id)) ?? null
+      : null;
+  const addButton = (
+    <Button component={Link} to={hrefWith({ dialog: "new" })} preventScrollReset leftSection={<PlusIcon size={16} />}>
+      Add Package
+    </Button>
+  );
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" align="flex-end">
+        <div>
+          <Title order={1}>Packages</Title>
+          <Text c="dimmed">Service packages with a price and a feature list.</Text>
+        </div>
+        {addButton}
+      </Group>
+
+      <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
+        <StatCard label="Total" value={stats.total} icon={<BoxIcon />} />
+        <StatCard label="Active" value={stats.active} icon={<CheckIcon />} color="green" />
+        <StatCard label="Average Price" value={formatWholeUsd(stats.averagePrice)} icon={<CurrencyIcon />} color="blue" />
+        <StatCard label="Highest Price" value={formatWholeUsd(stats.highestPrice)} icon={<TrendingUpIcon />} color="violet" />
+      </SimpleGrid>
+
+      <SearchBar q={q} placeholder="Search packages..." label="Search packages" />
+
+      {loading ? (
+        <CardGridSkeleton count={6} />
+      ) : packages.length === 0 ? (
+        <EmptyState
+          icon={<BoxIcon size={28} />}
+          title="No Packages Found"
+          message={
+            q ? "No packages match your search." : "Create your first service package to offer it with estimates."
+          }
+          action={q ? undefined : addButton}
+        />
+      ) : (
+        <CardGrid label="Packages">
+          {packages.map((pkg) => (
+            <PackageCard
+              key={pkg.id}
+              pkg={pkg}
+              editTo={hrefWith({ edit: pkg.id })}
+              deleteTo={hrefWith({ delete: pkg.id })}
+            />
+          ))}
+        </CardGrid>
+      )}
+
+      <PageLinks
+        page={page}
+        pageCount={pageCount}
+        matched={matched}
+        pageSize={pageSize}
+        noun="packages"
+        hrefFor={(p) => hrefWith({ page: p })}
+      />
+
+      {dialog?.kind === "new" && (
+        <DialogRoute title="Add Package" closeTo={closeTo}>
+          <PackageForm cancelTo={closeTo} />
+        </DialogRoute>
+      )}
+      {dialog?.kind === "edit" && (
+        <DialogRoute title="Edit Package" closeTo={closeTo}>
+          {dialogPackage ? <PackageForm pkg={dialogPackage} cancelTo={closeTo} /> : <Text>Package not found.</Text>}
+        </DialogRoute>
+      )}
+      {dialog?.kind === "delete" && (
+        <DialogRoute title="Delete Package" closeTo={closeTo}>
+          {dialogPackage ? (
+            <ConfirmDelete
+              id={dialogPackage.id}
+              question={`Are you sure you want to delete the package "${dialogPackage.name}"? This action cannot be undone.`}
+              cancelTo={closeTo}
+            />
+          ) : (
+            <Text>Package not found.</Text>
+          )}
+        </DialogRoute>
+      )}
+    </Stack>
+  );
+}
