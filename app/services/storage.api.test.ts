@@ -207,6 +207,29 @@ describe.each(["local", "s3"] as const)("uploads with the %s backend", (backend)
     expect((await media(app, alice, done.json.url)).body.equals(video)).toBe(true);
   });
 
+  it("signs many parts in one call (Companion's batch signing)", async () => {
+    const video = mp4(5 * MiB + 10);
+    const created = await alice.post(base, { filename: "batch.mp4", type: "video/mp4" });
+    const { key, uploadId } = created.json;
+    const batch = await alice.get(`${base}/${uploadId}/batch${q(key)}&partNumbers=1,2`);
+    expect(batch.status).toBe(200);
+    const urls = batch.json.presignedUrls as Record<string, string>;
+    const p1 = await put(urls["1"], video.subarray(0, 5 * MiB));
+    const p2 = await put(urls["2"], video.subarray(5 * MiB));
+    const done = await alice.post(`${base}/${uploadId}/complete${q(key)}`, {
+      parts: [
+        { PartNumber: 1, ETag: p1.etag },
+        { PartNumber: 2, ETag: p2.etag },
+      ],
+    });
+    expect(done.status).toBe(200);
+    expect(done.json.size).toBe(video.length);
+    expect((await alice.get(`${base}/${uploadId}/batch${q(key)}`)).status).toBe(400);
+    expect((await alice.get(`${base}/${uploadId}/batch${q(key)}&partNumbers=0,1`)).status).toBe(400);
+    const other = await alice.post(base, { filename: "other.mp4", type: "video/mp4" });
+    expect((await bob.get(`${base}/${other.json.uploadId}/batch${q(other.json.key)}&partNumbers=1`)).status).toBe(404);
+  });
+
   it("aborts a multipart upload and forgets it", async () => {
     const created = await alice.post(base, { filename: "abort.mp4", type: "video/mp4" });
     const { key, uploadId } = created.json;

@@ -230,8 +230,21 @@ async function ownMultipart(actor: Actor, key: string, uploadId: string) {
 /** `GET s3/multipart/{uploadId}/{partNumber}?key=`. */
 export async function signPart(actor: Actor, key: string, uploadId: string, partNumber: number, origin: string) {
   const record = await ownMultipart(actor, key, uploadId);
-  const url = await guard(() => storage().presignPart(record.key, uploadId, partNumber, UPLOAD_URL_EXPIRES));
+  const limit = { maxBytes: limitFor(record.purpose as UploadPurpose).maxFileSize, name: record.originalName };
+  const url = await guard(() => storage().presignPart(record.key, uploadId, partNumber, UPLOAD_URL_EXPIRES, limit));
   return { url: absolute(url, origin), expires: UPLOAD_URL_EXPIRES };
+}
+
+/** `GET s3/multipart/{uploadId}/batch?key=&partNumbers=`: many part URLs in one call. */
+export async function signParts(actor: Actor, key: string, uploadId: string, partNumbers: number[], origin: string) {
+  const record = await ownMultipart(actor, key, uploadId);
+  const limit = { maxBytes: limitFor(record.purpose as UploadPurpose).maxFileSize, name: record.originalName };
+  const presignedUrls: Record<string, string> = {};
+  for (const n of new Set(partNumbers)) {
+    const url = await guard(() => storage().presignPart(record.key, uploadId, n, UPLOAD_URL_EXPIRES, limit));
+    presignedUrls[String(n)] = absolute(url, origin);
+  }
+  return { presignedUrls };
 }
 
 /** `GET s3/multipart/{uploadId}?key=`: the parts stored so far (to resume after an interruption). */
@@ -372,30 +385,33 @@ async function signedRequest(request: Request) {
   const url = new URL(request.url);
   const verified = verifySignedUrl(url.searchParams);
   if (!verified.ok) return uploadError(verified.status, verified.message);
-  const { op, key, uploadId, partNumber } = verified.params;
+  const { op, key, uploadId, partNumber, max, name } = verified.params;
+  const backend = storage();
+
+  if (op === "part" && request.method === "PUT") {
+    // Everything needed is in the signed URL; the open multipart directory proves it is pending.
+    if (!(backend instanceof LocalBackend)) return notFound();
+    const maxBytes = Number(max);
+    try {
+      const etag = await backend.writePart(key, uploadId, Number(partNumber), requestBodyStream(request), maxBytes);
+      return new Response(null, { status: 200, headers: { ETag: etag, "Access-Control-Expose-Headers": "ETag" } });
+    } catch (error) {
+      if (error instanceof StorageError) {
+        throw uploadError(error.status, error.status === 413 ? messages.exceedsSize(name, maxBytes) : error.message);
+      }
+      throw error;
+    }
+  }
+
   const record = await findUploadByKey(key);
   if (!record) return notFound();
   const limit = limitFor(record.purpose as UploadPurpose);
-  const backend = storage();
 
   if (op === "get" && request.method === "GET") {
     if (record.state !== "complete") return notFound();
     return serveObject(record, request.headers.get("Range"));
   }
   if (record.state !== "pending") return uploadError(409, "Upload already completed");
-
-  if (op === "part" && request.method === "PUT") {
-    if (!(backend instanceof LocalBackend)) return notFound();
-    const etag = await guard(() =>
-      backend.writePart(key, uploadId, Number(partNumber), requestBodyStream(request), limit.maxFileSize),
-    ).catch(async (error) => {
-      if (error instanceof Response && error.status === 413) {
-        throw uploadError(413, messages.exceedsSize(record.originalName, limit.maxFileSize));
-      }
-      throw error;
-    });
-    return new Response(null, { status: 200, headers: { ETag: etag, "Access-Control-Expose-Headers": "ETag" } });
-  }
 
   if (op === "put" && (request.method === "PUT" || request.method === "POST")) {
     const tooLarge = () => uploadError(413, messages.exceedsSize(record.originalName, limit.maxFileSize));

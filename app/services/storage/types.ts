@@ -17,8 +17,17 @@ export interface StorageBackend {
   /** A URL the client PUTs one whole object to (expires after `expiresIn` seconds). */
   presignPut(key: string, contentType: string, expiresIn: number): Promise<string>;
   createMultipart(key: string, contentType: string): Promise<string>;
-  /** A URL the client PUTs one part to; the answer carries the part's ETag header. */
-  presignPart(key: string, uploadId: string, partNumber: number, expiresIn: number): Promise<string>;
+  /**
+   * A URL the client PUTs one part to; the answer carries the part's ETag header. `limit` (local
+   * backend) travels signed in the URL, so storing a part needs no database lookup.
+   */
+  presignPart(
+    key: string,
+    uploadId: string,
+    partNumber: number,
+    expiresIn: number,
+    limit?: { maxBytes: number; name: string },
+  ): Promise<string>;
   listParts(key: string, uploadId: string): Promise<StoredPart[]>;
   /** Joins the parts into the object; throws StorageError(400) for missing/wrong/small parts. */
   completeMultipart(key: string, uploadId: string, parts: { PartNumber: number; ETag: string }[]): Promise<void>;

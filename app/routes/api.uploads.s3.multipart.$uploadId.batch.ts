@@ -1,0 +1,22 @@
+import { json, type LoaderFunctionArgs } from "@remix-run/node";
+import { messages } from "~/components/upload/limits";
+import { requireUser } from "~/services/auth.server";
+import { publicOrigin, signParts, uploadError } from "~/services/storage.server";
+import { api } from "~/utils/http.server";
+
+/**
+ * `GET s3/multipart/{uploadId}/batch?key=&partNumbers=1,2,3` → `{presignedUrls: {"1": url, …}}`
+ * (Companion's batch signing): one round trip for many parts. At most 1000 parts per call.
+ */
+export const loader = api(async ({ request, params }: LoaderFunctionArgs) => {
+  const actor = await requireUser(request);
+  const search = new URL(request.url).searchParams;
+  const key = search.get("key");
+  const list = search.get("partNumbers");
+  if (!key || !params.uploadId || !list) throw uploadError(400, messages.cannotSign);
+  const numbers = list.split(",");
+  if (numbers.length > 1000 || numbers.some((n) => !/^\d+$/.test(n) || Number(n) < 1 || Number(n) > 10000)) {
+    throw uploadError(400, "s3: the part numbers must be integers between 1 and 10000");
+  }
+  return json(await signParts(actor, key, params.uploadId, numbers.map(Number), publicOrigin(request)));
+});

@@ -1,0 +1,405 @@
+// Upload benchmarks (loopback only, bounded in size and time; local storage backend):
+//  1. throughput: a 100 MB file through the app's multipart path (sign + PUT 5 MiB parts one after
+//     another, as the browser uploader does, then complete) vs one raw PUT of the same file to the same
+//     backend. Target: multipart throughput ≥ 0.8 × raw.
+//  2. memory: the server's RSS growth while 1 GB in total (10 × 100 MB, two at a time) is uploaded.
+//     Target ≤ 64 MB.
+//  3. slow line: through a throttling TCP proxy (1.6 Mbps up, 150 ms round trip) the connection is cut
+//     in the middle of a part; the client resumes like the uploader (retry delays, list parts, send the
+//     missing ones). Target: the upload completes and the bytes sent twice are ≤ one part (5 MiB).
+// Env: BENCH_MB (100), BENCH_TOTAL_MB (1024), THROTTLE_KBIT (1600), SLOW_FILE_MB (10.5), PART_CONCURRENCY (4).
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const MiB = 1024 * 1024;
+const PART = 5 * MiB;
+const FILE_BYTES = Math.round(Number(process.env.BENCH_MB ?? 100) * 1000 * 1000);
+const TOTAL_BYTES = Number(process.env.BENCH_TOTAL_MB ?? 1024) * MiB;
+const THROTTLE_BPS = (Number(process.env.THROTTLE_KBIT ?? 1600) * 1000) / 8;
+const ONE_WAY_DELAY_MS = 75;
+const SLOW_FILE_BYTES = Math.round(Number(process.env.SLOW_FILE_MB ?? 10.5) * MiB);
+const RETRY_DELAYS = [0, 1000, 3000, 5000];
+const PART_CONCURRENCY = Number(process.env.PART_CONCURRENCY ?? 4);
+const DEADLINE = Date.now() + 15 * 60 * 1000;
+
+const freePort = () =>
+  new Promise((resolve) => {
+    const s = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const mb = (bytes) => `${(bytes / MiB).toFixed(1)} MiB`;
+const rate = (bytes, ms) => `${((bytes / MiB) / (ms / 1000)).toFixed(1)} MiB/s`;
+
+function checkDeadline() {
+  if (Date.now() > DEADLINE) throw new Error("benchmark exceeded its 15 minute bound");
+}
+
+/** An MP4-looking payload (ftyp box, then random bytes). */
+function payload(size) {
+  const buf = randomBytes(size);
+  Buffer.from([0, 0, 0, 0x18, ...Buffer.from("ftypisom"), 0, 0, 2, 0, ...Buffer.from("isomiso2")]).copy(buf, 0);
+  return buf;
+}
+
+// ---------------------------------------------------------------------------------------------
+// App
+
+async function startApp() {
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "bench-upload-"));
+  const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, NODE_ENV: "production", STORAGE: "local" };
+  delete env.MONGODB_URI;
+  const child = spawn(process.execPath, ["server.mjs"], { cwd: root, env, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (d) => (stderr += d));
+  const url = `http://127.0.0.1:${port}`;
+  for (const t0 = Date.now(); ; ) {
+    if (child.exitCode !== null) throw new Error(`app exited:\n${stderr}`);
+    try {
+      if ((await fetch(`${url}/healthz`)).status === 200) break;
+    } catch {
+      // starting
+    }
+    if (Date.now() - t0 > 60_000) throw new Error(`app did not start:\n${stderr}`);
+    await sleep(50);
+  }
+  const creds = { username: "benchadmin", password: "bench-password-1" };
+  const created = await fetch(`${url}/api/admin/create-account`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ ...creds, email: "bench@example.com", firstName: "Bench", lastName: "Admin" }),
+  });
+  if (created.status !== 201) throw new Error(`admin set-up failed: ${created.status} ${await created.text()}`);
+  const login = await fetch(`${url}/api/admin/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(creds),
+  });
+  const cookie = login.headers.get("set-cookie")?.split(";")[0];
+  if (!cookie) throw new Error("login failed");
+  return {
+    url,
+    cookie,
+    pid: child.pid,
+    async stop() {
+      child.kill("SIGTERM");
+      await new Promise((r) => child.once("exit", r));
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Minimal HTTP client on node:http (no keep-alive surprises, errors surface as rejections). */
+function request(url, { method = "GET", headers = {}, body, agent } = {}) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, headers: { ...headers, ...(body ? { "Content-Length": body.length } : {}) }, agent });
+    req.on("error", reject);
+    req.on("response", (res) => {
+      const chunks = [];
+      res.on("data", (c) => chunks.push(c));
+      res.on("error", reject);
+      res.on("end", () => {
+        const text = Buffer.concat(chunks).toString("utf8");
+        let json;
+        try {
+          json = text ? JSON.parse(text) : undefined;
+        } catch {
+          json = undefined;
+        }
+        resolve({ status: res.statusCode, headers: res.headers, text, json });
+      });
+    });
+    req.end(body);
+  });
+}
+
+function api(app, base = app.url) {
+  const headers = { Cookie: app.cookie };
+  const call = async (method, p, json) => {
+    const res = await request(`${base}${p}`, {
+      method,
+      headers: json ? { ...headers, "Content-Type": "application/json" } : headers,
+      body: json ? Buffer.from(JSON.stringify(json)) : undefined,
+    });
+    if (res.status >= 400) throw Object.assign(new Error(`${method} ${p}: ${res.status} ${res.text}`), { status: res.status });
+    return res.json;
+  };
+  return {
+    get: (p) => call("GET", p),
+    post: (p, json) => call("POST", p, json ?? {}),
+    del: (p) => call("DELETE", p),
+  };
+}
+
+const q = (key) => `?key=${encodeURIComponent(key)}`;
+const MP = "/api/uploads/s3/multipart";
+
+async function rawPut(app, file, name) {
+  const client = api(app);
+  const { uploadURL, id } = await client.post("/api/objects/upload", { filename: name, type: "video/mp4" });
+  const t0 = performance.now();
+  const res = await request(uploadURL, { method: "PUT", body: file, headers: { "Content-Type": "video/mp4" } });
+  const ms = performance.now() - t0;
+  if (res.status !== 200) throw new Error(`raw PUT: ${res.status} ${res.text}`);
+  await client.del(`/api/objects/${id}`);
+  return ms;
+}
+
+/**
+ * The multipart path: create, then sign + PUT the 5 MiB parts (`concurrency` at a time; the browser
+ * uploader sends one file's parts in turn), then complete.
+ */
+async function multipartUpload(app, file, name, { base = app.url, keep = false, concurrency = 1, batch = false } = {}) {
+  const client = api(app, base);
+  const t0 = performance.now();
+  const { key, uploadId } = await client.post(MP, { filename: name, type: "video/mp4" });
+  const count = Math.ceil(file.length / PART);
+  const parts = [];
+  let next = 1;
+  const signed = batch
+    ? (await client.get(`${MP}/${uploadId}/batch${q(key)}&partNumbers=${Array.from({ length: count }, (_, i) => i + 1).join(",")}`)).presignedUrls
+    : {};
+  const worker = async () => {
+    while (next <= count) {
+      const n = next++;
+      const url = signed[n] ?? (await client.get(`${MP}/${uploadId}/${n}${q(key)}`)).url;
+      const res = await request(url, { method: "PUT", body: file.subarray((n - 1) * PART, Math.min(n * PART, file.length)) });
+      if (res.status !== 200) throw new Error(`part ${n}: ${res.status} ${res.text}`);
+      parts[n - 1] = { PartNumber: n, ETag: res.headers.etag };
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const done = await client.post(`${MP}/${uploadId}/complete${q(key)}`, { parts });
+  const ms = performance.now() - t0;
+  if (!keep) await client.del(`/api/objects/${done.id}`);
+  return { ms, done };
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. Throughput
+
+async function throughput(app) {
+  const file = payload(FILE_BYTES);
+  await rawPut(app, file.subarray(0, 20 * MiB), "warmup.mp4");
+  await multipartUpload(app, file.subarray(0, 20 * MiB), "warmup.mp4");
+  const raw = [];
+  const sequential = [];
+  const parallel = [];
+  const batched = [];
+  for (let i = 0; i < 3; i++) {
+    checkDeadline();
+    raw.push(await rawPut(app, file, `raw-${i}.mp4`));
+    sequential.push((await multipartUpload(app, file, `seq-${i}.mp4`)).ms);
+    parallel.push((await multipartUpload(app, file, `par-${i}.mp4`, { concurrency: PART_CONCURRENCY })).ms);
+    batched.push((await multipartUpload(app, file, `bat-${i}.mp4`, { concurrency: PART_CONCURRENCY, batch: true })).ms);
+  }
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const r = median(raw);
+  const parts = Math.ceil(FILE_BYTES / PART);
+  console.log(`upload: ${mb(FILE_BYTES)} one raw PUT: median ${(r / 1000).toFixed(2)} s (${rate(FILE_BYTES, r)})`);
+  const report = (label, xs) => {
+    const m = median(xs);
+    console.log(`upload: ${mb(FILE_BYTES)} multipart, ${parts} × 5 MiB parts, ${label}: median ${(m / 1000).toFixed(2)} s (${rate(FILE_BYTES, m)}), ratio ${(r / m).toFixed(2)}`);
+    return r / m;
+  };
+  report("signed and sent one at a time (the browser uploader's pattern)", sequential);
+  report(`signed one by one, ${PART_CONCURRENCY} in flight`, parallel);
+  const ratio = report(`batch-signed, ${PART_CONCURRENCY} in flight`, batched);
+  console.log(`upload: multipart/raw throughput ratio ${ratio.toFixed(2)} (target ≥ 0.8) ${ratio >= 0.8 ? "PASS" : "FAIL"}`);
+  return ratio >= 0.8;
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. Memory
+
+const rssOf = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) * 1024;
+
+async function memory(app) {
+  const file = payload(FILE_BYTES);
+  // Warm up (JIT, buffers) before taking the baseline.
+  await multipartUpload(app, file.subarray(0, 30 * MiB), "warm.mp4");
+  await sleep(500);
+  const baseline = rssOf(app.pid);
+  let peak = baseline;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, rssOf(app.pid));
+  }, 50);
+  const files = Math.ceil(TOTAL_BYTES / FILE_BYTES);
+  let next = 0;
+  const t0 = performance.now();
+  const worker = async () => {
+    while (next < files) {
+      checkDeadline();
+      next += 1;
+      await multipartUpload(app, file, `mem-${next}.mp4`);
+    }
+  };
+  await Promise.all([worker(), worker()]);
+  clearInterval(sampler);
+  const ms = performance.now() - t0;
+  const growth = peak - baseline;
+  console.log(
+    `upload: ${files} × ${mb(FILE_BYTES)} = ${mb(files * FILE_BYTES)} in ${(ms / 1000).toFixed(1)} s (${rate(files * FILE_BYTES, ms)}), server RSS ${mb(baseline)} → peak ${mb(peak)}`,
+  );
+  console.log(`upload: server RSS growth ${mb(growth)} (target ≤ 64 MiB) ${growth <= 64 * MiB ? "PASS" : "FAIL"}`);
+  return growth <= 64 * MiB;
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. Slow line with a cut
+
+/**
+ * A TCP proxy to the app: client→server bytes limited to `bps` and delayed by the one-way latency,
+ * server→client bytes delayed too. `cut()` arms a one-time cut once `afterBytes` more went upstream.
+ */
+function throttlingProxy(targetPort, bps) {
+  let upstream = 0;
+  let cutAt = Infinity;
+  let cuts = 0;
+  let sendAt = 0; // shared upstream line: when its next byte can go
+  const sockets = new Set();
+  const server = net.createServer((client) => {
+    const target = net.connect(targetPort, "127.0.0.1");
+    sockets.add(client);
+    const drop = () => {
+      client.destroy();
+      target.destroy();
+      sockets.delete(client);
+    };
+    client.on("error", drop);
+    target.on("error", drop);
+    client.on("close", drop);
+    target.on("close", drop);
+    let queued = 0;
+    client.on("data", (chunk) => {
+      const now = Date.now();
+      sendAt = Math.max(sendAt, now) + (chunk.length / bps) * 1000;
+      queued += chunk.length;
+      if (queued > 64 * 1024) client.pause();
+      setTimeout(() => {
+        queued -= chunk.length;
+        if (queued <= 64 * 1024) client.resume();
+        if (target.destroyed) return;
+        upstream += chunk.length;
+        target.write(chunk);
+        if (upstream >= cutAt) {
+          cutAt = Infinity;
+          cuts += 1;
+          drop();
+        }
+      }, sendAt - now + ONE_WAY_DELAY_MS);
+    });
+    target.on("data", (chunk) => {
+      setTimeout(() => {
+        if (!client.destroyed) client.write(chunk);
+      }, ONE_WAY_DELAY_MS);
+    });
+  });
+  return new Promise((resolve) => {
+    server.listen(0, "127.0.0.1", () => {
+      resolve({
+        port: server.address().port,
+        get upstream() {
+          return upstream;
+        },
+        get cuts() {
+          return cuts;
+        },
+        cutAfter(bytes) {
+          cutAt = upstream + bytes;
+        },
+        close: () =>
+          new Promise((r) => {
+            for (const s of sockets) s.destroy();
+            server.close(r);
+          }),
+      });
+    });
+  });
+}
+
+/** Uploads like the browser does on a bad line: on failure wait the next retry delay, list parts, go on. */
+async function resilientUpload(app, base, file, proxy) {
+  const client = api(app, base);
+  const { key, uploadId } = await client.post(MP, { filename: "slow.mp4", type: "video/mp4" });
+  const partCount = Math.ceil(file.length / PART);
+  const etags = new Map();
+  let attempt = 0;
+  let partBytesSent = 0;
+  for (;;) {
+    checkDeadline();
+    try {
+      for (let n = 1; n <= partCount; n++) {
+        if (etags.has(n)) continue;
+        const { url } = await client.get(`${MP}/${uploadId}/${n}${q(key)}`);
+        const body = file.subarray((n - 1) * PART, Math.min(n * PART, file.length));
+        // The line drops half-way through part 2, the first time.
+        if (n === 2 && proxy.cuts === 0) proxy.cutAfter(Math.floor(body.length / 2));
+        partBytesSent += body.length;
+        const res = await request(url, { method: "PUT", body });
+        if (res.status !== 200) throw new Error(`part ${n}: ${res.status}`);
+        etags.set(n, res.headers.etag);
+      }
+      const parts = [...etags].sort((a, b) => a[0] - b[0]).map(([PartNumber, ETag]) => ({ PartNumber, ETag }));
+      const done = await client.post(`${MP}/${uploadId}/complete${q(key)}`, { parts });
+      return { done, attempts: attempt + 1, partBytesSent };
+    } catch (error) {
+      attempt += 1;
+      if (attempt >= RETRY_DELAYS.length) throw error;
+      await sleep(RETRY_DELAYS[attempt]);
+      // Resume from what the server has.
+      const stored = await client.get(`${MP}/${uploadId}${q(key)}`);
+      etags.clear();
+      for (const p of stored) etags.set(p.PartNumber, p.ETag);
+    }
+  }
+}
+
+async function slowLine(app) {
+  const file = payload(SLOW_FILE_BYTES);
+  const proxy = await throttlingProxy(Number(new URL(app.url).port), THROTTLE_BPS);
+  const base = `http://127.0.0.1:${proxy.port}`;
+  const t0 = performance.now();
+  try {
+    const { done, attempts } = await resilientUpload(app, base, file, proxy);
+    const ms = performance.now() - t0;
+    // Everything that went upstream beyond the file itself: requests' headers and the bytes of the cut part.
+    const extra = proxy.upstream - file.length;
+    const same = (await request(`${app.url}${done.url}`, { headers: { Cookie: app.cookie } })).text.length > 0;
+    console.log(
+      `upload: slow line ${(THROTTLE_BPS * 8) / 1000} kbit/s, ${2 * ONE_WAY_DELAY_MS} ms RTT: ${mb(file.length)} in ${(ms / 1000).toFixed(1)} s, ${proxy.cuts} cut, ${attempts} attempts, complete=${done.size === file.length && same}`,
+    );
+    console.log(
+      `upload: bytes sent upstream ${mb(proxy.upstream)} for a ${mb(file.length)} file: ${mb(extra)} sent twice or overhead (target ≤ one part, 5 MiB) ${extra <= PART && proxy.cuts === 1 ? "PASS" : "FAIL"}`,
+    );
+    return extra <= PART && done.size === file.length && proxy.cuts === 1;
+  } finally {
+    await proxy.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const app = await startApp();
+let ok = true;
+try {
+  ok = (await throughput(app)) && ok;
+  ok = (await memory(app)) && ok;
+  ok = (await slowLine(app)) && ok;
+} catch (error) {
+  console.error(`upload: ${error.message}`);
+  ok = false;
+} finally {
+  await app.stop();
+}
+process.exit(ok ? 0 : 1);
