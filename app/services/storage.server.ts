@@ -17,7 +17,6 @@ import {
   listDraftUploads,
   markUploadComplete,
   newUploadId,
-  setMultipartId,
   UPLOAD_PURPOSES,
   type UploadPurpose,
   type UploadRecord,
@@ -156,6 +155,8 @@ async function beginUpload(actor: Actor, input: BeginUpload, multipart = false) 
   const type = input.type && /^[\w.+-]+\/[\w.+-]+$/.test(input.type) ? input.type : "application/octet-stream";
   const _id = newUploadId();
   const key = `uploads/${actor.id}/${_id}/${safeFileName(originalName)}`;
+  // The store's multipart upload is opened first so the record is written once, with its id.
+  const multipartId = multipart ? await storage().createMultipart(key, type) : null;
   const record = await createUploadRecord({
     _id,
     ownerId: actor.id,
@@ -163,13 +164,9 @@ async function beginUpload(actor: Actor, input: BeginUpload, multipart = false) 
     originalName,
     contentType: type,
     purpose,
+    multipartId,
     draft: purpose !== "training",
   });
-  if (multipart) {
-    const uploadId = await storage().createMultipart(key, type);
-    await setMultipartId(_id, uploadId);
-    record.multipartId = uploadId;
-  }
   if (Math.random() < 0.05) void sweepStaleUploads().catch(() => {});
   return record;
 }
@@ -263,7 +260,7 @@ export async function completeMultipartUpload(
 ) {
   const record = await ownMultipart(actor, key, uploadId);
   await guard(() => storage().completeMultipart(record.key, uploadId, parts));
-  await setMultipartId(record._id, null);
+  // finalizeUpload clears multipartId with the completion (one write).
   const done = await finalizeUpload(record);
   return { ...uploadJson(done), location: absolute(mediaUrl(String(done._id)), origin) };
 }

@@ -91,7 +91,8 @@ export class LocalBackend implements StorageBackend {
     expiresIn: number,
     limit = { maxBytes: MIN_PART_SIZE, name: "file" },
   ) {
-    await this.checkUpload(key, uploadId);
+    // Ownership and state were checked against the upload record; the PUT checks the directory.
+    this.partsDir(uploadId);
     const params = { op: "part", key, uploadId, partNumber: String(partNumber), max: String(limit.maxBytes), name: limit.name };
     return signUrl(params, expiresIn);
   }
