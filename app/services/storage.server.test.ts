@@ -4,7 +4,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDb } from "../../tests/test-db";
 import { Upload, createUploadRecord, newUploadId } from "../models/upload.server";
 import { env } from "../utils/env.server";
-import { displayName, parseRange, safeFileName, sniffType, sweepStaleUploads } from "./storage.server";
+import type { Actor } from "./auth.server";
+import { claimUploads, displayName, listDraft, parseRange, safeFileName, sniffType, sweepStaleUploads } from "./storage.server";
 import { signUrl, verifySignedUrl } from "./storage/signing";
 import { LocalBackend } from "./storage/local";
 
@@ -98,5 +99,31 @@ describe("sweeping", () => {
     expect(await Upload.exists({ _id: fresh._id })).not.toBeNull();
     expect(await Upload.exists({ _id: done._id })).not.toBeNull();
     expect(existsSync(done.file)).toBe(true);
+  });
+});
+
+describe("claiming uploads for an assessment", () => {
+  beforeAll(async () => {
+    await useTestDb();
+  });
+
+  it("takes only the caller's complete uploads and removes them from the wizard's list", async () => {
+    const ownerId = newUploadId().toString();
+    const actor = { id: ownerId, role: "dealer" } as unknown as Actor;
+    const other = { id: newUploadId().toString(), role: "dealer" } as unknown as Actor;
+    const _id = newUploadId();
+    const key = `uploads/${ownerId}/${_id}/a.jpg`;
+    await createUploadRecord({ _id, ownerId, key, originalName: "a.jpg", contentType: "image/jpeg", purpose: "wizard", draft: true });
+    const file = path.join(env.DATA_DIR, "objects", key);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0]));
+    await expect(claimUploads(other, [`/media/${_id}`], newUploadId().toString())).rejects.toBeInstanceOf(Response);
+    expect((await listDraft(actor)).length).toBe(0); // still pending: not listed yet
+    const assessmentId = newUploadId().toString();
+    expect(await claimUploads(actor, [`http://host/media/${_id}`], assessmentId)).toEqual([`/media/${_id}`]);
+    const record = await Upload.findById(_id);
+    expect(record?.state).toBe("complete");
+    expect(String(record?.assessmentId)).toBe(assessmentId);
+    expect(await listDraft(actor)).toEqual([]);
   });
 });

@@ -348,6 +348,24 @@ export async function resolveMediaUrl(actor: Actor, url: string) {
   return mediaUrl(String(done._id));
 }
 
+/**
+ * For assessment creation: checks that every URL names a complete upload of the caller (else 400
+ * naming it), marks them as used by `assessmentId` (off the wizard's list) and answers the media URLs.
+ */
+export async function claimUploads(actor: Actor, urls: string[], assessmentId: string) {
+  const records: UploadRecord[] = [];
+  for (const url of urls) {
+    const record = await findUploadForUrl(actor, url);
+    if (!record) throw uploadError(400, `Unknown media URL: ${url}`);
+    records.push(await finalizeUpload(record));
+  }
+  for (const record of records) {
+    record.set({ assessmentId, draft: false });
+    await record.save();
+  }
+  return records.map((r) => mediaUrl(String(r._id)));
+}
+
 // ---------------------------------------------------------------------------------------------
 // The signed route (local upload/download URLs; small files for either backend)
 
