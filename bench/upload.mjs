@@ -8,10 +8,10 @@
 //     in the middle of a part; the client resumes like the uploader (retry delays, list parts, send the
 //     missing ones). Target: the upload completes and the bytes sent twice are ≤ one part (5 MiB).
 // Env: BENCH_MB (100), BENCH_TOTAL_MB (1024), THROTTLE_KBIT (1600), SLOW_FILE_MB (10.5), PART_CONCURRENCY (4),
-// BENCH_ONLY (throughput,memory,slow).
+// BENCH_ONLY (throughput,memory,slow,s3). The S3 run uses S3Proxy from the Maven cache when it is there.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import os from "node:os";
@@ -56,10 +56,10 @@ function payload(size) {
 // App
 
 let appPort;
-async function startApp() {
+async function startApp(extraEnv = {}) {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "bench-upload-"));
-  const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, NODE_ENV: "production", STORAGE: "local" };
+  const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, NODE_ENV: "production", STORAGE: "local", ...extraEnv };
   delete env.MONGODB_URI;
   const child = spawn(process.execPath, ["server.mjs"], { cwd: root, env, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
@@ -218,15 +218,15 @@ async function compare(app, file, label, base = app.url, runs = 3) {
   return { sequential: report("signed and sent one at a time (the browser uploader)", sequential), batched: report(`batch-signed, ${PART_CONCURRENCY} in flight`, batched) };
 }
 
-async function throughput(app) {
+async function throughput(app, label = "local") {
   const file = payload(FILE_BYTES);
   await rawPut(app, file.subarray(0, 20 * MiB), "warmup.mp4");
   await multipartUpload(app, file.subarray(0, 20 * MiB), "warmup.mp4");
   // Straight over loopback (0.4–0.7 GB/s on this kind of machine), so the fixed per-upload costs
   // (create, sign, complete: database round trips) weigh as much as they ever will.
-  const loop = await compare(app, file, "loopback", app.url, 5);
+  const loop = await compare(app, file, `${label}, loopback`, app.url, 5);
   console.log(
-    `upload: multipart/raw throughput ratio ${loop.batched.toFixed(2)} batch-signed, ${loop.sequential.toFixed(2)} signed one by one (target ≥ 0.8) ${loop.batched >= 0.8 ? "PASS" : "FAIL"}`,
+    `upload: [${label}] multipart/raw throughput ratio ${loop.batched.toFixed(2)} batch-signed, ${loop.sequential.toFixed(2)} signed one by one (target ≥ 0.8) ${loop.batched >= 0.8 ? "PASS" : "FAIL"}`,
   );
   return loop.batched >= 0.8;
 }
@@ -428,10 +428,75 @@ async function slowLine(app) {
 
 // ---------------------------------------------------------------------------------------------
 
-const app = await startApp();
+// ---------------------------------------------------------------------------------------------
+// The S3 backend (S3Proxy from the Maven cache, as the tests use it), when Java and the jar are there
+
+const S3PROXY_JAR = path.join(
+  process.env.MAVEN_REPO_LOCAL ?? path.join(os.homedir(), ".m2", "repository"),
+  "org/gaul/s3proxy/2.6.0/s3proxy-2.6.0-jar-with-dependencies.jar",
+);
+
+async function startS3Proxy() {
+  if (!existsSync(S3PROXY_JAR)) return null;
+  const port = await freePort();
+  const dir = mkdtempSync(path.join(os.tmpdir(), "bench-s3-"));
+  mkdirSync(path.join(dir, "data"));
+  const endpoint = `http://127.0.0.1:${port}`;
+  const creds = { accessKeyId: "bench-access", secretAccessKey: "bench-secret-key-0123456789" };
+  writeFileSync(
+    path.join(dir, "s3proxy.conf"),
+    [
+      `s3proxy.endpoint=${endpoint}`,
+      "s3proxy.authorization=aws-v2-or-v4",
+      `s3proxy.identity=${creds.accessKeyId}`,
+      `s3proxy.credential=${creds.secretAccessKey}`,
+      "jclouds.provider=filesystem",
+      `jclouds.filesystem.basedir=${path.join(dir, "data")}`,
+      "jclouds.identity=unused",
+      "jclouds.credential=unused",
+    ].join("\n"),
+  );
+  const child = spawn("java", ["-Xmx512m", "-jar", S3PROXY_JAR, "--properties", path.join(dir, "s3proxy.conf")], {
+    stdio: "ignore",
+  });
+  for (const t0 = Date.now(); ; ) {
+    try {
+      await fetch(endpoint);
+      break;
+    } catch {
+      if (Date.now() - t0 > 30_000 || child.exitCode !== null) throw new Error("S3Proxy did not start");
+      await sleep(100);
+    }
+  }
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = "true";
+  const { S3Client, CreateBucketCommand } = await import("@aws-sdk/client-s3");
+  const s3 = new S3Client({ region: "us-east-1", endpoint, forcePathStyle: true, credentials: creds });
+  await s3.send(new CreateBucketCommand({ Bucket: "bench" }));
+  s3.destroy();
+  return {
+    env: {
+      STORAGE: "s3",
+      S3_BUCKET: "bench",
+      S3_ENDPOINT: endpoint,
+      S3_FORCE_PATH_STYLE: "true",
+      AWS_ACCESS_KEY_ID: creds.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: creds.secretAccessKey,
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
+    },
+    async stop() {
+      child.kill("SIGTERM");
+      await new Promise((r) => child.once("exit", r));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const only = (process.env.BENCH_ONLY ?? "throughput,memory,slow,s3").split(",");
 let ok = true;
+const app = await startApp();
 try {
-  const only = (process.env.BENCH_ONLY ?? "throughput,memory,slow").split(",");
   if (only.includes("throughput")) ok = (await throughput(app)) && ok;
   if (only.includes("memory")) ok = (await memory(app)) && ok;
   if (only.includes("slow")) ok = (await slowLine(app)) && ok;
@@ -440,5 +505,26 @@ try {
   ok = false;
 } finally {
   await app.stop();
+}
+if (only.includes("s3")) {
+  const s3 = await startS3Proxy().catch((error) => {
+    console.log(`upload: [s3] skipped: ${error.message}`);
+    return null;
+  });
+  if (!s3) {
+    console.log("upload: [s3] skipped: no S3Proxy jar in the Maven cache (the S3 API tests fetch it)");
+  } else {
+    const s3app = await startApp(s3.env);
+    try {
+      // For information: S3Proxy's own multipart (joining parts on its filesystem) is part of this figure.
+      await throughput(s3app, "s3 (S3Proxy)");
+    } catch (error) {
+      console.error(`upload: [s3] ${error.message}`);
+      ok = false;
+    } finally {
+      await s3app.stop();
+      await s3.stop();
+    }
+  }
 }
 process.exit(ok ? 0 : 1);
