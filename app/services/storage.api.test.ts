@@ -392,6 +392,32 @@ describe.each(["local", "s3"] as const)("uploads with the %s backend", (backend)
     expect((await media(app, alice, `${url}/thumb`)).body.equals(thumb.body)).toBe(true);
   });
 
+  it("no-JS form: streams files into storage, keeps the good ones and reports the rest", async () => {
+    const carol = await caller(app, "vendor");
+    const oversize = Buffer.alloc(52428800 + 1, 3);
+    (await jpeg()).copy(oversize, 0);
+    const form = new FormData();
+    form.append("files", new Blob([new Uint8Array(oversize)], { type: "image/jpeg" }), "huge.jpg");
+    form.append("files", new Blob([new Uint8Array(Buffer.from("not a picture"))], { type: "image/png" }), "fake.png");
+    form.append("files", new Blob([new Uint8Array(await jpeg())], { type: "image/jpeg" }), "../../good.jpg");
+    const res = await fetch(`${app.url}/upload?purpose=dashboard&redirectTo=/`, {
+      method: "POST",
+      body: form,
+      headers: { Cookie: carol.cookie },
+      redirect: "manual",
+    });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/?upload=1");
+    const listed = await carol.get("/api/objects");
+    expect(listed.json.map((f: { name: string }) => f.name)).toEqual(["good.jpg"]);
+    expect(listed.json[0].url).toMatch(/^\/media\//);
+    // The flashed toast names both problems in the widget's words.
+    const page = await fetch(`${app.url}/`, { headers: { Cookie: carol.cookie } });
+    const html = await page.text();
+    expect(html).toContain("huge.jpg exceeds maximum allowed size of 50 MB");
+    expect(html).toContain(ONLY_MEDIA);
+  });
+
   it("removes an uploaded file from the list", async () => {
     const { url } = await singlePut(alice, "remove-me.jpg", "image/jpeg", await jpeg());
     const id = url.split("/").pop();
