@@ -59,6 +59,30 @@ test.describe("with JavaScript", () => {
     await expect(page.getByTestId("upload-details-step")).toBeVisible();
   });
 
+  test("a failed part is retried after the spec's delay and only the missing parts are sent", async ({ page, loginAs }) => {
+    await loginAs("dealer");
+    const partPuts: string[] = [];
+    page.on("request", (req) => {
+      const url = new URL(req.url());
+      if (req.method() === "PUT" && url.searchParams.get("op") === "part") partPuts.push(url.searchParams.get("partNumber")!);
+    });
+    // The first request to sign part 2 fails with a retryable 503.
+    let failed = false;
+    await page.route(/\/api\/uploads\/s3\/multipart\/[^/]+\/2\?/, async (route) => {
+      if (failed) return route.continue();
+      failed = true;
+      await route.fulfill({ status: 503, contentType: "application/json", body: '{"message":"Service temporarily unavailable"}' });
+    });
+    await page.goto("/upload");
+    await uploadWithUppy(page, '[data-testid="uploader-wizard"]', [
+      { name: "retry.mp4", mimeType: "video/mp4", buffer: mp4(5 * MiB + 4096) },
+    ]);
+    await expect(page.getByText("1 file(s) uploaded successfully")).toBeVisible({ timeout: 20_000 });
+    expect(failed).toBe(true);
+    expect(partPuts.sort()).toEqual(["1", "2"]);
+    await expect(page.getByTestId("uploaded-file")).toHaveCount(1);
+  });
+
   test("the Uppy widget refuses files the screen does not allow", async ({ page, loginAs }) => {
     await loginAs("dealer");
     await page.goto("/upload");

@@ -166,24 +166,26 @@ export function Uploader({ purpose, onComplete, height = 360, note }: UploaderPr
         attempts.set(file.id, attempt);
         const timer = setTimeout(() => {
           timers.delete(timer);
-          if (uppy.getFile(file.id)) void uppy.retryUpload(file.id);
+          // A single-file retry emits no 'complete': its result is reported here.
+          if (uppy.getFile(file.id)) void uppy.retryUpload(file.id).then(finish, () => {});
         }, RETRY_DELAYS[attempt]);
         timers.add(timer);
       });
 
       const uploaded = new Map<string, UploadedFile>();
+      function finish(result: { successful?: { id: string }[] } | undefined) {
+        const files = (result?.successful ?? [])
+          .map((f) => uploaded.get(f.id))
+          .filter((f): f is UploadedFile => Boolean(f));
+        if (files.length > 0) onCompleteRef.current?.(files);
+      }
       uppy.on("upload-success", (file, response) => {
         if (!file) return;
         attempts.delete(file.id);
         const media = mediaUrlOf(response.body as { location?: string; key?: string }, response.uploadURL);
         if (media) uploaded.set(file.id, { ...media, name: file.name ?? "file", size: file.size ?? 0, type: file.type ?? "" });
       });
-      uppy.on("complete", (result) => {
-        const files = (result.successful ?? [])
-          .map((f) => uploaded.get(f.id))
-          .filter((f): f is UploadedFile => Boolean(f));
-        if (files.length > 0) onCompleteRef.current?.(files);
-      });
+      uppy.on("complete", finish);
 
       destroy = () => {
         for (const timer of timers) clearTimeout(timer);
