@@ -1,4 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
+import mongoose from "mongoose";
 import { expect, test } from "./fixtures";
 
 // Runs twice: JavaScript on (Mantine modal, client validation, notifications) and off (dialogs are
@@ -167,8 +168,53 @@ test("dialogs are addressable by URL and another account's contact is not found"
   await expect(otherPage.getByText("Ann")).toHaveCount(0);
   await otherPage.goto(`/contacts?delete=${id}`);
   await expect(otherPage.getByText("Contact not found.")).toBeVisible();
+  // Posting the forms anyway changes nothing: the failure toasts, and A's contact stays as it was.
+  const update = await otherPage.request.post("/contacts", {
+    form: { intent: "update", id, firstName: "Hacked", lastName: "Owner", email: "x@example.com" },
+  });
+  expect(update.url()).toMatch(/\/contacts$/);
+  expect(await update.text()).toContain("Failed to update contact");
+  const del = await otherPage.request.post("/contacts", { form: { intent: "delete", id } });
+  expect(await del.text()).toContain("Failed to delete contact");
   await other.close();
 
   await page.goto("/contacts");
   await expect(card(page, "Ann Owner")).toBeVisible();
+});
+
+test("a long list is paged by links; the search and the summary cover every contact", async ({ page, loginAs }) => {
+  const user = await loginAs("dealer");
+  const now = Date.now();
+  await mongoose.connection.collection("contacts").insertMany(
+    Array.from({ length: 30 }, (_, i) => ({
+      ownerId: new mongoose.Types.ObjectId(user.id),
+      firstName: `Person${String(i).padStart(2, "0")}`,
+      lastName: i % 2 ? "Odd" : "Even",
+      email: `p${i}@example.com`,
+      ...(i < 10 ? { companyName: "Tenfold" } : {}),
+      createdAt: new Date(now - i * 1000),
+      updatedAt: new Date(now - i * 1000),
+    })),
+  );
+  await page.goto("/contacts");
+  await expect(stat(page, "Total Contacts")).toHaveText("30");
+  await expect(stat(page, "With Companies")).toHaveText("10");
+  await expect(page.getByTestId("contact-card")).toHaveCount(24);
+  await expect(page.getByText("Showing 1–24 of 30 contacts")).toBeVisible();
+  await expect(card(page, "Person00 Even")).toBeVisible();
+  await page.getByRole("link", { name: "Next" }).click();
+  await expect(page).toHaveURL(/[?&]page=2/);
+  await expect(page.getByTestId("contact-card")).toHaveCount(6);
+  await expect(card(page, "Person29 Odd")).toBeVisible();
+  await expect(page.getByText("Page 2 of 2")).toBeVisible();
+  await page.getByRole("link", { name: "Previous" }).click();
+  await expect(card(page, "Person00 Even")).toBeVisible();
+
+  // A search starts again at its first page; the summary still counts everything.
+  const search = page.getByRole("searchbox", { name: "Search contacts" });
+  await search.fill("odd");
+  await search.press("Enter");
+  await expect(page.getByTestId("contact-card")).toHaveCount(15);
+  await expect(page.getByRole("navigation", { name: "Pages" })).toHaveCount(0);
+  await expect(stat(page, "Total Contacts")).toHaveText("30");
 });

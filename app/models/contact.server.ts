@@ -1,7 +1,8 @@
-import { Schema, trusted, type Types } from "mongoose";
+import { Schema, type Types } from "mongoose";
 import type { ContactInput } from "~/schemas/contact";
+import { matchesSearch, searchWords } from "~/schemas/list-query";
 import { defineModel } from "./define-model.server";
-import { isObjectIdHex, ownerFilter, textSearch, type OwnerScope } from "./owner-scope.server";
+import { isObjectIdHex, ownerFilter, type OwnerScope } from "./owner-scope.server";
 
 const contactSchema = new Schema(
   {
@@ -9,7 +10,7 @@ const contactSchema = new Schema(
     firstName: { type: String, required: true, trim: true },
     lastName: { type: String, required: true, trim: true },
     email: { type: String, required: true, trim: true },
-    // Optional fields are absent (never "") so "with company"/"with phone" are $exists counts.
+    // Optional fields are absent when blank (never ""): "with company/phone" counts filled ones.
     phone: { type: String, trim: true },
     companyName: { type: String, trim: true },
     address: { type: String, trim: true },
@@ -40,41 +41,32 @@ export interface ContactRecord {
 export const CONTACT_SEARCH_FIELDS = ["firstName", "lastName", "email", "companyName", "phone"] as const;
 const OPTIONAL_FIELDS = ["phone", "companyName", "address", "notes"] as const;
 
-const listFilter = (scope: OwnerScope, q?: string) => ({
-  ...ownerFilter(scope),
-  ...textSearch(q, CONTACT_SEARCH_FIELDS),
-});
-
-export async function findContacts({
-  scope,
-  q,
-  limit,
-  offset,
-}: {
-  scope: OwnerScope;
-  q?: string;
-  limit?: number;
-  offset?: number;
-}) {
-  const query = Contact.find(listFilter(scope, q)).sort({ createdAt: -1, _id: -1 });
-  if (offset) query.skip(offset);
-  if (limit) query.limit(limit);
-  return query.lean<ContactRecord[]>();
+/**
+ * Every contact in scope, newest first, in one query. Lists are searched and paged by the
+ * caller (see searchContacts): on the embedded database (FerretDB/SQLite) any filter but `_id`
+ * scans the whole collection, so one query per page is what keeps a page fast, and the summary
+ * cards need every contact anyway. Sized for contact books (thousands per account).
+ */
+export async function findContacts({ scope }: { scope: OwnerScope }) {
+  return Contact.find(ownerFilter(scope)).sort({ createdAt: -1, _id: -1 }).lean<ContactRecord[]>();
 }
 
-export async function countContacts({ scope, q }: { scope: OwnerScope; q?: string }) {
-  return Contact.countDocuments(listFilter(scope, q));
+/** The search box: every word in first name, last name, email, company or phone (any case). */
+export function searchContacts(records: ContactRecord[], q: string | undefined) {
+  const words = searchWords(q);
+  if (words.length === 0) return records;
+  return records.filter((r) => matchesSearch(words, CONTACT_SEARCH_FIELDS.map((f) => r[f])));
 }
 
-/** The summary cards: all contacts in scope, those with a company, those with a phone. */
-export async function contactStats({ scope }: { scope: OwnerScope }) {
-  const base = ownerFilter(scope);
-  const [total, withCompany, withPhone] = await Promise.all([
-    Contact.countDocuments(base),
-    Contact.countDocuments({ ...base, companyName: trusted({ $exists: true }) }),
-    Contact.countDocuments({ ...base, phone: trusted({ $exists: true }) }),
-  ]);
-  return { total, withCompany, withPhone };
+type StatsRow = Pick<ContactRecord, "companyName" | "phone">;
+
+/** The summary cards over a set of contacts: all, those with a company, those with a phone. */
+export function statsOf(rows: StatsRow[]) {
+  return {
+    total: rows.length,
+    withCompany: rows.filter((r) => r.companyName).length,
+    withPhone: rows.filter((r) => r.phone).length,
+  };
 }
 
 export async function findContact({ scope, id }: { scope: OwnerScope; id: string }) {

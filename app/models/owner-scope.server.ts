@@ -19,22 +19,6 @@ export const ownerFilter = (scope: OwnerScope): { ownerId?: string } =>
 /** A 24-hex-digit id (mongoose.isValidObjectId also accepts any 12-character string). */
 export const isObjectIdHex = (id: unknown): id is string => typeof id === "string" && /^[a-f0-9]{24}$/i.test(id);
 
-export const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
-/**
- * Case-insensitive search: every word of `q` (at most 8) must occur in one of `fields`, so
- * "jane doe" finds Jane Doe. Regex-escaped: the text never acts as a pattern.
- */
-export function textSearch(q: string | undefined, fields: readonly string[]) {
-  const words = (q ?? "").trim().split(/\s+/).filter(Boolean).slice(0, 8);
-  if (words.length === 0) return {};
-  const clauses = words.map((word) => {
-    const pattern = new RegExp(escapeRegex(word), "i");
-    return { $or: fields.map((field) => ({ [field]: pattern })) };
-  });
-  return clauses.length === 1 ? clauses[0] : { $and: clauses };
-}
-
 /** Display names of the owners of a page of documents (admins see whose each one is). */
 export async function ownerNames(ownerIds: string[]) {
   const ids = [...new Set(ownerIds)].filter(isObjectIdHex);

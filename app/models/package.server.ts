@@ -1,7 +1,8 @@
 import { Schema, type Types } from "mongoose";
+import { matchesSearch, searchWords } from "~/schemas/list-query";
 import type { PackageInput } from "~/schemas/package";
 import { defineModel } from "./define-model.server";
-import { isObjectIdHex, ownerFilter, textSearch, type OwnerScope } from "./owner-scope.server";
+import { isObjectIdHex, ownerFilter, type OwnerScope } from "./owner-scope.server";
 
 const packageSchema = new Schema(
   {
@@ -32,43 +33,27 @@ export interface PackageRecord {
 
 export const PACKAGE_SEARCH_FIELDS = ["name", "description"] as const;
 
-const listFilter = (scope: OwnerScope, q?: string) => ({
-  ...ownerFilter(scope),
-  ...textSearch(q, PACKAGE_SEARCH_FIELDS),
-});
-
-export async function findPackages({
-  scope,
-  q,
-  limit,
-  offset,
-}: {
-  scope: OwnerScope;
-  q?: string;
-  limit?: number;
-  offset?: number;
-}) {
-  const query = ServicePackage.find(listFilter(scope, q)).sort({ createdAt: -1, _id: -1 });
-  if (offset) query.skip(offset);
-  if (limit) query.limit(limit);
-  return query.lean<PackageRecord[]>();
+/** Every package in scope, newest first, in one query (searched and paged by the caller, as contacts). */
+export async function findPackages({ scope }: { scope: OwnerScope }) {
+  return ServicePackage.find(ownerFilter(scope)).sort({ createdAt: -1, _id: -1 }).lean<PackageRecord[]>();
 }
 
-export async function countPackages({ scope, q }: { scope: OwnerScope; q?: string }) {
-  return ServicePackage.countDocuments(listFilter(scope, q));
+/** The search box: every word in the name or the description (any case). */
+export function searchPackages(records: PackageRecord[], q: string | undefined) {
+  const words = searchWords(q);
+  if (words.length === 0) return records;
+  return records.filter((r) => matchesSearch(words, PACKAGE_SEARCH_FIELDS.map((f) => r[f])));
 }
 
-/** The stat cards: Total, Active, Average Price, Highest Price over every package in scope. */
-export async function packageStats({ scope }: { scope: OwnerScope }) {
-  // Prices only; $group accumulators differ between MongoDB and FerretDB, a projection does not.
-  const rows = await ServicePackage.find(ownerFilter(scope))
-    .select({ price: 1, isActive: 1, _id: 0 })
-    .lean<{ price: number; isActive: boolean }[]>();
+type StatsRow = Pick<PackageRecord, "price" | "isActive">;
+
+/** The stat cards over a set of packages: Total, Active, Average Price, Highest Price. */
+export function statsOf(rows: StatsRow[]) {
   const total = rows.length;
   const sum = rows.reduce((s, r) => s + (r.price ?? 0), 0);
   return {
     total,
-    active: rows.filter((r) => r.isActive).length,
+    active: rows.filter((r) => r.isActive !== false).length,
     averagePrice: total === 0 ? 0 : sum / total,
     highestPrice: rows.reduce((max, r) => Math.max(max, r.price ?? 0), 0),
   };

@@ -27,8 +27,8 @@ import { listReturnTo, nullIfNotFound, readListUrl, writeAndReturn } from "~/uti
 
 export const meta: MetaFunction = () => [{ title: "Contacts · DamageIQ" }];
 
-/** Cards per page: 1,000 contacts still render in one quick request. */
-const PAGE_SIZE = 48;
+/** Cards per page (a multiple of the 1, 2 and 3 columns); the rest is paged. */
+const PAGE_SIZE = 24;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const actor = await requireUser(request);

@@ -28,7 +28,7 @@ import { listReturnTo, nullIfNotFound, readListUrl, writeAndReturn } from "~/uti
 
 export const meta: MetaFunction = () => [{ title: "Packages · DamageIQ" }];
 
-const PAGE_SIZE = 48;
+const PAGE_SIZE = 24;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const actor = await requireUser(request);

@@ -1,11 +1,11 @@
 import {
-  contactStats,
-  countContacts,
   findContact,
   findContacts,
   insertContact,
   removeContact,
   replaceContact,
+  searchContacts,
+  statsOf,
   type ContactRecord,
 } from "~/models/contact.server";
 import { ownerNames, scopeFor } from "~/models/owner-scope.server";
@@ -31,7 +31,7 @@ export interface ContactJson {
   updatedAt: string;
 }
 
-export type ContactStats = Awaited<ReturnType<typeof contactStats>>;
+export type ContactStats = ReturnType<typeof statsOf>;
 
 const notFound = () => jsonError(404, "Contact not found");
 
@@ -59,19 +59,29 @@ async function present(actor: Actor, records: ContactRecord[]) {
   return records.map((r) => toJson(r, owners));
 }
 
-/** `GET /api/contacts`: the caller's contacts (an admin's: everyone's), newest first. */
-export async function listContacts(actor: Actor, query: ListQuery = {}) {
-  return present(actor, await findContacts({ scope: scopeFor(actor), ...query }));
+/** `GET /api/contacts`: the caller's contacts (an admin's: everyone's), newest first; `q`, `limit`, `offset`. */
+export async function listContacts(actor: Actor, { q, limit, offset = 0 }: ListQuery = {}) {
+  const matches = searchContacts(await findContacts({ scope: scopeFor(actor) }), q);
+  return present(actor, matches.slice(offset, limit === undefined ? undefined : offset + limit));
 }
 
-/** The Contacts screen: one page of the search, the total it matched and the summary cards. */
+/**
+ * The Contacts screen, from one query: the summary cards over every contact, how many the
+ * search matched and one page of them (see findContacts for why one query).
+ */
 export async function contactsPage(actor: Actor, { q, page, pageSize }: { q?: string; page: number; pageSize: number }) {
-  const scope = scopeFor(actor);
-  const [matched, stats] = await Promise.all([countContacts({ scope, q }), contactStats({ scope })]);
-  const pageCount = Math.max(1, Math.ceil(matched / pageSize));
+  const all = await findContacts({ scope: scopeFor(actor) });
+  const matches = searchContacts(all, q);
+  const pageCount = Math.max(1, Math.ceil(matches.length / pageSize));
   const current = Math.min(Math.max(1, page), pageCount);
-  const records = await findContacts({ scope, q, limit: pageSize, offset: (current - 1) * pageSize });
-  return { contacts: await present(actor, records), matched, page: current, pageCount, stats };
+  const records = matches.slice((current - 1) * pageSize, current * pageSize);
+  return {
+    contacts: await present(actor, records),
+    matched: matches.length,
+    page: current,
+    pageCount,
+    stats: statsOf(all),
+  };
 }
 
 /** One contact in scope; 404 "Contact not found" for another account's or a malformed id. */

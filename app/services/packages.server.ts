@@ -1,12 +1,12 @@
 import { ownerNames, scopeFor } from "~/models/owner-scope.server";
 import {
-  countPackages,
   findPackage,
   findPackages,
   insertPackage,
-  packageStats,
   removePackage,
   replacePackage,
+  searchPackages,
+  statsOf,
   type PackageRecord,
 } from "~/models/package.server";
 import type { ListQuery } from "~/schemas/list-query";
@@ -29,7 +29,7 @@ export interface PackageJson {
   updatedAt: string;
 }
 
-export type PackageStats = Awaited<ReturnType<typeof packageStats>>;
+export type PackageStats = ReturnType<typeof statsOf>;
 
 const notFound = () => jsonError(404, "Package not found");
 
@@ -54,19 +54,26 @@ async function present(actor: Actor, records: PackageRecord[]) {
   return records.map((r) => toJson(r, owners));
 }
 
-/** `GET /api/packages`: the caller's packages (an admin's: everyone's), newest first. */
-export async function listPackages(actor: Actor, query: ListQuery = {}) {
-  return present(actor, await findPackages({ scope: scopeFor(actor), ...query }));
+/** `GET /api/packages`: the caller's packages (an admin's: everyone's), newest first; `q`, `limit`, `offset`. */
+export async function listPackages(actor: Actor, { q, limit, offset = 0 }: ListQuery = {}) {
+  const matches = searchPackages(await findPackages({ scope: scopeFor(actor) }), q);
+  return present(actor, matches.slice(offset, limit === undefined ? undefined : offset + limit));
 }
 
-/** The Packages screen: one page of the search, the total it matched and the stat cards. */
+/** The Packages screen, from one query: the stat cards, how many the search matched, one page. */
 export async function packagesPage(actor: Actor, { q, page, pageSize }: { q?: string; page: number; pageSize: number }) {
-  const scope = scopeFor(actor);
-  const [matched, stats] = await Promise.all([countPackages({ scope, q }), packageStats({ scope })]);
-  const pageCount = Math.max(1, Math.ceil(matched / pageSize));
+  const all = await findPackages({ scope: scopeFor(actor) });
+  const matches = searchPackages(all, q);
+  const pageCount = Math.max(1, Math.ceil(matches.length / pageSize));
   const current = Math.min(Math.max(1, page), pageCount);
-  const records = await findPackages({ scope, q, limit: pageSize, offset: (current - 1) * pageSize });
-  return { packages: await present(actor, records), matched, page: current, pageCount, stats };
+  const records = matches.slice((current - 1) * pageSize, current * pageSize);
+  return {
+    packages: await present(actor, records),
+    matched: matches.length,
+    page: current,
+    pageCount,
+    stats: statsOf(all),
+  };
 }
 
 /** One package in scope; 404 "Package not found" for another account's or a malformed id. */

@@ -1,4 +1,4 @@
-import { ActionIcon, Group, Tooltip } from "@mantine/core";
+import { ActionIcon, Group } from "@mantine/core";
 import { Link } from "@remix-run/react";
 import { PencilIcon, TrashIcon } from "./icons";
 
@@ -6,23 +6,27 @@ import { PencilIcon, TrashIcon } from "./icons";
 export function ItemActions({ name, editTo, deleteTo }: { name: string; editTo: string; deleteTo: string }) {
   return (
     <Group gap={4} wrap="nowrap">
-      <Tooltip label="Edit" withinPortal={false}>
-        <ActionIcon component={Link} to={editTo} preventScrollReset variant="subtle" aria-label={`Edit ${name}`}>
-          <PencilIcon size={16} />
-        </ActionIcon>
-      </Tooltip>
-      <Tooltip label="Delete" withinPortal={false}>
-        <ActionIcon
-          component={Link}
-          to={deleteTo}
-          preventScrollReset
-          variant="subtle"
-          color="red"
-          aria-label={`Delete ${name}`}
-        >
-          <TrashIcon size={16} />
-        </ActionIcon>
-      </Tooltip>
+      <ActionIcon
+        component={Link}
+        to={editTo}
+        preventScrollReset
+        variant="subtle"
+        aria-label={`Edit ${name}`}
+        title="Edit"
+      >
+        <PencilIcon size={16} />
+      </ActionIcon>
+      <ActionIcon
+        component={Link}
+        to={deleteTo}
+        preventScrollReset
+        variant="subtle"
+        color="red"
+        aria-label={`Delete ${name}`}
+        title="Delete"
+      >
+        <TrashIcon size={16} />
+      </ActionIcon>
     </Group>
   );
 }
