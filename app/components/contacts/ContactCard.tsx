@@ -61,7 +61,8 @@ export function ContactCard({ contact, editTo, deleteTo }: { contact: ContactJso
         )}
       </Stack>
 
-      <Group justify="space-between" mt="md" gap="xs">
+      {/* Cards in a row share a height (Card is a flex column): the footer sits at the bottom. */}
+      <Group justify="space-between" mt="auto" pt="md" gap="xs">
         <Text size="xs" c="dimmed">
           Added {formatDate(contact.createdAt)}
         </Text>

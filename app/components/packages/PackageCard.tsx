@@ -62,7 +62,8 @@ export function PackageCard({ pkg, editTo, deleteTo }: { pkg: PackageJson; editT
         </Stack>
       )}
 
-      <Group justify="space-between" mt="md" gap="xs">
+      {/* Cards in a row share a height (Card is a flex column): the footer sits at the bottom. */}
+      <Group justify="space-between" mt="auto" pt="md" gap="xs">
         <Text size="xs" c="dimmed">
           Created {formatDate(pkg.createdAt)}
         </Text>
