@@ -110,14 +110,14 @@ function cpuSeconds() {
 
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
-async function measure(label, urls, cookie) {
+async function measure(label, urls, cookie, { requests = REQUESTS, concurrency = CONCURRENCY } = {}) {
   // Warm-up, not measured.
   for (const url of urls) await call("GET", url, { cookie });
   const times = [];
   let bytes = 0;
   const cpu0 = cpuSeconds();
   const t0 = performance.now();
-  await pool(REQUESTS, CONCURRENCY, async (i) => {
+  await pool(requests, concurrency, async (i) => {
     const url = urls[i % urls.length];
     const start = performance.now();
     const { text } = await call("GET", url, { cookie });
@@ -131,12 +131,12 @@ async function measure(label, urls, cookie) {
   // CPU per request does not depend on what else the machine is doing; latency does.
   const perRequest =
     cpu0 && cpu1
-      ? `, CPU per request: app ${ms(((cpu1.app - cpu0.app) * 1000) / REQUESTS)}, database ${ms(((cpu1.db - cpu0.db) * 1000) / REQUESTS)}`
+      ? `, CPU per request: app ${ms(((cpu1.app - cpu0.app) * 1000) / requests)}, database ${ms(((cpu1.db - cpu0.db) * 1000) / requests)}`
       : "";
   console.log(
-    `contacts: ${label}: ${REQUESTS} requests, ${CONCURRENCY} concurrent: p50 ${ms(pct(times, 50))}, ` +
-      `p95 ${ms(pct(times, 95))}, max ${ms(times[times.length - 1])}, ${(REQUESTS / wall).toFixed(0)} req/s, ` +
-      `avg page ${(bytes / REQUESTS / 1024).toFixed(0)} KiB${perRequest}`,
+    `contacts: ${label}: ${requests} requests, ${concurrency} concurrent: p50 ${ms(pct(times, 50))}, ` +
+      `p95 ${ms(pct(times, 95))}, max ${ms(times[times.length - 1])}, ${(requests / wall).toFixed(0)} req/s, ` +
+      `avg page ${(bytes / requests / 1024).toFixed(0)} KiB${perRequest}`,
   );
   return { p50: pct(times, 50), p95: pct(times, 95) };
 }
@@ -179,6 +179,8 @@ try {
   const searches = ["smith", "acme motors", "555-1", "jennifer garcia", "example.com", "nobody-matches"].map(
     (q) => `/contacts?q=${encodeURIComponent(q)}`,
   );
+  // One at a time first: the latency of a page on its own, without queueing.
+  await measure("GET /contacts?q= one at a time", searches, cookie, { requests: 48, concurrency: 1 });
   const search = await measure("GET /contacts?q= (6 searches, server-rendered)", searches, cookie);
   await measure("GET /contacts (first page of 1,000)", ["/contacts"], cookie);
   await measure("GET /api/contacts?q= (JSON)", searches.map((u) => u.replace("/contacts", "/api/contacts")), cookie);
