@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { freePort } from "../app/utils/embedded-db.server";
+import { freePort, stopProcess } from "../app/utils/embedded-db.server";
 
 export interface RunningApp {
   url: string;
@@ -64,16 +64,7 @@ export async function startApp(
     dataDir,
     process: proc,
     async stop() {
-      if (proc.exitCode === null && proc.signalCode === null) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(() => proc.kill("SIGKILL"), 5000);
-          proc.once("exit", () => {
-            clearTimeout(timer);
-            resolve();
-          });
-          proc.kill("SIGTERM");
-        });
-      }
+      await stopProcess(proc);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import os from "node:os";
 import path from "node:path";
 import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
-import { freePort } from "../app/utils/embedded-db.server";
+import { freePort, stopProcess } from "../app/utils/embedded-db.server";
 
 // A real S3-compatible server for the S3 backend's tests: S3Proxy (Maven Central, org.gaul:s3proxy)
 // on its filesystem backend, on a free loopback port, with AWS v2/v4 signature checking on.
@@ -127,16 +127,7 @@ export async function startS3Server(options: { bucket?: string } = {}): Promise<
     },
     async stop() {
       client.destroy();
-      if (proc.exitCode === null && proc.signalCode === null) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(() => proc.kill("SIGKILL"), 5000);
-          proc.once("exit", () => {
-            clearTimeout(timer);
-            resolve();
-          });
-          proc.kill("SIGTERM");
-        });
-      }
+      await stopProcess(proc);
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { defineModel } from "./define-model.server";
+import { defineModel, jsonWithout } from "./define-model.server";
 import mongoose, { Schema, trusted } from "mongoose";
 
 const apiTokenSchema = new Schema(
@@ -13,15 +13,7 @@ const apiTokenSchema = new Schema(
   },
   {
     timestamps: true,
-    toJSON: {
-      virtuals: true,
-      versionKey: false,
-      transform: (_doc, ret: Record<string, unknown>) => {
-        delete ret._id;
-        delete ret.tokenHash;
-        return ret;
-      },
-    },
+    toJSON: jsonWithout("tokenHash"),
   },
 );
 

@@ -1,5 +1,5 @@
 import mongoose, { Schema, trusted, type Types } from "mongoose";
-import { defineModel } from "./define-model.server";
+import { defineModel, jsonWithout } from "./define-model.server";
 
 export const UPLOAD_PURPOSES = ["wizard", "dashboard", "training"] as const;
 export type UploadPurpose = (typeof UPLOAD_PURPOSES)[number];
@@ -30,15 +30,7 @@ const uploadSchema = new Schema(
   },
   {
     timestamps: true,
-    toJSON: {
-      virtuals: true,
-      versionKey: false,
-      transform: (_doc, ret: Record<string, unknown>) => {
-        delete ret._id;
-        delete ret.multipartId;
-        return ret;
-      },
-    },
+    toJSON: jsonWithout("multipartId"),
   },
 );
 uploadSchema.index({ ownerId: 1, draft: 1, state: 1 });

@@ -1,4 +1,4 @@
-import { defineModel } from "./define-model.server";
+import { defineModel, jsonWithout } from "./define-model.server";
 import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
 
 export const ROLES = ["admin", "dealer", "vendor"] as const;
@@ -24,17 +24,7 @@ const userSchema = new Schema(
   },
   {
     timestamps: true,
-    toJSON: {
-      virtuals: true,
-      versionKey: false,
-      transform: (_doc, ret: Record<string, unknown>) => {
-        delete ret._id;
-        delete ret.passwordHash;
-        delete ret.usernameKey;
-        delete ret.credentialsChangedAt;
-        return ret;
-      },
-    },
+    toJSON: jsonWithout("passwordHash", "usernameKey", "credentialsChangedAt"),
   },
 );
 

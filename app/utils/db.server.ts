@@ -1,4 +1,5 @@
 import mongoose from "mongoose";
+import { jsonWithout } from "~/models/define-model.server";
 import { env } from "./env.server";
 import { startEmbeddedDb, type EmbeddedDb } from "./embedded-db.server";
 
@@ -8,14 +9,7 @@ mongoose.set("sanitizeFilter", true);
 mongoose.set("strictQuery", true);
 mongoose.set("bufferCommands", false);
 // API shape: `id` instead of `_id`, no `__v`; dates become ISO strings in JSON.
-mongoose.set("toJSON", {
-  virtuals: true,
-  versionKey: false,
-  transform: (_doc, ret: Record<string, unknown>) => {
-    delete ret._id;
-    return ret;
-  },
-});
+mongoose.set("toJSON", jsonWithout());
 
 const DEFAULT_DB_NAME = "damage_assess";
 

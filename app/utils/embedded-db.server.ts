@@ -36,6 +36,19 @@ export async function waitForPort(port: number, timeoutMs: number) {
   throw new Error(`embedded database did not open port ${port} within ${timeoutMs} ms`);
 }
 
+/** SIGTERM, then SIGKILL after 5 s; resolves once the process has exited. */
+export async function stopProcess(proc: ChildProcess) {
+  if (proc.exitCode !== null || proc.signalCode !== null) return;
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(() => proc.kill("SIGKILL"), 5000);
+    proc.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    proc.kill("SIGTERM");
+  });
+}
+
 export interface EmbeddedDb {
   uri: string;
   port: number;
@@ -93,16 +106,7 @@ export async function startEmbeddedDb(options: {
     pid: () => child?.pid,
     async stop() {
       stopping = true;
-      const proc = child;
-      if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => proc.kill("SIGKILL"), 5000);
-        proc.once("exit", () => {
-          clearTimeout(timer);
-          resolve();
-        });
-        proc.kill("SIGTERM");
-      });
+      if (child) await stopProcess(child);
     },
   };
 }
