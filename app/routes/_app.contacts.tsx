@@ -21,9 +21,7 @@ import {
   getContact,
   updateContact,
 } from "~/services/contacts.server";
-import { handleForm } from "~/utils/forms.server";
-import { jsonError } from "~/utils/http.server";
-import { listReturnTo, nullIfNotFound, readListUrl, writeAndReturn } from "~/utils/list-screen.server";
+import { listScreenAction, nullIfNotFound, readListUrl } from "~/utils/list-screen.server";
 
 export const meta: MetaFunction = () => [{ title: "Contacts · DamageIQ" }];
 
@@ -45,58 +43,15 @@ export const shouldRevalidate = keepListWhenOpeningDialog;
 /** Form posts: `intent` = create | update | delete; success and failure come back as toasts. */
 export async function action({ request }: ActionFunctionArgs) {
   const actor = await requireUser(request);
-  const form = await request.formData();
-  const id = String(form.get("id") ?? "");
-  const back = listReturnTo(request.url);
-  switch (form.get("intent")) {
-    case "create":
-      return handleForm(
-        request,
-        contactValidator,
-        (input) =>
-          writeAndReturn(
-            request,
-            listReturnTo(request.url, { firstPage: true }),
-            async () => {
-              const contact = await createContact(actor, input);
-              return {
-                title: "Contact Created",
-                message: `${contact.firstName} ${contact.lastName} has been added to your contacts.`,
-              };
-            },
-            "Failed to create contact",
-          ),
-        form,
-      );
-    case "update":
-      return handleForm(
-        request,
-        contactValidator,
-        (input) =>
-          writeAndReturn(
-            request,
-            back,
-            async () => {
-              const contact = await updateContact(actor, id, input);
-              return { title: "Contact Updated", message: `${contact.firstName} ${contact.lastName} has been updated.` };
-            },
-            "Failed to update contact",
-          ),
-        form,
-      );
-    case "delete":
-      return writeAndReturn(
-        request,
-        back,
-        async () => {
-          const contact = await deleteContact(actor, id);
-          return { title: "Contact Deleted", message: `${contact.firstName} ${contact.lastName} has been deleted.` };
-        },
-        "Failed to delete contact",
-      );
-    default:
-      throw jsonError(400, "Unknown action");
-  }
+  return listScreenAction(request, {
+    noun: "Contact",
+    validator: contactValidator,
+    create: (input) => createContact(actor, input),
+    update: (id, input) => updateContact(actor, id, input),
+    remove: (id) => deleteContact(actor, id),
+    describe: (contact, done) =>
+      `${contact.firstName} ${contact.lastName} has been ${done === "created" ? "added to your contacts" : done}.`,
+  });
 }
 
 export default function ContactsPage() {

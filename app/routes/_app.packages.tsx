@@ -22,9 +22,7 @@ import {
   packagesPage,
   updatePackage,
 } from "~/services/packages.server";
-import { handleForm } from "~/utils/forms.server";
-import { jsonError } from "~/utils/http.server";
-import { listReturnTo, nullIfNotFound, readListUrl, writeAndReturn } from "~/utils/list-screen.server";
+import { listScreenAction, nullIfNotFound, readListUrl } from "~/utils/list-screen.server";
 
 export const meta: MetaFunction = () => [{ title: "Packages · DamageIQ" }];
 
@@ -45,55 +43,14 @@ export const shouldRevalidate = keepListWhenOpeningDialog;
 /** Form posts: `intent` = create | update | delete; success and failure come back as toasts. */
 export async function action({ request }: ActionFunctionArgs) {
   const actor = await requireUser(request);
-  const form = await request.formData();
-  const id = String(form.get("id") ?? "");
-  const back = listReturnTo(request.url);
-  switch (form.get("intent")) {
-    case "create":
-      return handleForm(
-        request,
-        packageValidator,
-        (input) =>
-          writeAndReturn(
-            request,
-            listReturnTo(request.url, { firstPage: true }),
-            async () => {
-              const pkg = await createPackage(actor, input);
-              return { title: "Package Created", message: `${pkg.name} has been created.` };
-            },
-            "Failed to create package",
-          ),
-        form,
-      );
-    case "update":
-      return handleForm(
-        request,
-        packageValidator,
-        (input) =>
-          writeAndReturn(
-            request,
-            back,
-            async () => {
-              const pkg = await updatePackage(actor, id, input);
-              return { title: "Package Updated", message: `${pkg.name} has been updated.` };
-            },
-            "Failed to update package",
-          ),
-        form,
-      );
-    case "delete":
-      return writeAndReturn(
-        request,
-        back,
-        async () => {
-          const pkg = await deletePackage(actor, id);
-          return { title: "Package Deleted", message: `${pkg.name} has been deleted.` };
-        },
-        "Failed to delete package",
-      );
-    default:
-      throw jsonError(400, "Unknown action");
-  }
+  return listScreenAction(request, {
+    noun: "Package",
+    validator: packageValidator,
+    create: (input) => createPackage(actor, input),
+    update: (id, input) => updatePackage(actor, id, input),
+    remove: (id) => deletePackage(actor, id),
+    describe: (pkg, done) => `${pkg.name} has been ${done}.`,
+  });
 }
 
 export default function PackagesPage() {

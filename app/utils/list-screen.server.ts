@@ -1,5 +1,7 @@
+import type { Validator } from "remix-validated-form";
 import { redirectWithToast, type Toast } from "~/services/session.server";
-import { asFormFailure } from "./forms.server";
+import { jsonError } from "./http.server";
+import { asFormFailure, handleForm } from "./forms.server";
 import { listSearch, readDialog, readPage } from "~/components/crud/list-url";
 import { SEARCH_MAX_LENGTH } from "~/schemas/list-query";
 
@@ -40,4 +42,53 @@ export async function writeAndReturn(
     return redirectWithToast(request, returnTo, { title: "Error", message: failure, color: "red" });
   }
   return redirectWithToast(request, returnTo, { color: "green", ...toast });
+}
+
+/**
+ * The create / update / delete posts of a list screen (`intent`, plus `id` for update and delete):
+ * validated with the domain's form schema, then one service call, then back to the list with the
+ * spec's toast ("<Noun> Created", "Failed to create <noun>", …).
+ */
+export async function listScreenAction<Input extends Record<string, unknown>, Item>(
+  request: Request,
+  domain: {
+    /** Capitalised, as in the toasts: "Contact". */
+    noun: string;
+    validator: Validator<Input>;
+    create: (input: Input) => Promise<Item>;
+    update: (id: string, input: Input) => Promise<Item>;
+    remove: (id: string) => Promise<Item>;
+    /** The success sentence, e.g. "Jane Doe has been added to your contacts." */
+    describe: (item: Item, done: "created" | "updated" | "deleted") => string;
+  },
+) {
+  const form = await request.formData();
+  const id = String(form.get("id") ?? "");
+  const noun = domain.noun.toLowerCase();
+  const write = (returnTo: string, done: "created" | "updated" | "deleted", run: () => Promise<Item>) => {
+    const verb = done === "created" ? "create" : done === "updated" ? "update" : "delete";
+    const title = `${domain.noun} ${done[0].toUpperCase()}${done.slice(1)}`;
+    return writeAndReturn(
+      request,
+      returnTo,
+      async () => ({ title, message: domain.describe(await run(), done) }),
+      `Failed to ${verb} ${noun}`,
+    );
+  };
+  const back = listReturnTo(request.url);
+  switch (form.get("intent")) {
+    case "create":
+      return handleForm(
+        request,
+        domain.validator,
+        (input) => write(listReturnTo(request.url, { firstPage: true }), "created", () => domain.create(input)),
+        form,
+      );
+    case "update":
+      return handleForm(request, domain.validator, (input) => write(back, "updated", () => domain.update(id, input)), form);
+    case "delete":
+      return write(back, "deleted", () => domain.remove(id));
+    default:
+      throw jsonError(400, "Unknown action");
+  }
 }
