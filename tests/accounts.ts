@@ -72,3 +72,20 @@ export function client(app: RunningApp, auth?: { cookie?: string; token?: string
     del: (path: string, headers?: Record<string, string>) => call("DELETE", path, undefined, headers),
   };
 }
+
+/**
+ * The three callers a tenancy test needs: account A (cookie), another account B (Bearer token)
+ * and an admin (cookie).
+ */
+export async function tenancyClients(app: RunningApp, { otherRole = "dealer" }: { otherRole?: Role } = {}) {
+  const a = await createTestUser({ role: "dealer" });
+  const b = await createTestUser({ role: otherRole });
+  const root = await createTestUser({ role: "admin" });
+  return {
+    aId: a.id,
+    bId: b.id,
+    dealerA: client(app, { cookie: await signIn(app, a.username, a.password) }),
+    dealerB: client(app, { token: await tokenFor(b.id) }),
+    admin: client(app, { cookie: await signIn(app, root.username, root.password) }),
+  };
+}

@@ -4,14 +4,13 @@ import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { ContactCard } from "~/components/contacts/ContactCard";
 import { ContactForm } from "~/components/contacts/ContactForm";
 import { CardGrid, CardGridSkeleton, useListLoading } from "~/components/crud/CardGrid";
-import { ConfirmDelete } from "~/components/crud/ConfirmDelete";
 import { EmptyState } from "~/components/crud/EmptyState";
+import { ListDialogs } from "~/components/crud/ListDialogs";
 import { BuildingIcon, PhoneIcon, PlusIcon, UsersIcon } from "~/components/crud/icons";
 import { keepListWhenOpeningDialog, listSearch, readDialog } from "~/components/crud/list-url";
 import { PageLinks } from "~/components/crud/PageLinks";
 import { SearchBar } from "~/components/crud/SearchBar";
 import { StatCard } from "~/components/crud/StatCard";
-import { DialogRoute } from "~/components/DialogRoute";
 import { contactValidator } from "~/schemas/contact";
 import { requireUser } from "~/services/auth.server";
 import {
@@ -121,29 +120,14 @@ export default function ContactsPage() {
         hrefFor={(p) => hrefWith({ page: p })}
       />
 
-      {dialog?.kind === "new" && (
-        <DialogRoute title="Add Contact" closeTo={closeTo}>
-          <ContactForm cancelTo={closeTo} />
-        </DialogRoute>
-      )}
-      {dialog?.kind === "edit" && (
-        <DialogRoute title="Edit Contact" closeTo={closeTo}>
-          {dialogContact ? <ContactForm contact={dialogContact} cancelTo={closeTo} /> : <Text>Contact not found.</Text>}
-        </DialogRoute>
-      )}
-      {dialog?.kind === "delete" && (
-        <DialogRoute title="Delete Contact" closeTo={closeTo}>
-          {dialogContact ? (
-            <ConfirmDelete
-              id={dialogContact.id}
-              question={`Are you sure you want to delete ${dialogContact.firstName} ${dialogContact.lastName}? This action cannot be undone.`}
-              cancelTo={closeTo}
-            />
-          ) : (
-            <Text>Contact not found.</Text>
-          )}
-        </DialogRoute>
-      )}
+      <ListDialogs
+        dialog={dialog}
+        noun="Contact"
+        item={dialogContact}
+        closeTo={closeTo}
+        renderForm={(item) => <ContactForm contact={item} cancelTo={closeTo} />}
+        deleteQuestion={(c) => `Are you sure you want to delete ${c.firstName} ${c.lastName}? This action cannot be undone.`}
+      />
     </Stack>
   );
 }

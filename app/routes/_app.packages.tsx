@@ -2,15 +2,14 @@ import { Button, Group, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { CardGrid, CardGridSkeleton, useListLoading } from "~/components/crud/CardGrid";
-import { ConfirmDelete } from "~/components/crud/ConfirmDelete";
 import { EmptyState } from "~/components/crud/EmptyState";
+import { ListDialogs } from "~/components/crud/ListDialogs";
 import { formatWholeUsd } from "~/components/crud/format";
 import { BoxIcon, CheckIcon, CurrencyIcon, PlusIcon, TrendingUpIcon } from "~/components/crud/icons";
 import { keepListWhenOpeningDialog, listSearch, readDialog } from "~/components/crud/list-url";
 import { PageLinks } from "~/components/crud/PageLinks";
 import { SearchBar } from "~/components/crud/SearchBar";
 import { StatCard } from "~/components/crud/StatCard";
-import { DialogRoute } from "~/components/DialogRoute";
 import { PackageCard } from "~/components/packages/PackageCard";
 import { PackageForm } from "~/components/packages/PackageForm";
 import { packageValidator } from "~/schemas/package";
@@ -122,29 +121,14 @@ export default function PackagesPage() {
         hrefFor={(p) => hrefWith({ page: p })}
       />
 
-      {dialog?.kind === "new" && (
-        <DialogRoute title="Add Package" closeTo={closeTo}>
-          <PackageForm cancelTo={closeTo} />
-        </DialogRoute>
-      )}
-      {dialog?.kind === "edit" && (
-        <DialogRoute title="Edit Package" closeTo={closeTo}>
-          {dialogPackage ? <PackageForm pkg={dialogPackage} cancelTo={closeTo} /> : <Text>Package not found.</Text>}
-        </DialogRoute>
-      )}
-      {dialog?.kind === "delete" && (
-        <DialogRoute title="Delete Package" closeTo={closeTo}>
-          {dialogPackage ? (
-            <ConfirmDelete
-              id={dialogPackage.id}
-              question={`Are you sure you want to delete the package "${dialogPackage.name}"? This action cannot be undone.`}
-              cancelTo={closeTo}
-            />
-          ) : (
-            <Text>Package not found.</Text>
-          )}
-        </DialogRoute>
-      )}
+      <ListDialogs
+        dialog={dialog}
+        noun="Package"
+        item={dialogPackage}
+        closeTo={closeTo}
+        renderForm={(item) => <PackageForm pkg={item} cancelTo={closeTo} />}
+        deleteQuestion={(p) => `Are you sure you want to delete the package "${p.name}"? This action cannot be undone.`}
+      />
     </Stack>
   );
 }

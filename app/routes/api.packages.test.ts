@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ServicePackage } from "~/models/package.server";
-import { client, createTestUser, signIn, tokenFor } from "../../tests/accounts";
+import { client, tenancyClients } from "../../tests/accounts";
 import { startApp, type RunningApp } from "../../tests/app-server";
 import { useTestDb } from "../../tests/test-db";
 
@@ -18,14 +18,7 @@ const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 beforeAll(async () => {
   await useTestDb();
   app = await startApp();
-  const a = await createTestUser({ role: "dealer" });
-  const b = await createTestUser({ role: "dealer" });
-  const root = await createTestUser({ role: "admin" });
-  aId = a.id;
-  bId = b.id;
-  dealerA = client(app, { cookie: await signIn(app, a.username, a.password) });
-  dealerB = client(app, { token: await tokenFor(b.id) });
-  admin = client(app, { cookie: await signIn(app, root.username, root.password) });
+  ({ aId, bId, dealerA, dealerB, admin } = await tenancyClients(app));
 });
 afterAll(() => app?.stop());
 
