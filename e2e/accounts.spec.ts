@@ -78,6 +78,7 @@ test("first admin set-up, users, dealer login, role preview, delete, logout", as
 
   // The dealer signs in on the Dealer tab: no Neural Core, and admin calls are refused.
   await page.getByRole("tab", { name: "Dealer" }).click();
+  await expect(page.getByRole("button", { name: "Sign in as Dealer" })).toBeVisible();
   await fillLogin(page, dealer.username, dealer.password);
   await page.getByRole("button", { name: "Sign in as Dealer" }).click();
   await expect(page).toHaveURL(/\/$/);

@@ -33,7 +33,6 @@ export default function Login() {
         />
       </Box>
       <LoginForm
-        key={tab.value}
         failureTitle={`${tab.label} Login Failed`}
         successMessage={`${tab.label} login successful! Redirecting to dashboard...`}
         redirectDelayMs={500}
