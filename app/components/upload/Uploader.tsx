@@ -10,6 +10,7 @@ import {
   RETRY_DELAYS,
   UPLOAD_LIMITS,
   isRetryableStatus,
+  partsInFlight,
   messages,
   type UploadPurposeName,
 } from "./limits";
@@ -152,6 +153,7 @@ export function Uploader({ purpose, onComplete, height = 360, note }: UploaderPr
         companionEndpoint: COMPANION_ENDPOINT,
         shouldUseMultipart: (file) => (file.size ?? 0) > MULTIPART_THRESHOLD,
         getChunkSize: () => CHUNK_SIZE,
+        partLimit: partsInFlight,
         allowedMetaFields: ["purpose"],
       });
 

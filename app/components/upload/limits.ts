@@ -27,6 +27,13 @@ export type UploadPurposeName = keyof typeof UPLOAD_LIMITS;
 /** Multipart above 5 MiB, so a dropped connection costs at most one 5 MiB part. */
 export const MULTIPART_THRESHOLD = 5 * 1024 * 1024;
 export const CHUNK_SIZE = 5 * 1024 * 1024;
+/**
+ * Parts of one file in flight: one until a part shows a fast line (≥ 2 MiB/s), then four. On a slow
+ * line parallel parts gain nothing and a dropped line would cost every part in flight.
+ */
+export const FAST_LINE_BYTES_PER_SECOND = 2 * 1024 * 1024;
+export const partsInFlight = ({ bytesPerSecond }: { bytesPerSecond: number | undefined }) =>
+  (bytesPerSecond ?? 0) >= FAST_LINE_BYTES_PER_SECOND ? 4 : 1;
 /** Spec §9: part retry delays. */
 export const RETRY_DELAYS = [0, 1000, 3000, 5000] as const;
 /** Spec §9: 408, 409, 429, 418, 423 and 5xx except 501 and 505. */
