@@ -27,11 +27,11 @@ export async function createSessionRecord(data: Record<string, unknown>, expires
 }
 
 export async function readSessionRecord(id: string) {
-  const record = await SessionRecord.findOne({
-    _id: key(id),
-    expiresAt: trusted({ $gt: new Date() }),
-  }).lean<{ data: Record<string, unknown> }>();
-  return record?.data ?? null;
+  // By `_id` alone, the expiry checked here: the embedded database answers only that as a point
+  // lookup (docs/decisions/0001), and this runs on every signed-in request.
+  const record = await SessionRecord.findById(key(id)).lean<{ data: Record<string, unknown>; expiresAt: Date }>();
+  if (!record || !(record.expiresAt > new Date())) return null;
+  return record.data;
 }
 
 /** Updates the data; the expiry moves only when one is given (a flash must not extend a sign-in). */

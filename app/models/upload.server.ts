@@ -58,13 +58,22 @@ export async function findUploadById(id: string) {
   return Upload.findById(id);
 }
 
-/** The caller's upload under `key` (null for another account's key: answered as 404). */
-export async function findOwnUploadByKey(ownerId: string, key: string) {
-  return Upload.findOne({ ownerId, key });
+/**
+ * The upload stored under `key`, fetched by the record id inside the key and matched on the whole
+ * key: the embedded database answers only a lone `_id` as a point lookup (docs/decisions/0001), and
+ * every part, completion and signed request looks an upload up by key.
+ */
+export async function findUploadByKey(key: string) {
+  const id = /^uploads\/[0-9a-f]{24}\/([0-9a-f]{24})\//.exec(key)?.[1];
+  if (!id) return null;
+  const record = await Upload.findById(id);
+  return record?.key === key ? record : null;
 }
 
-export async function findUploadByKey(key: string) {
-  return Upload.findOne({ key });
+/** The caller's upload under `key` (null for another account's key: answered as 404). */
+export async function findOwnUploadByKey(ownerId: string, key: string) {
+  const record = await findUploadByKey(key);
+  return record && String(record.ownerId) === ownerId ? record : null;
 }
 
 export async function markUploadComplete(id: Types.ObjectId, fields: { size: number; contentType: string }) {

@@ -132,7 +132,7 @@ describe("current user, logout and sessions", () => {
     expect((await client(app, { cookie }).get("/api/auth/user")).status).toBe(401);
   });
 
-  it("treats an expired session as signed out (expiry enforced by query)", async () => {
+  it("treats an expired session as signed out (expiry enforced on every read)", async () => {
     const { username, password, id } = await createTestUser({ role: "dealer" });
     const cookie = await signIn(app, username, password);
     await SessionRecord.updateMany({ userId: id }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
