@@ -3,15 +3,22 @@ import type { EntryContext, HandleErrorFunction } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
+import { startHousekeeping } from "~/services/housekeeping.server";
 import { closeDb, db } from "~/utils/db.server";
 
 const ABORT_DELAY = 5_000;
 
 // Open the database connection at boot rather than on the first request.
 db();
+// Once per process (the dev server re-evaluates this module on every change).
+const globalForHousekeeping = globalThis as typeof globalThis & { __stopHousekeeping?: () => void };
+globalForHousekeeping.__stopHousekeeping ??= startHousekeeping();
 
 /** Called by server.mjs after the HTTP server has stopped accepting and finished its requests. */
-export const shutdown = closeDb;
+export async function shutdown() {
+  globalForHousekeeping.__stopHousekeeping?.();
+  await closeDb();
+}
 
 export const handleError: HandleErrorFunction = (error, { request }) => {
   if (request.signal.aborted) return;

@@ -21,8 +21,6 @@ const key = (id: string) => createHash("sha256").update(id).digest("base64url");
 export async function createSessionRecord(data: Record<string, unknown>, expiresAt: Date) {
   const id = randomBytes(32).toString("base64url");
   await SessionRecord.create({ _id: key(id), userId: (data.userId as string | undefined) ?? null, data, expiresAt });
-  // Expire by query (no TTL index on FerretDB): sweep now and then.
-  if (Math.random() < 0.05) await deleteExpiredSessions();
   return id;
 }
 
@@ -50,6 +48,7 @@ export async function deleteUserSessions(userId: string) {
   await SessionRecord.deleteMany({ userId });
 }
 
+/** Expired sessions are never read (readSessionRecord checks); housekeeping deletes them (no TTL index on FerretDB). */
 export async function deleteExpiredSessions() {
   await SessionRecord.deleteMany({ expiresAt: trusted({ $lte: new Date() }) });
 }

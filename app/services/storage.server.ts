@@ -167,7 +167,6 @@ async function beginUpload(actor: Actor, input: BeginUpload, multipart = false) 
     multipartId,
     draft: purpose !== "training",
   });
-  if (Math.random() < 0.05) void sweepStaleUploads().catch(() => {});
   return record;
 }
 

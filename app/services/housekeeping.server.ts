@@ -1,0 +1,41 @@
+import { deleteExpiredSessions } from "~/models/session.server";
+import { isDbUnavailableError } from "~/utils/db-errors.server";
+import { sweepStaleUploads } from "./storage.server";
+
+const FIRST_RUN_AFTER_MS = 60 * 1000;
+const RUN_EVERY_MS = 60 * 60 * 1000;
+
+/** One round: pending uploads older than a day (objects, parts, records) and expired sessions. */
+export async function runHousekeeping() {
+  const uploads = await sweepStaleUploads();
+  await deleteExpiredSessions();
+  return { uploads };
+}
+
+/**
+ * Runs housekeeping a minute after start-up and then hourly, whether or not anyone uploads or signs
+ * in (parts of abandoned uploads hold disk space). A round that fails waits for the next one; with
+ * several app instances each sweeps, which is harmless. Returns the stop function.
+ */
+export function startHousekeeping({ firstRunAfterMs = FIRST_RUN_AFTER_MS, runEveryMs = RUN_EVERY_MS } = {}) {
+  let timer: ReturnType<typeof setTimeout>;
+  let stopped = false;
+  const schedule = (ms: number) => {
+    timer = setTimeout(() => {
+      void runHousekeeping()
+        .catch((error: unknown) => {
+          // A database outage is reported by /healthz already; anything else is worth a line.
+          if (!isDbUnavailableError(error) && !(error instanceof Response)) console.warn("housekeeping failed:", error);
+        })
+        .finally(() => {
+          if (!stopped) schedule(runEveryMs);
+        });
+    }, ms);
+    timer.unref();
+  };
+  schedule(firstRunAfterMs);
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
+}
