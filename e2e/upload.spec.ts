@@ -1,28 +1,6 @@
-import type { Page } from "@playwright/test";
 import { jpeg, mp4, png } from "../tests/media-files";
 import { expect, test } from "./fixtures";
-
-const MiB = 1024 * 1024;
-
-async function media() {
-  return {
-    photos: [
-      { name: "front-bumper.jpg", mimeType: "image/jpeg", buffer: await jpeg({ width: 320, height: 240 }) },
-      { name: "door-dent.jpg", mimeType: "image/jpeg", buffer: await jpeg({ width: 300, height: 200 }) },
-      { name: "scratch.png", mimeType: "image/png", buffer: await png(120, 90) },
-    ],
-    // Over 5 MiB: goes through the multipart endpoints (two parts).
-    video: { name: "walkaround.mp4", mimeType: "video/mp4", buffer: mp4(6 * MiB) },
-  };
-}
-
-async function uploadWithUppy(page: Page, scope: string, files: { name: string; mimeType: string; buffer: Buffer }[]) {
-  const dashboard = page.locator(`${scope} .uppy-Dashboard`);
-  await expect(dashboard).toBeVisible();
-  await dashboard.locator("input.uppy-Dashboard-input").first().setInputFiles(files);
-  for (const file of files) await expect(dashboard.getByText(file.name, { exact: false }).first()).toBeVisible();
-  await dashboard.locator(".uppy-StatusBar-actionBtn--upload").click();
-}
+import { MiB, media, uploadWithUppy } from "./uppy";
 
 test.describe("with JavaScript", () => {
   test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "Uppy needs JavaScript");

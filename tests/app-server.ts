@@ -14,12 +14,13 @@ export interface RunningApp {
 
 /** Starts the built app (server.mjs + build/) on a free port against the given database. */
 export async function startApp(
-  options: { mongoUri?: string; env?: Record<string, string> } = {},
+  options: { mongoUri?: string; env?: Record<string, string>; port?: number } = {},
 ): Promise<RunningApp> {
   // By default the app shares this test file's fresh database (see tests/setup-file.ts).
   const mongoUri = options.mongoUri ?? process.env.MONGODB_URI;
   if (!mongoUri) throw new Error("no database URI for the app");
-  const port = await freePort();
+  // A caller may pick the port first, when another server must know the app's origin in advance.
+  const port = options.port ?? (await freePort());
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "damage-app-"));
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
   const proc = spawn(

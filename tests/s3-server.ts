@@ -51,7 +51,11 @@ export interface RunningS3 {
   stop(): Promise<void>;
 }
 
-export async function startS3Server(options: { bucket?: string } = {}): Promise<RunningS3> {
+/**
+ * `corsOrigin`: a browser origin allowed to PUT parts straight to the bucket, with the ETag header
+ * exposed (what a real bucket's CORS rule must allow for the browser uploader).
+ */
+export async function startS3Server(options: { bucket?: string; corsOrigin?: string } = {}): Promise<RunningS3> {
   const jar = ensureS3ProxyJar();
   const port = await freePort();
   const dir = mkdtempSync(path.join(os.tmpdir(), "damage-s3-"));
@@ -72,6 +76,15 @@ export async function startS3Server(options: { bucket?: string } = {}): Promise<
       `jclouds.filesystem.basedir=${data}`,
       "jclouds.identity=unused",
       "jclouds.credential=unused",
+      ...(options.corsOrigin
+        ? [
+            // S3Proxy reads the origins as regular expressions.
+            `s3proxy.cors-allow-origins=${options.corsOrigin.replace(/[.]/g, "\\.")}`,
+            "s3proxy.cors-allow-methods=GET PUT POST HEAD",
+            "s3proxy.cors-allow-headers=Content-Type",
+            "s3proxy.cors-exposed-headers=ETag",
+          ]
+        : []),
     ].join("\n"),
   );
   const proc = spawn("java", ["-Xmx512m", "-XX:TieredStopAtLevel=1", "-jar", jar, "--properties", properties], {
