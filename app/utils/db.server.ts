@@ -25,8 +25,14 @@ async function connect(state: DbState) {
   if (!uri) {
     state.embedded = await startEmbeddedDb({
       dataDir: env.DATA_DIR,
-      log: (line) => {
-        if (/error|panic|exited/i.test(line)) process.stderr.write(`[db] ${line}`);
+      // Only the database's errors and our launcher's own notices: FerretDB logs a WARN block
+      // (with "errmsg" in it) for every command it lacks, e.g. the driver's endSessions at shutdown.
+      log: (chunk) => {
+        for (const line of chunk.split("\n")) {
+          if (/^\S+ \S+ (ERROR|DPANIC|PANIC|FATAL) |^panic:|embedded database exited/.test(line)) {
+            process.stderr.write(`[db] ${line}\n`);
+          }
+        }
       },
     });
     uri = state.embedded.uri;
