@@ -1,6 +1,6 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { defineModel, jsonWithout } from "./define-model.server";
-import mongoose, { Schema, trusted } from "mongoose";
+import mongoose, { Schema } from "mongoose";
 
 const apiTokenSchema = new Schema(
   {
@@ -22,9 +22,15 @@ export const ApiToken = defineModel("ApiToken", apiTokenSchema);
 // Tokens carry 256 random bits, so a fast hash is enough (no KDF needed).
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
+// `dq_<record id>_<secret>`: the record is fetched by `_id` alone, the one filter the embedded
+// database answers as a point lookup (docs/decisions/0001); the hash of the whole token must match.
+const TOKEN_PATTERN = /^dq_([0-9a-f]{24})_[A-Za-z0-9_-]{43}$/;
+
 export async function createApiToken({ ownerId, name }: { ownerId: string; name: string }) {
-  const token = `dq_${randomBytes(32).toString("base64url")}`;
+  const _id = new mongoose.Types.ObjectId();
+  const token = `dq_${_id.toHexString()}_${randomBytes(32).toString("base64url")}`;
   const record = await ApiToken.create({
+    _id,
     ownerId,
     name,
     tokenHash: hashToken(token),
@@ -49,14 +55,13 @@ export async function deleteApiTokensOf({ ownerId }: { ownerId: string }) {
 
 /** Finds the token's owner id and records the use (at most once a minute, to spare writes). */
 export async function redeemApiToken(token: string) {
-  const record = await ApiToken.findOne({ tokenHash: hashToken(token) });
-  if (!record) return null;
+  const id = TOKEN_PATTERN.exec(token)?.[1];
+  if (!id) return null;
+  const record = await ApiToken.findById(id);
+  if (!record || !timingSafeEqual(Buffer.from(record.tokenHash), Buffer.from(hashToken(token)))) return null;
   const minuteAgo = new Date(Date.now() - 60_000);
   if (!record.lastUsedAt || record.lastUsedAt < minuteAgo) {
-    await ApiToken.updateOne(
-      { _id: record._id, $or: [{ lastUsedAt: null }, { lastUsedAt: trusted({ $lt: minuteAgo }) }] },
-      { $set: { lastUsedAt: new Date() } },
-    );
+    await ApiToken.updateOne({ _id: record._id }, { $set: { lastUsedAt: new Date() } });
   }
   return String(record.ownerId);
 }

@@ -343,4 +343,14 @@ describe("API tokens", () => {
     expect((await bClient.del(`/api/auth/tokens/${token.json.id}`)).status).toBe(404);
     expect((await client(app, { token: token.json.token }).get("/api/auth/user")).status).toBe(200);
   });
+
+  it("refuses a token whose secret part was changed, or that is not a token at all", async () => {
+    const { id } = await createTestUser({ role: "dealer" });
+    const token = await tokenFor(id);
+    expect((await client(app, { token }).get("/api/auth/user")).status).toBe(200);
+    const last = token.at(-1) === "A" ? "B" : "A";
+    for (const forged of [token.slice(0, -1) + last, token.slice(0, 28), `${token}x`, "dq_", "not-a-token"]) {
+      expect((await client(app, { token: forged }).get("/api/auth/user")).status).toBe(401);
+    }
+  });
 });
