@@ -143,6 +143,23 @@ describe("current user, logout and sessions", () => {
     const res = await fetch(`${app.url}/contacts`, { redirect: "manual" });
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/login?redirectTo=%2Fcontacts");
+    expect(res.headers.get("set-cookie")).toBeNull();
+  });
+
+  it("tells a user whose session ended that they are logged out, on the login page", async () => {
+    const { username, password, id } = await createTestUser({ role: "dealer" });
+    const cookie = await signIn(app, username, password);
+    await SessionRecord.updateMany({ userId: id }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
+    const res = await fetch(`${app.url}/packages?q=gold`, { headers: { Cookie: cookie }, redirect: "manual" });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/login?redirectTo=%2Fpackages%3Fq%3Dgold");
+    const flashed = res.headers.get("set-cookie")!.split(";")[0];
+    const login = await (await fetch(`${app.url}${res.headers.get("location")}`, { headers: { Cookie: flashed } })).text();
+    expect(login).toContain("Unauthorized");
+    expect(login).toContain("You are logged out. Logging in again...");
+    // Shown once.
+    const again = await (await fetch(`${app.url}/login`, { headers: { Cookie: flashed } })).text();
+    expect(again).not.toContain("You are logged out");
   });
 });
 

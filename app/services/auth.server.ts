@@ -21,8 +21,10 @@ import {
   DEFAULT_SESSION_TIMEOUT,
   getSession,
   SESSION_TIMEOUTS,
+  sessionCookie,
   sessionStorage,
   type SessionTimeout,
+  type Toast,
 } from "./session.server";
 
 export const THROTTLE_MAX_FAILURES = 5;
@@ -149,17 +151,26 @@ export async function getActor(request: Request): Promise<Actor | null> {
   return { id: String(user._id), user, role: preview ?? realRole, realRole, via: "session" };
 }
 
-function unauthorized(request: Request): Response {
+/** Spec §8: what a screen says when its session has ended (expired, signed out elsewhere). */
+const LOGGED_OUT_TOAST: Toast = { title: "Unauthorized", message: "You are logged out. Logging in again...", color: "red" };
+
+async function unauthorized(request: Request): Promise<Response> {
   if (isApiRequest(request)) return json({ message: "Unauthorized" }, { status: 401 });
   const url = new URL(request.url);
   const redirectTo = `${url.pathname}${url.search}`;
-  return redirect(redirectTo === "/" ? "/login" : `/login?redirectTo=${encodeURIComponent(redirectTo)}`);
+  const login = redirectTo === "/" ? "/login" : `/login?redirectTo=${encodeURIComponent(redirectTo)}`;
+  // A session cookie that no longer signs anyone in: the session ended, so say so on the login page
+  // (through a new session: the ended one's record is gone or expired and takes no flash).
+  if ((await sessionCookie.parse(request.headers.get("Cookie"))) === null) return redirect(login);
+  const session = await sessionStorage.getSession();
+  session.flash("toast", LOGGED_OUT_TOAST);
+  return redirect(login, { headers: { "Set-Cookie": await commitSession(session) } });
 }
 
 /** The signed-in caller, or a thrown 401 (API) / redirect to /login (screens). Checks CSRF on writes. */
 export async function requireUser(request: Request): Promise<Actor> {
   const actor = await getActor(request);
-  if (!actor) throw unauthorized(request);
+  if (!actor) throw await unauthorized(request);
   if (actor.via === "session") assertSameOrigin(request);
   return actor;
 }
