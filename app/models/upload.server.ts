@@ -92,6 +92,10 @@ export async function deleteUploadRecord(id: Types.ObjectId) {
 }
 
 /** The in-progress wizard's files of one user (complete, not yet taken by an assessment), oldest first. */
+export async function countDraftUploads(ownerId: string) {
+  return Upload.countDocuments({ ownerId, draft: true, state: "complete" });
+}
+
 export async function listDraftUploads(ownerId: string) {
   return Upload.find({ ownerId, draft: true, state: "complete" }).sort({ createdAt: 1, _id: 1 });
 }

@@ -10,6 +10,7 @@ import { startApp, type RunningApp } from "../../tests/app-server";
 import { jpeg, mov, mp4, png } from "../../tests/media-files";
 import { startS3Server, type RunningS3 } from "../../tests/s3-server";
 import { useTestDb } from "../../tests/test-db";
+import { createUploadRecord, markUploadComplete, newUploadId } from "../models/upload.server";
 import { env } from "../utils/env.server";
 import { signUrl } from "./storage/signing";
 
@@ -428,5 +429,50 @@ describe.each(["local", "s3"] as const)("uploads with the %s backend", (backend)
       const key = `uploads/${alice.id}/${id}/remove-me.jpg`;
       await expect(s3!.client.send(new GetObjectCommand({ Bucket: s3!.bucket, Key: key }))).rejects.toThrow();
     }
+  });
+
+  it("keeps the wizard's list to 20 files, however many uploads were started", async () => {
+    const carol = await caller(app, "dealer");
+    // 18 files already listed (written directly: the point is the 19th to 21st).
+    for (let i = 0; i < 18; i++) {
+      const _id = newUploadId();
+      await createUploadRecord({ _id, ownerId: carol.id, key: `uploads/${carol.id}/${_id}/old-${i}.jpg`, originalName: `old-${i}.jpg`, contentType: "image/jpeg", purpose: "wizard", draft: true });
+      await markUploadComplete(_id, { size: 10, contentType: "image/jpeg" });
+    }
+    // Two started together both pass the first check; the second to complete is refused and removed.
+    const a = await carol.post("/api/objects/upload", { filename: "a.jpg", type: "image/jpeg", purpose: "dashboard" });
+    const b = await carol.post("/api/objects/upload", { filename: "b.jpg", type: "image/jpeg" });
+    const c = await carol.post("/api/objects/upload", { filename: "c.jpg", type: "image/jpeg" });
+    expect([a.status, b.status, c.status]).toEqual([200, 200, 200]);
+    for (const started of [a, b]) {
+      expect((await put(started.json.uploadURL, await jpeg(), { "Content-Type": "image/jpeg" })).status).toBe(200);
+      if (backend === "s3") expect((await carol.post("/api/objects/complete", { uploadURL: started.json.uploadURL })).status).toBe(200);
+    }
+    if (backend === "local") {
+      const refused = await put(c.json.uploadURL, await jpeg(), { "Content-Type": "image/jpeg" });
+      expect(refused.status).toBe(400);
+      expect(JSON.parse(refused.text).message).toBe("You can only upload 20 file(s)");
+    } else {
+      expect((await put(c.json.uploadURL, await jpeg(), { "Content-Type": "image/jpeg" })).status).toBe(200);
+      const refused = await carol.post("/api/objects/complete", { uploadURL: c.json.uploadURL });
+      expect(refused.status).toBe(400);
+      expect(refused.json.message).toBe("You can only upload 20 file(s)");
+    }
+    expect((await carol.get("/api/objects")).json).toHaveLength(20);
+
+    // Full: no new upload starts, by any route; training images do not count.
+    for (const res of [
+      await carol.post("/api/objects/upload", { filename: "d.jpg", type: "image/jpeg" }),
+      await carol.post(base, { filename: "d.mp4", type: "video/mp4" }),
+      await carol.get(`/api/uploads/s3/params?filename=d.jpg&type=image%2Fjpeg`),
+    ]) {
+      expect(res.status).toBe(400);
+      expect(res.json.message).toBe("You can only upload 20 file(s)");
+    }
+    expect((await carol.post("/api/objects/upload", { filename: "t.jpg", type: "image/jpeg", purpose: "training" })).status).toBe(200);
+
+    // Removing one makes room again.
+    expect((await carol.del(`/api/objects/${a.json.id}`)).status).toBe(200);
+    expect((await carol.post("/api/objects/upload", { filename: "e.jpg", type: "image/jpeg" })).status).toBe(200);
   });
 });

@@ -14,6 +14,7 @@ import {
   findStalePendingUploads,
   findUploadById,
   findUploadByKey,
+  countDraftUploads,
   listDraftUploads,
   markUploadComplete,
   newUploadId,
@@ -148,10 +149,21 @@ export interface BeginUpload {
   purpose?: UploadPurpose;
 }
 
+/**
+ * Dashboard and wizard uploads wait on the wizard's list for the next assessment, which takes at
+ * most the wizard's 20 files: checked when an upload starts and again when it completes (uploads
+ * started together may pass the first check).
+ */
+const DRAFT_LIMIT = UPLOAD_LIMITS.wizard.maxNumberOfFiles;
+async function assertDraftRoom(ownerId: string) {
+  if ((await countDraftUploads(ownerId)) >= DRAFT_LIMIT) throw uploadError(400, messages.maxFiles(DRAFT_LIMIT));
+}
+
 async function beginUpload(actor: Actor, input: BeginUpload, multipart = false) {
   const purpose = input.purpose ?? "wizard";
   const originalName = displayName(input.filename || "upload");
   assertAllowedName(purpose, originalName);
+  if (purpose !== "training") await assertDraftRoom(actor.id);
   const type = input.type && /^[\w.+-]+\/[\w.+-]+$/.test(input.type) ? input.type : "application/octet-stream";
   const _id = newUploadId();
   const key = `uploads/${actor.id}/${_id}/${safeFileName(originalName)}`;
@@ -300,6 +312,9 @@ export async function finalizeUpload(record: UploadRecord): Promise<UploadRecord
   const sniffed = sniffType(head);
   if (!sniffed || !(limit.mimeTypes as readonly string[]).includes(sniffed)) {
     return reject(uploadError(415, messages.onlyTypes(limit.allowedFileTypes)));
+  }
+  if (record.draft && (await countDraftUploads(String(record.ownerId))) >= DRAFT_LIMIT) {
+    return reject(uploadError(400, messages.maxFiles(DRAFT_LIMIT)));
   }
   await markUploadComplete(record._id, { size: info.size, contentType: sniffed });
   record.set({ state: "complete", size: info.size, contentType: sniffed, multipartId: null });
@@ -475,7 +490,6 @@ export async function receiveFormUploads(actor: Actor, request: Request, purpose
   const stored: UploadRecord[] = [];
   const errors: string[] = [];
   const fields: Record<string, string> = {};
-  const alreadyListed = purpose === "training" ? 0 : (await listDraftUploads(actor.id)).length;
   const handler: UploadHandler = async (part) => {
     if (!part.filename) {
       let text = "";
@@ -486,7 +500,9 @@ export async function receiveFormUploads(actor: Actor, request: Request, purpose
     const drain = async () => {
       for await (const chunk of part.data) void chunk;
     };
-    if (alreadyListed + stored.length >= limit.maxNumberOfFiles) {
+    // One post is one batch of the widget: at most its number of files (the list's own cap is
+    // checked per file by beginUpload).
+    if (stored.length >= limit.maxNumberOfFiles) {
       errors.push(messages.maxFiles(limit.maxNumberOfFiles));
       await drain();
       return undefined;
