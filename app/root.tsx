@@ -52,7 +52,8 @@ export function Layout({ children }: { children: ReactNode }) {
       </head>
       <body>
         <MantineProvider theme={theme} defaultColorScheme="light">
-          <Notifications position="top-right" limit={1} autoClose={5000} />
+          {/* Spec §9: one toast at a time, shown 5000 ms, at most 420 px wide. */}
+          <Notifications position="top-right" limit={1} autoClose={5000} containerWidth={420} />
           {children}
         </MantineProvider>
         <ScrollRestoration />
