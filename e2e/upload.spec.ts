@@ -1,3 +1,4 @@
+import mongoose from "mongoose";
 import { jpeg, mp4, png } from "../tests/media-files";
 import { expect, test } from "./fixtures";
 import { MiB, media, uploadWithUppy } from "./uppy";
@@ -90,6 +91,29 @@ test.describe("with JavaScript", () => {
     expect(signCalls.length).toBeLessThanOrEqual(2);
     const listed = page.getByTestId("uploaded-file").filter({ hasText: "long-walkaround.mp4" });
     await expect(listed).toContainText("31 MB");
+  });
+
+  test("when no upload URL can be had, the spec's Upload Error toast says so", async ({ page, loginAs }) => {
+    await loginAs("dealer");
+    await page.route(/\/api\/uploads\/s3\/params\?/, (route) => route.fulfill({ status: 501, body: "" }));
+    await page.goto("/upload");
+    await uploadWithUppy(page, '[data-testid="uploader-wizard"]', [
+      { name: "hood.jpg", mimeType: "image/jpeg", buffer: await jpeg() },
+    ]);
+    await expect(page.getByText("Failed to generate upload URL")).toBeVisible();
+    await expect(page.getByText("Upload Error", { exact: true })).toBeVisible();
+  });
+
+  test("a session that ended while uploading: the logged-out toast, then the login page", async ({ page, loginAs }) => {
+    const user = await loginAs("dealer");
+    await page.goto("/upload");
+    // Signed out elsewhere (e.g. a password change) while the page stays open.
+    await mongoose.connection.collection("sessions").deleteMany({ userId: new mongoose.Types.ObjectId(user.id) });
+    await uploadWithUppy(page, '[data-testid="uploader-wizard"]', [
+      { name: "hood.jpg", mimeType: "image/jpeg", buffer: await jpeg() },
+    ]);
+    await expect(page.getByText("You are logged out. Logging in again...")).toBeVisible();
+    await page.waitForURL(/\/login$/);
   });
 
   test("the Uppy widget refuses files the screen does not allow", async ({ page, loginAs }) => {

@@ -2,6 +2,7 @@ import { hash, verify } from "@node-rs/argon2";
 import { json, redirect } from "@remix-run/node";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
+import { LOGGED_OUT_TOAST } from "~/components/toast";
 import { redeemApiToken } from "~/models/api-token.server";
 import { clearFailures, recentFailures, recordFailure } from "~/models/login-attempt.server";
 import { deleteUserSessions } from "~/models/session.server";
@@ -24,7 +25,6 @@ import {
   sessionCookie,
   sessionStorage,
   type SessionTimeout,
-  type Toast,
 } from "./session.server";
 
 export const THROTTLE_MAX_FAILURES = 5;
@@ -150,9 +150,6 @@ export async function getActor(request: Request): Promise<Actor | null> {
   const preview = realRole === "admin" ? session.get("viewAsRole") : undefined;
   return { id: String(user._id), user, role: preview ?? realRole, realRole, via: "session" };
 }
-
-/** Spec §8: what a screen says when its session has ended (expired, signed out elsewhere). */
-const LOGGED_OUT_TOAST: Toast = { title: "Unauthorized", message: "You are logged out. Logging in again...", color: "red" };
 
 async function unauthorized(request: Request): Promise<Response> {
   if (isApiRequest(request)) return json({ message: "Unauthorized" }, { status: 401 });

@@ -3,6 +3,7 @@ import type { LinksFunction } from "@remix-run/node";
 import uppyCoreStyles from "@uppy/core/css/style.min.css";
 import uppyDashboardStyles from "@uppy/dashboard/css/style.min.css";
 import { useEffect, useRef } from "react";
+import { LOGGED_OUT_TOAST, showToast } from "../toast";
 import {
   CHUNK_SIZE,
   MAX_IMAGE_EDGE,
@@ -61,16 +62,39 @@ interface ErrorLike {
   notRetryable?: boolean;
 }
 
+/** The reason phrase of a failed call to the app's upload endpoints (Uppy reports only that). */
+const companionReason = (error: ErrorLike | undefined) =>
+  /^Companion request failed: ?(.*)$/.exec(error?.message ?? "")?.[1] ?? null;
+
 /** Spec §9: 408, 409, 429, 418, 423 and 5xx (not 501/505), plus a dropped connection. */
 export function isRetryableError(error: ErrorLike | undefined) {
   if (!error || error.notRetryable) return false;
   const status = error.request?.status;
   if (typeof status === "number") return status === 0 || isRetryableStatus(status);
   if (error.isNetworkError) return true;
-  const message = error.message ?? "";
-  const companion = /^Companion request failed: ?(.*)$/.exec(message);
-  if (companion) return companion[1] === "" || RETRYABLE_REASONS.has(companion[1]);
-  return /network|failed to fetch|load failed/i.test(message);
+  const reason = companionReason(error);
+  if (reason !== null) return reason === "" || RETRYABLE_REASONS.has(reason);
+  return /network|failed to fetch|load failed/i.test(error.message ?? "");
+}
+
+const SERVER_FAILURE_REASONS = new Set([
+  "",
+  "Internal Server Error",
+  "Not Implemented",
+  "Bad Gateway",
+  "Service Unavailable",
+  "Gateway Timeout",
+  "HTTP Version Not Supported",
+]);
+
+/**
+ * The app could not hand out an upload URL (it failed or was out of reach), as opposed to refusing
+ * the file, whose reason the widget shows itself: spec §8's 'Upload Error' toast.
+ */
+export function isUploadUrlFailure(error: ErrorLike | undefined) {
+  const reason = companionReason(error);
+  if (reason !== null) return SERVER_FAILURE_REASONS.has(reason);
+  return /failed to fetch|load failed/i.test(error?.message ?? "") && !error?.request;
 }
 
 /** `/media/<id>` for what the upload's answer says (multipart: the location; form POST: the key). */
@@ -162,9 +186,20 @@ export function Uploader({ purpose, onComplete, height = 360, note }: UploaderPr
       const attempts = new Map<string, number>();
       const timers = new Set<ReturnType<typeof setTimeout>>();
       uppy.on("upload-error", (file, error) => {
-        if (!file || !isRetryableError(error as ErrorLike)) return;
+        if (!file) return;
+        if (companionReason(error as ErrorLike) === "Unauthorized") {
+          // Spec §8: the session ended; say so and go and log in again.
+          showToast(LOGGED_OUT_TOAST);
+          timers.add(setTimeout(() => window.location.assign("/api/login"), 500));
+          return;
+        }
         const attempt = (attempts.get(file.id) ?? 0) + 1;
-        if (attempt >= RETRY_DELAYS.length) return;
+        if (!isRetryableError(error as ErrorLike) || attempt >= RETRY_DELAYS.length) {
+          if (isUploadUrlFailure(error as ErrorLike)) {
+            showToast({ title: "Upload Error", message: messages.uploadUrlFailed, color: "red" });
+          }
+          return;
+        }
         attempts.set(file.id, attempt);
         const timer = setTimeout(() => {
           timers.delete(timer);
