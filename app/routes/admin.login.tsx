@@ -1,10 +1,9 @@
 import type { MetaFunction } from "@remix-run/node";
 import { AuthCard } from "~/components/auth/AuthCard";
 import { LoginForm } from "~/components/auth/LoginForm";
-import { loginScreenAction, loginScreenLoader } from "~/utils/login-screen.server";
+import { loginScreenAction } from "~/utils/login-screen.server";
 
 export const meta: MetaFunction = () => [{ title: "Admin Login · DamageIQ" }];
-export const loader = loginScreenLoader;
 export const action = loginScreenAction;
 
 export default function AdminLogin() {

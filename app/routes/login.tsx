@@ -4,10 +4,9 @@ import type { MetaFunction } from "@remix-run/node";
 import { useSearchParams } from "@remix-run/react";
 import { AuthCard } from "~/components/auth/AuthCard";
 import { LoginForm } from "~/components/auth/LoginForm";
-import { loginScreenAction, loginScreenLoader } from "~/utils/login-screen.server";
+import { loginScreenAction } from "~/utils/login-screen.server";
 
 export const meta: MetaFunction = () => [{ title: "Sign in · DamageIQ" }];
-export const loader = loginScreenLoader;
 export const action = loginScreenAction;
 
 const TABS = [

@@ -146,6 +146,15 @@ describe("current user, logout and sessions", () => {
     expect(res.headers.get("set-cookie")).toBeNull();
   });
 
+  it("keeps the login screens available when signed in (public routes, always available)", async () => {
+    const { username, password } = await createTestUser({ role: "vendor" });
+    const cookie = await signIn(app, username, password);
+    for (const path of ["/login", "/admin/login", "/admin/setup"]) {
+      const res = await fetch(`${app.url}${path}`, { headers: { Cookie: cookie }, redirect: "manual" });
+      expect(res.status, path).toBe(200);
+    }
+  });
+
   it("tells a user whose session ended that they are logged out, on the login page", async () => {
     const { username, password, id } = await createTestUser({ role: "dealer" });
     const cookie = await signIn(app, username, password);

@@ -1,6 +1,6 @@
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { json, redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { loginValidator } from "~/schemas/auth";
-import { getActor, login } from "~/services/auth.server";
+import { login } from "~/services/auth.server";
 import { handleForm } from "./forms.server";
 
 /** Only local paths: a crafted ?redirectTo= must not send the user to another site. */
@@ -9,12 +9,6 @@ export function safeRedirect(to: FormDataEntryValue | string | null | undefined,
     return fallback;
   }
   return to;
-}
-
-/** Login screens: a signed-in visitor goes straight to the dashboard. */
-export async function loginScreenLoader({ request }: LoaderFunctionArgs) {
-  if (await getActor(request)) throw redirect("/");
-  return null;
 }
 
 /**
