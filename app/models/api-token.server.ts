@@ -22,13 +22,14 @@ export const ApiToken = defineModel("ApiToken", apiTokenSchema);
 // Tokens carry 256 random bits, so a fast hash is enough (no KDF needed).
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
-// `dq_<record id>_<secret>`: the record is fetched by `_id` alone, the one filter the embedded
+// `dq_<secret>_<record id>`: the record is fetched by `_id` alone, the one filter the embedded
 // database answers as a point lookup (docs/decisions/0001); the hash of the whole token must match.
-const TOKEN_PATTERN = /^dq_([0-9a-f]{24})_[A-Za-z0-9_-]{43}$/;
+// The secret comes first so that the prefix shown in the list tells tokens apart.
+const TOKEN_PATTERN = /^dq_[A-Za-z0-9_-]{43}_([0-9a-f]{24})$/;
 
 export async function createApiToken({ ownerId, name }: { ownerId: string; name: string }) {
   const _id = new mongoose.Types.ObjectId();
-  const token = `dq_${_id.toHexString()}_${randomBytes(32).toString("base64url")}`;
+  const token = `dq_${randomBytes(32).toString("base64url")}_${_id.toHexString()}`;
   const record = await ApiToken.create({
     _id,
     ownerId,
