@@ -6,8 +6,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const LAUNCHER_DIR = path.join(root, "tools/ferretdb");
-export const LAUNCHER = path.join(LAUNCHER_DIR, "ferretdb-launcher");
+const LAUNCHER_DIR = path.join(root, "tools/mongo-launcher");
+export const LAUNCHER_JAR = path.join(LAUNCHER_DIR, "target/mongo-launcher.jar");
 
 const log = (msg) => console.log(`[setup] ${msg}`);
 
@@ -51,21 +51,20 @@ export function ensureDependencies() {
 
 export function ensureLauncher() {
   const sources = Math.max(
-    newest(LAUNCHER_DIR, (f) => /\.(go|mod|sum)$/.test(f)),
+    mtime(path.join(LAUNCHER_DIR, "pom.xml")),
+    newest(path.join(LAUNCHER_DIR, "src"), (f) => f.endsWith(".java")),
   );
-  if (mtime(LAUNCHER) > sources) return;
-  const go = spawnSync("go", ["version"], { encoding: "utf8" });
-  if (go.status !== 0) {
-    throw new Error(
-      "Go is needed to build the embedded database (tools/ferretdb). Install Go 1.22+ or set MONGODB_URI to an existing MongoDB.",
-    );
+  if (mtime(LAUNCHER_JAR) > sources) return;
+  for (const [tool, args] of [["java", ["-version"]], ["mvn", ["-v"]]]) {
+    if (spawnSync(tool, args, { stdio: "ignore" }).status !== 0) {
+      throw new Error(
+        `${tool} is needed to build the embedded database (tools/mongo-launcher). Install Java 17+ and Maven, or set MONGODB_URI to an existing MongoDB.`,
+      );
+    }
   }
-  log("building the embedded database launcher (FerretDB 1.24, first time takes about a minute)");
+  log("building the embedded database launcher (mongo-java-server; the first time Maven fetches it)");
   const started = Date.now();
-  run("go", ["build", "-trimpath", "-o", LAUNCHER, "."], {
-    cwd: LAUNCHER_DIR,
-    env: { ...process.env, CGO_ENABLED: "0" },
-  });
+  run("mvn", ["-q", "-B", "package"], { cwd: LAUNCHER_DIR });
   log(`launcher built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 

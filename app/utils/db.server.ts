@@ -25,13 +25,11 @@ async function connect(state: DbState) {
   if (!uri) {
     state.embedded = await startEmbeddedDb({
       dataDir: env.DATA_DIR,
-      // Only the database's errors and our launcher's own notices: FerretDB logs a WARN block
-      // (with "errmsg" in it) for every command it lacks, e.g. the driver's endSessions at shutdown.
+      heap: env.EMBEDDED_DB_HEAP,
+      // The launcher logs errors only; each line is worth passing on.
       log: (chunk) => {
         for (const line of chunk.split("\n")) {
-          if (/^\S+ \S+ (ERROR|DPANIC|PANIC|FATAL) |^panic:|embedded database exited/.test(line)) {
-            process.stderr.write(`[db] ${line}\n`);
-          }
+          if (line.trim() !== "") process.stderr.write(`[db] ${line}\n`);
         }
       },
     });

@@ -3,9 +3,20 @@ import { existsSync, mkdirSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 
-export const LAUNCHER_PATH = path.resolve(
-  process.env.FERRETDB_LAUNCHER ?? "tools/ferretdb/ferretdb-launcher",
+/** The launcher jar that `npm start` / `npm test` build with Maven (tools/mongo-launcher). */
+export const LAUNCHER_JAR = path.resolve(
+  process.env.EMBEDDED_DB_JAR ?? "tools/mongo-launcher/target/mongo-launcher.jar",
 );
+
+/** JVM heap for the embedded database: `512m`, `1g`, … (env EMBEDDED_DB_HEAP). */
+export const DEFAULT_HEAP = "512m";
+
+/** A heap size in megabytes; the MVStore page cache gets a quarter of it. */
+export function heapMegabytes(heap: string) {
+  const match = /^(\d+)([mg])$/i.exec(heap.trim());
+  if (!match) throw new Error(`EMBEDDED_DB_HEAP must look like 512m or 1g, not "${heap}"`);
+  return Number(match[1]) * (match[2].toLowerCase() === "g" ? 1024 : 1);
+}
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -58,35 +69,55 @@ export interface EmbeddedDb {
 }
 
 /**
- * Starts FerretDB (SQLite backend) on loopback and keeps it running: if it dies
- * unexpectedly it is restarted on the same port, so the app recovers by itself.
+ * Starts the embedded database (mongo-java-server with H2, through our launcher; see
+ * docs/decisions/0005) on loopback and keeps it running: if it dies unexpectedly it is restarted on
+ * the same port, so the app recovers by itself. It exits when our process goes away (its stdin closes).
  */
 export async function startEmbeddedDb(options: {
   dataDir: string;
   port?: number;
+  heap?: string;
   supervise?: boolean;
   log?: (line: string) => void;
 }): Promise<EmbeddedDb> {
-  if (!existsSync(LAUNCHER_PATH)) {
+  if (!existsSync(LAUNCHER_JAR)) {
     throw new Error(
-      `The embedded database launcher is missing (${LAUNCHER_PATH}). Run "npm start" to build it, or set MONGODB_URI.`,
+      `The embedded database launcher is missing (${LAUNCHER_JAR}). Run "npm start" to build it, or set MONGODB_URI.`,
     );
   }
   const dbDir = path.resolve(options.dataDir, "db");
   mkdirSync(dbDir, { recursive: true });
   const port = options.port ?? (await freePort());
+  const heapMb = heapMegabytes(options.heap ?? DEFAULT_HEAP);
   const log = options.log ?? (() => {});
   let child: ChildProcess | undefined;
   let stopping = false;
 
   const launch = () => {
     const proc = spawn(
-      LAUNCHER_PATH,
-      ["-listen", `127.0.0.1:${port}`, "-dir", dbDir, "-watch-parent"],
-      { stdio: ["ignore", "pipe", "pipe"] },
+      "java",
+      [
+        `-Xmx${heapMb}m`,
+        // Two cores and one user of the heap: the serial collector is the lightest.
+        "-XX:+UseSerialGC",
+        // Out of memory: exit, so the supervisor restarts it instead of a half-working server.
+        "-XX:+ExitOnOutOfMemoryError",
+        "-jar",
+        LAUNCHER_JAR,
+        "--port",
+        String(port),
+        "--dir",
+        dbDir,
+        "--cache-mb",
+        String(Math.max(16, Math.floor(heapMb / 4))),
+        "--watch-stdin",
+      ],
+      { stdio: ["pipe", "pipe", "pipe"] },
     );
-    proc.stdout?.on("data", (d: Buffer) => log(d.toString()));
+    // Standard output says only "listening"; errors (and nothing else) come on standard error.
+    proc.stdout?.resume();
     proc.stderr?.on("data", (d: Buffer) => log(d.toString()));
+    proc.on("error", (error) => log(`embedded database could not start: ${error.message}\n`));
     proc.on("exit", (code, signal) => {
       if (stopping || options.supervise === false) return;
       log(`embedded database exited (${signal ?? code}); restarting in 1 s\n`);
@@ -98,7 +129,7 @@ export async function startEmbeddedDb(options: {
   };
 
   child = launch();
-  await waitForPort(port, 15_000);
+  await waitForPort(port, 20_000);
 
   return {
     uri: `mongodb://127.0.0.1:${port}/`,

@@ -15,6 +15,14 @@ describe("parseEnv", () => {
     expect(result.env.STORAGE).toBe("local");
     expect(result.env.SMTP_PORT).toBe(587);
     expect(result.env.SMTP_SECURE).toBe(false);
+    expect(result.env.EMBEDDED_DB_HEAP).toBe("512m");
+  });
+
+  it("refuses an embedded database heap that is not a size", () => {
+    const result = parseEnv({ EMBEDDED_DB_HEAP: "lots" });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.message).toMatch(/EMBEDDED_DB_HEAP: must be a size like 512m or 1g/);
   });
 
   it("names every bad variable in its message", () => {

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { DEFAULT_HEAP } from "./embedded-db.server";
 
 const bool = z
   .enum(["true", "false", "1", "0", "yes", "no"], {
@@ -27,6 +28,10 @@ export const envSchema = z
         .regex(/^mongodb(\+srv)?:\/\//, "must start with mongodb:// or mongodb+srv://")
         .optional(),
     ),
+    EMBEDDED_DB_HEAP: z
+      .string()
+      .regex(/^\d+[mMgG]$/, "must be a size like 512m or 1g")
+      .default(DEFAULT_HEAP),
     SESSION_SECRET: optionalString.pipe(
       z.string().min(32, "must be at least 32 characters").optional(),
     ),

@@ -1,0 +1,214 @@
+package damageiq.embeddeddb;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
+
+import org.h2.mvstore.MVMap;
+
+import de.bwaldvogel.mongo.MongoDatabase;
+import de.bwaldvogel.mongo.backend.CollectionOptions;
+import de.bwaldvogel.mongo.backend.CursorRegistry;
+import de.bwaldvogel.mongo.backend.Index;
+import de.bwaldvogel.mongo.backend.QueryResult;
+import de.bwaldvogel.mongo.backend.h2.H2Collection;
+import de.bwaldvogel.mongo.bson.BsonRegularExpression;
+import de.bwaldvogel.mongo.bson.Document;
+
+/**
+ * An H2 collection with a small query planner. Upstream uses an index only when the filter's keys
+ * are exactly a unique index's keys, so {@code {_id, ownerId}} or {@code {ownerId}} read the whole
+ * collection and sort it. Here:
+ * <ol>
+ * <li>a unique index whose every key has an equality in the filter (e.g. {@code _id}) finds the one
+ * candidate;</li>
+ * <li>else the {@link OrderedIndex} with the longest equality prefix finds the candidates, in the
+ * requested order when the index has it, so {@code skip}/{@code limit} stop early;</li>
+ * <li>else upstream's scan.</li>
+ * </ol>
+ * The whole filter is still applied to every candidate, so a plan only narrows what is read.
+ */
+final class IndexedH2Collection extends H2Collection {
+
+    /** A filter value that is not a plain equality. */
+    private static final Object NOT_EQUALITY = new Object();
+
+    /** Candidates in the requested order or not; the ordered index and equality prefix used, if any. */
+    private record Plan(Stream<Object> positions, boolean inOrder, OrderedIndex index, List<Object> prefix) {
+    }
+
+    IndexedH2Collection(MongoDatabase database, String collectionName, CollectionOptions options,
+                        MVMap<Object, Document> dataMap, MVMap<String, Object> metaMap, CursorRegistry cursorRegistry) {
+        super(database, collectionName, options, dataMap, metaMap, cursorRegistry);
+    }
+
+    @Override
+    protected QueryResult queryDocuments(Document query, Document orderBy, int numberToSkip, int limit, int batchSize,
+                                         Document fieldSelector) {
+        Plan plan = plan(query, orderBy, false);
+        if (plan == null) {
+            return super.queryDocuments(query, orderBy, numberToSkip, limit, batchSize, fieldSelector);
+        }
+        Stream<Document> candidates = plan.positions().distinct().map(this::getDocument).filter(Objects::nonNull);
+        if (plan.inOrder()) {
+            // No comparator: filter, skip and limit run lazily over the index order.
+            return matchDocumentsFromStream(query, candidates, numberToSkip, limit, batchSize, null, fieldSelector);
+        }
+        return matchDocumentsFromStream(candidates, query, orderBy, numberToSkip, limit, batchSize, fieldSelector);
+    }
+
+    /** Counts from the index alone when it holds every field the filter names (no document is read). */
+    @Override
+    public int count(Document query, int skip, int limit) {
+        Plan plan = plan(query, null, true);
+        if (plan != null && plan.index() != null && plan.prefix().size() == query.size()) {
+            // Every field of the filter is an equality of the prefix: the range is the answer.
+            long matched = Math.max(plan.index().countRange(plan.prefix()) - Math.max(skip, 0), 0);
+            return (int) (limit > 0 ? Math.min(matched, limit) : matched);
+        }
+        if (plan != null && plan.index() != null && plan.index().covers(query)) {
+            return (int) plan.index().countCovered(plan.prefix(), values -> documentMatchesQuery(values, query),
+                Math.max(skip, 0), Math.max(limit, 0));
+        }
+        return super.count(query, skip, limit);
+    }
+
+    /** Whether a filter is served by an index (for an aggregate's leading $match). */
+    boolean canUseIndex(Document query) {
+        return plan(query, null, false) != null;
+    }
+
+    /** Every document matching the filter, found through an index. */
+    synchronized List<Document> matching(Document query) {
+        return queryDocuments(query, null, 0, 0, 0, null).collectDocuments();
+    }
+
+    /** {@code forCount}: among indexes with equally long prefixes, prefer one that holds every field of the filter. */
+    private Plan plan(Document query, Document orderBy, boolean forCount) {
+        if (query == null || query.isEmpty()) {
+            return null;
+        }
+        for (Index<Object> index : getIndexes()) {
+            if (index.isUnique()) {
+                Plan plan = uniquePlan(index, query);
+                if (plan != null) {
+                    return plan;
+                }
+            }
+        }
+        OrderedIndex best = null;
+        List<Object> bestPrefix = List.of();
+        Boolean bestReversed = null;
+        for (Index<Object> index : getIndexes()) {
+            if (!(index instanceof OrderedIndex ordered)) {
+                continue;
+            }
+            List<Object> prefix = new ArrayList<>();
+            for (String key : ordered.keyNames()) {
+                Object value = equalityValue(query.get(key), query.containsKey(key));
+                if (value == NOT_EQUALITY) {
+                    break;
+                }
+                prefix.add(value);
+            }
+            if (prefix.isEmpty()) {
+                continue;
+            }
+            Boolean reversed = walkDirection(ordered, prefix.size(), orderBy);
+            boolean tie = prefix.size() == bestPrefix.size();
+            boolean better = prefix.size() > bestPrefix.size()
+                || (tie && !forCount && reversed != null && bestReversed == null)
+                || (tie && forCount && ordered.covers(query) && !best.covers(query));
+            if (best == null || better) {
+                best = ordered;
+                bestPrefix = prefix;
+                bestReversed = reversed;
+            }
+        }
+        if (best == null) {
+            return null;
+        }
+        boolean inOrder = bestReversed != null;
+        return new Plan(best.positions(bestPrefix, inOrder && bestReversed), inOrder, best, bestPrefix);
+    }
+
+    private static Plan uniquePlan(Index<Object> index, Document query) {
+        Document lookup = new Document();
+        for (String key : index.getKeys().stream().map(k -> k.getKey()).toList()) {
+            Object value = equalityValue(query.get(key), query.containsKey(key));
+            if (value == NOT_EQUALITY) {
+                return null;
+            }
+            lookup.put(key, value);
+        }
+        if (!index.canHandle(lookup)) {
+            return null;
+        }
+        Stream<Object> positions = StreamSupport.stream(index.getPositions(lookup).spliterator(), false);
+        // At most one document: any order is the requested order.
+        return new Plan(positions, true, null, null);
+    }
+
+    /** The value of {@code field: value} or {@code field: {$eq: value}}; NOT_EQUALITY for anything else. */
+    private static Object equalityValue(Object value, boolean present) {
+        if (!present || value == null) {
+            // Null also matches a missing field; leave that to the scan.
+            return NOT_EQUALITY;
+        }
+        if (value instanceof Document document) {
+            if (document.size() == 1 && document.containsKey("$eq")) {
+                return equalityValue(document.get("$eq"), true);
+            }
+            return NOT_EQUALITY;
+        }
+        if (value instanceof Collection || value instanceof Map || value instanceof BsonRegularExpression
+            || value instanceof Pattern) {
+            return NOT_EQUALITY;
+        }
+        return value;
+    }
+
+    /**
+     * Whether walking the index after an equality prefix of {@code prefixLength} keys yields
+     * {@code orderBy}: FALSE forwards, TRUE backwards, null when it cannot (the candidates are sorted).
+     */
+    private static Boolean walkDirection(OrderedIndex index, int prefixLength, Document orderBy) {
+        if (orderBy == null || orderBy.isEmpty()) {
+            return Boolean.FALSE;
+        }
+        List<String> keys = index.keyNames();
+        int next = prefixLength;
+        Boolean forward = null;
+        int remaining = orderBy.size();
+        for (Map.Entry<String, Object> sort : orderBy.entrySet()) {
+            remaining--;
+            if (!(sort.getValue() instanceof Number direction)) {
+                return null;
+            }
+            boolean ascending = direction.doubleValue() > 0;
+            boolean thisForward;
+            if (next < keys.size() && sort.getKey().equals(keys.get(next))) {
+                thisForward = ascending == index.isAscending(next);
+                next++;
+            } else if (keys.subList(0, prefixLength).contains(sort.getKey())) {
+                // Equal in every candidate: no effect on the order.
+                continue;
+            } else if (sort.getKey().equals("_id") && remaining == 0 && next == keys.size()) {
+                // Ties are kept in _id order, in the direction of the last key.
+                thisForward = ascending == index.isAscending(keys.size() - 1);
+            } else {
+                return null;
+            }
+            if (forward != null && forward != thisForward) {
+                return null;
+            }
+            forward = thisForward;
+        }
+        return forward == null ? Boolean.FALSE : Boolean.valueOf(!forward);
+    }
+}

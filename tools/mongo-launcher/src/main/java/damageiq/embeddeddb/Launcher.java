@@ -1,0 +1,76 @@
+package damageiq.embeddeddb;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.h2.mvstore.MVStore;
+
+import de.bwaldvogel.mongo.MongoServer;
+
+/**
+ * Runs the embedded database for the app: a MongoDB wire-protocol server (mongo-java-server, H2
+ * MVStore on disk) on a loopback port. Usage:
+ * {@code java -Xmx512m -jar mongo-launcher.jar --port 27017 --dir data/db [--cache-mb 64] [--watch-stdin]}
+ *
+ * <p>With {@code --watch-stdin} it exits when its standard input closes, so a crashed app never leaves
+ * an orphaned server holding the data directory.
+ */
+public final class Launcher {
+
+    private Launcher() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        // Errors only: the server logs every connection and index at INFO.
+        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "error");
+        System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
+
+        int port = 27017;
+        Path dir = Path.of("data", "db");
+        int cacheMb = 64;
+        boolean watchStdin = false;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--port" -> port = Integer.parseInt(args[++i]);
+                case "--dir" -> dir = Path.of(args[++i]);
+                case "--cache-mb" -> cacheMb = Integer.parseInt(args[++i]);
+                case "--watch-stdin" -> watchStdin = true;
+                default -> {
+                    System.err.println("mongo-launcher: unknown argument " + args[i]);
+                    System.exit(2);
+                }
+            }
+        }
+
+        Files.createDirectories(dir);
+        MVStore store = new MVStore.Builder()
+            .fileName(dir.resolve("damageiq.mv.db").toString())
+            .cacheSize(cacheMb)
+            .open();
+        DurableH2Backend backend = new DurableH2Backend(store);
+        MongoServer server = new MongoServer(backend);
+        // Loopback only: the database is never reachable from another machine.
+        server.bind("127.0.0.1", port);
+
+        Runtime.getRuntime().addShutdownHook(new Thread(server::shutdownNow, "shutdown"));
+        System.out.println("embedded database listening on 127.0.0.1:" + port);
+        System.out.flush();
+
+        if (watchStdin) {
+            Thread watcher = new Thread(() -> {
+                try (InputStream in = System.in) {
+                    while (in.read() != -1) {
+                        // The parent never writes; a read returns only at end of stream.
+                    }
+                } catch (IOException ignored) {
+                    // A broken pipe means the same: the parent is gone.
+                }
+                System.exit(0);
+            }, "watch-stdin");
+            watcher.setDaemon(true);
+            watcher.start();
+        }
+    }
+}

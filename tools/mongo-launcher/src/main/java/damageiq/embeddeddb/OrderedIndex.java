@@ -1,0 +1,241 @@
+package damageiq.embeddeddb;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.NavigableSet;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
+
+import de.bwaldvogel.mongo.MongoCollection;
+import de.bwaldvogel.mongo.backend.Index;
+import de.bwaldvogel.mongo.backend.IndexKey;
+import de.bwaldvogel.mongo.backend.KeyValue;
+import de.bwaldvogel.mongo.backend.Missing;
+import de.bwaldvogel.mongo.backend.ValueComparator;
+import de.bwaldvogel.mongo.bson.Document;
+
+/**
+ * A non-unique (compound) index: entries sorted by the index's keys in their declared directions,
+ * then by position. On H2 a document's position is its {@code _id}, and ties are ordered in the
+ * direction of the last key, so {@code {ownerId: 1, createdAt: -1}} serves the sort
+ * {@code {createdAt: -1, _id: -1}} exactly.
+ *
+ * <p>Entries hold the documents' own values (a missing field as {@code Missing}), so a count whose
+ * filter names only index keys is answered from the index without reading a document.
+ *
+ * <p>Held in memory: the collection fills it from its documents when the index is opened (at
+ * start-up, about 10 ms per 10,000 documents) and keeps it in step on every write.
+ */
+final class OrderedIndex extends Index<Object> {
+
+    /** Sorts before or after every value of one key, to bound a prefix range. */
+    private enum Bound { LOW, HIGH }
+
+    private record Entry(List<Object> values, Object position) {
+    }
+
+    private static final ValueComparator VALUES = ValueComparator.asc();
+
+    private final boolean[] ascending;
+    private final NavigableSet<Entry> entries;
+    private volatile boolean multikey;
+
+    OrderedIndex(String name, List<IndexKey> keys, boolean sparse) {
+        super(name, keys, sparse);
+        ascending = new boolean[keys.size()];
+        for (int i = 0; i < ascending.length; i++) {
+            ascending[i] = keys.get(i).isAscending();
+        }
+        entries = new ConcurrentSkipListSet<>(this::compare);
+    }
+
+    private int compare(Entry a, Entry b) {
+        for (int i = 0; i < ascending.length; i++) {
+            int c = compareKey(a.values.get(i), b.values.get(i), ascending[i]);
+            if (c != 0) {
+                return c;
+            }
+        }
+        if (a.position instanceof Bound || b.position instanceof Bound) {
+            return compareKey(a.position, b.position, true);
+        }
+        int c = VALUES.compare(a.position, b.position);
+        return ascending[ascending.length - 1] ? c : -c;
+    }
+
+    private static int compareKey(Object a, Object b, boolean ascending) {
+        if (a instanceof Bound || b instanceof Bound) {
+            if (a == b) {
+                return 0;
+            }
+            if (a == Bound.LOW || b == Bound.HIGH) {
+                return -1;
+            }
+            return 1;
+        }
+        int c = VALUES.compare(a, b);
+        return ascending ? c : -c;
+    }
+
+    /** The index's key names in order. */
+    List<String> keyNames() {
+        return keys();
+    }
+
+    boolean isAscending(int key) {
+        return ascending[key];
+    }
+
+    /**
+     * Positions whose first {@code prefix.size()} keys equal {@code prefix}, in index order (or
+     * reversed); lazily, so a limited query stops early.
+     */
+    Stream<Object> positions(List<Object> prefix, boolean reversed) {
+        NavigableSet<Entry> range = range(prefix, reversed);
+        return range.stream().map(Entry::position);
+    }
+
+    private NavigableSet<Entry> range(List<Object> prefix, boolean reversed) {
+        List<Object> low = new ArrayList<>(prefix);
+        List<Object> high = new ArrayList<>(prefix);
+        while (low.size() < ascending.length) {
+            low.add(Bound.LOW);
+            high.add(Bound.HIGH);
+        }
+        NavigableSet<Entry> range = entries.subSet(new Entry(low, Bound.LOW), true, new Entry(high, Bound.HIGH), true);
+        return reversed ? range.descendingSet() : range;
+    }
+
+    private List<Entry> entriesOf(Document document, Object position) {
+        List<Object> values = new ArrayList<>(ascending.length);
+        for (String key : keys()) {
+            Object value = document;
+            for (String part : key.split("\\.")) {
+                if (value instanceof Collection) {
+                    break;
+                }
+                value = value instanceof Document parent && parent.containsKey(part) ? parent.get(part) : Missing.getInstance();
+            }
+            if (value instanceof Collection) {
+                // An array field: one entry per element (upstream's multikey expansion); no covered reads.
+                multikey = true;
+                List<Entry> result = new ArrayList<>();
+                for (KeyValue keyValue : getKeyValues(document)) {
+                    List<Object> elementValues = new ArrayList<>(keyValue.size());
+                    keyValue.forEach(elementValues::add);
+                    result.add(new Entry(elementValues, position));
+                }
+                return result;
+            }
+            values.add(value);
+        }
+        return List.of(new Entry(values, position));
+    }
+
+    /**
+     * Whether {@code query} can be decided from this index's entries alone: every field it names is
+     * a top-level key of the index and no document has an array there.
+     */
+    boolean covers(Document query) {
+        if (multikey) {
+            return false;
+        }
+        List<String> names = keys();
+        for (String field : query.keySet()) {
+            if (field.contains(".") || !names.contains(field)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** How many entries have the equality prefix. */
+    long countRange(List<Object> prefix) {
+        return range(prefix, false).size();
+    }
+
+    /** How many entries after {@code prefix} satisfy {@code matches} on their values alone. */
+    long countCovered(List<Object> prefix, Predicate<Document> matches, long skip, long limit) {
+        List<String> names = keys();
+        Stream<Document> documents = range(prefix, false).stream().map(entry -> {
+            Document values = new Document();
+            for (int i = 0; i < names.size(); i++) {
+                Object value = entry.values.get(i);
+                if (!(value instanceof Missing)) {
+                    values.put(names.get(i), value);
+                }
+            }
+            return values;
+        }).filter(matches).skip(skip);
+        return (limit > 0 ? documents.limit(limit) : documents).count();
+    }
+
+    @Override
+    public Object getPosition(Document document) {
+        // Non-unique: the primary key index answers which position a document has.
+        return null;
+    }
+
+    @Override
+    public void checkAdd(Document document, MongoCollection<Object> collection) {
+        // Non-unique: nothing can conflict.
+    }
+
+    @Override
+    public void add(Document document, Object position, MongoCollection<Object> collection) {
+        entries.addAll(entriesOf(document, position));
+    }
+
+    @Override
+    public Object remove(Document document) {
+        // H2 keeps a document under its _id; that is the position the entries were added with.
+        Object position = document.get("_id");
+        entries.removeAll(entriesOf(document, position));
+        return position;
+    }
+
+    @Override
+    public boolean canHandle(Document query) {
+        // Chosen by IndexedH2Collection, which also uses the sort order; upstream's planner never picks it.
+        return false;
+    }
+
+    @Override
+    public Iterable<Object> getPositions(Document query) {
+        throw new UnsupportedOperationException("use positions(prefix, reversed)");
+    }
+
+    @Override
+    public long getCount() {
+        return entries.size();
+    }
+
+    @Override
+    public long getDataSize() {
+        return 0;
+    }
+
+    @Override
+    public void checkUpdate(Document oldDocument, Document newDocument, MongoCollection<Object> collection) {
+        // Non-unique: nothing can conflict.
+    }
+
+    @Override
+    public void updateInPlace(Document oldDocument, Document newDocument, Object position,
+                              MongoCollection<Object> collection) {
+        List<Entry> before = entriesOf(oldDocument, position);
+        List<Entry> after = entriesOf(newDocument, position);
+        if (!Objects.equals(before, after)) {
+            entries.removeAll(before);
+            entries.addAll(after);
+        }
+    }
+
+    @Override
+    public void drop() {
+        entries.clear();
+    }
+}
