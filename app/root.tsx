@@ -24,10 +24,9 @@ export const links: LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
-export const meta: MetaFunction = () => [
-  { title: "DamageIQ — AI vehicle damage assessment" },
-  { name: "viewport", content: "width=device-width, initial-scale=1" },
-];
+// Only the title: a route's `meta` replaces this one (Remix 2 does not merge), so what every page
+// needs (charset, viewport) is written into the document head by Layout.
+export const meta: MetaFunction = () => [{ title: "DamageIQ — AI vehicle damage assessment" }];
 
 /** Reads (and so clears) a flashed toast; every page shows it. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -46,6 +45,7 @@ export function Layout({ children }: { children: ReactNode }) {
     <html lang="en" {...mantineHtmlProps} data-mantine-color-scheme="light">
       <head>
         <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
         <Links />
         <ColorSchemeScript defaultColorScheme="light" />

@@ -1,0 +1,32 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestUser, signIn } from "../../tests/accounts";
+import { startApp, type RunningApp } from "../../tests/app-server";
+import { useTestDb } from "../../tests/test-db";
+
+// Route `meta` exports replace the root's in Remix 2: the mobile viewport once vanished from every
+// screen with a title, and phones got the 980 px desktop page zoomed out.
+const SCREENS = ["/", "/upload", "/contacts", "/packages", "/settings", "/admin-settings", "/user-management"];
+const PUBLIC = ["/login", "/admin/login", "/admin/setup"];
+const VIEWPORT = /<meta name="viewport" content="width=device-width, initial-scale=1"\/>/;
+
+let app: RunningApp;
+let cookie: string;
+beforeAll(async () => {
+  await useTestDb();
+  app = await startApp();
+  const admin = await createTestUser({ role: "admin" });
+  cookie = await signIn(app, admin.username, admin.password);
+});
+afterAll(() => app?.stop());
+
+describe("the document head of every screen", () => {
+  it.each([...SCREENS, ...PUBLIC])("%s has the mobile viewport, one charset and its own title", async (path) => {
+    const res = await fetch(`${app.url}${path}`, { headers: { Cookie: cookie }, redirect: "manual" });
+    const html = await res.text();
+    expect(res.status, html.slice(0, 200)).toBe(200);
+    expect(html).toMatch(VIEWPORT);
+    expect(html.match(/<meta name="viewport"/g)).toHaveLength(1);
+    expect(html.match(/<meta charSet="utf-8"\/>/g)).toHaveLength(1);
+    expect(html).toMatch(/<title>[^<]*DamageIQ[^<]*<\/title>/);
+  });
+});
