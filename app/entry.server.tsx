@@ -1,10 +1,11 @@
 import { PassThrough } from "node:stream";
-import type { EntryContext, HandleErrorFunction } from "@remix-run/node";
+import type { EntryContext, HandleDataRequestFunction, HandleErrorFunction } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { startHousekeeping } from "~/services/housekeeping.server";
 import { closeDb, db } from "~/utils/db.server";
+import { setPrivateCaching } from "~/utils/http.server";
 
 const ABORT_DELAY = 5_000;
 
@@ -25,6 +26,12 @@ export const handleError: HandleErrorFunction = (error, { request }) => {
   console.error(error);
 };
 
+/** Loader and action data (`?_data=`) is as personal as the page it belongs to. */
+export const handleDataRequest: HandleDataRequestFunction = (response, { request }) => {
+  setPrivateCaching(response.headers, request);
+  return response;
+};
+
 // Pages render completely before the first byte (onAllReady): no loader defers data, and a
 // whole document is what a kiosk with JavaScript off needs.
 export default function handleRequest(
@@ -42,6 +49,7 @@ export default function handleRequest(
           shellRendered = true;
           const body = new PassThrough();
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          setPrivateCaching(responseHeaders, request);
           resolve(
             new Response(createReadableStreamFromReadable(body), {
               headers: responseHeaders,

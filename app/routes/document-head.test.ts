@@ -30,3 +30,26 @@ describe("the document head of every screen", () => {
     expect(html).toMatch(/<title>[^<]*DamageIQ[^<]*<\/title>/);
   });
 });
+
+describe("HTTP caching", () => {
+  it("never stores a signed-in page or its data, and keeps pages apart per cookie", async () => {
+    for (const path of ["/contacts", "/contacts?_data=routes%2F_app.contacts", "/api/contacts"]) {
+      const res = await fetch(`${app.url}${path}`, { headers: { Cookie: cookie } });
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get("cache-control"), path).toBe("no-store");
+      expect(res.headers.get("vary"), path).toMatch(/Cookie/);
+    }
+    const anonymous = await fetch(`${app.url}/login`);
+    expect(anonymous.headers.get("cache-control")).toBe("no-cache");
+    expect(anonymous.headers.get("vary")).toMatch(/Cookie/);
+  });
+
+  it("serves fingerprinted assets as immutable for a year", async () => {
+    const html = await (await fetch(`${app.url}/login`)).text();
+    const asset = /(\/build\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(asset).toBeDefined();
+    const res = await fetch(`${app.url}${asset}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+  });
+});

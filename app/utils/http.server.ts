@@ -47,13 +47,26 @@ export async function parseJson<S extends ZodTypeAny>(request: Request, schema: 
 }
 
 /**
+ * Default caching of what the app renders for a caller: never stored when it may be someone's
+ * (a session cookie or a token came with it), revalidated otherwise, and never shared between
+ * callers. A route that sets Cache-Control itself (media, health) keeps its own.
+ */
+export function setPrivateCaching(headers: Headers, request: Request) {
+  if (!headers.has("Cache-Control")) {
+    const personal = request.headers.has("Cookie") || request.headers.has("Authorization");
+    headers.set("Cache-Control", personal ? "no-store" : "no-cache");
+  }
+  headers.append("Vary", "Cookie");
+}
+
+/**
  * Wraps an API loader/action: thrown Responses pass through, an unreachable
  * database answers 503, anything else a bare 500 (never a stack trace).
  * Screens need no wrapper: models already throw a 503 Response during an outage
  * (and a top-level call in a route module would end up in the browser bundle).
  */
 export function api<Args extends { request: Request }>(handler: (args: Args) => Promise<Response>) {
-  return async (args: Args): Promise<Response> => {
+  const run = async (args: Args): Promise<Response> => {
     try {
       return await handler(args);
     } catch (error) {
@@ -62,6 +75,11 @@ export function api<Args extends { request: Request }>(handler: (args: Args) => 
       console.error(error);
       return jsonError(500, "Internal Server Error");
     }
+  };
+  return async (args: Args): Promise<Response> => {
+    const response = await run(args);
+    setPrivateCaching(response.headers, args.request);
+    return response;
   };
 }
 
