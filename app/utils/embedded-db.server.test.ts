@@ -64,6 +64,7 @@ describe("embedded database", () => {
       await collection.createIndex({ ownerId: 1, createdAt: -1 });
       await collection.createIndex({ ownerId: 1, company: 1 });
       await collection.createIndex({ tags: 1 });
+      await collection.createIndex({ ownerId: 1, company: 1, n: 1 });
       docs = [];
       for (let i = 0; i < 300; i++) {
         docs.push({
@@ -106,6 +107,12 @@ describe("embedded database", () => {
       expect(await collection.countDocuments({ ownerId: owners[0], n: { $gte: 150 } })).toBe(
         mine.filter((d) => d.n >= 150).length,
       );
+      // Conditions beyond the prefix on fields one index holds: filtered on its entries first.
+      const searched = { ownerId: owners[0], $and: [{ $or: [{ company: { $regex: "co 3", $options: "i" } }, { n: 3 }] }] };
+      const expected = mine.filter((d) => d.company === "Co 3" || d.n === 3).sort(byNewest);
+      expect(await collection.countDocuments(searched)).toBe(expected.length);
+      const paged = await collection.find(searched).sort({ createdAt: -1, _id: -1 }).skip(1).limit(3).toArray();
+      expect(ids(paged)).toEqual(ids(expected.slice(1, 4)));
       const found = await collection.find({ ownerId: owners[0], company: "Co 3" }).toArray();
       expect(found.map((d) => d.n).sort((a, b) => a - b)).toEqual(
         mine.filter((d) => d.company === "Co 3").map((d) => d.n),

@@ -50,11 +50,16 @@ final class IndexedH2Collection extends H2Collection {
     @Override
     protected QueryResult queryDocuments(Document query, Document orderBy, int numberToSkip, int limit, int batchSize,
                                          Document fieldSelector) {
-        Plan plan = plan(query, orderBy, false);
+        Plan plan = plan(query, orderBy);
         if (plan == null) {
             return super.queryDocuments(query, orderBy, numberToSkip, limit, batchSize, fieldSelector);
         }
-        Stream<Document> candidates = plan.positions().distinct().map(this::getDocument).filter(Objects::nonNull);
+        Stream<Object> positions = plan.positions();
+        if (plan.index() != null && plan.index().isMultikey()) {
+            // An array key gives a document one entry per element: read each document once.
+            positions = positions.distinct();
+        }
+        Stream<Document> candidates = positions.map(this::getDocument).filter(Objects::nonNull);
         if (plan.inOrder()) {
             // No comparator: filter, skip and limit run lazily over the index order.
             return matchDocumentsFromStream(query, candidates, numberToSkip, limit, batchSize, null, fieldSelector);
@@ -62,17 +67,17 @@ final class IndexedH2Collection extends H2Collection {
         return matchDocumentsFromStream(candidates, query, orderBy, numberToSkip, limit, batchSize, fieldSelector);
     }
 
-    /** Counts from the index alone when it holds every field the filter names (no document is read). */
+    /** Counts from an index alone when it holds every field the filter names (no document is read). */
     @Override
     public int count(Document query, int skip, int limit) {
-        Plan plan = plan(query, null, true);
-        if (plan != null && plan.index() != null && plan.prefix().size() == query.size()) {
-            // Every field of the filter is an equality of the prefix: the range is the answer.
-            long matched = Math.max(plan.index().countRange(plan.prefix()) - Math.max(skip, 0), 0);
+        Candidate covering = best(query, null, true);
+        if (covering != null && covering.prefix().size() == query.size()) {
+            // Every condition is an equality of the prefix: the size of the range is the answer.
+            long matched = Math.max(covering.index().countRange(covering.prefix()) - Math.max(skip, 0), 0);
             return (int) (limit > 0 ? Math.min(matched, limit) : matched);
         }
-        if (plan != null && plan.index() != null && plan.index().covers(query)) {
-            return (int) plan.index().countCovered(plan.prefix(), values -> documentMatchesQuery(values, query),
+        if (covering != null) {
+            return (int) covering.index().countCovered(covering.prefix(), values -> documentMatchesQuery(values, query),
                 Math.max(skip, 0), Math.max(limit, 0));
         }
         return super.count(query, skip, limit);
@@ -80,7 +85,7 @@ final class IndexedH2Collection extends H2Collection {
 
     /** Whether a filter is served by an index (for an aggregate's leading $match). */
     boolean canUseIndex(Document query) {
-        return plan(query, null, false) != null;
+        return plan(query, null) != null;
     }
 
     /** Every document matching the filter, found through an index. */
@@ -88,8 +93,17 @@ final class IndexedH2Collection extends H2Collection {
         return queryDocuments(query, null, 0, 0, 0, null).collectDocuments();
     }
 
-    /** {@code forCount}: among indexes with equally long prefixes, prefer one that holds every field of the filter. */
-    private Plan plan(Document query, Document orderBy, boolean forCount) {
+    /** An ordered index with the equality prefix the filter gives it, and the direction to walk it (null: unordered). */
+    private record Candidate(OrderedIndex index, List<Object> prefix, Boolean reversed) {
+    }
+
+    /**
+     * How to read the candidates of a filter: by a unique index when it names one document; else, when
+     * the filter has conditions beyond an equality prefix and an index holds every field it names,
+     * by filtering that index's entries first and reading only the matching documents; else by the
+     * index with the longest equality prefix, in the requested order when it has it; null: scan.
+     */
+    private Plan plan(Document query, Document orderBy) {
         if (query == null || query.isEmpty()) {
             return null;
         }
@@ -101,11 +115,34 @@ final class IndexedH2Collection extends H2Collection {
                 }
             }
         }
-        OrderedIndex best = null;
-        List<Object> bestPrefix = List.of();
-        Boolean bestReversed = null;
+        Candidate walk = best(query, orderBy, false);
+        if (walk == null) {
+            return null;
+        }
+        if (walk.prefix().size() < query.size()) {
+            Candidate covering = best(query, null, true);
+            if (covering != null && covering.prefix().size() >= walk.prefix().size()) {
+                Stream<Object> positions = covering.index().coveredPositions(covering.prefix(),
+                    values -> documentMatchesQuery(values, query));
+                return new Plan(positions, false, covering.index(), covering.prefix());
+            }
+        }
+        boolean inOrder = walk.reversed() != null;
+        return new Plan(walk.index().positions(walk.prefix(), inOrder && walk.reversed()), inOrder, walk.index(),
+            walk.prefix());
+    }
+
+    /**
+     * The ordered index with the longest equality prefix for the filter; among equals, one that walks
+     * in {@code orderBy}'s order. With {@code covering}, only indexes that hold every field of the filter.
+     */
+    private Candidate best(Document query, Document orderBy, boolean covering) {
+        if (query == null || query.isEmpty()) {
+            return null;
+        }
+        Candidate best = null;
         for (Index<Object> index : getIndexes()) {
-            if (!(index instanceof OrderedIndex ordered)) {
+            if (!(index instanceof OrderedIndex ordered) || (covering && !ordered.covers(query))) {
                 continue;
             }
             List<Object> prefix = new ArrayList<>();
@@ -120,21 +157,12 @@ final class IndexedH2Collection extends H2Collection {
                 continue;
             }
             Boolean reversed = walkDirection(ordered, prefix.size(), orderBy);
-            boolean tie = prefix.size() == bestPrefix.size();
-            boolean better = prefix.size() > bestPrefix.size()
-                || (tie && !forCount && reversed != null && bestReversed == null)
-                || (tie && forCount && ordered.covers(query) && !best.covers(query));
-            if (best == null || better) {
-                best = ordered;
-                bestPrefix = prefix;
-                bestReversed = reversed;
+            if (best == null || prefix.size() > best.prefix().size()
+                || (prefix.size() == best.prefix().size() && reversed != null && best.reversed() == null)) {
+                best = new Candidate(ordered, prefix, reversed);
             }
         }
-        if (best == null) {
-            return null;
-        }
-        boolean inOrder = bestReversed != null;
-        return new Plan(best.positions(bestPrefix, inOrder && bestReversed), inOrder, best, bestPrefix);
+        return best;
     }
 
     private static Plan uniquePlan(Index<Object> index, Document query) {

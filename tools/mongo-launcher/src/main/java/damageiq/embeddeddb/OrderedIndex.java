@@ -2,7 +2,9 @@ package damageiq.embeddeddb;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Date;
 import java.util.List;
+import java.util.Map;
 import java.util.NavigableSet;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentSkipListSet;
@@ -16,6 +18,7 @@ import de.bwaldvogel.mongo.backend.KeyValue;
 import de.bwaldvogel.mongo.backend.Missing;
 import de.bwaldvogel.mongo.backend.ValueComparator;
 import de.bwaldvogel.mongo.bson.Document;
+import de.bwaldvogel.mongo.bson.ObjectId;
 
 /**
  * A non-unique (compound) index: entries sorted by the index's keys in their declared directions,
@@ -62,7 +65,7 @@ final class OrderedIndex extends Index<Object> {
         if (a.position instanceof Bound || b.position instanceof Bound) {
             return compareKey(a.position, b.position, true);
         }
-        int c = VALUES.compare(a.position, b.position);
+        int c = compareValues(a.position, b.position);
         return ascending[ascending.length - 1] ? c : -c;
     }
 
@@ -76,8 +79,26 @@ final class OrderedIndex extends Index<Object> {
             }
             return 1;
         }
-        int c = VALUES.compare(a, b);
+        int c = compareValues(a, b);
         return ascending ? c : -c;
+    }
+
+    /**
+     * MongoDB's order of values. The common key types compare directly (same order as
+     * ValueComparator, without its type dispatch: this runs on every step of every index walk).
+     */
+    @SuppressWarnings("unchecked")
+    private static int compareValues(Object a, Object b) {
+        if (a != null && b != null && a.getClass() == b.getClass()
+            && (a instanceof ObjectId || a instanceof Date || a instanceof Boolean)) {
+            return ((Comparable<Object>) a).compareTo(b);
+        }
+        return VALUES.compare(a, b);
+    }
+
+    /** Whether some document has an array under a key (then one document has several entries). */
+    boolean isMultikey() {
+        return multikey;
     }
 
     /** The index's key names in order. */
@@ -136,20 +157,39 @@ final class OrderedIndex extends Index<Object> {
     }
 
     /**
-     * Whether {@code query} can be decided from this index's entries alone: every field it names is
-     * a top-level key of the index and no document has an array there.
+     * Whether {@code query} can be decided from this index's entries alone: every field it names
+     * (also inside {@code $and}, {@code $or}, {@code $nor}) is a top-level key of the index, no other
+     * top-level operator is used, and no document has an array under a key.
      */
     boolean covers(Document query) {
-        if (multikey) {
-            return false;
-        }
-        List<String> names = keys();
-        for (String field : query.keySet()) {
-            if (field.contains(".") || !names.contains(field)) {
+        return !multikey && fieldsCovered(query, keys());
+    }
+
+    private static boolean fieldsCovered(Document query, List<String> names) {
+        for (Map.Entry<String, Object> condition : query.entrySet()) {
+            String field = condition.getKey();
+            if (field.equals("$and") || field.equals("$or") || field.equals("$nor")) {
+                if (!(condition.getValue() instanceof Collection<?> clauses)) {
+                    return false;
+                }
+                for (Object clause : clauses) {
+                    if (!(clause instanceof Document document) || !fieldsCovered(document, names)) {
+                        return false;
+                    }
+                }
+            } else if (field.startsWith("$") || field.contains(".") || !names.contains(field)) {
                 return false;
             }
         }
         return true;
+    }
+
+    /**
+     * Entries with the equality prefix whose values satisfy {@code matches}, as documents holding
+     * just the index's fields (a missing field left out), in index order.
+     */
+    Stream<Object> coveredPositions(List<Object> prefix, Predicate<Document> matches) {
+        return covered(prefix, matches).map(Entry::position);
     }
 
     /** How many entries have the equality prefix. */
@@ -157,10 +197,15 @@ final class OrderedIndex extends Index<Object> {
         return range(prefix, false).size();
     }
 
-    /** How many entries after {@code prefix} satisfy {@code matches} on their values alone. */
+    /** How many entries with the equality prefix satisfy {@code matches} on their values alone. */
     long countCovered(List<Object> prefix, Predicate<Document> matches, long skip, long limit) {
+        Stream<Entry> matching = covered(prefix, matches).skip(skip);
+        return (limit > 0 ? matching.limit(limit) : matching).count();
+    }
+
+    private Stream<Entry> covered(List<Object> prefix, Predicate<Document> matches) {
         List<String> names = keys();
-        Stream<Document> documents = range(prefix, false).stream().map(entry -> {
+        return range(prefix, false).stream().filter(entry -> {
             Document values = new Document();
             for (int i = 0; i < names.size(); i++) {
                 Object value = entry.values.get(i);
@@ -168,9 +213,8 @@ final class OrderedIndex extends Index<Object> {
                     values.put(names.get(i), value);
                 }
             }
-            return values;
-        }).filter(matches).skip(skip);
-        return (limit > 0 ? documents.limit(limit) : documents).count();
+            return matches.test(values);
+        });
     }
 
     @Override
