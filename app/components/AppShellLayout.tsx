@@ -1,4 +1,4 @@
-import { AppShell, Avatar, Badge, Box, Burger, Button, Group, NavLink, Stack, Text, Title } from "@mantine/core";
+import { Anchor, AppShell, Avatar, Badge, Box, Burger, Button, Group, NavLink, Stack, Text, Title } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
 import { Form, Link, useLocation, useNavigation } from "@remix-run/react";
 import type { ReactNode } from "react";
@@ -47,6 +47,32 @@ function NavItems({ items, pathname }: { items: typeof MAIN_NAV; pathname: strin
       active={item.to === "/" ? pathname === "/" : pathname.startsWith(item.to)}
     />
   ));
+}
+
+/**
+ * On a phone the sidebar opens from the burger, which needs JavaScript; without it the same links
+ * (and Logout) sit in a row above the screen instead.
+ */
+function NoScriptNav({ user }: { user: ShellUser }) {
+  const items = user.role === "admin" ? [...MAIN_NAV, ...NEURAL_CORE_NAV] : MAIN_NAV;
+  return (
+    <noscript>
+      <Box component="nav" hiddenFrom="sm" aria-label="Menu" mb="md">
+        <Group gap="xs">
+          {items.map((item) => (
+            <Anchor key={item.to} href={item.to} size="sm">
+              {item.label}
+            </Anchor>
+          ))}
+          <Form method="post" action="/logout">
+            <Button type="submit" variant="subtle" color="gray" size="compact-sm">
+              Logout
+            </Button>
+          </Form>
+        </Group>
+      </Box>
+    </noscript>
+  );
 }
 
 /** The sidebar shell around every signed-in screen. */
@@ -109,6 +135,7 @@ export function AppShellLayout({ user, children }: { user: ShellUser; children: 
       </AppShell.Navbar>
       {navigation.state === "loading" && navigation.location.pathname !== pathname && <LoadingScreen />}
       <AppShell.Main>
+        <NoScriptNav user={user} />
         <FlashToast />
         {user.realRole === "admin" && user.role !== "admin" && <PreviewBanner role={user.role} />}
         {children}
