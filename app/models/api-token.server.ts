@@ -22,9 +22,9 @@ export const ApiToken = defineModel("ApiToken", apiTokenSchema);
 // Tokens carry 256 random bits, so a fast hash is enough (no KDF needed).
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
-// `dq_<secret>_<record id>`: the record is fetched by `_id` alone, the one filter the embedded
-// database answers as a point lookup (docs/decisions/0001); the hash of the whole token must match.
-// The secret comes first so that the prefix shown in the list tells tokens apart.
+// `dq_<secret>_<record id>`: the record is fetched by `_id` (a point lookup on every Bearer
+// request) and the hash of the whole token must match, compared in constant time. The secret comes
+// first so that the prefix shown in the list tells tokens apart.
 const TOKEN_PATTERN = /^dq_[A-Za-z0-9_-]{43}_([0-9a-f]{24})$/;
 
 export async function createApiToken({ ownerId, name }: { ownerId: string; name: string }) {

@@ -1,7 +1,7 @@
 import { Schema, type Types } from "mongoose";
 import type { ContactInput } from "~/schemas/contact";
-import { matchesSearch, searchWords } from "~/schemas/list-query";
 import { defineModel } from "./define-model.server";
+import { present, searchFilter } from "./list-filter.server";
 import { isObjectIdHex, ownerFilter, type OwnerScope } from "./owner-scope.server";
 
 const contactSchema = new Schema(
@@ -20,6 +20,10 @@ const contactSchema = new Schema(
 );
 // The list: one owner's contacts, newest first.
 contactSchema.index({ ownerId: 1, createdAt: -1 });
+// The search and the summary cards: every searched field and those the cards count, after the owner,
+// so a search or a count is decided on index entries before any contact is read (MongoDB and the
+// embedded engine alike).
+contactSchema.index({ ownerId: 1, firstName: 1, lastName: 1, email: 1, companyName: 1, phone: 1 });
 
 export const Contact = defineModel("Contact", contactSchema);
 
@@ -41,32 +45,31 @@ export interface ContactRecord {
 export const CONTACT_SEARCH_FIELDS = ["firstName", "lastName", "email", "companyName", "phone"] as const;
 const OPTIONAL_FIELDS = ["phone", "companyName", "address", "notes"] as const;
 
-/**
- * Every contact in scope, newest first, in one query. Lists are searched and paged by the
- * caller (see searchContacts): on the embedded database (FerretDB/SQLite) any filter but `_id`
- * scans the whole collection, so one query per page is what keeps a page fast, and the summary
- * cards need every contact anyway. Sized for contact books (thousands per account).
- */
-export async function findContacts({ scope }: { scope: OwnerScope }) {
-  return Contact.find(ownerFilter(scope)).sort({ createdAt: -1, _id: -1 }).lean<ContactRecord[]>();
+const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
+
+/** The scope's contacts matching the search: the owner first (the indexes' equality field), then the words. */
+const listFilter = (scope: OwnerScope, q: string | undefined) => ({ ...ownerFilter(scope), ...searchFilter(q, CONTACT_SEARCH_FIELDS) });
+
+/** One page of the scope's contacts matching the search, newest first (all of them without a limit). */
+export async function findContacts({ scope, q, skip = 0, limit }: { scope: OwnerScope; q?: string; skip?: number; limit?: number }) {
+  const query = Contact.find(listFilter(scope, q)).sort(NEWEST_FIRST).skip(skip);
+  return (limit === undefined ? query : query.limit(limit)).lean<ContactRecord[]>();
 }
 
-/** The search box: every word in first name, last name, email, company or phone (any case). */
-export function searchContacts(records: ContactRecord[], q: string | undefined) {
-  const words = searchWords(q);
-  if (words.length === 0) return records;
-  return records.filter((r) => matchesSearch(words, CONTACT_SEARCH_FIELDS.map((f) => r[f])));
+/** How many of the scope's contacts match the search. */
+export async function countContacts({ scope, q }: { scope: OwnerScope; q?: string }) {
+  return Contact.countDocuments(listFilter(scope, q));
 }
 
-type StatsRow = Pick<ContactRecord, "companyName" | "phone">;
-
-/** The summary cards over a set of contacts: all, those with a company, those with a phone. */
-export function statsOf(rows: StatsRow[]) {
-  return {
-    total: rows.length,
-    withCompany: rows.filter((r) => r.companyName).length,
-    withPhone: rows.filter((r) => r.phone).length,
-  };
+/** The summary cards over every contact in scope: all, those with a company, those with a phone. */
+export async function contactStats({ scope }: { scope: OwnerScope }) {
+  const owner = ownerFilter(scope);
+  const [total, withCompany, withPhone] = await Promise.all([
+    Contact.countDocuments(owner),
+    Contact.countDocuments({ ...owner, ...present("companyName") }),
+    Contact.countDocuments({ ...owner, ...present("phone") }),
+  ]);
+  return { total, withCompany, withPhone };
 }
 
 export async function findContact({ scope, id }: { scope: OwnerScope; id: string }) {

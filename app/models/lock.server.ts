@@ -2,7 +2,7 @@ import { defineModel } from "./define-model.server";
 import { Schema } from "mongoose";
 
 /**
- * One-off claims made atomic by the unique _id (no transactions on FerretDB):
+ * One-off claims made atomic by the unique _id (no multi-document transactions: not on every engine):
  * e.g. "admin-setup" so two concurrent set-up requests cannot both create an admin.
  */
 const lockSchema = new Schema({ _id: { type: String } }, { timestamps: true });

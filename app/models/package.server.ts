@@ -1,7 +1,7 @@
-import { Schema, type Types } from "mongoose";
-import { matchesSearch, searchWords } from "~/schemas/list-query";
+import { Schema, Types } from "mongoose";
 import type { PackageInput } from "~/schemas/package";
 import { defineModel } from "./define-model.server";
+import { searchFilter } from "./list-filter.server";
 import { isObjectIdHex, ownerFilter, type OwnerScope } from "./owner-scope.server";
 
 const packageSchema = new Schema(
@@ -16,6 +16,8 @@ const packageSchema = new Schema(
   { timestamps: true },
 );
 packageSchema.index({ ownerId: 1, createdAt: -1 });
+// The search and the stat cards, decided on index entries before any package is read.
+packageSchema.index({ ownerId: 1, name: 1, description: 1, isActive: 1, price: 1 });
 
 export const ServicePackage = defineModel("Package", packageSchema);
 
@@ -33,30 +35,38 @@ export interface PackageRecord {
 
 export const PACKAGE_SEARCH_FIELDS = ["name", "description"] as const;
 
-/** Every package in scope, newest first, in one query (searched and paged by the caller, as contacts). */
-export async function findPackages({ scope }: { scope: OwnerScope }) {
-  return ServicePackage.find(ownerFilter(scope)).sort({ createdAt: -1, _id: -1 }).lean<PackageRecord[]>();
+const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
+
+const listFilter = (scope: OwnerScope, q: string | undefined) => ({ ...ownerFilter(scope), ...searchFilter(q, PACKAGE_SEARCH_FIELDS) });
+
+/** One page of the scope's packages matching the search, newest first (all of them without a limit). */
+export async function findPackages({ scope, q, skip = 0, limit }: { scope: OwnerScope; q?: string; skip?: number; limit?: number }) {
+  const query = ServicePackage.find(listFilter(scope, q)).sort(NEWEST_FIRST).skip(skip);
+  return (limit === undefined ? query : query.limit(limit)).lean<PackageRecord[]>();
 }
 
-/** The search box: every word in the name or the description (any case). */
-export function searchPackages(records: PackageRecord[], q: string | undefined) {
-  const words = searchWords(q);
-  if (words.length === 0) return records;
-  return records.filter((r) => matchesSearch(words, PACKAGE_SEARCH_FIELDS.map((f) => r[f])));
+/** How many of the scope's packages match the search. */
+export async function countPackages({ scope, q }: { scope: OwnerScope; q?: string }) {
+  return ServicePackage.countDocuments(listFilter(scope, q));
 }
 
-type StatsRow = Pick<PackageRecord, "price" | "isActive">;
-
-/** The stat cards over a set of packages: Total, Active, Average Price, Highest Price. */
-export function statsOf(rows: StatsRow[]) {
-  const total = rows.length;
-  const sum = rows.reduce((s, r) => s + (r.price ?? 0), 0);
-  return {
-    total,
-    active: rows.filter((r) => r.isActive !== false).length,
-    averagePrice: total === 0 ? 0 : sum / total,
-    highestPrice: rows.reduce((max, r) => Math.max(max, r.price ?? 0), 0),
-  };
+/** The stat cards over every package in scope: Total, Active, Average Price, Highest Price. */
+export async function packageStats({ scope }: { scope: OwnerScope }) {
+  const [row] = await ServicePackage.aggregate<{ total: number; inactive: number; averagePrice: number; highestPrice: number }>([
+    // Aggregates are not cast by mongoose: the owner id must be an ObjectId here.
+    { $match: "ownerId" in scope ? { ownerId: new Types.ObjectId(scope.ownerId) } : {} },
+    {
+      $group: {
+        _id: null,
+        total: { $sum: 1 },
+        inactive: { $sum: { $cond: [{ $eq: ["$isActive", false] }, 1, 0] } },
+        averagePrice: { $avg: "$price" },
+        highestPrice: { $max: "$price" },
+      },
+    },
+  ]);
+  if (!row) return { total: 0, active: 0, averagePrice: 0, highestPrice: 0 };
+  return { total: row.total, active: row.total - row.inactive, averagePrice: row.averagePrice ?? 0, highestPrice: row.highestPrice ?? 0 };
 }
 
 export async function findPackage({ scope, id }: { scope: OwnerScope; id: string }) {

@@ -25,11 +25,11 @@ export async function createSessionRecord(data: Record<string, unknown>, expires
 }
 
 export async function readSessionRecord(id: string) {
-  // By `_id` alone, the expiry checked here: the embedded database answers only that as a point
-  // lookup (docs/decisions/0001), and this runs on every signed-in request.
-  const record = await SessionRecord.findById(key(id)).lean<{ data: Record<string, unknown>; expiresAt: Date }>();
-  if (!record || !(record.expiresAt > new Date())) return null;
-  return record.data;
+  // Runs on every signed-in request: one point lookup by `_id`, an expired session never matches.
+  const record = await SessionRecord.findOne({ _id: key(id), expiresAt: trusted({ $gt: new Date() }) }).lean<{
+    data: Record<string, unknown>;
+  }>();
+  return record?.data ?? null;
 }
 
 /** Updates the data; the expiry moves only when one is given (a flash must not extend a sign-in). */
@@ -48,7 +48,7 @@ export async function deleteUserSessions(userId: string) {
   await SessionRecord.deleteMany({ userId });
 }
 
-/** Expired sessions are never read (readSessionRecord checks); housekeeping deletes them (no TTL index on FerretDB). */
+/** Expired sessions are never read (readSessionRecord's filter); housekeeping deletes them (no TTL index: not on every engine). */
 export async function deleteExpiredSessions() {
   await SessionRecord.deleteMany({ expiresAt: trusted({ $lte: new Date() }) });
 }

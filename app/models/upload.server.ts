@@ -1,5 +1,6 @@
 import mongoose, { Schema, trusted, type Types } from "mongoose";
 import { defineModel, jsonWithout } from "./define-model.server";
+import { isObjectIdHex, ownerFilter, type OwnerScope } from "./owner-scope.server";
 
 export const UPLOAD_PURPOSES = ["wizard", "dashboard", "training"] as const;
 export type UploadPurpose = (typeof UPLOAD_PURPOSES)[number];
@@ -53,27 +54,28 @@ export async function createUploadRecord(fields: {
   return Upload.create(fields);
 }
 
-export async function findUploadById(id: string) {
-  if (!/^[0-9a-f]{24}$/i.test(id)) return null;
-  return Upload.findById(id);
+/** One upload in scope by its record id (the id in `/media/<id>`); null otherwise. */
+export async function findUpload({ scope, id }: { scope: OwnerScope; id: string }) {
+  if (!isObjectIdHex(id)) return null;
+  return Upload.findOne({ _id: id, ...ownerFilter(scope) });
+}
+
+/** The record id inside a key made by the server: `uploads/<ownerId>/<record id>/<name>`. */
+const idInKey = (key: string) => /^uploads\/[0-9a-f]{24}\/([0-9a-f]{24})\//.exec(key)?.[1];
+
+/** One upload in scope stored under `key`; null for another account's or an unknown key (a 404). */
+export async function findUploadByKey({ scope, key }: { scope: OwnerScope; key: string }) {
+  const id = idInKey(key);
+  if (!id) return null;
+  return Upload.findOne({ _id: id, ...ownerFilter(scope), key });
 }
 
 /**
- * The upload stored under `key`, fetched by the record id inside the key and matched on the whole
- * key: the embedded database answers only a lone `_id` as a point lookup (docs/decisions/0001), and
- * every part, completion and signed request looks an upload up by key.
+ * The upload under `key` whoever owns it: only for requests whose URL the app signed (the
+ * signature names the key and grants the operation, so no session is involved).
  */
-export async function findUploadByKey(key: string) {
-  const id = /^uploads\/[0-9a-f]{24}\/([0-9a-f]{24})\//.exec(key)?.[1];
-  if (!id) return null;
-  const record = await Upload.findById(id);
-  return record?.key === key ? record : null;
-}
-
-/** The caller's upload under `key` (null for another account's key: answered as 404). */
-export async function findOwnUploadByKey(ownerId: string, key: string) {
-  const record = await findUploadByKey(key);
-  return record && String(record.ownerId) === ownerId ? record : null;
+export async function findSignedUpload(key: string) {
+  return findUploadByKey({ scope: { allOwners: true }, key });
 }
 
 export async function markUploadComplete(id: Types.ObjectId, fields: { size: number; contentType: string }) {
@@ -100,7 +102,7 @@ export async function listDraftUploads(ownerId: string) {
   return Upload.find({ ownerId, draft: true, state: "complete" }).sort({ createdAt: 1, _id: 1 });
 }
 
-/** Pending uploads created before `before` (expired by query: no TTL index on FerretDB). */
+/** Pending uploads created before `before`, of every account (the housekeeping sweep; expired by query, not a TTL index). */
 export async function findStalePendingUploads(before: Date, limit = 100) {
   return Upload.find({ state: "pending", createdAt: trusted({ $lt: before }) }).limit(limit);
 }

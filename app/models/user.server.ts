@@ -7,7 +7,7 @@ export type Role = (typeof ROLES)[number];
 const userSchema = new Schema(
   {
     username: { type: String, required: true, trim: true },
-    // Case-insensitive uniqueness without collations (FerretDB has none).
+    // Case-insensitive uniqueness without collations (the embedded engine has none).
     usernameKey: { type: String, required: true, unique: true },
     passwordHash: { type: String, required: true, select: false },
     email: { type: String, required: true, trim: true },

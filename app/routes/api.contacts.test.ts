@@ -191,6 +191,15 @@ describe("GET /api/contacts", () => {
     expect(bracket.json).toEqual([]);
     const op = await dealerA.get("/api/contacts?q[$ne]=x");
     expect(op.status).toBe(200);
+    // Pattern characters in a name are found as themselves.
+    const odd = await create(dealerA, { ...jane, firstName: "Zed", companyName: "A.B (Motors) [1]+" });
+    const found = await dealerA.get(`/api/contacts?q=${encodeURIComponent("a.b (motors) [1]+")}`);
+    expect(found.json.map((c: { id: string }) => c.id)).toEqual([odd.id]);
+    expect((await dealerA.get(`/api/contacts?q=${encodeURIComponent("a?b")}`)).json).toEqual([]);
+    for (const q of ["\\", "(", "*", "a{2", "$", "^"]) {
+      expect((await dealerA.get(`/api/contacts?q=${encodeURIComponent(q)}`)).status, q).toBe(200);
+    }
+    await dealerA.del(`/api/contacts/${odd.id}`);
   });
 
   it("pages with limit and offset, and refuses bad values", async () => {

@@ -35,18 +35,7 @@ export function listQueryInput(url: URL) {
   return { q: get("q"), limit: get("limit"), offset: get("offset") };
 }
 
-/** The words of a search (at most 8), lower-cased. */
+/** The words of a search (at most 8), lower-cased; each must occur in one of a list's searched fields. */
 export function searchWords(q: string | undefined) {
   return (q ?? "").trim().toLowerCase().split(/\s+/).filter(Boolean).slice(0, 8);
-}
-
-/**
- * The list search: every word must occur, case-insensitively, in one of the values ("jane doe"
- * finds Jane Doe; "acme 555" a contact at Acme with a 555 number). Plain substring matching —
- * the text never becomes a pattern or a query operator.
- */
-export function matchesSearch(words: string[], values: (string | null | undefined)[]) {
-  if (words.length === 0) return true;
-  const haystack = values.filter(Boolean).map((v) => (v as string).toLowerCase());
-  return words.every((word) => haystack.some((value) => value.includes(word)));
 }

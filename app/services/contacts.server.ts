@@ -1,11 +1,11 @@
 import {
+  contactStats,
+  countContacts,
   findContact,
   findContacts,
   insertContact,
   removeContact,
   replaceContact,
-  searchContacts,
-  statsOf,
   type ContactRecord,
 } from "~/models/contact.server";
 import { ownerNames, scopeFor } from "~/models/owner-scope.server";
@@ -31,7 +31,7 @@ export interface ContactJson {
   updatedAt: string;
 }
 
-export type ContactStats = ReturnType<typeof statsOf>;
+export type ContactStats = Awaited<ReturnType<typeof contactStats>>;
 
 const notFound = () => jsonError(404, "Contact not found");
 
@@ -61,27 +61,17 @@ async function present(actor: Actor, records: ContactRecord[]) {
 
 /** `GET /api/contacts`: the caller's contacts (an admin's: everyone's), newest first; `q`, `limit`, `offset`. */
 export async function listContacts(actor: Actor, { q, limit, offset = 0 }: ListQuery = {}) {
-  const matches = searchContacts(await findContacts({ scope: scopeFor(actor) }), q);
-  return present(actor, matches.slice(offset, limit === undefined ? undefined : offset + limit));
+  return present(actor, await findContacts({ scope: scopeFor(actor), q, skip: offset, limit }));
 }
 
-/**
- * The Contacts screen, from one query: the summary cards over every contact, how many the
- * search matched and one page of them (see findContacts for why one query).
- */
+/** The Contacts screen: the summary cards over every contact, how many the search matched, one page. */
 export async function contactsPage(actor: Actor, { q, page, pageSize }: { q?: string; page: number; pageSize: number }) {
-  const all = await findContacts({ scope: scopeFor(actor) });
-  const matches = searchContacts(all, q);
-  const pageCount = Math.max(1, Math.ceil(matches.length / pageSize));
+  const scope = scopeFor(actor);
+  const [matched, stats] = await Promise.all([countContacts({ scope, q }), contactStats({ scope })]);
+  const pageCount = Math.max(1, Math.ceil(matched / pageSize));
   const current = Math.min(Math.max(1, page), pageCount);
-  const records = matches.slice((current - 1) * pageSize, current * pageSize);
-  return {
-    contacts: await present(actor, records),
-    matched: matches.length,
-    page: current,
-    pageCount,
-    stats: statsOf(all),
-  };
+  const records = await findContacts({ scope, q, skip: (current - 1) * pageSize, limit: pageSize });
+  return { contacts: await present(actor, records), matched, page: current, pageCount, stats };
 }
 
 /** One contact in scope; 404 "Contact not found" for another account's or a malformed id. */

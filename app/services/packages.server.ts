@@ -1,12 +1,12 @@
 import { ownerNames, scopeFor } from "~/models/owner-scope.server";
 import {
+  countPackages,
   findPackage,
   findPackages,
   insertPackage,
+  packageStats,
   removePackage,
   replacePackage,
-  searchPackages,
-  statsOf,
   type PackageRecord,
 } from "~/models/package.server";
 import type { ListQuery } from "~/schemas/list-query";
@@ -29,7 +29,7 @@ export interface PackageJson {
   updatedAt: string;
 }
 
-export type PackageStats = ReturnType<typeof statsOf>;
+export type PackageStats = Awaited<ReturnType<typeof packageStats>>;
 
 const notFound = () => jsonError(404, "Package not found");
 
@@ -56,24 +56,17 @@ async function present(actor: Actor, records: PackageRecord[]) {
 
 /** `GET /api/packages`: the caller's packages (an admin's: everyone's), newest first; `q`, `limit`, `offset`. */
 export async function listPackages(actor: Actor, { q, limit, offset = 0 }: ListQuery = {}) {
-  const matches = searchPackages(await findPackages({ scope: scopeFor(actor) }), q);
-  return present(actor, matches.slice(offset, limit === undefined ? undefined : offset + limit));
+  return present(actor, await findPackages({ scope: scopeFor(actor), q, skip: offset, limit }));
 }
 
-/** The Packages screen, from one query: the stat cards, how many the search matched, one page. */
+/** The Packages screen: the stat cards over every package, how many the search matched, one page. */
 export async function packagesPage(actor: Actor, { q, page, pageSize }: { q?: string; page: number; pageSize: number }) {
-  const all = await findPackages({ scope: scopeFor(actor) });
-  const matches = searchPackages(all, q);
-  const pageCount = Math.max(1, Math.ceil(matches.length / pageSize));
+  const scope = scopeFor(actor);
+  const [matched, stats] = await Promise.all([countPackages({ scope, q }), packageStats({ scope })]);
+  const pageCount = Math.max(1, Math.ceil(matched / pageSize));
   const current = Math.min(Math.max(1, page), pageCount);
-  const records = matches.slice((current - 1) * pageSize, current * pageSize);
-  return {
-    packages: await present(actor, records),
-    matched: matches.length,
-    page: current,
-    pageCount,
-    stats: statsOf(all),
-  };
+  const records = await findPackages({ scope, q, skip: (current - 1) * pageSize, limit: pageSize });
+  return { packages: await present(actor, records), matched, page: current, pageCount, stats };
 }
 
 /** One package in scope; 404 "Package not found" for another account's or a malformed id. */

@@ -10,9 +10,9 @@ import {
 import {
   createUploadRecord,
   deleteUploadRecord,
-  findOwnUploadByKey,
   findStalePendingUploads,
-  findUploadById,
+  findSignedUpload,
+  findUpload,
   findUploadByKey,
   countDraftUploads,
   listDraftUploads,
@@ -22,6 +22,7 @@ import {
   type UploadPurpose,
   type UploadRecord,
 } from "~/models/upload.server";
+import { scopeFor, type OwnerScope } from "~/models/owner-scope.server";
 import { env } from "~/utils/env.server";
 import type { Actor } from "./auth.server";
 import { LocalBackend } from "./storage/local";
@@ -227,8 +228,11 @@ export async function createMultipartUpload(actor: Actor, input: BeginUpload) {
   return { key: record.key, uploadId: record.multipartId as string };
 }
 
+/** The caller's own uploads, also for an admin: an upload in progress is its uploader's alone. */
+const own = (actor: Actor): OwnerScope => ({ ownerId: actor.id });
+
 async function ownMultipart(actor: Actor, key: string, uploadId: string) {
-  const record = await findOwnUploadByKey(actor.id, key);
+  const record = await findUploadByKey({ scope: own(actor), key });
   if (!record || record.state !== "pending" || !record.multipartId || record.multipartId !== uploadId) {
     throw notFound();
   }
@@ -324,10 +328,10 @@ export async function finalizeUpload(record: UploadRecord): Promise<UploadRecord
 /** `POST /api/objects/complete`: finalizes a single PUT (needed when it went straight to S3). */
 export async function completeUpload(actor: Actor, ref: { key?: string; uploadURL?: string; id?: string }) {
   let record: UploadRecord | null = null;
-  if (ref.id) record = await findUploadById(ref.id);
-  else if (ref.key) record = await findOwnUploadByKey(actor.id, ref.key);
+  if (ref.id) record = await findUpload({ scope: own(actor), id: ref.id });
+  else if (ref.key) record = await findUploadByKey({ scope: own(actor), key: ref.key });
   else if (ref.uploadURL) record = await findUploadForUrl(actor, ref.uploadURL);
-  if (!record || String(record.ownerId) !== actor.id) throw notFound();
+  if (!record) throw notFound();
   return uploadJson(await finalizeUpload(record));
 }
 
@@ -343,15 +347,11 @@ export async function findUploadForUrl(actor: Actor, url: string) {
     return null;
   }
   const media = /^\/media\/([0-9a-f]{24})(?:\/thumb)?$/.exec(parsed.pathname);
-  if (media) {
-    const record = await findUploadById(media[1]);
-    return record && String(record.ownerId) === actor.id ? record : null;
-  }
+  if (media) return findUpload({ scope: own(actor), id: media[1] });
   const keyInQuery = parsed.searchParams.get("key");
   const match = /uploads\/[0-9a-f]{24}\/([0-9a-f]{24})\/[^/?]+/.exec(keyInQuery ?? decodeURIComponent(parsed.pathname));
   if (!match) return null;
-  const record = await findUploadByKey(match[0]);
-  return record && String(record.ownerId) === actor.id ? record : null;
+  return findUploadByKey({ scope: own(actor), key: match[0] });
 }
 
 /** Turns a client-held URL into the app media URL of a complete upload the caller owns. */
@@ -432,7 +432,7 @@ async function signedRequest(request: Request) {
     }
   }
 
-  const record = await findUploadByKey(key);
+  const record = await findSignedUpload(key);
   if (!record) return notFound();
   const limit = limitFor(record.purpose as UploadPurpose);
 
@@ -545,8 +545,8 @@ export async function listDraft(actor: Actor) {
 
 /** Removes one of the caller's uploads (object and record); another account's id is a 404. */
 export async function removeUpload(actor: Actor, id: string) {
-  const record = await findUploadById(id);
-  if (!record || String(record.ownerId) !== actor.id || record.assessmentId) throw notFound();
+  const record = await findUpload({ scope: own(actor), id });
+  if (!record || record.assessmentId) throw notFound();
   if (record.multipartId) await storage().abortMultipart(record.key, record.multipartId).catch(() => {});
   await storage().delete(record.key);
   await storage().delete(thumbKey(record)).catch(() => {});
@@ -609,10 +609,9 @@ async function serveObject(record: UploadRecord, rangeHeader: string | null, ext
 
 /** The upload behind `/media/<id>` if the viewer may see it (owner or admin); else null (404). */
 async function viewableUpload(actor: Actor, id: string) {
-  const record = await findUploadById(id);
+  const record = await findUpload({ scope: scopeFor(actor), id });
   if (!record) return null;
   const owner = String(record.ownerId) === actor.id;
-  if (!owner && actor.role !== "admin") return null;
   if (record.state === "pending") {
     if (!owner || record.multipartId) return null;
     // A single PUT that went straight to the bucket: check it now.

@@ -96,7 +96,6 @@ export async function deleteUser(actor: Actor, id: string, request: Request) {
   if (actor.role !== "admin") throw forbidden(request);
   if (!mongoose.isValidObjectId(id)) throw jsonError(404, "User not found");
   if (id === actor.id) throw jsonError(400, "You cannot delete your own account");
-  // find + delete: FerretDB's findAndModify rejects the projection select:false fields add.
   const user = await User.findById(id);
   if (!user || (await User.deleteOne({ _id: user._id })).deletedCount !== 1) {
     throw jsonError(404, "User not found");
