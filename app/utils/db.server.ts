@@ -43,6 +43,9 @@ async function connect(state: DbState) {
     heartbeatFrequencyMS: 1000,
     autoIndex: true,
   });
+  // Every list's index exists before the first request. Models compiled before the connection was
+  // open could not build theirs (with bufferCommands off, mongoose's automatic init fails then).
+  await Promise.all(Object.values(mongoose.models).map((model) => model.createIndexes()));
 }
 
 function start(): DbState {
