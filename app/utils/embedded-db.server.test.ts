@@ -54,6 +54,23 @@ describe("embedded database", () => {
     expect((await admin.command({ isMaster: 1 })).maxWireVersion).toBe(9);
   });
 
+  it("creates a collection once when `create` and an index build race for it", async () => {
+    const db = await connect();
+    for (let i = 0; i < 20; i++) {
+      const name = `race${i}`;
+      await Promise.all([
+        db.createCollection(name).catch((error: { codeName?: string }) => {
+          // Losing the race to the index build is MongoDB's answer too.
+          if (error.codeName !== "NamespaceExists") throw error;
+        }),
+        db.collection(name).createIndex({ ownerId: 1, createdAt: -1 }),
+        db.collection(name).createIndex({ key: 1 }, { unique: true }),
+      ]);
+    }
+    const names = (await db.listCollections().toArray()).map((c) => c.name).filter((n) => n.startsWith("race"));
+    expect(names.sort()).toEqual(Array.from({ length: 20 }, (_, i) => `race${i}`).sort());
+  });
+
   describe("secondary indexes", () => {
     const owners = [new ObjectId(), new ObjectId(), new ObjectId()];
     const t0 = Date.UTC(2026, 0, 1);

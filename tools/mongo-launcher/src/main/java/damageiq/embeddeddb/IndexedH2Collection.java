@@ -77,7 +77,7 @@ final class IndexedH2Collection extends H2Collection {
             return (int) (limit > 0 ? Math.min(matched, limit) : matched);
         }
         if (covering != null) {
-            return (int) covering.index().countCovered(covering.prefix(), values -> documentMatchesQuery(values, query),
+            return (int) covering.index().countCovered(covering.prefix(), query, values -> documentMatchesQuery(values, query),
                 Math.max(skip, 0), Math.max(limit, 0));
         }
         return super.count(query, skip, limit);
@@ -122,7 +122,7 @@ final class IndexedH2Collection extends H2Collection {
         if (walk.prefix().size() < query.size()) {
             Candidate covering = best(query, null, true);
             if (covering != null && covering.prefix().size() >= walk.prefix().size()) {
-                Stream<Object> positions = covering.index().coveredPositions(covering.prefix(),
+                Stream<Object> positions = covering.index().coveredPositions(covering.prefix(), query,
                     values -> documentMatchesQuery(values, query));
                 return new Plan(positions, false, covering.index(), covering.prefix());
             }

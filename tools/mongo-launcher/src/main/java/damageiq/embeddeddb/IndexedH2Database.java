@@ -2,6 +2,8 @@ package damageiq.embeddeddb;
 
 import java.lang.reflect.Field;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 
 import org.h2.mvstore.MVMap;
 import org.h2.mvstore.MVStore;
@@ -29,6 +31,7 @@ final class IndexedH2Database extends H2Database {
     private static final String DATABASES_PREFIX = "databases.";
     private static final String META_PREFIX = "meta.";
     private static final Field STORE_FIELD = storeField();
+    private static final Set<String> DDL_COMMANDS = Set.of("create", "createindexes", "drop", "dropindexes", "renamecollection");
 
     IndexedH2Database(String databaseName, MVStore store, CursorRegistry cursorRegistry) {
         super(databaseName, store, cursorRegistry);
@@ -75,6 +78,13 @@ final class IndexedH2Database extends H2Database {
             Document answer = aggregateFromIndex(query, databaseResolver, oplog);
             if (answer != null) {
                 return answer;
+            }
+        }
+        if (DDL_COMMANDS.contains(command.toLowerCase(Locale.ROOT))) {
+            // Upstream creates a collection under this lock for an insert or an index, but not for
+            // `create`: the two raced on a new collection ("already existed in system.namespaces").
+            synchronized (this) {
+                return super.handleCommand(channel, command, query, databaseResolver, oplog);
             }
         }
         return super.handleCommand(channel, command, query, databaseResolver, oplog);

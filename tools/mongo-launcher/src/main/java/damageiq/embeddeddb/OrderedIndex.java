@@ -188,8 +188,8 @@ final class OrderedIndex extends Index<Object> {
      * Entries with the equality prefix whose values satisfy {@code matches}, as documents holding
      * just the index's fields (a missing field left out), in index order.
      */
-    Stream<Object> coveredPositions(List<Object> prefix, Predicate<Document> matches) {
-        return covered(prefix, matches).map(Entry::position);
+    Stream<Object> coveredPositions(List<Object> prefix, Document query, Predicate<Document> matches) {
+        return covered(prefix, query, matches).map(Entry::position);
     }
 
     /** How many entries have the equality prefix. */
@@ -198,14 +198,15 @@ final class OrderedIndex extends Index<Object> {
     }
 
     /** How many entries with the equality prefix satisfy {@code matches} on their values alone. */
-    long countCovered(List<Object> prefix, Predicate<Document> matches, long skip, long limit) {
-        Stream<Entry> matching = covered(prefix, matches).skip(skip);
+    long countCovered(List<Object> prefix, Document query, Predicate<Document> matches, long skip, long limit) {
+        Stream<Entry> matching = covered(prefix, query, matches).skip(skip);
         return (limit > 0 ? matching.limit(limit) : matching).count();
     }
 
     private Stream<Entry> covered(List<Object> prefix, Predicate<Document> matches) {
         List<String> names = keys();
-        return range(prefix, false).stream().filter(entry -> {
+        Stream<Entry> range = range(prefix, false).stream();
+        return range.filter(entry -> {
             Document values = new Document();
             for (int i = 0; i < names.size(); i++) {
                 Object value = entry.values.get(i);
@@ -215,6 +216,15 @@ final class OrderedIndex extends Index<Object> {
             }
             return matches.test(values);
         });
+    }
+
+    /** As {@link #covered(List, Predicate)}, with the filter compiled once when it can be. */
+    private Stream<Entry> covered(List<Object> prefix, Document query, Predicate<Document> matches) {
+        Predicate<List<Object>> compiled = CoveredFilter.compile(query, keys());
+        if (compiled == null) {
+            return covered(prefix, matches);
+        }
+        return range(prefix, false).stream().filter(entry -> compiled.test(entry.values));
     }
 
     @Override

@@ -1,0 +1,105 @@
+package damageiq.embeddeddb;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+
+import de.bwaldvogel.mongo.backend.Missing;
+import de.bwaldvogel.mongo.backend.ValueComparator;
+import de.bwaldvogel.mongo.bson.BsonRegularExpression;
+import de.bwaldvogel.mongo.bson.Document;
+
+/**
+ * A filter compiled once per query into a test on an index entry's values, for the operators a list
+ * search and its counts use: equality, {@code $eq}, {@code $exists}, {@code $regex} (compiled once, with
+ * upstream's flags) and {@code $and}/{@code $or}/{@code $nor} of those. Upstream's matcher builds each
+ * regular expression again for every document it tests, which made a search cost microseconds per entry.
+ * Anything else is not compiled (null) and the caller falls back to upstream's matcher.
+ */
+final class CoveredFilter {
+
+    private static final ValueComparator VALUES = ValueComparator.asc();
+
+    private CoveredFilter() {
+    }
+
+    /** The filter as a test on values in the order of {@code names}; null when an operator is not supported. */
+    static Predicate<List<Object>> compile(Document query, List<String> names) {
+        List<Predicate<List<Object>>> all = new ArrayList<>();
+        for (Map.Entry<String, Object> condition : query.entrySet()) {
+            Predicate<List<Object>> test = compileCondition(condition.getKey(), condition.getValue(), names);
+            if (test == null) {
+                return null;
+            }
+            all.add(test);
+        }
+        return values -> {
+            for (Predicate<List<Object>> test : all) {
+                if (!test.test(values)) {
+                    return false;
+                }
+            }
+            return true;
+        };
+    }
+
+    private static Predicate<List<Object>> compileCondition(String field, Object condition, List<String> names) {
+        if (field.equals("$and") || field.equals("$or") || field.equals("$nor")) {
+            if (!(condition instanceof Collection<?> clauses) || clauses.isEmpty()) {
+                return null;
+            }
+            List<Predicate<List<Object>>> parts = new ArrayList<>();
+            for (Object clause : clauses) {
+                Predicate<List<Object>> part = clause instanceof Document document ? compile(document, names) : null;
+                if (part == null) {
+                    return null;
+                }
+                parts.add(part);
+            }
+            return switch (field) {
+                case "$and" -> values -> parts.stream().allMatch(p -> p.test(values));
+                case "$or" -> values -> parts.stream().anyMatch(p -> p.test(values));
+                default -> values -> parts.stream().noneMatch(p -> p.test(values));
+            };
+        }
+        int index = names.indexOf(field);
+        if (index < 0) {
+            return null;
+        }
+        if (BsonRegularExpression.isRegularExpression(condition)) {
+            if (condition instanceof Document document && !document.keySet().stream().allMatch(k -> k.equals("$regex") || k.equals("$options"))) {
+                return null;
+            }
+            BsonRegularExpression regex = BsonRegularExpression.convertToRegularExpression(condition);
+            return values -> values.get(index) instanceof String text && regex.matcher(text).find();
+        }
+        if (condition instanceof Document document) {
+            if (document.size() != 1) {
+                return null;
+            }
+            Object exists = document.get("$exists");
+            if (exists instanceof Boolean || exists instanceof Number) {
+                boolean wanted = exists instanceof Boolean b ? b : ((Number) exists).doubleValue() != 0;
+                return values -> !(values.get(index) instanceof Missing) == wanted;
+            }
+            if (document.containsKey("$eq")) {
+                return equality(index, document.get("$eq"));
+            }
+            return null;
+        }
+        return equality(index, condition);
+    }
+
+    private static Predicate<List<Object>> equality(int index, Object wanted) {
+        if (wanted == null || wanted instanceof Document || wanted instanceof Collection || wanted instanceof Missing) {
+            // Null matches missing fields too, and documents or arrays have their own rules: upstream decides.
+            return null;
+        }
+        return values -> {
+            Object value = values.get(index);
+            return value != null && !(value instanceof Missing) && VALUES.compare(value, wanted) == 0;
+        };
+    }
+}
