@@ -41,11 +41,28 @@ async function connect(state: DbState) {
     // instead of queueing them; the driver reconnects on its own.
     serverSelectionTimeoutMS: 1500,
     heartbeatFrequencyMS: 1000,
-    autoIndex: true,
+    // Indexes are built below, once connected: mongoose's automatic build runs when a model is
+    // compiled, which (with bufferCommands off) fails for every model compiled before the
+    // connection opened, and races collection creation with our build.
+    autoIndex: false,
+    autoCreate: false,
   });
-  // Every list's index exists before the first request. Models compiled before the connection was
-  // open could not build theirs (with bufferCommands off, mongoose's automatic init fails then).
-  await Promise.all(Object.values(mongoose.models).map((model) => model.createIndexes()));
+  await createIndexes();
+}
+
+/**
+ * Every model's declared indexes, one model after another, before the first request. A failure is
+ * logged and start-up goes on: a missing index makes lists slow, never wrong (a unique index that
+ * cannot be built is reported here and by the writes it would have refused).
+ */
+async function createIndexes() {
+  for (const model of Object.values(mongoose.models)) {
+    try {
+      await model.createIndexes();
+    } catch (error) {
+      console.error(`Could not build the indexes of ${model.collection.collectionName}: ${(error as Error).message}`);
+    }
+  }
 }
 
 function start(): DbState {
