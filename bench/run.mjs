@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 const dir = path.dirname(fileURLToPath(import.meta.url));
 const wanted = process.argv.slice(2);
 const benches = readdirSync(dir)
-  .filter((f) => f.endsWith(".mjs") && f !== "run.mjs")
+  .filter((f) => f.endsWith(".mjs") && f !== "run.mjs" && f !== "lib.mjs")
   .map((f) => f.replace(/\.mjs$/, ""))
   .filter((name) => wanted.length === 0 || wanted.includes(name));
 

@@ -1,0 +1,117 @@
+// Shared by the benches: the embedded database and the built app as child processes on loopback,
+// timing helpers and /proc readings. Every loop is bounded; nothing leaves this machine.
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const LAUNCHER_JAR = path.join(root, "tools/mongo-launcher/target/mongo-launcher.jar");
+
+export const freePort = () =>
+  new Promise((resolve) => {
+    const s = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+
+/** Ends a child process (SIGTERM, SIGKILL after 5 s) and waits for it. */
+export async function stopProcess(child, signal = "SIGTERM") {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  await new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill(signal);
+  });
+}
+
+/** The embedded database as the app starts it (same JVM options), on `port` with data in `dir`. */
+export async function startEngine({ dir, port, heapMb = 512 }) {
+  const proc = spawn(
+    "java",
+    [`-Xmx${heapMb}m`, "-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError", "-jar", LAUNCHER_JAR,
+      "--port", String(port), "--dir", dir, "--cache-mb", String(Math.floor(heapMb / 4)), "--watch-stdin"],
+    { stdio: ["pipe", "pipe", "inherit"] },
+  );
+  await new Promise((resolve, reject) => {
+    proc.once("exit", (code) => reject(new Error(`embedded database exited (${code})`)));
+    proc.stdout.on("data", (d) => {
+      if (d.toString().includes("listening")) resolve();
+    });
+  });
+  proc.stdout.resume();
+  return proc;
+}
+
+/** Starts server.mjs (the built app) and waits for /healthz; without `mongoUri` it starts its own engine. */
+export async function startApp({ port, dataDir, mongoUri }) {
+  const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, NODE_ENV: "production" };
+  if (mongoUri) env.MONGODB_URI = mongoUri;
+  else delete env.MONGODB_URI;
+  const started = performance.now();
+  const app = spawn(process.execPath, ["server.mjs"], { cwd: root, env, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  app.stderr.on("data", (d) => (stderr += d));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (app.exitCode !== null) throw new Error(`app exited:\n${stderr}`);
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`app not healthy within 60 s:\n${stderr}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return { app, startMs: performance.now() - started, stderr: () => stderr };
+}
+
+/** Runs `task(i)` for i < total with `concurrency` in flight at once. */
+export async function pool(total, concurrency, task) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) await task(next++);
+    }),
+  );
+}
+
+export const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+
+/** p50/p95 of `runs` calls of `fn` after `warmup` unmeasured ones, one at a time. */
+export async function timed(fn, { runs = 30, warmup = 5 } = {}) {
+  for (let i = 0; i < warmup; i++) await fn();
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    await fn();
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p95: percentile(times, 95) };
+}
+
+/** CPU seconds (user + system) a process has used, from /proc; 0 where there is none. */
+export function cpuSeconds(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** Resident memory of a process in MiB, from /proc; NaN where there is none. */
+export function rssMiB(pid) {
+  if (!existsSync(`/proc/${pid}/status`)) return NaN;
+  const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+  return kb ? Number(kb) / 1024 : NaN;
+}
+
+export const ms = (v) => `${v.toFixed(1)} ms`;
+export const verdict = (ok) => (ok ? "PASS" : "FAIL");
