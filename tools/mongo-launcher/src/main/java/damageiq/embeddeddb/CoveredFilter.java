@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.function.Predicate;
 
 import de.bwaldvogel.mongo.backend.Missing;
-import de.bwaldvogel.mongo.backend.ValueComparator;
 import de.bwaldvogel.mongo.bson.BsonRegularExpression;
 import de.bwaldvogel.mongo.bson.Document;
 
@@ -20,15 +19,21 @@ import de.bwaldvogel.mongo.bson.Document;
  */
 final class CoveredFilter {
 
-    private static final ValueComparator VALUES = ValueComparator.asc();
-
     private CoveredFilter() {
     }
 
-    /** The filter as a test on values in the order of {@code names}; null when an operator is not supported. */
-    static Predicate<List<Object>> compile(Document query, List<String> names) {
+    /**
+     * The filter as a test on values in the order of {@code names}; null when an operator is not
+     * supported. The first {@code prefixLength} names are the equality prefix the caller's range
+     * already guarantees: their equalities are not tested again.
+     */
+    static Predicate<List<Object>> compile(Document query, List<String> names, int prefixLength) {
         List<Predicate<List<Object>>> all = new ArrayList<>();
         for (Map.Entry<String, Object> condition : query.entrySet()) {
+            int index = names.indexOf(condition.getKey());
+            if (index >= 0 && index < prefixLength && !(condition.getValue() instanceof Document)) {
+                continue;
+            }
             Predicate<List<Object>> test = compileCondition(condition.getKey(), condition.getValue(), names);
             if (test == null) {
                 return null;
@@ -52,7 +57,7 @@ final class CoveredFilter {
             }
             List<Predicate<List<Object>>> parts = new ArrayList<>();
             for (Object clause : clauses) {
-                Predicate<List<Object>> part = clause instanceof Document document ? compile(document, names) : null;
+                Predicate<List<Object>> part = clause instanceof Document document ? compile(document, names, 0) : null;
                 if (part == null) {
                     return null;
                 }
@@ -99,7 +104,7 @@ final class CoveredFilter {
         }
         return values -> {
             Object value = values.get(index);
-            return value != null && !(value instanceof Missing) && VALUES.compare(value, wanted) == 0;
+            return value != null && !(value instanceof Missing) && OrderedIndex.compareValues(value, wanted) == 0;
         };
     }
 }

@@ -88,7 +88,7 @@ final class OrderedIndex extends Index<Object> {
      * ValueComparator, without its type dispatch: this runs on every step of every index walk).
      */
     @SuppressWarnings("unchecked")
-    private static int compareValues(Object a, Object b) {
+    static int compareValues(Object a, Object b) {
         if (a != null && b != null && a.getClass() == b.getClass()
             && (a instanceof ObjectId || a instanceof Date || a instanceof Boolean)) {
             return ((Comparable<Object>) a).compareTo(b);
@@ -115,19 +115,30 @@ final class OrderedIndex extends Index<Object> {
      * reversed); lazily, so a limited query stops early.
      */
     Stream<Object> positions(List<Object> prefix, boolean reversed) {
-        NavigableSet<Entry> range = range(prefix, reversed);
-        return range.stream().map(Entry::position);
+        return range(prefix, reversed).map(Entry::position);
     }
 
-    private NavigableSet<Entry> range(List<Object> prefix, boolean reversed) {
-        List<Object> low = new ArrayList<>(prefix);
-        List<Object> high = new ArrayList<>(prefix);
-        while (low.size() < ascending.length) {
-            low.add(Bound.LOW);
-            high.add(Bound.HIGH);
+    /**
+     * The entries with the equality prefix, from its first (or last) one while the prefix holds: a
+     * bounded sub-set would compare every entry with its upper bound, which cost more than the walk.
+     */
+    private Stream<Entry> range(List<Object> prefix, boolean reversed) {
+        List<Object> bound = new ArrayList<>(prefix);
+        while (bound.size() < ascending.length) {
+            bound.add(reversed ? Bound.HIGH : Bound.LOW);
         }
-        NavigableSet<Entry> range = entries.subSet(new Entry(low, Bound.LOW), true, new Entry(high, Bound.HIGH), true);
-        return reversed ? range.descendingSet() : range;
+        Entry from = new Entry(bound, reversed ? Bound.HIGH : Bound.LOW);
+        NavigableSet<Entry> rest = reversed ? entries.headSet(from, true).descendingSet() : entries.tailSet(from, true);
+        return rest.stream().takeWhile(entry -> hasPrefix(entry, prefix));
+    }
+
+    private static boolean hasPrefix(Entry entry, List<Object> prefix) {
+        for (int i = 0; i < prefix.size(); i++) {
+            if (compareValues(entry.values.get(i), prefix.get(i)) != 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private List<Entry> entriesOf(Document document, Object position) {
@@ -194,7 +205,7 @@ final class OrderedIndex extends Index<Object> {
 
     /** How many entries have the equality prefix. */
     long countRange(List<Object> prefix) {
-        return range(prefix, false).size();
+        return range(prefix, false).count();
     }
 
     /** How many entries with the equality prefix satisfy {@code matches} on their values alone. */
@@ -205,7 +216,7 @@ final class OrderedIndex extends Index<Object> {
 
     private Stream<Entry> covered(List<Object> prefix, Predicate<Document> matches) {
         List<String> names = keys();
-        Stream<Entry> range = range(prefix, false).stream();
+        Stream<Entry> range = range(prefix, false);
         return range.filter(entry -> {
             Document values = new Document();
             for (int i = 0; i < names.size(); i++) {
@@ -220,11 +231,11 @@ final class OrderedIndex extends Index<Object> {
 
     /** As {@link #covered(List, Predicate)}, with the filter compiled once when it can be. */
     private Stream<Entry> covered(List<Object> prefix, Document query, Predicate<Document> matches) {
-        Predicate<List<Object>> compiled = CoveredFilter.compile(query, keys());
+        Predicate<List<Object>> compiled = CoveredFilter.compile(query, keys(), prefix.size());
         if (compiled == null) {
             return covered(prefix, matches);
         }
-        return range(prefix, false).stream().filter(entry -> compiled.test(entry.values));
+        return range(prefix, false).filter(entry -> compiled.test(entry.values));
     }
 
     @Override
