@@ -1,3 +1,4 @@
+import { cssBundleHref } from "@remix-run/css-bundle";
 import { ColorSchemeScript, MantineProvider, mantineHtmlProps } from "@mantine/core";
 import mantineCoreStyles from "@mantine/core/styles.css";
 import mantineNotificationStyles from "@mantine/notifications/styles.css";
@@ -21,6 +22,8 @@ import { theme } from "~/theme";
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: mantineCoreStyles },
   { rel: "stylesheet", href: mantineNotificationStyles },
+  // Our CSS modules, after Mantine's so they can use its variables and win ties.
+  ...(cssBundleHref ? [{ rel: "stylesheet", href: cssBundleHref }] : []),
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 

@@ -1,7 +1,7 @@
-import { Anchor, Avatar, Badge, Card, Group, Stack, Text } from "@mantine/core";
 import type { ContactJson } from "~/services/contacts.server";
 import { initials } from "../AppShellLayout";
 import { formatDate, truncate } from "../crud/format";
+import classes from "../crud/cards.module.css";
 import { MailIcon, MapPinIcon, PhoneIcon } from "../crud/icons";
 import { ItemActions } from "../crud/ItemActions";
 
@@ -13,65 +13,53 @@ const telHref = (phone: string) => `tel:${phone.replace(/[^\d+]/g, "")}`;
 export function ContactCard({ contact, editTo, deleteTo }: { contact: ContactJson; editTo: string; deleteTo: string }) {
   const name = `${contact.firstName} ${contact.lastName}`;
   return (
-    <Card withBorder padding="lg" role="listitem" aria-label={name} data-testid="contact-card">
-      <Group justify="space-between" align="flex-start" wrap="nowrap">
-        <Group wrap="nowrap" gap="sm" style={{ minWidth: 0 }}>
-          <Avatar color="indigo" radius="xl" aria-hidden="true">
+    <div className={classes.card} role="listitem" aria-label={name} data-testid="contact-card">
+      <div className={classes.head}>
+        <div className={classes.who}>
+          <span className={classes.avatar} aria-hidden="true">
             {initials(contact.firstName, contact.lastName)}
-          </Avatar>
+          </span>
           <div style={{ minWidth: 0 }}>
-            <Text fw={600} truncate>
-              {name}
-            </Text>
-            {contact.companyName && (
-              <Text size="sm" c="dimmed" truncate>
-                {contact.companyName}
-              </Text>
-            )}
+            <p className={classes.name}>{name}</p>
+            {contact.companyName && <p className={classes.sub}>{contact.companyName}</p>}
           </div>
-        </Group>
+        </div>
         <ItemActions name={name} editTo={editTo} deleteTo={deleteTo} />
-      </Group>
+      </div>
 
-      <Stack gap={6} mt="md">
-        <Group gap={6} wrap="nowrap">
+      <div className={classes.rows}>
+        <div className={classes.row}>
           <MailIcon size={14} />
-          <Anchor href={`mailto:${contact.email}`} size="sm" truncate>
+          <a className={classes.link} href={`mailto:${contact.email}`}>
             {contact.email}
-          </Anchor>
-        </Group>
+          </a>
+        </div>
         {contact.phone && (
-          <Group gap={6} wrap="nowrap">
+          <div className={classes.row}>
             <PhoneIcon size={14} />
-            <Anchor href={telHref(contact.phone)} size="sm">
+            <a className={classes.link} href={telHref(contact.phone)}>
               {contact.phone}
-            </Anchor>
-          </Group>
+            </a>
+          </div>
         )}
         {contact.address && (
-          <Group gap={6} wrap="nowrap" align="flex-start">
-            <MapPinIcon size={14} style={{ flexShrink: 0, marginTop: 3 }} />
-            <Text size="sm">{contact.address}</Text>
-          </Group>
+          <div className={classes.row} style={{ alignItems: "flex-start" }}>
+            <MapPinIcon size={14} style={{ marginTop: 3 }} />
+            <span>{contact.address}</span>
+          </div>
         )}
         {contact.notes && (
-          <Text size="sm" c="dimmed" data-testid="contact-notes" style={{ overflowWrap: "anywhere" }}>
+          <p className={`${classes.dim} ${classes.notes}`} data-testid="contact-notes">
             {truncate(contact.notes, NOTES_PREVIEW_LENGTH)}
-          </Text>
+          </p>
         )}
-      </Stack>
+      </div>
 
-      {/* Cards in a row share a height (Card is a flex column): the footer sits at the bottom. */}
-      <Group justify="space-between" mt="auto" pt="md" gap="xs">
-        <Text size="xs" c="dimmed">
-          Added {formatDate(contact.createdAt)}
-        </Text>
-        {contact.owner && (
-          <Badge variant="light" color="gray" size="sm">
-            Owner: {contact.owner.name}
-          </Badge>
-        )}
-      </Group>
-    </Card>
+      {/* Cards in a row share a height (the card is a flex column): the footer sits at the bottom. */}
+      <div className={classes.foot}>
+        <span>Added {formatDate(contact.createdAt)}</span>
+        {contact.owner && <span className={classes.badge}>Owner: {contact.owner.name}</span>}
+      </div>
+    </div>
   );
 }
