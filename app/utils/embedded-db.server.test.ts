@@ -130,6 +130,12 @@ describe("embedded database", () => {
       expect(await collection.countDocuments(searched)).toBe(expected.length);
       const paged = await collection.find(searched).sort({ createdAt: -1, _id: -1 }).skip(1).limit(3).toArray();
       expect(ids(paged)).toEqual(ids(expected.slice(1, 4)));
+      // Literal text (what a list search sends) is matched ignoring case, accents' case included.
+      await collection.insertOne({ ownerId: owners[0], company: "ÉMILE (Ltd.) [2]", createdAt: new Date(t0), n: -1 });
+      const literal = { ownerId: owners[0], $or: [{ company: { $regex: String.raw`émile \(ltd\.\) \[2`, $options: "i" } }] };
+      expect(await collection.countDocuments(literal)).toBe(1);
+      expect(await collection.countDocuments({ ...literal, $or: [{ company: { $regex: "emile", $options: "i" } }] })).toBe(0);
+      await collection.deleteOne({ n: -1 });
       const found = await collection.find({ ownerId: owners[0], company: "Co 3" }).toArray();
       expect(found.map((d) => d.n).sort((a, b) => a - b)).toEqual(
         mine.filter((d) => d.company === "Co 3").map((d) => d.n),
