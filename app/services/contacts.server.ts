@@ -67,7 +67,9 @@ export async function listContacts(actor: Actor, { q, limit, offset = 0 }: ListQ
 /** The Contacts screen: the summary cards over every contact, how many the search matched, one page. */
 export async function contactsPage(actor: Actor, { q, page, pageSize }: { q?: string; page: number; pageSize: number }) {
   const scope = scopeFor(actor);
-  const [matched, stats] = await Promise.all([countContacts({ scope, q }), contactStats({ scope })]);
+  // Without a search every item matches: the total card is the count.
+  const [stats, searched] = await Promise.all([contactStats({ scope }), q ? countContacts({ scope, q }) : undefined]);
+  const matched = searched ?? stats.total;
   const pageCount = Math.max(1, Math.ceil(matched / pageSize));
   const current = Math.min(Math.max(1, page), pageCount);
   const records = await findContacts({ scope, q, skip: (current - 1) * pageSize, limit: pageSize });

@@ -62,7 +62,9 @@ export async function listPackages(actor: Actor, { q, limit, offset = 0 }: ListQ
 /** The Packages screen: the stat cards over every package, how many the search matched, one page. */
 export async function packagesPage(actor: Actor, { q, page, pageSize }: { q?: string; page: number; pageSize: number }) {
   const scope = scopeFor(actor);
-  const [matched, stats] = await Promise.all([countPackages({ scope, q }), packageStats({ scope })]);
+  // Without a search every item matches: the total card is the count.
+  const [stats, searched] = await Promise.all([packageStats({ scope }), q ? countPackages({ scope, q }) : undefined]);
+  const matched = searched ?? stats.total;
   const pageCount = Math.max(1, Math.ceil(matched / pageSize));
   const current = Math.min(Math.max(1, page), pageCount);
   const records = await findPackages({ scope, q, skip: (current - 1) * pageSize, limit: pageSize });
