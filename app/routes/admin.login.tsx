@@ -1,10 +1,11 @@
 import type { MetaFunction } from "@remix-run/node";
 import { AuthCard } from "~/components/auth/AuthCard";
 import { LoginForm } from "~/components/auth/LoginForm";
-import { loginScreenAction } from "~/utils/login-screen.server";
+import { loginScreenAction, loginScreenHeaders } from "~/utils/login-screen.server";
 
 export const meta: MetaFunction = () => [{ title: "Admin Login · DamageIQ" }];
 export const action = loginScreenAction;
+export const headers = loginScreenHeaders;
 
 export default function AdminLogin() {
   return (

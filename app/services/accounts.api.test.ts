@@ -104,6 +104,36 @@ describe("login", () => {
     expect((await anon().post("/api/admin/login", { username: other.username, password: other.password })).status).toBe(200);
   });
 
+  const screenLogin = (fields: Record<string, string>) =>
+    fetch(`${app.url}/login`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(fields),
+    });
+
+  it("sends the screen login only to a path of this site after signing in", async () => {
+    const { username, password } = await createTestUser({ role: "dealer" });
+    const after = async (redirectTo: string) => {
+      const res = await screenLogin({ username, password, redirectTo });
+      expect(res.status, JSON.stringify(redirectTo)).toBe(302);
+      return res.headers.get("location");
+    };
+    expect(await after("/contacts?q=a")).toBe("/contacts?q=a");
+    // Browsers drop the tab and follow "//evil.example"; a newline used to be a 500.
+    for (const evil of ["/\t/evil.example", "/\n/evil.example", "//evil.example", "/\\evil.example", "https://evil.example"]) {
+      expect(await after(evil)).toBe("/");
+    }
+  });
+
+  it("tells a throttled screen login when to try again (Retry-After), as the API does", async () => {
+    const { username, password } = await createTestUser({ role: "dealer" });
+    for (let i = 0; i < 5; i++) expect((await screenLogin({ username, password: "wrong-password" })).status).toBe(401);
+    const throttled = await screenLogin({ username, password });
+    expect(throttled.status).toBe(429);
+    expect(Number(throttled.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
   it("rejects a cross-site login post", async () => {
     const res = await anon().post(
       "/api/admin/login",

@@ -32,7 +32,11 @@ export async function handleForm<T>(
         { status: failure.status },
       );
     }
-    return json({ formError: failure.message, formId: result.formId }, { status: failure.status });
+    return json(
+      { formError: failure.message, formId: result.formId },
+      // A throttled screen tells the browser when to try again, as the API does.
+      { status: failure.status, headers: failure.retryAfter ? { "Retry-After": failure.retryAfter } : undefined },
+    );
   }
 }
 
@@ -42,5 +46,6 @@ export async function asFormFailure(error: unknown) {
   if (!error.headers.get("Content-Type")?.includes("json")) return null;
   const body = (await error.json()) as { message?: string; errors?: Record<string, string> };
   const fieldErrors = body.errors && !("_" in body.errors) ? body.errors : undefined;
-  return { status: error.status, message: body.message ?? "Request failed", fieldErrors };
+  const retryAfter = error.headers.get("Retry-After") ?? undefined;
+  return { status: error.status, message: body.message ?? "Request failed", fieldErrors, retryAfter };
 }
