@@ -16,8 +16,9 @@ const build = await import(pathToFileURL(buildPath).href);
 
 const app = express();
 app.disable("x-powered-by");
-// Behind a load balancer set TRUST_PROXY (e.g. "loopback" or a hop count) so req.ip is the client's.
-if (process.env.TRUST_PROXY) app.set("trust proxy", process.env.TRUST_PROXY);
+// Behind a load balancer set TRUST_PROXY (a hop count, or the proxies' addresses) so req.ip is the
+// client's; the app's environment check parses it.
+if (build.entry.module.trustProxy !== undefined) app.set("trust proxy", build.entry.module.trustProxy);
 app.use(compression());
 app.use((_req, res, next) => {
   res.setHeader("X-Content-Type-Options", "nosniff");

@@ -4,6 +4,7 @@ import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { startHousekeeping } from "~/services/housekeeping.server";
 import { closeDb, db } from "~/utils/db.server";
+import { env } from "~/utils/env.server";
 import { setPrivateCaching } from "~/utils/http.server";
 
 const ABORT_DELAY = 5_000;
@@ -13,6 +14,9 @@ db();
 // Once per process (the dev server re-evaluates this module on every change).
 const globalForHousekeeping = globalThis as typeof globalThis & { __stopHousekeeping?: () => void };
 globalForHousekeeping.__stopHousekeeping ??= startHousekeeping();
+
+/** For server.mjs: Express's "trust proxy", parsed and checked with the rest of the environment. */
+export const trustProxy = env.TRUST_PROXY;
 
 /** Called by server.mjs after the HTTP server has stopped accepting and finished its requests. */
 export async function shutdown() {

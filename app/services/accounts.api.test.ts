@@ -144,6 +144,24 @@ describe("login", () => {
   });
 });
 
+describe("behind a load balancer (TRUST_PROXY=1)", () => {
+  let proxied: RunningApp;
+  beforeAll(async () => {
+    proxied = await startApp({ env: { TRUST_PROXY: "1" } });
+  });
+  afterAll(() => proxied?.stop());
+
+  it("throttles each forwarded client on its own: one client's failures do not lock out another", async () => {
+    const { username, password } = await createTestUser({ role: "dealer" });
+    const attempt = (ip: string, pw: string) =>
+      client(proxied).post("/api/admin/login", { username, password: pw }, { "X-Forwarded-For": ip });
+    for (let i = 0; i < 5; i++) expect((await attempt("203.0.113.1", "wrong-password")).status).toBe(401);
+    expect((await attempt("203.0.113.1", password)).status).toBe(429);
+    // Before, Express read "1" as an address, trusted nobody, and every client shared the balancer's IP.
+    expect((await attempt("203.0.113.2", password)).status).toBe(200);
+  });
+});
+
 describe("current user, logout and sessions", () => {
   it("answers 401 when signed out", async () => {
     const res = await anon().get("/api/auth/user");

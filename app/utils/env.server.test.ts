@@ -18,6 +18,21 @@ describe("parseEnv", () => {
     expect(result.env.EMBEDDED_DB_HEAP).toBe("512m");
   });
 
+  it("reads TRUST_PROXY as a hop count, a boolean or addresses, and refuses anything else", () => {
+    const read = (value: string) => {
+      const result = parseEnv({ TRUST_PROXY: value });
+      return result.ok ? result.env.TRUST_PROXY : result.message;
+    };
+    expect(read("1")).toBe(1);
+    expect(read("true")).toBe(true);
+    expect(read("false")).toBe(false);
+    expect(read("loopback, 10.0.0.0/8, ::1")).toEqual(["loopback", "10.0.0.0/8", "::1"]);
+    expect(read("")).toBeUndefined();
+    for (const bad of ["yes please", "10.0.0.0/33", "1.2.3.4/8/9", "evil.example"]) {
+      expect(read(bad)).toMatch(/TRUST_PROXY: must be a hop count, true or false, or addresses and subnets/);
+    }
+  });
+
   it("refuses an embedded database heap that is not a size", () => {
     const result = parseEnv({ EMBEDDED_DB_HEAP: "lots" });
     expect(result.ok).toBe(false);

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 import { DEFAULT_HEAP } from "./embedded-db.server";
@@ -14,6 +15,35 @@ const optionalString = z
   .string()
   .optional()
   .transform((v) => (v && v.trim() !== "" ? v.trim() : undefined));
+
+const PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+const isAddressOrSubnet = (part: string) => {
+  const [address, bits, extra] = part.split("/");
+  if (extra !== undefined || !isIP(address)) return PROXY_NAMES.has(part);
+  return bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (isIP(address) === 4 ? 32 : 128));
+};
+
+/**
+ * Which proxies in front of the app to believe about the client's address (Express "trust proxy"):
+ * a hop count ("1"), true/false, or addresses and subnets ("loopback, 10.0.0.0/8"). Express reads
+ * the string "1" as an address and "true" as a crash, so the value is parsed here.
+ */
+const trustProxy = optionalString.pipe(
+  z
+    .string()
+    .optional()
+    .transform((value, ctx): boolean | number | string[] | undefined => {
+      if (value === undefined) return undefined;
+      if (value === "true" || value === "false") return value === "true";
+      if (/^\d+$/.test(value)) return Number(value);
+      const parts = value.split(",").map((p) => p.trim()).filter(Boolean);
+      if (parts.length === 0 || !parts.every(isAddressOrSubnet)) {
+        ctx.addIssue({ code: "custom", message: "must be a hop count, true or false, or addresses and subnets (e.g. loopback, 10.0.0.0/8)" });
+        return z.NEVER;
+      }
+      return parts;
+    }),
+);
 
 const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
 
@@ -35,6 +65,7 @@ export const envSchema = z
     SESSION_SECRET: optionalString.pipe(
       z.string().min(32, "must be at least 32 characters").optional(),
     ),
+    TRUST_PROXY: trustProxy,
     PUBLIC_URL: optionalString.pipe(z.string().url("must be a URL like https://example.com").optional()),
     STORAGE: z.enum(["local", "s3"]).default("local"),
     S3_BUCKET: optionalString,
