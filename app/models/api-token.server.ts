@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { defineModel, jsonWithout } from "./define-model.server";
-import mongoose, { Schema } from "mongoose";
+import mongoose, { Schema, trusted } from "mongoose";
 
 const apiTokenSchema = new Schema(
   {
@@ -10,6 +10,8 @@ const apiTokenSchema = new Schema(
     // First characters, shown in the list so the owner can tell tokens apart.
     prefix: { type: String, required: true },
     lastUsedAt: { type: Date, default: null },
+    // Null: valid until revoked.
+    expiresAt: { type: Date, default: null },
   },
   {
     timestamps: true,
@@ -27,7 +29,7 @@ const hashToken = (token: string) => createHash("sha256").update(token).digest("
 // first so that the prefix shown in the list tells tokens apart.
 const TOKEN_PATTERN = /^dq_[A-Za-z0-9_-]{43}_([0-9a-f]{24})$/;
 
-export async function createApiToken({ ownerId, name }: { ownerId: string; name: string }) {
+export async function createApiToken({ ownerId, name, expiresAt = null }: { ownerId: string; name: string; expiresAt?: Date | null }) {
   const _id = new mongoose.Types.ObjectId();
   const token = `dq_${randomBytes(32).toString("base64url")}_${_id.toHexString()}`;
   const record = await ApiToken.create({
@@ -36,6 +38,7 @@ export async function createApiToken({ ownerId, name }: { ownerId: string; name:
     name,
     tokenHash: hashToken(token),
     prefix: token.slice(0, 10),
+    expiresAt,
   });
   return { token, record };
 }
@@ -58,7 +61,7 @@ export async function deleteApiTokensOf({ ownerId }: { ownerId: string }) {
 export async function redeemApiToken(token: string) {
   const id = TOKEN_PATTERN.exec(token)?.[1];
   if (!id) return null;
-  const record = await ApiToken.findById(id);
+  const record = await ApiToken.findOne({ _id: id, $or: [{ expiresAt: null }, { expiresAt: trusted({ $gt: new Date() }) }] });
   if (!record || !timingSafeEqual(Buffer.from(record.tokenHash), Buffer.from(hashToken(token)))) return null;
   const minuteAgo = new Date(Date.now() - 60_000);
   if (!record.lastUsedAt || record.lastUsedAt < minuteAgo) {

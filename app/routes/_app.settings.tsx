@@ -3,8 +3,8 @@ import { LinkTabs } from "~/components/LinkTabs";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { ValidatedForm } from "remix-validated-form";
-import { FormError, SubmitButton, TextField } from "~/components/form/fields";
-import { apiTokenValidator } from "~/schemas/auth";
+import { FormError, SelectField, SubmitButton, TextField } from "~/components/form/fields";
+import { apiTokenValidator, TOKEN_LIFETIMES } from "~/schemas/auth";
 import { createToken, listTokens, revokeToken } from "~/services/api-tokens.server";
 import { requireUser } from "~/services/auth.server";
 import { redirectWithToast } from "~/services/session.server";
@@ -79,6 +79,11 @@ function ApiTokens() {
         <FormError message={formError} />
         <Group align="flex-end">
           <TextField name="name" label="Token name" placeholder="e.g. DMS integration" />
+          <SelectField
+            name="expiresInDays"
+            label="Expires"
+            data={[{ value: "", label: "Never (until revoked)" }, ...TOKEN_LIFETIMES.map((d) => ({ value: String(d), label: `In ${d} days` }))]}
+          />
           <SubmitButton formId="create-token">Create token</SubmitButton>
         </Group>
       </ValidatedForm>
@@ -94,6 +99,7 @@ function ApiTokens() {
               <Table.Th>Token</Table.Th>
               <Table.Th>Created</Table.Th>
               <Table.Th>Last used</Table.Th>
+              <Table.Th>Expires</Table.Th>
               <Table.Th aria-label="Actions" />
             </Table.Tr>
           </Table.Thead>
@@ -108,6 +114,7 @@ function ApiTokens() {
                 </Table.Td>
                 <Table.Td>{dateTime(t.createdAt)}</Table.Td>
                 <Table.Td>{dateTime(t.lastUsedAt)}</Table.Td>
+                <Table.Td>{dateTime(t.expiresAt)}</Table.Td>
                 <Table.Td>
                   <Form method="post">
                     <input type="hidden" name="intent" value="revoke-token" />

@@ -73,8 +73,18 @@ export const switchRoleSchema = z.object({
   }),
 });
 
+/** Token lifetimes offered (days); none means the token lasts until revoked. */
+export const TOKEN_LIFETIMES = [30, 90, 365] as const;
+
 export const apiTokenSchema = z.object({
   name: requiredText("Token name is required", 100),
+  expiresInDays: z.preprocess(
+    (v) => (v === "" || v === null || v === undefined ? undefined : typeof v === "string" ? Number(v) : v),
+    z
+      .number({ invalid_type_error: "Expiry must be 30, 90 or 365 days" })
+      .refine((n) => (TOKEN_LIFETIMES as readonly number[]).includes(n), "Expiry must be 30, 90 or 365 days")
+      .optional(),
+  ),
 });
 
 export const loginValidator = withZod(loginSchema);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, createTestUser, signIn, tokenFor } from "../../tests/accounts";
 import { startApp, type RunningApp } from "../../tests/app-server";
 import { useTestDb } from "../../tests/test-db";
+import { ApiToken } from "../models/api-token.server";
 import { SessionRecord } from "../models/session.server";
 
 let app: RunningApp;
@@ -406,6 +407,38 @@ describe("API tokens", () => {
     expect((await dealer.post("/api/auth/tokens", { name: { $gt: "" } })).status).toBe(400);
     expect((await dealer.del(`/api/auth/tokens/${created.json.id}`)).status).toBe(200);
     expect((await viaToken.get("/api/auth/user")).status).toBe(401);
+  });
+
+  it("are created only from a signed-in session, may expire, and end with a password change", async () => {
+    const { id, username, password } = await createTestUser({ role: "dealer" });
+    const dealer = client(app, { cookie: await signIn(app, username, password) });
+    // A token cannot mint another one.
+    const viaToken = client(app, { token: await tokenFor(id) });
+    const minted = await viaToken.post("/api/auth/tokens", { name: "second" });
+    expect(minted.status).toBe(403);
+    expect(minted.json).toEqual({ message: "API tokens can only be created from a signed-in session" });
+
+    expect((await dealer.post("/api/auth/tokens", { name: "x", expiresInDays: 7 })).json.errors).toEqual({
+      expiresInDays: "Expiry must be 30, 90 or 365 days",
+    });
+    const expiring = await dealer.post("/api/auth/tokens", { name: "quarterly", expiresInDays: 90 });
+    expect(expiring.status).toBe(201);
+    const days = (Date.parse(expiring.json.expiresAt) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(89.9);
+    expect(days).toBeLessThanOrEqual(90);
+    const expiringClient = client(app, { token: expiring.json.token });
+    expect((await expiringClient.get("/api/auth/user")).status).toBe(200);
+    await ApiToken.updateOne({ _id: expiring.json.id }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
+    expect((await expiringClient.get("/api/auth/user")).status).toBe(401);
+
+    // A new password revokes every token of the account.
+    const root = await createTestUser({ role: "admin" });
+    const rootToken = client(app, { token: await tokenFor(root.id) });
+    expect((await rootToken.get("/api/auth/user")).status).toBe(200);
+    const rootSession = client(app, { cookie: await signIn(app, root.username, root.password) });
+    const changed = await rootSession.put("/api/admin/change-credentials", { currentPassword: root.password, newPassword: "brand-new-pass1" });
+    expect(changed.status, changed.text).toBe(200);
+    expect((await rootToken.get("/api/auth/user")).status).toBe(401);
   });
 
   it("cannot revoke another account's token", async () => {

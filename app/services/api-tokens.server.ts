@@ -10,6 +10,7 @@ export interface ApiTokenInfo {
   prefix: string;
   createdAt: string;
   lastUsedAt: string | null;
+  expiresAt: string | null;
 }
 
 const MAX_TOKENS = 20;
@@ -22,16 +23,26 @@ export async function listTokens(actor: Actor): Promise<ApiTokenInfo[]> {
     prefix: t.prefix,
     createdAt: t.createdAt.toISOString(),
     lastUsedAt: t.lastUsedAt ? t.lastUsedAt.toISOString() : null,
+    expiresAt: t.expiresAt ? t.expiresAt.toISOString() : null,
   }));
 }
 
 export async function createToken(actor: Actor, input: z.infer<typeof apiTokenSchema>) {
+  // A stolen token must not be able to mint more: new tokens need the signed-in person.
+  if (actor.via !== "session") throw jsonError(403, "API tokens can only be created from a signed-in session");
   // A token acts with the account's real role; an admin previewing another role gets an admin token.
   if ((await listApiTokens({ ownerId: actor.id })).length >= MAX_TOKENS) {
     throw jsonError(409, `You can have at most ${MAX_TOKENS} API tokens. Revoke one first.`);
   }
-  const { token, record } = await createApiToken({ ownerId: actor.id, name: input.name });
-  return { token, id: String(record._id), name: record.name, createdAt: record.createdAt.toISOString() };
+  const expiresAt = input.expiresInDays ? new Date(Date.now() + input.expiresInDays * 86_400_000) : null;
+  const { token, record } = await createApiToken({ ownerId: actor.id, name: input.name, expiresAt });
+  return {
+    token,
+    id: String(record._id),
+    name: record.name,
+    createdAt: record.createdAt.toISOString(),
+    expiresAt: expiresAt ? expiresAt.toISOString() : null,
+  };
 }
 
 export async function revokeToken(actor: Actor, id: string) {

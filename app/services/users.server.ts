@@ -106,7 +106,8 @@ export async function deleteUser(actor: Actor, id: string, request: Request) {
 
 /**
  * Changes the caller's username and/or password after checking the current password.
- * A password change ends every session of the account and starts a fresh one for this caller.
+ * A password change ends every session of the account (starting a fresh one for this caller) and
+ * revokes its API tokens.
  */
 export async function changeCredentials(
   actor: Actor,
@@ -134,6 +135,8 @@ export async function changeCredentials(
     if (isDuplicateKey(error)) throw usernameTaken();
     throw error;
   }
+  // A new password ends every way in that the old one opened: sessions and API tokens.
+  if (input.newPassword) await deleteApiTokensOf({ ownerId: actor.id });
   if (!input.newPassword || actor.via !== "session") {
     if (input.newPassword) await endAllSessions(actor.id);
     return { user: toPublicUser(user), headers: undefined };
