@@ -102,3 +102,8 @@ export async function removeContact({ scope, id }: { scope: OwnerScope; id: stri
   if (!isObjectIdHex(id)) return null;
   return Contact.findOneAndDelete({ _id: id, ...ownerFilter(scope) }).lean<ContactRecord>();
 }
+
+/** Every contact of an account (the account is being deleted). */
+export async function removeContactsOf({ ownerId }: { ownerId: string }) {
+  await Contact.deleteMany({ ownerId });
+}

@@ -97,3 +97,8 @@ export async function removePackage({ scope, id }: { scope: OwnerScope; id: stri
   if (!isObjectIdHex(id)) return null;
   return ServicePackage.findOneAndDelete({ _id: id, ...ownerFilter(scope) }).lean<PackageRecord>();
 }
+
+/** Every package of an account (the account is being deleted). */
+export async function removePackagesOf({ ownerId }: { ownerId: string }) {
+  await ServicePackage.deleteMany({ ownerId });
+}

@@ -102,6 +102,11 @@ export async function listDraftUploads(ownerId: string) {
   return Upload.find({ ownerId, draft: true, state: "complete" }).sort({ createdAt: 1, _id: 1 });
 }
 
+/** Up to `limit` uploads of an account, any state (the account is being deleted). */
+export async function findUploadsOf({ ownerId, limit }: { ownerId: string; limit: number }) {
+  return Upload.find({ ownerId }).limit(limit);
+}
+
 /** Pending uploads created before `before`, of every account (the housekeeping sweep; expired by query, not a TTL index). */
 export async function findStalePendingUploads(before: Date, limit = 100) {
   return Upload.find({ state: "pending", createdAt: trusted({ $lt: before }) }).limit(limit);

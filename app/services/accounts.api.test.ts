@@ -3,7 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, createTestUser, signIn, tokenFor } from "../../tests/accounts";
 import { startApp, type RunningApp } from "../../tests/app-server";
 import { useTestDb } from "../../tests/test-db";
+import { existsSync, readdirSync } from "node:fs";
+import path from "node:path";
+import { jpeg } from "../../tests/media-files";
 import { ApiToken } from "../models/api-token.server";
+import { Contact } from "../models/contact.server";
+import { ServicePackage } from "../models/package.server";
+import { Upload } from "../models/upload.server";
 import { SessionRecord } from "../models/session.server";
 
 let app: RunningApp;
@@ -321,6 +327,35 @@ describe("admin-only calls", () => {
     expect((await client(app, { cookie: victimCookie }).get("/api/auth/user")).status).toBe(401);
     expect((await admin.del(`/api/admin/users/${victim.id}`)).status).toBe(404);
     expect((await admin.del("/api/admin/users/not-an-id")).status).toBe(404);
+  });
+
+  it("deleting an account removes its contacts, packages, uploads and their objects, and nobody else's", async () => {
+    const admin = client(app, { cookie: adminCookie });
+    const victim = await createTestUser({ role: "dealer" });
+    const bystander = await createTestUser({ role: "dealer" });
+    const seed = async (who: { id: string; username: string; password: string }) => {
+      const c = client(app, { cookie: await signIn(app, who.username, who.password) });
+      expect((await c.post("/api/contacts", { firstName: "A", lastName: "B", email: "a@example.com" })).status).toBe(201);
+      expect((await c.post("/api/packages", { name: "Gold", price: 10 })).status).toBe(201);
+      const { uploadURL } = (await c.post("/api/objects/upload", { filename: "dent.jpg", type: "image/jpeg" })).json;
+      const body = await jpeg();
+      expect((await fetch(uploadURL, { method: "PUT", body: new Uint8Array(body), headers: { "Content-Type": "image/jpeg" } })).status).toBe(200);
+      expect((await c.post("/api/objects/complete", { uploadURL })).status).toBe(200);
+    };
+    await seed(victim);
+    await seed(bystander);
+    const objects = path.join(app.dataDir, "objects", "uploads");
+    expect(readdirSync(path.join(objects, victim.id))).toHaveLength(1);
+
+    expect((await admin.del(`/api/admin/users/${victim.id}`)).status).toBe(200);
+    for (const model of [Contact, ServicePackage, Upload]) {
+      expect(await (model as typeof Contact).countDocuments({ ownerId: victim.id }), model.modelName).toBe(0);
+      expect(await (model as typeof Contact).countDocuments({ ownerId: bystander.id }), model.modelName).toBe(1);
+    }
+    const victimDir = path.join(objects, victim.id);
+    const left = existsSync(victimDir) ? readdirSync(victimDir, { recursive: true }).map(String) : [];
+    expect(left.filter((f) => f.endsWith(".jpg"))).toEqual([]);
+    expect(readdirSync(path.join(objects, bystander.id))).toHaveLength(1);
   });
 
   it("refuses to delete the admin's own account", async () => {

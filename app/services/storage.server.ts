@@ -13,6 +13,7 @@ import {
   findStalePendingUploads,
   findSignedUpload,
   findUpload,
+  findUploadsOf,
   findUploadByKey,
   countDraftUploads,
   listDraftUploads,
@@ -547,10 +548,27 @@ export async function listDraft(actor: Actor) {
 export async function removeUpload(actor: Actor, id: string) {
   const record = await findUpload({ scope: own(actor), id });
   if (!record || record.assessmentId) throw notFound();
+  await discardUpload(record);
+}
+
+/**
+ * An upload's object, open multipart parts and thumbnail, then its record: the record goes last,
+ * so an object whose deletion failed is still known (and tried again), never orphaned.
+ */
+async function discardUpload(record: UploadRecord) {
   if (record.multipartId) await storage().abortMultipart(record.key, record.multipartId).catch(() => {});
   await storage().delete(record.key);
   await storage().delete(thumbKey(record)).catch(() => {});
   await deleteUploadRecord(record._id);
+}
+
+/** Every upload of an account with its objects (the account is being deleted), a hundred at a time. */
+export async function deleteUploadsOf(ownerId: string) {
+  for (;;) {
+    const batch = await findUploadsOf({ ownerId, limit: 100 });
+    if (batch.length === 0) return;
+    for (const record of batch) await discardUpload(record);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -670,9 +688,8 @@ export async function serveThumbnail(actor: Actor, id: string) {
 export async function sweepStaleUploads(now = Date.now()) {
   const stale = await findStalePendingUploads(new Date(now - STALE_UPLOAD_AGE_MS));
   for (const record of stale) {
-    if (record.multipartId) await storage().abortMultipart(record.key, record.multipartId).catch(() => {});
-    await storage().delete(record.key).catch(() => {});
-    await deleteUploadRecord(record._id);
+    // One that cannot be deleted now (storage down) stays for the next round.
+    await discardUpload(record).catch(() => {});
   }
   return stale.length;
 }

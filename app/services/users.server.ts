@@ -1,5 +1,7 @@
 import mongoose from "mongoose";
 import { deleteApiTokensOf } from "~/models/api-token.server";
+import { removeContactsOf } from "~/models/contact.server";
+import { removePackagesOf } from "~/models/package.server";
 import { claimLock, releaseLock } from "~/models/lock.server";
 import {
   adminExists,
@@ -26,6 +28,7 @@ import {
   type Actor,
 } from "./auth.server";
 import { commitSession, getSession } from "./session.server";
+import { deleteUploadsOf } from "./storage.server";
 
 const ADMIN_SETUP_LOCK = "admin-setup";
 
@@ -91,16 +94,21 @@ export async function getUserForAdmin(actor: Actor, id: string, request: Request
   return toPublicUser(user);
 }
 
-/** Deletes an account, its sessions and its API tokens. An admin cannot delete itself. */
+/**
+ * Deletes an account with everything it owns: first its sessions and tokens (nothing new can be
+ * written), then its contacts, packages and uploads with their objects, and the account last — a
+ * failure part-way (storage down) leaves the account in place to delete again, never orphans.
+ * An admin cannot delete itself.
+ */
 export async function deleteUser(actor: Actor, id: string, request: Request) {
   if (actor.role !== "admin") throw forbidden(request);
   if (!mongoose.isValidObjectId(id)) throw jsonError(404, "User not found");
   if (id === actor.id) throw jsonError(400, "You cannot delete your own account");
   const user = await User.findById(id);
-  if (!user || (await User.deleteOne({ _id: user._id })).deletedCount !== 1) {
-    throw jsonError(404, "User not found");
-  }
+  if (!user) throw jsonError(404, "User not found");
   await Promise.all([endAllSessions(id), deleteApiTokensOf({ ownerId: id })]);
+  await Promise.all([removeContactsOf({ ownerId: id }), removePackagesOf({ ownerId: id }), deleteUploadsOf(id)]);
+  if ((await User.deleteOne({ _id: user._id })).deletedCount !== 1) throw jsonError(404, "User not found");
   return toPublicUser(user);
 }
 
