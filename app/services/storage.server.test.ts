@@ -58,6 +58,28 @@ describe("signed URLs", () => {
     url.searchParams.set("key", "uploads/a/b/other.jpg");
     expect(verifySignedUrl(url.searchParams).ok).toBe(false);
   });
+
+  it("cannot be rearranged: a value never absorbs another parameter, none is repeated, extra or missing", () => {
+    const part = { op: "part", key: "uploads/a/b/c.mp4", uploadId: "u1", partNumber: "2", max: "5242880", name: "c.mp4" };
+    const signed = new URL(signUrl(part, 60), "http://x").searchParams;
+    expect(verifySignedUrl(signed).ok).toBe(true);
+    // v1 signed `k=v` lines: dropping `name` and folding it into `max` still verified, and
+    // Number(max) was NaN, so the part size was never checked.
+    const folded = new URLSearchParams(signed);
+    folded.delete("name");
+    folded.set("max", `${part.max}\nname=${part.name}`);
+    expect(verifySignedUrl(folded)).toMatchObject({ ok: false, status: 403 });
+    const repeated = new URLSearchParams(signed);
+    repeated.append("max", "999999999999");
+    expect(verifySignedUrl(repeated).ok).toBe(false);
+    const extra = new URLSearchParams(signed);
+    extra.set("purpose", "training");
+    expect(verifySignedUrl(extra).ok).toBe(false);
+    // What the app signs is checked too: only the operation's parameters, whole numbers for sizes.
+    expect(() => signUrl({ op: "put", key: "k", max: "1" }, 60)).toThrow(/not the operation's parameters/);
+    expect(() => signUrl({ ...part, max: "5e6" }, 60)).toThrow(/not the operation's parameters/);
+    expect(() => signUrl({ op: "delete", key: "k" }, 60)).toThrow(/not the operation's parameters/);
+  });
 });
 
 describe("local backend keys", () => {
