@@ -32,6 +32,30 @@ app.use(
 );
 app.use(express.static(path.join(root, "public"), { maxAge: "1h", index: false }));
 app.get("/favicon.ico", (_req, res) => res.redirect(301, "/favicon.svg"));
+
+// Screen actions take form posts from this site only. What Remix would turn into a 500 is refused
+// here first: a post whose Origin is another site (Remix throws on it), and a body that is not a
+// form (JSON, text/plain, multipart without a boundary). The JSON API under /api checks its own.
+const FORM_BODY = /^(application\/x-www-form-urlencoded\b|multipart\/form-data\s*;.*\bboundary=)/i;
+app.use((req, res, next) => {
+  if (req.method === "GET" || req.method === "HEAD" || req.path.startsWith("/api/")) return next();
+  const site = req.get("sec-fetch-site");
+  const origin = req.get("origin");
+  const host = req.get("x-forwarded-host")?.split(",")[0].trim() || req.get("host");
+  let originHost;
+  try {
+    originHost = origin === undefined ? undefined : new URL(origin).host;
+  } catch {
+    originHost = null;
+  }
+  if ((site && site !== "same-origin" && site !== "none") || (origin !== undefined && originHost !== host)) {
+    return res.status(403).json({ message: "Cross-site request rejected" });
+  }
+  if (!FORM_BODY.test(req.get("content-type") ?? "")) {
+    return res.status(415).json({ message: "Send the form as application/x-www-form-urlencoded or multipart/form-data" });
+  }
+  next();
+});
 app.all(
   "*",
   createRequestHandler({

@@ -139,6 +139,14 @@ describe.each(["local", "s3"] as const)("uploads with the %s backend", (backend)
     expect((await bob.get("/api/objects")).json).toEqual([]);
   });
 
+  it("answers 415 for the thumbnail of a file that starts like a JPEG but is not one", async () => {
+    const fake = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from("<html><script>alert(1)</script></html>")]);
+    const { url, completed } = await singlePut(alice, "fake.jpg", "image/jpeg", fake);
+    expect(completed.status).toBe(200);
+    const thumb = await media(app, alice, `${url}/thumb`);
+    expect(thumb.status).toBe(415);
+  });
+
   it("works with a personal API token too", async () => {
     const token = await tokenFor(alice.id);
     const api = client(app, { token });

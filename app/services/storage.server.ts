@@ -666,12 +666,19 @@ export async function serveThumbnail(actor: Actor, id: string) {
   let info = await backend.head(key);
   if (!info) {
     const source = await backend.read(record.key);
-    const jpeg = await source
-      .pipe(sharp({ failOn: "none", limitInputPixels: 100_000_000 }))
-      .rotate()
-      .resize(THUMB_SIZE, THUMB_SIZE, { fit: "inside", withoutEnlargement: true })
-      .jpeg({ quality: 80 })
-      .toBuffer();
+    let jpeg: Buffer;
+    try {
+      jpeg = await source
+        .pipe(sharp({ failOn: "none", limitInputPixels: 100_000_000 }))
+        .rotate()
+        .resize(THUMB_SIZE, THUMB_SIZE, { fit: "inside", withoutEnlargement: true })
+        .jpeg({ quality: 80 })
+        .toBuffer();
+    } catch {
+      // Its first bytes said image but the rest is not one (or it is too large to decode).
+      source.destroy();
+      throw uploadError(415, "The image could not be read");
+    }
     await backend.putStream(key, Readable.from([jpeg]), "image/jpeg", jpeg.length);
     info = { size: jpeg.length };
   }

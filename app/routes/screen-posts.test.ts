@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestUser, signIn } from "../../tests/accounts";
+import { startApp, type RunningApp } from "../../tests/app-server";
+import { useTestDb } from "../../tests/test-db";
+
+// Screen actions take form posts; anything else used to reach Remix and come back as a 500.
+let app: RunningApp;
+let cookie: string;
+beforeAll(async () => {
+  await useTestDb();
+  app = await startApp();
+  const dealer = await createTestUser({ role: "dealer" });
+  cookie = await signIn(app, dealer.username, dealer.password);
+});
+afterAll(() => app?.stop());
+
+const post = (path: string, body: string, headers: Record<string, string>) =>
+  fetch(`${app.url}${path}`, { method: "POST", redirect: "manual", headers, body });
+
+describe("screen posts", () => {
+  it.each([
+    ["JSON", "application/json", '{"username":"a","password":"b"}'],
+    ["plain text", "text/plain", "username=a&password=b"],
+    ["multipart without a boundary", "multipart/form-data", "x"],
+    ["no type at all", "", "username=a"],
+  ])("a %s body is 415, not 500, on the anonymous login screens and on a signed-in screen", async (_, type, body) => {
+    for (const [path, headers] of [
+      ["/login", {}],
+      ["/admin/login", {}],
+      ["/contacts", { Cookie: cookie }],
+    ] as const) {
+      const res = await post(path, body, { ...headers, ...(type ? { "Content-Type": type } : {}) });
+      expect(res.status, `${path} ${type}`).toBe(415);
+      expect((await res.json()).message).toBe("Send the form as application/x-www-form-urlencoded or multipart/form-data");
+    }
+  });
+
+  it("a cookie form post from another origin is a clean 403, with or without Sec-Fetch-Site", async () => {
+    const form = { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie };
+    const foreign: Record<string, string>[] = [{ Origin: "https://evil.example" }, { Origin: "null" }, { "Sec-Fetch-Site": "cross-site" }];
+    for (const extra of foreign) {
+      const res = await post("/contacts", "intent=create&firstName=A&lastName=B&email=a%40example.com", { ...form, ...extra });
+      expect(res.status, JSON.stringify(extra)).toBe(403);
+      expect(await res.json()).toEqual({ message: "Cross-site request rejected" });
+    }
+    // The same post from this site goes through.
+    const own = await post("/contacts", "intent=create&firstName=A&lastName=B&email=a%40example.com", { ...form, Origin: app.url });
+    expect(own.status).toBe(302);
+  });
+});
