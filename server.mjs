@@ -33,6 +33,25 @@ app.use(
 app.use(express.static(path.join(root, "public"), { maxAge: "1h", index: false }));
 app.get("/favicon.ico", (_req, res) => res.redirect(301, "/favicon.svg"));
 
+// Bodies are bounded before anything reads them (the app parses after authenticating, but a body
+// is buffered first): JSON 1 MiB, screen forms 64 KiB. The routes that take files have their own
+// limits per upload purpose.
+const FILE_ROUTES = new Set(["/api/objects/signed", "/upload"]);
+const MiB = 1024 * 1024;
+app.use((req, res, next) => {
+  if (req.method === "GET" || req.method === "HEAD" || FILE_ROUTES.has(req.path)) return next();
+  const length = req.get("content-length");
+  if (length === undefined) {
+    if (!req.get("transfer-encoding")) return next();
+    return res.status(411).json({ message: "Send the body with a Content-Length" });
+  }
+  const limit = req.path.startsWith("/api/") ? MiB : 64 * 1024;
+  if (Number(length) > limit) {
+    return res.status(413).json({ message: `Request body too large (at most ${limit / 1024} KiB)` });
+  }
+  next();
+});
+
 // Screen actions take form posts from this site only. What Remix would turn into a 500 is refused
 // here first: a post whose Origin is another site (Remix throws on it), and a body that is not a
 // form (JSON, text/plain, multipart without a boundary). The JSON API under /api checks its own.

@@ -48,3 +48,37 @@ describe("screen posts", () => {
     expect(own.status).toBe(302);
   });
 });
+
+describe("request bodies", () => {
+  const token = () => ({ Cookie: cookie, "Content-Type": "application/json", Origin: app.url });
+
+  it("are at most 1 MiB of JSON on the API and 64 KiB of form on a screen: 413, nothing stored", async () => {
+    const count = async () => ((await (await fetch(`${app.url}/api/contacts`, { headers: { Cookie: cookie } })).json()) as unknown[]).length;
+    const before = await count();
+    const big = JSON.stringify({ firstName: "A", lastName: "B", email: "a@example.com", notes: "x".repeat(1024 * 1024) });
+    const api = await post("/api/contacts", big, token());
+    expect(api.status).toBe(413);
+    expect((await api.json()).message).toBe("Request body too large (at most 1024 KiB)");
+    const form = await post("/login", `username=a&password=${"x".repeat(70 * 1024)}`, {
+      "Content-Type": "application/x-www-form-urlencoded",
+    });
+    expect(form.status).toBe(413);
+    expect((await post("/api/contacts", JSON.stringify({ firstName: "A", lastName: "B", email: "a@example.com" }), token())).status).toBe(201);
+    expect(await count()).toBe(before + 1);
+  });
+
+  it("need a length outside the upload routes (411 for a chunked body)", async () => {
+    const chunked = await fetch(`${app.url}/api/contacts`, {
+      method: "POST",
+      headers: token(),
+      body: new ReadableStream({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode("{}"));
+          controller.close();
+        },
+      }),
+      duplex: "half",
+    } as RequestInit);
+    expect(chunked.status).toBe(411);
+  });
+});
