@@ -167,6 +167,32 @@ describe("behind a load balancer (TRUST_PROXY=1)", () => {
     // Before, Express read "1" as an address, trusted nobody, and every client shared the balancer's IP.
     expect((await attempt("203.0.113.2", password)).status).toBe(200);
   });
+
+  it("holds the limit under concurrency: of 30 parallel wrong passwords at most 5 are checked", async () => {
+    const { username, password } = await createTestUser({ role: "dealer" });
+    const guesses = await Promise.all(
+      Array.from({ length: 30 }, () =>
+        client(proxied).post("/api/admin/login", { username, password: "wrong-password" }, { "X-Forwarded-For": "198.51.100.7" }),
+      ),
+    );
+    const statuses = guesses.map((g) => g.status);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(5);
+    expect(statuses.filter((s) => s !== 401).every((s) => s === 429)).toBe(true);
+    for (const g of guesses.filter((r) => r.status === 429)) expect(Number(g.headers.get("retry-after"))).toBeGreaterThan(0);
+    // Refused attempts do not count: the right password is still refused only while the 5 failures stand.
+    expect((await client(proxied).post("/api/admin/login", { username, password }, { "X-Forwarded-For": "198.51.100.8" })).status).toBe(200);
+  });
+
+  it("limits one client's failures across usernames (password spraying)", async () => {
+    // 30 usernames, one wrong guess each: each stays under its own limit of 5.
+    for (let i = 0; i < 30; i++) {
+      const guess = await client(proxied).post("/api/admin/login", { username: `nobody-${i}`, password: "Summer2026!" }, { "X-Forwarded-For": "192.0.2.99" });
+      expect(guess.status).toBe(401);
+    }
+    const { username, password } = await createTestUser({ role: "dealer" });
+    expect((await client(proxied).post("/api/admin/login", { username, password }, { "X-Forwarded-For": "192.0.2.99" })).status).toBe(429);
+    expect((await client(proxied).post("/api/admin/login", { username, password }, { "X-Forwarded-For": "192.0.2.100" })).status).toBe(200);
+  });
 });
 
 describe("current user, logout and sessions", () => {

@@ -4,7 +4,7 @@ import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { LOGGED_OUT_TOAST } from "~/components/toast";
 import { redeemApiToken } from "~/models/api-token.server";
-import { clearFailures, recentFailures, recordFailure } from "~/models/login-attempt.server";
+import { attemptsSince, clearAttempts, forgetAttempt, recordAttempt } from "~/models/login-attempt.server";
 import { deleteUserSessions } from "~/models/session.server";
 import {
   User,
@@ -27,8 +27,13 @@ import {
   type SessionTimeout,
 } from "./session.server";
 
+/** Failed sign-ins allowed per username and client IP, and per client IP over all usernames, per window. */
 export const THROTTLE_MAX_FAILURES = 5;
+export const THROTTLE_MAX_PER_IP = 30;
 export const THROTTLE_WINDOW_MS = 15 * 60 * 1000;
+/** Password checks (argon2id, 19 MiB each) at once, and how many may wait for one. */
+const MAX_CONCURRENT_HASHES = 4;
+const MAX_WAITING_HASHES = 32;
 
 type UserRecord = InstanceType<typeof User>;
 
@@ -61,34 +66,75 @@ authenticator.use(
     const parsed = loginSchema.safeParse(Object.fromEntries(form));
     if (!parsed.success) throw validationError(parsed.error);
     const { username, password } = parsed.data;
-    const throttleKey = `${username.toLowerCase()}|${request.headers.get(CLIENT_IP_HEADER) ?? "unknown"}`;
-
-    const failures = await recentFailures({ key: throttleKey, windowMs: THROTTLE_WINDOW_MS });
-    if (failures.length >= THROTTLE_MAX_FAILURES) {
-      const retryAfter = Math.ceil(
-        (failures[failures.length - THROTTLE_MAX_FAILURES].at.getTime() + THROTTLE_WINDOW_MS - Date.now()) / 1000,
-      );
-      throw jsonError(429, "Too many failed login attempts. Please try again later.", undefined, {
-        "Retry-After": String(Math.max(retryAfter, 1)),
-      });
-    }
+    const ip = request.headers.get(CLIENT_IP_HEADER) ?? "unknown";
+    const userKey = `${username.toLowerCase()}|${ip}`;
+    const ipKey = `ip|${ip}`;
+    const attempt = await admitAttempt([
+      { key: userKey, max: THROTTLE_MAX_FAILURES },
+      { key: ipKey, max: THROTTLE_MAX_PER_IP },
+    ]);
 
     const user = await findUserForLogin(username);
-    const ok = user
-      ? await verifyPassword(user.passwordHash, password)
-      : await verifyPassword(await (dummyHash ??= hashPassword("not-a-password")), password);
-    if (!user || !ok) {
-      await recordFailure({ key: throttleKey });
-      throw jsonError(401, "Invalid credentials");
-    }
-    await clearFailures({ key: throttleKey, olderThan: new Date(Date.now() - THROTTLE_WINDOW_MS) });
+    const ok = await withPasswordCheck(async () =>
+      user
+        ? verifyPassword(user.passwordHash, password)
+        : verifyPassword(await (dummyHash ??= hashPassword("not-a-password")), password),
+    ).catch(async (error: unknown) => {
+      await attempt.forget();
+      throw error;
+    });
+    // A failed attempt stays recorded (it counts); a successful one clears the username's.
+    if (!user || !ok) throw jsonError(401, "Invalid credentials");
+    await attempt.forget();
+    await clearAttempts({ key: userKey, olderThan: new Date(Date.now() - THROTTLE_WINDOW_MS) });
     return user;
   }),
   "password",
 );
 
 /**
- * Checks username and password (throttled per username + client IP) and starts a fresh session.
+ * Records a sign-in attempt under each key, then counts: over a key's limit it is a 429 (and the
+ * attempt is not kept, so refused attempts do not extend the lock-out). Writing first makes the
+ * limit hold under concurrency: an attempt's count includes every attempt written before it.
+ */
+async function admitAttempt(limits: { key: string; max: number }[]) {
+  const keys = limits.map((l) => l.key);
+  const at = await recordAttempt({ keys });
+  const forget = () => forgetAttempt({ keys, at });
+  const since = new Date(Date.now() - THROTTLE_WINDOW_MS);
+  for (const { key, max } of limits) {
+    const { count, oldestAt } = await attemptsSince({ key, since });
+    if (count > max) {
+      await forget();
+      const retryAfter = Math.ceil(((oldestAt?.getTime() ?? Date.now()) + THROTTLE_WINDOW_MS - Date.now()) / 1000);
+      throw jsonError(429, "Too many failed login attempts. Please try again later.", undefined, {
+        "Retry-After": String(Math.max(retryAfter, 1)),
+      });
+    }
+  }
+  return { forget };
+}
+
+// argon2id is deliberately expensive: only a few checks run at once and a few more may wait; a
+// flood beyond that is told to come back (503) instead of queueing without bound.
+let hashing = 0;
+const waiting: (() => void)[] = [];
+async function withPasswordCheck<T>(check: () => Promise<T>): Promise<T> {
+  if (hashing < MAX_CONCURRENT_HASHES) hashing += 1;
+  else if (waiting.length < MAX_WAITING_HASHES) await new Promise<void>((resolve) => waiting.push(resolve));
+  else throw jsonError(503, "Too many sign-ins at once. Please try again in a moment.", undefined, { "Retry-After": "1" });
+  try {
+    return await check();
+  } finally {
+    // Hand the slot to the next waiter, or give it back.
+    const next = waiting.shift();
+    if (next) next();
+    else hashing -= 1;
+  }
+}
+
+/**
+ * Checks username and password (throttled per username + client IP and per client IP) and starts a fresh session.
  * `credentials` come from a form post or a JSON body; errors are thrown as JSON Responses.
  */
 export async function login({
