@@ -20,7 +20,9 @@ app.disable("x-powered-by");
 // client's; the app's environment check parses it.
 if (build.entry.module.trustProxy !== undefined) app.set("trust proxy", build.entry.module.trustProxy);
 app.use(compression());
+const httpsOnly = build.entry.module.httpsOnly === true;
 app.use((_req, res, next) => {
+  if (httpsOnly) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
   res.setHeader("X-Content-Type-Options", "nosniff");
   res.setHeader("Referrer-Policy", "same-origin");
   res.setHeader("X-Frame-Options", "DENY");

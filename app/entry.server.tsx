@@ -1,11 +1,13 @@
 import { Writable } from "node:stream";
 import type { EntryContext, HandleDataRequestFunction, HandleErrorFunction } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
+import { randomBytes } from "node:crypto";
 import { renderToPipeableStream } from "react-dom/server";
 import { startHousekeeping } from "~/services/housekeeping.server";
 import { closeDb, db } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { setPrivateCaching } from "~/utils/http.server";
+import { NonceContext } from "~/utils/nonce";
 
 const ABORT_DELAY = 5_000;
 
@@ -17,6 +19,34 @@ globalForHousekeeping.__stopHousekeeping ??= startHousekeeping();
 
 /** For server.mjs: Express's "trust proxy", parsed and checked with the rest of the environment. */
 export const trustProxy = env.TRUST_PROXY;
+/** For server.mjs: served over https (PUBLIC_URL), so browsers are told to keep to it (HSTS). */
+export const httpsOnly = env.PUBLIC_URL?.startsWith("https://") ?? false;
+
+/** Where the browser may send upload parts besides the app: the bucket, with STORAGE=s3. */
+const uploadOrigin =
+  env.STORAGE === "s3" ? (env.S3_ENDPOINT ? new URL(env.S3_ENDPOINT).origin : "https://*.amazonaws.com") : "";
+
+/**
+ * The pages' Content-Security-Policy: scripts only from the app and inline ones carrying this
+ * page's nonce; styles may be inline (Mantine writes style attributes and a style tag); nothing
+ * may frame the app or be framed by it; forms post only to the app.
+ */
+function contentSecurityPolicy(nonce: string) {
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}'`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "media-src 'self' blob:",
+    "font-src 'self' data:",
+    "worker-src 'self' blob:",
+    `connect-src 'self'${uploadOrigin ? ` ${uploadOrigin}` : ""}${env.NODE_ENV === "development" ? " ws:" : ""}`,
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
 
 /** Called by server.mjs after the HTTP server has stopped accepting and finished its requests. */
 export async function shutdown() {
@@ -45,10 +75,13 @@ export default function handleRequest(
   responseHeaders: Headers,
   remixContext: EntryContext,
 ) {
+  const nonce = randomBytes(16).toString("base64");
   return new Promise((resolve, reject) => {
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
-      <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />,
+      <NonceContext.Provider value={nonce}>
+        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />
+      </NonceContext.Provider>,
       {
         onAllReady() {
           shellRendered = true;
@@ -60,6 +93,7 @@ export default function handleRequest(
             },
             final(done) {
               responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+              responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce));
               setPrivateCaching(responseHeaders, request);
               resolve(new Response(Buffer.concat(chunks), { headers: responseHeaders, status: responseStatusCode }));
               done();

@@ -18,6 +18,7 @@ import type { ReactNode } from "react";
 import { ErrorCard } from "~/components/ErrorCard";
 import { commitSession, getSession } from "~/services/session.server";
 import { theme } from "~/theme";
+import { useNonce } from "~/utils/nonce";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: mantineCoreStyles },
@@ -44,6 +45,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
   return (
     <html lang="en" {...mantineHtmlProps} data-mantine-color-scheme="light">
       <head>
@@ -51,7 +53,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
         <Links />
-        <ColorSchemeScript defaultColorScheme="light" />
+        <ColorSchemeScript defaultColorScheme="light" nonce={nonce} />
       </head>
       <body>
         <MantineProvider theme={theme} defaultColorScheme="light">
@@ -59,9 +61,9 @@ export function Layout({ children }: { children: ReactNode }) {
           <Notifications position="top-right" limit={1} autoClose={5000} containerWidth={420} />
           {children}
         </MantineProvider>
-        <ScrollRestoration />
-        <Scripts />
-        <LiveReload />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+        <LiveReload nonce={nonce} />
       </body>
     </html>
   );

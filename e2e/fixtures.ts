@@ -18,13 +18,20 @@ export const test = base.extend<{
   loginAs: (role: Role) => Promise<TestUser>;
   /** Back to a fresh install as far as the admin set-up is concerned (no admin exists). */
   resetAdminSetup: () => Promise<void>;
-  /** Fails the test on any uncaught browser error (a broken bundle would silently fall back to no-JS). */
+  /**
+   * Fails the test on any uncaught browser error or Content-Security-Policy violation (a broken
+   * bundle would silently fall back to no-JS).
+   */
   failOnPageError: void;
 }>({
   failOnPageError: [
     async ({ page }, use) => {
       const errors: string[] = [];
       page.on("pageerror", (error) => errors.push(error.message));
+      // A script or request the Content-Security-Policy blocked is a broken page as well.
+      page.on("console", (message) => {
+        if (message.type() === "error" && /Content Security Policy/i.test(message.text())) errors.push(message.text());
+      });
       await use();
       if (errors.length > 0) throw new Error(`Uncaught errors in the page:\n${errors.join("\n")}`);
     },

@@ -53,3 +53,35 @@ describe("HTTP caching", () => {
     expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
   });
 });
+
+describe("Content-Security-Policy", () => {
+  it("lets only the page's own nonce run inline scripts, and every inline script carries it", async () => {
+    for (const path of ["/login", "/contacts"]) {
+      const res = await fetch(`${app.url}${path}`, { headers: { Cookie: cookie } });
+      const csp = res.headers.get("content-security-policy") ?? "";
+      const nonce = /script-src 'self' 'nonce-([A-Za-z0-9+/=]+)'/.exec(csp)?.[1];
+      expect(nonce, csp).toBeDefined();
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toContain("object-src 'none'");
+      const html = await res.text();
+      const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)([^>]*)>/g)].map((m) => m[1]);
+      expect(inline.length).toBeGreaterThan(0);
+      for (const attributes of inline) expect(attributes).toContain(`nonce="${nonce}"`);
+    }
+    const again = await fetch(`${app.url}/login`);
+    expect(again.headers.get("content-security-policy")).not.toBe(
+      (await fetch(`${app.url}/login`)).headers.get("content-security-policy"),
+    );
+  });
+
+  it("tells browsers to keep to https when the app is served over it (HSTS), and not otherwise", async () => {
+    expect((await fetch(`${app.url}/login`)).headers.get("strict-transport-security")).toBeNull();
+    const secure = await startApp({ env: { PUBLIC_URL: "https://damageiq.example" } });
+    try {
+      const res = await fetch(`${secure.url}/login`);
+      expect(res.headers.get("strict-transport-security")).toBe("max-age=31536000; includeSubDomains");
+    } finally {
+      await secure.stop();
+    }
+  });
+});
