@@ -5,7 +5,6 @@ import mantineNotificationStyles from "@mantine/notifications/styles.css";
 import { Notifications } from "@mantine/notifications";
 import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import {
-  isRouteErrorResponse,
   Links,
   LiveReload,
   Meta,
@@ -15,7 +14,7 @@ import {
   useRouteError,
 } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { ErrorCard } from "~/components/ErrorCard";
+import { RouteErrorCard } from "~/components/ErrorCard";
 import { commitSession, getSession } from "~/services/session.server";
 import { theme } from "~/theme";
 import { useNonce } from "~/utils/nonce";
@@ -74,13 +73,5 @@ export default function App() {
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError();
-  if (isRouteErrorResponse(error)) {
-    if (error.status === 404) {
-      return <ErrorCard title="404 Page Not Found" message="Did you forget to add the page to the router?" />;
-    }
-    const message = typeof error.data === "string" && error.data ? error.data : error.statusText;
-    return <ErrorCard title={`${error.status} ${error.statusText}`} message={message} />;
-  }
-  return <ErrorCard title="Something went wrong" message="An unexpected error occurred. Please try again." />;
+  return <RouteErrorCard error={useRouteError()} />;
 }

@@ -1,4 +1,5 @@
 import { Card, Center, Group, Text, Title } from "@mantine/core";
+import { isRouteErrorResponse } from "@remix-run/react";
 
 /** The centred card used by the not-found page and the shared error boundary. */
 export function ErrorCard({ title, message }: { title: string; message: string }) {
@@ -27,4 +28,16 @@ export function ErrorCard({ title, message }: { title: string; message: string }
       </Card>
     </Center>
   );
+}
+
+/** What an error boundary shows for a thrown error: the not-found card, the status, or a generic card. */
+export function RouteErrorCard({ error }: { error: unknown }) {
+  if (isRouteErrorResponse(error)) {
+    if (error.status === 404) {
+      return <ErrorCard title="404 Page Not Found" message="Did you forget to add the page to the router?" />;
+    }
+    const message = typeof error.data === "string" && error.data ? error.data : error.statusText;
+    return <ErrorCard title={`${error.status} ${error.statusText}`} message={message} />;
+  }
+  return <ErrorCard title="Something went wrong" message="An unexpected error occurred. Please try again." />;
 }

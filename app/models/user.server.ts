@@ -19,12 +19,10 @@ const userSchema = new Schema(
     address: { type: String, trim: true },
     isCustomAuth: { type: Boolean, default: true },
     sessionTimeout: { type: String, enum: ["1h", "1d", "7d", "30d"], default: "7d" },
-    // Bumped on password change: sessions older than this are void.
-    credentialsChangedAt: { type: Date },
   },
   {
     timestamps: true,
-    toJSON: jsonWithout("passwordHash", "usernameKey", "credentialsChangedAt"),
+    toJSON: jsonWithout("passwordHash", "usernameKey"),
   },
 );
 

@@ -1,6 +1,7 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
-import { Outlet, useLoaderData } from "@remix-run/react";
+import { Outlet, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { AppShellLayout } from "~/components/AppShellLayout";
+import { RouteErrorCard } from "~/components/ErrorCard";
 import { requireUser } from "~/services/auth.server";
 
 /** Every signed-in screen lives under this layout; signed-out visitors go to /login. */
@@ -22,6 +23,22 @@ export default function AppLayout() {
   return (
     <AppShellLayout user={user}>
       <Outlet />
+    </AppShellLayout>
+  );
+}
+
+/**
+ * A screen that fails (403 for a role, 404, 503 while the database is away) keeps the shell, so
+ * the menu is still there to go elsewhere. If this layout's own loader failed there is no user to
+ * show it for, and the card stands alone.
+ */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const data = useRouteLoaderData<typeof loader>("routes/_app");
+  if (!data) return <RouteErrorCard error={error} />;
+  return (
+    <AppShellLayout user={data.user}>
+      <RouteErrorCard error={error} />
     </AppShellLayout>
   );
 }

@@ -85,3 +85,16 @@ describe("Content-Security-Policy", () => {
     }
   });
 });
+
+describe("errors inside the app", () => {
+  it("keep the shell: a dealer sent to an admin screen gets the 403 card beside the menu", async () => {
+    const dealer = await createTestUser({ role: "dealer" });
+    const dealerCookie = await signIn(app, dealer.username, dealer.password);
+    const res = await fetch(`${app.url}/admin-settings`, { headers: { Cookie: dealerCookie } });
+    expect(res.status).toBe(403);
+    const html = await res.text();
+    expect(html).toContain('aria-label="Main navigation"');
+    expect(html).toMatch(/<h1[^>]*>403 /);
+    expect(html).toMatch(VIEWPORT);
+  });
+});

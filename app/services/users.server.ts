@@ -135,7 +135,6 @@ export async function changeCredentials(
   }
   if (input.newPassword) {
     user.passwordHash = await hashPassword(input.newPassword);
-    user.credentialsChangedAt = new Date();
   }
   try {
     await user.save();
