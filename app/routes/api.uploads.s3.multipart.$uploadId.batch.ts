@@ -1,7 +1,7 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { messages } from "~/components/upload/limits";
 import { requireUser } from "~/services/auth.server";
-import { publicOrigin, signParts, uploadError } from "~/services/storage.server";
+import { MAX_PARTS_PER_BATCH, publicOrigin, signParts, uploadError } from "~/services/storage.server";
 import { api } from "~/utils/http.server";
 
 /**
@@ -15,8 +15,8 @@ export const loader = api(async ({ request, params }: LoaderFunctionArgs) => {
   const list = search.get("partNumbers");
   if (!key || !params.uploadId || !list) throw uploadError(400, messages.cannotSign);
   const numbers = list.split(",");
-  if (numbers.length > 1000 || numbers.some((n) => !/^\d+$/.test(n) || Number(n) < 1 || Number(n) > 10000)) {
-    throw uploadError(400, "s3: the part numbers must be integers between 1 and 10000");
+  if (numbers.length > MAX_PARTS_PER_BATCH || numbers.some((n) => !/^\d+$/.test(n) || Number(n) < 1 || Number(n) > 10000)) {
+    throw uploadError(400, `s3: at most ${MAX_PARTS_PER_BATCH} part numbers, integers between 1 and 10000`);
   }
   return json(await signParts(actor, key, params.uploadId, numbers.map(Number), publicOrigin(request)));
 });

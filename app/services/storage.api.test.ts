@@ -12,6 +12,7 @@ import { startS3Server, type RunningS3 } from "../../tests/s3-server";
 import { useTestDb } from "../../tests/test-db";
 import { createUploadRecord, markUploadComplete, newUploadId } from "../models/upload.server";
 import { env } from "../utils/env.server";
+import { UPLOAD_LIMITS } from "../components/upload/limits";
 import { signUrl } from "./storage/signing";
 
 const MiB = 1024 * 1024;
@@ -289,10 +290,10 @@ describe.each(["local", "s3"] as const)("uploads with the %s backend", (backend)
     expect(done.json.message).toBe(ONLY_MEDIA);
 
     // Training images take images only; a name with a wrong extension is refused up front.
-    const training = await multipart(alice, "photo.jpg", "image/jpeg", [mp4(2000)], "training");
+    const training = await multipart(admin, "photo.jpg", "image/jpeg", [mp4(2000)], "training");
     expect(training.done.status).toBe(415);
     expect(training.done.json.message).toBe("You can only upload: .jpg, .jpeg, .png, .gif");
-    const video = await alice.post(base, { filename: "clip.mp4", type: "video/mp4", metadata: { purpose: "training" } });
+    const video = await admin.post(base, { filename: "clip.mp4", type: "video/mp4", metadata: { purpose: "training" } });
     expect(video.status).toBe(415);
     const exe = await alice.post("/api/objects/upload", { filename: "setup.exe" });
     expect(exe.status).toBe(415);
@@ -302,12 +303,12 @@ describe.each(["local", "s3"] as const)("uploads with the %s backend", (backend)
   it("rejects a file over the limit of the screen that asked (and deletes it)", async () => {
     const big = Buffer.alloc(10 * MiB + 1, 1);
     (await jpeg()).copy(big, 0);
-    const { done, key } = await multipart(alice, "huge photo.jpg", "image/jpeg", [big.subarray(0, 5 * MiB), big.subarray(5 * MiB)], "training");
+    const { done, key } = await multipart(admin, "huge photo.jpg", "image/jpeg", [big.subarray(0, 5 * MiB), big.subarray(5 * MiB)], "training");
     expect(done.status).toBe(413);
     expect(done.json.message).toBe("huge photo.jpg exceeds maximum allowed size of 10 MB");
-    expect((await alice.post("/api/objects/complete", { key })).status).toBe(404);
+    expect((await admin.post("/api/objects/complete", { key })).status).toBe(404);
 
-    const single = await singlePut(alice, "big.jpg", "image/jpeg", big, "training");
+    const single = await singlePut(admin, "big.jpg", "image/jpeg", big, "training");
     const answer = backend === "local" ? single.upload : { status: single.completed.status, text: single.completed.text };
     expect(answer.status).toBe(413);
     expect(JSON.parse(answer.text).message).toBe("big.jpg exceeds maximum allowed size of 10 MB");
@@ -340,7 +341,14 @@ describe.each(["local", "s3"] as const)("uploads with the %s backend", (backend)
     for (const n of ["0", "10001", "abc", "1.5"]) {
       expect((await alice.get(`${base}/${uploadId}/${n}${q(key)}`)).status).toBe(400);
     }
-    expect((await alice.get(`${base}/${uploadId}/10000${q(key)}`)).status).toBe(200);
+    // No more parts than the screen's size limit needs (every part but the last is at least 5 MiB).
+    const lastPart = Math.ceil(UPLOAD_LIMITS.wizard.maxFileSize / (5 * MiB));
+    expect((await alice.get(`${base}/${uploadId}/${lastPart}${q(key)}`)).status).toBe(200);
+    const beyond = await alice.get(`${base}/${uploadId}/${lastPart + 1}${q(key)}`);
+    expect(beyond.status).toBe(413);
+    expect((await alice.get(`${base}/${uploadId}/batch?key=${encodeURIComponent(key)}&partNumbers=1,${lastPart + 1}`)).status).toBe(413);
+    const manyNumbers = Array.from({ length: 101 }, (_, i) => i + 1).join(",");
+    expect((await alice.get(`${base}/${uploadId}/batch?key=${encodeURIComponent(key)}&partNumbers=${manyNumbers}`)).status).toBe(400);
     expect((await alice.post(base, { type: "video/mp4" })).status).toBe(400);
     expect((await alice.post(base, { filename: { $gt: "" }, type: "video/mp4" })).status).toBe(400);
     expect((await alice.post(`${base}/${uploadId}/complete${q(key)}`, { parts: "all" })).status).toBe(400);
@@ -477,7 +485,10 @@ describe.each(["local", "s3"] as const)("uploads with the %s backend", (backend)
       expect(res.status).toBe(400);
       expect(res.json.message).toBe("You can only upload 20 file(s)");
     }
-    expect((await carol.post("/api/objects/upload", { filename: "t.jpg", type: "image/jpeg", purpose: "training" })).status).toBe(200);
+    // Training images are for admins only (they skip the list's cap).
+    const training = await carol.post("/api/objects/upload", { filename: "t.jpg", type: "image/jpeg", purpose: "training" });
+    expect(training.status).toBe(403);
+    expect(training.json.message).toBe("Only admins can upload AI training images");
 
     // Removing one makes room again.
     expect((await carol.del(`/api/objects/${a.json.id}`)).status).toBe(200);

@@ -29,7 +29,7 @@ import type { Actor } from "./auth.server";
 import { LocalBackend } from "./storage/local";
 import { S3Backend } from "./storage/s3";
 import { signUrl, verifySignedUrl } from "./storage/signing";
-import { MAX_PARTS, StorageError, type StorageBackend } from "./storage/types";
+import { MAX_PARTS, MIN_PART_SIZE, StorageError, type StorageBackend } from "./storage/types";
 
 export { StorageError } from "./storage/types";
 
@@ -163,6 +163,8 @@ async function assertDraftRoom(ownerId: string) {
 
 async function beginUpload(actor: Actor, input: BeginUpload, multipart = false) {
   const purpose = input.purpose ?? "wizard";
+  // Training images are the admins' (the AI Training Center); they also skip the wizard's 20-file list.
+  if (purpose === "training" && actor.role !== "admin") throw uploadError(403, "Only admins can upload AI training images");
   const originalName = displayName(input.filename || "upload");
   assertAllowedName(purpose, originalName);
   if (purpose !== "training") await assertDraftRoom(actor.id);
@@ -240,18 +242,34 @@ async function ownMultipart(actor: Actor, key: string, uploadId: string) {
   return record;
 }
 
+/** Parts signed in one batch call (the uploader asks for eight at a time). */
+export const MAX_PARTS_PER_BATCH = 100;
+
+/**
+ * What a part of this upload may be: at most the purpose's file size each, and no more parts than
+ * that size needs (every part but the last is at least 5 MiB), so the parts together cannot exceed
+ * the limit by more than one part.
+ */
+async function partLimit(actor: Actor, key: string, uploadId: string, partNumbers: number[]) {
+  const record = await ownMultipart(actor, key, uploadId);
+  const maxBytes = limitFor(record.purpose as UploadPurpose).maxFileSize;
+  const maxParts = Math.ceil(maxBytes / MIN_PART_SIZE);
+  if (partNumbers.some((n) => n > maxParts)) {
+    throw uploadError(413, messages.exceedsSize(record.originalName, maxBytes));
+  }
+  return { record, limit: { maxBytes, name: record.originalName } };
+}
+
 /** `GET s3/multipart/{uploadId}/{partNumber}?key=`. */
 export async function signPart(actor: Actor, key: string, uploadId: string, partNumber: number, origin: string) {
-  const record = await ownMultipart(actor, key, uploadId);
-  const limit = { maxBytes: limitFor(record.purpose as UploadPurpose).maxFileSize, name: record.originalName };
+  const { record, limit } = await partLimit(actor, key, uploadId, [partNumber]);
   const url = await guard(() => storage().presignPart(record.key, uploadId, partNumber, UPLOAD_URL_EXPIRES, limit));
   return { url: absolute(url, origin), expires: UPLOAD_URL_EXPIRES };
 }
 
 /** `GET s3/multipart/{uploadId}/batch?key=&partNumbers=`: many part URLs in one call. */
 export async function signParts(actor: Actor, key: string, uploadId: string, partNumbers: number[], origin: string) {
-  const record = await ownMultipart(actor, key, uploadId);
-  const limit = { maxBytes: limitFor(record.purpose as UploadPurpose).maxFileSize, name: record.originalName };
+  const { record, limit } = await partLimit(actor, key, uploadId, partNumbers);
   const presignedUrls: Record<string, string> = {};
   for (const n of new Set(partNumbers)) {
     const url = await guard(() => storage().presignPart(record.key, uploadId, n, UPLOAD_URL_EXPIRES, limit));
@@ -693,12 +711,23 @@ export async function serveThumbnail(actor: Actor, id: string) {
 
 /** Deletes pending uploads older than a day: their objects, open multipart parts and records. */
 export async function sweepStaleUploads(now = Date.now()) {
-  const stale = await findStalePendingUploads(new Date(now - STALE_UPLOAD_AGE_MS));
-  for (const record of stale) {
-    // One that cannot be deleted now (storage down) stays for the next round.
-    await discardUpload(record).catch(() => {});
+  const before = new Date(now - STALE_UPLOAD_AGE_MS);
+  let swept = 0;
+  // A hundred at a time until none is left, so the sweep keeps up however many were abandoned. One
+  // that cannot be deleted now (storage down) stays for the next round; a batch where nothing could
+  // be deleted ends this one.
+  for (;;) {
+    const stale = await findStalePendingUploads(before);
+    let deleted = 0;
+    for (const record of stale) {
+      deleted += await discardUpload(record).then(
+        () => 1,
+        () => 0,
+      );
+    }
+    swept += deleted;
+    if (stale.length < 100 || deleted === 0) return swept;
   }
-  return stale.length;
 }
 
 export const PART_NUMBER_MAX = MAX_PARTS;
