@@ -1,7 +1,7 @@
 import { Schema, type Types } from "mongoose";
 import type { ContactInput } from "~/schemas/contact";
 import { defineModel } from "./define-model.server";
-import { present, searchFilter } from "./list-filter.server";
+import { ownedList, present } from "./list-filter.server";
 import { isObjectIdHex, ownerFilter, type OwnerScope } from "./owner-scope.server";
 
 const contactSchema = new Schema(
@@ -45,21 +45,11 @@ export interface ContactRecord {
 export const CONTACT_SEARCH_FIELDS = ["firstName", "lastName", "email", "companyName", "phone"] as const;
 const OPTIONAL_FIELDS = ["phone", "companyName", "address", "notes"] as const;
 
-const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
-
-/** The scope's contacts matching the search: the owner first (the indexes' equality field), then the words. */
-const listFilter = (scope: OwnerScope, q: string | undefined) => ({ ...ownerFilter(scope), ...searchFilter(q, CONTACT_SEARCH_FIELDS) });
-
+const list = ownedList<ContactRecord>(Contact, CONTACT_SEARCH_FIELDS);
 /** One page of the scope's contacts matching the search, newest first (all of them without a limit). */
-export async function findContacts({ scope, q, skip = 0, limit }: { scope: OwnerScope; q?: string; skip?: number; limit?: number }) {
-  const query = Contact.find(listFilter(scope, q)).sort(NEWEST_FIRST).skip(skip);
-  return (limit === undefined ? query : query.limit(limit)).lean<ContactRecord[]>();
-}
-
+export const findContacts = list.find;
 /** How many of the scope's contacts match the search. */
-export async function countContacts({ scope, q }: { scope: OwnerScope; q?: string }) {
-  return Contact.countDocuments(listFilter(scope, q));
-}
+export const countContacts = list.count;
 
 /** The summary cards over every contact in scope: all, those with a company, those with a phone. */
 export async function contactStats({ scope }: { scope: OwnerScope }) {

@@ -1,7 +1,7 @@
 import { Schema, Types } from "mongoose";
 import type { PackageInput } from "~/schemas/package";
 import { defineModel } from "./define-model.server";
-import { searchFilter } from "./list-filter.server";
+import { ownedList } from "./list-filter.server";
 import { isObjectIdHex, ownerFilter, type OwnerScope } from "./owner-scope.server";
 
 const packageSchema = new Schema(
@@ -35,20 +35,11 @@ export interface PackageRecord {
 
 export const PACKAGE_SEARCH_FIELDS = ["name", "description"] as const;
 
-const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
-
-const listFilter = (scope: OwnerScope, q: string | undefined) => ({ ...ownerFilter(scope), ...searchFilter(q, PACKAGE_SEARCH_FIELDS) });
-
+const list = ownedList<PackageRecord>(ServicePackage, PACKAGE_SEARCH_FIELDS);
 /** One page of the scope's packages matching the search, newest first (all of them without a limit). */
-export async function findPackages({ scope, q, skip = 0, limit }: { scope: OwnerScope; q?: string; skip?: number; limit?: number }) {
-  const query = ServicePackage.find(listFilter(scope, q)).sort(NEWEST_FIRST).skip(skip);
-  return (limit === undefined ? query : query.limit(limit)).lean<PackageRecord[]>();
-}
-
+export const findPackages = list.find;
 /** How many of the scope's packages match the search. */
-export async function countPackages({ scope, q }: { scope: OwnerScope; q?: string }) {
-  return ServicePackage.countDocuments(listFilter(scope, q));
-}
+export const countPackages = list.count;
 
 /** The stat cards over every package in scope: Total, Active, Average Price, Highest Price. */
 export async function packageStats({ scope }: { scope: OwnerScope }) {
