@@ -72,3 +72,17 @@ export function toPublicUser(user: InstanceType<typeof User>) {
     updatedAt: json.updatedAt as Date,
   };
 }
+
+type VendorFields = { _id: Types.ObjectId; username: string; firstName?: string; lastName?: string; companyName?: string; address?: string };
+const VENDOR_FIELDS = { username: 1, firstName: 1, lastName: 1, companyName: 1, address: 1 } as const;
+
+/** Every vendor account (a vendor is a vendor-role account), by name. */
+export async function findVendors() {
+  return User.find({ role: "vendor" }).select(VENDOR_FIELDS).sort({ companyName: 1, lastName: 1 }).lean<VendorFields[]>();
+}
+
+/** The vendor account with this id; null for any other account or a malformed id. */
+export async function findVendor(id: string) {
+  if (!mongoose.isValidObjectId(id) || !/^[a-f0-9]{24}$/i.test(id)) return null;
+  return User.findOne({ _id: id, role: "vendor" }).select(VENDOR_FIELDS).lean<VendorFields>();
+}

@@ -399,6 +399,26 @@ export async function claimUploads(actor: Actor, urls: string[], assessmentId: s
   return records.map((r) => mediaUrl(String(r._id)));
 }
 
+/** As resolveMediaUrl, for an image only (an AI training image): null for anything else. */
+export async function resolveImageUrl(actor: Actor, url: string) {
+  const record = await findUploadForUrl(actor, url);
+  if (!record) return null;
+  const done = await finalizeUpload(record);
+  return done.contentType.startsWith("image/") ? mediaUrl(String(done._id)) : null;
+}
+
+/**
+ * The bytes of the complete upload behind an app media URL, whoever owns it: for documents that
+ * reference an image the caller was already allowed to use (a training item's), never a request's URL.
+ */
+export async function readMediaBytes(url: string) {
+  const id = /^\/media\/([0-9a-f]{24})$/.exec(url)?.[1];
+  const record = id ? await findUpload({ scope: { allOwners: true }, id }) : null;
+  if (!record || record.state !== "complete") return null;
+  const stream = await storage().read(record.key);
+  return Buffer.concat(await stream.toArray());
+}
+
 // ---------------------------------------------------------------------------------------------
 // The signed route (local upload/download URLs; small files for either backend)
 

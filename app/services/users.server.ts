@@ -2,6 +2,9 @@ import mongoose from "mongoose";
 import { deleteApiTokensOf } from "~/models/api-token.server";
 import { removeContactsOf } from "~/models/contact.server";
 import { removePackagesOf } from "~/models/package.server";
+import { learningRecords } from "~/models/learning-record.server";
+import { pricingRules } from "~/models/pricing-rule.server";
+import { vendorPackages } from "~/models/vendor-package.server";
 import { claimLock, releaseLock } from "~/models/lock.server";
 import {
   adminExists,
@@ -96,7 +99,8 @@ export async function getUserForAdmin(actor: Actor, id: string, request: Request
 
 /**
  * Deletes an account with everything it owns: first its sessions and tokens (nothing new can be
- * written), then its contacts, packages and uploads with their objects, and the account last — a
+ * written), then its contacts, packages, uploads with their objects and (a vendor's) pricing rules,
+ * vendor packages and learning records, and the account last — a
  * failure part-way (storage down) leaves the account in place to delete again, never orphans.
  * An admin cannot delete itself.
  */
@@ -107,7 +111,15 @@ export async function deleteUser(actor: Actor, id: string, request: Request) {
   const user = await User.findById(id);
   if (!user) throw jsonError(404, "User not found");
   await Promise.all([endAllSessions(id), deleteApiTokensOf({ ownerId: id })]);
-  await Promise.all([removeContactsOf({ ownerId: id }), removePackagesOf({ ownerId: id }), deleteUploadsOf(id)]);
+  await Promise.all([
+    removeContactsOf({ ownerId: id }),
+    removePackagesOf({ ownerId: id }),
+    deleteUploadsOf(id),
+    // A vendor's pricing goes with it: nothing would price with it, and nobody could see it.
+    pricingRules.removeAllOf({ vendorId: id }),
+    vendorPackages.removeAllOf({ vendorId: id }),
+    learningRecords.removeAllOf({ vendorId: id }),
+  ]);
   if ((await User.deleteOne({ _id: user._id })).deletedCount !== 1) throw jsonError(404, "User not found");
   return toPublicUser(user);
 }

@@ -1,0 +1,61 @@
+import { Schema, trusted, type Types } from "mongoose";
+import type { PricingRuleInput } from "~/schemas/vendor-pricing";
+import { defineModel } from "./define-model.server";
+import { vendorOwned } from "./vendor-scope.server";
+
+const pricingRuleSchema = new Schema(
+  {
+    vendorId: { type: Schema.Types.ObjectId, required: true, immutable: true },
+    damageType: { type: String, required: true },
+    severity: { type: String, required: true },
+    basePrice: { type: Number, required: true, min: 0 },
+    laborRate: { type: Number, required: true, min: 0 },
+    markupPercentage: { type: Number, default: 0, min: 0 },
+    minimumCharge: { type: Number, default: 0, min: 0 },
+    // Key → multiplier maps; keys are checked words (never operators), stored as sent.
+    vehicleMakeModifier: { type: Schema.Types.Mixed, default: {} },
+    locationModifier: { type: Schema.Types.Mixed, default: {} },
+    seasonalModifier: { type: Schema.Types.Mixed, default: {} },
+    notes: { type: String },
+    isActive: { type: Boolean, default: true },
+  },
+  { timestamps: true, minimize: false },
+);
+// The tab's list, and the engine's lookup of a vendor's active rules per (type, severity).
+pricingRuleSchema.index({ vendorId: 1, createdAt: -1 });
+pricingRuleSchema.index({ vendorId: 1, isActive: 1, damageType: 1, severity: 1 });
+
+export const PricingRule = defineModel("PricingRule", pricingRuleSchema);
+
+export interface PricingRuleRecord extends PricingRuleInput {
+  _id: Types.ObjectId;
+  vendorId: Types.ObjectId;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export const pricingRules = vendorOwned<PricingRuleRecord>(PricingRule);
+
+/** Another active rule of the vendor for the same (type, severity), if any (one prices each pair). */
+export async function findActiveRuleFor({
+  vendorId,
+  damageType,
+  severity,
+  exceptId,
+}: {
+  vendorId: string;
+  damageType: string;
+  severity: string;
+  exceptId?: string;
+}) {
+  const rules = await PricingRule.find({ vendorId, isActive: true, damageType, severity })
+    .select({ _id: 1 })
+    .limit(2)
+    .lean<{ _id: Types.ObjectId }[]>();
+  return rules.find((r) => String(r._id) !== exceptId) ?? null;
+}
+
+/** The vendor's active rules for the damage types asked (what a quote needs). */
+export async function findActiveRules({ vendorId, damageTypes }: { vendorId: string; damageTypes: string[] }) {
+  return PricingRule.find({ vendorId, isActive: true, damageType: trusted({ $in: damageTypes }) }).lean<PricingRuleRecord[]>();
+}

@@ -1,0 +1,125 @@
+import { Schema, type Types } from "mongoose";
+import type { TrainingFilter, TrainingItemInput } from "~/schemas/training";
+import { defineModel } from "./define-model.server";
+import { isObjectIdHex } from "./owner-scope.server";
+
+/**
+ * AI training items: curated photos of damage with their repair figures. They belong to the
+ * platform, not to an account (admins curate them; the matcher and the pricing engine read the
+ * verified ones for every account), so they carry who created them rather than an owner.
+ */
+const trainingItemSchema = new Schema(
+  {
+    createdBy: { type: Schema.Types.ObjectId, required: true, immutable: true },
+    imageUrl: { type: String, required: true },
+    damageType: { type: String, required: true },
+    severity: { type: String, required: true },
+    description: { type: String, required: true },
+    estimatedCost: { type: Number, required: true, min: 0 },
+    laborHours: { type: Number, min: 0 },
+    partsCost: { type: Number, min: 0 },
+    paintWork: { type: Boolean, default: false },
+    vehicleMake: { type: String },
+    vehicleModel: { type: String },
+    vehicleYear: { type: Number },
+    location: { type: String },
+    tags: { type: [String], default: [] },
+    notes: { type: String },
+    isVerified: { type: Boolean, default: false },
+    verifiedAt: { type: Date },
+    /** The image's features for the embedded matcher: set when verified, never for pending items. */
+    features: {
+      type: new Schema({ hash: String, colour: [Number], edges: [Number] }, { _id: false }),
+      default: undefined,
+    },
+  },
+  { timestamps: true },
+);
+// The screen's filters, newest first; the pricing engine's verified figures per (type, severity).
+trainingItemSchema.index({ createdAt: -1 });
+trainingItemSchema.index({ isVerified: 1, damageType: 1, severity: 1 });
+
+export const TrainingItem = defineModel("TrainingItem", trainingItemSchema);
+
+export interface TrainingItemRecord extends Omit<TrainingItemInput, "isVerified"> {
+  _id: Types.ObjectId;
+  createdBy: Types.ObjectId;
+  isVerified: boolean;
+  verifiedAt?: Date;
+  features?: { hash: string; colour: number[]; edges: number[] };
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const filterOf = (filter: TrainingFilter) => ({
+  ...(filter.damageType ? { damageType: filter.damageType } : {}),
+  ...(filter.severity ? { severity: filter.severity } : {}),
+  ...(filter.isVerified === undefined ? {} : { isVerified: filter.isVerified }),
+});
+
+export async function findTrainingItems({ filter, skip = 0, limit }: { filter: TrainingFilter; skip?: number; limit?: number }) {
+  const query = TrainingItem.find(filterOf(filter)).select({ features: 0 }).sort({ createdAt: -1, _id: -1 }).skip(skip);
+  return (limit === undefined ? query : query.limit(limit)).lean<TrainingItemRecord[]>();
+}
+
+export async function countTrainingItems({ filter }: { filter: TrainingFilter }) {
+  return TrainingItem.countDocuments(filterOf(filter));
+}
+
+export async function findTrainingItem({ id }: { id: string }) {
+  if (!isObjectIdHex(id)) return null;
+  return TrainingItem.findById(id).select({ features: 0 }).lean<TrainingItemRecord>();
+}
+
+export async function insertTrainingItem({ createdBy, input }: { createdBy: string; input: TrainingItemInput }) {
+  // Created pending: verifying computes the image's features (the service verifies next when asked).
+  const doc = await TrainingItem.create({ ...input, isVerified: false, createdBy });
+  const { features: _features, ...record } = doc.toObject() as unknown as TrainingItemRecord;
+  return record as TrainingItemRecord;
+}
+
+const OPTIONAL = ["laborHours", "partsCost", "vehicleMake", "vehicleModel", "vehicleYear", "location", "notes"] as const;
+
+/** Replaces the editable fields; verification is its own step (and never goes back). */
+export async function replaceTrainingItem({ id, input }: { id: string; input: TrainingItemInput }) {
+  if (!isObjectIdHex(id)) return null;
+  const { isVerified: _verify, ...fields } = input;
+  const $set: Record<string, unknown> = {};
+  const $unset: Record<string, 1> = {};
+  for (const [k, v] of Object.entries(fields)) if (v !== undefined) $set[k] = v;
+  for (const k of OPTIONAL) if (fields[k] === undefined) $unset[k] = 1;
+  return TrainingItem.findOneAndUpdate({ _id: id }, { $set, ...(Object.keys($unset).length ? { $unset } : {}) }, {
+    returnDocument: "after",
+    runValidators: true,
+  })
+    .select({ features: 0 })
+    .lean<TrainingItemRecord>();
+}
+
+/** Marks an item verified with its image's features; the first verification's date is kept. */
+export async function markTrainingItemVerified({ id, features }: { id: string; features: TrainingItemRecord["features"] }) {
+  if (!isObjectIdHex(id)) return null;
+  await TrainingItem.updateOne({ _id: id, isVerified: false }, { $set: { verifiedAt: new Date() } });
+  return TrainingItem.findOneAndUpdate({ _id: id }, { $set: { isVerified: true, features } }, { returnDocument: "after" })
+    .select({ features: 0 })
+    .lean<TrainingItemRecord>();
+}
+
+export async function removeTrainingItem({ id }: { id: string }) {
+  if (!isObjectIdHex(id)) return null;
+  return TrainingItem.findOneAndDelete({ _id: id }).select({ features: 0 }).lean<TrainingItemRecord>();
+}
+
+/** The summary cards: all, verified, pending. */
+export async function trainingStats() {
+  const [total, verified] = await Promise.all([TrainingItem.countDocuments({}), TrainingItem.countDocuments({ isVerified: true })]);
+  return { total, verified, pending: total - verified };
+}
+
+/** The verified figures the pricing engine takes the medians of, for the (type, severity) pairs asked. */
+export async function verifiedFigures({ pairs }: { pairs: { damageType: string; severity: string }[] }) {
+  if (pairs.length === 0) return [];
+  return TrainingItem.find({ isVerified: true, $or: pairs.map((p) => ({ damageType: p.damageType, severity: p.severity })) })
+    .select({ _id: 0, damageType: 1, severity: 1, laborHours: 1, partsCost: 1 })
+    .lean<{ damageType: string; severity: string; laborHours?: number; partsCost?: number }[]>();
+}

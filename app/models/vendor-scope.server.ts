@@ -1,0 +1,47 @@
+import type { Model } from "mongoose";
+import { isObjectIdHex } from "./owner-scope.server";
+
+/**
+ * The queries of a vendor's documents (pricing rules, vendor packages, learning records): every one
+ * filtered by the vendor, so another vendor's id finds nothing. The service decides which vendor a
+ * caller may act for; the model never reads a document outside it.
+ */
+// Any model with vendorId and createdAt: the filters are built from plain fields.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function vendorOwned<T>(model: Model<any>) {
+  return {
+    /** The vendor's documents matching `filter` (plain equalities), newest first. */
+    find({ vendorId, filter = {} }: { vendorId: string; filter?: Record<string, string | boolean> }) {
+      return model.find({ ...filter, vendorId }).sort({ createdAt: -1, _id: -1 }).lean<T[]>();
+    },
+    /** One document of any vendor (for admins, who act for every vendor). */
+    findAny({ id }: { id: string }) {
+      if (!isObjectIdHex(id)) return Promise.resolve(null);
+      return model.findById(id).lean<T>();
+    },
+    findOne({ vendorId, id }: { vendorId: string; id: string }) {
+      if (!isObjectIdHex(id)) return Promise.resolve(null);
+      return model.findOne({ _id: id, vendorId }).lean<T>();
+    },
+    async insert({ vendorId, fields }: { vendorId: string; fields: object }) {
+      const doc = await model.create({ ...fields, vendorId });
+      return doc.toObject() as unknown as T;
+    },
+    /** Sets `$set` and removes `$unset` fields of one of the vendor's documents; null when not found. */
+    update({ vendorId, id, $set, $unset = [] }: { vendorId: string; id: string; $set: object; $unset?: string[] }) {
+      if (!isObjectIdHex(id)) return Promise.resolve(null);
+      const update = $unset.length ? { $set, $unset: Object.fromEntries($unset.map((k) => [k, 1])) } : { $set };
+      return model
+        .findOneAndUpdate({ _id: id, vendorId }, update, { returnDocument: "after", runValidators: true })
+        .lean<T>();
+    },
+    remove({ vendorId, id }: { vendorId: string; id: string }) {
+      if (!isObjectIdHex(id)) return Promise.resolve(null);
+      return model.findOneAndDelete({ _id: id, vendorId }).lean<T>();
+    },
+    /** Every document of a vendor (the vendor account is being deleted). */
+    async removeAllOf({ vendorId }: { vendorId: string }) {
+      await model.deleteMany({ vendorId });
+    },
+  };
+}

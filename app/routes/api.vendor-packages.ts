@@ -1,0 +1,20 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { vendorPackageSchema } from "~/schemas/vendor-pricing";
+import { requireUser } from "~/services/auth.server";
+import { listVendorPackages, createVendorPackage } from "~/services/vendors.server";
+import { api, methods } from "~/utils/http.server";
+import { parseVendorBody, vendorIdFromQuery } from "~/utils/vendor-request.server";
+
+/** `?vendorId=` names the vendor (a vendor may leave it out: its own). */
+export const loader = api(async ({ request }: LoaderFunctionArgs) => {
+  const actor = await requireUser(request);
+  return json(await listVendorPackages(actor, vendorIdFromQuery(request)));
+});
+
+export const action = methods({
+  POST: async ({ request }: ActionFunctionArgs) => {
+    const actor = await requireUser(request);
+    const { vendorId, input } = await parseVendorBody(request, vendorPackageSchema);
+    return json(await createVendorPackage(actor, vendorId, input), { status: 201 });
+  },
+});

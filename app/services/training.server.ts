@@ -1,0 +1,125 @@
+import {
+  countTrainingItems,
+  findTrainingItem,
+  findTrainingItems,
+  insertTrainingItem,
+  markTrainingItemVerified,
+  removeTrainingItem,
+  replaceTrainingItem,
+  trainingStats,
+  type TrainingItemRecord,
+} from "~/models/training-item.server";
+import type { TrainingFilter, TrainingItemInput } from "~/schemas/training";
+import { jsonError } from "~/utils/http.server";
+import { isAdmin, type Actor } from "./auth.server";
+import { computeImageFeatures } from "./image-features.server";
+import { readMediaBytes, resolveImageUrl } from "./storage.server";
+
+/** A training item as the API answers it and the screen renders it. */
+export type TrainingItemJson = ReturnType<typeof toJson>;
+
+function toJson(r: TrainingItemRecord) {
+  return {
+    id: String(r._id),
+    imageUrl: r.imageUrl,
+    damageType: r.damageType,
+    severity: r.severity,
+    description: r.description,
+    estimatedCost: r.estimatedCost,
+    laborHours: r.laborHours ?? null,
+    partsCost: r.partsCost ?? null,
+    paintWork: r.paintWork === true,
+    vehicleMake: r.vehicleMake ?? null,
+    vehicleModel: r.vehicleModel ?? null,
+    vehicleYear: r.vehicleYear ?? null,
+    location: r.location ?? null,
+    tags: r.tags ?? [],
+    notes: r.notes ?? null,
+    isVerified: r.isVerified === true,
+    verifiedAt: r.verifiedAt ? new Date(r.verifiedAt).toISOString() : null,
+    createdAt: new Date(r.createdAt).toISOString(),
+    updatedAt: new Date(r.updatedAt).toISOString(),
+  };
+}
+
+const notFound = () => jsonError(404, "Training data not found");
+
+/** Training data is the platform's, curated by admins: everyone else is refused (403). */
+function assertAdmin(actor: Actor) {
+  if (!isAdmin(actor)) throw jsonError(403, "Forbidden");
+}
+
+/** The item's image must be an image the caller uploaded to this app (never an outside URL). */
+async function checkedImage(actor: Actor, url: string) {
+  const media = await resolveImageUrl(actor, url);
+  if (!media) {
+    const message = "Image must be an image you uploaded";
+    throw jsonError(400, message, { imageUrl: message });
+  }
+  return media;
+}
+
+export async function listTrainingItems(actor: Actor, filter: TrainingFilter) {
+  assertAdmin(actor);
+  return (await findTrainingItems({ filter })).map(toJson);
+}
+
+/** The AI Training Center: the cards over every item, how many the filters match, one page. */
+export async function trainingPage(actor: Actor, { filter, page, pageSize }: { filter: TrainingFilter; page: number; pageSize: number }) {
+  assertAdmin(actor);
+  const [stats, matched] = await Promise.all([trainingStats(), countTrainingItems({ filter })]);
+  const pageCount = Math.max(1, Math.ceil(matched / pageSize));
+  const current = Math.min(Math.max(1, page), pageCount);
+  const items = await findTrainingItems({ filter, skip: (current - 1) * pageSize, limit: pageSize });
+  return { items: items.map(toJson), matched, page: current, pageCount, stats };
+}
+
+export async function getTrainingItem(actor: Actor, id: string) {
+  assertAdmin(actor);
+  const record = await findTrainingItem({ id });
+  if (!record) throw notFound();
+  return toJson(record);
+}
+
+export async function createTrainingItem(actor: Actor, input: TrainingItemInput) {
+  assertAdmin(actor);
+  const imageUrl = await checkedImage(actor, input.imageUrl);
+  const record = await insertTrainingItem({ createdBy: actor.id, input: { ...input, imageUrl } });
+  return input.isVerified ? verifyTrainingItem(actor, String(record._id)) : toJson(record);
+}
+
+/** Replaces the fields; `isVerified: true` verifies too, `false` never un-verifies. */
+export async function updateTrainingItem(actor: Actor, id: string, input: TrainingItemInput) {
+  assertAdmin(actor);
+  const current = await findTrainingItem({ id });
+  if (!current) throw notFound();
+  // An unchanged image need not be the caller's: another admin may have uploaded it.
+  const imageUrl = input.imageUrl === current.imageUrl ? current.imageUrl : await checkedImage(actor, input.imageUrl);
+  const record = await replaceTrainingItem({ id, input: { ...input, imageUrl } });
+  if (!record) throw notFound();
+  const imageChanged = imageUrl !== current.imageUrl;
+  return input.isVerified || (record.isVerified && imageChanged) ? verifyTrainingItem(actor, id) : toJson(record);
+}
+
+/**
+ * Verify: the item starts feeding the matcher and the pricing engine, with its image's features
+ * computed now. An image that cannot be read is refused (422) and the item stays pending.
+ */
+export async function verifyTrainingItem(actor: Actor, id: string) {
+  assertAdmin(actor);
+  const current = await findTrainingItem({ id });
+  if (!current) throw notFound();
+  const bytes = await readMediaBytes(current.imageUrl);
+  const features = bytes ? await computeImageFeatures(bytes).catch(() => null) : null;
+  if (!features) throw jsonError(422, "The training image could not be read");
+  const record = await markTrainingItemVerified({ id, features });
+  if (!record) throw notFound();
+  return toJson(record);
+}
+
+export async function deleteTrainingItem(actor: Actor, id: string) {
+  assertAdmin(actor);
+  const record = await removeTrainingItem({ id });
+  if (!record) throw notFound();
+  return toJson(record);
+}
