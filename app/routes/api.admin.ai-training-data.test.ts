@@ -32,7 +32,7 @@ afterAll(() => app?.stop());
 async function upload(who: Client, data: Buffer, type = "image/jpeg", filename = "dent.jpg", purpose = "training") {
   const res = await who.post("/api/objects/upload", { filename, type, purpose });
   expect(res.status).toBe(200);
-  const put = await fetch(res.json.uploadURL, { method: "PUT", body: data, headers: { "Content-Type": type } });
+  const put = await fetch(res.json.uploadURL, { method: "PUT", body: new Uint8Array(data), headers: { "Content-Type": type } });
   expect(put.status).toBe(200);
   return res.json.uploadURL as string;
 }
