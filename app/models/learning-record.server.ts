@@ -1,7 +1,7 @@
-import { Schema, trusted, type Types } from "mongoose";
+import { Schema, type Types } from "mongoose";
 import type { LearningRecordInput } from "~/schemas/vendor-pricing";
 import { defineModel } from "./define-model.server";
-import { vendorOwned } from "./vendor-scope.server";
+import { pairFilters, vendorOwned, type DamagePair } from "./vendor-scope.server";
 
 /**
  * An AI pricing learning record: what an estimate said and what the job finally cost. Created
@@ -42,9 +42,10 @@ export interface LearningRecordRecord extends LearningRecordInput {
 
 export const learningRecords = vendorOwned<LearningRecordRecord>(LearningRecord);
 
-/** The vendor's validated records for the damage types asked (what a quote needs). */
-export async function findValidatedRecords({ vendorId, damageTypes }: { vendorId: string; damageTypes: string[] }) {
-  return LearningRecord.find({ vendorId, isValidated: true, damageType: trusted({ $in: damageTypes }) })
+/** The vendor's validated records for the (damage type, severity) pairs asked (what a quote needs). */
+export async function findValidatedRecords({ vendorId, pairs }: { vendorId: string; pairs: DamagePair[] }) {
+  if (pairs.length === 0) return [];
+  return LearningRecord.find({ vendorId, isValidated: true, $or: pairFilters(pairs) })
     .select({ damageType: 1, severity: 1, originalEstimate: 1, finalCost: 1, learningWeight: 1 })
     .lean<Pick<LearningRecordRecord, "damageType" | "severity" | "originalEstimate" | "finalCost" | "learningWeight">[]>();
 }

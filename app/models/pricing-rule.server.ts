@@ -1,7 +1,7 @@
-import { Schema, trusted, type Types } from "mongoose";
+import { Schema, type Types } from "mongoose";
 import type { PricingRuleInput } from "~/schemas/vendor-pricing";
 import { defineModel } from "./define-model.server";
-import { vendorOwned } from "./vendor-scope.server";
+import { pairFilters, vendorOwned, type DamagePair } from "./vendor-scope.server";
 
 const pricingRuleSchema = new Schema(
   {
@@ -55,7 +55,8 @@ export async function findActiveRuleFor({
   return rules.find((r) => String(r._id) !== exceptId) ?? null;
 }
 
-/** The vendor's active rules for the damage types asked (what a quote needs). */
-export async function findActiveRules({ vendorId, damageTypes }: { vendorId: string; damageTypes: string[] }) {
-  return PricingRule.find({ vendorId, isActive: true, damageType: trusted({ $in: damageTypes }) }).lean<PricingRuleRecord[]>();
+/** The vendor's active rules for the (damage type, severity) pairs asked (what a quote needs). */
+export async function findActiveRules({ vendorId, pairs }: { vendorId: string; pairs: DamagePair[] }) {
+  if (pairs.length === 0) return [];
+  return PricingRule.find({ vendorId, isActive: true, $or: pairFilters(pairs) }).lean<PricingRuleRecord[]>();
 }

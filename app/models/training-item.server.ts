@@ -2,6 +2,7 @@ import { Schema, type Types } from "mongoose";
 import type { TrainingFilter, TrainingItemInput } from "~/schemas/training";
 import { defineModel } from "./define-model.server";
 import { isObjectIdHex } from "./owner-scope.server";
+import { pairFilters, type DamagePair } from "./vendor-scope.server";
 
 /**
  * AI training items: curated photos of damage with their repair figures. They belong to the
@@ -117,9 +118,9 @@ export async function trainingStats() {
 }
 
 /** The verified figures the pricing engine takes the medians of, for the (type, severity) pairs asked. */
-export async function verifiedFigures({ pairs }: { pairs: { damageType: string; severity: string }[] }) {
+export async function verifiedFigures({ pairs }: { pairs: DamagePair[] }) {
   if (pairs.length === 0) return [];
-  return TrainingItem.find({ isVerified: true, $or: pairs.map((p) => ({ damageType: p.damageType, severity: p.severity })) })
+  return TrainingItem.find({ isVerified: true, $or: pairFilters(pairs) })
     .select({ _id: 0, damageType: 1, severity: 1, laborHours: 1, partsCost: 1 })
     .lean<{ damageType: string; severity: string; laborHours?: number; partsCost?: number }[]>();
 }

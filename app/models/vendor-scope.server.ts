@@ -45,3 +45,14 @@ export function vendorOwned<T>(model: Model<any>) {
     },
   };
 }
+
+export interface DamagePair {
+  damageType: string;
+  severity: string;
+}
+
+/**
+ * `$or` branches for (damage type, severity) pairs: each an equality on two indexed fields, so the
+ * indexes that lead with them (after the vendor and the state) decide it before a document is read.
+ */
+export const pairFilters = (pairs: DamagePair[]) => pairs.map((p) => ({ damageType: p.damageType, severity: p.severity }));

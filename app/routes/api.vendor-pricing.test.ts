@@ -266,6 +266,7 @@ describe("learning records and quotes", () => {
     expect(res.json.total).toBe(270);
     expect(res.json.vendor.id).toBe(vendorId);
 
+    expect((await dealer.post("/api/vendors/not-an-id/quote", { damages: [{ damageType: "dent", severity: "minor" }] })).status).toBe(404);
     expect((await dealer.post(`/api/vendors/${dealerId}/quote`, { damages: [{ damageType: "dent", severity: "minor" }] })).status).toBe(404);
     expect((await dealer.post(`/api/vendors/${vendorId}/quote`, { damages: [] })).status).toBe(400);
     expect((await dealer.post(`/api/vendors/${vendorId}/quote`, { damages: [{ damageType: "dent", severity: "huge" }] })).status).toBe(400);

@@ -1,6 +1,7 @@
 import { findValidatedRecords, learningRecords, type LearningRecordRecord } from "~/models/learning-record.server";
 import { findActiveRuleFor, findActiveRules, pricingRules, type PricingRuleRecord } from "~/models/pricing-rule.server";
 import { verifiedFigures } from "~/models/training-item.server";
+import { isObjectIdHex } from "~/models/owner-scope.server";
 import { findVendor, findVendors } from "~/models/user.server";
 import { vendorPackages, type VendorPackageRecord } from "~/models/vendor-package.server";
 import type { DamageType, Severity } from "~/schemas/damage";
@@ -222,15 +223,16 @@ export async function validateLearningRecord(actor: Actor, id: string) {
 
 /** `POST /api/vendors/{id}/quote`: the pricing engine over the vendor's active rules (any signed-in caller). */
 export async function quoteForVendor(vendorId: string, request: QuoteRequest) {
-  const vendor = await findVendor(vendorId);
-  if (!vendor) throw vendorNotFound();
-  const damageTypes = [...new Set(request.damages.map((d) => d.damageType))];
+  if (!isObjectIdHex(vendorId)) throw vendorNotFound();
   const pairs = [...new Map(request.damages.map((d) => [`${d.damageType}/${d.severity}`, d])).values()];
-  const [rules, examples, records] = await Promise.all([
-    findActiveRules({ vendorId, damageTypes }),
+  // The vendor check runs beside the lookups: they find nothing for an id that is not a vendor's.
+  const [vendor, rules, examples, records] = await Promise.all([
+    findVendor(vendorId),
+    findActiveRules({ vendorId, pairs }),
     verifiedFigures({ pairs }),
-    findValidatedRecords({ vendorId, damageTypes }),
+    findValidatedRecords({ vendorId, pairs }),
   ]);
+  if (!vendor) throw vendorNotFound();
   const result = quote({
     damages: request.damages,
     rules: rules.map((r) => ({ ...r, id: String(r._id) })),
