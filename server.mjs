@@ -38,7 +38,7 @@ app.get("/favicon.ico", (_req, res) => res.redirect(301, "/favicon.svg"));
 // Bodies are bounded before anything reads them (the app parses after authenticating, but a body
 // is buffered first): JSON 1 MiB, screen forms 64 KiB. The routes that take files have their own
 // limits per upload purpose.
-const FILE_ROUTES = new Set(["/api/objects/signed", "/upload"]);
+const FILE_ROUTES = new Set(["/api/objects/signed", "/upload", "/ai-training"]);
 const MiB = 1024 * 1024;
 app.use((req, res, next) => {
   if (req.method === "GET" || req.method === "HEAD" || FILE_ROUTES.has(req.path)) return next();

@@ -519,8 +519,11 @@ async function signedRequest(request: Request) {
 // ---------------------------------------------------------------------------------------------
 // Server-side form uploads (the no-JS fallback)
 
+const MAX_FORM_FIELDS = 50;
+const MAX_FORM_TEXT = 10_000;
+
 /**
- * Stores the files of a multipart/form-data post (field `files`) straight into storage, one at a
+ * Stores the files of a multipart/form-data post (any file field) straight into storage, one at a
  * time and without buffering whole files, under the limits of `purpose`. Files that break a limit
  * are deleted and reported with the widget's messages; the others are kept.
  */
@@ -532,8 +535,9 @@ export async function receiveFormUploads(actor: Actor, request: Request, purpose
   const handler: UploadHandler = async (part) => {
     if (!part.filename) {
       let text = "";
-      for await (const chunk of part.data) text += Buffer.from(chunk).toString("utf8");
-      fields[part.name] = text.slice(0, 1000);
+      for await (const chunk of part.data) if (text.length <= MAX_FORM_TEXT) text += Buffer.from(chunk).toString("utf8");
+      // A form's few fields, each bounded (the longest is a training item's notes).
+      if (Object.keys(fields).length < MAX_FORM_FIELDS) fields[part.name] = text.slice(0, MAX_FORM_TEXT);
       return undefined;
     }
     const drain = async () => {

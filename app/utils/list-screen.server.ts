@@ -13,9 +13,9 @@ export function readListUrl(requestUrl: string) {
 }
 
 /** Where a list screen's form post goes back to: the list as it was (search, page), no dialog. */
-export function listReturnTo(requestUrl: string, { firstPage = false } = {}) {
+export function listReturnTo(requestUrl: string, { firstPage = false, keys }: { firstPage?: boolean; keys?: readonly string[] } = {}) {
   const url = new URL(requestUrl);
-  return `${url.pathname}${listSearch(url.searchParams, firstPage ? { page: null } : {})}`;
+  return `${url.pathname}${listSearch(url.searchParams, firstPage ? { page: null } : {}, keys)}`;
 }
 
 /** null for a thrown 404 (an item that is gone or not the caller's); anything else rethrown. */

@@ -28,9 +28,14 @@ export function readPage(params: URLSearchParams) {
  * `?…` for the list with the current search and page, no dialog, plus `changes`
  * (a null value removes the parameter). "" when nothing remains.
  */
-export function listSearch(params: URLSearchParams, changes: Record<string, string | number | null> = {}) {
+export function listSearch(
+  params: URLSearchParams,
+  changes: Record<string, string | number | null> = {},
+  /** The list's own parameters (a screen with filters adds them). */
+  keys: readonly string[] = LIST_PARAMS,
+) {
   const next = new URLSearchParams();
-  for (const key of LIST_PARAMS) {
+  for (const key of keys) {
     const value = params.get(key);
     if (value) next.set(key, value);
   }

@@ -1,0 +1,134 @@
+import { Button, Checkbox, Group, Image, SimpleGrid, Stack, Text } from "@mantine/core";
+import { useMounted } from "@mantine/hooks";
+import { Link } from "@remix-run/react";
+import { useCallback, useState } from "react";
+import { useField, ValidatedForm } from "remix-validated-form";
+import { trainingItemValidator, type TrainingItemInput } from "~/schemas/training";
+import type { TrainingItemJson } from "~/services/training.server";
+import { SelectField, SubmitButton, TextareaField, TextField } from "../form/fields";
+import { showToast } from "../toast";
+import { UPLOAD_LIMITS } from "../upload/limits";
+import { Uploader, type UploadedFile } from "../upload/Uploader";
+import { DAMAGE_TYPE_OPTIONS, LOCATION_OPTIONS, SEVERITY_OPTIONS } from "./labels";
+
+export const TRAINING_FORM_ID = "training-form";
+
+function CheckboxField({ name, label }: { name: string; label: string }) {
+  const { defaultValue } = useField(name);
+  const checked = defaultValue === true || defaultValue === "on" || defaultValue === "true";
+  return <Checkbox name={name} value="on" defaultChecked={checked} label={label} />;
+}
+
+/**
+ * The image: with JavaScript, the uploader (1 image, 10 MB) whose result fills `imageUrl`; without,
+ * a file input posted with the form (the action stores it under the same limits).
+ */
+function ImageField({ imageUrl, onUploaded }: { imageUrl: string; onUploaded: (url: string) => void }) {
+  const { error } = useField("imageUrl");
+  const limit = UPLOAD_LIMITS.training;
+  const onComplete = useCallback(
+    (files: UploadedFile[]) => {
+      if (!files[0]) return;
+      onUploaded(files[0].url);
+      showToast({ title: "Success", message: "Image uploaded successfully" });
+    },
+    [onUploaded],
+  );
+  const mounted = useMounted();
+  return (
+    <Stack gap={6}>
+      <Text size="sm" fw={500}>
+        Image <span aria-hidden="true">*</span>
+      </Text>
+      <input type="hidden" name="imageUrl" value={imageUrl} />
+      {imageUrl && <Image src={`${imageUrl}/thumb`} alt="Training image" h={120} w="auto" fit="contain" radius="sm" />}
+      {mounted && <Uploader purpose="training" onComplete={onComplete} height={220} />}
+      <noscript>
+        <input
+          type="file"
+          name="image"
+          accept={limit.allowedFileTypes.join(",")}
+          aria-label="Training image"
+        />
+      </noscript>
+      <Text size="xs" c="dimmed">
+        One image, up to 10 MB.
+      </Text>
+      {error && (
+        <Text size="xs" c="red" role="alert">
+          {error}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+/** Add Training Data, doubling as Edit Training Data. Submit waits for the image (JavaScript on). */
+export function TrainingForm({ item, cancelTo }: { item?: TrainingItemJson | null; cancelTo: string }) {
+  const [imageUrl, setImageUrl] = useState(item?.imageUrl ?? "");
+  const mounted = useMounted();
+  const text = (v: number | null | undefined) => (v === null || v === undefined ? "" : String(v));
+  const defaults = item
+    ? {
+        damageType: item.damageType,
+        severity: item.severity,
+        description: item.description,
+        estimatedCost: text(item.estimatedCost),
+        laborHours: text(item.laborHours),
+        partsCost: text(item.partsCost),
+        vehicleMake: item.vehicleMake ?? "",
+        vehicleModel: item.vehicleModel ?? "",
+        vehicleYear: text(item.vehicleYear),
+        location: item.location ?? "",
+        tags: item.tags.join(", "),
+        notes: item.notes ?? "",
+        paintWork: item.paintWork,
+      }
+    : { damageType: "scratch", severity: "minor" };
+  return (
+    <ValidatedForm
+      key={item?.id ?? "new"}
+      id={TRAINING_FORM_ID}
+      validator={trainingItemValidator}
+      defaultValues={defaults as unknown as Partial<TrainingItemInput>}
+      method="post"
+      encType="multipart/form-data"
+      noValidate
+      preventScrollReset
+    >
+      <input type="hidden" name="intent" value={item ? "update" : "create"} />
+      {item && <input type="hidden" name="id" value={item.id} />}
+      <Stack>
+        <ImageField imageUrl={imageUrl} onUploaded={setImageUrl} />
+        <SimpleGrid cols={{ base: 1, xs: 2 }}>
+          <SelectField name="damageType" label="Damage Type" data={DAMAGE_TYPE_OPTIONS} required />
+          <SelectField name="severity" label="Severity" data={SEVERITY_OPTIONS} required />
+        </SimpleGrid>
+        <TextareaField name="description" label="Description" required autosize minRows={2} />
+        <SimpleGrid cols={{ base: 1, xs: 3 }}>
+          <TextField name="estimatedCost" label="Estimated Cost (USD)" type="number" step="0.01" required />
+          <TextField name="laborHours" label="Labor Hours" type="number" step="0.1" />
+          <TextField name="partsCost" label="Parts Cost (USD)" type="number" step="0.01" />
+        </SimpleGrid>
+        <SimpleGrid cols={{ base: 1, xs: 3 }}>
+          <TextField name="vehicleMake" label="Vehicle Make" />
+          <TextField name="vehicleModel" label="Vehicle Model" />
+          <TextField name="vehicleYear" label="Vehicle Year" type="number" />
+        </SimpleGrid>
+        <SelectField name="location" label="Location" data={[{ value: "", label: "Not set" }, ...LOCATION_OPTIONS]} />
+        <TextField name="tags" label="Tags" description="Comma-separated" />
+        <TextareaField name="notes" label="Notes" autosize minRows={2} />
+        <CheckboxField name="paintWork" label="Paint work" />
+        <Group justify="flex-end">
+          <Button component={Link} to={cancelTo} preventScrollReset variant="default">
+            Cancel
+          </Button>
+          {/* Disabled only once JavaScript runs: without it the image comes with the post. */}
+          <SubmitButton formId={TRAINING_FORM_ID} disabled={mounted && !imageUrl}>
+            {item ? "Update Training Data" : "Add Training Data"}
+          </SubmitButton>
+        </Group>
+      </Stack>
+    </ValidatedForm>
+  );
+}

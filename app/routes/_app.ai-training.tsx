@@ -1,0 +1,239 @@
+import { Button, Group, NativeSelect, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import {
+  json,
+  type ActionFunctionArgs,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
+import { Form, Link, useLoaderData, useSearchParams, useSubmit } from "@remix-run/react";
+import { validationError } from "remix-validated-form";
+import { CardGrid, CardGridSkeleton, useListLoading } from "~/components/crud/CardGrid";
+import { EmptyState } from "~/components/crud/EmptyState";
+import { BoxIcon, CheckIcon, PlusIcon, StarIcon, TrendingUpIcon } from "~/components/crud/icons";
+import { keepListWhenOpeningDialog, listSearch, readDialog, readPage } from "~/components/crud/list-url";
+import { ListDialogs } from "~/components/crud/ListDialogs";
+import { PageLinks } from "~/components/crud/PageLinks";
+import { StatCard } from "~/components/crud/StatCard";
+import { DAMAGE_TYPE_OPTIONS, humanize, SEVERITY_OPTIONS } from "~/components/training/labels";
+import { TrainingCard } from "~/components/training/TrainingCard";
+import { TrainingForm } from "~/components/training/TrainingForm";
+import { uploaderLinks } from "~/components/upload/Uploader";
+import { MODEL_ACCURACY_DISPLAY, trainingFilterSchema, trainingItemValidator, VERIFIED_FILTERS } from "~/schemas/training";
+import { requireAdmin } from "~/services/auth.server";
+import { mediaUrl, receiveFormUploads } from "~/services/storage.server";
+import {
+  createTrainingItem,
+  deleteTrainingItem,
+  getTrainingItem,
+  trainingPage,
+  updateTrainingItem,
+  verifyTrainingItem,
+} from "~/services/training.server";
+import { handleForm } from "~/utils/forms.server";
+import { jsonError } from "~/utils/http.server";
+import { listReturnTo, nullIfNotFound, writeAndReturn } from "~/utils/list-screen.server";
+
+export const meta: MetaFunction = () => [{ title: "AI Training Center · DamageIQ" }];
+export const links: LinksFunction = () => uploaderLinks();
+
+const PAGE_SIZE = 24;
+/** The list's URL state: the three filters and the page (dialogs come and go over it). */
+const LIST_KEYS = ["damageType", "severity", "verified", "page"] as const;
+
+/** The filters as the URL holds them ('all' or absent: no filter; anything unknown: ignored). */
+function readFilters(params: URLSearchParams) {
+  const pick = (key: string, allowed: readonly string[]) => {
+    const value = params.get(key) ?? "all";
+    return allowed.includes(value) ? value : "all";
+  };
+  const damageType = pick("damageType", DAMAGE_TYPE_OPTIONS.map((o) => o.value));
+  const severity = pick("severity", SEVERITY_OPTIONS.map((o) => o.value));
+  const verified = pick("verified", VERIFIED_FILTERS);
+  const filter = trainingFilterSchema.parse({
+    damageType: damageType === "all" ? undefined : damageType,
+    severity: severity === "all" ? undefined : severity,
+    isVerified: verified === "all" ? undefined : String(verified === "verified"),
+  });
+  return { damageType, severity, verified, filter };
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const actor = await requireAdmin(request);
+  const params = new URL(request.url).searchParams;
+  const { filter, ...filters } = readFilters(params);
+  const dialog = readDialog(params);
+  const [list, target] = await Promise.all([
+    trainingPage(actor, { filter, page: readPage(params), pageSize: PAGE_SIZE }),
+    dialog && dialog.kind !== "new" ? getTrainingItem(actor, dialog.id).catch(nullIfNotFound) : null,
+  ]);
+  return json({ ...filters, pageSize: PAGE_SIZE, ...list, target });
+}
+
+export const shouldRevalidate = keepListWhenOpeningDialog;
+
+/**
+ * The form posts: create and update come as multipart (without JavaScript the image file is in
+ * the post and is stored under the training limits first); verify and delete as plain forms.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  const actor = await requireAdmin(request);
+  let form: FormData;
+  if (/^multipart\/form-data/i.test(request.headers.get("Content-Type") ?? "")) {
+    const { stored, errors, fields } = await receiveFormUploads(actor, request, "training");
+    form = new FormData();
+    for (const [key, value] of Object.entries(fields)) form.set(key, value);
+    if (stored[0]) form.set("imageUrl", mediaUrl(String(stored[0]._id)));
+    if (errors.length > 0) return validationError({ fieldErrors: { imageUrl: errors[0] } }, fields);
+  } else {
+    form = await request.formData();
+  }
+  const id = String(form.get("id") ?? "");
+  const back = listReturnTo(request.url, { keys: LIST_KEYS });
+  const done = (message: string) => ({ title: "Success", message });
+  switch (form.get("intent")) {
+    case "create":
+      return handleForm(
+        request,
+        trainingItemValidator,
+        (input) =>
+          writeAndReturn(
+            request,
+            listReturnTo(request.url, { keys: LIST_KEYS, firstPage: true }),
+            async () => (await createTrainingItem(actor, input), done("Training data added successfully")),
+            "Failed to add training data",
+          ),
+        form,
+      );
+    case "update":
+      return handleForm(
+        request,
+        trainingItemValidator,
+        (input) =>
+          writeAndReturn(
+            request,
+            back,
+            async () => (await updateTrainingItem(actor, id, input), done("Training data updated successfully")),
+            "Failed to update training data",
+          ),
+        form,
+      );
+    case "verify":
+      return writeAndReturn(
+        request,
+        back,
+        async () => (await verifyTrainingItem(actor, id), done("Training data updated successfully")),
+        "Failed to update training data",
+      );
+    case "delete":
+      return writeAndReturn(
+        request,
+        back,
+        async () => (await deleteTrainingItem(actor, id), done("Training data deleted successfully")),
+        "Failed to delete training data",
+      );
+    default:
+      throw jsonError(400, "Unknown action");
+  }
+}
+
+/** Filters as a GET form: Apply without JavaScript, applied on change with it. */
+function Filters({ damageType, severity, verified }: { damageType: string; severity: string; verified: string }) {
+  const submit = useSubmit();
+  return (
+    <Form method="get" preventScrollReset onChange={(e) => submit(e.currentTarget, { preventScrollReset: true })}>
+      <Group align="flex-end" wrap="wrap">
+        <NativeSelect
+          name="damageType"
+          label="Damage type"
+          defaultValue={damageType}
+          data={[{ value: "all", label: "All damage types" }, ...DAMAGE_TYPE_OPTIONS]}
+        />
+        <NativeSelect
+          name="severity"
+          label="Severity"
+          defaultValue={severity}
+          data={[{ value: "all", label: "All severities" }, ...SEVERITY_OPTIONS]}
+        />
+        <NativeSelect
+          name="verified"
+          label="Status"
+          defaultValue={verified}
+          data={VERIFIED_FILTERS.map((v) => ({ value: v, label: humanize(v) }))}
+        />
+        <noscript>
+          <Button type="submit" variant="default">
+            Apply
+          </Button>
+        </noscript>
+      </Group>
+    </Form>
+  );
+}
+
+export default function AiTrainingPage() {
+  const { damageType, severity, verified, items, matched, page, pageCount, pageSize, stats, target } =
+    useLoaderData<typeof loader>();
+  const [params] = useSearchParams();
+  const loading = useListLoading();
+  const dialog = readDialog(params);
+  const hrefWith = (changes: Record<string, string | number | null>) => listSearch(params, changes, LIST_KEYS) || "/ai-training";
+  const closeTo = hrefWith({});
+  const dialogItem =
+    dialog && dialog.kind !== "new" ? (target?.id === dialog.id ? target : items.find((i) => i.id === dialog.id)) ?? null : null;
+  const filtered = damageType !== "all" || severity !== "all" || verified !== "all";
+  const addButton = (
+    <Button component={Link} to={hrefWith({ dialog: "new" })} preventScrollReset leftSection={<PlusIcon size={16} />}>
+      Add Training Data
+    </Button>
+  );
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" align="flex-end">
+        <div>
+          <Title order={1}>AI Training Center</Title>
+          <Text c="dimmed">Verified photos of damage with their repair figures teach the assessments and the prices.</Text>
+        </div>
+        {addButton}
+      </Group>
+
+      <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
+        <StatCard label="Total Images" value={stats.total} icon={<BoxIcon />} />
+        <StatCard label="Verified" value={stats.verified} icon={<CheckIcon />} color="green" />
+        <StatCard label="Pending Review" value={stats.pending} icon={<StarIcon />} color="yellow" />
+        <StatCard label="Model Accuracy" value={MODEL_ACCURACY_DISPLAY} icon={<TrendingUpIcon />} color="violet" />
+      </SimpleGrid>
+
+      <Filters damageType={damageType} severity={severity} verified={verified} />
+
+      {loading ? (
+        <CardGridSkeleton count={6} />
+      ) : items.length === 0 ? (
+        <EmptyState
+          icon={<BoxIcon size={28} />}
+          title="No Training Data Found"
+          message={filtered ? "No training data matches these filters." : "Add photos of damage with their repair figures."}
+          action={filtered ? undefined : addButton}
+        />
+      ) : (
+        <CardGrid label="Training data">
+          {items.map((item) => (
+            <TrainingCard key={item.id} item={item} editTo={hrefWith({ edit: item.id })} deleteTo={hrefWith({ delete: item.id })} />
+          ))}
+        </CardGrid>
+      )}
+
+      <PageLinks page={page} pageCount={pageCount} matched={matched} pageSize={pageSize} noun="items" hrefFor={(p) => hrefWith({ page: p })} />
+
+      <ListDialogs
+        dialog={dialog}
+        noun="Training Data"
+        item={dialogItem}
+        closeTo={closeTo}
+        renderForm={(item) => <TrainingForm item={item} cancelTo={closeTo} />}
+        deleteQuestion={(i) => `Are you sure you want to delete this training item ("${i.description}")? This action cannot be undone.`}
+      />
+    </Stack>
+  );
+}
