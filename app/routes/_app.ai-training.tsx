@@ -90,18 +90,20 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const id = String(form.get("id") ?? "");
   const back = listReturnTo(request.url, { keys: LIST_KEYS });
-  const done = (message: string) => ({ title: "Success", message });
+  /** One service call, then back to the list with the spec's success or failure toast. */
+  const write = (run: () => Promise<unknown>, message: string, failure: string, returnTo = back) =>
+    writeAndReturn(request, returnTo, async () => (await run(), { title: "Success", message }), failure);
   switch (form.get("intent")) {
     case "create":
       return handleForm(
         request,
         trainingItemValidator,
         (input) =>
-          writeAndReturn(
-            request,
-            listReturnTo(request.url, { keys: LIST_KEYS, firstPage: true }),
-            async () => (await createTrainingItem(actor, input), done("Training data added successfully")),
+          write(
+            () => createTrainingItem(actor, input),
+            "Training data added successfully",
             "Failed to add training data",
+            listReturnTo(request.url, { keys: LIST_KEYS, firstPage: true }),
           ),
         form,
       );
@@ -109,29 +111,13 @@ export async function action({ request }: ActionFunctionArgs) {
       return handleForm(
         request,
         trainingItemValidator,
-        (input) =>
-          writeAndReturn(
-            request,
-            back,
-            async () => (await updateTrainingItem(actor, id, input), done("Training data updated successfully")),
-            "Failed to update training data",
-          ),
+        (input) => write(() => updateTrainingItem(actor, id, input), "Training data updated successfully", "Failed to update training data"),
         form,
       );
     case "verify":
-      return writeAndReturn(
-        request,
-        back,
-        async () => (await verifyTrainingItem(actor, id), done("Training data updated successfully")),
-        "Failed to update training data",
-      );
+      return write(() => verifyTrainingItem(actor, id), "Training data updated successfully", "Failed to update training data");
     case "delete":
-      return writeAndReturn(
-        request,
-        back,
-        async () => (await deleteTrainingItem(actor, id), done("Training data deleted successfully")),
-        "Failed to delete training data",
-      );
+      return write(() => deleteTrainingItem(actor, id), "Training data deleted successfully", "Failed to delete training data");
     default:
       throw jsonError(400, "Unknown action");
   }
