@@ -168,7 +168,7 @@ async function rawPut(app, file, name, base = app.url) {
   return ms;
 }
 
-/** The browser uploader's rule (app/components/upload/limits.ts partsInFlight): 1 part, 4 once fast. */
+/** The browser uploader's rule (app/schemas/upload-limits.ts partsInFlight): 1 part, 4 once fast. */
 const FAST_LINE_BYTES_PER_SECOND = 2 * MiB;
 const partsInFlight = (bytesPerSecond) => ((bytesPerSecond ?? 0) >= FAST_LINE_BYTES_PER_SECOND ? PART_CONCURRENCY : 1);
 

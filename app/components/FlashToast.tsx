@@ -2,7 +2,8 @@ import { Alert } from "@mantine/core";
 import { useRouteLoaderData } from "@remix-run/react";
 import { useMounted } from "@mantine/hooks";
 import { useEffect } from "react";
-import { showToast, type ToastOptions } from "./toast";
+import type { ToastOptions } from "~/schemas/toasts";
+import { showToast } from "./toast";
 
 /**
  * Shows a flashed toast. Server-rendered it is an inline banner (all a JS-off kiosk sees);

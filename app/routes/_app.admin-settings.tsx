@@ -12,7 +12,7 @@ import { changeCredentialsValidator, createUserValidator } from "~/schemas/auth"
 import { requireAdmin } from "~/services/auth.server";
 import { changeCredentials } from "~/services/users.server";
 import { handleForm } from "~/utils/forms.server";
-import { loadUserAdmin, userAdminAction } from "~/utils/user-admin-screen.server";
+import { loadUserAdmin, userAdminAction } from "~/screens/user-admin-screen.server";
 
 export const meta: MetaFunction = () => [{ title: "Admin Settings · DamageIQ" }];
 

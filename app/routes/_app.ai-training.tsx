@@ -11,7 +11,7 @@ import { validationError } from "remix-validated-form";
 import { CardGrid, CardGridSkeleton, useListLoading } from "~/components/crud/CardGrid";
 import { EmptyState } from "~/components/crud/EmptyState";
 import { BoxIcon, CheckIcon, PlusIcon, StarIcon, TrendingUpIcon } from "~/components/crud/icons";
-import { keepListWhenOpeningDialog, listSearch, readDialog, readPage } from "~/components/crud/list-url";
+import { keepListWhenOpeningDialog, listSearch, readDialog, readPage } from "~/utils/list-url";
 import { ListDialogs } from "~/components/crud/ListDialogs";
 import { PageLinks } from "~/components/crud/PageLinks";
 import { StatCard } from "~/components/crud/StatCard";
@@ -32,7 +32,7 @@ import {
 } from "~/services/training.server";
 import { handleForm } from "~/utils/forms.server";
 import { jsonError } from "~/utils/http.server";
-import { listReturnTo, nullIfNotFound, writeAndReturn } from "~/utils/list-screen.server";
+import { listReturnTo, nullIfNotFound, writeAndReturn } from "~/screens/list-screen.server";
 
 export const meta: MetaFunction = () => [{ title: "AI Training Center · DamageIQ" }];
 export const links: LinksFunction = () => uploaderLinks();

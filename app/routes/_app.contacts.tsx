@@ -7,7 +7,7 @@ import { CardGrid, CardGridSkeleton, useListLoading } from "~/components/crud/Ca
 import { EmptyState } from "~/components/crud/EmptyState";
 import { ListDialogs } from "~/components/crud/ListDialogs";
 import { BuildingIcon, PhoneIcon, PlusIcon, UsersIcon } from "~/components/crud/icons";
-import { keepListWhenOpeningDialog, listSearch, readDialog } from "~/components/crud/list-url";
+import { keepListWhenOpeningDialog, listSearch, readDialog } from "~/utils/list-url";
 import { PageLinks } from "~/components/crud/PageLinks";
 import { SearchBar } from "~/components/crud/SearchBar";
 import { StatCard } from "~/components/crud/StatCard";
@@ -20,7 +20,7 @@ import {
   getContact,
   updateContact,
 } from "~/services/contacts.server";
-import { listScreenAction, nullIfNotFound, readListUrl } from "~/utils/list-screen.server";
+import { listScreenAction, nullIfNotFound, readListUrl } from "~/screens/list-screen.server";
 
 export const meta: MetaFunction = () => [{ title: "Contacts · DamageIQ" }];
 

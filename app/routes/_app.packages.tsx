@@ -6,7 +6,7 @@ import { EmptyState } from "~/components/crud/EmptyState";
 import { ListDialogs } from "~/components/crud/ListDialogs";
 import { formatWholeUsd } from "~/components/crud/format";
 import { BoxIcon, CheckIcon, CurrencyIcon, PlusIcon, TrendingUpIcon } from "~/components/crud/icons";
-import { keepListWhenOpeningDialog, listSearch, readDialog } from "~/components/crud/list-url";
+import { keepListWhenOpeningDialog, listSearch, readDialog } from "~/utils/list-url";
 import { PageLinks } from "~/components/crud/PageLinks";
 import { SearchBar } from "~/components/crud/SearchBar";
 import { StatCard } from "~/components/crud/StatCard";
@@ -21,7 +21,7 @@ import {
   packagesPage,
   updatePackage,
 } from "~/services/packages.server";
-import { listScreenAction, nullIfNotFound, readListUrl } from "~/utils/list-screen.server";
+import { listScreenAction, nullIfNotFound, readListUrl } from "~/screens/list-screen.server";
 
 export const meta: MetaFunction = () => [{ title: "Packages · DamageIQ" }];
 

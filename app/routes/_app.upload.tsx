@@ -13,7 +13,7 @@ import { showToast } from "~/components/toast";
 import { UploadFallbackForm } from "~/components/upload/UploadFallbackForm";
 import { UploadedFileList } from "~/components/upload/UploadedFileList";
 import { Uploader, uploaderLinks, type UploadedFile } from "~/components/upload/Uploader";
-import { UPLOAD_LIMITS, messages } from "~/components/upload/limits";
+import { UPLOAD_LIMITS, messages } from "~/schemas/upload-limits";
 import { requireUser } from "~/services/auth.server";
 import { redirectWithToast } from "~/services/session.server";
 import { listDraft, receiveFormUploads, removeUpload } from "~/services/storage.server";

@@ -5,7 +5,7 @@ import { DialogRoute } from "~/components/DialogRoute";
 import { CreateUserForm } from "~/components/users/CreateUserForm";
 import { DeleteUserConfirm, UserTable } from "~/components/users/UserTable";
 import { createManagedUserValidator } from "~/schemas/auth";
-import { loadUserAdmin, userAdminAction } from "~/utils/user-admin-screen.server";
+import { loadUserAdmin, userAdminAction } from "~/screens/user-admin-screen.server";
 
 export const meta: MetaFunction = () => [{ title: "User Management · DamageIQ" }];
 

@@ -1,7 +1,7 @@
 import type { MetaFunction } from "@remix-run/node";
 import { AuthCard } from "~/components/auth/AuthCard";
 import { LoginForm } from "~/components/auth/LoginForm";
-import { loginScreenAction, loginScreenHeaders } from "~/utils/login-screen.server";
+import { loginScreenAction, loginScreenHeaders } from "~/screens/login-screen.server";
 
 export const meta: MetaFunction = () => [{ title: "Admin Login · DamageIQ" }];
 export const action = loginScreenAction;

@@ -1,5 +1,5 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
-import { messages } from "~/components/upload/limits";
+import { messages } from "~/schemas/upload-limits";
 import { requireUser } from "~/services/auth.server";
 import { publicOrigin, signPart, uploadError } from "~/services/storage.server";
 import { api } from "~/utils/http.server";

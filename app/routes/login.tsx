@@ -4,7 +4,7 @@ import type { MetaFunction } from "@remix-run/node";
 import { useSearchParams } from "@remix-run/react";
 import { AuthCard } from "~/components/auth/AuthCard";
 import { LoginForm } from "~/components/auth/LoginForm";
-import { loginScreenAction, loginScreenHeaders } from "~/utils/login-screen.server";
+import { loginScreenAction, loginScreenHeaders } from "~/screens/login-screen.server";
 
 export const meta: MetaFunction = () => [{ title: "Sign in · DamageIQ" }];
 export const action = loginScreenAction;

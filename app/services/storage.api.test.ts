@@ -12,7 +12,7 @@ import { startS3Server, type RunningS3 } from "../../tests/s3-server";
 import { useTestDb } from "../../tests/test-db";
 import { createUploadRecord, markUploadComplete, newUploadId } from "../models/upload.server";
 import { env } from "../utils/env.server";
-import { UPLOAD_LIMITS } from "../components/upload/limits";
+import { UPLOAD_LIMITS } from "~/schemas/upload-limits";
 import { signUrl } from "./storage/signing";
 
 const MiB = 1024 * 1024;

@@ -6,7 +6,7 @@ import {
   UPLOAD_LIMITS,
   messages,
   type UploadPurposeName,
-} from "~/components/upload/limits";
+} from "~/schemas/upload-limits";
 import {
   createUploadRecord,
   deleteUploadRecord,

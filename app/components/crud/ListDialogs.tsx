@@ -2,7 +2,7 @@ import { Text } from "@mantine/core";
 import type { ReactNode } from "react";
 import { DialogRoute } from "../DialogRoute";
 import { ConfirmDelete } from "./ConfirmDelete";
-import type { ListDialog } from "./list-url";
+import type { ListDialog } from "~/utils/list-url";
 
 /**
  * The one dialog a list screen's URL may open (`?dialog=new`, `?edit=<id>`, `?delete=<id>`):

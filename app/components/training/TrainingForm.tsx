@@ -7,7 +7,7 @@ import { trainingItemValidator, type TrainingItemInput } from "~/schemas/trainin
 import type { TrainingItemJson } from "~/services/training.server";
 import { SelectField, SubmitButton, TextareaField, TextField } from "../form/fields";
 import { showToast } from "../toast";
-import { UPLOAD_LIMITS } from "../upload/limits";
+import { UPLOAD_LIMITS } from "~/schemas/upload-limits";
 import { Uploader, type UploadedFile } from "../upload/Uploader";
 import { DAMAGE_TYPE_OPTIONS, LOCATION_OPTIONS, SEVERITY_OPTIONS } from "./labels";
 

@@ -1,4 +1,4 @@
-import { UPLOAD_LIMITS, type UploadPurposeName } from "./limits";
+import { UPLOAD_LIMITS, type UploadPurposeName } from "~/schemas/upload-limits";
 
 /**
  * The uploader without JavaScript: a plain multipart form posted to `/upload`, whose action streams

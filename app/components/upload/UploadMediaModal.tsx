@@ -4,7 +4,7 @@ import { useCallback } from "react";
 import { showToast } from "../toast";
 import { UploadFallbackForm } from "./UploadFallbackForm";
 import { Uploader } from "./Uploader";
-import { UPLOAD_LIMITS, messages } from "./limits";
+import { UPLOAD_LIMITS, messages } from "~/schemas/upload-limits";
 
 export { uploaderLinks } from "./Uploader";
 

@@ -1,6 +1,6 @@
 import { ActionIcon, Anchor, Group, Paper, Stack, Text } from "@mantine/core";
 import { Form } from "@remix-run/react";
-import { formatBytes } from "./limits";
+import { formatBytes } from "~/schemas/upload-limits";
 
 export interface ListedFile {
   id: string;

@@ -3,7 +3,8 @@ import type { LinksFunction } from "@remix-run/node";
 import uppyCoreStyles from "@uppy/core/css/style.min.css";
 import uppyDashboardStyles from "@uppy/dashboard/css/style.min.css";
 import { useEffect, useRef } from "react";
-import { LOGGED_OUT_TOAST, showToast } from "../toast";
+import { LOGGED_OUT_TOAST } from "~/schemas/toasts";
+import { showToast } from "../toast";
 import {
   CHUNK_SIZE,
   MAX_IMAGE_EDGE,
@@ -14,7 +15,7 @@ import {
   partsInFlight,
   messages,
   type UploadPurposeName,
-} from "./limits";
+} from "~/schemas/upload-limits";
 
 /** Uppy's stylesheets; spread into the `links` of every route that shows an uploader. */
 export const uploaderLinks: LinksFunction = () => [

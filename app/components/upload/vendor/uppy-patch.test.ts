@@ -6,7 +6,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import Uppy from "@uppy/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { partsInFlight } from "../limits";
+import { partsInFlight } from "~/schemas/upload-limits";
 import { applyPatch, esbuild } from "./build-uppy.mjs";
 
 const PART = 5 * 1024 * 1024;

@@ -1,8 +1,8 @@
 import type { Validator } from "remix-validated-form";
 import { redirectWithToast, type Toast } from "~/services/session.server";
-import { jsonError } from "./http.server";
-import { asFormFailure, handleForm } from "./forms.server";
-import { listSearch, readDialog, readPage } from "~/components/crud/list-url";
+import { jsonError } from "~/utils/http.server";
+import { asFormFailure, handleForm } from "~/utils/forms.server";
+import { listSearch, readDialog, readPage } from "~/utils/list-url";
 import { SEARCH_MAX_LENGTH } from "~/schemas/list-query";
 
 /** What a list screen's loader reads from its URL: search, page and the open dialog. */

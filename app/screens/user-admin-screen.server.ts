@@ -5,7 +5,7 @@ import type { createManagedUserSchema, createUserSchema } from "~/schemas/auth";
 import { requireAdmin } from "~/services/auth.server";
 import { redirectWithToast } from "~/services/session.server";
 import { createUser, deleteUser, listUsers } from "~/services/users.server";
-import { asFormFailure, handleForm } from "./forms.server";
+import { asFormFailure, handleForm } from "~/utils/forms.server";
 
 /** What Admin Settings → Users and User Management both load: the users and a pending delete. */
 export async function loadUserAdmin(request: Request) {

@@ -1,7 +1,7 @@
 import { json, redirect, type ActionFunctionArgs, type HeadersFunction } from "@remix-run/node";
 import { loginValidator } from "~/schemas/auth";
 import { login } from "~/services/auth.server";
-import { handleForm } from "./forms.server";
+import { handleForm } from "~/utils/forms.server";
 
 const LOCAL = "http://local.invalid";
 
