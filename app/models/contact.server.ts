@@ -22,8 +22,9 @@ const contactSchema = new Schema(
 contactSchema.index({ ownerId: 1, createdAt: -1 });
 // The search and the summary cards: every searched field and those the cards count, after the owner,
 // so a search or a count is decided on index entries before any contact is read (MongoDB and the
-// embedded engine alike).
-contactSchema.index({ ownerId: 1, firstName: 1, lastName: 1, email: 1, companyName: 1, phone: 1 });
+// embedded engine alike); with the list's order last, a search's matches are put in order there
+// too, and only the page's contacts are read.
+contactSchema.index({ ownerId: 1, firstName: 1, lastName: 1, email: 1, companyName: 1, phone: 1, createdAt: -1 });
 
 export const Contact = defineModel("Contact", contactSchema);
 

@@ -20,7 +20,7 @@ describe("database start-up", () => {
   it("creates the lists' indexes on a fresh database", async () => {
     const names = async (collection: string) => (await client.db().collection(collection).indexes()).map((i) => i.name);
     expect(await names("contacts")).toEqual(
-      expect.arrayContaining(["ownerId_1_createdAt_-1", "ownerId_1_firstName_1_lastName_1_email_1_companyName_1_phone_1"]),
+      expect.arrayContaining(["ownerId_1_createdAt_-1", "ownerId_1_firstName_1_lastName_1_email_1_companyName_1_phone_1_createdAt_-1"]),
     );
     expect(await names("packages")).toEqual(expect.arrayContaining(["ownerId_1_createdAt_-1"]));
     expect(await names("uploads")).toEqual(expect.arrayContaining(["ownerId_1_draft_1_state_1", "key_1"]));

@@ -130,6 +130,14 @@ describe("embedded database", () => {
       expect(await collection.countDocuments(searched)).toBe(expected.length);
       const paged = await collection.find(searched).sort({ createdAt: -1, _id: -1 }).skip(1).limit(3).toArray();
       expect(ids(paged)).toEqual(ids(expected.slice(1, 4)));
+      // An index that also holds the sort keys puts the matches in order before reading documents.
+      await collection.createIndex({ ownerId: 1, company: 1, createdAt: -1 });
+      const withCompany = { ownerId: owners[0], company: { $regex: "co", $options: "i" } };
+      const sortedExpected = mine.filter((d) => d.company).sort(byNewest);
+      const sortedPage = await collection.find(withCompany).sort({ createdAt: -1, _id: -1 }).skip(2).limit(5).toArray();
+      expect(ids(sortedPage)).toEqual(ids(sortedExpected.slice(2, 7)));
+      const oldestFirst = await collection.find(withCompany).sort({ createdAt: 1, _id: 1 }).limit(4).toArray();
+      expect(ids(oldestFirst)).toEqual(ids([...sortedExpected].reverse().slice(0, 4)));
       // Literal text (what a list search sends) is matched ignoring case, accents' case included.
       await collection.insertOne({ ownerId: owners[0], company: "ÉMILE (Ltd.) [2]", createdAt: new Date(t0), n: -1 });
       const literal = { ownerId: owners[0], $or: [{ company: { $regex: String.raw`émile \(ltd\.\) \[2`, $options: "i" } }] };

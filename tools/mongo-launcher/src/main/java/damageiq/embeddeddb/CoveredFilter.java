@@ -50,6 +50,15 @@ final class CoveredFilter {
         };
     }
 
+    private static boolean anyMatches(List<Predicate<List<Object>>> parts, List<Object> values) {
+        for (Predicate<List<Object>> p : parts) {
+            if (p.test(values)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static Predicate<List<Object>> compileCondition(String field, Object condition, List<String> names) {
         if (field.equals("$and") || field.equals("$or") || field.equals("$nor")) {
             if (!(condition instanceof Collection<?> clauses) || clauses.isEmpty()) {
@@ -63,10 +72,18 @@ final class CoveredFilter {
                 }
                 parts.add(part);
             }
+            // Plain loops: this runs for every entry of a search (a stream per entry cost more than the test).
             return switch (field) {
-                case "$and" -> values -> parts.stream().allMatch(p -> p.test(values));
-                case "$or" -> values -> parts.stream().anyMatch(p -> p.test(values));
-                default -> values -> parts.stream().noneMatch(p -> p.test(values));
+                case "$and" -> values -> {
+                    for (Predicate<List<Object>> p : parts) {
+                        if (!p.test(values)) {
+                            return false;
+                        }
+                    }
+                    return true;
+                };
+                case "$or" -> values -> anyMatches(parts, values);
+                default -> values -> !anyMatches(parts, values);
             };
         }
         int index = names.indexOf(field);

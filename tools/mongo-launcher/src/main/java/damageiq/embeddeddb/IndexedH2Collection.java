@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
@@ -120,10 +121,15 @@ final class IndexedH2Collection extends H2Collection {
             return null;
         }
         if (walk.prefix().size() < query.size()) {
-            Candidate covering = best(query, null, true);
+            Candidate covering = best(query, orderBy, true);
             if (covering != null && covering.prefix().size() >= walk.prefix().size()) {
-                Stream<Object> positions = covering.index().coveredPositions(covering.prefix(), query,
-                    values -> documentMatchesQuery(values, query));
+                Predicate<Document> matches = values -> documentMatchesQuery(values, query);
+                if (covering.reversed() != null && orderBy != null && !orderBy.isEmpty()) {
+                    // Matching entries put in order from their values: only the page's documents are read.
+                    Stream<Object> positions = covering.index().coveredPositionsSorted(covering.prefix(), query, matches, orderBy);
+                    return new Plan(positions, true, covering.index(), covering.prefix());
+                }
+                Stream<Object> positions = covering.index().coveredPositions(covering.prefix(), query, matches);
                 return new Plan(positions, false, covering.index(), covering.prefix());
             }
         }
@@ -134,7 +140,8 @@ final class IndexedH2Collection extends H2Collection {
 
     /**
      * The ordered index with the longest equality prefix for the filter; among equals, one that walks
-     * in {@code orderBy}'s order. With {@code covering}, only indexes that hold every field of the filter.
+     * in {@code orderBy}'s order. With {@code covering}, only indexes that hold every field of the filter,
+     * preferring one that holds the sort keys too (its {@code reversed} is then non-null).
      */
     private Candidate best(Document query, Document orderBy, boolean covering) {
         if (query == null || query.isEmpty()) {
@@ -156,7 +163,9 @@ final class IndexedH2Collection extends H2Collection {
             if (prefix.isEmpty()) {
                 continue;
             }
-            Boolean reversed = walkDirection(ordered, prefix.size(), orderBy);
+            // Walking: an index in the requested order is better. Covering: one that can sort the matches.
+            Boolean reversed = covering ? (ordered.canSortBy(orderBy) ? Boolean.FALSE : null)
+                : walkDirection(ordered, prefix.size(), orderBy);
             if (best == null || prefix.size() > best.prefix().size()
                 || (prefix.size() == best.prefix().size() && reversed != null && best.reversed() == null)) {
                 best = new Candidate(ordered, prefix, reversed);

@@ -2,12 +2,15 @@ package damageiq.embeddeddb;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableSet;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 
@@ -44,6 +47,12 @@ final class OrderedIndex extends Index<Object> {
 
     private final boolean[] ascending;
     private final NavigableSet<Entry> entries;
+    /**
+     * Entries per value of the first key (an owner's id, mostly), kept with every write: a skip list
+     * counts a range only by walking it, and "how many has this owner" is asked on every list page.
+     * Only for ids and text, whose equals() is MongoDB's equality (numbers of different types are not).
+     */
+    private final Map<Object, LongAdder> leadingCounts = new ConcurrentHashMap<>();
     private volatile boolean multikey;
 
     OrderedIndex(String name, List<IndexKey> keys, boolean sparse) {
@@ -203,9 +212,65 @@ final class OrderedIndex extends Index<Object> {
         return covered(prefix, query, matches).map(Entry::position);
     }
 
+    /**
+     * Whether {@code orderBy} sorts on this index's keys alone (and {@code _id}, the position), so the
+     * entries a covered filter keeps can be put in order before any document is read.
+     */
+    boolean canSortBy(Document orderBy) {
+        if (orderBy == null || orderBy.isEmpty() || multikey) {
+            return false;
+        }
+        for (Map.Entry<String, Object> sort : orderBy.entrySet()) {
+            if (!(sort.getValue() instanceof Number) || (!sort.getKey().equals("_id") && !keys().contains(sort.getKey()))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** As {@link #coveredPositions}, in {@code orderBy}'s order (see {@link #canSortBy}). */
+    Stream<Object> coveredPositionsSorted(List<Object> prefix, Document query, Predicate<Document> matches, Document orderBy) {
+        Comparator<Entry> order = null;
+        for (Map.Entry<String, Object> sort : orderBy.entrySet()) {
+            int index = keys().indexOf(sort.getKey());
+            boolean descending = ((Number) sort.getValue()).doubleValue() < 0;
+            Comparator<Entry> byKey = index < 0
+                ? (a, b) -> compareValues(a.position, b.position)
+                : (a, b) -> compareValues(a.values.get(index), b.values.get(index));
+            byKey = descending ? byKey.reversed() : byKey;
+            order = order == null ? byKey : order.thenComparing(byKey);
+        }
+        List<Entry> matching = new ArrayList<>(covered(prefix, query, matches).toList());
+        matching.sort(order);
+        return matching.stream().map(Entry::position);
+    }
+
     /** How many entries have the equality prefix. */
     long countRange(List<Object> prefix) {
+        if (prefix.size() == 1 && countable(prefix.get(0))) {
+            LongAdder count = leadingCounts.get(prefix.get(0));
+            return count == null ? 0 : count.sum();
+        }
         return range(prefix, false).count();
+    }
+
+    private static boolean countable(Object value) {
+        return value instanceof ObjectId || value instanceof String;
+    }
+
+    private void added(Entry entry) {
+        if (entries.add(entry) && countable(entry.values.get(0))) {
+            leadingCounts.computeIfAbsent(entry.values.get(0), k -> new LongAdder()).increment();
+        }
+    }
+
+    private void removed(Entry entry) {
+        if (entries.remove(entry) && countable(entry.values.get(0))) {
+            LongAdder count = leadingCounts.get(entry.values.get(0));
+            if (count != null) {
+                count.decrement();
+            }
+        }
     }
 
     /** How many entries with the equality prefix satisfy {@code matches} on their values alone. */
@@ -251,14 +316,14 @@ final class OrderedIndex extends Index<Object> {
 
     @Override
     public void add(Document document, Object position, MongoCollection<Object> collection) {
-        entries.addAll(entriesOf(document, position));
+        entriesOf(document, position).forEach(this::added);
     }
 
     @Override
     public Object remove(Document document) {
         // H2 keeps a document under its _id; that is the position the entries were added with.
         Object position = document.get("_id");
-        entries.removeAll(entriesOf(document, position));
+        entriesOf(document, position).forEach(this::removed);
         return position;
     }
 
@@ -294,13 +359,14 @@ final class OrderedIndex extends Index<Object> {
         List<Entry> before = entriesOf(oldDocument, position);
         List<Entry> after = entriesOf(newDocument, position);
         if (!Objects.equals(before, after)) {
-            entries.removeAll(before);
-            entries.addAll(after);
+            before.forEach(this::removed);
+            after.forEach(this::added);
         }
     }
 
     @Override
     public void drop() {
         entries.clear();
+        leadingCounts.clear();
     }
 }
