@@ -33,12 +33,16 @@ export async function writeAndReturn(
   returnTo: string,
   write: () => Promise<Toast>,
   failure: string,
+  /** A refusal about a field (e.g. a conflict) goes back to the form, beside that field (see handleForm). */
+  { fieldErrorsToForm = false } = {},
 ) {
   let toast: Toast;
   try {
     toast = await write();
   } catch (error) {
-    if (!(await asFormFailure(error))) throw error;
+    const refusal = await asFormFailure(error instanceof Response ? error.clone() : error);
+    if (!refusal) throw error;
+    if (fieldErrorsToForm && refusal.fieldErrors) throw error;
     return redirectWithToast(request, returnTo, { title: "Error", message: failure, color: "red" });
   }
   return redirectWithToast(request, returnTo, { color: "green", ...toast });

@@ -1,3 +1,4 @@
+import type { Types } from "mongoose";
 import { findValidatedRecords, learningRecords, type LearningRecordRecord } from "~/models/learning-record.server";
 import { findActiveRuleFor, findActiveRules, pricingRules, type PricingRuleRecord } from "~/models/pricing-rule.server";
 import { verifiedFigures } from "~/models/training-item.server";
@@ -32,11 +33,16 @@ function vendorJson(v: VendorRow): VendorJson {
   };
 }
 
+/** A stored document's fields as JSON carries them: dates as ISO text, ids as hex. */
+type AsJson<T> = {
+  [K in keyof T]: T[K] extends Date | Types.ObjectId ? string : T[K] extends Date | Types.ObjectId | undefined ? string | undefined : T[K];
+};
+
 /** Dates as ISO text, ids as hex, `_id` as `id`: the API's shape of a stored document. */
-function documentJson<T extends { _id: unknown }>(record: T) {
+function documentJson<T extends { _id: unknown }>(record: T): { id: string } & AsJson<Omit<T, "_id">> {
   const { _id, ...rest } = record as T & { __v?: number };
   delete (rest as { __v?: number }).__v;
-  return { id: String(_id), ...(JSON.parse(JSON.stringify(rest)) as Omit<T, "_id">) };
+  return { id: String(_id), ...(JSON.parse(JSON.stringify(rest)) as AsJson<Omit<T, "_id">>) };
 }
 
 export type PricingRuleJson = ReturnType<typeof documentJson<PricingRuleRecord>>;

@@ -10,17 +10,20 @@ export function ConfirmDelete({
   question,
   cancelTo,
   confirmLabel = "Delete",
+  intent = "delete",
 }: {
   id: string;
   question: string;
   cancelTo: string;
   confirmLabel?: string;
+  /** The action's name for it, where a screen deletes more than one kind of thing. */
+  intent?: string;
 }) {
   const navigation = useNavigation();
-  const deleting = navigation.state === "submitting" && navigation.formData?.get("intent") === "delete";
+  const deleting = navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
   return (
     <Form method="post" preventScrollReset>
-      <input type="hidden" name="intent" value="delete" />
+      <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="id" value={id} />
       <Stack>
         <Text>{question}</Text>

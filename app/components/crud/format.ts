@@ -9,10 +9,15 @@ const wholeUsd = new Intl.NumberFormat("en-US", {
   maximumFractionDigits: 0,
 });
 
+const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
+
 export const formatDate = (iso: string) => dateFormat.format(new Date(iso));
 
 /** Package prices: whole US dollars ("$1,250"). */
 export const formatWholeUsd = (amount: number) => wholeUsd.format(amount);
+
+/** Amounts with cents ("$1,250.50"): estimates, training costs, vendor prices. */
+export const formatUsd = (amount: number) => usd.format(amount);
 
 /** The first `max` characters followed by "..." when the text is longer. */
 export const truncate = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}...` : text);

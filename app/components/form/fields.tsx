@@ -1,4 +1,4 @@
-import { Alert, Button, NativeSelect, PasswordInput, Textarea, TextInput, type ButtonProps } from "@mantine/core";
+import { Alert, Button, Checkbox, NativeSelect, PasswordInput, Textarea, TextInput, type ButtonProps } from "@mantine/core";
 import { useField, useIsSubmitting } from "remix-validated-form";
 import type { ReactNode } from "react";
 
@@ -31,6 +31,13 @@ export function TextareaField(props: FieldBase & { minRows?: number; autosize?: 
 export function SelectField(props: FieldBase & { data: { value: string; label: string }[] }) {
   const { error, getInputProps } = useField(props.name);
   return <NativeSelect {...getInputProps({ id: props.name, ...props })} error={error} />;
+}
+
+/** A checkbox posting "on" when checked and nothing when not (plain HTML), checked from the form's defaults. */
+export function CheckboxField({ name, label }: { name: string; label: string }) {
+  const { defaultValue } = useField(name);
+  const checked = defaultValue === true || defaultValue === "on" || defaultValue === "true";
+  return <Checkbox name={name} value="on" defaultChecked={checked} label={label} />;
 }
 
 export function SubmitButton({

@@ -1,11 +1,10 @@
 import { Badge, Button, Card, Group, Image, Stack, Text } from "@mantine/core";
 import { Form, useNavigation } from "@remix-run/react";
 import type { TrainingItemJson } from "~/services/training.server";
+import { formatUsd } from "../crud/format";
 import { CheckIcon, MapPinIcon } from "../crud/icons";
 import { ItemActions } from "../crud/ItemActions";
 import { humanize, SEVERITY_COLOR } from "./labels";
-
-const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
 
 /** Verify: a plain form post, so it works without JavaScript; nothing moves an item back. */
 function VerifyButton({ id }: { id: string }) {
@@ -45,7 +44,7 @@ export function TrainingCard({ item, editTo, deleteTo }: { item: TrainingItemJso
       </Text>
       <Stack gap={2} mt="xs">
         <Text fw={700} data-testid="training-cost">
-          {usd.format(item.estimatedCost)}
+          {formatUsd(item.estimatedCost)}
         </Text>
         {item.location && (
           <Group gap={4}>

@@ -1,23 +1,17 @@
-import { Button, Checkbox, Group, Image, SimpleGrid, Stack, Text } from "@mantine/core";
+import { Button, Group, Image, SimpleGrid, Stack, Text } from "@mantine/core";
 import { useMounted } from "@mantine/hooks";
 import { Link } from "@remix-run/react";
 import { useCallback, useState } from "react";
 import { useField, ValidatedForm } from "remix-validated-form";
 import { trainingItemValidator, type TrainingItemInput } from "~/schemas/training";
 import type { TrainingItemJson } from "~/services/training.server";
-import { SelectField, SubmitButton, TextareaField, TextField } from "../form/fields";
+import { CheckboxField, SelectField, SubmitButton, TextareaField, TextField } from "../form/fields";
 import { showToast } from "../toast";
 import { UPLOAD_LIMITS } from "~/schemas/upload-limits";
 import { Uploader, type UploadedFile } from "../upload/Uploader";
 import { DAMAGE_TYPE_OPTIONS, LOCATION_OPTIONS, SEVERITY_OPTIONS } from "./labels";
 
 export const TRAINING_FORM_ID = "training-form";
-
-function CheckboxField({ name, label }: { name: string; label: string }) {
-  const { defaultValue } = useField(name);
-  const checked = defaultValue === true || defaultValue === "on" || defaultValue === "true";
-  return <Checkbox name={name} value="on" defaultChecked={checked} label={label} />;
-}
 
 /**
  * The image: with JavaScript, the uploader (1 image, 10 MB) whose result fills `imageUrl`; without,

@@ -1,0 +1,58 @@
+import { Group, Stack, Text, TextInput } from "@mantine/core";
+import { useFormContext } from "remix-validated-form";
+import type { ModifierKind } from "~/schemas/vendor-pricing";
+
+/** Blank rows offered after the saved ones: works the same with JavaScript off. */
+const BLANK_ROWS = 2;
+
+/**
+ * One modifier map as key → multiplier rows, posted as `<kind>Key` / `<kind>Value` pairs (blank
+ * rows are dropped by the form adapter). Errors of any key are listed under the rows.
+ */
+export function ModifierRows({
+  kind,
+  label,
+  keyLabel,
+  placeholder,
+  initial,
+  formId,
+}: {
+  kind: ModifierKind;
+  label: string;
+  keyLabel: string;
+  placeholder: string;
+  initial: Record<string, number>;
+  formId: string;
+}) {
+  const { fieldErrors } = useFormContext(formId);
+  const errors = Object.entries(fieldErrors)
+    .filter(([path]) => path === kind || path.startsWith(`${kind}.`))
+    .map(([, message]) => message);
+  const rows = [...Object.entries(initial).map(([k, v]) => [k, String(v)]), ...Array.from({ length: BLANK_ROWS }, () => ["", ""])];
+  return (
+    <Stack gap={4} role="group" aria-label={label}>
+      <Text size="sm" fw={500}>
+        {label}
+      </Text>
+      {rows.map(([key, value], i) => (
+        <Group key={i} gap="xs" wrap="nowrap" grow>
+          <TextInput name={`${kind}Key`} defaultValue={key} aria-label={`${keyLabel} ${i + 1}`} placeholder={placeholder} size="xs" />
+          <TextInput
+            name={`${kind}Value`}
+            defaultValue={value}
+            aria-label={`${label} multiplier ${i + 1}`}
+            placeholder="1.00"
+            type="number"
+            step="0.01"
+            size="xs"
+          />
+        </Group>
+      ))}
+      {errors.map((message) => (
+        <Text key={message} size="xs" c="red" role="alert">
+          {message}
+        </Text>
+      ))}
+    </Stack>
+  );
+}

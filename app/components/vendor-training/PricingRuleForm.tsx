@@ -1,0 +1,84 @@
+import { Button, Group, SimpleGrid, Stack } from "@mantine/core";
+import { Link } from "@remix-run/react";
+import { ValidatedForm } from "remix-validated-form";
+import { pricingRuleValidator, type PricingRuleInput } from "~/schemas/vendor-pricing";
+import type { PricingRuleJson } from "~/services/vendors.server";
+import { CheckboxField, SelectField, SubmitButton, TextareaField, TextField } from "../form/fields";
+import { DAMAGE_TYPE_OPTIONS, SEVERITY_OPTIONS } from "../training/labels";
+import { ModifierRows } from "./ModifierRows";
+
+export const PRICING_RULE_FORM_ID = "pricing-rule-form";
+
+const money = (v: number | undefined) => (v === undefined ? "" : v.toFixed(2));
+
+/** Add Pricing Rule, doubling as Edit Pricing Rule; markup and minimum charge start at 0.00. */
+export function PricingRuleForm({ rule, cancelTo }: { rule?: PricingRuleJson | null; cancelTo: string }) {
+  const defaults = rule
+    ? {
+        damageType: rule.damageType,
+        severity: rule.severity,
+        basePrice: money(rule.basePrice),
+        laborRate: money(rule.laborRate),
+        markupPercentage: money(rule.markupPercentage),
+        minimumCharge: money(rule.minimumCharge),
+        notes: rule.notes ?? "",
+        isActive: rule.isActive,
+      }
+    : { damageType: "scratch", severity: "minor", markupPercentage: "0.00", minimumCharge: "0.00", isActive: true };
+  return (
+    <ValidatedForm
+      key={rule?.id ?? "new"}
+      id={PRICING_RULE_FORM_ID}
+      validator={pricingRuleValidator}
+      defaultValues={defaults as unknown as Partial<PricingRuleInput>}
+      method="post"
+      noValidate
+      preventScrollReset
+    >
+      <input type="hidden" name="intent" value={rule ? "update-rule" : "create-rule"} />
+      {rule && <input type="hidden" name="id" value={rule.id} />}
+      <Stack>
+        <SimpleGrid cols={{ base: 1, xs: 2 }}>
+          <SelectField name="damageType" label="Damage Type" data={DAMAGE_TYPE_OPTIONS} required />
+          <SelectField name="severity" label="Severity" data={SEVERITY_OPTIONS} required />
+          <TextField name="basePrice" label="Base Price (USD)" type="number" step="0.01" required />
+          <TextField name="laborRate" label="Labor Rate (USD/hour)" type="number" step="0.01" required />
+          <TextField name="markupPercentage" label="Markup (%)" type="number" step="0.01" />
+          <TextField name="minimumCharge" label="Minimum Charge (USD)" type="number" step="0.01" />
+        </SimpleGrid>
+        <ModifierRows
+          kind="vehicleMakeModifier"
+          label="Vehicle make modifier"
+          keyLabel="Make"
+          placeholder="e.g. BMW"
+          initial={rule?.vehicleMakeModifier ?? {}}
+          formId={PRICING_RULE_FORM_ID}
+        />
+        <ModifierRows
+          kind="locationModifier"
+          label="Location modifier"
+          keyLabel="Location"
+          placeholder="e.g. front"
+          initial={rule?.locationModifier ?? {}}
+          formId={PRICING_RULE_FORM_ID}
+        />
+        <ModifierRows
+          kind="seasonalModifier"
+          label="Seasonal modifier"
+          keyLabel="Month"
+          placeholder="1–12, e.g. 12"
+          initial={rule?.seasonalModifier ?? {}}
+          formId={PRICING_RULE_FORM_ID}
+        />
+        <TextareaField name="notes" label="Notes" autosize minRows={2} />
+        <CheckboxField name="isActive" label="Active" />
+        <Group justify="flex-end">
+          <Button component={Link} to={cancelTo} preventScrollReset variant="default">
+            Cancel
+          </Button>
+          <SubmitButton formId={PRICING_RULE_FORM_ID}>{rule ? "Update Pricing Rule" : "Create Pricing Rule"}</SubmitButton>
+        </Group>
+      </Stack>
+    </ValidatedForm>
+  );
+}

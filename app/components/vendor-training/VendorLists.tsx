@@ -1,0 +1,146 @@
+import { Badge, Button, Card, Group, SimpleGrid, Stack, Text } from "@mantine/core";
+import { Form, useNavigation } from "@remix-run/react";
+import type { LearningRecordJson, PricingRuleJson, VendorPackageJson } from "~/services/vendors.server";
+import { formatUsd } from "../crud/format";
+import { CheckIcon } from "../crud/icons";
+import { ItemActions } from "../crud/ItemActions";
+import { humanize, SEVERITY_COLOR } from "../training/labels";
+
+const modifierText = (map: Record<string, number>) =>
+  Object.entries(map)
+    .map(([k, v]) => `${k} ×${v}`)
+    .join(", ");
+
+function Figure({ label, value }: { label: string; value: string }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text size="sm" fw={600}>
+        {value}
+      </Text>
+    </div>
+  );
+}
+
+/** A rule's card; edit and delete only for those who may change the vendor's pricing. */
+export function RuleCard({ rule, editTo, deleteTo }: { rule: PricingRuleJson; editTo?: string; deleteTo?: string }) {
+  const title = `${humanize(rule.damageType)} (${rule.severity})`;
+  const modifiers = [
+    ["Make", modifierText(rule.vehicleMakeModifier)],
+    ["Location", modifierText(rule.locationModifier)],
+    ["Month", modifierText(rule.seasonalModifier)],
+  ].filter(([, text]) => text);
+  return (
+    <Card withBorder padding="md" role="listitem" aria-label={title} data-testid="pricing-rule">
+      <Group justify="space-between" wrap="nowrap" align="flex-start">
+        <Group gap={6}>
+          <Text fw={600}>{humanize(rule.damageType)}</Text>
+          <Badge color={SEVERITY_COLOR[rule.severity] ?? "gray"}>{humanize(rule.severity)}</Badge>
+          <Badge color={rule.isActive ? "green" : "gray"} variant="light">
+            {rule.isActive ? "Active" : "Inactive"}
+          </Badge>
+        </Group>
+        {editTo && deleteTo && <ItemActions name={title} editTo={editTo} deleteTo={deleteTo} />}
+      </Group>
+      <SimpleGrid cols={{ base: 2, xs: 4 }} mt="sm">
+        <Figure label="Base price" value={formatUsd(rule.basePrice)} />
+        <Figure label="Labor rate" value={`${formatUsd(rule.laborRate)}/h`} />
+        <Figure label="Markup" value={`${rule.markupPercentage}%`} />
+        <Figure label="Minimum" value={formatUsd(rule.minimumCharge)} />
+      </SimpleGrid>
+      {modifiers.map(([label, text]) => (
+        <Text key={label} size="xs" c="dimmed" mt={4} style={{ overflowWrap: "anywhere" }}>
+          {label}: {text}
+        </Text>
+      ))}
+      {rule.notes && (
+        <Text size="sm" mt="xs" style={{ overflowWrap: "anywhere" }}>
+          {rule.notes}
+        </Text>
+      )}
+    </Card>
+  );
+}
+
+export function VendorPackageCard({ pkg, editTo, deleteTo }: { pkg: VendorPackageJson; editTo: string; deleteTo: string }) {
+  return (
+    <Card withBorder padding="md" role="listitem" aria-label={pkg.packageName} data-testid="vendor-package">
+      <Group justify="space-between" wrap="nowrap" align="flex-start">
+        <Stack gap={2} style={{ minWidth: 0 }}>
+          <Text fw={600} truncate>
+            {pkg.packageName}
+          </Text>
+          <Group gap={6}>
+            <Badge variant="outline">{humanize(pkg.pricingModel)}</Badge>
+            <Badge color={pkg.isActive ? "green" : "gray"} variant="light">
+              {pkg.isActive ? "Active" : "Inactive"}
+            </Badge>
+          </Group>
+        </Stack>
+        <ItemActions name={pkg.packageName} editTo={editTo} deleteTo={deleteTo} />
+      </Group>
+      {pkg.description && (
+        <Text size="sm" c="dimmed" mt="xs" style={{ overflowWrap: "anywhere" }}>
+          {pkg.description}
+        </Text>
+      )}
+      <Text size="xs" mt="xs">
+        Services: {pkg.serviceTypes.join(", ")}
+      </Text>
+      <SimpleGrid cols={{ base: 2, xs: 4 }} mt="sm">
+        {pkg.basePrice !== undefined && <Figure label="Base price" value={formatUsd(pkg.basePrice)} />}
+        {pkg.hourlyRate !== undefined && <Figure label="Hourly rate" value={`${formatUsd(pkg.hourlyRate)}/h`} />}
+        <Figure label="Warranty" value={`${pkg.warrantyMonths} months`} />
+        <Figure label="Turnaround" value={`${pkg.turnaroundDays} days`} />
+        <Figure label="AI weight" value={pkg.aiWeighting.toFixed(2)} />
+        {pkg.includesPickupDelivery && <Figure label="Pickup & delivery" value="Included" />}
+      </SimpleGrid>
+    </Card>
+  );
+}
+
+/** Validate: a plain form post, so it works without JavaScript. */
+function ValidateButton({ id }: { id: string }) {
+  const navigation = useNavigation();
+  const busy = navigation.formData?.get("intent") === "validate" && navigation.formData?.get("id") === id;
+  return (
+    <Form method="post" preventScrollReset>
+      <input type="hidden" name="intent" value="validate" />
+      <input type="hidden" name="id" value={id} />
+      <Button type="submit" size="xs" variant="light" color="green" leftSection={<CheckIcon size={14} />} loading={busy}>
+        Validate
+      </Button>
+    </Form>
+  );
+}
+
+export function LearningRecordCard({ record, canValidate }: { record: LearningRecordJson; canValidate: boolean }) {
+  const title = `${humanize(record.damageType)} (${record.severity})`;
+  return (
+    <Card withBorder padding="md" role="listitem" aria-label={`${title}: ${formatUsd(record.originalEstimate)} → ${formatUsd(record.finalCost)}`} data-testid="learning-record">
+      <Group justify="space-between" wrap="nowrap" align="flex-start">
+        <Group gap={6}>
+          <Text fw={600}>{humanize(record.damageType)}</Text>
+          <Badge color={SEVERITY_COLOR[record.severity] ?? "gray"}>{humanize(record.severity)}</Badge>
+          <Badge color={record.isValidated ? "green" : "yellow"} variant="light" data-testid="learning-status">
+            {record.isValidated ? "Validated" : "Pending"}
+          </Badge>
+        </Group>
+        {canValidate && !record.isValidated && <ValidateButton id={record.id} />}
+      </Group>
+      <SimpleGrid cols={{ base: 2, xs: 4 }} mt="sm">
+        <Figure label="Original estimate" value={formatUsd(record.originalEstimate)} />
+        <Figure label="Final cost" value={formatUsd(record.finalCost)} />
+        <Figure label="Adjustment" value={formatUsd(record.adminAdjustment)} />
+        <Figure label="Weight" value={record.learningWeight.toFixed(2)} />
+      </SimpleGrid>
+      {(record.adjustmentReason || record.vehicleMake) && (
+        <Text size="xs" c="dimmed" mt="xs" style={{ overflowWrap: "anywhere" }}>
+          {[record.vehicleMake, record.adjustmentReason].filter(Boolean).join(" · ")}
+        </Text>
+      )}
+    </Card>
+  );
+}

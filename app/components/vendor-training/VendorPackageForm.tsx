@@ -1,0 +1,74 @@
+import { Button, Group, SimpleGrid, Stack } from "@mantine/core";
+import { Link } from "@remix-run/react";
+import { ValidatedForm } from "remix-validated-form";
+import { PRICING_MODELS } from "~/schemas/damage";
+import { vendorPackageValidator, type VendorPackageInput } from "~/schemas/vendor-pricing";
+import type { VendorPackageJson } from "~/services/vendors.server";
+import { CheckboxField, SelectField, SubmitButton, TextareaField, TextField } from "../form/fields";
+import { humanize } from "../training/labels";
+
+export const VENDOR_PACKAGE_FORM_ID = "vendor-package-form";
+
+const text = (v: number | undefined | null, digits?: number) =>
+  v === undefined || v === null ? "" : digits === undefined ? String(v) : v.toFixed(digits);
+
+/** Add Package (a vendor package), doubling as Edit Package; warranty and turnaround 0, AI weight 1.00. */
+export function VendorPackageForm({ pkg, cancelTo }: { pkg?: VendorPackageJson | null; cancelTo: string }) {
+  const defaults = pkg
+    ? {
+        packageName: pkg.packageName,
+        description: pkg.description ?? "",
+        serviceTypes: pkg.serviceTypes.join(", "),
+        pricingModel: pkg.pricingModel,
+        basePrice: text(pkg.basePrice, 2),
+        hourlyRate: text(pkg.hourlyRate, 2),
+        warrantyMonths: text(pkg.warrantyMonths),
+        turnaroundDays: text(pkg.turnaroundDays),
+        minimumOrder: text(pkg.minimumOrder, 2),
+        aiWeighting: text(pkg.aiWeighting, 2),
+        includesPickupDelivery: pkg.includesPickupDelivery,
+        isActive: pkg.isActive,
+      }
+    : { pricingModel: "flat_rate", warrantyMonths: "0", turnaroundDays: "0", aiWeighting: "1.00", isActive: true };
+  return (
+    <ValidatedForm
+      key={pkg?.id ?? "new"}
+      id={VENDOR_PACKAGE_FORM_ID}
+      validator={vendorPackageValidator}
+      defaultValues={defaults as unknown as Partial<VendorPackageInput>}
+      method="post"
+      noValidate
+      preventScrollReset
+    >
+      <input type="hidden" name="intent" value={pkg ? "update-package" : "create-package"} />
+      {pkg && <input type="hidden" name="id" value={pkg.id} />}
+      <Stack>
+        <TextField name="packageName" label="Name" required autoComplete="off" />
+        <TextareaField name="description" label="Description" autosize minRows={2} />
+        <TextField name="serviceTypes" label="Service Types" description="Comma-separated" required />
+        <SimpleGrid cols={{ base: 1, xs: 2 }}>
+          <SelectField
+            name="pricingModel"
+            label="Pricing Model"
+            data={PRICING_MODELS.map((value) => ({ value, label: humanize(value) }))}
+            required
+          />
+          <TextField name="basePrice" label="Base Price (USD)" type="number" step="0.01" />
+          <TextField name="hourlyRate" label="Hourly Rate (USD)" type="number" step="0.01" />
+          <TextField name="minimumOrder" label="Minimum Order (USD)" type="number" step="0.01" />
+          <TextField name="warrantyMonths" label="Warranty (months)" type="number" />
+          <TextField name="turnaroundDays" label="Turnaround (days)" type="number" />
+          <TextField name="aiWeighting" label="AI Weight" type="number" step="0.01" />
+        </SimpleGrid>
+        <CheckboxField name="includesPickupDelivery" label="Includes pickup & delivery" />
+        <CheckboxField name="isActive" label="Active" />
+        <Group justify="flex-end">
+          <Button component={Link} to={cancelTo} preventScrollReset variant="default">
+            Cancel
+          </Button>
+          <SubmitButton formId={VENDOR_PACKAGE_FORM_ID}>{pkg ? "Update Package" : "Create Package"}</SubmitButton>
+        </Group>
+      </Stack>
+    </ValidatedForm>
+  );
+}
