@@ -82,3 +82,29 @@ describe("request bodies", () => {
     expect(chunked.status).toBe(411);
   });
 });
+
+describe("pricing knowledge screens", () => {
+  const form = (extra: Record<string, string>) => ({ "Content-Type": "application/x-www-form-urlencoded", Origin: app.url, ...extra });
+
+  it("the AI Training Center's posts are refused to a dealer (403) and store nothing", async () => {
+    const res = await post("/ai-training", "intent=create&imageUrl=%2Fmedia%2Fx&damageType=dent&severity=minor&description=x&estimatedCost=1", form({ Cookie: cookie }));
+    expect(res.status).toBe(403);
+    const { TrainingItem } = await import("~/models/training-item.server");
+    expect(await TrainingItem.countDocuments()).toBe(0);
+  });
+
+  it("a vendor's rule posts land on its own pricing whatever ?vendor= says; a dealer's are refused", async () => {
+    const { PricingRule } = await import("~/models/pricing-rule.server");
+    const [me, other] = [await createTestUser({ role: "vendor" }), await createTestUser({ role: "vendor" })];
+    const mine = await signIn(app, me.username, me.password);
+    const body = "intent=create-rule&damageType=dent&severity=minor&basePrice=100&laborRate=80&isActive=on";
+    const res = await post(`/vendor-ai-training?vendor=${other.id}`, body, form({ Cookie: mine }));
+    expect(res.status).toBe(302);
+    expect(await PricingRule.countDocuments({ vendorId: me.id })).toBe(1);
+    expect(await PricingRule.countDocuments({ vendorId: other.id })).toBe(0);
+
+    const refused = await post(`/vendor-ai-training?vendor=${me.id}`, body.replace("minor", "major"), form({ Cookie: cookie }));
+    expect(refused.status).toBe(302);
+    expect(await PricingRule.countDocuments({ vendorId: me.id })).toBe(1);
+  });
+});
