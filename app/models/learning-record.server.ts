@@ -26,7 +26,8 @@ const learningRecordSchema = new Schema(
   { timestamps: true },
 );
 learningRecordSchema.index({ vendorId: 1, createdAt: -1 });
-learningRecordSchema.index({ vendorId: 1, isValidated: 1, damageType: 1, severity: 1 });
+// A quote's validated figures per (type, severity), answered from the index alone (a covered query).
+learningRecordSchema.index({ vendorId: 1, isValidated: 1, damageType: 1, severity: 1, originalEstimate: 1, finalCost: 1, learningWeight: 1 });
 
 export const LearningRecord = defineModel("LearningRecord", learningRecordSchema);
 
@@ -46,6 +47,6 @@ export const learningRecords = vendorOwned<LearningRecordRecord>(LearningRecord)
 export async function findValidatedRecords({ vendorId, pairs }: { vendorId: string; pairs: DamagePair[] }) {
   if (pairs.length === 0) return [];
   return LearningRecord.find({ vendorId, isValidated: true, $or: pairFilters(pairs) })
-    .select({ damageType: 1, severity: 1, originalEstimate: 1, finalCost: 1, learningWeight: 1 })
+    .select({ _id: 0, damageType: 1, severity: 1, originalEstimate: 1, finalCost: 1, learningWeight: 1 })
     .lean<Pick<LearningRecordRecord, "damageType" | "severity" | "originalEstimate" | "finalCost" | "learningWeight">[]>();
 }

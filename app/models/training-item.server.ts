@@ -36,9 +36,10 @@ const trainingItemSchema = new Schema(
   },
   { timestamps: true },
 );
-// The screen's filters, newest first; the pricing engine's verified figures per (type, severity).
+// The screen's filters, newest first; the pricing engine's verified figures per (type, severity),
+// answered from the index alone (a covered query: every field it filters on and returns is a key).
 trainingItemSchema.index({ createdAt: -1 });
-trainingItemSchema.index({ isVerified: 1, damageType: 1, severity: 1 });
+trainingItemSchema.index({ isVerified: 1, damageType: 1, severity: 1, laborHours: 1, partsCost: 1 });
 
 export const TrainingItem = defineModel("TrainingItem", trainingItemSchema);
 

@@ -138,6 +138,15 @@ describe("embedded database", () => {
       expect(ids(sortedPage)).toEqual(ids(sortedExpected.slice(2, 7)));
       const oldestFirst = await collection.find(withCompany).sort({ createdAt: 1, _id: 1 }).limit(4).toArray();
       expect(ids(oldestFirst)).toEqual(ids([...sortedExpected].reverse().slice(0, 4)));
+      // A covered query (fields and filter all index keys, no _id) is answered from the index alone.
+      const coveredRows = await collection
+        .find({ ownerId: owners[0], company: "Co 3" }, { projection: { _id: 0, company: 1, n: 1 } })
+        .toArray();
+      expect(coveredRows.map((r) => r.n).sort((a, b) => a - b)).toEqual(mine.filter((d) => d.company === "Co 3").map((d) => d.n));
+      expect(coveredRows.every((r) => Object.keys(r).sort().join() === "company,n")).toBe(true);
+      const noCompany = await collection.find({ ownerId: owners[0], company: { $exists: false } }, { projection: { _id: 0, company: 1, n: 1 } }).limit(2).toArray();
+      expect(noCompany).toHaveLength(2);
+      expect(noCompany.every((r) => !("company" in r) && typeof r.n === "number")).toBe(true);
       // Literal text (what a list search sends) is matched ignoring case, accents' case included.
       await collection.insertOne({ ownerId: owners[0], company: "ÉMILE (Ltd.) [2]", createdAt: new Date(t0), n: -1 });
       const literal = { ownerId: owners[0], $or: [{ company: { $regex: String.raw`émile \(ltd\.\) \[2`, $options: "i" } }] };

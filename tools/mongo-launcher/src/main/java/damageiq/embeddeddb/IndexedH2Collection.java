@@ -51,6 +51,10 @@ final class IndexedH2Collection extends H2Collection {
     @Override
     protected QueryResult queryDocuments(Document query, Document orderBy, int numberToSkip, int limit, int batchSize,
                                          Document fieldSelector) {
+        List<Document> covered = coveredQuery(query, orderBy, numberToSkip, limit, fieldSelector);
+        if (covered != null) {
+            return createQueryResult(covered, batchSize);
+        }
         Plan plan = plan(query, orderBy);
         if (plan == null) {
             return super.queryDocuments(query, orderBy, numberToSkip, limit, batchSize, fieldSelector);
@@ -66,6 +70,39 @@ final class IndexedH2Collection extends H2Collection {
             return matchDocumentsFromStream(query, candidates, numberToSkip, limit, batchSize, null, fieldSelector);
         }
         return matchDocumentsFromStream(candidates, query, orderBy, numberToSkip, limit, batchSize, fieldSelector);
+    }
+
+    /**
+     * A covered query, answered from an index's entries alone (as MongoDB does): no sort, an
+     * inclusion projection without {@code _id} whose fields, like the filter's, are all keys of one
+     * index. Null for anything else. The pricing engine's lookups of figures are such queries.
+     */
+    private List<Document> coveredQuery(Document query, Document orderBy, int skip, int limit, Document fieldSelector) {
+        if (fieldSelector == null || fieldSelector.isEmpty() || (orderBy != null && !orderBy.isEmpty())) {
+            return null;
+        }
+        List<String> fields = new ArrayList<>();
+        boolean idExcluded = false;
+        for (Map.Entry<String, Object> field : fieldSelector.entrySet()) {
+            boolean included = field.getValue() instanceof Boolean b ? b
+                : field.getValue() instanceof Number n && n.doubleValue() != 0;
+            if (field.getKey().equals("_id")) {
+                idExcluded = !included;
+            } else if (!included || field.getKey().contains(".") || field.getKey().startsWith("$")) {
+                return null;
+            } else {
+                fields.add(field.getKey());
+            }
+        }
+        Candidate covering = idExcluded && !fields.isEmpty() ? best(query, null, true, fields) : null;
+        if (covering == null) {
+            return null;
+        }
+        Stream<Document> projected = covering.index()
+            .coveredProjection(covering.prefix(), query, values -> documentMatchesQuery(values, query), fields)
+            .skip(Math.max(skip, 0));
+        // A negative limit is a single batch of that many: the same count here.
+        return (limit != 0 ? projected.limit(Math.abs((long) limit)) : projected).toList();
     }
 
     /** Counts from an index alone when it holds every field the filter names (no document is read). */
@@ -144,12 +181,18 @@ final class IndexedH2Collection extends H2Collection {
      * preferring one that holds the sort keys too (its {@code reversed} is then non-null).
      */
     private Candidate best(Document query, Document orderBy, boolean covering) {
+        return best(query, orderBy, covering, List.of());
+    }
+
+    /** As {@link #best(Document, Document, boolean)}, among indexes that also hold {@code fields}. */
+    private Candidate best(Document query, Document orderBy, boolean covering, List<String> fields) {
         if (query == null || query.isEmpty()) {
             return null;
         }
         Candidate best = null;
         for (Index<Object> index : getIndexes()) {
-            if (!(index instanceof OrderedIndex ordered) || (covering && !ordered.covers(query))) {
+            if (!(index instanceof OrderedIndex ordered) || (covering && !ordered.covers(query))
+                || !ordered.keyNames().containsAll(fields)) {
                 continue;
             }
             List<Object> prefix = new ArrayList<>();

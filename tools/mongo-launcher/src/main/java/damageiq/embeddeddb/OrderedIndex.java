@@ -273,6 +273,24 @@ final class OrderedIndex extends Index<Object> {
         }
     }
 
+    /**
+     * As {@link #coveredPositions}, each entry as a document of {@code fields} (index keys; a missing
+     * value left out): a covered query's answer, without reading a document.
+     */
+    Stream<Document> coveredProjection(List<Object> prefix, Document query, Predicate<Document> matches, List<String> fields) {
+        int[] at = fields.stream().mapToInt(keys()::indexOf).toArray();
+        return covered(prefix, query, matches).map(entry -> {
+            Document projected = new Document();
+            for (int i = 0; i < at.length; i++) {
+                Object value = entry.values.get(at[i]);
+                if (!(value instanceof Missing)) {
+                    projected.put(fields.get(i), value);
+                }
+            }
+            return projected;
+        });
+    }
+
     /** How many entries with the equality prefix satisfy {@code matches} on their values alone. */
     long countCovered(List<Object> prefix, Document query, Predicate<Document> matches, long skip, long limit) {
         Stream<Entry> matching = covered(prefix, query, matches).skip(skip);
