@@ -178,6 +178,19 @@ describe("embedded database", () => {
       await collection.deleteOne({ _id: moved._id });
       expect(await collection.countDocuments({ ownerId: owners[2] })).toBe(100);
       expect(await collection.countDocuments({ ownerId: owners[0] })).toBe(99);
+      // The kept per-owner counts of present fields follow a field set, unset and a move.
+      const withCompany = (owner: (typeof owners)[number]) => collection.countDocuments({ ownerId: owner, company: { $exists: true } });
+      const without = (owner: (typeof owners)[number]) => collection.countDocuments({ ownerId: owner, company: { $exists: false } });
+      const [before0, before2] = [await withCompany(owners[0]), await withCompany(owners[2])];
+      const plain = docs.find((d) => d.ownerId.equals(owners[0]) && !d.company && !d._id.equals(moved._id))!;
+      await collection.updateOne({ _id: plain._id }, { $set: { company: "New Co" } });
+      expect(await withCompany(owners[0])).toBe(before0 + 1);
+      await collection.updateOne({ _id: plain._id }, { $set: { ownerId: owners[2] } });
+      expect(await withCompany(owners[0])).toBe(before0);
+      expect(await withCompany(owners[2])).toBe(before2 + 1);
+      await collection.updateOne({ _id: plain._id }, { $unset: { company: 1 } });
+      expect(await withCompany(owners[2])).toBe(before2);
+      expect((await withCompany(owners[2])) + (await without(owners[2]))).toBe(101);
     });
 
     it("rebuilds them when the database reopens", async () => {

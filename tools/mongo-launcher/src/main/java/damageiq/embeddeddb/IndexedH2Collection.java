@@ -114,11 +114,33 @@ final class IndexedH2Collection extends H2Collection {
             long matched = Math.max(covering.index().countRange(covering.prefix()) - Math.max(skip, 0), 0);
             return (int) (limit > 0 ? Math.min(matched, limit) : matched);
         }
+        Long present = covering != null && covering.prefix().size() == 1 && query.size() == 2 && skip <= 0 && limit <= 0
+            ? presentCount(covering, query) : null;
+        if (present != null) {
+            return present.intValue();
+        }
         if (covering != null) {
             return (int) covering.index().countCovered(covering.prefix(), query, values -> documentMatchesQuery(values, query),
                 Math.max(skip, 0), Math.max(limit, 0));
         }
         return super.count(query, skip, limit);
+    }
+
+    /** {@code {first key: value, field: {$exists: bool}}} answered from the index's kept counts; else null. */
+    private static Long presentCount(Candidate covering, Document query) {
+        String first = covering.index().keyNames().get(0);
+        for (Map.Entry<String, Object> condition : query.entrySet()) {
+            if (condition.getKey().equals(first)) {
+                continue;
+            }
+            if (condition.getValue() instanceof Document test && test.size() == 1
+                && (test.get("$exists") instanceof Boolean || test.get("$exists") instanceof Number)) {
+                Object exists = test.get("$exists");
+                boolean wanted = exists instanceof Boolean b ? b : ((Number) exists).doubleValue() != 0;
+                return covering.index().countPresent(covering.prefix().get(0), condition.getKey(), wanted);
+            }
+        }
+        return null;
     }
 
     /** Whether a filter is served by an index (for an aggregate's leading $match). */

@@ -53,6 +53,11 @@ final class OrderedIndex extends Index<Object> {
      * Only for ids and text, whose equals() is MongoDB's equality (numbers of different types are not).
      */
     private final Map<Object, LongAdder> leadingCounts = new ConcurrentHashMap<>();
+    /**
+     * Per first-key value, how many entries have each other key present (not missing): the summary
+     * cards ("with a company", "with a phone") count that on every list page.
+     */
+    private final Map<Object, LongAdder>[] presentCounts;
     private volatile boolean multikey;
 
     OrderedIndex(String name, List<IndexKey> keys, boolean sparse) {
@@ -62,6 +67,12 @@ final class OrderedIndex extends Index<Object> {
             ascending[i] = keys.get(i).isAscending();
         }
         entries = new ConcurrentSkipListSet<>(this::compare);
+        @SuppressWarnings("unchecked")
+        Map<Object, LongAdder>[] present = new Map[keys.size()];
+        for (int i = 1; i < present.length; i++) {
+            present[i] = new ConcurrentHashMap<>();
+        }
+        presentCounts = present;
     }
 
     private int compare(Entry a, Entry b) {
@@ -258,17 +269,40 @@ final class OrderedIndex extends Index<Object> {
         return value instanceof ObjectId || value instanceof String;
     }
 
+    /**
+     * How many entries have {@code field} present (or missing) among those whose first key equals
+     * {@code leading}; null when the counts do not say (another key, a value they do not keep).
+     */
+    Long countPresent(Object leading, String field, boolean present) {
+        int key = keys().indexOf(field);
+        if (key < 1 || !countable(leading) || multikey) {
+            return null;
+        }
+        LongAdder all = leadingCounts.get(leading);
+        LongAdder with = presentCounts[key].get(leading);
+        long total = all == null ? 0 : all.sum();
+        long withField = with == null ? 0 : with.sum();
+        return present ? withField : total - withField;
+    }
+
     private void added(Entry entry) {
         if (entries.add(entry) && countable(entry.values.get(0))) {
-            leadingCounts.computeIfAbsent(entry.values.get(0), k -> new LongAdder()).increment();
+            track(entry, 1);
         }
     }
 
     private void removed(Entry entry) {
         if (entries.remove(entry) && countable(entry.values.get(0))) {
-            LongAdder count = leadingCounts.get(entry.values.get(0));
-            if (count != null) {
-                count.decrement();
+            track(entry, -1);
+        }
+    }
+
+    private void track(Entry entry, int change) {
+        Object leading = entry.values.get(0);
+        leadingCounts.computeIfAbsent(leading, k -> new LongAdder()).add(change);
+        for (int i = 1; i < presentCounts.length; i++) {
+            if (!(entry.values.get(i) instanceof Missing)) {
+                presentCounts[i].computeIfAbsent(leading, k -> new LongAdder()).add(change);
             }
         }
     }
@@ -386,5 +420,8 @@ final class OrderedIndex extends Index<Object> {
     public void drop() {
         entries.clear();
         leadingCounts.clear();
+        for (int i = 1; i < presentCounts.length; i++) {
+            presentCounts[i].clear();
+        }
     }
 }
