@@ -4,18 +4,24 @@ import { RemixServer } from "@remix-run/react";
 import { randomBytes } from "node:crypto";
 import { renderToPipeableStream } from "react-dom/server";
 import { startHousekeeping } from "~/services/housekeeping.server";
-import { closeDb, db } from "~/utils/db.server";
+import { closeDb, db, startEmbedded } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { setPrivateCaching } from "~/utils/http.server";
 import { NonceContext } from "~/utils/nonce";
 
 const ABORT_DELAY = 5_000;
 
-// Open the database connection at boot rather than on the first request.
-db();
-// Once per process (the dev server re-evaluates this module on every change).
 const globalForHousekeeping = globalThis as typeof globalThis & { __stopHousekeeping?: () => void };
-globalForHousekeeping.__stopHousekeeping ??= startHousekeeping();
+// A cluster's primary (server.mjs) serves nothing: it runs the embedded database for its workers.
+if (env.DAMAGEIQ_ROLE !== "primary") {
+  // Open the database connection at boot rather than on the first request.
+  db();
+  // Once per process (the dev server re-evaluates this module on every change), in one worker.
+  if (env.DAMAGEIQ_HOUSEKEEPING) globalForHousekeeping.__stopHousekeeping ??= startHousekeeping();
+}
+
+/** For server.mjs's cluster primary: the embedded database its workers share (MONGODB_URI unset). */
+export const startEmbeddedDatabase = startEmbedded;
 
 /** For server.mjs: Express's "trust proxy", parsed and checked with the rest of the environment. */
 export const trustProxy = env.TRUST_PROXY;

@@ -18,6 +18,7 @@ import {
   startEngine,
   stopProcess,
   timed,
+  treeCpuSeconds,
   verdict,
 } from "./lib.mjs";
 
@@ -84,7 +85,7 @@ async function measure(label, urls, cookie) {
   await pool(WARMUP, 16, (i) => api(base, "GET", urls[i % urls.length], { cookie }));
   const one = await timed(() => api(base, "GET", urls[0], { cookie }), { runs: 60, warmup: 5 });
   const times = [];
-  const cpu0 = { app: cpuSeconds(app.pid), db: cpuSeconds(engine.pid), client: process.cpuUsage() };
+  const cpu0 = { app: treeCpuSeconds(app.pid), db: cpuSeconds(engine.pid), client: process.cpuUsage() };
   const started = performance.now();
   await pool(REQUESTS, 16, async (i) => {
     const t = performance.now();
@@ -101,7 +102,7 @@ async function measure(label, urls, cookie) {
     rate: REQUESTS / seconds,
     p95: percentile(times, 95),
     // The client shares the two cores with the app and the engine: its share is printed too.
-    cpu: `${perRequest(cpu0.app, cpuSeconds(app.pid))} app, ${perRequest(cpu0.db, cpuSeconds(engine.pid))} engine, ${perRequest(0, ((c) => (c.user + c.system) / 1e6)(process.cpuUsage(cpu0.client)))} this client`,
+    cpu: `${perRequest(cpu0.app, treeCpuSeconds(app.pid))} app, ${perRequest(cpu0.db, cpuSeconds(engine.pid))} engine, ${perRequest(0, ((c) => (c.user + c.system) / 1e6)(process.cpuUsage(cpu0.client)))} this client`,
   };
 }
 

@@ -1,7 +1,7 @@
 // Shared by the benches: the embedded database and the built app as child processes on loopback,
 // timing helpers and /proc readings. Every loop is bounded; nothing leaves this machine.
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -105,6 +105,20 @@ export function cpuSeconds(pid) {
     return 0;
   }
 }
+
+/** The live child processes of a process (e.g. the app's cluster workers), from /proc. */
+export function childPids(pid) {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+      readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").split(" ").filter(Boolean).map(Number),
+    );
+  } catch {
+    return [];
+  }
+}
+
+/** CPU seconds of a process and its children (the app's primary and workers). */
+export const treeCpuSeconds = (pid) => cpuSeconds(pid) + childPids(pid).reduce((sum, child) => sum + cpuSeconds(child), 0);
 
 /** Resident memory of a process in MiB, from /proc; NaN where there is none. */
 export function rssMiB(pid) {

@@ -13,7 +13,8 @@ const cards = (page: Page) => page.getByTestId("training-card");
 const noJs = () => test.info().project.name === "no-js";
 
 async function expectToast(page: Page, title: string, message: string) {
-  const toast = page.getByRole(noJs() ? "status" : "alert").filter({ hasText: message });
+  // The same message twice in a row: the newest one (the earlier may still be fading out).
+  const toast = page.getByRole(noJs() ? "status" : "alert").filter({ hasText: message }).last();
   await expect(toast).toBeVisible();
   await expect(toast.getByText(title, { exact: true })).toBeVisible();
 }

@@ -34,6 +34,8 @@ export async function startApp(
         PORT: String(port),
         DATA_DIR: dataDir,
         MONGODB_URI: mongoUri,
+        // One process per test app (test files run side by side); the cluster has its own test.
+        WEB_CONCURRENCY: "1",
         ...options.env,
       },
       stdio: ["ignore", "pipe", "pipe"],

@@ -20,19 +20,23 @@ interface DbState {
 
 const globalForDb = globalThis as unknown as { __db?: DbState };
 
+/** The embedded engine in DATA_DIR, supervised (restarted if it dies). */
+export const startEmbedded = () =>
+  startEmbeddedDb({
+    dataDir: env.DATA_DIR,
+    heap: env.EMBEDDED_DB_HEAP,
+    // The launcher logs errors only; each line is worth passing on.
+    log: (chunk) => {
+      for (const line of chunk.split("\n")) {
+        if (line.trim() !== "") process.stderr.write(`[db] ${line}\n`);
+      }
+    },
+  });
+
 async function connect(state: DbState) {
   let uri = env.MONGODB_URI;
   if (!uri) {
-    state.embedded = await startEmbeddedDb({
-      dataDir: env.DATA_DIR,
-      heap: env.EMBEDDED_DB_HEAP,
-      // The launcher logs errors only; each line is worth passing on.
-      log: (chunk) => {
-        for (const line of chunk.split("\n")) {
-          if (line.trim() !== "") process.stderr.write(`[db] ${line}\n`);
-        }
-      },
-    });
+    state.embedded = await startEmbedded();
     uri = state.embedded.uri;
   }
   await mongoose.connect(uri, {

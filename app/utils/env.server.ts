@@ -81,6 +81,10 @@ export const envSchema = z
     SMTP_USER: optionalString,
     SMTP_PASS: optionalString,
     MAIL_FROM: optionalString,
+    // Set by server.mjs for its processes (not configuration): a cluster's primary only runs the
+    // embedded database for its workers; one worker runs the housekeeping.
+    DAMAGEIQ_ROLE: z.enum(["primary", "worker"]).optional(),
+    DAMAGEIQ_HOUSEKEEPING: bool.default("true"),
   })
   .superRefine((env, ctx) => {
     if (env.STORAGE === "s3" && !env.S3_BUCKET) {
