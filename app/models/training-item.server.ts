@@ -112,6 +112,11 @@ export async function removeTrainingItem({ id }: { id: string }) {
   return TrainingItem.findOneAndDelete({ _id: id }).select({ features: 0 }).lean<TrainingItemRecord>();
 }
 
+/** Whether any training item shows this image (an image may serve more than one item). */
+export async function imageInUse({ imageUrl }: { imageUrl: string }) {
+  return (await TrainingItem.exists({ imageUrl })) !== null;
+}
+
 /** The summary cards: all, verified, pending. */
 export async function trainingStats() {
   const [total, verified] = await Promise.all([TrainingItem.countDocuments({}), TrainingItem.countDocuments({ isVerified: true })]);

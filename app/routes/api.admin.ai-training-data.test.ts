@@ -129,11 +129,21 @@ describe("create, list, filter, verify, edit, delete", () => {
     expect(cleared.json).toMatchObject({ location: null, laborHours: null });
   });
 
-  it("deletes an item; a second delete and a malformed id are 404", async () => {
+  it("deletes an item with its image; a second delete and a malformed id are 404", async () => {
     const url = await upload(admin, await jpeg());
     const created = (await admin.post("/api/admin/ai-training-data", item(url))).json;
+    expect((await admin.get(created.imageUrl)).status).toBe(200);
     const res = await admin.del(`/api/admin/ai-training-data/${created.id}`);
     expect(res.status).toBe(200);
+    expect((await admin.get(created.imageUrl)).status).toBe(404);
+    // An image two items show stays until the last of them goes.
+    const shared = await upload(admin, await jpeg());
+    const first = (await admin.post("/api/admin/ai-training-data", item(shared))).json;
+    const second = (await admin.post("/api/admin/ai-training-data", item(first.imageUrl))).json;
+    await admin.del(`/api/admin/ai-training-data/${first.id}`);
+    expect((await admin.get(second.imageUrl)).status).toBe(200);
+    await admin.del(`/api/admin/ai-training-data/${second.id}`);
+    expect((await admin.get(second.imageUrl)).status).toBe(404);
     expect(res.json).toEqual({ message: "Training data deleted successfully" });
     expect((await admin.del(`/api/admin/ai-training-data/${created.id}`)).status).toBe(404);
     expect((await admin.put("/api/admin/ai-training-data/nope", { isVerified: true })).status).toBe(404);

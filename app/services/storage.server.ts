@@ -604,6 +604,16 @@ async function discardUpload(record: UploadRecord) {
   await deleteUploadRecord(record._id);
 }
 
+/**
+ * The upload behind an app media URL, with its object, whoever owns it: for a document that held
+ * the only reference to an image the caller was allowed to use (a deleted training item's).
+ */
+export async function discardMediaUrl(url: string) {
+  const id = /^\/media\/([0-9a-f]{24})$/.exec(url)?.[1];
+  const record = id ? await findUpload({ scope: { allOwners: true }, id }) : null;
+  if (record) await discardUpload(record);
+}
+
 /** Every upload of an account with its objects (the account is being deleted), a hundred at a time. */
 export async function deleteUploadsOf(ownerId: string) {
   for (;;) {

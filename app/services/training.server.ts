@@ -1,5 +1,6 @@
 import {
   countTrainingItems,
+  imageInUse,
   findTrainingItem,
   findTrainingItems,
   insertTrainingItem,
@@ -13,7 +14,7 @@ import type { TrainingFilter, TrainingItemInput } from "~/schemas/training";
 import { jsonError } from "~/utils/http.server";
 import { isAdmin, type Actor } from "./auth.server";
 import { computeImageFeatures } from "./image-features.server";
-import { readMediaBytes, resolveImageUrl } from "./storage.server";
+import { discardMediaUrl, readMediaBytes, resolveImageUrl } from "./storage.server";
 
 /** A training item as the API answers it and the screen renders it. */
 export type TrainingItemJson = ReturnType<typeof toJson>;
@@ -117,9 +118,11 @@ export async function verifyTrainingItem(actor: Actor, id: string) {
   return toJson(record);
 }
 
+/** Deletes an item, and its image with it unless another item shows the same one. */
 export async function deleteTrainingItem(actor: Actor, id: string) {
   assertAdmin(actor);
   const record = await removeTrainingItem({ id });
   if (!record) throw notFound();
+  if (!(await imageInUse({ imageUrl: record.imageUrl }))) await discardMediaUrl(record.imageUrl);
   return toJson(record);
 }
