@@ -6,7 +6,7 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/node";
-import { Form, Link, useLoaderData, useSearchParams, useSubmit } from "@remix-run/react";
+import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { validationError } from "remix-validated-form";
 import { CardGrid, CardGridSkeleton, useListLoading } from "~/components/crud/CardGrid";
 import { EmptyState } from "~/components/crud/EmptyState";
@@ -14,6 +14,7 @@ import { BoxIcon, CheckIcon, PlusIcon, StarIcon, TrendingUpIcon } from "~/compon
 import { keepListWhenOpeningDialog, listSearch, readDialog, readPage } from "~/utils/list-url";
 import { ListDialogs } from "~/components/crud/ListDialogs";
 import { PageLinks } from "~/components/crud/PageLinks";
+import { UrlChoicesForm } from "~/components/crud/PostButtons";
 import { StatCard } from "~/components/crud/StatCard";
 import { DAMAGE_TYPE_OPTIONS, humanize, SEVERITY_OPTIONS } from "~/components/training/labels";
 import { TrainingCard } from "~/components/training/TrainingCard";
@@ -123,37 +124,29 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 }
 
-/** Filters as a GET form: Apply without JavaScript, applied on change with it. */
+/** The filters, kept in the URL. */
 function Filters({ damageType, severity, verified }: { damageType: string; severity: string; verified: string }) {
-  const submit = useSubmit();
   return (
-    <Form method="get" preventScrollReset onChange={(e) => submit(e.currentTarget, { preventScrollReset: true })}>
-      <Group align="flex-end" wrap="wrap">
-        <NativeSelect
-          name="damageType"
-          label="Damage type"
-          defaultValue={damageType}
-          data={[{ value: "all", label: "All damage types" }, ...DAMAGE_TYPE_OPTIONS]}
-        />
-        <NativeSelect
-          name="severity"
-          label="Severity"
-          defaultValue={severity}
-          data={[{ value: "all", label: "All severities" }, ...SEVERITY_OPTIONS]}
-        />
-        <NativeSelect
-          name="verified"
-          label="Status"
-          defaultValue={verified}
-          data={VERIFIED_FILTERS.map((v) => ({ value: v, label: humanize(v) }))}
-        />
-        <noscript>
-          <Button type="submit" variant="default">
-            Apply
-          </Button>
-        </noscript>
-      </Group>
-    </Form>
+    <UrlChoicesForm submitLabel="Apply">
+      <NativeSelect
+        name="damageType"
+        label="Damage type"
+        defaultValue={damageType}
+        data={[{ value: "all", label: "All damage types" }, ...DAMAGE_TYPE_OPTIONS]}
+      />
+      <NativeSelect
+        name="severity"
+        label="Severity"
+        defaultValue={severity}
+        data={[{ value: "all", label: "All severities" }, ...SEVERITY_OPTIONS]}
+      />
+      <NativeSelect
+        name="verified"
+        label="Status"
+        defaultValue={verified}
+        data={VERIFIED_FILTERS.map((v) => ({ value: v, label: humanize(v) }))}
+      />
+    </UrlChoicesForm>
   );
 }
 

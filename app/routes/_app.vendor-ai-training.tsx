@@ -1,8 +1,9 @@
 import { Alert, Button, Group, NativeSelect, Stack, Text, Title } from "@mantine/core";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useSearchParams, useSubmit } from "@remix-run/react";
+import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { ConfirmDelete } from "~/components/crud/ConfirmDelete";
 import { EmptyState } from "~/components/crud/EmptyState";
+import { UrlChoicesForm } from "~/components/crud/PostButtons";
 import { BoxIcon, PlusIcon } from "~/components/crud/icons";
 import { DialogRoute } from "~/components/DialogRoute";
 import { LinkTabs } from "~/components/LinkTabs";
@@ -95,29 +96,21 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 }
 
-/** The vendor selector: a GET form (Show without JavaScript, on change with it). */
+/** The vendor selector, kept in the URL. */
 function VendorSelector({ vendors, selected }: { vendors: { id: string; name: string; address: string | null }[]; selected: string }) {
-  const submit = useSubmit();
   return (
-    <Form method="get" preventScrollReset onChange={(e) => submit(e.currentTarget, { preventScrollReset: true })}>
-      <Group align="flex-end" wrap="wrap">
-        <NativeSelect
-          name="vendor"
-          label="Vendor"
-          defaultValue={selected}
-          style={{ flex: "1 1 260px", maxWidth: 480 }}
-          data={[
-            { value: "", label: "Choose a vendor…" },
-            ...vendors.map((v) => ({ value: v.id, label: v.address ? `${v.name} — ${v.address}` : v.name })),
-          ]}
-        />
-        <noscript>
-          <Button type="submit" variant="default">
-            Show
-          </Button>
-        </noscript>
-      </Group>
-    </Form>
+    <UrlChoicesForm submitLabel="Show">
+      <NativeSelect
+        name="vendor"
+        label="Vendor"
+        defaultValue={selected}
+        style={{ flex: "1 1 260px", maxWidth: 480 }}
+        data={[
+          { value: "", label: "Choose a vendor…" },
+          ...vendors.map((v) => ({ value: v.id, label: v.address ? `${v.name} — ${v.address}` : v.name })),
+        ]}
+      />
+    </UrlChoicesForm>
   );
 }
 

@@ -1,25 +1,10 @@
-import { Badge, Button, Card, Group, Image, Stack, Text } from "@mantine/core";
-import { Form, useNavigation } from "@remix-run/react";
+import { Badge, Card, Group, Image, Stack, Text } from "@mantine/core";
 import type { TrainingItemJson } from "~/services/training.server";
 import { formatUsd } from "../crud/format";
-import { CheckIcon, MapPinIcon } from "../crud/icons";
+import { MapPinIcon } from "../crud/icons";
 import { ItemActions } from "../crud/ItemActions";
+import { ItemPostButton } from "../crud/PostButtons";
 import { humanize, SEVERITY_COLOR } from "./labels";
-
-/** Verify: a plain form post, so it works without JavaScript; nothing moves an item back. */
-function VerifyButton({ id }: { id: string }) {
-  const navigation = useNavigation();
-  const verifying = navigation.formData?.get("intent") === "verify" && navigation.formData?.get("id") === id;
-  return (
-    <Form method="post" preventScrollReset>
-      <input type="hidden" name="intent" value="verify" />
-      <input type="hidden" name="id" value={id} />
-      <Button type="submit" size="xs" variant="light" color="green" leftSection={<CheckIcon size={14} />} loading={verifying}>
-        Verify
-      </Button>
-    </Form>
-  );
-}
 
 export function TrainingCard({ item, editTo, deleteTo }: { item: TrainingItemJson; editTo: string; deleteTo: string }) {
   const title = `${humanize(item.damageType)} (${item.severity})`;
@@ -62,7 +47,7 @@ export function TrainingCard({ item, editTo, deleteTo }: { item: TrainingItemJso
       </Stack>
       {!item.isVerified && (
         <Group justify="flex-end" mt="sm">
-          <VerifyButton id={item.id} />
+          <ItemPostButton intent="verify" id={item.id} label="Verify" />
         </Group>
       )}
     </Card>

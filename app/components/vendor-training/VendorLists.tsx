@@ -1,9 +1,8 @@
-import { Badge, Button, Card, Group, SimpleGrid, Stack, Text } from "@mantine/core";
-import { Form, useNavigation } from "@remix-run/react";
+import { Badge, Card, Group, SimpleGrid, Stack, Text } from "@mantine/core";
 import type { LearningRecordJson, PricingRuleJson, VendorPackageJson } from "~/services/vendors.server";
 import { formatUsd } from "../crud/format";
-import { CheckIcon } from "../crud/icons";
 import { ItemActions } from "../crud/ItemActions";
+import { ItemPostButton } from "../crud/PostButtons";
 import { humanize, SEVERITY_COLOR } from "../training/labels";
 
 const modifierText = (map: Record<string, number>) =>
@@ -101,21 +100,6 @@ export function VendorPackageCard({ pkg, editTo, deleteTo }: { pkg: VendorPackag
   );
 }
 
-/** Validate: a plain form post, so it works without JavaScript. */
-function ValidateButton({ id }: { id: string }) {
-  const navigation = useNavigation();
-  const busy = navigation.formData?.get("intent") === "validate" && navigation.formData?.get("id") === id;
-  return (
-    <Form method="post" preventScrollReset>
-      <input type="hidden" name="intent" value="validate" />
-      <input type="hidden" name="id" value={id} />
-      <Button type="submit" size="xs" variant="light" color="green" leftSection={<CheckIcon size={14} />} loading={busy}>
-        Validate
-      </Button>
-    </Form>
-  );
-}
-
 export function LearningRecordCard({ record, canValidate }: { record: LearningRecordJson; canValidate: boolean }) {
   const title = `${humanize(record.damageType)} (${record.severity})`;
   return (
@@ -128,7 +112,7 @@ export function LearningRecordCard({ record, canValidate }: { record: LearningRe
             {record.isValidated ? "Validated" : "Pending"}
           </Badge>
         </Group>
-        {canValidate && !record.isValidated && <ValidateButton id={record.id} />}
+        {canValidate && !record.isValidated && <ItemPostButton intent="validate" id={record.id} label="Validate" />}
       </Group>
       <SimpleGrid cols={{ base: 2, xs: 4 }} mt="sm">
         <Figure label="Original estimate" value={formatUsd(record.originalEstimate)} />
