@@ -1,11 +1,10 @@
 import { DAMAGE_LOCATIONS, DAMAGE_TYPES, SEVERITIES } from "~/schemas/damage";
 
+export { SEVERITY_COLOR } from "~/schemas/assessment";
+
 /** "broken_part" → "Broken Part": enumeration values as people read them. */
 export const humanize = (value: string) => value.replace(/_/g, " ").replace(/\b\w/g, (c) => c.toUpperCase());
 
 export const DAMAGE_TYPE_OPTIONS = DAMAGE_TYPES.map((value) => ({ value, label: humanize(value) }));
 export const SEVERITY_OPTIONS = SEVERITIES.map((value) => ({ value, label: humanize(value) }));
 export const LOCATION_OPTIONS = DAMAGE_LOCATIONS.map((value) => ({ value, label: humanize(value) }));
-
-/** Spec part 1 §4's severity colours. */
-export const SEVERITY_COLOR: Record<string, string> = { minor: "green", moderate: "yellow", major: "orange", severe: "red" };
