@@ -1,4 +1,4 @@
-import { Schema, type Types } from "mongoose";
+import { Schema, trusted, type Types } from "mongoose";
 import type { ContactInput } from "~/schemas/contact";
 import { defineModel } from "./define-model.server";
 import { ownedList, present } from "./list-filter.server";
@@ -66,6 +66,15 @@ export async function contactStats({ scope }: { scope: OwnerScope }) {
 export async function findContact({ scope, id }: { scope: OwnerScope; id: string }) {
   if (!isObjectIdHex(id)) return null;
   return Contact.findOne({ _id: id, ...ownerFilter(scope) }).lean<ContactRecord>();
+}
+
+/** The contacts in scope with these ids, in one query (the contacts of a page of assessments). */
+export async function findContactsByIds({ scope, ids }: { scope: OwnerScope; ids: string[] }) {
+  const wanted = [...new Set(ids)].filter(isObjectIdHex);
+  if (wanted.length === 0) return [];
+  return Contact.find({ _id: trusted({ $in: wanted }), ...ownerFilter(scope) })
+    .select({ firstName: 1, lastName: 1, email: 1 })
+    .lean<Pick<ContactRecord, "_id" | "firstName" | "lastName" | "email">[]>();
 }
 
 export async function insertContact({ ownerId, input }: { ownerId: string; input: ContactInput }) {

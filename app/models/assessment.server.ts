@@ -1,0 +1,381 @@
+import { Schema, trusted, Types } from "mongoose";
+import {
+  ASSESSMENT_STATUSES,
+  type AssessmentCreateInput,
+  type AssessmentStatus,
+  type AssessmentUpdateInput,
+} from "~/schemas/assessment";
+import { DAMAGE_LOCATIONS, DAMAGE_TYPES, SEVERITIES, type DamageLocation, type DamageType, type Severity } from "~/schemas/damage";
+import { defineModel } from "./define-model.server";
+import { searchFilter } from "./list-filter.server";
+import { isObjectIdHex, ownerFilter, type OwnerScope } from "./owner-scope.server";
+
+const damageSchema = new Schema(
+  {
+    damageType: { type: String, enum: DAMAGE_TYPES, required: true },
+    location: { type: String, enum: DAMAGE_LOCATIONS, required: true },
+    severity: { type: String, enum: SEVERITIES, required: true },
+    description: { type: String, default: "" },
+    confidence: { type: Number, min: 0, max: 1, required: true },
+    mediaUrl: { type: String },
+  },
+  { _id: false },
+);
+
+const aiAnalysisSchema = new Schema(
+  {
+    confidence: { type: Number, min: 0, max: 1, required: true },
+    description: { type: String, default: "" },
+    provider: { type: String, enum: ["openai", "embedded"], required: true },
+    model: { type: String },
+  },
+  { _id: false },
+);
+
+const auditSchema = new Schema(
+  {
+    at: { type: Date, required: true },
+    // Null: the system (the analysis worker).
+    by: { type: Schema.Types.ObjectId, default: null },
+    byName: { type: String, required: true },
+    action: { type: String, required: true },
+    from: { type: String, enum: ASSESSMENT_STATUSES },
+    to: { type: String, enum: ASSESSMENT_STATUSES },
+    note: { type: String },
+  },
+  { _id: false },
+);
+
+const assessmentSchema = new Schema(
+  {
+    ownerId: { type: Schema.Types.ObjectId, required: true, immutable: true },
+    title: { type: String, required: true, trim: true },
+    // Optional fields are absent when blank (never ""), so the API answers null for them.
+    vehicleYear: { type: Number },
+    vehicleMake: { type: String, trim: true },
+    vehicleModel: { type: String, trim: true },
+    vin: { type: String, trim: true },
+    contactId: { type: Schema.Types.ObjectId },
+    notes: { type: String },
+    vendorId: { type: Schema.Types.ObjectId },
+    /** App media URLs (`/media/<uploadId>`) of the caller's uploads. */
+    mediaUrls: { type: [String], default: [] },
+    status: { type: String, enum: ASSESSMENT_STATUSES, default: "uploaded", required: true },
+    severity: { type: String, enum: SEVERITIES },
+    /** Dollars with 2 decimals; absent = TBD. */
+    estimatedCost: { type: Number, min: 0 },
+    /** The AI's figure, kept when a person edits the cost: the AI-accuracy stat compares the two. */
+    aiEstimatedCost: { type: Number, min: 0 },
+    /** Why the cost is TBD ("No vendor chosen", "No active pricing rule for dent (major)"). */
+    costNote: { type: String },
+    /** The pricing engine's quote lines. */
+    lineItems: { type: [Schema.Types.Mixed], default: [] },
+    damages: { type: [damageSchema], default: [] },
+    damageCategories: { type: [String], default: [] },
+    aiAnalysis: { type: aiAnalysisSchema },
+    analysisError: { type: String },
+    /** 64-bit dHash (hex) of each photo, for the reused-photo check. */
+    photoHashes: { type: [new Schema({ mediaUrl: String, hash: String }, { _id: false })], default: [] },
+    photoWarnings: {
+      type: [new Schema({ mediaUrl: String, otherAssessmentId: Schema.Types.ObjectId, otherTitle: String }, { _id: false })],
+      default: [],
+    },
+    audit: { type: [auditSchema], default: [] },
+    sentAt: { type: Date },
+  },
+  { timestamps: true },
+);
+// The list and the dashboard's recent five: one owner's assessments, newest first.
+assessmentSchema.index({ ownerId: 1, createdAt: -1 });
+// The status filter, the per-status counts (workflow board, pending reviews) and the cost sums of one
+// status: owner and status are equalities, so counts are read from the index alone and sums read
+// only that status's documents.
+assessmentSchema.index({ ownerId: 1, status: 1, createdAt: -1 });
+// The search: every searched field after the owner, so a search is decided on index entries before
+// any assessment is read (MongoDB and the embedded engine alike), its matches put in the list's order
+// there, and only the page's assessments are read.
+assessmentSchema.index({ ownerId: 1, title: 1, vehicleMake: 1, vehicleModel: 1, vin: 1, createdAt: -1 });
+
+export const Assessment = defineModel("Assessment", assessmentSchema);
+
+export interface FoundDamageRecord {
+  damageType: DamageType;
+  location: DamageLocation;
+  severity: Severity;
+  description: string;
+  confidence: number;
+  mediaUrl?: string;
+}
+
+export interface AuditEntry {
+  at: Date;
+  by: Types.ObjectId | null;
+  byName: string;
+  action: string;
+  from?: AssessmentStatus;
+  to?: AssessmentStatus;
+  note?: string;
+}
+
+export interface AssessmentRecord {
+  _id: Types.ObjectId;
+  ownerId: Types.ObjectId;
+  title: string;
+  vehicleYear?: number;
+  vehicleMake?: string;
+  vehicleModel?: string;
+  vin?: string;
+  contactId?: Types.ObjectId;
+  notes?: string;
+  vendorId?: Types.ObjectId;
+  mediaUrls: string[];
+  status: AssessmentStatus;
+  severity?: Severity;
+  estimatedCost?: number;
+  aiEstimatedCost?: number;
+  costNote?: string;
+  lineItems: Record<string, unknown>[];
+  damages: FoundDamageRecord[];
+  damageCategories: string[];
+  aiAnalysis?: { confidence: number; description: string; provider: "openai" | "embedded"; model?: string };
+  analysisError?: string;
+  photoHashes: { mediaUrl: string; hash: string }[];
+  photoWarnings: { mediaUrl: string; otherAssessmentId: Types.ObjectId; otherTitle: string }[];
+  audit: AuditEntry[];
+  sentAt?: Date;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** Who made a change: a person (id and display name) or, as null, the system. */
+export type AuditActor = { id: string; name: string } | null;
+
+export function auditEntry(
+  by: AuditActor,
+  action: string,
+  extra: { from?: AssessmentStatus; to?: AssessmentStatus; note?: string } = {},
+) {
+  return {
+    at: new Date(),
+    by: by ? new Types.ObjectId(by.id) : null,
+    byName: by?.name ?? "System",
+    action,
+    ...extra,
+  };
+}
+
+/** What the search box looks through (spec §5: title, make, model, VIN, in any case). */
+export const ASSESSMENT_SEARCH_FIELDS = ["title", "vehicleMake", "vehicleModel", "vin"] as const;
+const OPTIONAL_FIELDS = ["vehicleYear", "vehicleMake", "vehicleModel", "vin", "contactId", "notes", "vendorId"] as const;
+
+export interface AssessmentListFilter {
+  scope: OwnerScope;
+  q?: string;
+  status?: AssessmentStatus;
+}
+
+/** Owner equality first, status next (the leading keys of the indexes), then the search words. */
+const listFilter = ({ scope, q, status }: AssessmentListFilter) => ({
+  ...ownerFilter(scope),
+  ...(status ? { status } : {}),
+  ...searchFilter(q, ASSESSMENT_SEARCH_FIELDS),
+});
+
+/** One page of the scope's assessments matching the search and status, newest first (all without a limit). */
+export function findAssessments({ skip = 0, limit, ...filter }: AssessmentListFilter & { skip?: number; limit?: number }) {
+  const query = Assessment.find(listFilter(filter)).sort({ createdAt: -1, _id: -1 }).skip(skip);
+  return (limit === undefined ? query : query.limit(limit)).lean<AssessmentRecord[]>();
+}
+
+/** How many of the scope's assessments match the search and status. */
+export function countAssessments(filter: AssessmentListFilter) {
+  return Assessment.countDocuments(listFilter(filter));
+}
+
+/** The scope's assessments per status, each count read from the `{ownerId, status}` index. */
+export async function countAssessmentsByStatus({ scope }: { scope: OwnerScope }) {
+  const counts = await Promise.all(
+    ASSESSMENT_STATUSES.map((status) => Assessment.countDocuments({ ...ownerFilter(scope), status })),
+  );
+  return Object.fromEntries(ASSESSMENT_STATUSES.map((status, i) => [status, counts[i]])) as Record<AssessmentStatus, number>;
+}
+
+/** Aggregates are not cast by mongoose: the owner id must be an ObjectId there. */
+const aggregateOwner = (scope: OwnerScope) => ("ownerId" in scope ? { ownerId: new Types.ObjectId(scope.ownerId) } : {});
+
+/** The sum of the estimated costs of the scope's assessments in one status (TBD counts as 0). */
+export async function sumEstimatedCost({ scope, status }: { scope: OwnerScope; status: AssessmentStatus }) {
+  const [row] = await Assessment.aggregate<{ total: number }>([
+    { $match: { ...aggregateOwner(scope), status } },
+    { $group: { _id: null, total: { $sum: "$estimatedCost" } } },
+  ]);
+  return row?.total ?? 0;
+}
+
+/**
+ * Of the scope's assessments in one status that have both an AI estimate and a final cost, how
+ * many there are and how many kept the final cost within `tolerance` (0.15) of the AI's. Compared in
+ * hundredths with a hair of slack, so 115.00 against 100.00 counts as within 15 % despite binary
+ * fractions.
+ */
+export async function costAccuracy({ scope, status, tolerance }: { scope: OwnerScope; status: AssessmentStatus; tolerance: number }) {
+  const [row] = await Assessment.aggregate<{ compared: number; within: number }>([
+    {
+      $match: {
+        ...aggregateOwner(scope),
+        status,
+        aiEstimatedCost: { $exists: true, $ne: null },
+        estimatedCost: { $exists: true, $ne: null },
+      },
+    },
+    {
+      $group: {
+        _id: null,
+        compared: { $sum: 1 },
+        within: {
+          $sum: {
+            $cond: [
+              {
+                $lte: [
+                  { $multiply: [{ $abs: { $subtract: ["$estimatedCost", "$aiEstimatedCost"] } }, 100] },
+                  { $add: [{ $multiply: ["$aiEstimatedCost", tolerance * 100] }, 1e-6] },
+                ],
+              },
+              1,
+              0,
+            ],
+          },
+        },
+      },
+    },
+  ]);
+  return { compared: row?.compared ?? 0, within: row?.within ?? 0 };
+}
+
+export async function findAssessment({ scope, id }: { scope: OwnerScope; id: string }) {
+  if (!isObjectIdHex(id)) return null;
+  return Assessment.findOne({ _id: id, ...ownerFilter(scope) }).lean<AssessmentRecord>();
+}
+
+export const newAssessmentId = () => new Types.ObjectId();
+
+/** A new assessment of `ownerId` in status uploaded, with its "created" audit entry. */
+export async function insertAssessment({
+  _id,
+  ownerId,
+  input,
+  mediaUrls,
+  by,
+}: {
+  _id: Types.ObjectId;
+  ownerId: string;
+  input: Omit<AssessmentCreateInput, "mediaUrls">;
+  mediaUrls: string[];
+  by: AuditActor;
+}) {
+  const doc = await Assessment.create({
+    ...input,
+    _id,
+    ownerId,
+    mediaUrls,
+    status: "uploaded",
+    audit: [auditEntry(by, "created", { to: "uploaded" })],
+  });
+  return doc.toObject() as unknown as AssessmentRecord;
+}
+
+/** Replaces the editable fields (an optional one left out is removed) with an "updated" audit entry; null when not in scope. */
+export async function replaceAssessmentFields({
+  scope,
+  id,
+  input,
+  by,
+}: {
+  scope: OwnerScope;
+  id: string;
+  input: AssessmentUpdateInput;
+  by: AuditActor;
+}) {
+  if (!isObjectIdHex(id)) return null;
+  const $set: Record<string, unknown> = { title: input.title };
+  const $unset: Record<string, 1> = {};
+  for (const field of OPTIONAL_FIELDS) {
+    if (input[field] === undefined) $unset[field] = 1;
+    else $set[field] = input[field];
+  }
+  return Assessment.findOneAndUpdate(
+    { _id: id, ...ownerFilter(scope) },
+    { $set, ...(Object.keys($unset).length > 0 ? { $unset } : {}), $push: { audit: auditEntry(by, "updated") } },
+    { returnDocument: "after", runValidators: true },
+  ).lean<AssessmentRecord>();
+}
+
+/**
+ * Moves an assessment from one of `from` to `to` atomically: the status condition is part of the
+ * update's filter, so two callers racing (a person approving while the worker re-analyses) cannot
+ * both win, and the audit entry (who, when, from, to) is pushed in the same write. `set`/`unset`
+ * change other fields with it (the analysis result, `sentAt`…). Null: not in scope, or not in a
+ * `from` status. The analysis worker passes `{ allOwners: true }`.
+ * With several `from` statuses each is tried in turn, one atomic update apiece, so the entry records
+ * the status the assessment actually left (a `$in` filter could not tell which it matched).
+ */
+export async function transitionAssessment({
+  scope,
+  id,
+  from,
+  to,
+  by,
+  action,
+  note,
+  set = {},
+  unset = [],
+}: {
+  scope: OwnerScope;
+  id: string;
+  from: readonly AssessmentStatus[];
+  to: AssessmentStatus;
+  by: AuditActor;
+  action: string;
+  note?: string;
+  set?: Record<string, unknown>;
+  unset?: readonly string[];
+}) {
+  if (!isObjectIdHex(id)) return null;
+  for (const status of from) {
+    const record = await Assessment.findOneAndUpdate(
+      { _id: id, ...ownerFilter(scope), status },
+      {
+        $set: { ...set, status: to },
+        ...(unset.length > 0 ? { $unset: Object.fromEntries(unset.map((field) => [field, 1])) } : {}),
+        $push: { audit: auditEntry(by, action, { from: status, to, ...(note ? { note } : {}) }) },
+      },
+      { returnDocument: "after", runValidators: true },
+    ).lean<AssessmentRecord>();
+    if (record) return record;
+  }
+  return null;
+}
+
+export async function removeAssessment({ scope, id }: { scope: OwnerScope; id: string }) {
+  if (!isObjectIdHex(id)) return null;
+  return Assessment.findOneAndDelete({ _id: id, ...ownerFilter(scope) }).lean<AssessmentRecord>();
+}
+
+/** Which of `urls` another assessment of the owner still shows (media are their uploader's alone). */
+export async function mediaUrlsInUse({ ownerId, urls, exceptId }: { ownerId: string; urls: string[]; exceptId: string }) {
+  if (urls.length === 0) return new Set<string>();
+  const others = await Assessment.find({
+    ownerId,
+    _id: trusted({ $ne: new Types.ObjectId(exceptId) }),
+    mediaUrls: trusted({ $in: urls }),
+  })
+    .select({ mediaUrls: 1 })
+    .lean<{ mediaUrls: string[] }[]>();
+  const wanted = new Set(urls);
+  return new Set(others.flatMap((o) => o.mediaUrls.filter((url) => wanted.has(url))));
+}
+
+/** Every assessment of an account (the account is being deleted; its uploads go with deleteUploadsOf). */
+export async function removeAssessmentsOf({ ownerId }: { ownerId: string }) {
+  await Assessment.deleteMany({ ownerId });
+}
