@@ -105,6 +105,9 @@ export const assessmentUpdateSchema = z.object(editableFields);
 export type AssessmentCreateInput = z.infer<typeof assessmentCreateSchema>;
 export type AssessmentUpdateInput = z.infer<typeof assessmentUpdateSchema>;
 
+/** Review's Reject: an optional reason, kept in the audit list. */
+export const assessmentRejectSchema = z.object({ note: optionalString("Note", 1000) });
+
 export const assessmentCreateValidator = withZod(assessmentCreateSchema);
 export const assessmentUpdateValidator = withZod(assessmentUpdateSchema);
 

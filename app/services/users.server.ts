@@ -1,5 +1,6 @@
 import mongoose from "mongoose";
 import { deleteApiTokensOf } from "~/models/api-token.server";
+import { removeAssessmentsOf } from "~/models/assessment.server";
 import { removeContactsOf } from "~/models/contact.server";
 import { removePackagesOf } from "~/models/package.server";
 import { learningRecords } from "~/models/learning-record.server";
@@ -99,8 +100,9 @@ export async function getUserForAdmin(actor: Actor, id: string, request: Request
 
 /**
  * Deletes an account with everything it owns: first its sessions and tokens (nothing new can be
- * written), then its contacts, packages, uploads with their objects and (a vendor's) pricing rules,
- * vendor packages and learning records, and the account last — a
+ * written), then its assessments, contacts, packages, uploads with their objects (the assessments'
+ * media among them) and (a vendor's) pricing rules, vendor packages and learning records, and the
+ * account last — a
  * failure part-way (storage down) leaves the account in place to delete again, never orphans.
  * An admin cannot delete itself.
  */
@@ -112,6 +114,7 @@ export async function deleteUser(actor: Actor, id: string, request: Request) {
   if (!user) throw jsonError(404, "User not found");
   await Promise.all([endAllSessions(id), deleteApiTokensOf({ ownerId: id })]);
   await Promise.all([
+    removeAssessmentsOf({ ownerId: id }),
     removeContactsOf({ ownerId: id }),
     removePackagesOf({ ownerId: id }),
     deleteUploadsOf(id),

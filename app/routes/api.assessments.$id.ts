@@ -1,0 +1,23 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { assessmentUpdateSchema } from "~/schemas/assessment";
+import { deleteAssessment, getAssessment, updateAssessment } from "~/services/assessments.server";
+import { requireUser } from "~/services/auth.server";
+import { api, methods, parseJson } from "~/utils/http.server";
+
+export const loader = api(async ({ request, params }: LoaderFunctionArgs) => {
+  const actor = await requireUser(request);
+  return json(await getAssessment(actor, params.id ?? ""), { headers: { "Cache-Control": "no-store" } });
+});
+
+export const action = methods({
+  PUT: async ({ request, params }: ActionFunctionArgs) => {
+    const actor = await requireUser(request);
+    const input = await parseJson(request, assessmentUpdateSchema);
+    return json(await updateAssessment(actor, params.id ?? "", input));
+  },
+  DELETE: async ({ request, params }: ActionFunctionArgs) => {
+    const actor = await requireUser(request);
+    await deleteAssessment(actor, params.id ?? "");
+    return json({ message: "Assessment deleted successfully" });
+  },
+});

@@ -1,0 +1,21 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { assessmentCreateSchema, assessmentListQueryInput, assessmentListQuerySchema } from "~/schemas/assessment";
+import { createAssessment, listAssessments } from "~/services/assessments.server";
+import { requireUser } from "~/services/auth.server";
+import { api, methods, parseJson, validationError } from "~/utils/http.server";
+
+/** The caller's assessments; `?q=` searches title, make, model and VIN; `?status=` filters; `?limit=&offset=` pages. */
+export const loader = api(async ({ request }: LoaderFunctionArgs) => {
+  const actor = await requireUser(request);
+  const query = assessmentListQuerySchema.safeParse(assessmentListQueryInput(new URL(request.url)));
+  if (!query.success) throw validationError(query.error);
+  return json(await listAssessments(actor, query.data), { headers: { "Cache-Control": "no-store" } });
+});
+
+export const action = methods({
+  POST: async ({ request }: ActionFunctionArgs) => {
+    const actor = await requireUser(request);
+    const input = await parseJson(request, assessmentCreateSchema);
+    return json(await createAssessment(actor, input), { status: 201 });
+  },
+});

@@ -1,0 +1,347 @@
+import {
+  costAccuracy,
+  countAssessments,
+  countAssessmentsByStatus,
+  findAssessment,
+  findAssessments,
+  insertAssessment,
+  mediaUrlsInUse,
+  newAssessmentId,
+  removeAssessment,
+  replaceAssessmentFields,
+  sumEstimatedCost,
+  transitionAssessment,
+  type AssessmentRecord,
+  type AuditActor,
+} from "~/models/assessment.server";
+import { findContact, findContactsByIds } from "~/models/contact.server";
+import { ownerNames, scopeFor, type OwnerScope } from "~/models/owner-scope.server";
+import { imageInUse } from "~/models/training-item.server";
+import { findVendor } from "~/models/user.server";
+import type {
+  AssessmentCreateInput,
+  AssessmentListQuery,
+  AssessmentStatus,
+  AssessmentUpdateInput,
+} from "~/schemas/assessment";
+import { jsonError } from "~/utils/http.server";
+import { isAdmin, type Actor } from "./auth.server";
+import { claimUploads, discardMediaUrl } from "./storage.server";
+
+export { removeAssessmentsOf } from "~/models/assessment.server";
+
+/** An assessment as the API answers it and the screens render it: absent optionals are null. */
+export interface AssessmentJson {
+  id: string;
+  ownerId: string;
+  /** Whose assessment it is: only in an admin's answers. */
+  owner?: { id: string; name: string };
+  title: string;
+  vehicleYear: number | null;
+  vehicleMake: string | null;
+  vehicleModel: string | null;
+  vin: string | null;
+  contactId: string | null;
+  /** The assessment's contact (null when none, or since deleted). */
+  contact: { id: string; firstName: string; lastName: string; email: string } | null;
+  notes: string | null;
+  vendorId: string | null;
+  mediaUrls: string[];
+  status: AssessmentStatus;
+  severity: string | null;
+  /** Dollars; null = TBD (see costNote). */
+  estimatedCost: number | null;
+  aiEstimatedCost: number | null;
+  costNote: string | null;
+  lineItems: Record<string, unknown>[];
+  damages: {
+    damageType: string;
+    location: string;
+    severity: string;
+    description: string;
+    confidence: number;
+    mediaUrl: string | null;
+  }[];
+  damageCategories: string[];
+  aiAnalysis: { confidence: number; description: string; provider: "openai" | "embedded"; model: string | null } | null;
+  analysisError: string | null;
+  photoHashes: { mediaUrl: string; hash: string }[];
+  photoWarnings: { mediaUrl: string; otherAssessmentId: string; otherTitle: string }[];
+  audit: {
+    at: string;
+    by: string | null;
+    byName: string;
+    action: string;
+    from: AssessmentStatus | null;
+    to: AssessmentStatus | null;
+    note: string | null;
+  }[];
+  sentAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const notFound = () => jsonError(404, "Assessment not found");
+const iso = (date: Date | string) => new Date(date).toISOString();
+
+/** Who is acting, as the audit list names them. */
+function auditActor(actor: Actor): AuditActor {
+  const { firstName, lastName, username } = actor.user;
+  return { id: actor.id, name: [firstName, lastName].filter(Boolean).join(" ") || username };
+}
+
+type ContactJson = NonNullable<AssessmentJson["contact"]>;
+
+function toJson(record: AssessmentRecord, contacts: Map<string, ContactJson>, owners?: Map<string, string>): AssessmentJson {
+  const ownerId = String(record.ownerId);
+  const contactId = record.contactId ? String(record.contactId) : null;
+  return {
+    id: String(record._id),
+    ownerId,
+    ...(owners ? { owner: { id: ownerId, name: owners.get(ownerId) ?? "Deleted account" } } : {}),
+    title: record.title,
+    vehicleYear: record.vehicleYear ?? null,
+    vehicleMake: record.vehicleMake ?? null,
+    vehicleModel: record.vehicleModel ?? null,
+    vin: record.vin ?? null,
+    contactId,
+    contact: (contactId && contacts.get(contactId)) || null,
+    notes: record.notes ?? null,
+    vendorId: record.vendorId ? String(record.vendorId) : null,
+    mediaUrls: record.mediaUrls ?? [],
+    status: record.status,
+    severity: record.severity ?? null,
+    estimatedCost: record.estimatedCost ?? null,
+    aiEstimatedCost: record.aiEstimatedCost ?? null,
+    costNote: record.costNote ?? null,
+    lineItems: record.lineItems ?? [],
+    damages: (record.damages ?? []).map((d) => ({
+      damageType: d.damageType,
+      location: d.location,
+      severity: d.severity,
+      description: d.description,
+      confidence: d.confidence,
+      mediaUrl: d.mediaUrl ?? null,
+    })),
+    damageCategories: record.damageCategories ?? [],
+    aiAnalysis: record.aiAnalysis
+      ? {
+          confidence: record.aiAnalysis.confidence,
+          description: record.aiAnalysis.description,
+          provider: record.aiAnalysis.provider,
+          model: record.aiAnalysis.model ?? null,
+        }
+      : null,
+    analysisError: record.analysisError ?? null,
+    photoHashes: (record.photoHashes ?? []).map((p) => ({ mediaUrl: p.mediaUrl, hash: p.hash })),
+    photoWarnings: (record.photoWarnings ?? []).map((w) => ({
+      mediaUrl: w.mediaUrl,
+      otherAssessmentId: String(w.otherAssessmentId),
+      otherTitle: w.otherTitle,
+    })),
+    audit: (record.audit ?? []).map((entry) => ({
+      at: iso(entry.at),
+      by: entry.by ? String(entry.by) : null,
+      byName: entry.byName,
+      action: entry.action,
+      from: entry.from ?? null,
+      to: entry.to ?? null,
+      note: entry.note ?? null,
+    })),
+    sentAt: record.sentAt ? iso(record.sentAt) : null,
+    createdAt: iso(record.createdAt),
+    updatedAt: iso(record.updatedAt),
+  };
+}
+
+/** A page of records as JSON: their contacts in one query, and for admins every owner's name. */
+async function present(actor: Actor, records: AssessmentRecord[]) {
+  const contactIds = records.flatMap((r) => (r.contactId ? [String(r.contactId)] : []));
+  const [contactRows, owners] = await Promise.all([
+    findContactsByIds({ scope: scopeFor(actor), ids: contactIds }),
+    isAdmin(actor) ? ownerNames(records.map((r) => String(r.ownerId))) : undefined,
+  ]);
+  const contacts = new Map(
+    contactRows.map((c) => [String(c._id), { id: String(c._id), firstName: c.firstName, lastName: c.lastName, email: c.email }]),
+  );
+  return records.map((r) => toJson(r, contacts, owners));
+}
+
+const presentOne = async (actor: Actor, record: AssessmentRecord) => (await present(actor, [record]))[0];
+
+/** The references of a body must be the owner's contact and a vendor account: else 400 on that field. */
+async function assertReferences(ownerId: string, input: Pick<AssessmentUpdateInput, "contactId" | "vendorId">) {
+  const [contact, vendor] = await Promise.all([
+    input.contactId ? findContact({ scope: { ownerId }, id: input.contactId }) : undefined,
+    input.vendorId ? findVendor(input.vendorId) : undefined,
+  ]);
+  if (input.contactId && !contact) throw jsonError(400, "Contact not found", { contactId: "Contact not found" });
+  if (input.vendorId && !vendor) throw jsonError(400, "Vendor not found", { vendorId: "Vendor not found" });
+}
+
+/** The caller's uploads behind the URLs as app media URLs; a refusal names the mediaUrls field. */
+async function claimMedia(actor: Actor, urls: string[], assessmentId: string) {
+  try {
+    return [...new Set(await claimUploads(actor, urls, assessmentId))];
+  } catch (error) {
+    if (!(error instanceof Response) || error.status >= 500) throw error;
+    const { message } = (await error.json()) as { message: string };
+    throw jsonError(error.status, message, { mediaUrls: message });
+  }
+}
+
+/**
+ * `POST /api/assessments`: a new assessment of the caller in status uploaded. The contact must be
+ * the caller's, the vendor a vendor account, and every media URL one of the caller's complete
+ * uploads (taken off the wizard's list by it).
+ */
+export async function createAssessment(actor: Actor, input: AssessmentCreateInput) {
+  const { mediaUrls, ...fields } = input;
+  await assertReferences(actor.id, fields);
+  const _id = newAssessmentId();
+  const claimed = await claimMedia(actor, mediaUrls, String(_id));
+  const record = await insertAssessment({ _id, ownerId: actor.id, input: fields, mediaUrls: claimed, by: auditActor(actor) });
+  return presentOne(actor, record);
+}
+
+/** `GET /api/assessments`: the caller's (an admin's: everyone's), newest first; `q`, `status`, `limit`, `offset`. */
+export async function listAssessments(actor: Actor, { q, status, limit, offset = 0 }: Partial<AssessmentListQuery> = {}) {
+  return present(actor, await findAssessments({ scope: scopeFor(actor), q, status, skip: offset, limit }));
+}
+
+/** Counts per status and in all over every assessment in scope. */
+async function statusCounts(scope: OwnerScope) {
+  const byStatus = await countAssessmentsByStatus({ scope });
+  return { total: Object.values(byStatus).reduce((sum, n) => sum + n, 0), byStatus };
+}
+
+/** The Estimates screen: counts over every assessment in scope, how many the filters matched, one page. */
+export async function assessmentsPage(
+  actor: Actor,
+  { q, status, page, pageSize }: { q?: string; status?: AssessmentStatus; page: number; pageSize: number },
+) {
+  const scope = scopeFor(actor);
+  const stats = await statusCounts(scope);
+  // Without a search the counts already hold the answer.
+  const matched = q ? await countAssessments({ scope, q, status }) : status ? stats.byStatus[status] : stats.total;
+  const pageCount = Math.max(1, Math.ceil(matched / pageSize));
+  const current = Math.min(Math.max(1, page), pageCount);
+  const records = await findAssessments({ scope, q, status, skip: (current - 1) * pageSize, limit: pageSize });
+  return { assessments: await present(actor, records), matched, page: current, pageCount, stats };
+}
+
+/** One assessment in scope; 404 "Assessment not found" for another account's or a malformed id. */
+export async function getAssessment(actor: Actor, id: string) {
+  const record = await findAssessment({ scope: scopeFor(actor), id });
+  if (!record) throw notFound();
+  return presentOne(actor, record);
+}
+
+/** `PUT /api/assessments/{id}`: replaces the editable fields; status, costs and AI results stay. */
+export async function updateAssessment(actor: Actor, id: string, input: AssessmentUpdateInput) {
+  const scope = scopeFor(actor);
+  // The contact must be the owner's: an admin editing another account's assessment checks that account's.
+  let ownerId = actor.id;
+  if (input.contactId && isAdmin(actor)) {
+    const current = await findAssessment({ scope, id });
+    if (!current) throw notFound();
+    ownerId = String(current.ownerId);
+  }
+  await assertReferences(ownerId, input);
+  const record = await replaceAssessmentFields({ scope, id, input, by: auditActor(actor) });
+  if (!record) throw notFound();
+  return presentOne(actor, record);
+}
+
+/**
+ * Deletes one assessment in scope and answers it as it was. Its media objects go too, unless
+ * another assessment of the account or a training item still shows them.
+ */
+export async function deleteAssessment(actor: Actor, id: string) {
+  const record = await removeAssessment({ scope: scopeFor(actor), id });
+  if (!record) throw notFound();
+  const inUse = await mediaUrlsInUse({ ownerId: String(record.ownerId), urls: record.mediaUrls, exceptId: id });
+  for (const url of record.mediaUrls) {
+    if (!inUse.has(url) && !(await imageInUse({ imageUrl: url }))) await discardMediaUrl(url);
+  }
+  return presentOne(actor, record);
+}
+
+/** A transition that found nothing: 404 when the assessment is not in scope, else 409 `message`. */
+async function refused(actor: Actor, id: string, message: string): Promise<never> {
+  if (!(await findAssessment({ scope: scopeFor(actor), id }))) throw notFound();
+  throw jsonError(409, message);
+}
+
+/** Review's Approve: completed → reviewed. */
+export async function approveAssessment(actor: Actor, id: string) {
+  const record = await transitionAssessment({
+    scope: scopeFor(actor),
+    id,
+    from: ["completed"],
+    to: "reviewed",
+    by: auditActor(actor),
+    action: "approved",
+  });
+  if (!record) return refused(actor, id, "Only a completed assessment can be approved");
+  return presentOne(actor, record);
+}
+
+/** Review's Reject: completed or reviewed → uploaded (to be analysed again or priced by hand). */
+export async function rejectAssessment(actor: Actor, id: string, note?: string) {
+  const record = await transitionAssessment({
+    scope: scopeFor(actor),
+    id,
+    from: ["completed", "reviewed"],
+    to: "uploaded",
+    by: auditActor(actor),
+    action: "rejected",
+    note,
+  });
+  if (!record) return refused(actor, id, "Only a completed or reviewed assessment can be rejected");
+  return presentOne(actor, record);
+}
+
+/** A final cost within this share of the AI's estimate counts as accurate. */
+export const AI_ACCURACY_TOLERANCE = 0.15;
+const RECENT_COUNT = 5;
+
+/**
+ * `GET /api/dashboard/stats`, every figure computed by the database over the assessments in scope:
+ * - totalAssessments: all of them;
+ * - pendingReviews: status completed (the AI is done, a person has not reviewed it yet);
+ * - totalRevenue: the sum of estimatedCost of sent assessments (dollars; a TBD cost adds nothing);
+ * - aiAccuracy: of the reviewed and sent assessments that have both an AI estimate and a final cost,
+ *   the share whose final cost stayed within 15 % of the AI's, in percent with one decimal; 0 when none;
+ * - recentAssessments: the 5 newest;
+ * - workflow: the board's columns: upload (uploaded), analysis (processing + analyzing),
+ *   review (completed), complete (reviewed + sent).
+ */
+export async function dashboardStats(actor: Actor) {
+  const scope = scopeFor(actor);
+  const accuracy = (status: AssessmentStatus) => costAccuracy({ scope, status, tolerance: AI_ACCURACY_TOLERANCE });
+  const [{ total, byStatus }, revenue, reviewed, sent, recent] = await Promise.all([
+    statusCounts(scope),
+    sumEstimatedCost({ scope, status: "sent" }),
+    accuracy("reviewed"),
+    accuracy("sent"),
+    findAssessments({ scope, limit: RECENT_COUNT }),
+  ]);
+  const compared = reviewed.compared + sent.compared;
+  const within = reviewed.within + sent.within;
+  return {
+    totalAssessments: total,
+    pendingReviews: byStatus.completed,
+    totalRevenue: Math.round(revenue * 100) / 100,
+    aiAccuracy: compared === 0 ? 0 : Math.round((within / compared) * 1000) / 10,
+    recentAssessments: await present(actor, recent),
+    workflow: {
+      upload: byStatus.uploaded,
+      analysis: byStatus.processing + byStatus.analyzing,
+      review: byStatus.completed,
+      complete: byStatus.reviewed + byStatus.sent,
+    },
+  };
+}
+
+export type DashboardStats = Awaited<ReturnType<typeof dashboardStats>>;
