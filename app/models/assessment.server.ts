@@ -203,53 +203,36 @@ export async function countAssessmentsByStatus({ scope }: { scope: OwnerScope })
 /** Aggregates are not cast by mongoose: the owner id must be an ObjectId there. */
 const aggregateOwner = (scope: OwnerScope) => ("ownerId" in scope ? { ownerId: new Types.ObjectId(scope.ownerId) } : {});
 
-/** The sum of the estimated costs of the scope's assessments in one status (TBD counts as 0). */
-export async function sumEstimatedCost({ scope, status }: { scope: OwnerScope; status: AssessmentStatus }) {
-  const [row] = await Assessment.aggregate<{ total: number }>([
-    { $match: { ...aggregateOwner(scope), status } },
-    { $group: { _id: null, total: { $sum: "$estimatedCost" } } },
-  ]);
-  return row?.total ?? 0;
-}
+/** Whether a field holds a value (missing and null alike are not), as an aggregation expression. */
+const has = (field: string) => ({ $ne: [{ $ifNull: [`$${field}`, null] }, null] });
 
 /**
- * Of the scope's assessments in one status that have both an AI estimate and a final cost, how
- * many there are and how many kept the final cost within `tolerance` (0.15) of the AI's. Compared in
- * hundredths with a hair of slack, so 115.00 against 100.00 counts as within 15 % despite binary
- * fractions.
+ * Over the scope's assessments in one status, in one pass over that status's documents (the
+ * `{ownerId, status}` equality finds them in the index): the sum of their estimated costs (TBD adds
+ * nothing), how many have both an AI estimate and a final cost, and how many of those kept the final
+ * cost within `tolerance` (0.15) of the AI's. Compared in hundredths with a hair of slack, so 115.00
+ * against 100.00 counts as within 15 % despite binary fractions.
  */
-export async function costAccuracy({ scope, status, tolerance }: { scope: OwnerScope; status: AssessmentStatus; tolerance: number }) {
-  const [row] = await Assessment.aggregate<{ compared: number; within: number }>([
-    {
-      $match: {
-        ...aggregateOwner(scope),
-        status,
-        aiEstimatedCost: { $exists: true, $ne: null },
-        estimatedCost: { $exists: true, $ne: null },
-      },
-    },
+export async function costFigures({ scope, status, tolerance }: { scope: OwnerScope; status: AssessmentStatus; tolerance: number }) {
+  const bothCosts = { $and: [has("estimatedCost"), has("aiEstimatedCost")] };
+  const withinTolerance = {
+    $lte: [
+      { $multiply: [{ $abs: { $subtract: ["$estimatedCost", "$aiEstimatedCost"] } }, 100] },
+      { $add: [{ $multiply: ["$aiEstimatedCost", tolerance * 100] }, 1e-6] },
+    ],
+  };
+  const [row] = await Assessment.aggregate<{ total: number; compared: number; within: number }>([
+    { $match: { ...aggregateOwner(scope), status } },
     {
       $group: {
         _id: null,
-        compared: { $sum: 1 },
-        within: {
-          $sum: {
-            $cond: [
-              {
-                $lte: [
-                  { $multiply: [{ $abs: { $subtract: ["$estimatedCost", "$aiEstimatedCost"] } }, 100] },
-                  { $add: [{ $multiply: ["$aiEstimatedCost", tolerance * 100] }, 1e-6] },
-                ],
-              },
-              1,
-              0,
-            ],
-          },
-        },
+        total: { $sum: "$estimatedCost" },
+        compared: { $sum: { $cond: [bothCosts, 1, 0] } },
+        within: { $sum: { $cond: [{ $and: [bothCosts, withinTolerance] }, 1, 0] } },
       },
     },
   ]);
-  return { compared: row?.compared ?? 0, within: row?.within ?? 0 };
+  return { total: row?.total ?? 0, compared: row?.compared ?? 0, within: row?.within ?? 0 };
 }
 
 export async function findAssessment({ scope, id }: { scope: OwnerScope; id: string }) {

@@ -1,5 +1,5 @@
 import {
-  costAccuracy,
+  costFigures,
   countAssessments,
   countAssessmentsByStatus,
   findAssessment,
@@ -9,7 +9,6 @@ import {
   newAssessmentId,
   removeAssessment,
   replaceAssessmentFields,
-  sumEstimatedCost,
   transitionAssessment,
   type AssessmentRecord,
   type AuditActor,
@@ -319,12 +318,11 @@ const RECENT_COUNT = 5;
  */
 export async function dashboardStats(actor: Actor) {
   const scope = scopeFor(actor);
-  const accuracy = (status: AssessmentStatus) => costAccuracy({ scope, status, tolerance: AI_ACCURACY_TOLERANCE });
-  const [{ total, byStatus }, revenue, reviewed, sent, recent] = await Promise.all([
+  const costs = (status: AssessmentStatus) => costFigures({ scope, status, tolerance: AI_ACCURACY_TOLERANCE });
+  const [{ total, byStatus }, reviewed, sent, recent] = await Promise.all([
     statusCounts(scope),
-    sumEstimatedCost({ scope, status: "sent" }),
-    accuracy("reviewed"),
-    accuracy("sent"),
+    costs("reviewed"),
+    costs("sent"),
     findAssessments({ scope, limit: RECENT_COUNT }),
   ]);
   const compared = reviewed.compared + sent.compared;
@@ -332,7 +330,7 @@ export async function dashboardStats(actor: Actor) {
   return {
     totalAssessments: total,
     pendingReviews: byStatus.completed,
-    totalRevenue: Math.round(revenue * 100) / 100,
+    totalRevenue: Math.round(sent.total * 100) / 100,
     aiAccuracy: compared === 0 ? 0 : Math.round((within / compared) * 1000) / 10,
     recentAssessments: await present(actor, recent),
     workflow: {
