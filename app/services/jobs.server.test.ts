@@ -61,7 +61,9 @@ describe("jobs", () => {
 
     const rerun = await enqueueJob({ type: TYPE, key: "a", payload: { n: 3 } });
     expect(idOf(rerun)).toBe(idOf(first));
-    expect(rerun).toMatchObject({ state: "queued", attempts: 0, payload: { n: 3 } });
+    // Queued again with the new payload (this process's queue may have claimed it already).
+    expect(rerun.payload).toEqual({ n: 3 });
+    expect(["queued", "running"]).toContain(rerun.state);
     expect(await waitForJob(idOf(first), 5000)).toMatchObject({ state: "done", result: { answer: 3 } });
     expect(runs).toEqual([1, 3]);
   });
