@@ -4,6 +4,7 @@ import { RemixServer } from "@remix-run/react";
 import { randomBytes } from "node:crypto";
 import { renderToPipeableStream } from "react-dom/server";
 import { startHousekeeping } from "~/services/housekeeping.server";
+import { startJobs } from "~/services/jobs.server";
 import { closeDb, db, startEmbedded } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { setPrivateCaching } from "~/utils/http.server";
@@ -11,13 +12,19 @@ import { NonceContext } from "~/utils/nonce";
 
 const ABORT_DELAY = 5_000;
 
-const globalForHousekeeping = globalThis as typeof globalThis & { __stopHousekeeping?: () => void };
+const globalForHousekeeping = globalThis as typeof globalThis & {
+  __stopHousekeeping?: () => void;
+  __stopJobs?: () => Promise<void>;
+};
 // A cluster's primary (server.mjs) serves nothing: it runs the embedded database for its workers.
 if (env.DAMAGEIQ_ROLE !== "primary") {
   // Open the database connection at boot rather than on the first request.
   db();
   // Once per process (the dev server re-evaluates this module on every change), in one worker.
   if (env.DAMAGEIQ_HOUSEKEEPING) globalForHousekeeping.__stopHousekeeping ??= startHousekeeping();
+  // Background jobs (analyses) run in that same worker: ANALYSIS_CONCURRENCY bounds the machine, not
+  // each worker, and page rendering keeps the other cores (docs/decisions/0008).
+  if (env.DAMAGEIQ_HOUSEKEEPING) globalForHousekeeping.__stopJobs ??= startJobs();
 }
 
 /** For server.mjs's cluster primary: the embedded database its workers share (MONGODB_URI unset). */
@@ -57,6 +64,7 @@ function contentSecurityPolicy(nonce: string) {
 /** Called by server.mjs after the HTTP server has stopped accepting and finished its requests. */
 export async function shutdown() {
   globalForHousekeeping.__stopHousekeeping?.();
+  await globalForHousekeeping.__stopJobs?.();
   await closeDb();
 }
 

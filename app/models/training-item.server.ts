@@ -1,4 +1,4 @@
-import { Schema, type Types } from "mongoose";
+import { Schema, trusted, type Types } from "mongoose";
 import type { TrainingFilter, TrainingItemInput } from "~/schemas/training";
 import { defineModel } from "./define-model.server";
 import { isObjectIdHex } from "./owner-scope.server";
@@ -40,6 +40,8 @@ const trainingItemSchema = new Schema(
 // answered from the index alone (a covered query: every field it filters on and returns is a key).
 trainingItemSchema.index({ createdAt: -1 });
 trainingItemSchema.index({ isVerified: 1, damageType: 1, severity: 1, laborHours: 1, partsCost: 1 });
+// The embedded matcher's cache check: the newest change among the verified items.
+trainingItemSchema.index({ isVerified: 1, updatedAt: -1 });
 
 export const TrainingItem = defineModel("TrainingItem", trainingItemSchema);
 
@@ -129,4 +131,34 @@ export async function verifiedFigures({ pairs }: { pairs: DamagePair[] }) {
   return TrainingItem.find({ isVerified: true, $or: pairFilters(pairs) })
     .select({ _id: 0, damageType: 1, severity: 1, laborHours: 1, partsCost: 1 })
     .lean<{ damageType: string; severity: string; laborHours?: number; partsCost?: number }[]>();
+}
+
+/** What the embedded matcher compares photos with: a verified item's labels and its image's features. */
+export interface VerifiedExample {
+  _id: Types.ObjectId;
+  damageType: string;
+  severity: string;
+  location?: string;
+  features: { hash: string; colour: number[]; edges: number[] };
+}
+
+/** The verified items with features (labels and features only), newest change first, at most `limit`. */
+export async function verifiedExamples({ limit }: { limit: number }) {
+  return TrainingItem.find({ isVerified: true, features: trusted({ $exists: true }) })
+    .select({ damageType: 1, severity: 1, location: 1, features: 1 })
+    .sort({ updatedAt: -1, _id: -1 })
+    .limit(limit)
+    .lean<VerifiedExample[]>();
+}
+
+/**
+ * Changes whenever the verified set does: a verification, an edit or a deletion changes the count
+ * or the newest `updatedAt` (edits and verifications touch it; a deletion lowers the count).
+ */
+export async function verifiedExamplesVersion() {
+  const [count, newest] = await Promise.all([
+    TrainingItem.countDocuments({ isVerified: true }),
+    TrainingItem.findOne({ isVerified: true }).sort({ updatedAt: -1 }).select({ _id: 0, updatedAt: 1 }).lean<{ updatedAt?: Date }>(),
+  ]);
+  return `${count}:${newest?.updatedAt?.getTime() ?? 0}`;
 }

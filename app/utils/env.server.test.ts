@@ -16,6 +16,16 @@ describe("parseEnv", () => {
     expect(result.env.SMTP_PORT).toBe(587);
     expect(result.env.SMTP_SECURE).toBe(false);
     expect(result.env.EMBEDDED_DB_HEAP).toBe("512m");
+    expect(result.env.ANALYSIS_CONCURRENCY).toBe(2);
+  });
+
+  it("refuses an analysis concurrency that is not a positive whole number", () => {
+    for (const bad of ["0", "two", "1.5"]) {
+      const result = parseEnv({ ANALYSIS_CONCURRENCY: bad });
+      expect(result.ok ? result.env : result.message).toMatch(/ANALYSIS_CONCURRENCY/);
+    }
+    const result = parseEnv({ ANALYSIS_CONCURRENCY: "4" });
+    expect(result.ok && result.env.ANALYSIS_CONCURRENCY).toBe(4);
   });
 
   it("reads TRUST_PROXY as a hop count, a boolean or addresses, and refuses anything else", () => {
