@@ -2,6 +2,13 @@ import { Alert, Button, Checkbox, NativeSelect, PasswordInput, Textarea, TextInp
 import { useField, useIsSubmitting } from "remix-validated-form";
 import type { ReactNode } from "react";
 
+/**
+ * Fields are checked when the form is submitted, then on every change. Not on blur before that: a
+ * message appearing under the field just left moves the submit button away from the click that
+ * caused the blur, and the click is lost (the user presses Submit and nothing happens).
+ */
+const VALIDATION = { validationBehavior: { initial: "onSubmit", whenTouched: "onSubmit", whenSubmitted: "onChange" } } as const;
+
 interface FieldBase {
   name: string;
   label: string;
@@ -13,29 +20,29 @@ interface FieldBase {
 
 /** Text input bound to the surrounding ValidatedForm (client and server messages). */
 export function TextField({ type = "text", ...props }: FieldBase & { type?: string; step?: string }) {
-  const { error, getInputProps } = useField(props.name);
+  const { error, getInputProps } = useField(props.name, VALIDATION);
   return <TextInput {...getInputProps({ id: props.name, type, ...props })} error={error} />;
 }
 
 export function PasswordField(props: FieldBase) {
-  const { error, getInputProps } = useField(props.name);
+  const { error, getInputProps } = useField(props.name, VALIDATION);
   return <PasswordInput {...getInputProps({ id: props.name, ...props })} error={error} />;
 }
 
 export function TextareaField(props: FieldBase & { minRows?: number; autosize?: boolean }) {
-  const { error, getInputProps } = useField(props.name);
+  const { error, getInputProps } = useField(props.name, VALIDATION);
   return <Textarea {...getInputProps({ id: props.name, ...props })} error={error} />;
 }
 
 /** A native <select>: it works with JavaScript off, unlike a combobox. */
 export function SelectField(props: FieldBase & { data: { value: string; label: string }[] }) {
-  const { error, getInputProps } = useField(props.name);
+  const { error, getInputProps } = useField(props.name, VALIDATION);
   return <NativeSelect {...getInputProps({ id: props.name, ...props })} error={error} />;
 }
 
 /** A checkbox posting "on" when checked and nothing when not (plain HTML), checked from the form's defaults. */
 export function CheckboxField({ name, label }: { name: string; label: string }) {
-  const { defaultValue } = useField(name);
+  const { defaultValue } = useField(name, VALIDATION);
   const checked = defaultValue === true || defaultValue === "on" || defaultValue === "true";
   return <Checkbox name={name} value="on" defaultChecked={checked} label={label} />;
 }
