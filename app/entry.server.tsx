@@ -4,6 +4,7 @@ import { RemixServer } from "@remix-run/react";
 import { randomBytes } from "node:crypto";
 import { renderToPipeableStream } from "react-dom/server";
 import { startHousekeeping } from "~/services/housekeeping.server";
+import { registerAnalysisJobs } from "~/services/assessment-analysis.server";
 import { startJobs } from "~/services/jobs.server";
 import { closeDb, db, startEmbedded } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
@@ -24,7 +25,10 @@ if (env.DAMAGEIQ_ROLE !== "primary") {
   if (env.DAMAGEIQ_HOUSEKEEPING) globalForHousekeeping.__stopHousekeeping ??= startHousekeeping();
   // Background jobs (analyses) run in that same worker: ANALYSIS_CONCURRENCY bounds the machine, not
   // each worker, and page rendering keeps the other cores (docs/decisions/0008).
-  if (env.DAMAGEIQ_HOUSEKEEPING) globalForHousekeeping.__stopJobs ??= startJobs();
+  if (env.DAMAGEIQ_HOUSEKEEPING) {
+    registerAnalysisJobs();
+    globalForHousekeeping.__stopJobs ??= startJobs();
+  }
 }
 
 /** For server.mjs's cluster primary: the embedded database its workers share (MONGODB_URI unset). */

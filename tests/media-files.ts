@@ -15,6 +15,18 @@ export async function jpeg(options: { width?: number; height?: number; gps?: boo
   return image.jpeg().toBuffer();
 }
 
+/** A PNG with structure (bands of light and shade), unlike the flat pictures above: a perceptual hash tells such photos apart. */
+export async function photo(width = 120, height = 90, seed = 1) {
+  const pixels = Buffer.alloc(width * height * 3);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const v = Math.round(127 + 120 * Math.sin((x * seed) / 9 + y / 13) * Math.cos((y * seed) / 7));
+      pixels.set([v, (v * 3) & 0xff, 255 - v], (y * width + x) * 3);
+    }
+  }
+  return sharp(pixels, { raw: { width, height, channels: 3 } }).png().toBuffer();
+}
+
 export async function png(width = 32, height = 32) {
   return sharp({ create: { width, height, channels: 4, background: { r: 0, g: 120, b: 200, alpha: 1 } } })
     .png()

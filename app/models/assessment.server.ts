@@ -76,6 +76,11 @@ const assessmentSchema = new Schema(
     analysisError: { type: String },
     /** 64-bit dHash (hex) of each photo, for the reused-photo check. */
     photoHashes: { type: [new Schema({ mediaUrl: String, hash: String }, { _id: false })], default: [] },
+    /**
+     * The hashes cut in four 16-bit bands ("<band>:<4 hex digits>"): two hashes within 3 bits of each
+     * other share a band whole, so the reused-photo check finds candidates through an index.
+     */
+    photoBands: { type: [String], default: [] },
     photoWarnings: {
       type: [new Schema({ mediaUrl: String, otherAssessmentId: Schema.Types.ObjectId, otherTitle: String }, { _id: false })],
       default: [],
@@ -95,6 +100,8 @@ assessmentSchema.index({ ownerId: 1, status: 1, createdAt: -1 });
 // any assessment is read (MongoDB and the embedded engine alike), its matches put in the list's order
 // there, and only the page's assessments are read.
 assessmentSchema.index({ ownerId: 1, title: 1, vehicleMake: 1, vehicleModel: 1, vin: 1, createdAt: -1 });
+// The reused-photo check: the owner's assessments holding any band of a new photo's hash.
+assessmentSchema.index({ ownerId: 1, photoBands: 1 });
 
 export const Assessment = defineModel("Assessment", assessmentSchema);
 
@@ -140,6 +147,7 @@ export interface AssessmentRecord {
   aiAnalysis?: { confidence: number; description: string; provider: "openai" | "embedded"; model?: string };
   analysisError?: string;
   photoHashes: { mediaUrl: string; hash: string }[];
+  photoBands: string[];
   photoWarnings: { mediaUrl: string; otherAssessmentId: Types.ObjectId; otherTitle: string }[];
   audit: AuditEntry[];
   sentAt?: Date;
@@ -337,6 +345,15 @@ export async function transitionAssessment({
     if (record) return record;
   }
   return null;
+}
+
+/** Other assessments of the owner with a photo hash sharing one of `bands` (candidates for a reused photo). */
+export async function findAssessmentsSharingPhotoBands({ ownerId, bands, exceptId, limit }: { ownerId: string; bands: string[]; exceptId: string; limit: number }) {
+  if (bands.length === 0) return [];
+  return Assessment.find({ ownerId, photoBands: trusted({ $in: bands }), _id: trusted({ $ne: exceptId }) })
+    .select({ title: 1, photoHashes: 1 })
+    .limit(limit)
+    .lean<Pick<AssessmentRecord, "_id" | "title" | "photoHashes">[]>();
 }
 
 export async function removeAssessment({ scope, id }: { scope: OwnerScope; id: string }) {

@@ -3,8 +3,8 @@ import { Assessment } from "~/models/assessment.server";
 import { Contact } from "~/models/contact.server";
 import { client, createTestUser, signIn, tenancyClients } from "../../tests/accounts";
 import { startApp, type RunningApp } from "../../tests/app-server";
-import { jpeg } from "../../tests/media-files";
 import { useTestDb } from "../../tests/test-db";
+import { uploadMedia } from "../../tests/uploads";
 
 let app: RunningApp;
 type Client = ReturnType<typeof client>;
@@ -24,16 +24,7 @@ beforeAll(async () => {
 });
 afterAll(() => app?.stop());
 
-/** One complete upload of `who` (POST /api/objects/upload, PUT, complete): its app media URL. */
-async function upload(who: Client) {
-  const started = await who.post("/api/objects/upload", { filename: "dent.jpg", type: "image/jpeg" });
-  expect(started.status).toBe(200);
-  const { uploadURL, url } = started.json as { uploadURL: string; url: string };
-  const put = await fetch(uploadURL, { method: "PUT", body: new Uint8Array(await jpeg()), headers: { "Content-Type": "image/jpeg" } });
-  expect(put.status).toBe(200);
-  expect((await who.post("/api/objects/complete", { uploadURL })).status).toBe(200);
-  return url;
-}
+const upload = (who: Client) => uploadMedia(who);
 
 async function create(who: Client, body: Record<string, unknown> = {}) {
   const res = await who.post("/api/assessments", { title: "Front bumper", mediaUrls: [await upload(who)], ...body });

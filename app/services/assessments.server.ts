@@ -25,6 +25,8 @@ import type {
 } from "~/schemas/assessment";
 import { jsonError } from "~/utils/http.server";
 import { isAdmin, type Actor } from "./auth.server";
+import { ANALYSIS_JOB } from "./analysis/types";
+import { removeJobs } from "./jobs.server";
 import { claimUploads, discardMediaUrl } from "./storage.server";
 
 export { removeAssessmentsOf } from "~/models/assessment.server";
@@ -80,11 +82,11 @@ export interface AssessmentJson {
   updatedAt: string;
 }
 
-const notFound = () => jsonError(404, "Assessment not found");
+export const assessmentNotFound = () => jsonError(404, "Assessment not found");
 const iso = (date: Date | string) => new Date(date).toISOString();
 
 /** Who is acting, as the audit list names them. */
-function auditActor(actor: Actor): AuditActor {
+export function auditActor(actor: Actor): AuditActor {
   const { firstName, lastName, username } = actor.user;
   return { id: actor.id, name: [firstName, lastName].filter(Boolean).join(" ") || username };
 }
@@ -232,7 +234,7 @@ export async function assessmentsPage(
 /** One assessment in scope; 404 "Assessment not found" for another account's or a malformed id. */
 export async function getAssessment(actor: Actor, id: string) {
   const record = await findAssessment({ scope: scopeFor(actor), id });
-  if (!record) throw notFound();
+  if (!record) throw assessmentNotFound();
   return presentOne(actor, record);
 }
 
@@ -243,12 +245,12 @@ export async function updateAssessment(actor: Actor, id: string, input: Assessme
   let ownerId = actor.id;
   if (input.contactId && isAdmin(actor)) {
     const current = await findAssessment({ scope, id });
-    if (!current) throw notFound();
+    if (!current) throw assessmentNotFound();
     ownerId = String(current.ownerId);
   }
   await assertReferences(ownerId, input);
   const record = await replaceAssessmentFields({ scope, id, input, by: auditActor(actor) });
-  if (!record) throw notFound();
+  if (!record) throw assessmentNotFound();
   return presentOne(actor, record);
 }
 
@@ -258,7 +260,8 @@ export async function updateAssessment(actor: Actor, id: string, input: Assessme
  */
 export async function deleteAssessment(actor: Actor, id: string) {
   const record = await removeAssessment({ scope: scopeFor(actor), id });
-  if (!record) throw notFound();
+  if (!record) throw assessmentNotFound();
+  await removeJobs({ type: ANALYSIS_JOB, keys: [id] });
   const inUse = await mediaUrlsInUse({ ownerId: String(record.ownerId), urls: record.mediaUrls, exceptId: id });
   for (const url of record.mediaUrls) {
     if (!inUse.has(url) && !(await imageInUse({ imageUrl: url }))) await discardMediaUrl(url);
@@ -268,7 +271,7 @@ export async function deleteAssessment(actor: Actor, id: string) {
 
 /** A transition that found nothing: 404 when the assessment is not in scope, else 409 `message`. */
 async function refused(actor: Actor, id: string, message: string): Promise<never> {
-  if (!(await findAssessment({ scope: scopeFor(actor), id }))) throw notFound();
+  if (!(await findAssessment({ scope: scopeFor(actor), id }))) throw assessmentNotFound();
   throw jsonError(409, message);
 }
 

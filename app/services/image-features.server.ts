@@ -20,7 +20,8 @@ const SIDE = 64;
 // A photo larger than this is refused rather than decoded (a decompression bomb).
 const MAX_INPUT_PIXELS = 50_000_000;
 
-async function differenceHash(input: Buffer) {
+/** The 64-bit difference hash alone (16 hex digits): near for the same photo resized or recompressed. */
+export async function differenceHash(input: Buffer) {
   const { data } = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS })
     .rotate()
     .greyscale()

@@ -412,11 +412,19 @@ export async function resolveImageUrl(actor: Actor, url: string) {
  * reference an image the caller was already allowed to use (a training item's), never a request's URL.
  */
 export async function readMediaBytes(url: string) {
+  return (await readMedia(url))?.bytes ?? null;
+}
+
+/**
+ * As readMediaBytes, with the stored content type: for the analysis of an assessment's media, which
+ * its owner attached (each URL was checked to be theirs when the assessment was created).
+ */
+export async function readMedia(url: string) {
   const id = /^\/media\/([0-9a-f]{24})$/.exec(url)?.[1];
   const record = id ? await findUpload({ scope: { allOwners: true }, id }) : null;
   if (!record || record.state !== "complete") return null;
   const stream = await storage().read(record.key);
-  return Buffer.concat(await stream.toArray());
+  return { contentType: record.contentType, bytes: Buffer.concat(await stream.toArray()) };
 }
 
 // ---------------------------------------------------------------------------------------------

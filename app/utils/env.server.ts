@@ -76,6 +76,7 @@ export const envSchema = z
     OPENAI_BASE_URL: optionalString.pipe(z.string().url("must be a URL").optional()),
     OPENAI_MODEL: z.string().default("gpt-4o-mini"),
     ANALYSIS_CONCURRENCY: z.coerce.number().int().min(1, "must be at least 1").max(64, "must be at most 64").default(2),
+    ANALYSIS_ATTEMPTS: z.coerce.number().int().min(1, "must be at least 1").max(10, "must be at most 10").default(3),
     SMTP_HOST: optionalString,
     SMTP_PORT: port(587),
     SMTP_SECURE: bool.default("false"),

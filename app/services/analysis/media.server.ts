@@ -101,7 +101,10 @@ export async function extractVideoFrames(bytes: Buffer, { count = MAX_VIDEO_FRAM
  * What the providers look at: every image as a downscaled JPEG, every video as up to
  * MAX_VIDEO_FRAMES frames (each carrying the video's media URL). Other types are an Error.
  */
-export async function toAnalysisPhotos(media: MediaFile[], { signal, videoTimeoutMs }: { signal?: AbortSignal; videoTimeoutMs?: number } = {}) {
+export async function toAnalysisPhotos(
+  media: MediaFile[],
+  { signal, videoTimeoutMs, framesPerVideo = MAX_VIDEO_FRAMES }: { signal?: AbortSignal; videoTimeoutMs?: number; framesPerVideo?: number } = {},
+) {
   const photos: AnalysisPhoto[] = [];
   for (const file of media) {
     signal?.throwIfAborted();
@@ -114,7 +117,7 @@ export async function toAnalysisPhotos(media: MediaFile[], { signal, videoTimeou
       }
       photos.push({ mediaUrl: file.mediaUrl, contentType: "image/jpeg", bytes });
     } else if (file.contentType.startsWith("video/")) {
-      const frames = await extractVideoFrames(file.bytes, { signal, timeoutMs: videoTimeoutMs }).catch((error: unknown) => {
+      const frames = await extractVideoFrames(file.bytes, { count: framesPerVideo, signal, timeoutMs: videoTimeoutMs }).catch((error: unknown) => {
         if (signal?.aborted) throw error;
         throw new Error(`Could not read the video ${file.mediaUrl}: ${(error as Error).message.replace(/^Could not read the video: /, "")}`);
       });

@@ -1,5 +1,8 @@
 import type { DamageLocation, DamageType, Severity } from "~/schemas/damage";
 
+/** The job type of an assessment's analysis (one job per assessment, keyed by its id). */
+export const ANALYSIS_JOB = "assessment-analysis";
+
 /** A still image a provider looks at: an uploaded photo, or one frame of an uploaded video (JPEG). */
 export interface AnalysisPhoto {
   /** The media the picture comes from (`/media/<uploadId>`); a video's frames share its URL. */

@@ -1,0 +1,235 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Job } from "~/models/job.server";
+import { PricingRule } from "~/models/pricing-rule.server";
+import { client, createTestUser, signIn, tenancyClients } from "../../tests/accounts";
+import { startApp, type RunningApp } from "../../tests/app-server";
+import { jpeg, photo } from "../../tests/media-files";
+import { startOpenAiTestServer, type OpenAiTestServer } from "../../tests/openai-server";
+import { useTestDb } from "../../tests/test-db";
+import { uploadMedia } from "../../tests/uploads";
+
+let app: RunningApp;
+let ai: OpenAiTestServer;
+type Client = ReturnType<typeof client>;
+let dealerA: Client;
+let dealerB: Client;
+let vendorId: string;
+
+const DENT = { damageType: "dent", location: "front", severity: "moderate", description: "Dent in the front bumper", confidence: 0.82, photo: 1 };
+const SCRATCH = { damageType: "scratch", location: "left", severity: "minor", description: "Scratch on the driver's door", confidence: 0.7, photo: 2 };
+const openAiEnv = () => ({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: ai.baseURL, OPENAI_MODEL: "vision-test", ANALYSIS_ATTEMPTS: "1" });
+
+beforeAll(async () => {
+  await useTestDb();
+  ai = await startOpenAiTestServer();
+  app = await startApp({ env: openAiEnv() });
+  ({ dealerA, dealerB } = await tenancyClients(app));
+  const vendor = await createTestUser({ role: "vendor" });
+  vendorId = vendor.id;
+  const rule = { vendorId, basePrice: 50, laborRate: 80, markupPercentage: 10, minimumCharge: 75, isActive: true };
+  await PricingRule.create([
+    { ...rule, damageType: "dent", severity: "moderate", vehicleMakeModifier: { Toyota: 1.1 } },
+    { ...rule, damageType: "scratch", severity: "minor" },
+  ]);
+});
+afterAll(async () => {
+  await app?.stop();
+  await ai?.close();
+});
+
+/** A new assessment of `who` with `photos` distinct uploaded pictures. */
+async function create(who: Client, body: Record<string, unknown> = {}, photos = 2) {
+  const mediaUrls: string[] = [];
+  for (let i = 0; i < photos; i++) mediaUrls.push(await uploadMedia(who, { bytes: await jpeg({ width: 64 + i * 7, height: 48 }) }));
+  const res = await who.post("/api/assessments", { title: "Front bumper", vehicleMake: "Toyota", mediaUrls, ...body });
+  expect(res.status, JSON.stringify(res.json)).toBe(201);
+  return res.json as { id: string; mediaUrls: string[] };
+}
+
+async function waitForStatus(who: Client, id: string, statuses: string[], timeoutMs = 15_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await who.get(`/api/assessments/${id}`);
+    if (statuses.includes(res.json.status) || Date.now() > deadline) return res.json;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe("POST /api/assessments/{id}/analyze with an OpenAI-compatible provider", () => {
+  it("answers the completed assessment: damages on their photos, worst severity, the vendor's price, the audit trail", async () => {
+    ai.script({ json: { damages: [DENT, SCRATCH], summary: "Front dent and a door scratch.", confidence: 0.78 } });
+    const before = ai.requests.length;
+    const created = await create(dealerA, { vendorId });
+    const res = await dealerA.post(`/api/assessments/${created.id}/analyze`, { mediaUrls: created.mediaUrls });
+    expect(res.status).toBe(200);
+    const a = res.json;
+    expect(a.status).toBe("completed");
+    expect(a.severity).toBe("moderate");
+    expect(a.damageCategories).toEqual(["dent", "scratch"]);
+    expect(a.aiAnalysis).toEqual({ confidence: 0.78, description: "Front dent and a door scratch.", provider: "openai", model: "vision-test" });
+    expect(a.damages.map((d: { mediaUrl: string }) => d.mediaUrl)).toEqual(created.mediaUrls);
+    // The figure is the pricing engine's for the same damages, vendor and make.
+    const quote = await dealerA.post(`/api/vendors/${vendorId}/quote`, {
+      damages: [
+        { damageType: "dent", severity: "moderate", location: "front" },
+        { damageType: "scratch", severity: "minor", location: "left" },
+      ],
+      vehicleMake: "Toyota",
+    });
+    expect(quote.json.complete).toBe(true);
+    expect(a.estimatedCost).toBe(quote.json.total);
+    expect(a.aiEstimatedCost).toBe(quote.json.total);
+    expect(a.lineItems).toHaveLength(2);
+    expect(a.costNote).toBeNull();
+    expect(a.audit.map((e: { action: string; to: string }) => `${e.action}→${e.to}`)).toEqual([
+      "created→uploaded",
+      "analysis requested→processing",
+      "analysis started→analyzing",
+      "analysis completed→completed",
+    ]);
+    // One request with both photos as data URLs of downscaled copies.
+    expect(ai.requests.length - before).toBe(1);
+    const images = ai.imagesOf(ai.requests[ai.requests.length - 1]);
+    expect(images).toHaveLength(2);
+    for (const url of images) expect(url).toMatch(/^data:image\/jpeg;base64,/);
+  });
+
+  it("retries a 429 from the provider and completes once", async () => {
+    ai.script({ status: 429, headers: { "retry-after-ms": "10" } }, { json: { damages: [DENT], summary: "A dent.", confidence: 0.9 } });
+    const created = await create(dealerA, { vendorId }, 1);
+    const a = (await dealerA.post(`/api/assessments/${created.id}/analyze`)).json;
+    expect(a.status).toBe("completed");
+    expect(a.damageCategories).toEqual(["dent"]);
+  });
+
+  it("prices nothing without a vendor: the cost stays TBD with the reason", async () => {
+    ai.script({ json: { damages: [DENT], summary: "A dent.", confidence: 0.9 } });
+    const created = await create(dealerA, {}, 1);
+    const a = (await dealerA.post(`/api/assessments/${created.id}/analyze`)).json;
+    expect(a.status).toBe("completed");
+    expect(a.estimatedCost).toBeNull();
+    expect(a.costNote).toBe("No vendor chosen");
+  });
+
+  it("leaves a damage without an active rule unpriced and the cost TBD, never invented", async () => {
+    ai.script({ json: { damages: [{ ...DENT, damageType: "rust", severity: "severe" }], summary: "Rust.", confidence: 0.6 } });
+    const created = await create(dealerA, { vendorId }, 1);
+    const a = (await dealerA.post(`/api/assessments/${created.id}/analyze`)).json;
+    expect(a.status).toBe("completed");
+    expect(a.severity).toBe("severe");
+    expect(a.estimatedCost).toBeNull();
+    expect(a.costNote).toMatch(/rust/i);
+    expect(a.lineItems[0].priced).toBe(false);
+  });
+
+  it("after an invalid answer twice: back to uploaded with the reason kept, and a new request tries again", async () => {
+    ai.script({ content: "I think there is a dent." }, { content: "{ not json" });
+    const created = await create(dealerA, { vendorId }, 1);
+    const a = (await dealerA.post(`/api/assessments/${created.id}/analyze`)).json;
+    expect(a.status).toBe("uploaded");
+    expect(a.analysisError).toMatch(/invalid|JSON|answer/i);
+    expect(a.audit.at(-1)).toMatchObject({ action: "analysis failed", from: "analyzing", to: "uploaded", by: null });
+
+    ai.script({ json: { damages: [DENT], summary: "A dent.", confidence: 0.9 } });
+    const again = (await dealerA.post(`/api/assessments/${created.id}/analyze`)).json;
+    expect(again.status).toBe("completed");
+    expect(again.analysisError).toBeNull();
+  });
+
+  it("asked twice while it runs, runs once; the second answer is the assessment as it stands", async () => {
+    ai.script({ json: { damages: [DENT], summary: "A dent.", confidence: 0.9 }, delayMs: 1500 });
+    const created = await create(dealerA, { vendorId }, 1);
+    const before = ai.requests.length;
+    const [first, second] = await Promise.all([
+      dealerA.post(`/api/assessments/${created.id}/analyze`),
+      new Promise((r) => setTimeout(r, 300)).then(() => dealerA.post(`/api/assessments/${created.id}/analyze`)),
+    ]);
+    expect(first.json.status).toBe("completed");
+    expect(second.json.status).toBe("completed");
+    expect(ai.requests.length - before).toBe(1);
+    expect(await Job.countDocuments({ key: created.id })).toBe(1);
+  });
+
+  it("flags a photo that also appears on another of the account's assessments", async () => {
+    const bytes = await photo(120, 90);
+    const upload = () => uploadMedia(dealerA, { name: "door.png", type: "image/png", bytes });
+    ai.fallback = { json: { damages: [], summary: "No damage visible.", confidence: 0.9 } };
+    const first = (await dealerA.post("/api/assessments", { title: "Door, first visit", mediaUrls: [await upload()] })).json;
+    await dealerA.post(`/api/assessments/${first.id}/analyze`);
+    const second = (await dealerA.post("/api/assessments", { title: "Door, second claim", mediaUrls: [await upload()] })).json;
+    const a = (await dealerA.post(`/api/assessments/${second.id}/analyze`)).json;
+    expect(a.status).toBe("completed");
+    expect(a.photoWarnings).toEqual([{ mediaUrl: second.mediaUrls[0], otherAssessmentId: first.id, otherTitle: "Door, first visit" }]);
+    // Another account's identical photo is none of this account's business.
+    const other = (await dealerB.post("/api/assessments", { title: "B's door", mediaUrls: [await uploadMedia(dealerB, { name: "door.png", type: "image/png", bytes })] })).json;
+    expect((await dealerB.post(`/api/assessments/${other.id}/analyze`)).json.photoWarnings).toEqual([]);
+  });
+
+  it("404 for another account's assessment or a malformed id, 401 signed out; nothing is queued", async () => {
+    const created = await create(dealerA, {}, 1);
+    for (const res of [await dealerB.post(`/api/assessments/${created.id}/analyze`), await dealerA.post("/api/assessments/nope/analyze")]) {
+      expect(res.status).toBe(404);
+      expect(res.json.message).toBe("Assessment not found");
+    }
+    expect((await client(app).post(`/api/assessments/${created.id}/analyze`)).status).toBe(401);
+    expect(await Job.countDocuments({ key: created.id })).toBe(0);
+    expect((await dealerA.get(`/api/assessments/${created.id}`)).json.status).toBe("uploaded");
+  });
+
+  it("deleting an assessment removes its analysis job", async () => {
+    ai.script({ json: { damages: [], summary: "Nothing.", confidence: 0.5 }, delayMs: 3000 });
+    const created = await create(dealerA, {}, 1);
+    void dealerA.post(`/api/assessments/${created.id}/analyze`);
+    await waitForStatus(dealerA, created.id, ["analyzing"]);
+    expect((await dealerA.del(`/api/assessments/${created.id}`)).status).toBe(200);
+    expect(await Job.countDocuments({ key: created.id })).toBe(0);
+  });
+});
+
+describe("an app restarted in the middle of an analysis", () => {
+  it("resumes the job after its lease runs out and finishes it once", { timeout: 90_000 }, async () => {
+    const dealer = await createTestUser({ role: "dealer" });
+    // A crash costs the attempt it interrupted: three attempts, as by default.
+    const env = { ...openAiEnv(), ANALYSIS_ATTEMPTS: "3" };
+    const first = await startApp({ env });
+    const who = client(first, { cookie: await signIn(first, dealer.username, dealer.password) });
+    const created = await create(who, { vendorId }, 1);
+    ai.script({ json: { damages: [DENT], summary: "Never recorded.", confidence: 0.9 }, delayMs: 60_000 });
+    void who.post(`/api/assessments/${created.id}/analyze`).catch(() => undefined);
+    await waitForStatus(who, created.id, ["analyzing"]);
+    first.process.kill("SIGKILL");
+
+    // The same data directory (the uploaded photo) and database, a new process.
+    ai.script({ json: { damages: [DENT], summary: "Resumed.", confidence: 0.9 } });
+    const second = await startApp({ env: { ...env, DATA_DIR: first.dataDir } });
+    try {
+      const again = client(second, { cookie: await signIn(second, dealer.username, dealer.password) });
+      const a = await waitForStatus(again, created.id, ["completed", "uploaded"], 60_000);
+      expect(a.status).toBe("completed");
+      expect(a.aiAnalysis.description).toBe("Resumed.");
+      expect(a.audit.filter((e: { action: string }) => e.action === "analysis completed")).toHaveLength(1);
+    } finally {
+      await second.stop();
+      await first.stop();
+    }
+  });
+});
+
+describe("the embedded matcher (no OpenAI key)", () => {
+  it("with no verified training data: completed, no damages, confidence 0, 'needs manual review', cost TBD", async () => {
+    const embedded = await startApp();
+    try {
+      const dealer = await createTestUser({ role: "dealer" });
+      const who = client(embedded, { cookie: await signIn(embedded, dealer.username, dealer.password) });
+      const created = await create(who, { vendorId }, 1);
+      const a = (await who.post(`/api/assessments/${created.id}/analyze`)).json;
+      expect(a.status).toBe("completed");
+      expect(a.damages).toEqual([]);
+      expect(a.severity).toBeNull();
+      expect(a.aiAnalysis).toMatchObject({ confidence: 0, provider: "embedded", description: "No verified training examples yet — needs manual review." });
+      expect(a.estimatedCost).toBeNull();
+    } finally {
+      await embedded.stop();
+    }
+  });
+});

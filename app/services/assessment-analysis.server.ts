@@ -1,0 +1,189 @@
+import {
+  findAssessment,
+  findAssessmentsSharingPhotoBands,
+  transitionAssessment,
+  type AssessmentRecord,
+} from "~/models/assessment.server";
+import { scopeFor, type OwnerScope } from "~/models/owner-scope.server";
+import { SEVERITIES, type Severity } from "~/schemas/damage";
+import { MAX_VIDEO_FRAMES, toAnalysisPhotos } from "./analysis/media.server";
+import { analysisProvider } from "./analysis/provider.server";
+import { ANALYSIS_JOB, type AnalysisPhoto, type AnalysisResult } from "./analysis/types";
+import { assessmentNotFound, auditActor, getAssessment } from "./assessments.server";
+import type { Actor } from "./auth.server";
+import { differenceHash, hashDistance } from "./image-features.server";
+import { enqueueJob, PermanentJobError, registerJobHandler, waitForJob, type JobRecord } from "./jobs.server";
+import { readMedia } from "./storage.server";
+import { quoteForVendor } from "./vendors.server";
+import { env } from "~/utils/env.server";
+
+/**
+ * An assessment's analysis, as a durable job (docs/decisions/0008): uploaded → processing when it
+ * is asked for, analyzing while a worker runs the provider, completed with the result and its
+ * price; after the last failed attempt back to uploaded with the reason kept. Every move is one
+ * conditional write with its audit entry, so a worker that lost its job, a second request or a
+ * person's Reject cannot make it finish twice.
+ */
+
+/** How long `POST /api/assessments/{id}/analyze` waits for the result before answering the assessment as it stands. */
+export const ANALYZE_WAIT_MS = 25_000;
+/** Hashes this many bits apart or fewer are the same photo (resized, recompressed, re-shot from the screen). */
+export const REUSED_PHOTO_BITS = 3;
+const REUSED_PHOTO_CANDIDATES = 20;
+/** Pictures sent to the provider for one assessment (20 photos, or fewer photos and some video frames). */
+export const MAX_PICTURES = 24;
+const EVERY_OWNER: OwnerScope = { allOwners: true };
+
+/**
+ * Queues the analysis of an uploaded assessment (uploaded → processing). Asked again while it runs,
+ * it finds the same job; an assessment already analysed is left as it is. Answers the job's id, or
+ * null when nothing runs.
+ */
+export async function requestAnalysis(actor: Actor, id: string) {
+  const scope = scopeFor(actor);
+  const record =
+    (await transitionAssessment({ scope, id, from: ["uploaded"], to: "processing", by: auditActor(actor), action: "analysis requested", unset: ["analysisError"] })) ??
+    (await findAssessment({ scope, id }));
+  if (!record) throw assessmentNotFound();
+  if (record.status !== "processing" && record.status !== "analyzing") return null;
+  // Also queues it when the request that moved it to processing died before queueing: an active job is found as it is.
+  const job = await enqueueJob({ type: ANALYSIS_JOB, key: id, payload: { assessmentId: id }, maxAttempts: env.ANALYSIS_ATTEMPTS });
+  return job._id.toHexString();
+}
+
+/** `POST /api/assessments/{id}/analyze`: queues the analysis, waits a bounded time, answers the assessment as it then stands. */
+export async function analyzeAssessment(actor: Actor, id: string, waitMs = ANALYZE_WAIT_MS) {
+  const jobId = await requestAnalysis(actor, id);
+  if (jobId) await waitForJob(jobId, waitMs);
+  return getAssessment(actor, id);
+}
+
+/**
+ * The assessment's media as the provider looks at them, read one file at a time (a video may be
+ * 100 MB). At most MAX_PICTURES go to the provider: a video gets fewer frames when the files after it
+ * would otherwise not fit, and every file keeps at least one picture.
+ */
+async function photosOf(record: AssessmentRecord, signal: AbortSignal) {
+  const photos: AnalysisPhoto[] = [];
+  for (const [i, mediaUrl] of record.mediaUrls.entries()) {
+    const media = await readMedia(mediaUrl);
+    if (!media) throw new PermanentJobError(`The file ${mediaUrl} is no longer stored`);
+    const filesAfter = record.mediaUrls.length - i - 1;
+    const framesPerVideo = Math.max(1, Math.min(MAX_VIDEO_FRAMES, MAX_PICTURES - photos.length - filesAfter));
+    photos.push(...(await toAnalysisPhotos([{ mediaUrl, ...media }], { signal, framesPerVideo })));
+  }
+  return photos;
+}
+
+const worst = (severities: Severity[]) =>
+  severities.reduce<Severity | undefined>((w, s) => (w === undefined || SEVERITIES.indexOf(s) > SEVERITIES.indexOf(w) ? s : w), undefined);
+
+/** The chosen vendor's price for what was found; TBD (with the reason) rather than an invented figure. */
+async function priceOf(record: AssessmentRecord, result: AnalysisResult) {
+  if (result.damages.length === 0) return { costNote: "No damage identified: needs manual review", lineItems: [] };
+  if (!record.vendorId) return { costNote: "No vendor chosen", lineItems: [] };
+  let quoted: Awaited<ReturnType<typeof quoteForVendor>>;
+  try {
+    quoted = await quoteForVendor(String(record.vendorId), {
+      damages: result.damages.map(({ damageType, severity, location }) => ({ damageType, severity, location })),
+      vehicleMake: record.vehicleMake,
+      date: new Date(),
+    });
+  } catch (error) {
+    if (error instanceof Response && error.status === 404) return { costNote: "The chosen vendor no longer exists", lineItems: [] };
+    throw error;
+  }
+  const lineItems = quoted.lines as unknown as Record<string, unknown>[];
+  if (!quoted.complete) {
+    const reasons = quoted.lines.flatMap((line) => (line.priced ? [] : [line.reason]));
+    return { costNote: [...new Set(reasons)].join("; "), lineItems };
+  }
+  return { estimatedCost: quoted.total, aiEstimatedCost: quoted.total, lineItems };
+}
+
+/**
+ * A hash with almost every bit alike is a picture without structure (a flat colour, a dark frame):
+ * all such pictures look alike to the hash, so they say nothing about a photo being reused.
+ */
+const hasStructure = (hash: string) => {
+  const bits = BigInt(`0x${hash}`).toString(2).replace(/0/g, "").length;
+  return bits >= 8 && bits <= 56;
+};
+
+const bandsOf = (hash: string) => [0, 1, 2, 3].map((band) => `${band}:${hash.slice(band * 4, band * 4 + 4)}`);
+
+/** Each media file's hash (a video's first frame), and where the owner's other assessments show the same photo. */
+async function reusedPhotos(record: AssessmentRecord, photos: AnalysisPhoto[]) {
+  const firstPhotos = photos.filter((p, i) => photos.findIndex((q) => q.mediaUrl === p.mediaUrl) === i);
+  const photoHashes = await Promise.all(firstPhotos.map(async (p) => ({ mediaUrl: p.mediaUrl, hash: await differenceHash(p.bytes) })));
+  const photoBands = [...new Set(photoHashes.filter((p) => hasStructure(p.hash)).flatMap((p) => bandsOf(p.hash)))];
+  const others = await findAssessmentsSharingPhotoBands({
+    ownerId: String(record.ownerId),
+    bands: photoBands,
+    exceptId: String(record._id),
+    limit: REUSED_PHOTO_CANDIDATES,
+  });
+  const photoWarnings = photoHashes.filter((p) => hasStructure(p.hash)).flatMap((mine) =>
+    others
+      .filter((other) => other.photoHashes.some((theirs) => hashDistance(mine.hash, theirs.hash) <= REUSED_PHOTO_BITS))
+      .map((other) => ({ mediaUrl: mine.mediaUrl, otherAssessmentId: other._id, otherTitle: other.title })),
+  );
+  return { photoHashes, photoBands, photoWarnings };
+}
+
+/** The job: processing → analyzing → provider → price → completed. A failed attempt is retried by the queue. */
+async function runAnalysis(job: JobRecord, { signal }: { signal: AbortSignal }) {
+  const id = String(job.payload.assessmentId ?? "");
+  const record =
+    (await transitionAssessment({ scope: EVERY_OWNER, id, from: ["processing"], to: "analyzing", by: null, action: "analysis started" })) ??
+    (await findAssessment({ scope: EVERY_OWNER, id }));
+  if (!record) throw new PermanentJobError("The assessment was deleted");
+  // Someone moved it on meanwhile, or an earlier run already finished it: nothing to do.
+  if (record.status !== "analyzing") return { skipped: record.status };
+
+  const photos = await photosOf(record, signal);
+  const result = await analysisProvider().analyze(photos, { signal });
+  const [price, reuse] = await Promise.all([priceOf(record, result), reusedPhotos(record, photos)]);
+  signal.throwIfAborted();
+  const severity = worst(result.damages.map((d) => d.severity));
+  const unset = ["analysisError", "estimatedCost", "aiEstimatedCost", "costNote", "severity"].filter(
+    (field) => !(field in price) && !(field === "severity" && severity),
+  );
+  await transitionAssessment({
+    scope: EVERY_OWNER,
+    id,
+    from: ["analyzing"],
+    to: "completed",
+    by: null,
+    action: "analysis completed",
+    set: {
+      ...price,
+      ...(severity ? { severity } : {}),
+      damages: result.damages,
+      damageCategories: [...new Set(result.damages.map((d) => d.damageType))],
+      aiAnalysis: { confidence: result.confidence, description: result.summary, provider: result.provider, model: result.model },
+      ...reuse,
+    },
+    unset,
+  });
+  return { damages: result.damages.length };
+}
+
+/** After the last attempt: back to uploaded with the reason, so the wizard offers to try again. */
+async function analysisFailed(job: JobRecord, error: string) {
+  await transitionAssessment({
+    scope: EVERY_OWNER,
+    id: String(job.payload.assessmentId ?? ""),
+    from: ["processing", "analyzing"],
+    to: "uploaded",
+    by: null,
+    action: "analysis failed",
+    note: error,
+    set: { analysisError: error },
+  });
+}
+
+/** Declares the analysis job to this process's queue (called at start-up, before the queue starts). */
+export function registerAnalysisJobs() {
+  registerJobHandler(ANALYSIS_JOB, runAnalysis, { onFailed: analysisFailed });
+}
