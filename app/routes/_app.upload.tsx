@@ -1,92 +1,94 @@
-import { Button, Card, Group, Stack, Stepper, Text, Title } from "@mantine/core";
+import { Alert, Button, Card, Group, Stack, Stepper, Text, Title } from "@mantine/core";
 import {
   json,
-  redirect,
   type ActionFunctionArgs,
   type LinksFunction,
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/node";
-import { Form, Link, useLoaderData, useRevalidator } from "@remix-run/react";
-import { useCallback } from "react";
+import { Form, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
+import { useCallback, useEffect, useRef } from "react";
+import { AnalyzingCard, ANALYSIS_POLL_SECONDS, ResultCard } from "~/components/assessments/AnalysisCards";
+import { DetailsForm } from "~/components/assessments/DetailsForm";
+import { FormError } from "~/components/form/fields";
 import { showToast } from "~/components/toast";
 import { UploadFallbackForm } from "~/components/upload/UploadFallbackForm";
-import { UploadedFileList } from "~/components/upload/UploadedFileList";
+import { UploadedFileList, type ListedFile } from "~/components/upload/UploadedFileList";
 import { Uploader, uploaderLinks, type UploadedFile } from "~/components/upload/Uploader";
+import { ANALYSIS_TOASTS, wizardViewOf, type WizardView } from "~/schemas/assessment-wizard";
 import { UPLOAD_LIMITS, messages } from "~/schemas/upload-limits";
+import { uploadWizardAction } from "~/screens/upload-wizard.server";
 import { requireUser } from "~/services/auth.server";
-import { redirectWithToast } from "~/services/session.server";
-import { listDraft, receiveFormUploads, removeUpload } from "~/services/storage.server";
+import { getAssessment } from "~/services/assessments.server";
+import { listContacts } from "~/services/contacts.server";
+import { listDraft } from "~/services/storage.server";
+import { listVendors } from "~/services/vendors.server";
 
 export const meta: MetaFunction = () => [{ title: "Upload & Assess · DamageIQ" }];
 export const links: LinksFunction = () => uploaderLinks();
 
 const STEPS = ["Upload Media", "Assessment Details", "AI Analysis", "Complete"] as const;
-const STEP_PARAMS = ["upload", "details"] as const;
+const STEP_OF: Record<WizardView, number> = { upload: 0, details: 1, analyzing: 2, complete: 3 };
+/** The details step's contact dropdown: the newest contacts (a dropdown of thousands helps nobody). */
+const CONTACT_CHOICES = 500;
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const actor = await requireUser(request);
-  const files = await listDraft(actor);
-  const step = new URL(request.url).searchParams.get("step");
-  return json({
-    files: files.map(({ id, url, name, size, type }) => ({ id, url, name, size, type })),
-    step: step === "details" && files.length > 0 ? 1 : 0,
-  });
+async function detailsChoices(actor: Awaited<ReturnType<typeof requireUser>>) {
+  const [contacts, vendors] = await Promise.all([listContacts(actor, { limit: CONTACT_CHOICES }), listVendors()]);
+  return {
+    contacts: contacts.map(({ id, firstName, lastName }) => ({ id, firstName, lastName })),
+    vendors: vendors.map(({ id, name }) => ({ id, name })),
+  };
 }
 
-/** Where a no-JS upload form may send the user back to (never an outside URL). */
-const safeRedirect = (value: string | null) => (value === "/" || value === "/upload" ? value : "/upload");
+/**
+ * The wizard's state lives on the server: the draft files (step 1), then the assessment named in
+ * `?assessment=` whose status decides the step, so leaving and coming back finds the same analysis.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const actor = await requireUser(request);
+  const url = new URL(request.url);
+  const id = url.searchParams.get("assessment");
+  if (id) {
+    const assessment = await getAssessment(actor, id);
+    const view = wizardViewOf(assessment.status);
+    const choices = view === "details" ? await detailsChoices(actor) : { contacts: [], vendors: [] };
+    return json({ view, files: [] as ListedFile[], assessment, ...choices });
+  }
+  const files: ListedFile[] = (await listDraft(actor)).map(({ id, url, name, size, type }) => ({ id, url, name, size, type }));
+  const view: WizardView = url.searchParams.get("step") === "details" && files.length > 0 ? "details" : "upload";
+  const choices = view === "details" ? await detailsChoices(actor) : { contacts: [], vendors: [] };
+  return json({ view, files, assessment: null, ...choices });
+}
 
 export async function action({ request }: ActionFunctionArgs) {
   const actor = await requireUser(request);
-  const url = new URL(request.url);
+  return uploadWizardAction(actor, request);
+}
 
-  if ((request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data")) {
-    // The no-JS uploader: files are streamed into storage as the form arrives.
-    const purpose = url.searchParams.get("purpose") === "dashboard" ? "dashboard" : "wizard";
-    const back = safeRedirect(url.searchParams.get("redirectTo"));
-    const { stored, errors } = await receiveFormUploads(actor, request, purpose);
-    if (errors.length > 0) {
-      const done = stored.length > 0 ? `${messages.uploaded(stored.length)}. ` : "";
-      return redirectWithToast(request, back === "/" ? "/?upload=1" : back, {
-        title: "Upload Error",
-        message: `${done}${errors.join(" ")}`,
-        color: "red",
-      });
-    }
-    if (stored.length === 0) {
-      return redirectWithToast(request, back, { title: "No Files", message: "Please upload at least one file", color: "red" });
-    }
-    return redirectWithToast(request, back, {
-      title: "Upload Complete",
-      message: purpose === "dashboard" ? messages.dashboardComplete : messages.uploaded(stored.length),
-    });
-  }
-
-  const form = await request.formData();
-  const intent = form.get("intent");
-  if (intent === "remove") {
-    const id = form.get("id");
-    try {
-      await removeUpload(actor, typeof id === "string" ? id : "");
-    } catch (error) {
-      if (!(error instanceof Response)) throw error;
-    }
-    return redirect("/upload");
-  }
-  if (intent === "continue") {
-    const files = await listDraft(actor);
-    if (files.length === 0) {
-      return redirectWithToast(request, "/upload", { title: "No Files", message: "Please upload at least one file", color: "red" });
-    }
-    return redirect("/upload?step=details");
-  }
-  return redirect("/upload");
+/** With JavaScript the analyzing step polls its loader, and says when the result arrives or the analysis failed. */
+function useAnalysisPolling(view: WizardView, failed: boolean) {
+  const revalidator = useRevalidator();
+  const previous = useRef(view);
+  useEffect(() => {
+    if (view !== "analyzing") return;
+    const timer = setInterval(() => {
+      if (revalidator.state === "idle") revalidator.revalidate();
+    }, ANALYSIS_POLL_SECONDS * 1000 - 1000);
+    return () => clearInterval(timer);
+  }, [view, revalidator]);
+  useEffect(() => {
+    if (previous.current === "analyzing" && view === "complete") showToast(ANALYSIS_TOASTS.complete);
+    if (previous.current === "analyzing" && view === "details" && failed) showToast(ANALYSIS_TOASTS.failed);
+    previous.current = view;
+  }, [view, failed]);
 }
 
 export default function UploadPage() {
-  const { files, step } = useLoaderData<typeof loader>();
+  const { view, files, assessment, contacts, vendors } = useLoaderData<typeof loader>();
+  const actionData = useActionData<{ formError?: string }>();
   const revalidator = useRevalidator();
+  const failed = Boolean(assessment?.analysisError);
+  useAnalysisPolling(view, failed);
   const limit = UPLOAD_LIMITS.wizard;
   const onComplete = useCallback(
     (uploaded: UploadedFile[]) => {
@@ -103,13 +105,13 @@ export default function UploadPage() {
         <Title order={1}>Upload &amp; Assess</Title>
         <Text c="dimmed">Upload photos or videos of the damaged vehicle for an AI damage assessment.</Text>
       </div>
-      <Stepper active={step} allowNextStepsSelect={false} size="sm">
+      <Stepper active={STEP_OF[view]} allowNextStepsSelect={false} size="sm">
         {STEPS.map((label) => (
           <Stepper.Step key={label} label={label} />
         ))}
       </Stepper>
 
-      {STEP_PARAMS[step] === "upload" ? (
+      {view === "upload" && (
         <Card withBorder padding="lg">
           <Stack>
             <div>
@@ -131,21 +133,34 @@ export default function UploadPage() {
             </Form>
           </Stack>
         </Card>
-      ) : (
+      )}
+
+      {view === "details" && (
         <Card withBorder padding="lg" data-testid="upload-details-step">
           <Stack>
             <Title order={3}>Assessment Details</Title>
-            <Text c="dimmed">
-              {files.length} file(s) ready for the assessment. The details form arrives with the assessments feature.
-            </Text>
-            <Group>
-              <Button component={Link} to="/upload" variant="default">
-                Back to Upload
-              </Button>
-            </Group>
+            {failed && assessment ? (
+              <Alert color="red" title={ANALYSIS_TOASTS.failed.title} data-testid="analysis-failed">
+                {ANALYSIS_TOASTS.failed.message} ({assessment.analysisError})
+              </Alert>
+            ) : (
+              <Text c="dimmed" size="sm">
+                {assessment ? assessment.mediaUrls.length : files.length} file(s) ready for the assessment.
+              </Text>
+            )}
+            <FormError title="Error" message={actionData?.formError} />
+            <DetailsForm
+              mediaUrls={assessment ? assessment.mediaUrls : files.map((f) => f.url)}
+              contacts={contacts}
+              vendors={vendors}
+              assessment={assessment}
+            />
           </Stack>
         </Card>
       )}
+
+      {view === "analyzing" && assessment && <AnalyzingCard assessment={assessment} />}
+      {view === "complete" && assessment && <ResultCard assessment={assessment} />}
     </Stack>
   );
 }

@@ -1,0 +1,132 @@
+import { Alert, Badge, Button, Card, Group, Loader, Progress, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { Form, Link } from "@remix-run/react";
+import type { AssessmentJson } from "~/services/assessments.server";
+import { formatUsd } from "../crud/format";
+import { humanize } from "../training/labels";
+import { SeverityBadge } from "./badges";
+
+/** How often the analyzing screen looks again (the no-JS page through a meta refresh). */
+export const ANALYSIS_POLL_SECONDS = 3;
+
+const STAGES: Record<string, { label: string; value: number }> = {
+  uploaded: { label: "Waiting to start", value: 5 },
+  processing: { label: "Queued for analysis", value: 25 },
+  analyzing: { label: "Analyzing the photos", value: 65 },
+};
+
+/** Step 3: where the analysis stands, refreshed until it is done (polling with JS, a meta refresh without). */
+export function AnalyzingCard({ assessment }: { assessment: Pick<AssessmentJson, "status" | "title" | "mediaUrls"> }) {
+  const stage = STAGES[assessment.status] ?? STAGES.processing;
+  return (
+    <Card withBorder padding="lg" data-testid="analysis-in-progress">
+      <noscript>
+        {/* Re-renders the page until the analysis is done; only without JavaScript (with it, the page polls). */}
+        <meta httpEquiv="refresh" content={String(ANALYSIS_POLL_SECONDS)} />
+      </noscript>
+      <Stack align="center" gap="sm" py="md">
+        <Loader />
+        <Title order={3}>AI Analysis in Progress</Title>
+        <Text c="dimmed" ta="center">
+          Our AI is analyzing {assessment.mediaUrls.length} file(s) of “{assessment.title}”. This typically takes 1-3
+          minutes.
+        </Text>
+        <Progress value={stage.value} striped animated w="100%" maw={420} aria-label="Analysis progress" />
+        <Text size="sm" data-testid="analysis-stage">
+          {stage.label}
+        </Text>
+        <Text size="xs" c="dimmed">
+          You can leave this page: the analysis goes on, and coming back shows where it stands.
+        </Text>
+      </Stack>
+    </Card>
+  );
+}
+
+const confidencePercent = (confidence: number | undefined | null) => `${Math.round((confidence ?? 0) * 100)}%`;
+
+/** Step 4: the result and what to do next. */
+export function ResultCard({ assessment }: { assessment: AssessmentJson }) {
+  const photoWarnings = assessment.photoWarnings ?? [];
+  return (
+    <Card withBorder padding="lg" data-testid="analysis-result">
+      <Stack>
+        <div>
+          <Title order={3}>Analysis Complete</Title>
+          <Text c="dimmed">AI damage assessment completed successfully</Text>
+        </div>
+        <SimpleGrid cols={{ base: 1, sm: 3 }}>
+          <div>
+            <Text size="sm" c="dimmed">
+              Severity
+            </Text>
+            {assessment.severity ? <SeverityBadge severity={assessment.severity} /> : <Text>Not determined</Text>}
+          </div>
+          <div>
+            <Text size="sm" c="dimmed">
+              Estimated Cost
+            </Text>
+            <Text fw={700} fz="xl" data-testid="result-cost">
+              {assessment.estimatedCost == null ? "TBD" : formatUsd(assessment.estimatedCost)}
+            </Text>
+            {assessment.estimatedCost == null && assessment.costNote && (
+              <Text size="xs" c="dimmed">
+                {assessment.costNote}
+              </Text>
+            )}
+          </div>
+          <div>
+            <Text size="sm" c="dimmed">
+              Confidence
+            </Text>
+            <Text fw={700} fz="xl" data-testid="result-confidence">
+              {confidencePercent(assessment.aiAnalysis?.confidence)}
+            </Text>
+          </div>
+        </SimpleGrid>
+        <div>
+          <Text size="sm" c="dimmed">
+            Damage Categories
+          </Text>
+          <Group gap="xs" mt={4}>
+            {assessment.damageCategories.length === 0 ? (
+              <Text size="sm">None found</Text>
+            ) : (
+              assessment.damageCategories.map((c) => (
+                <Badge key={c} variant="outline">
+                  {humanize(c)}
+                </Badge>
+              ))
+            )}
+          </Group>
+        </div>
+        <div>
+          <Text size="sm" c="dimmed">
+            AI Analysis
+          </Text>
+          <Text data-testid="result-description">{assessment.aiAnalysis?.description ?? "No description."}</Text>
+        </div>
+        {photoWarnings.map((w) => (
+          <Alert key={`${w.mediaUrl}-${w.otherAssessmentId}`} color="orange" title="Photo seen before">
+            This photo also appears on assessment “{w.otherTitle}”.
+          </Alert>
+        ))}
+        <Group justify="flex-end" wrap="wrap">
+          <Form method="post">
+            <Button type="submit" name="intent" value="new" variant="default">
+              New Assessment
+            </Button>
+          </Form>
+          <Button component={Link} to={`/estimates?view=${assessment.id}`} variant="light">
+            View Full Estimate
+          </Button>
+          <Form method="post">
+            <input type="hidden" name="id" value={assessment.id} />
+            <Button type="submit" name="intent" value="send">
+              Send to Customer
+            </Button>
+          </Form>
+        </Group>
+      </Stack>
+    </Card>
+  );
+}

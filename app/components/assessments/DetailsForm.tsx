@@ -1,0 +1,98 @@
+import { Button, Group, SimpleGrid, Stack } from "@mantine/core";
+import { Link } from "@remix-run/react";
+import { ValidatedForm } from "remix-validated-form";
+import { assessmentCreateValidator } from "~/schemas/assessment";
+import { SelectField, SubmitButton, TextareaField, TextField } from "../form/fields";
+
+export const DETAILS_FORM_ID = "assessment-details";
+
+export interface DetailsDefaults {
+  id: string;
+  title: string;
+  vehicleYear: number | null;
+  vehicleMake: string | null;
+  vehicleModel: string | null;
+  vin: string | null;
+  contactId: string | null;
+  vendorId: string | null;
+  notes: string | null;
+}
+
+/**
+ * Step 2 of the wizard. The media URLs travel as hidden fields so the browser validates with the
+ * same schema as the server (which still checks each one is the caller's upload). With `assessment`
+ * set it is the form of an assessment whose analysis failed: submitting saves it and tries again.
+ */
+export function DetailsForm({
+  mediaUrls,
+  contacts,
+  vendors,
+  defaultVendorId,
+  assessment,
+}: {
+  mediaUrls: string[];
+  contacts: { id: string; firstName: string; lastName: string }[];
+  vendors: { id: string; name: string }[];
+  defaultVendorId?: string | null;
+  assessment?: DetailsDefaults | null;
+}) {
+  const defaults = {
+    title: assessment?.title ?? "",
+    vehicleYear: assessment?.vehicleYear ?? undefined,
+    vehicleMake: assessment?.vehicleMake ?? "",
+    vehicleModel: assessment?.vehicleModel ?? "",
+    vin: assessment?.vin ?? "",
+    contactId: assessment?.contactId ?? "",
+    vendorId: assessment ? (assessment.vendorId ?? "") : (defaultVendorId ?? ""),
+    notes: assessment?.notes ?? "",
+  };
+  return (
+    <ValidatedForm
+      id={DETAILS_FORM_ID}
+      validator={assessmentCreateValidator}
+      defaultValues={defaults}
+      method="post"
+      noValidate
+      data-testid="assessment-details-form"
+    >
+      <input type="hidden" name="intent" value={assessment ? "retry" : "create"} />
+      {assessment && <input type="hidden" name="id" value={assessment.id} />}
+      {mediaUrls.map((url, i) => (
+        <input key={url} type="hidden" name={`mediaUrls[${i}]`} value={url} />
+      ))}
+      <Stack>
+        <TextField name="title" label="Title" required placeholder="e.g. Front bumper damage" autoComplete="off" />
+        <SimpleGrid cols={{ base: 1, sm: 3 }}>
+          <TextField name="vehicleYear" label="Vehicle Year" type="number" placeholder="2021" autoComplete="off" />
+          <TextField name="vehicleMake" label="Make" placeholder="Toyota" autoComplete="off" />
+          <TextField name="vehicleModel" label="Model" placeholder="Camry" autoComplete="off" />
+        </SimpleGrid>
+        <TextField name="vin" label="VIN" placeholder="17 characters" autoComplete="off" />
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <SelectField
+            name="contactId"
+            label="Customer contact"
+            data={[
+              { value: "", label: "No contact" },
+              ...contacts.map((c) => ({ value: c.id, label: `${c.firstName} ${c.lastName}` })),
+            ]}
+          />
+          <SelectField
+            name="vendorId"
+            label="Vendor for pricing"
+            data={[{ value: "", label: "No vendor" }, ...vendors.map((v) => ({ value: v.id, label: v.name }))]}
+          />
+        </SimpleGrid>
+        <TextareaField name="notes" label="Notes" autosize minRows={3} />
+        <Group justify="space-between">
+          <Button component={Link} to="/upload" variant="default">
+            Back to Upload
+          </Button>
+          <SubmitButton formId={DETAILS_FORM_ID} pendingLabel="Creating Assessment...">
+            Create Assessment &amp; Start AI Analysis
+          </SubmitButton>
+        </Group>
+      </Stack>
+    </ValidatedForm>
+  );
+}

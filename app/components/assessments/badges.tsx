@@ -1,0 +1,28 @@
+import { Badge } from "@mantine/core";
+import { SEVERITY_COLOR, STATUS_COLOR, type AssessmentStatus } from "~/schemas/assessment";
+import { CheckIcon } from "../crud/icons";
+import { humanize } from "../training/labels";
+
+/** Spec part 1 §4: completed and sent are green with a check, processing/analyzing amber, reviewed blue. */
+export function StatusBadge({ status }: { status: AssessmentStatus }) {
+  const done = status === "completed" || status === "sent";
+  return (
+    <Badge
+      color={STATUS_COLOR[status]}
+      variant="light"
+      leftSection={done ? <CheckIcon size={12} /> : undefined}
+      data-testid="status-badge"
+    >
+      {status}
+    </Badge>
+  );
+}
+
+export function SeverityBadge({ severity }: { severity: string | null }) {
+  if (!severity) return null;
+  return (
+    <Badge color={SEVERITY_COLOR[severity] ?? "green"} variant="filled" data-testid="severity-badge">
+      {humanize(severity)}
+    </Badge>
+  );
+}

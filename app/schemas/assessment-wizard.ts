@@ -1,0 +1,28 @@
+import type { ToastOptions } from "./toasts";
+
+/** The upload wizard's steps after the upload: what an assessment's status shows. */
+export type WizardView = "upload" | "details" | "analyzing" | "complete";
+
+/**
+ * uploaded → the details form again (a failed or rejected analysis is tried again from there);
+ * processing/analyzing → the in-progress screen; anything later → the result.
+ */
+export function wizardViewOf(status: string): WizardView {
+  if (status === "uploaded") return "details";
+  if (status === "processing" || status === "analyzing") return "analyzing";
+  return "complete";
+}
+
+/** Spec part 1 §8 (Analysis, Create assessment, Send email) and part 2 §8 ('No Contact'). */
+export const ANALYSIS_TOASTS = {
+  complete: { title: "Analysis Complete", message: "AI damage assessment completed successfully", color: "green" },
+  failed: { title: "Analysis Failed", message: "Failed to analyze damage. Please try again.", color: "red" },
+  createFailed: { title: "Error", message: "Failed to create assessment", color: "red" },
+  noFiles: { title: "No Files", message: "Please upload at least one file", color: "red" },
+  noContact: { title: "No Contact", message: "Please assign a contact to this assessment first", color: "red" },
+  emailNotSetUp: {
+    title: "Email Not Set Up",
+    message: "The Email Center is not set up yet, so the estimate was not sent. Download or print it from Estimates.",
+    color: "yellow",
+  },
+} satisfies Record<string, ToastOptions>;

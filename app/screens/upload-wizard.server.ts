@@ -1,0 +1,88 @@
+import { redirect } from "@remix-run/node";
+import { assessmentCreateValidator } from "~/schemas/assessment";
+import { ANALYSIS_TOASTS } from "~/schemas/assessment-wizard";
+import { messages } from "~/schemas/upload-limits";
+import { requestAnalysis } from "~/services/assessment-analysis.server";
+import { createAssessment, getAssessment, updateAssessment } from "~/services/assessments.server";
+import type { Actor } from "~/services/auth.server";
+import { redirectWithToast } from "~/services/session.server";
+import { listDraft, receiveFormUploads, removeUpload } from "~/services/storage.server";
+import { handleForm } from "~/utils/forms.server";
+
+/** Where a no-JS upload form may send the user back to (never an outside URL). */
+const safeRedirect = (value: string | null) => (value === "/" || value === "/upload" ? value : "/upload");
+
+const assessmentUrl = (id: string) => `/upload?assessment=${encodeURIComponent(id)}`;
+
+/** The no-JS uploader: files are streamed into storage as the multipart form arrives. */
+async function receiveFiles(actor: Actor, request: Request) {
+  const url = new URL(request.url);
+  const purpose = url.searchParams.get("purpose") === "dashboard" ? "dashboard" : "wizard";
+  const back = safeRedirect(url.searchParams.get("redirectTo"));
+  const { stored, errors } = await receiveFormUploads(actor, request, purpose);
+  if (errors.length > 0) {
+    const done = stored.length > 0 ? `${messages.uploaded(stored.length)}. ` : "";
+    return redirectWithToast(request, back === "/" ? "/?upload=1" : back, {
+      title: "Upload Error",
+      message: `${done}${errors.join(" ")}`,
+      color: "red",
+    });
+  }
+  if (stored.length === 0) return redirectWithToast(request, back, ANALYSIS_TOASTS.noFiles);
+  return redirectWithToast(request, back, {
+    title: "Upload Complete",
+    message: purpose === "dashboard" ? messages.dashboardComplete : messages.uploaded(stored.length),
+  });
+}
+
+/**
+ * Creates the assessment (or saves the one whose analysis failed) and queues its analysis, then
+ * shows the analyzing step. A refusal about a field comes back on that field, any other one above
+ * the form (the server's message, as the spec's 'Error' toast would say it).
+ */
+function submitDetails(actor: Actor, request: Request, form: FormData, retryId: string | null) {
+  return handleForm(
+    request,
+    assessmentCreateValidator,
+    async (input) => {
+      const { mediaUrls, ...fields } = input;
+      const assessment = retryId ? await updateAssessment(actor, retryId, fields) : await createAssessment(actor, { ...fields, mediaUrls });
+      await requestAnalysis(actor, assessment.id);
+      return redirect(assessmentUrl(assessment.id));
+    },
+    form,
+  );
+}
+
+/** The wizard's form posts: `intent` = remove | continue | create | retry | new | send, or a no-JS upload. */
+export async function uploadWizardAction(actor: Actor, request: Request) {
+  if ((request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data")) return receiveFiles(actor, request);
+
+  const form = await request.formData();
+  const id = String(form.get("id") ?? "");
+  switch (form.get("intent")) {
+    case "remove":
+      try {
+        await removeUpload(actor, id);
+      } catch (error) {
+        if (!(error instanceof Response)) throw error;
+      }
+      return redirect("/upload");
+    case "continue":
+      if ((await listDraft(actor)).length === 0) return redirectWithToast(request, "/upload", ANALYSIS_TOASTS.noFiles);
+      return redirect("/upload?step=details");
+    case "create":
+      if (!form.has("mediaUrls[0]")) return redirectWithToast(request, "/upload", ANALYSIS_TOASTS.noFiles);
+      return submitDetails(actor, request, form, null);
+    case "retry":
+      return submitDetails(actor, request, form, id);
+    case "send": {
+      const assessment = await getAssessment(actor, id);
+      const toast = assessment.contactId ? ANALYSIS_TOASTS.emailNotSetUp : ANALYSIS_TOASTS.noContact;
+      return redirectWithToast(request, assessmentUrl(assessment.id), toast);
+    }
+    default:
+      // "New Assessment": the files went with the last assessment, so the wizard starts empty.
+      return redirect("/upload");
+  }
+}
