@@ -42,6 +42,11 @@ export const findPackages = list.find;
 /** How many of the scope's packages match the search. */
 export const countPackages = list.count;
 
+/** The dashboard's Active Packages: the scope's newest active packages. */
+export async function findActivePackages({ scope, limit }: { scope: OwnerScope; limit: number }) {
+  return ServicePackage.find({ ...ownerFilter(scope), isActive: true }).sort({ createdAt: -1, _id: -1 }).limit(limit).lean<PackageRecord[]>();
+}
+
 /** The stat cards over every package in scope: Total, Active, Average Price, Highest Price. */
 export async function packageStats({ scope }: { scope: OwnerScope }) {
   const [row] = await ServicePackage.aggregate<{ total: number; inactive: number; averagePrice: number; highestPrice: number }>([

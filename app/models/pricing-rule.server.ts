@@ -60,3 +60,16 @@ export async function findActiveRules({ vendorId, pairs }: { vendorId: string; p
   if (pairs.length === 0) return [];
   return PricingRule.find({ vendorId, isActive: true, $or: pairFilters(pairs) }).lean<PricingRuleRecord[]>();
 }
+
+/**
+ * The dashboard's Vendor Pricing panel: per vendor with active rules, the lowest and highest labour
+ * rate and how many rules; the vendors with the most rules first.
+ */
+export async function labourRatesByVendor({ limit }: { limit: number }) {
+  return PricingRule.aggregate<{ _id: Types.ObjectId; minRate: number; maxRate: number; rules: number }>([
+    { $match: { isActive: true } },
+    { $group: { _id: "$vendorId", minRate: { $min: "$laborRate" }, maxRate: { $max: "$laborRate" }, rules: { $sum: 1 } } },
+    { $sort: { rules: -1, _id: 1 } },
+    { $limit: limit },
+  ]);
+}

@@ -1,41 +1,30 @@
-import { Stack, Text, Title } from "@mantine/core";
-import { redirect, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { useRouteLoaderData } from "@remix-run/react";
+import { Grid, Stack, Text, Title } from "@mantine/core";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { DashboardStatCards, RecentAssessments, WorkflowBoard } from "~/components/dashboard/AssessmentPanels";
+import { ActivePackages, AiInsights, QuickActions, VendorPricing } from "~/components/dashboard/InfoPanels";
 import { RolePreviewCard } from "~/components/RolePreview";
-import { UploadMediaModal, uploaderLinks } from "~/components/upload/UploadMediaModal";
-import { switchRoleValidator } from "~/schemas/auth";
+import { uploaderLinks } from "~/components/upload/UploadMediaModal";
+import { dashboardAction, dashboardData } from "~/screens/dashboard.server";
 import { requireUser } from "~/services/auth.server";
-import { redirectWithToast } from "~/services/session.server";
-import { switchRole } from "~/services/users.server";
-import { asFormFailure } from "~/utils/forms.server";
 import type { loader as appLoader } from "./_app";
 
 export const meta: MetaFunction = () => [{ title: "Dashboard · DamageIQ" }];
 export const links = uploaderLinks;
 
+export async function loader({ request }: LoaderFunctionArgs) {
+  const actor = await requireUser(request);
+  return json(await dashboardData(actor));
+}
+
 export async function action({ request }: ActionFunctionArgs) {
   const actor = await requireUser(request);
-  const form = await request.formData();
-  if (form.get("intent") === "switch-role") {
-    const failed = (message = "Failed to switch role") =>
-      redirectWithToast(request, "/", { title: "Error", message, color: "red" });
-    const result = await switchRoleValidator.validate(form);
-    if (result.error) return failed();
-    try {
-      const { headers } = await switchRole(actor, result.data.targetRole, request);
-      return redirect("/", { headers });
-    } catch (error) {
-      const failure = await asFormFailure(error);
-      if (!failure) throw error;
-      return failed(failure.message);
-    }
-  }
-  return redirect("/");
+  return dashboardAction(actor, request);
 }
 
 export default function Dashboard() {
-  const data = useRouteLoaderData<typeof appLoader>("routes/_app");
-  const user = data?.user;
+  const { stats, board, packages, rates } = useLoaderData<typeof loader>();
+  const user = useRouteLoaderData<typeof appLoader>("routes/_app")?.user;
   return (
     <Stack>
       <div>
@@ -43,9 +32,27 @@ export default function Dashboard() {
         <Text c="dimmed">AI damage assessment for dealers, body shops and repair vendors.</Text>
       </div>
       {user?.realRole === "admin" && <RolePreviewCard role={user.role} />}
-      <div>
-        <UploadMediaModal />
-      </div>
+      <DashboardStatCards stats={stats} />
+      <Grid>
+        <Grid.Col span={{ base: 12, md: 8 }}>
+          <RecentAssessments assessments={stats.recentAssessments} />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 4 }}>
+          <Stack>
+            <QuickActions />
+            <AiInsights />
+          </Stack>
+        </Grid.Col>
+      </Grid>
+      <WorkflowBoard stats={stats} items={board} />
+      <Grid>
+        <Grid.Col span={{ base: 12, sm: 6 }}>
+          <ActivePackages packages={packages} />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, sm: 6 }}>
+          <VendorPricing rates={rates} />
+        </Grid.Col>
+      </Grid>
     </Stack>
   );
 }

@@ -1,6 +1,7 @@
 import { ownerNames, scopeFor } from "~/models/owner-scope.server";
 import {
   countPackages,
+  findActivePackages,
   findPackage,
   findPackages,
   insertPackage,
@@ -57,6 +58,11 @@ async function present(actor: Actor, records: PackageRecord[]) {
 /** `GET /api/packages`: the caller's packages (an admin's: everyone's), newest first; `q`, `limit`, `offset`. */
 export async function listPackages(actor: Actor, { q, limit, offset = 0 }: ListQuery = {}) {
   return present(actor, await findPackages({ scope: scopeFor(actor), q, skip: offset, limit }));
+}
+
+/** The dashboard's Active Packages panel: a few of the caller's active packages, newest first. */
+export async function activePackages(actor: Actor, limit: number) {
+  return present(actor, await findActivePackages({ scope: scopeFor(actor), limit }));
 }
 
 /** The Packages screen: the stat cards over every package, how many the search matched, one page. */

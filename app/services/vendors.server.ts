@@ -1,6 +1,6 @@
 import type { Types } from "mongoose";
 import { findValidatedRecords, learningRecords, type LearningRecordRecord } from "~/models/learning-record.server";
-import { findActiveRuleFor, findActiveRules, pricingRules, type PricingRuleRecord } from "~/models/pricing-rule.server";
+import { findActiveRuleFor, findActiveRules, labourRatesByVendor, pricingRules, type PricingRuleRecord } from "~/models/pricing-rule.server";
 import { verifiedFigures } from "~/models/training-item.server";
 import { isObjectIdHex } from "~/models/owner-scope.server";
 import { findVendor, findVendors } from "~/models/user.server";
@@ -54,6 +54,16 @@ const forbidden = () => jsonError(403, "Forbidden");
 
 export async function listVendors(): Promise<VendorJson[]> {
   return (await findVendors()).map(vendorJson);
+}
+
+/** The dashboard's Vendor Pricing: vendors with active rules and their labour rates (hourly, dollars). */
+export async function vendorLabourRates(limit: number) {
+  const rows = await labourRatesByVendor({ limit });
+  const vendors = new Map((await findVendors()).map((v) => [String(v._id), vendorJson(v)]));
+  return rows.flatMap((row) => {
+    const vendor = vendors.get(String(row._id));
+    return vendor ? [{ vendorId: vendor.id, name: vendor.name, minRate: row.minRate, maxRate: row.maxRate, rules: row.rules }] : [];
+  });
 }
 
 export async function getVendor(id: string) {

@@ -13,7 +13,7 @@ export { uploaderLinks } from "./Uploader";
  * addressable (`?upload=1`), so without JavaScript the link opens it server-rendered with the
  * plain form inside; with JavaScript it holds the Uppy uploader (10 files × 50 MB).
  */
-export function UploadMediaModal({ children }: { children?: React.ReactNode }) {
+export function UploadMediaModal({ children, fullWidth }: { children?: React.ReactNode; fullWidth?: boolean }) {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const revalidator = useRevalidator();
@@ -40,6 +40,7 @@ export function UploadMediaModal({ children }: { children?: React.ReactNode }) {
         to={`?${openParams}`}
         preventScrollReset
         variant="light"
+        fullWidth={fullWidth}
         data-testid="quick-upload-media"
       >
         {children ?? "Upload Media"}

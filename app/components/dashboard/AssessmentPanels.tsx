@@ -1,0 +1,176 @@
+import { ActionIcon, Anchor, Badge, Button, Card, Group, Progress, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { Form, Link, useNavigation } from "@remix-run/react";
+import type { AssessmentJson, DashboardStats } from "~/services/assessments.server";
+import { StatusBadge } from "../assessments/badges";
+import { formatDate, formatUsd, formatWholeUsd } from "../crud/format";
+import { CheckIcon, CurrencyIcon, StarIcon, TrendingUpIcon } from "../crud/icons";
+import { StatCard } from "../crud/StatCard";
+
+/** The four figures; the month-over-month texts are the spec's fixed sample (part 1 §9). */
+export function DashboardStatCards({ stats }: { stats: DashboardStats }) {
+  const cards = [
+    { label: "Total Assessments", value: stats.totalAssessments.toLocaleString("en-US"), change: "+12% from last month", icon: <StarIcon /> },
+    { label: "Pending Reviews", value: stats.pendingReviews.toLocaleString("en-US"), change: "-8% from last month", icon: <CheckIcon />, color: "yellow" },
+    { label: "Total Revenue", value: formatWholeUsd(stats.totalRevenue), change: "+23% from last month", icon: <CurrencyIcon />, color: "green" },
+    { label: "AI Accuracy", value: `${stats.aiAccuracy.toFixed(1)}%`, change: "+2.1% from last month", icon: <TrendingUpIcon />, color: "grape" },
+  ];
+  return (
+    <SimpleGrid cols={{ base: 1, xs: 2, lg: 4 }}>
+      {cards.map((c) => (
+        <div key={c.label}>
+          <StatCard label={c.label} value={c.value} icon={c.icon} color={c.color} />
+          <Text size="xs" c="dimmed" mt={4} px="xs">
+            {c.change}
+          </Text>
+        </div>
+      ))}
+    </SimpleGrid>
+  );
+}
+
+const vehicleOf = (a: Pick<AssessmentJson, "vehicleYear" | "vehicleMake" | "vehicleModel">) =>
+  [a.vehicleYear, a.vehicleMake, a.vehicleModel].filter(Boolean).join(" ") || "Vehicle not specified";
+
+export const costOf = (a: Pick<AssessmentJson, "estimatedCost">) => (a.estimatedCost == null ? "TBD" : formatUsd(a.estimatedCost));
+
+export function RecentAssessments({ assessments }: { assessments: AssessmentJson[] }) {
+  return (
+    <Card withBorder padding="lg" data-testid="recent-assessments">
+      <Group justify="space-between" mb="sm">
+        <Title order={2} size="h4">
+          Recent Damage Assessments
+        </Title>
+        <Anchor component={Link} to="/estimates" size="sm">
+          View All
+        </Anchor>
+      </Group>
+      {assessments.length === 0 ? (
+        <Text c="dimmed">No assessments yet</Text>
+      ) : (
+        <Stack gap="xs">
+          {assessments.map((a) => (
+            <Card key={a.id} withBorder padding="sm" data-testid="recent-assessment">
+              <Group justify="space-between" wrap="wrap" gap="xs">
+                <div style={{ minWidth: 0 }}>
+                  <Group gap="xs">
+                    <Text fw={600} truncate="end">
+                      {a.title}
+                    </Text>
+                    <StatusBadge status={a.status} />
+                  </Group>
+                  <Text size="sm" c="dimmed">
+                    {vehicleOf(a)} · {formatDate(a.createdAt)}
+                  </Text>
+                </div>
+                <Group gap="xs">
+                  <Text fw={600}>{costOf(a)}</Text>
+                  <ActionIcon component={Link} to={`/estimates?view=${a.id}`} variant="subtle" aria-label={`View ${a.title}`}>
+                    →
+                  </ActionIcon>
+                </Group>
+              </Group>
+            </Card>
+          ))}
+        </Stack>
+      )}
+    </Card>
+  );
+}
+
+/** Approve / Reject / Send on the board: plain form posts to the dashboard's action. */
+function BoardButton({ intent, id, label, color }: { intent: string; id: string; label: string; color?: string }) {
+  const navigation = useNavigation();
+  const busy = navigation.formData?.get("intent") === intent && navigation.formData?.get("id") === id;
+  return (
+    <Form method="post" action="/?index" preventScrollReset>
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="id" value={id} />
+      <Button type="submit" size="compact-xs" variant="light" color={color} loading={busy}>
+        {label}
+      </Button>
+    </Form>
+  );
+}
+
+export interface WorkflowItems {
+  upload: AssessmentJson[];
+  review: AssessmentJson[];
+  complete: AssessmentJson[];
+}
+
+/** The four columns with live counts; Review and Complete list their newest items with the actions. */
+export function WorkflowBoard({ stats, items }: { stats: DashboardStats; items: WorkflowItems }) {
+  const { upload, analysis, review, complete } = stats.workflow;
+  const total = upload + analysis + review + complete;
+  const columns = [
+    { key: "upload", title: "Upload", count: upload, color: "gray", status: "uploaded" },
+    { key: "analysis", title: "AI Analysis", count: analysis, color: "yellow", status: "analyzing" },
+    { key: "review", title: "Review", count: review, color: "blue", status: "completed" },
+    { key: "complete", title: "Complete", count: complete, color: "green", status: "reviewed" },
+  ];
+  return (
+    <Card withBorder padding="lg" data-testid="workflow-board">
+      <Group justify="space-between" mb="sm" wrap="wrap">
+        <Title order={2} size="h4">
+          Assessment Workflow
+        </Title>
+        <Group gap="xs">
+          <Button component={Link} to="/estimates" size="xs" variant="default">
+            Filter
+          </Button>
+          <Button component={Link} to="/upload" size="xs">
+            New Assessment
+          </Button>
+        </Group>
+      </Group>
+      <Progress value={total === 0 ? 0 : (complete / total) * 100} mb="md" aria-label="Share of assessments complete" />
+      <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
+        {columns.map((col) => (
+          <Card key={col.key} withBorder padding="sm" data-testid={`workflow-${col.key}`}>
+            <Group justify="space-between" mb="xs">
+              <Text fw={600}>{col.title}</Text>
+              <Badge color={col.color} variant="light" data-testid="workflow-count">
+                {col.count}
+              </Badge>
+            </Group>
+            {col.key === "upload" &&
+              items.upload.map((a) => (
+                <Stack key={a.id} gap={4} mb="xs" data-testid="upload-item">
+                  <Text size="sm" truncate="end">
+                    {a.title}
+                  </Text>
+                  <Button component={Link} to={`/upload?assessment=${a.id}`} size="compact-xs" variant="light">
+                    Analyze
+                  </Button>
+                </Stack>
+              ))}
+            {col.key === "review" &&
+              items.review.map((a) => (
+                <Stack key={a.id} gap={4} mb="xs" data-testid="review-item">
+                  <Text size="sm" truncate="end">
+                    {a.title} · {costOf(a)}
+                  </Text>
+                  <Group gap={4}>
+                    <BoardButton intent="approve" id={a.id} label="Approve" color="green" />
+                    <BoardButton intent="reject" id={a.id} label="Reject" color="red" />
+                  </Group>
+                </Stack>
+              ))}
+            {col.key === "complete" &&
+              items.complete.map((a) => (
+                <Stack key={a.id} gap={4} mb="xs" data-testid="complete-item">
+                  <Text size="sm" truncate="end">
+                    {a.title} · {costOf(a)}
+                  </Text>
+                  <BoardButton intent="send" id={a.id} label="Send Estimate" />
+                </Stack>
+              ))}
+            <Anchor component={Link} to={`/estimates?status=${col.status}`} size="xs">
+              Show all
+            </Anchor>
+          </Card>
+        ))}
+      </SimpleGrid>
+    </Card>
+  );
+}

@@ -1,0 +1,144 @@
+import { Badge, Button, Card, Group, Stack, Text, Title } from "@mantine/core";
+import { Link } from "@remix-run/react";
+import type { PackageJson } from "~/services/packages.server";
+import { formatUsd, formatWholeUsd } from "../crud/format";
+import { UploadMediaModal } from "../upload/UploadMediaModal";
+
+const INSIGHTS = [
+  { title: "Photograph in daylight", text: "Even light without reflections lets the AI tell a scratch from a dent." },
+  { title: "Three angles per damage", text: "A straight-on photo and two at 45° give the best severity estimate." },
+  { title: "Pick a vendor", text: "Choosing the repairing vendor prices the estimate from its own rates." },
+];
+
+export function AiInsights() {
+  return (
+    <Card withBorder padding="lg">
+      <Title order={2} size="h4" mb="sm">
+        AI Insights
+      </Title>
+      <Stack gap="sm">
+        {INSIGHTS.map((tip) => (
+          <div key={tip.title}>
+            <Text fw={600} size="sm">
+              {tip.title}
+            </Text>
+            <Text size="sm" c="dimmed">
+              {tip.text}
+            </Text>
+          </div>
+        ))}
+      </Stack>
+    </Card>
+  );
+}
+
+export function QuickActions() {
+  return (
+    <Card withBorder padding="lg" data-testid="quick-actions">
+      <Title order={2} size="h4" mb="sm">
+        Quick Actions
+      </Title>
+      <Stack gap="xs">
+        <UploadMediaModal fullWidth />
+        <Button component={Link} to="/contacts?dialog=new" variant="light" fullWidth>
+          New Contact
+        </Button>
+        <Button component={Link} to="/estimates" variant="light" fullWidth>
+          Generate Report
+        </Button>
+        <Button component={Link} to="/estimates?status=reviewed" variant="light" fullWidth>
+          Send Estimate
+        </Button>
+      </Stack>
+    </Card>
+  );
+}
+
+/** The spec's sample packages, shown only while the account has none of its own. */
+const SAMPLE_PACKAGES = [
+  { name: "Premium Coverage", price: 299 },
+  { name: "Standard Package", price: 149 },
+];
+
+export function ActivePackages({ packages }: { packages: PackageJson[] }) {
+  const rows = packages.length > 0 ? packages.map((p) => ({ name: p.name, price: p.price })) : SAMPLE_PACKAGES;
+  return (
+    <Card withBorder padding="lg" data-testid="active-packages">
+      <Title order={2} size="h4" mb="sm">
+        Active Packages
+      </Title>
+      <Stack gap="xs">
+        {rows.map((p) => (
+          <Group key={p.name} justify="space-between" wrap="nowrap">
+            <Text size="sm" truncate="end">
+              {p.name}
+            </Text>
+            <Text fw={600}>{formatWholeUsd(p.price)}</Text>
+          </Group>
+        ))}
+        {packages.length === 0 && (
+          <Text size="xs" c="dimmed">
+            Sample packages: add your own under Packages.
+          </Text>
+        )}
+      </Stack>
+      <Button component={Link} to="/packages" variant="default" mt="md" fullWidth>
+        Manage All
+      </Button>
+    </Card>
+  );
+}
+
+export interface VendorRate {
+  vendorId: string;
+  name: string;
+  minRate: number;
+  maxRate: number;
+}
+
+const SAMPLE_RATES: VendorRate[] = [
+  { vendorId: "sample-body", name: "Body work", minRate: 85, maxRate: 85 },
+  { vendorId: "sample-paint", name: "Paint", minRate: 95, maxRate: 95 },
+];
+
+const rateText = (r: VendorRate) =>
+  r.minRate === r.maxRate ? `${formatUsd(r.minRate)}/hr` : `${formatUsd(r.minRate)}–${formatUsd(r.maxRate)}/hr`;
+
+/** Vendors' labour rates from their active pricing rules; the spec's samples while there are none. */
+export function VendorPricing({ rates }: { rates: VendorRate[] }) {
+  const rows = rates.length > 0 ? rates : SAMPLE_RATES;
+  return (
+    <Card withBorder padding="lg" data-testid="vendor-pricing">
+      <Title order={2} size="h4" mb="sm">
+        Vendor Pricing
+      </Title>
+      <Stack gap="xs">
+        {rows.map((r) => (
+          <Group key={r.vendorId} justify="space-between" wrap="nowrap">
+            <Text size="sm" truncate="end">
+              {r.name}
+            </Text>
+            <Group gap={6} wrap="nowrap">
+              <Text fw={600} size="sm">
+                {rateText(r)}
+              </Text>
+              {rates.length > 0 && (
+                <Badge size="xs" color="green" variant="light">
+                  Verified
+                </Badge>
+              )}
+            </Group>
+          </Group>
+        ))}
+        {rates.length === 0 && (
+          <Text size="xs" c="dimmed">
+            Sample rates: vendors set theirs in Vendor AI Training.
+          </Text>
+        )}
+      </Stack>
+      <Button component={Link} to="/vendor-ai-training" variant="default" mt="md" fullWidth>
+        Update Rates
+      </Button>
+    </Card>
+  );
+}

@@ -1,0 +1,81 @@
+import { redirect } from "@remix-run/node";
+import { switchRoleValidator } from "~/schemas/auth";
+import { ANALYSIS_TOASTS } from "~/schemas/assessment-wizard";
+import {
+  approveAssessment,
+  dashboardStats,
+  getAssessment,
+  listAssessments,
+  rejectAssessment,
+} from "~/services/assessments.server";
+import type { Actor } from "~/services/auth.server";
+import { activePackages } from "~/services/packages.server";
+import { redirectWithToast } from "~/services/session.server";
+import { switchRole } from "~/services/users.server";
+import { vendorLabourRates } from "~/services/vendors.server";
+import { asFormFailure } from "~/utils/forms.server";
+
+/** Items listed under a workflow column (the count covers them all). */
+const BOARD_ITEMS = 3;
+const PANEL_ROWS = 3;
+
+/** Everything the dashboard shows, each figure from the database. */
+export async function dashboardData(actor: Actor) {
+  const [stats, upload, review, complete, packages, rates] = await Promise.all([
+    dashboardStats(actor),
+    listAssessments(actor, { status: "uploaded", limit: BOARD_ITEMS }),
+    listAssessments(actor, { status: "completed", limit: BOARD_ITEMS }),
+    listAssessments(actor, { status: "reviewed", limit: BOARD_ITEMS }),
+    activePackages(actor, PANEL_ROWS),
+    vendorLabourRates(PANEL_ROWS),
+  ]);
+  return { stats, board: { upload, review, complete }, packages, rates };
+}
+
+/** Runs a board action and comes back to the dashboard with its toast; a refusal (e.g. already approved) as an error toast. */
+async function boardAction(request: Request, run: () => Promise<{ title: string; message: string }>) {
+  try {
+    return redirectWithToast(request, "/", { color: "green", ...(await run()) });
+  } catch (error) {
+    const failure = await asFormFailure(error);
+    if (!failure) throw error;
+    return redirectWithToast(request, "/", { title: "Error", message: failure.message, color: "red" });
+  }
+}
+
+/** The dashboard's form posts: `intent` = switch-role | approve | reject | send. */
+export async function dashboardAction(actor: Actor, request: Request) {
+  const form = await request.formData();
+  const id = String(form.get("id") ?? "");
+  switch (form.get("intent")) {
+    case "switch-role": {
+      const failed = (message = "Failed to switch role") => redirectWithToast(request, "/", { title: "Error", message, color: "red" });
+      const result = await switchRoleValidator.validate(form);
+      if (result.error) return failed();
+      try {
+        const { headers } = await switchRole(actor, result.data.targetRole, request);
+        return redirect("/", { headers });
+      } catch (error) {
+        const failure = await asFormFailure(error);
+        if (!failure) throw error;
+        return failed(failure.message);
+      }
+    }
+    case "approve":
+      return boardAction(request, async () => {
+        const a = await approveAssessment(actor, id);
+        return { title: "Assessment Approved", message: `“${a.title}” is reviewed and ready to send.` };
+      });
+    case "reject":
+      return boardAction(request, async () => {
+        const a = await rejectAssessment(actor, id);
+        return { title: "Assessment Rejected", message: `“${a.title}” is back in Upload: analyze it again or price it by hand.` };
+      });
+    case "send": {
+      const a = await getAssessment(actor, id);
+      return redirectWithToast(request, "/", a.contactId ? ANALYSIS_TOASTS.emailNotSetUp : ANALYSIS_TOASTS.noContact);
+    }
+    default:
+      return redirect("/");
+  }
+}
