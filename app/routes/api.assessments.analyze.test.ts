@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Job } from "~/models/job.server";
 import { PricingRule } from "~/models/pricing-rule.server";
@@ -17,7 +20,10 @@ let vendorId: string;
 
 const DENT = { damageType: "dent", location: "front", severity: "moderate", description: "Dent in the front bumper", confidence: 0.82, photo: 1 };
 const SCRATCH = { damageType: "scratch", location: "left", severity: "minor", description: "Scratch on the driver's door", confidence: 0.7, photo: 2 };
-const openAiEnv = () => ({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: ai.baseURL, OPENAI_MODEL: "vision-test", ANALYSIS_ATTEMPTS: "1" });
+// Every app of this file shares the database and the stored files, as instances behind a load balancer
+// do: whichever takes up a job can read its photos.
+const dataDir = mkdtempSync(path.join(os.tmpdir(), "analysis-test-"));
+const openAiEnv = () => ({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: ai.baseURL, OPENAI_MODEL: "vision-test", ANALYSIS_ATTEMPTS: "1", DATA_DIR: dataDir });
 
 beforeAll(async () => {
   await useTestDb();
@@ -35,6 +41,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.stop();
   await ai?.close();
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 /** A new assessment of `who` with `photos` distinct uploaded pictures. */
@@ -195,17 +202,22 @@ describe("an app restarted in the middle of an analysis", () => {
     const who = client(first, { cookie: await signIn(first, dealer.username, dealer.password) });
     const created = await create(who, { vendorId }, 1);
     ai.script({ json: { damages: [DENT], summary: "Never recorded.", confidence: 0.9 }, delayMs: 60_000 });
+    const asked = ai.requests.length;
     void who.post(`/api/assessments/${created.id}/analyze`).catch(() => undefined);
-    await waitForStatus(who, created.id, ["analyzing"]);
+    // Killed while the provider works on it (the request has reached the provider).
+    for (const deadline = Date.now() + 20_000; ai.requests.length === asked && Date.now() < deadline; ) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(ai.requests.length).toBe(asked + 1);
     first.process.kill("SIGKILL");
 
-    // The same data directory (the uploaded photo) and database, a new process.
+    // The same database and stored files, a new process (or the other app of this file) takes the job up.
     ai.script({ json: { damages: [DENT], summary: "Resumed.", confidence: 0.9 } });
-    const second = await startApp({ env: { ...env, DATA_DIR: first.dataDir } });
+    const second = await startApp({ env });
     try {
       const again = client(second, { cookie: await signIn(second, dealer.username, dealer.password) });
       const a = await waitForStatus(again, created.id, ["completed", "uploaded"], 60_000);
-      expect(a.status).toBe("completed");
+      expect(a.status, JSON.stringify(a.audit)).toBe("completed");
       expect(a.aiAnalysis.description).toBe("Resumed.");
       expect(a.audit.filter((e: { action: string }) => e.action === "analysis completed")).toHaveLength(1);
     } finally {
@@ -217,11 +229,20 @@ describe("an app restarted in the middle of an analysis", () => {
 
 describe("the embedded matcher (no OpenAI key)", () => {
   it("with no verified training data: completed, no damages, confidence 0, 'needs manual review', cost TBD", async () => {
-    const embedded = await startApp();
+    // A database of its own: the OpenAI-backed app of this file must not take this analysis up.
+    const uri = new URL(process.env.MONGODB_URI!);
+    uri.pathname = `${uri.pathname}_embedded`;
+    const embedded = await startApp({ mongoUri: uri.toString() });
     try {
-      const dealer = await createTestUser({ role: "dealer" });
+      const anon = client(embedded);
+      const admin = { username: "embeddedadmin", password: "admin-password-1" };
+      expect((await anon.post("/api/admin/create-account", { ...admin, email: "a@example.com", firstName: "A", lastName: "Admin" })).status).toBe(201);
+      const asAdmin = client(embedded, { cookie: await signIn(embedded, admin.username, admin.password) });
+      const dealer = { username: "embeddeddealer", password: "dealer-password-1" };
+      const made = await asAdmin.post("/api/admin/users", { ...dealer, email: "d@example.com", firstName: "D", lastName: "Dealer", role: "dealer" });
+      expect(made.status).toBeLessThan(300);
       const who = client(embedded, { cookie: await signIn(embedded, dealer.username, dealer.password) });
-      const created = await create(who, { vendorId }, 1);
+      const created = await create(who, {}, 1);
       const a = (await who.post(`/api/assessments/${created.id}/analyze`)).json;
       expect(a.status).toBe("completed");
       expect(a.damages).toEqual([]);
