@@ -1,5 +1,6 @@
 import { ActionIcon, Anchor, Badge, Button, Card, Group, Progress, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import { Form, Link, useNavigation } from "@remix-run/react";
+import type { ReactNode } from "react";
 import type { AssessmentJson, DashboardStats } from "~/services/assessments.server";
 import { StatusBadge } from "../assessments/badges";
 import { formatDate, formatUsd, formatWholeUsd } from "../crud/format";
@@ -98,7 +99,49 @@ export interface WorkflowItems {
   complete: AssessmentJson[];
 }
 
-/** The four columns with live counts; Review and Complete list their newest items with the actions. */
+/** One listed item of a column: its title (and cost once priced) above its actions. */
+function BoardItem({ assessment, withCost, children }: { assessment: AssessmentJson; withCost?: boolean; children: ReactNode }) {
+  return (
+    <Stack gap={4} mb="xs" data-testid="board-item">
+      <Text size="sm" truncate="end">
+        {assessment.title}
+        {withCost && ` · ${costOf(assessment)}`}
+      </Text>
+      <Group gap={4}>{children}</Group>
+    </Stack>
+  );
+}
+
+/** Each column's newest items with what can be done to them next. */
+function ColumnItems({ column, items }: { column: keyof WorkflowItems | "analysis"; items: WorkflowItems }) {
+  if (column === "upload") {
+    return items.upload.map((a) => (
+      <BoardItem key={a.id} assessment={a}>
+        <Button component={Link} to={`/upload?assessment=${a.id}`} size="compact-xs" variant="light">
+          Analyze
+        </Button>
+      </BoardItem>
+    ));
+  }
+  if (column === "review") {
+    return items.review.map((a) => (
+      <BoardItem key={a.id} assessment={a} withCost>
+        <BoardButton intent="approve" id={a.id} label="Approve" color="green" />
+        <BoardButton intent="reject" id={a.id} label="Reject" color="red" />
+      </BoardItem>
+    ));
+  }
+  if (column === "complete") {
+    return items.complete.map((a) => (
+      <BoardItem key={a.id} assessment={a} withCost>
+        <BoardButton intent="send" id={a.id} label="Send Estimate" />
+      </BoardItem>
+    ));
+  }
+  return null;
+}
+
+/** The four columns with live counts; Upload, Review and Complete list their newest items with the actions. */
 export function WorkflowBoard({ stats, items }: { stats: DashboardStats; items: WorkflowItems }) {
   const { upload, analysis, review, complete } = stats.workflow;
   const total = upload + analysis + review + complete;
@@ -107,7 +150,7 @@ export function WorkflowBoard({ stats, items }: { stats: DashboardStats; items: 
     { key: "analysis", title: "AI Analysis", count: analysis, color: "yellow", status: "analyzing" },
     { key: "review", title: "Review", count: review, color: "blue", status: "completed" },
     { key: "complete", title: "Complete", count: complete, color: "green", status: "reviewed" },
-  ];
+  ] as const;
   return (
     <Card withBorder padding="lg" data-testid="workflow-board">
       <Group justify="space-between" mb="sm" wrap="wrap">
@@ -133,38 +176,7 @@ export function WorkflowBoard({ stats, items }: { stats: DashboardStats; items: 
                 {col.count}
               </Badge>
             </Group>
-            {col.key === "upload" &&
-              items.upload.map((a) => (
-                <Stack key={a.id} gap={4} mb="xs" data-testid="upload-item">
-                  <Text size="sm" truncate="end">
-                    {a.title}
-                  </Text>
-                  <Button component={Link} to={`/upload?assessment=${a.id}`} size="compact-xs" variant="light">
-                    Analyze
-                  </Button>
-                </Stack>
-              ))}
-            {col.key === "review" &&
-              items.review.map((a) => (
-                <Stack key={a.id} gap={4} mb="xs" data-testid="review-item">
-                  <Text size="sm" truncate="end">
-                    {a.title} · {costOf(a)}
-                  </Text>
-                  <Group gap={4}>
-                    <BoardButton intent="approve" id={a.id} label="Approve" color="green" />
-                    <BoardButton intent="reject" id={a.id} label="Reject" color="red" />
-                  </Group>
-                </Stack>
-              ))}
-            {col.key === "complete" &&
-              items.complete.map((a) => (
-                <Stack key={a.id} gap={4} mb="xs" data-testid="complete-item">
-                  <Text size="sm" truncate="end">
-                    {a.title} · {costOf(a)}
-                  </Text>
-                  <BoardButton intent="send" id={a.id} label="Send Estimate" />
-                </Stack>
-              ))}
+            <ColumnItems column={col.key} items={items} />
             <Anchor component={Link} to={`/estimates?status=${col.status}`} size="xs">
               Show all
             </Anchor>

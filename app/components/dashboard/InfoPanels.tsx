@@ -1,5 +1,6 @@
 import { Badge, Button, Card, Group, Stack, Text, Title } from "@mantine/core";
 import { Link } from "@remix-run/react";
+import type { ReactNode } from "react";
 import type { PackageJson } from "~/services/packages.server";
 import { formatUsd, formatWholeUsd } from "../crud/format";
 import { UploadMediaModal } from "../upload/UploadMediaModal";
@@ -54,6 +55,47 @@ export function QuickActions() {
   );
 }
 
+/** A dashboard panel: named rows with a figure each, a note while they are samples, and a link on. */
+function FigurePanel({
+  title,
+  testId,
+  rows,
+  sampleNote,
+  link,
+}: {
+  title: string;
+  testId: string;
+  rows: { key: string; label: string; figure: ReactNode }[];
+  sampleNote: string | null;
+  link: { to: string; label: string };
+}) {
+  return (
+    <Card withBorder padding="lg" data-testid={testId}>
+      <Title order={2} size="h4" mb="sm">
+        {title}
+      </Title>
+      <Stack gap="xs">
+        {rows.map((row) => (
+          <Group key={row.key} justify="space-between" wrap="nowrap">
+            <Text size="sm" truncate="end">
+              {row.label}
+            </Text>
+            {row.figure}
+          </Group>
+        ))}
+        {sampleNote && (
+          <Text size="xs" c="dimmed">
+            {sampleNote}
+          </Text>
+        )}
+      </Stack>
+      <Button component={Link} to={link.to} variant="default" mt="md" fullWidth>
+        {link.label}
+      </Button>
+    </Card>
+  );
+}
+
 /** The spec's sample packages, shown only while the account has none of its own. */
 const SAMPLE_PACKAGES = [
   { name: "Premium Coverage", price: 299 },
@@ -61,31 +103,15 @@ const SAMPLE_PACKAGES = [
 ];
 
 export function ActivePackages({ packages }: { packages: PackageJson[] }) {
-  const rows = packages.length > 0 ? packages.map((p) => ({ name: p.name, price: p.price })) : SAMPLE_PACKAGES;
+  const rows = packages.length > 0 ? packages : SAMPLE_PACKAGES;
   return (
-    <Card withBorder padding="lg" data-testid="active-packages">
-      <Title order={2} size="h4" mb="sm">
-        Active Packages
-      </Title>
-      <Stack gap="xs">
-        {rows.map((p) => (
-          <Group key={p.name} justify="space-between" wrap="nowrap">
-            <Text size="sm" truncate="end">
-              {p.name}
-            </Text>
-            <Text fw={600}>{formatWholeUsd(p.price)}</Text>
-          </Group>
-        ))}
-        {packages.length === 0 && (
-          <Text size="xs" c="dimmed">
-            Sample packages: add your own under Packages.
-          </Text>
-        )}
-      </Stack>
-      <Button component={Link} to="/packages" variant="default" mt="md" fullWidth>
-        Manage All
-      </Button>
-    </Card>
+    <FigurePanel
+      title="Active Packages"
+      testId="active-packages"
+      rows={rows.map((p) => ({ key: p.name, label: p.name, figure: <Text fw={600}>{formatWholeUsd(p.price)}</Text> }))}
+      sampleNote={packages.length === 0 ? "Sample packages: add your own under Packages." : null}
+      link={{ to: "/packages", label: "Manage All" }}
+    />
   );
 }
 
@@ -106,39 +132,29 @@ const rateText = (r: VendorRate) =>
 
 /** Vendors' labour rates from their active pricing rules; the spec's samples while there are none. */
 export function VendorPricing({ rates }: { rates: VendorRate[] }) {
-  const rows = rates.length > 0 ? rates : SAMPLE_RATES;
+  const real = rates.length > 0;
   return (
-    <Card withBorder padding="lg" data-testid="vendor-pricing">
-      <Title order={2} size="h4" mb="sm">
-        Vendor Pricing
-      </Title>
-      <Stack gap="xs">
-        {rows.map((r) => (
-          <Group key={r.vendorId} justify="space-between" wrap="nowrap">
-            <Text size="sm" truncate="end">
-              {r.name}
+    <FigurePanel
+      title="Vendor Pricing"
+      testId="vendor-pricing"
+      rows={(real ? rates : SAMPLE_RATES).map((r) => ({
+        key: r.vendorId,
+        label: r.name,
+        figure: (
+          <Group gap={6} wrap="nowrap">
+            <Text fw={600} size="sm">
+              {rateText(r)}
             </Text>
-            <Group gap={6} wrap="nowrap">
-              <Text fw={600} size="sm">
-                {rateText(r)}
-              </Text>
-              {rates.length > 0 && (
-                <Badge size="xs" color="green" variant="light">
-                  Verified
-                </Badge>
-              )}
-            </Group>
+            {real && (
+              <Badge size="xs" color="green" variant="light">
+                Verified
+              </Badge>
+            )}
           </Group>
-        ))}
-        {rates.length === 0 && (
-          <Text size="xs" c="dimmed">
-            Sample rates: vendors set theirs in Vendor AI Training.
-          </Text>
-        )}
-      </Stack>
-      <Button component={Link} to="/vendor-ai-training" variant="default" mt="md" fullWidth>
-        Update Rates
-      </Button>
-    </Card>
+        ),
+      }))}
+      sampleNote={real ? null : "Sample rates: vendors set theirs in Vendor AI Training."}
+      link={{ to: "/vendor-ai-training", label: "Update Rates" }}
+    />
   );
 }
