@@ -1,16 +1,13 @@
-import type { Page } from "@playwright/test";
 import mongoose from "mongoose";
 import { computeImageFeatures } from "../app/services/image-features.server";
 import { photo } from "../tests/media-files";
+import { approveOnDashboard, detailsToResult, uploadPhotos } from "./assessment-walk";
 import { expect, test } from "./fixtures";
-import { uploadWithUppy } from "./uppy";
 
 // The product's main walk, with JavaScript on (Uppy, polling) and off (the plain upload form, a
 // refreshing analysis page): upload two photos, give the details, watch the analysis, read a result
 // priced from a vendor's rules by the embedded matcher (verified training examples of these photos),
 // then approve it on the dashboard.
-
-const noJs = () => test.info().project.name === "no-js";
 
 async function seedPricingKnowledge(vendorId: string, photos: Buffer[]) {
   const db = mongoose.connection;
@@ -51,19 +48,6 @@ async function seedPricingKnowledge(vendorId: string, photos: Buffer[]) {
   }
 }
 
-async function uploadPhotos(page: Page, files: { name: string; mimeType: string; buffer: Buffer }[]) {
-  await page.goto("/upload");
-  if (noJs()) {
-    const form = page.getByTestId("upload-fallback-wizard");
-    await form.locator('input[type="file"]').setInputFiles(files);
-    await form.getByRole("button", { name: "Upload" }).click();
-  } else {
-    await uploadWithUppy(page, '[data-testid="uploader-wizard"]', files);
-  }
-  await expect(page.getByText(`${files.length} file(s) uploaded successfully`)).toBeVisible({ timeout: 20_000 });
-  await expect(page.getByTestId("uploaded-file")).toHaveCount(files.length);
-}
-
 test("upload → details → analysis → a priced result, then Approve on the dashboard", async ({ page, loginAs, createUser }) => {
   test.setTimeout(90_000);
   const vendor = await createUser("vendor");
@@ -71,60 +55,25 @@ test("upload → details → analysis → a priced result, then Approve on the d
   await seedPricingKnowledge(vendor.id, photos);
   await loginAs("dealer");
 
-  await uploadPhotos(page, [
+  const base = "";
+  await uploadPhotos(page, base, [
     { name: "bumper.png", mimeType: "image/png", buffer: photos[0] },
     { name: "wing.png", mimeType: "image/png", buffer: photos[1] },
   ]);
-  await page.getByRole("button", { name: "Continue to Assessment Details" }).click();
-  const details = page.getByTestId("upload-details-step");
-  await expect(details).toBeVisible();
-
-  // The server's messages on the fields, with or without JavaScript.
-  await details.getByLabel("VIN").fill("1HGCM82633A00435O");
-  await details.getByRole("button", { name: "Create Assessment & Start AI Analysis" }).click();
-  await expect(details.getByText("Title is required")).toBeVisible();
-  await expect(details.getByText("VIN must be 17 characters without I, O or Q")).toBeVisible();
-
-  await details.getByLabel("Title").fill("Front bumper, customer drop-off");
-  await details.getByLabel("Vehicle Year").fill("2021");
-  await details.getByLabel("Make").fill("Toyota");
-  await details.getByLabel("Model").fill("Camry");
-  await details.getByLabel("VIN").fill("1hgcm82633a004352");
-  await details.getByLabel("Vendor for pricing").selectOption({ label: `${vendor.username} Body Works` });
-  await details.getByRole("button", { name: "Create Assessment & Start AI Analysis" }).click();
-
-  // Analyzing (it may be over before the page shows it), then the result, on the same URL.
-  await expect(page).toHaveURL(/\/upload\?assessment=[0-9a-f]{24}$/);
-  const result = page.getByTestId("analysis-result");
-  await expect(result).toBeVisible({ timeout: 30_000 });
-  await expect(result.getByTestId("severity-badge")).toHaveText("Moderate");
-  await expect(result.getByTestId("result-cost")).toHaveText(/^\$\d{1,3}(,\d{3})*\.\d\d$/);
-  await expect(result.getByTestId("result-confidence")).toHaveText(/^\d+%$/);
-  await expect(result.getByText("Dent", { exact: true })).toBeVisible();
-  const cost = await result.getByTestId("result-cost").textContent();
+  const title = "Front bumper, customer drop-off";
+  const cost = await detailsToResult(page, { title, vendorLabel: `${vendor.username} Body Works` });
 
   // Leaving and coming back finds the same result.
   const url = page.url();
   await page.goto("/");
   await page.goto(url);
-  await expect(page.getByTestId("result-cost")).toHaveText(cost!);
+  await expect(page.getByTestId("result-cost")).toHaveText(cost);
 
   // Send to Customer without a contact says so.
   await page.getByRole("button", { name: "Send to Customer" }).click();
   await expect(page.getByText("Please assign a contact to this assessment first")).toBeVisible();
 
-  // The dashboard: the figures, the recent list and the board's Review column with Approve.
-  await page.goto("/");
-  await expect(page.getByRole("group", { name: "Total Assessments" }).getByTestId("stat-value")).toHaveText("1");
-  await expect(page.getByRole("group", { name: "Pending Reviews" }).getByTestId("stat-value")).toHaveText("1");
-  await expect(page.getByTestId("recent-assessment").filter({ hasText: "Front bumper, customer drop-off" })).toContainText(cost!);
-  const review = page.getByTestId("workflow-review");
-  await expect(review.getByTestId("workflow-count")).toHaveText("1");
-  await review.getByRole("button", { name: "Approve" }).click();
-  await expect(page.getByText("is reviewed and ready to send.")).toBeVisible();
-  await expect(page.getByTestId("workflow-review").getByTestId("workflow-count")).toHaveText("0");
-  await expect(page.getByTestId("workflow-complete").getByTestId("workflow-count")).toHaveText("1");
-  await expect(page.getByRole("group", { name: "Pending Reviews" }).getByTestId("stat-value")).toHaveText("0");
+  await approveOnDashboard(page, base, { title, cost });
 });
 
 test("creating an assessment with no files shows the 'No Files' message", async ({ page, loginAs }) => {

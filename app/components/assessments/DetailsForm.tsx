@@ -88,7 +88,16 @@ export function DetailsForm({
           <Button component={Link} to="/upload" variant="default">
             Back to Upload
           </Button>
-          <SubmitButton formId={DETAILS_FORM_ID} pendingLabel="Creating Assessment...">
+          {/* The label wraps on a phone instead of pushing the page sideways. */}
+          <SubmitButton
+            formId={DETAILS_FORM_ID}
+            pendingLabel="Creating Assessment..."
+            maw="100%"
+            h="auto"
+            mih={36}
+            py={6}
+            styles={{ label: { whiteSpace: "normal", textAlign: "center" } }}
+          >
             Create Assessment &amp; Start AI Analysis
           </SubmitButton>
         </Group>
