@@ -168,6 +168,56 @@ describe("embedded database", () => {
       expect(await collection.countDocuments({ tags: "a" })).toBe(docs.filter((d) => d.tags).length);
     });
 
+    it("serves an _id $in with other conditions by primary key lookups, answering as a scan", async () => {
+      const collection = client.db("engine").collection("indexed");
+      // A top-level $and names no index key: the planner leaves it to upstream's scan.
+      const scan = (filter: object, options: object = {}) => collection.find({ $and: [filter] }, options).toArray();
+      const mine = docs.filter((d) => d.ownerId.equals(owners[0]));
+      const others = docs.filter((d) => !d.ownerId.equals(owners[0]));
+      const wanted = [mine[5]._id, others[0]._id, mine[2]._id, new ObjectId(), mine[5]._id, mine[40]._id, others[7]._id, mine[9]._id];
+      const expected = [mine[2], mine[5], mine[9], mine[40]];
+      const cases: [object, object][] = [
+        [{ _id: { $in: wanted }, ownerId: owners[0] }, {}],
+        // What findContactsByIds sends: owner-scoped, a few fields.
+        [{ _id: { $in: wanted }, ownerId: owners[0] }, { projection: { n: 1, company: 1 } }],
+        [{ _id: { $in: wanted }, ownerId: owners[0], n: { $gte: 6 } }, {}],
+        [{ _id: { $in: wanted }, ownerId: owners[0] }, { sort: { n: -1 }, skip: 1, limit: 2 }],
+        [{ _id: { $in: wanted }, ownerId: owners[0] }, { sort: { createdAt: -1, _id: -1 }, limit: 3 }],
+        [{ _id: { $in: wanted }, ownerId: owners[0] }, { limit: 2 }],
+        [{ _id: { $in: wanted }, ownerId: owners[0] }, { sort: { $natural: -1 } }],
+        [{ _id: { $in: wanted }, company: { $exists: false } }, {}],
+        [{ _id: { $in: [] }, ownerId: owners[0] }, {}],
+        [{ _id: { $in: [String(mine[2]._id), new ObjectId()] }, ownerId: owners[0] }, {}],
+        [{ _id: { $in: [mine[2]._id] }, ownerId: owners[1] }, {}],
+        [{ _id: { $eq: mine[2]._id }, ownerId: owners[0] }, {}],
+      ];
+      for (const [filter, options] of cases) {
+        expect(await collection.find(filter, options).toArray(), JSON.stringify(filter)).toEqual(await scan(filter, options));
+        expect(await collection.countDocuments(filter), JSON.stringify(filter)).toBe((await scan(filter)).length);
+      }
+      expect(ids(await collection.find({ _id: { $in: wanted }, ownerId: owners[0] }).toArray())).toEqual(
+        ids([...expected].sort((a, b) => a._id.toHexString().localeCompare(b._id.toHexString()))),
+      );
+      expect(await collection.countDocuments({ _id: { $in: wanted }, ownerId: owners[0], n: { $lt: 6 } })).toBe(
+        expected.filter((d) => d.n < 6).length,
+      );
+    });
+
+    it("matches $in values as MongoDB does (numbers by value, null, regular expressions, documents)", async () => {
+      const db = await connect();
+      const collection = db.collection("numbered");
+      await db.collection<{ _id: unknown; k: number }>("numbered").insertMany([
+        ...Array.from({ length: 12 }, (_, i) => ({ _id: i, k: i % 3 })),
+        { _id: "x1", k: 1 },
+        { _id: { a: 1 }, k: 1 },
+      ]);
+      const scan = (filter: object) => collection.find({ $and: [filter] }).toArray();
+      for (const values of [[3, 3.0, 4, 4, 11, 40], [1.5, 2], ["x1", 7], [/^x/, 7], [null, 7], [{ a: 1 }, 1], [{ $eq: 1 }, 2]]) {
+        const filter: object = { _id: { $in: values }, k: 1 };
+        expect(await collection.find(filter).toArray(), String(values)).toEqual(await scan(filter));
+      }
+    });
+
     it("follows updates and deletes of indexed fields", async () => {
       const collection = client.db("engine").collection("indexed");
       const moved = docs.find((d) => d.ownerId.equals(owners[0]))!;

@@ -5,6 +5,8 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -27,7 +29,8 @@ import de.bwaldvogel.mongo.bson.Document;
  * collection and sort it. Here:
  * <ol>
  * <li>a unique index whose every key has an equality in the filter (e.g. {@code _id}) finds the one
- * candidate;</li>
+ * candidate, and a one-key unique index with an {@code $in} of plain values (a page's contacts by
+ * {@code _id}) finds one per value;</li>
  * <li>else the {@link OrderedIndex} with the longest equality prefix finds the candidates, in the
  * requested order when the index has it, so {@code skip}/{@code limit} stop early;</li>
  * <li>else upstream's scan.</li>
@@ -43,9 +46,13 @@ final class IndexedH2Collection extends H2Collection {
     private record Plan(Stream<Object> positions, boolean inOrder, OrderedIndex index, List<Object> prefix) {
     }
 
+    /** The documents by position: its key order is the order a scan returns them in. */
+    private final MVMap<Object, Document> dataMap;
+
     IndexedH2Collection(MongoDatabase database, String collectionName, CollectionOptions options,
                         MVMap<Object, Document> dataMap, MVMap<String, Object> metaMap, CursorRegistry cursorRegistry) {
         super(database, collectionName, options, dataMap, metaMap, cursorRegistry);
+        this.dataMap = dataMap;
     }
 
     @Override
@@ -164,12 +171,16 @@ final class IndexedH2Collection extends H2Collection {
      * index with the longest equality prefix, in the requested order when it has it; null: scan.
      */
     private Plan plan(Document query, Document orderBy) {
-        if (query == null || query.isEmpty()) {
+        if (query == null || query.isEmpty() || (orderBy != null && orderBy.containsKey("$natural"))) {
+            // Upstream sorts no candidates by $natural (it reads the whole map in that order): a scan.
             return null;
         }
         for (Index<Object> index : getIndexes()) {
             if (index.isUnique()) {
                 Plan plan = uniquePlan(index, query);
+                if (plan == null) {
+                    plan = uniqueInPlan(index, query);
+                }
                 if (plan != null) {
                     return plan;
                 }
@@ -254,6 +265,36 @@ final class IndexedH2Collection extends H2Collection {
         Stream<Object> positions = StreamSupport.stream(index.getPositions(lookup).spliterator(), false);
         // At most one document: any order is the requested order.
         return new Plan(positions, true, null, null);
+    }
+
+    /**
+     * {@code {key: {$in: [values]}}} on a unique index of one key: a lookup per value, each document
+     * once (two values may name one, as 1 and 1.0 do), in the order a scan would meet them. Null when
+     * an element is not a plain value ($in's null, regular expressions and arrays have their own rules).
+     */
+    private Plan uniqueInPlan(Index<Object> index, Document query) {
+        if (index.getKeys().size() != 1) {
+            return null;
+        }
+        String key = index.getKeys().get(0).getKey();
+        if (!(query.get(key) instanceof Document condition) || condition.size() != 1
+            || !(condition.get("$in") instanceof Collection<?> values)) {
+            return null;
+        }
+        Set<Object> positions = new TreeSet<>(dataMap.getKeyType()::compare);
+        for (Object element : values) {
+            // An element is a value to equal, never an operator: {$eq: 1} in an $in is a document.
+            Object value = element instanceof Document ? NOT_EQUALITY : equalityValue(element, true);
+            if (value == NOT_EQUALITY) {
+                return null;
+            }
+            Document lookup = new Document(key, value);
+            if (!index.canHandle(lookup)) {
+                return null;
+            }
+            index.getPositions(lookup).forEach(positions::add);
+        }
+        return new Plan(positions.stream(), positions.size() <= 1, null, null);
     }
 
     /** The value of {@code field: value} or {@code field: {$eq: value}}; NOT_EQUALITY for anything else. */
