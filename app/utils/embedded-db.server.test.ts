@@ -218,6 +218,55 @@ describe("embedded database", () => {
       }
     });
 
+    it("answers a $match and $group on one index's keys from its entries, as a scan does", async () => {
+      const collection = (await connect()).collection("costed");
+      await collection.createIndex({ ownerId: 1, status: 1, cost: 1, ai: 1 });
+      const statuses = ["open", "sent"];
+      await collection.insertMany(
+        Array.from({ length: 240 }, (_, i) => ({
+          ownerId: owners[i % 3],
+          status: statuses[i % 2],
+          n: i,
+          // Fractions, whole numbers, nulls and missing figures: sums must add up in a scan's order.
+          ...(i % 7 === 0 ? {} : { cost: i % 5 === 0 ? null : i % 3 === 0 ? i * 1.05 : i }),
+          ...(i % 4 === 0 ? {} : { ai: i * 0.95 }),
+        })),
+      );
+      const has = (field: string) => ({ $ne: [{ $ifNull: [`$${field}`, null] }, null] });
+      const both = { $and: [has("cost"), has("ai")] };
+      const groups: object[] = [
+        // costFigures' shape.
+        {
+          _id: null,
+          total: { $sum: "$cost" },
+          compared: { $sum: { $cond: [both, 1, 0] } },
+          within: {
+            $sum: { $cond: [{ $and: [both, { $lte: [{ $multiply: [{ $abs: { $subtract: ["$cost", "$ai"] } }, 100] }, { $multiply: ["$ai", 15] }] }] }, 1, 0] },
+          },
+        },
+        { _id: "$status", costs: { $push: "$cost" }, first: { $first: "$ai" }, n: { $sum: 1 } },
+        // Not covered (a field outside the index, the whole document): read from the documents.
+        { _id: null, n: { $sum: "$n" } },
+        { _id: null, docs: { $push: "$$ROOT" } },
+      ];
+      const matches = [{ ownerId: owners[1], status: "sent" }, { ownerId: owners[2] }, { ownerId: owners[0], cost: { $gt: 50 } }];
+      const run = async () => {
+        for (const group of groups) {
+          for (const match of matches) {
+            const pipeline = [{ $match: match }, { $group: group }, { $sort: { _id: 1 } }];
+            const scanned = await collection.aggregate([{ $match: { $and: [match] } }, ...pipeline.slice(1)]).toArray();
+            expect(scanned.length).toBeGreaterThan(0);
+            expect(await collection.aggregate(pipeline).toArray(), JSON.stringify(pipeline)).toEqual(scanned);
+          }
+        }
+      };
+      await run();
+      // The entries follow writes of the grouped fields.
+      await collection.updateMany({ ownerId: owners[1], n: { $lt: 100 } }, { $set: { cost: 12.34 }, $unset: { ai: 1 } });
+      await collection.deleteMany({ ownerId: owners[2], n: { $gt: 200 } });
+      await run();
+    });
+
     it("follows updates and deletes of indexed fields", async () => {
       const collection = client.db("engine").collection("indexed");
       const moved = docs.find((d) => d.ownerId.equals(owners[0]))!;

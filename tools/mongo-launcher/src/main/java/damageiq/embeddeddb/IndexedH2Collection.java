@@ -2,6 +2,7 @@ package damageiq.embeddeddb;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -155,9 +156,29 @@ final class IndexedH2Collection extends H2Collection {
         return plan(query, null) != null;
     }
 
-    /** Every document matching the filter, found through an index. */
+    /**
+     * The documents matching the filter reduced to {@code fields}, read from the entries of one index
+     * that holds the filter's fields and these (a covered aggregate), in a scan's order; null when no
+     * index holds them all.
+     */
+    synchronized List<Document> coveredMatching(Document query, List<String> fields) {
+        Candidate covering = best(query, null, true, fields);
+        if (covering == null) {
+            return null;
+        }
+        return covering.index().coveredProjection(covering.prefix(), query, values -> documentMatchesQuery(values, query),
+            fields, dataMap.getKeyType()::compare);
+    }
+
+    /**
+     * Every document matching the filter, found through an index, in a scan's order: the index's order
+     * would change what order-dependent stages ({@code $first}, {@code $push}, sums of fractions) answer.
+     */
     synchronized List<Document> matching(Document query) {
-        return queryDocuments(query, null, 0, 0, 0, null).collectDocuments();
+        List<Document> documents = new ArrayList<>(queryDocuments(query, null, 0, 0, 0, null).collectDocuments());
+        // H2 keeps a document under its _id: ordered as the map orders its keys.
+        documents.sort(Comparator.comparing(document -> document.get("_id"), dataMap.getKeyType()::compare));
+        return documents;
     }
 
     /** An ordered index with the equality prefix the filter gives it, and the direction to walk it (null: unordered). */

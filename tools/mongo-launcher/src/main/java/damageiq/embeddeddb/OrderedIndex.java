@@ -11,6 +11,7 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 
@@ -312,8 +313,25 @@ final class OrderedIndex extends Index<Object> {
      * value left out): a covered query's answer, without reading a document.
      */
     Stream<Document> coveredProjection(List<Object> prefix, Document query, Predicate<Document> matches, List<String> fields) {
+        return covered(prefix, query, matches).map(projector(fields));
+    }
+
+    /**
+     * As {@link #coveredProjection}, in the order of {@code positionOrder}: given the collection's
+     * order of positions, the order a scan meets the documents in, so whatever the caller computes from
+     * them ({@code $first}, {@code $push}, a sum of fractions) comes out as a scan's would.
+     */
+    List<Document> coveredProjection(List<Object> prefix, Document query, Predicate<Document> matches, List<String> fields,
+                                     Comparator<Object> positionOrder) {
+        List<Entry> matching = new ArrayList<>(covered(prefix, query, matches).toList());
+        matching.sort((a, b) -> positionOrder.compare(a.position, b.position));
+        return matching.stream().map(projector(fields)).toList();
+    }
+
+    /** An entry as a document of {@code fields} (index keys; a missing value left out). */
+    private Function<Entry, Document> projector(List<String> fields) {
         int[] at = fields.stream().mapToInt(keys()::indexOf).toArray();
-        return covered(prefix, query, matches).map(entry -> {
+        return entry -> {
             Document projected = new Document();
             for (int i = 0; i < at.length; i++) {
                 Object value = entry.values.get(at[i]);
@@ -322,7 +340,7 @@ final class OrderedIndex extends Index<Object> {
                 }
             }
             return projected;
-        });
+        };
     }
 
     /** How many entries with the equality prefix satisfy {@code matches} on their values alone. */
