@@ -106,12 +106,13 @@ final class OrderedIndex extends Index<Object> {
 
     /**
      * MongoDB's order of values. The common key types compare directly (same order as
-     * ValueComparator, without its type dispatch: this runs on every step of every index walk).
+     * ValueComparator, without its type dispatch: this runs on every step of every index walk; a
+     * status or a title is text).
      */
     @SuppressWarnings("unchecked")
     static int compareValues(Object a, Object b) {
         if (a != null && b != null && a.getClass() == b.getClass()
-            && (a instanceof ObjectId || a instanceof Date || a instanceof Boolean)) {
+            && (a instanceof ObjectId || a instanceof String || a instanceof Date || a instanceof Boolean)) {
             return ((Comparable<Object>) a).compareTo(b);
         }
         return VALUES.compare(a, b);
