@@ -41,7 +41,7 @@ import de.bwaldvogel.mongo.bson.Document;
 final class IndexedH2Collection extends H2Collection {
 
     /** A filter value that is not a plain equality. */
-    private static final Object NOT_EQUALITY = new Object();
+    static final Object NOT_EQUALITY = new Object();
 
     /** Candidates in the requested order or not; the ordered index and equality prefix used, if any. */
     private record Plan(Stream<Object> positions, boolean inOrder, OrderedIndex index, List<Object> prefix) {
@@ -319,7 +319,7 @@ final class IndexedH2Collection extends H2Collection {
     }
 
     /** The value of {@code field: value} or {@code field: {$eq: value}}; NOT_EQUALITY for anything else. */
-    private static Object equalityValue(Object value, boolean present) {
+    static Object equalityValue(Object value, boolean present) {
         if (!present || value == null) {
             // Null also matches a missing field; leave that to the scan.
             return NOT_EQUALITY;
