@@ -92,10 +92,13 @@ const assessmentSchema = new Schema(
 );
 // The list and the dashboard's recent five: one owner's assessments, newest first.
 assessmentSchema.index({ ownerId: 1, createdAt: -1 });
-// The status filter, the per-status counts (workflow board, pending reviews) and the cost sums of one
-// status: owner and status are equalities, so counts are read from the index alone and sums read
-// only that status's documents.
+// The status filter and the per-status counts (workflow board, pending reviews): owner and status are
+// equalities, so a page walks that status's entries in order and counts are read from the index alone.
 assessmentSchema.index({ ownerId: 1, status: 1, createdAt: -1 });
+// The dashboard's revenue and AI accuracy: a `$match` on owner and status and a `$group` over the two
+// costs, answered from this index's entries alone (a covered aggregate, MongoDB and the embedded engine
+// alike), so no assessment is read.
+assessmentSchema.index({ ownerId: 1, status: 1, estimatedCost: 1, aiEstimatedCost: 1 });
 // The search: every searched field after the owner, so a search is decided on index entries before
 // any assessment is read (MongoDB and the embedded engine alike), its matches put in the list's order
 // there, and only the page's assessments are read.
@@ -215,8 +218,8 @@ const aggregateOwner = (scope: OwnerScope) => ("ownerId" in scope ? { ownerId: n
 const has = (field: string) => ({ $ne: [{ $ifNull: [`$${field}`, null] }, null] });
 
 /**
- * Over the scope's assessments in one status, in one pass over that status's documents (the
- * `{ownerId, status}` equality finds them in the index): the sum of their estimated costs (TBD adds
+ * Over the scope's assessments in one status, in one pass over that status's entries of the
+ * `{ownerId, status, estimatedCost, aiEstimatedCost}` index (no document is read): the sum of their estimated costs (TBD adds
  * nothing), how many have both an AI estimate and a final cost, and how many of those kept the final
  * cost within `tolerance` (0.15) of the AI's. Compared in hundredths with a hair of slack, so 115.00
  * against 100.00 counts as within 15 % despite binary fractions.

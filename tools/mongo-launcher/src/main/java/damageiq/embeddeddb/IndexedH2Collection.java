@@ -2,9 +2,12 @@ package damageiq.embeddeddb;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -27,7 +30,8 @@ import de.bwaldvogel.mongo.bson.Document;
  * collection and sort it. Here:
  * <ol>
  * <li>a unique index whose every key has an equality in the filter (e.g. {@code _id}) finds the one
- * candidate;</li>
+ * candidate, and a one-key unique index with an {@code $in} of plain values (a page's contacts by
+ * {@code _id}) finds one per value;</li>
  * <li>else the {@link OrderedIndex} with the longest equality prefix finds the candidates, in the
  * requested order when the index has it, so {@code skip}/{@code limit} stop early;</li>
  * <li>else upstream's scan.</li>
@@ -37,15 +41,19 @@ import de.bwaldvogel.mongo.bson.Document;
 final class IndexedH2Collection extends H2Collection {
 
     /** A filter value that is not a plain equality. */
-    private static final Object NOT_EQUALITY = new Object();
+    static final Object NOT_EQUALITY = new Object();
 
     /** Candidates in the requested order or not; the ordered index and equality prefix used, if any. */
     private record Plan(Stream<Object> positions, boolean inOrder, OrderedIndex index, List<Object> prefix) {
     }
 
+    /** The documents by position: its key order is the order a scan returns them in. */
+    private final MVMap<Object, Document> dataMap;
+
     IndexedH2Collection(MongoDatabase database, String collectionName, CollectionOptions options,
                         MVMap<Object, Document> dataMap, MVMap<String, Object> metaMap, CursorRegistry cursorRegistry) {
         super(database, collectionName, options, dataMap, metaMap, cursorRegistry);
+        this.dataMap = dataMap;
     }
 
     @Override
@@ -148,9 +156,29 @@ final class IndexedH2Collection extends H2Collection {
         return plan(query, null) != null;
     }
 
-    /** Every document matching the filter, found through an index. */
+    /**
+     * The documents matching the filter reduced to {@code fields}, read from the entries of one index
+     * that holds the filter's fields and these (a covered aggregate), in a scan's order; null when no
+     * index holds them all.
+     */
+    synchronized List<Document> coveredMatching(Document query, List<String> fields) {
+        Candidate covering = best(query, null, true, fields);
+        if (covering == null) {
+            return null;
+        }
+        return covering.index().coveredProjection(covering.prefix(), query, values -> documentMatchesQuery(values, query),
+            fields, dataMap.getKeyType()::compare);
+    }
+
+    /**
+     * Every document matching the filter, found through an index, in a scan's order: the index's order
+     * would change what order-dependent stages ({@code $first}, {@code $push}, sums of fractions) answer.
+     */
     synchronized List<Document> matching(Document query) {
-        return queryDocuments(query, null, 0, 0, 0, null).collectDocuments();
+        List<Document> documents = new ArrayList<>(queryDocuments(query, null, 0, 0, 0, null).collectDocuments());
+        // H2 keeps a document under its _id: ordered as the map orders its keys.
+        documents.sort(Comparator.comparing(document -> document.get("_id"), dataMap.getKeyType()::compare));
+        return documents;
     }
 
     /** An ordered index with the equality prefix the filter gives it, and the direction to walk it (null: unordered). */
@@ -164,12 +192,16 @@ final class IndexedH2Collection extends H2Collection {
      * index with the longest equality prefix, in the requested order when it has it; null: scan.
      */
     private Plan plan(Document query, Document orderBy) {
-        if (query == null || query.isEmpty()) {
+        if (query == null || query.isEmpty() || (orderBy != null && orderBy.containsKey("$natural"))) {
+            // Upstream sorts no candidates by $natural (it reads the whole map in that order): a scan.
             return null;
         }
         for (Index<Object> index : getIndexes()) {
             if (index.isUnique()) {
                 Plan plan = uniquePlan(index, query);
+                if (plan == null) {
+                    plan = uniqueInPlan(index, query);
+                }
                 if (plan != null) {
                     return plan;
                 }
@@ -256,8 +288,38 @@ final class IndexedH2Collection extends H2Collection {
         return new Plan(positions, true, null, null);
     }
 
+    /**
+     * {@code {key: {$in: [values]}}} on a unique index of one key: a lookup per value, each document
+     * once (two values may name one, as 1 and 1.0 do), in the order a scan would meet them. Null when
+     * an element is not a plain value ($in's null, regular expressions and arrays have their own rules).
+     */
+    private Plan uniqueInPlan(Index<Object> index, Document query) {
+        if (index.getKeys().size() != 1) {
+            return null;
+        }
+        String key = index.getKeys().get(0).getKey();
+        if (!(query.get(key) instanceof Document condition) || condition.size() != 1
+            || !(condition.get("$in") instanceof Collection<?> values)) {
+            return null;
+        }
+        Set<Object> positions = new TreeSet<>(dataMap.getKeyType()::compare);
+        for (Object element : values) {
+            // An element is a value to equal, never an operator: {$eq: 1} in an $in is a document.
+            Object value = element instanceof Document ? NOT_EQUALITY : equalityValue(element, true);
+            if (value == NOT_EQUALITY) {
+                return null;
+            }
+            Document lookup = new Document(key, value);
+            if (!index.canHandle(lookup)) {
+                return null;
+            }
+            index.getPositions(lookup).forEach(positions::add);
+        }
+        return new Plan(positions.stream(), positions.size() <= 1, null, null);
+    }
+
     /** The value of {@code field: value} or {@code field: {$eq: value}}; NOT_EQUALITY for anything else. */
-    private static Object equalityValue(Object value, boolean present) {
+    static Object equalityValue(Object value, boolean present) {
         if (!present || value == null) {
             // Null also matches a missing field; leave that to the scan.
             return NOT_EQUALITY;

@@ -1,6 +1,8 @@
 package damageiq.embeddeddb;
 
 import java.lang.reflect.Field;
+import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -117,7 +119,49 @@ final class IndexedH2Database extends H2Database {
         if (aggregation.isModifying()) {
             return null;
         }
-        return cursorResponse(collectionName, aggregation.runStages(indexed.matching(match).stream()));
+        List<String> fields = groupedFields(rest);
+        List<Document> documents = fields == null ? null : indexed.coveredMatching(match, fields);
+        if (documents == null) {
+            documents = indexed.matching(match);
+        }
+        return cursorResponse(collectionName, aggregation.runStages(documents.stream()));
+    }
+
+    /**
+     * The top-level fields a pipeline reads when its first stage is a {@code $group} (later stages
+     * read only the groups): an index holding them and the {@code $match}'s fields answers it from
+     * its entries alone, as MongoDB runs a covered aggregate. Null when the pipeline does not start
+     * with a $group or the group reads a whole document ({@code $$ROOT}, {@code $$CURRENT}).
+     */
+    private static List<String> groupedFields(List<Document> rest) {
+        if (rest.isEmpty() || rest.get(0).size() != 1 || !(rest.get(0).get("$group") instanceof Document group)) {
+            return null;
+        }
+        Set<String> fields = new LinkedHashSet<>();
+        return collectFieldPaths(group, fields) ? List.copyOf(fields) : null;
+    }
+
+    /**
+     * Adds the field of every field path ({@code "$field"}, {@code "$field.sub"}) in an expression;
+     * false for a variable ({@code "$$..."}). Any string starting with "$" is taken for a path, so a
+     * constant that looks like one only makes the aggregate read documents.
+     */
+    private static boolean collectFieldPaths(Object expression, Set<String> fields) {
+        if (expression instanceof String path && path.startsWith("$")) {
+            if (path.startsWith("$$")) {
+                return false;
+            }
+            int dot = path.indexOf('.');
+            fields.add(dot < 0 ? path.substring(1) : path.substring(1, dot));
+            return true;
+        }
+        if (expression instanceof Document document) {
+            return document.values().stream().allMatch(value -> collectFieldPaths(value, fields));
+        }
+        if (expression instanceof Collection<?> values) {
+            return values.stream().allMatch(value -> collectFieldPaths(value, fields));
+        }
+        return true;
     }
 
     /**

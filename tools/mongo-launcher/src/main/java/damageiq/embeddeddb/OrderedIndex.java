@@ -8,9 +8,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableSet;
 import java.util.Objects;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 
@@ -105,12 +107,13 @@ final class OrderedIndex extends Index<Object> {
 
     /**
      * MongoDB's order of values. The common key types compare directly (same order as
-     * ValueComparator, without its type dispatch: this runs on every step of every index walk).
+     * ValueComparator, without its type dispatch: this runs on every step of every index walk; a
+     * status or a title is text).
      */
     @SuppressWarnings("unchecked")
     static int compareValues(Object a, Object b) {
         if (a != null && b != null && a.getClass() == b.getClass()
-            && (a instanceof ObjectId || a instanceof Date || a instanceof Boolean)) {
+            && (a instanceof ObjectId || a instanceof String || a instanceof Date || a instanceof Boolean)) {
             return ((Comparable<Object>) a).compareTo(b);
         }
         return VALUES.compare(a, b);
@@ -312,8 +315,25 @@ final class OrderedIndex extends Index<Object> {
      * value left out): a covered query's answer, without reading a document.
      */
     Stream<Document> coveredProjection(List<Object> prefix, Document query, Predicate<Document> matches, List<String> fields) {
+        return covered(prefix, query, matches).map(projector(fields));
+    }
+
+    /**
+     * As {@link #coveredProjection}, in the order of {@code positionOrder}: given the collection's
+     * order of positions, the order a scan meets the documents in, so whatever the caller computes from
+     * them ({@code $first}, {@code $push}, a sum of fractions) comes out as a scan's would.
+     */
+    List<Document> coveredProjection(List<Object> prefix, Document query, Predicate<Document> matches, List<String> fields,
+                                     Comparator<Object> positionOrder) {
+        List<Entry> matching = new ArrayList<>(covered(prefix, query, matches).toList());
+        matching.sort((a, b) -> positionOrder.compare(a.position, b.position));
+        return matching.stream().map(projector(fields)).toList();
+    }
+
+    /** An entry as a document of {@code fields} (index keys; a missing value left out). */
+    private Function<Entry, Document> projector(List<String> fields) {
         int[] at = fields.stream().mapToInt(keys()::indexOf).toArray();
-        return covered(prefix, query, matches).map(entry -> {
+        return entry -> {
             Document projected = new Document();
             for (int i = 0; i < at.length; i++) {
                 Object value = entry.values.get(at[i]);
@@ -322,7 +342,7 @@ final class OrderedIndex extends Index<Object> {
                 }
             }
             return projected;
-        });
+        };
     }
 
     /** How many entries with the equality prefix satisfy {@code matches} on their values alone. */
@@ -331,10 +351,9 @@ final class OrderedIndex extends Index<Object> {
         return (limit > 0 ? matching.limit(limit) : matching).count();
     }
 
-    private Stream<Entry> covered(List<Object> prefix, Predicate<Document> matches) {
+    private Stream<Entry> coveredByMatcher(List<Object> prefix, Document query, Predicate<Document> matches) {
         List<String> names = keys();
-        Stream<Entry> range = range(prefix, false);
-        return range.filter(entry -> {
+        return candidates(prefix, query).filter(entry -> {
             Document values = new Document();
             for (int i = 0; i < names.size(); i++) {
                 Object value = entry.values.get(i);
@@ -346,13 +365,75 @@ final class OrderedIndex extends Index<Object> {
         });
     }
 
-    /** As {@link #covered(List, Predicate)}, with the filter compiled once when it can be. */
+    /**
+     * The entries with the equality prefix whose values satisfy the filter, in index order; the filter
+     * compiled once when it can be, else tested by {@code matches} (upstream's matcher).
+     */
     private Stream<Entry> covered(List<Object> prefix, Document query, Predicate<Document> matches) {
         Predicate<List<Object>> compiled = CoveredFilter.compile(query, keys(), prefix.size());
         if (compiled == null) {
-            return covered(prefix, matches);
+            return coveredByMatcher(prefix, query, matches);
         }
-        return range(prefix, false).filter(entry -> compiled.test(entry.values));
+        return candidates(prefix, query).filter(entry -> compiled.test(entry.values));
+    }
+
+    /**
+     * The entries the filter can match, in index order: the equality prefix's range, or, when every
+     * clause of a top-level {@code $or} has equalities on the keys after the prefix (a quote's
+     * {@code $or} of damage type and severity), only those clauses' ranges, as MongoDB bounds an index
+     * scan by an $or. A superset of the matches either way: the caller tests the whole filter.
+     */
+    private Stream<Entry> candidates(List<Object> prefix, Document query) {
+        List<List<Object>> clausePrefixes = orPrefixes(prefix, query);
+        if (clausePrefixes == null) {
+            return range(prefix, false);
+        }
+        return clausePrefixes.stream().flatMap(clausePrefix -> range(clausePrefix, false));
+    }
+
+    /**
+     * The prefix extended by each $or clause's equalities on as many following keys as every clause
+     * has, sorted in index order without repeats (so the ranges are disjoint and walked in order);
+     * null when some clause has no equality on the key after the prefix.
+     */
+    private List<List<Object>> orPrefixes(List<Object> prefix, Document query) {
+        if (!(query.get("$or") instanceof Collection<?> clauses) || clauses.isEmpty()) {
+            return null;
+        }
+        List<List<Object>> extended = new ArrayList<>();
+        int common = ascending.length - prefix.size();
+        for (Object clause : clauses) {
+            if (!(clause instanceof Document conditions)) {
+                return null;
+            }
+            List<Object> values = new ArrayList<>(prefix);
+            for (int key = prefix.size(); key < prefix.size() + common; key++) {
+                String name = keys().get(key);
+                Object value = IndexedH2Collection.equalityValue(conditions.get(name), conditions.containsKey(name));
+                if (value == IndexedH2Collection.NOT_EQUALITY) {
+                    break;
+                }
+                values.add(value);
+            }
+            common = Math.min(common, values.size() - prefix.size());
+            if (common == 0) {
+                return null;
+            }
+            extended.add(values);
+        }
+        int length = prefix.size() + common;
+        Comparator<List<Object>> indexOrder = (a, b) -> {
+            for (int i = 0; i < length; i++) {
+                int c = compareKey(a.get(i), b.get(i), ascending[i]);
+                if (c != 0) {
+                    return c;
+                }
+            }
+            return 0;
+        };
+        NavigableSet<List<Object>> distinct = new TreeSet<>(indexOrder);
+        extended.forEach(values -> distinct.add(values.subList(0, length)));
+        return new ArrayList<>(distinct);
     }
 
     @Override
