@@ -18,6 +18,8 @@ const jobSchema = new Schema(
     type: { type: String, required: true },
     key: { type: String, required: true },
     payload: { type: Schema.Types.Mixed, default: {} },
+    /** The account the job works for, if any: its jobs go when the account is deleted. */
+    ownerId: { type: Schema.Types.ObjectId },
     state: { type: String, enum: JOB_STATES, required: true },
     attempts: { type: Number, default: 0 },
     maxAttempts: { type: Number, required: true, min: 1 },
@@ -34,6 +36,7 @@ jobSchema.index({ type: 1, key: 1 }, { unique: true });
 // The claim's two branches: due queued jobs in order, and running jobs whose lease ran out.
 jobSchema.index({ state: 1, runAt: 1 });
 jobSchema.index({ state: 1, leaseUntil: 1 });
+jobSchema.index({ ownerId: 1 });
 
 export const Job = defineModel("Job", jobSchema);
 
@@ -42,6 +45,7 @@ export interface JobRecord {
   type: string;
   key: string;
   payload: Record<string, unknown>;
+  ownerId?: Types.ObjectId;
   state: JobState;
   attempts: number;
   maxAttempts: number;
@@ -78,12 +82,28 @@ export async function findJobByKey({ type, key }: { type: string; key: string })
  * The (type, key) job, created queued when there is none. Not atomic with a concurrent first
  * insert of the same key: the unique index refuses the second, and the caller reads the winner.
  */
-export async function insertJobIfAbsent(fields: { type: string; key: string; payload: Record<string, unknown>; maxAttempts: number; runAt: Date }) {
+export async function insertJobIfAbsent(fields: {
+  type: string;
+  key: string;
+  payload: Record<string, unknown>;
+  ownerId?: string;
+  maxAttempts: number;
+  runAt: Date;
+}) {
   try {
     return await Job.findOneAndUpdate(
       { type: fields.type, key: fields.key },
       // type and key come from the filter on insert.
-      { $setOnInsert: { payload: fields.payload, maxAttempts: fields.maxAttempts, runAt: fields.runAt, state: "queued", attempts: 0 } },
+      {
+        $setOnInsert: {
+          payload: fields.payload,
+          ...(fields.ownerId ? { ownerId: fields.ownerId } : {}),
+          maxAttempts: fields.maxAttempts,
+          runAt: fields.runAt,
+          state: "queued",
+          attempts: 0,
+        },
+      },
       { upsert: true, returnDocument: "after" },
     ).lean<JobRecord>();
   } catch (error) {
@@ -158,6 +178,12 @@ export async function releaseJob({ claim }: { claim: JobClaim }) {
 }
 
 /** Deletes the jobs of these keys whatever their state (their subject was deleted); a running one's worker notices at its next heartbeat. */
+/** Every job of an account (the account is being deleted); a worker running one is told through its signal. */
+export async function deleteJobsOf({ ownerId }: { ownerId: string }) {
+  const { deletedCount } = await Job.deleteMany({ ownerId });
+  return deletedCount;
+}
+
 export async function deleteJobs({ type, keys }: { type: string; keys: string[] }) {
   if (keys.length === 0) return 0;
   const { deletedCount } = await Job.deleteMany({ type, key: trusted({ $in: keys }) });

@@ -16,6 +16,7 @@ let ai: OpenAiTestServer;
 type Client = ReturnType<typeof client>;
 let dealerA: Client;
 let dealerB: Client;
+let admin: Client;
 let vendorId: string;
 
 const DENT = { damageType: "dent", location: "front", severity: "moderate", description: "Dent in the front bumper", confidence: 0.82, photo: 1 };
@@ -29,7 +30,7 @@ beforeAll(async () => {
   await useTestDb();
   ai = await startOpenAiTestServer();
   app = await startApp({ env: openAiEnv() });
-  ({ dealerA, dealerB } = await tenancyClients(app));
+  ({ dealerA, dealerB, admin } = await tenancyClients(app));
   const vendor = await createTestUser({ role: "vendor" });
   vendorId = vendor.id;
   const rule = { vendorId, basePrice: 50, laborRate: 80, markupPercentage: 10, minimumCharge: 75, isActive: true };
@@ -189,6 +190,20 @@ describe("POST /api/assessments/{id}/analyze with an OpenAI-compatible provider"
     void dealerA.post(`/api/assessments/${created.id}/analyze`);
     await waitForStatus(dealerA, created.id, ["analyzing"]);
     expect((await dealerA.del(`/api/assessments/${created.id}`)).status).toBe(200);
+    expect(await Job.countDocuments({ key: created.id })).toBe(0);
+  });
+});
+
+describe("deleting the account", () => {
+  it("removes its analysis jobs with its assessments", async () => {
+    const dealer = await createTestUser({ role: "dealer" });
+    const who = client(app, { cookie: await signIn(app, dealer.username, dealer.password) });
+    ai.script({ json: { damages: [], summary: "Nothing.", confidence: 0.5 }, delayMs: 3000 });
+    const created = await create(who, {}, 1);
+    void who.post(`/api/assessments/${created.id}/analyze`).catch(() => undefined);
+    await waitForStatus(who, created.id, ["analyzing"]);
+    expect(await Job.countDocuments({ key: created.id })).toBe(1);
+    expect((await admin.del(`/api/admin/users/${dealer.id}`)).status).toBe(200);
     expect(await Job.countDocuments({ key: created.id })).toBe(0);
   });
 });

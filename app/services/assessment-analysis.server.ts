@@ -47,7 +47,13 @@ export async function requestAnalysis(actor: Actor, id: string) {
   if (!record) throw assessmentNotFound();
   if (record.status !== "processing" && record.status !== "analyzing") return null;
   // Also queues it when the request that moved it to processing died before queueing: an active job is found as it is.
-  const job = await enqueueJob({ type: ANALYSIS_JOB, key: id, payload: { assessmentId: id }, maxAttempts: env.ANALYSIS_ATTEMPTS });
+  const job = await enqueueJob({
+    type: ANALYSIS_JOB,
+    key: id,
+    payload: { assessmentId: id },
+    ownerId: String(record.ownerId),
+    maxAttempts: env.ANALYSIS_ATTEMPTS,
+  });
   return job._id.toHexString();
 }
 

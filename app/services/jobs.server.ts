@@ -76,17 +76,20 @@ export async function enqueueJob({
   type,
   key,
   payload = {},
+  ownerId,
   maxAttempts = DEFAULT_MAX_ATTEMPTS,
   runAt = new Date(),
 }: {
   type: string;
   key: string;
   payload?: Record<string, unknown>;
+  /** The account it works for: deleting the account deletes the job. */
+  ownerId?: string;
   maxAttempts?: number;
   runAt?: Date;
 }): Promise<JobRecord> {
   for (let tries = 0; tries < 3; tries++) {
-    const job = await insertJobIfAbsent({ type, key, payload, maxAttempts, runAt });
+    const job = await insertJobIfAbsent({ type, key, payload, ownerId, maxAttempts, runAt });
     if (!job) continue; // deleted between the insert's refusal and the read: insert again
     if (job.state === "queued" || job.state === "running") {
       for (const queue of localQueues) queue.wake();

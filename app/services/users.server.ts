@@ -1,6 +1,7 @@
 import mongoose from "mongoose";
 import { deleteApiTokensOf } from "~/models/api-token.server";
 import { removeAssessmentsOf } from "~/models/assessment.server";
+import { deleteJobsOf } from "~/models/job.server";
 import { removeContactsOf } from "~/models/contact.server";
 import { removePackagesOf } from "~/models/package.server";
 import { learningRecords } from "~/models/learning-record.server";
@@ -115,6 +116,7 @@ export async function deleteUser(actor: Actor, id: string, request: Request) {
   await Promise.all([endAllSessions(id), deleteApiTokensOf({ ownerId: id })]);
   await Promise.all([
     removeAssessmentsOf({ ownerId: id }),
+    deleteJobsOf({ ownerId: id }),
     removeContactsOf({ ownerId: id }),
     removePackagesOf({ ownerId: id }),
     deleteUploadsOf(id),
