@@ -1,7 +1,7 @@
 // Shared by the benches: the embedded database and the built app as child processes on loopback,
 // timing helpers and /proc readings. Every loop is bounded; nothing leaves this machine.
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -129,3 +129,42 @@ export function rssMiB(pid) {
 
 export const ms = (v) => `${v.toFixed(1)} ms`;
 export const verdict = (ok) => (ok ? "PASS" : "FAIL");
+
+/**
+ * Bundles a TypeScript runner of the app's own code (the "~/" imports bundled, packages loaded from
+ * node_modules) and runs it with `env`; answers the last line it printed, parsed as JSON.
+ */
+export async function runBundled(entry, env, { timeoutMs = 15 * 60_000 } = {}) {
+  const { build } = await import("esbuild");
+  // Inside the project so that the bundle's bare imports resolve from node_modules.
+  const outDir = path.join(root, ".tmp", `bench-runner-${process.pid}-${path.basename(entry, ".ts")}`);
+  mkdirSync(outDir, { recursive: true });
+  const outfile = path.join(outDir, "runner.mjs");
+  try {
+    await build({
+      entryPoints: [path.join(root, entry)],
+      outfile,
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      target: "node20",
+      tsconfig: path.join(root, "tsconfig.json"),
+      plugins: [{ name: "packages-external", setup: (b) => b.onResolve({ filter: /^[^./~]/ }, (args) => ({ path: args.path, external: true })) }],
+      logLevel: "warning",
+    });
+    const stdout = await new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [outfile], { env: { ...process.env, NODE_ENV: "production", ...env }, stdio: ["ignore", "pipe", "inherit"] });
+      let out = "";
+      child.stdout.on("data", (d) => (out += d));
+      const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+      child.on("exit", (code) => {
+        clearTimeout(timer);
+        if (code === 0) resolve(out);
+        else reject(new Error(`${entry} exited (${code}):\n${out}`));
+      });
+    });
+    return JSON.parse(stdout.trim().split("\n").pop());
+  } finally {
+    rmSync(outDir, { recursive: true, force: true });
+  }
+}
