@@ -106,6 +106,8 @@ assessmentSchema.index({ ownerId: 1, status: 1, createdAt: -1 });
 // any assessment is read (MongoDB and the embedded engine alike), its matches put in the list's order
 // there, and only the page's assessments are read.
 assessmentSchema.index({ ownerId: 1, title: 1, vehicleMake: 1, vehicleModel: 1, vin: 1, createdAt: -1 });
+// Total Value: the sum of an owner's estimated costs from index entries alone.
+assessmentSchema.index({ ownerId: 1, estimatedCost: 1 });
 // Sent Today: a count on index entries alone (owner and status equalities, then a range of updatedAt).
 assessmentSchema.index({ ownerId: 1, status: 1, updatedAt: 1 });
 // The supplements of an estimate.

@@ -9,7 +9,11 @@ import { isObjectIdHex, ownerFilter, type OwnerScope } from "./owner-scope.serve
 /** Aggregates are not cast by mongoose: the owner id must be an ObjectId there. */
 const aggregateOwner = (scope: OwnerScope) => ("ownerId" in scope ? { ownerId: new Types.ObjectId(scope.ownerId) } : {});
 
-/** The sum of the scope's estimated costs in dollars (TBD adds nothing), computed by the database. */
+/**
+ * The sum of the scope's estimated costs in dollars (TBD adds nothing), computed by the database: the
+ * `{ownerId, estimatedCost}` index holds both fields, so the group runs on index entries (MongoDB's
+ * covered plan, and the embedded engine's) without reading the assessments.
+ */
 export async function sumEstimatedCosts({ scope }: { scope: OwnerScope }) {
   const [row] = await Assessment.aggregate<{ total: number }>([
     { $match: aggregateOwner(scope) },

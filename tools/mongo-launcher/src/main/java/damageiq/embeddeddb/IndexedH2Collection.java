@@ -148,6 +148,21 @@ final class IndexedH2Collection extends H2Collection {
         return plan(query, null) != null;
     }
 
+    /**
+     * The entries matching the filter as documents of {@code fields}, read from one index that holds
+     * the filter's fields and these (a covered read, as MongoDB runs an aggregate that needs only index
+     * keys); null when no index does.
+     */
+    synchronized List<Document> coveredMatching(Document query, List<String> fields) {
+        Candidate covering = best(query, null, true, fields);
+        if (covering == null) {
+            return null;
+        }
+        return covering.index()
+            .coveredProjection(covering.prefix(), query, values -> documentMatchesQuery(values, query), fields)
+            .toList();
+    }
+
     /** Every document matching the filter, found through an index. */
     synchronized List<Document> matching(Document query) {
         return queryDocuments(query, null, 0, 0, 0, null).collectDocuments();

@@ -1,8 +1,10 @@
 package damageiq.embeddeddb;
 
 import java.lang.reflect.Field;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 import org.h2.mvstore.MVMap;
@@ -117,6 +119,11 @@ final class IndexedH2Database extends H2Database {
         if (aggregation.isModifying()) {
             return null;
         }
+        List<String> fields = groupFields(rest);
+        List<Document> entries = fields == null ? null : indexed.coveredMatching(match, fields);
+        if (entries != null) {
+            return cursorResponse(collectionName, aggregation.runStages(entries.stream()));
+        }
         return cursorResponse(collectionName, aggregation.runStages(indexed.matching(match).stream()));
     }
 
@@ -143,6 +150,47 @@ final class IndexedH2Database extends H2Database {
             && group.get("n") instanceof Document n && n.size() == 1 && n.get("$sum") instanceof Number one
             && one.intValue() == 1;
         return countGroup ? collection.count(match, skip, limit) : null;
+    }
+
+    private static final Set<String> FIELD_ACCUMULATORS = Set.of("$sum", "$min", "$max", "$avg");
+
+    /**
+     * The fields a lone {@code $group} with a constant {@code _id} and accumulators of plain fields
+     * ({@code {total: {$sum: "$estimatedCost"}}}) reads: with an index holding them and the filter's,
+     * the group runs on index entries and no document is read. Null for any other pipeline.
+     */
+    private static List<String> groupFields(List<Document> rest) {
+        if (rest.size() != 1 || rest.get(0).size() != 1 || !(rest.get(0).get("$group") instanceof Document group)
+            || !group.containsKey("_id") || group.get("_id") instanceof Document
+            || (group.get("_id") instanceof String id && id.startsWith("$"))) {
+            return null;
+        }
+        List<String> fields = new ArrayList<>();
+        for (Map.Entry<String, Object> output : group.entrySet()) {
+            if (output.getKey().equals("_id")) {
+                continue;
+            }
+            if (!(output.getValue() instanceof Document accumulator) || accumulator.size() != 1) {
+                return null;
+            }
+            Map.Entry<String, Object> operation = accumulator.entrySet().iterator().next();
+            if (!FIELD_ACCUMULATORS.contains(operation.getKey())) {
+                return null;
+            }
+            Object operand = operation.getValue();
+            if (operand instanceof String reference) {
+                String field = reference.startsWith("$") ? reference.substring(1) : "";
+                if (field.isEmpty() || field.startsWith("$") || field.contains(".")) {
+                    return null;
+                }
+                if (!fields.contains(field)) {
+                    fields.add(field);
+                }
+            } else if (!(operand instanceof Number)) {
+                return null;
+            }
+        }
+        return fields;
     }
 
     private static Document countResult(int count) {
