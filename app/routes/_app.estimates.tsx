@@ -4,6 +4,7 @@ import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { CardGrid, CardGridSkeleton, useListLoading } from "~/components/crud/CardGrid";
 import { ConfirmDelete } from "~/components/crud/ConfirmDelete";
 import { EmptyState } from "~/components/crud/EmptyState";
+import { formatDateTime } from "~/components/crud/format";
 import { ClockIcon, CurrencyIcon, FileIcon, PlusIcon, SendIcon } from "~/components/crud/icons";
 import { PageLinks } from "~/components/crud/PageLinks";
 import { UrlChoicesForm } from "~/components/crud/PostButtons";
@@ -43,8 +44,7 @@ export default function EstimatesPage() {
   const dialog = readEstimateDialog(params);
   const closeTo = listSearch(params, {}, ESTIMATE_LIST_PARAMS) || "/estimates";
   const hrefWith = (changes: Record<string, string | number | null>) => listSearch(params, changes, ESTIMATE_LIST_PARAMS) || "/estimates";
-  const timeFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone });
-  const formatTime = (iso: string) => timeFormat.format(new Date(iso));
+  const formatTime = (iso: string) => formatDateTime(iso, timeZone);
   const estimate = dialog && target?.id === dialog.id ? target : null;
   const filtered = Boolean(q) || status !== "all";
   const newButton = (label: string) => (

@@ -13,6 +13,9 @@ import { listReturnTo, nullIfNotFound, readListUrl, writeAndReturn } from "./lis
 /** Cards per page (a multiple of the 1, 2 and 3 columns); the rest is paged. */
 export const ESTIMATES_PAGE_SIZE = 24;
 
+/** The server's time zone (`TZ`): the one "Sent Today" counts in, and the one dates are shown in. */
+const SERVER_TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
+
 /** The status filter of the URL: one of the six, else none ("all", blank or anything unknown). */
 function readStatus(url: URL) {
   const parsed = assessmentListQuerySchema.shape.status.safeParse(url.searchParams.get("status") ?? undefined);
@@ -33,8 +36,7 @@ export async function estimatesData(actor: Actor, requestUrl: string) {
     q: q ?? "",
     status: status ?? "all",
     pageSize: ESTIMATES_PAGE_SIZE,
-    // Dates are shown in the server's time zone, the one "Sent Today" counts in.
-    timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    timeZone: SERVER_TIME_ZONE,
     ...list,
     target,
   };

@@ -5,7 +5,7 @@ import { scopeFor } from "~/models/owner-scope.server";
 import type { AssessmentStatus } from "~/schemas/assessment";
 import { REASON_REQUIRED_MESSAGE, type EstimateEditInput } from "~/schemas/estimate";
 import { jsonError } from "~/utils/http.server";
-import { assessmentNotFound, assessmentsPage, auditActor, getAssessment, presentOne } from "./assessments.server";
+import { assessmentNotFound, assessmentsPage, auditActor, getAssessment, presentOne, type AssessmentJson } from "./assessments.server";
 import type { Actor } from "./auth.server";
 import { planEdit } from "./estimate-edit.server";
 
@@ -35,9 +35,24 @@ export async function estimatesPage(
     sumEstimatedCosts({ scope }),
     countSentSince({ scope, since: startOfToday() }),
   ]);
-  const { stats, ...list } = page;
-  return { ...list, summary: { total: stats.total, pendingReview: stats.byStatus.completed, totalValue, sentToday } };
+  const { stats, assessments, ...list } = page;
+  return {
+    ...list,
+    assessments: assessments.map(estimateCard),
+    summary: { total: stats.total, pendingReview: stats.byStatus.completed, totalValue, sentToday },
+  };
 }
+
+/**
+ * What a card shows, and no more: the page's data travels in the HTML (24 cards), so the lines,
+ * damages, audit trail and photo hashes stay for the detail dialog.
+ */
+function estimateCard(a: AssessmentJson) {
+  const { id, title, status, vehicleYear, vehicleMake, vehicleModel, contactId, contact, estimatedCost, damageCategories, createdAt, version } = a;
+  const card = { id, title, status, vehicleYear, vehicleMake, vehicleModel, contactId, contact, estimatedCost, damageCategories, createdAt, version };
+  return a.owner ? { ...card, owner: a.owner } : card;
+}
+export type EstimateCardJson = ReturnType<typeof estimateCard>;
 
 /** One estimate with its supplements (id, version, status) for the detail dialog. */
 export async function getEstimate(actor: Actor, id: string) {

@@ -1,6 +1,7 @@
 import { Form, Link } from "@remix-run/react";
 import { STATUS_COLOR } from "~/schemas/assessment";
 import type { AssessmentJson } from "~/services/assessments.server";
+import type { EstimateCardJson } from "~/services/estimates.server";
 import { formatDollars } from "~/utils/estimate-lines";
 import classes from "../crud/cards.module.css";
 import { formatDate } from "../crud/format";
@@ -18,7 +19,7 @@ export const contactName = (a: Pick<AssessmentJson, "contact">) =>
   a.contact ? `${a.contact.firstName} ${a.contact.lastName}` : "Unknown contact";
 
 /** The Email action: a form post (the toast says what happened); disabled, with the spec's message, without a contact. */
-export function EmailButton({ estimate, className }: { estimate: AssessmentJson; className: string }) {
+export function EmailButton({ estimate, className }: { estimate: Pick<AssessmentJson, "id" | "title" | "contactId">; className: string }) {
   const disabled = !estimate.contactId;
   return (
     <Form method="post" preventScrollReset style={{ display: "inline-flex" }}>
@@ -42,7 +43,7 @@ export function EmailButton({ estimate, className }: { estimate: AssessmentJson;
  * category badges then "+N more"; view, download, email, edit and delete. Plain elements (see
  * cards.module.css): a page renders 24 of them.
  */
-export function EstimateCard({ estimate, hrefWith }: { estimate: AssessmentJson; hrefWith: (changes: Record<string, string>) => string }) {
+export function EstimateCard({ estimate, hrefWith }: { estimate: EstimateCardJson; hrefWith: (changes: Record<string, string>) => string }) {
   const a = estimate;
   const extra = a.damageCategories.length - MAX_CARD_CATEGORIES;
   const action = `${classes.action} ${classes.plain}`;
@@ -88,6 +89,7 @@ export function EstimateCard({ estimate, hrefWith }: { estimate: AssessmentJson;
       </div>
       <div className={classes.foot}>
         <span>Created {formatDate(a.createdAt)}</span>
+        {"owner" in a && a.owner && <span className={classes.badge}>Owner: {a.owner.name}</span>}
         <div className={classes.actions}>
           <Link to={hrefWith({ view: a.id })} preventScrollReset className={classes.action} aria-label={`View ${a.title}`} title="View">
             <EyeIcon size={16} />

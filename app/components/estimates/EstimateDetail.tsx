@@ -16,7 +16,7 @@ function Field({ label, children, testId }: { label: string; children: ReactNode
       <Text size="xs" c="dimmed">
         {label}
       </Text>
-      <Text size="sm" component="div" data-testid={testId}>
+      <Text size="sm" component="div" data-testid={testId} style={{ overflowWrap: "anywhere" }}>
         {children}
       </Text>
     </div>
