@@ -12,7 +12,7 @@ import { SearchBar } from "~/components/crud/SearchBar";
 import { StatCard } from "~/components/crud/StatCard";
 import { DialogRoute } from "~/components/DialogRoute";
 import { EstimateCard } from "~/components/estimates/EstimateCard";
-import { EstimateDetail } from "~/components/estimates/EstimateDetail";
+import { BEING_ANALYZED, EstimateDetail } from "~/components/estimates/EstimateDetail";
 import { EstimateForm } from "~/components/estimates/EstimateForm";
 import { ASSESSMENT_STATUSES } from "~/schemas/assessment";
 import { estimatesAction, estimatesData } from "~/screens/estimates.server";
@@ -106,6 +106,8 @@ export default function EstimatesPage() {
             <Text>Estimate not found.</Text>
           ) : dialog.kind === "view" ? (
             <EstimateDetail estimate={estimate} hrefWith={hrefWith} formatTime={formatTime} />
+          ) : dialog.kind === "edit" && BEING_ANALYZED.includes(estimate.status) ? (
+            <Text>This estimate is being analyzed: edit it when the analysis is done.</Text>
           ) : dialog.kind === "edit" ? (
             <EstimateForm estimate={estimate} cancelTo={hrefWith({ view: estimate.id })} />
           ) : (

@@ -283,6 +283,47 @@ describe("GET /api/assessments/{id}/estimate.pdf", () => {
   });
 });
 
+describe("the Edit Estimate form on /estimates (plain form posts)", () => {
+  const post = (id: string, fields: Record<string, string>) =>
+    dealerA.post(`/estimates?edit=${id}`, new URLSearchParams({ intent: "update", id, ...fields }).toString(), {
+      "Content-Type": "application/x-www-form-urlencoded",
+      Origin: app.url,
+    });
+  const row = (i: number, fields: Record<string, string>) =>
+    Object.fromEntries(Object.entries(fields).map(([key, value]) => [`damages[${i}].${key}`, value]));
+  const dent = row(0, { line: "0", damageType: "dent", location: "left", severity: "moderate", amount: "450" });
+  const scratch = row(1, { line: "1", damageType: "scratch", location: "front", severity: "minor", amount: "125.50" });
+  const blankRow = row(2, { damageType: "", location: "front", severity: "minor", amount: "" });
+
+  it("saves rows, drops removed and blank ones, and goes back to the estimate", async () => {
+    const id = await completedEstimate();
+    const res = await post(id, { severity: "moderate", reason: "Scratch polished out", ...dent, ...scratch, [`damages[1].remove`]: "on", ...blankRow });
+    expect(res.status, res.text.slice(0, 300)).toBe(302);
+    expect(res.headers.get("location")).toBe(`/estimates?view=${id}`);
+    const saved = await Assessment.findById(id).lean();
+    expect(saved).toMatchObject({ status: "reviewed", estimatedCost: 450, damageCategories: ["dent"] });
+  });
+
+  it("shows the messages on the form (the row the user sees) and changes nothing", async () => {
+    const id = await completedEstimate();
+    const negative = await post(id, { severity: "moderate", reason: "x", ...dent, ...scratch, "damages[1].amount": "-3", ...blankRow });
+    expect(negative.status).toBe(422);
+    expect(negative.text).toContain("Amount must be a positive number");
+    const noReason = await post(id, { severity: "moderate", ...dent, ...scratch, ...blankRow });
+    expect(noReason.status).toBe(400);
+    expect(noReason.text).toContain("A reason is required when the total changes");
+    expect((await Assessment.findById(id).lean())?.status).toBe("completed");
+  });
+
+  it("an estimate being analyzed is refused with a toast, back on the estimate", async () => {
+    const id = await completedEstimate({ status: "analyzing" });
+    const res = await post(id, { severity: "moderate", reason: "x", ...dent, ...scratch });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe(`/estimates?view=${id}`);
+    expect((await Assessment.findById(id).lean())?.status).toBe("analyzing");
+  });
+});
+
 describe("delete from /estimates", () => {
   it("asks first, then removes the estimate, its analysis job and its media", async () => {
     const id = await completedEstimate();

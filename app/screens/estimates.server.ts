@@ -5,7 +5,7 @@ import { approveAssessment, deleteAssessment, getAssessment, rejectAssessment } 
 import type { Actor } from "~/services/auth.server";
 import { editEstimate, estimatesPage, getEstimate } from "~/services/estimates.server";
 import { redirectWithToast } from "~/services/session.server";
-import { handleForm } from "~/utils/forms.server";
+import { asFormFailure, handleForm } from "~/utils/forms.server";
 import { jsonError } from "~/utils/http.server";
 import { ESTIMATE_LIST_PARAMS, readEstimateDialog } from "~/utils/estimate-url";
 import { listReturnTo, nullIfNotFound, readListUrl, writeAndReturn } from "./list-screen.server";
@@ -62,7 +62,16 @@ export async function estimatesAction(actor: Actor, request: Request) {
         request,
         estimateFormValidator,
         async (input) => {
-          const saved = await editEstimate(actor, id, input);
+          let saved: Awaited<ReturnType<typeof editEstimate>>;
+          try {
+            saved = await editEstimate(actor, id, input);
+          } catch (error) {
+            // A message about a field goes back to the form; a refusal of the whole edit (being
+            // analyzed, changed meanwhile, gone) comes back to the estimate as a toast.
+            const refusal = await asFormFailure(error instanceof Response ? error.clone() : error);
+            if (!refusal || refusal.fieldErrors) throw error;
+            return redirectWithToast(request, toDetail(id), { title: "Error", message: refusal.message, color: "red" });
+          }
           const supplement = saved.id !== id;
           return redirectWithToast(request, toDetail(saved.id), {
             title: supplement ? "Supplement Created" : "Estimate Updated",

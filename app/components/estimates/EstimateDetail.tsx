@@ -9,6 +9,8 @@ import { contactName, NO_CONTACT_MESSAGE, pdfHref } from "./EstimateCard";
 import { AuditTrail, EstimateLines } from "./EstimateLines";
 
 const NOT_SPECIFIED = "Not specified";
+/** An estimate the analysis is still working on is not edited (its result would overwrite the edit). */
+export const BEING_ANALYZED: readonly string[] = ["processing", "analyzing"];
 
 function Field({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
   return (
@@ -91,9 +93,11 @@ export function EstimateDetail({
             Reject
           </PostButton>
         )}
-        <Button component={Link} to={hrefWith({ view: null, edit: a.id })} size="xs" variant="light">
-          {a.status === "sent" ? "Edit (new supplement)" : "Edit"}
-        </Button>
+        {!BEING_ANALYZED.includes(a.status) && (
+          <Button component={Link} to={hrefWith({ view: null, edit: a.id })} size="xs" variant="light">
+            {a.status === "sent" ? "Edit (new supplement)" : "Edit"}
+          </Button>
+        )}
         <Button component="a" href={pdfHref(a.id)} download size="xs" variant="default">
           Download PDF
         </Button>
