@@ -2,7 +2,7 @@ import { expect, test } from "./fixtures";
 
 // Staff use the app on phones: every screen at 360 px wide keeps the mobile viewport, shows no
 // horizontal scroll, and the navigation works with JavaScript (burger) and without (link row).
-const SCREENS = ["/", "/upload", "/contacts", "/packages", "/settings", "/admin-settings", "/user-management", "/ai-training", "/ai-training?dialog=new", "/vendor-ai-training"];
+const SCREENS = ["/", "/upload", "/estimates", "/contacts", "/packages", "/settings", "/admin-settings", "/user-management", "/ai-training", "/ai-training?dialog=new", "/vendor-ai-training"];
 
 test.use({ viewport: { width: 360, height: 740 } });
 

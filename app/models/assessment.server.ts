@@ -42,6 +42,8 @@ const auditSchema = new Schema(
     from: { type: String, enum: ASSESSMENT_STATUSES },
     to: { type: String, enum: ASSESSMENT_STATUSES },
     note: { type: String },
+    /** What an estimate edit changed, one "before → after" line each. */
+    changes: { type: [String], default: undefined },
   },
   { _id: false },
 );
@@ -87,6 +89,10 @@ const assessmentSchema = new Schema(
     },
     audit: { type: [auditSchema], default: [] },
     sentAt: { type: Date },
+    /** A supplement: the sent estimate it revises (that one stays as it was sent). */
+    supplementOf: { type: Schema.Types.ObjectId },
+    /** 1 for an original estimate, n + 1 for a supplement of version n. */
+    version: { type: Number, min: 1 },
   },
   { timestamps: true },
 );
@@ -103,6 +109,12 @@ assessmentSchema.index({ ownerId: 1, status: 1, estimatedCost: 1, aiEstimatedCos
 // any assessment is read (MongoDB and the embedded engine alike), its matches put in the list's order
 // there, and only the page's assessments are read.
 assessmentSchema.index({ ownerId: 1, title: 1, vehicleMake: 1, vehicleModel: 1, vin: 1, createdAt: -1 });
+// Total Value: the sum of an owner's estimated costs from index entries alone.
+assessmentSchema.index({ ownerId: 1, estimatedCost: 1 });
+// Sent Today: a count on index entries alone (owner and status equalities, then a range of updatedAt).
+assessmentSchema.index({ ownerId: 1, status: 1, updatedAt: 1 });
+// The supplements of an estimate.
+assessmentSchema.index({ ownerId: 1, supplementOf: 1 });
 // The reused-photo check: the owner's assessments holding any band of a new photo's hash.
 assessmentSchema.index({ ownerId: 1, photoBands: 1 });
 
@@ -125,6 +137,7 @@ export interface AuditEntry {
   from?: AssessmentStatus;
   to?: AssessmentStatus;
   note?: string;
+  changes?: string[];
 }
 
 export interface AssessmentRecord {
@@ -154,6 +167,8 @@ export interface AssessmentRecord {
   photoWarnings: { mediaUrl: string; otherAssessmentId: Types.ObjectId; otherTitle: string }[];
   audit: AuditEntry[];
   sentAt?: Date;
+  supplementOf?: Types.ObjectId;
+  version?: number;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -164,7 +179,7 @@ export type AuditActor = { id: string; name: string } | null;
 export function auditEntry(
   by: AuditActor,
   action: string,
-  extra: { from?: AssessmentStatus; to?: AssessmentStatus; note?: string } = {},
+  extra: { from?: AssessmentStatus; to?: AssessmentStatus; note?: string; changes?: string[] } = {},
 ) {
   return {
     at: new Date(),

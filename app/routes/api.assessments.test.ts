@@ -99,8 +99,10 @@ describe("POST /api/assessments", () => {
       analysisError: null,
       photoHashes: [],
       photoWarnings: [],
-      audit: [{ at: expect.stringMatching(ISO), by: aId, byName: expect.stringMatching(/^Dealer Tester/), action: "created", from: null, to: "uploaded", note: null }],
+      audit: [{ at: expect.stringMatching(ISO), by: aId, byName: expect.stringMatching(/^Dealer Tester/), action: "created", from: null, to: "uploaded", note: null, changes: [] }],
       sentAt: null,
+      supplementOf: null,
+      version: 1,
       createdAt: expect.stringMatching(ISO),
       updatedAt: expect.stringMatching(ISO),
     });
@@ -315,7 +317,7 @@ describe("approve and reject", () => {
     expect(res.status).toBe(200);
     expect(res.json.status).toBe("reviewed");
     const entry = res.json.audit.at(-1);
-    expect(entry).toEqual({ at: expect.stringMatching(ISO), by: aId, byName: expect.stringMatching(/^Dealer Tester/), action: "approved", from: "completed", to: "reviewed", note: null });
+    expect(entry).toEqual({ at: expect.stringMatching(ISO), by: aId, byName: expect.stringMatching(/^Dealer Tester/), action: "approved", from: "completed", to: "reviewed", note: null, changes: [] });
     expect(Math.abs(Date.parse(entry.at) - Date.now())).toBeLessThan(60_000);
     const again = await dealerA.post(`/api/assessments/${id}/approve`);
     expect(again.status).toBe(409);

@@ -76,8 +76,14 @@ export interface AssessmentJson {
     from: AssessmentStatus | null;
     to: AssessmentStatus | null;
     note: string | null;
+    /** An estimate edit's "before → after" lines (empty for other entries). */
+    changes: string[];
   }[];
   sentAt: string | null;
+  /** A supplement: the id of the sent estimate it revises; null for an original estimate. */
+  supplementOf: string | null;
+  /** 1 for an original estimate, n + 1 for a supplement of version n. */
+  version: number;
   createdAt: string;
   updatedAt: string;
 }
@@ -148,15 +154,18 @@ function toJson(record: AssessmentRecord, contacts: Map<string, ContactJson>, ow
       from: entry.from ?? null,
       to: entry.to ?? null,
       note: entry.note ?? null,
+      changes: entry.changes ?? [],
     })),
     sentAt: record.sentAt ? iso(record.sentAt) : null,
+    supplementOf: record.supplementOf ? String(record.supplementOf) : null,
+    version: record.version ?? 1,
     createdAt: iso(record.createdAt),
     updatedAt: iso(record.updatedAt),
   };
 }
 
 /** A page of records as JSON: their contacts in one query, and for admins every owner's name. */
-async function present(actor: Actor, records: AssessmentRecord[]) {
+export async function present(actor: Actor, records: AssessmentRecord[]) {
   const contactIds = records.flatMap((r) => (r.contactId ? [String(r.contactId)] : []));
   const [contactRows, owners] = await Promise.all([
     findContactsByIds({ scope: scopeFor(actor), ids: contactIds }),
@@ -168,7 +177,7 @@ async function present(actor: Actor, records: AssessmentRecord[]) {
   return records.map((r) => toJson(r, contacts, owners));
 }
 
-const presentOne = async (actor: Actor, record: AssessmentRecord) => (await present(actor, [record]))[0];
+export const presentOne = async (actor: Actor, record: AssessmentRecord) => (await present(actor, [record]))[0];
 
 /** The references of a body must be the owner's contact and a vendor account: else 400 on that field. */
 async function assertReferences(ownerId: string, input: Pick<AssessmentUpdateInput, "contactId" | "vendorId">) {

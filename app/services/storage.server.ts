@@ -713,6 +713,30 @@ export const THUMB_SIZE = 480;
 
 const VIDEO_THUMB = `<svg xmlns="http://www.w3.org/2000/svg" width="${THUMB_SIZE}" height="270" viewBox="0 0 480 270"><rect width="480" height="270" fill="#1f2937"/><polygon points="210,100 210,170 270,135" fill="#e5e7eb"/></svg>`;
 
+/** The stored thumbnail of an image upload (made on first use): its key and size. */
+async function ensureThumbnail(record: UploadRecord) {
+  const backend = storage();
+  const key = thumbKey(record);
+  const info = await backend.head(key);
+  if (info) return { key, size: info.size };
+  const source = await backend.read(record.key);
+  let jpeg: Buffer;
+  try {
+    jpeg = await source
+      .pipe(sharp({ failOn: "none", limitInputPixels: 100_000_000 }))
+      .rotate()
+      .resize(THUMB_SIZE, THUMB_SIZE, { fit: "inside", withoutEnlargement: true })
+      .jpeg({ quality: 80 })
+      .toBuffer();
+  } catch {
+    // Its first bytes said image but the rest is not one (or it is too large to decode).
+    source.destroy();
+    throw uploadError(415, "The image could not be read");
+  }
+  await backend.putStream(key, Readable.from([jpeg]), "image/jpeg", jpeg.length);
+  return { key, size: jpeg.length };
+}
+
 /** A small JPEG for cards and lists: auto-rotated, at most 480 px, no EXIF (no GPS position). */
 export async function serveThumbnail(actor: Actor, id: string) {
   const record = await viewableUpload(actor, id);
@@ -721,31 +745,28 @@ export async function serveThumbnail(actor: Actor, id: string) {
   if (!record.contentType.startsWith("image/")) {
     return new Response(VIDEO_THUMB, { headers: { ...headers, "Content-Type": "image/svg+xml" } });
   }
-  const backend = storage();
-  const key = thumbKey(record);
-  let info = await backend.head(key);
-  if (!info) {
-    const source = await backend.read(record.key);
-    let jpeg: Buffer;
-    try {
-      jpeg = await source
-        .pipe(sharp({ failOn: "none", limitInputPixels: 100_000_000 }))
-        .rotate()
-        .resize(THUMB_SIZE, THUMB_SIZE, { fit: "inside", withoutEnlargement: true })
-        .jpeg({ quality: 80 })
-        .toBuffer();
-    } catch {
-      // Its first bytes said image but the rest is not one (or it is too large to decode).
-      source.destroy();
-      throw uploadError(415, "The image could not be read");
-    }
-    await backend.putStream(key, Readable.from([jpeg]), "image/jpeg", jpeg.length);
-    info = { size: jpeg.length };
-  }
-  const stream = await backend.read(key);
+  const { key, size } = await ensureThumbnail(record);
+  const stream = await storage().read(key);
   return new Response(webStream(stream), {
-    headers: { ...headers, "Content-Type": "image/jpeg", "Content-Length": String(info.size) },
+    headers: { ...headers, "Content-Type": "image/jpeg", "Content-Length": String(size) },
   });
+}
+
+/**
+ * The thumbnail JPEG of the image behind an app media URL, whoever owns it (for a document the
+ * caller may see, e.g. an estimate's PDF); null for a video, a missing or an unreadable file.
+ */
+export async function thumbnailBytes(url: string) {
+  const id = /^\/media\/([0-9a-f]{24})$/.exec(url)?.[1];
+  const record = id ? await findUpload({ scope: { allOwners: true }, id }) : null;
+  if (!record || record.state !== "complete" || !record.contentType.startsWith("image/")) return null;
+  try {
+    const { key } = await ensureThumbnail(record);
+    return Buffer.concat(await (await storage().read(key)).toArray()) as Buffer;
+  } catch (error) {
+    if (error instanceof Response) return null;
+    throw error;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -165,6 +165,24 @@ describe("embedded database", () => {
         .aggregate([{ $match: { ownerId: owners[0] } }, { $group: { _id: null, total: { $sum: "$n" } } }])
         .toArray();
       expect(grouped[0].total).toBe(mine.reduce((s, d) => s + d.n, 0));
+      // A group needing only index keys runs on the entries (a field a document lacks adds nothing),
+      // one needing another field on the documents: the same answers either way.
+      const withCompany0 = mine.filter((d) => d.company);
+      const figures = await collection
+        .aggregate([
+          { $match: { ownerId: owners[0], company: { $exists: true } } },
+          { $group: { _id: null, total: { $sum: "$n" }, low: { $min: "$n" }, count: { $sum: 1 }, latest: { $max: "$createdAt" } } },
+        ])
+        .toArray();
+      expect(figures[0]).toMatchObject({
+        total: withCompany0.reduce((s, d) => s + d.n, 0),
+        low: Math.min(...withCompany0.map((d) => d.n)),
+        count: withCompany0.length,
+      });
+      const unindexed = await collection
+        .aggregate([{ $match: { ownerId: owners[0] } }, { $group: { _id: null, total: { $sum: "$tags" }, n: { $sum: "$n" } } }])
+        .toArray();
+      expect(unindexed[0]).toMatchObject({ total: 0, n: grouped[0].total });
       expect(await collection.countDocuments({ tags: "a" })).toBe(docs.filter((d) => d.tags).length);
     });
 

@@ -30,17 +30,17 @@ export function CardGridSkeleton({ count = 6 }: { count?: number }) {
 }
 
 /**
- * True while a new search or page of this list is loading and has taken longer than `delayMs`
- * (fast answers never flash the placeholders).
+ * True while a new search or page (or another of `keys`) of this list is loading and has taken
+ * longer than `delayMs` (fast answers never flash the placeholders).
  */
-export function useListLoading(delayMs = 200) {
+export function useListLoading(delayMs = 200, keys: readonly string[] = ["q", "page"]) {
   const navigation = useNavigation();
   const location = useLocation();
   const next = navigation.state === "loading" && !navigation.formMethod ? navigation.location : null;
   const loading =
     next !== null &&
     next.pathname === location.pathname &&
-    ["q", "page"].some(
+    keys.some(
       (k) => new URLSearchParams(next.search).get(k) !== new URLSearchParams(location.search).get(k),
     );
   const [slow, setSlow] = useState(false);

@@ -7,7 +7,18 @@ import { SearchIcon } from "./icons";
  * The list search: a GET form (`?q=`), so it works with JavaScript off; with JavaScript it also
  * searches as you type (debounced), replacing the history entry instead of adding one per key.
  */
-export function SearchBar({ q, placeholder, label }: { q: string; placeholder: string; label: string }) {
+export function SearchBar({
+  q,
+  placeholder,
+  label,
+  keep = {},
+}: {
+  q: string;
+  placeholder: string;
+  label: string;
+  /** Other list parameters a search keeps (e.g. a status filter), sent as hidden fields. */
+  keep?: Record<string, string>;
+}) {
   const submit = useSubmit();
   const input = useRef<HTMLInputElement>(null);
   const timer = useRef<ReturnType<typeof setTimeout>>();
@@ -20,6 +31,9 @@ export function SearchBar({ q, placeholder, label }: { q: string; placeholder: s
 
   return (
     <Form method="get" role="search" preventScrollReset onSubmit={() => clearTimeout(timer.current)}>
+      {Object.entries(keep).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
       <Group gap="xs" wrap="nowrap">
         <TextInput
           ref={input}

@@ -21,3 +21,15 @@ export const formatUsd = (amount: number) => usd.format(amount);
 
 /** The first `max` characters followed by "..." when the text is longer. */
 export const truncate = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}...` : text);
+
+const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** Date and time in `timeZone` (the server's, sent by the loader, so server and browser agree); formats made once per zone. */
+export function formatDateTime(iso: string, timeZone: string) {
+  let format = dateTimeFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone });
+    dateTimeFormats.set(timeZone, format);
+  }
+  return format.format(new Date(iso));
+}

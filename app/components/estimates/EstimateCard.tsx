@@ -1,0 +1,117 @@
+import { Form, Link } from "@remix-run/react";
+import { STATUS_COLOR } from "~/schemas/assessment";
+import type { AssessmentJson } from "~/services/assessments.server";
+import type { EstimateCardJson } from "~/services/estimates.server";
+import { formatDollars } from "~/utils/estimate-lines";
+import classes from "../crud/cards.module.css";
+import { formatDate } from "../crud/format";
+import { DownloadIcon, EyeIcon, MailIcon, PencilIcon, TrashIcon } from "../crud/icons";
+import { humanize } from "../training/labels";
+
+/** Damage-category badges on a card (spec §9); the rest reads "+N more". */
+export const MAX_CARD_CATEGORIES = 3;
+export const NO_CONTACT_MESSAGE = "No Contact: Please assign a contact to this assessment first";
+
+export const pdfHref = (id: string) => `/api/assessments/${id}/estimate.pdf`;
+export const vehicleOf = (a: Pick<AssessmentJson, "vehicleYear" | "vehicleMake" | "vehicleModel">) =>
+  [a.vehicleYear, a.vehicleMake, a.vehicleModel].filter(Boolean).join(" ");
+export const contactName = (a: Pick<AssessmentJson, "contact">) =>
+  a.contact ? `${a.contact.firstName} ${a.contact.lastName}` : "Unknown contact";
+
+/** The Email action: a form post (the toast says what happened); disabled, with the spec's message, without a contact. */
+export function EmailButton({ estimate, className }: { estimate: Pick<AssessmentJson, "id" | "title" | "contactId">; className: string }) {
+  const disabled = !estimate.contactId;
+  return (
+    <Form method="post" preventScrollReset style={{ display: "inline-flex" }}>
+      <input type="hidden" name="intent" value="email" />
+      <input type="hidden" name="id" value={estimate.id} />
+      <button
+        type="submit"
+        className={className}
+        disabled={disabled}
+        aria-label={`Email ${estimate.title}`}
+        title={disabled ? NO_CONTACT_MESSAGE : "Email"}
+      >
+        <MailIcon size={16} />
+      </button>
+    </Form>
+  );
+}
+
+/**
+ * One estimate (spec §2): title, status, vehicle, customer, cost or TBD, created date, up to three
+ * category badges then "+N more"; view, download, email, edit and delete. Plain elements (see
+ * cards.module.css): a page renders 24 of them.
+ */
+export function EstimateCard({ estimate, hrefWith }: { estimate: EstimateCardJson; hrefWith: (changes: Record<string, string>) => string }) {
+  const a = estimate;
+  const extra = a.damageCategories.length - MAX_CARD_CATEGORIES;
+  const action = `${classes.action} ${classes.plain}`;
+  return (
+    <div className={classes.card} role="listitem" aria-label={a.title} data-testid="estimate-card">
+      <div className={classes.head}>
+        <div style={{ minWidth: 0 }}>
+          <p className={classes.name}>
+            <Link to={hrefWith({ view: a.id })} preventScrollReset className={classes.link} style={{ color: "inherit" }}>
+              {a.title}
+            </Link>
+          </p>
+          <p className={classes.sub}>{vehicleOf(a) || "Vehicle not specified"}</p>
+        </div>
+        <span
+          className={classes.badge}
+          data-testid="status-badge"
+          style={{ background: `var(--mantine-color-${STATUS_COLOR[a.status]}-light)`, color: `var(--mantine-color-${STATUS_COLOR[a.status]}-light-color)` }}
+        >
+          {a.status}
+        </span>
+      </div>
+      <div className={classes.rows}>
+        <div className={classes.row}>
+          <span className={classes.dim}>Customer:</span> <span data-testid="estimate-contact">{contactName(a)}</span>
+        </div>
+        <div className={classes.row}>
+          <span className={classes.cost} data-testid="estimate-cost">
+            {formatDollars(a.estimatedCost)}
+          </span>
+          {a.version > 1 && <span className={classes.badge}>Supplement v{a.version}</span>}
+        </div>
+        {a.damageCategories.length > 0 && (
+          <div className={classes.chips} data-testid="estimate-categories">
+            {a.damageCategories.slice(0, MAX_CARD_CATEGORIES).map((c) => (
+              <span key={c} className={classes.badge}>
+                {humanize(c)}
+              </span>
+            ))}
+            {extra > 0 && <span className={classes.badge}>+{extra} more</span>}
+          </div>
+        )}
+      </div>
+      <div className={classes.foot}>
+        <span>Created {formatDate(a.createdAt)}</span>
+        {"owner" in a && a.owner && <span className={classes.badge}>Owner: {a.owner.name}</span>}
+        <div className={classes.actions}>
+          <Link to={hrefWith({ view: a.id })} preventScrollReset className={classes.action} aria-label={`View ${a.title}`} title="View">
+            <EyeIcon size={16} />
+          </Link>
+          <a href={pdfHref(a.id)} download className={classes.action} aria-label={`Download ${a.title}`} title="Download PDF">
+            <DownloadIcon size={16} />
+          </a>
+          <EmailButton estimate={a} className={action} />
+          <Link to={hrefWith({ edit: a.id })} preventScrollReset className={classes.action} aria-label={`Edit ${a.title}`} title="Edit">
+            <PencilIcon size={16} />
+          </Link>
+          <Link
+            to={hrefWith({ delete: a.id })}
+            preventScrollReset
+            className={`${classes.action} ${classes.danger}`}
+            aria-label={`Delete ${a.title}`}
+            title="Delete"
+          >
+            <TrashIcon size={16} />
+          </Link>
+        </div>
+      </div>
+    </div>
+  );
+}

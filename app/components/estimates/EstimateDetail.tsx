@@ -1,0 +1,209 @@
+import { Alert, Anchor, Badge, Button, Group, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
+import { Form, Link } from "@remix-run/react";
+import type { ReactNode } from "react";
+import type { EstimateJson } from "~/services/estimates.server";
+import { formatDollars } from "~/utils/estimate-lines";
+import { SeverityBadge, StatusBadge } from "../assessments/badges";
+import { humanize } from "../training/labels";
+import { contactName, NO_CONTACT_MESSAGE, pdfHref } from "./EstimateCard";
+import { AuditTrail, EstimateLines } from "./EstimateLines";
+
+const NOT_SPECIFIED = "Not specified";
+/** An estimate the analysis is still working on is not edited (its result would overwrite the edit). */
+export const BEING_ANALYZED: readonly string[] = ["processing", "analyzing"];
+
+function Field({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text size="sm" component="div" data-testid={testId} style={{ overflowWrap: "anywhere" }}>
+        {children}
+      </Text>
+    </div>
+  );
+}
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Stack gap={6}>
+      <Title order={3} size="h5">
+        {title}
+      </Title>
+      {children}
+    </Stack>
+  );
+}
+
+const mediaId = (url: string) => url.replace(/^\/media\//, "");
+
+/** A form post of one intent about this estimate (approve, reject, email). */
+function PostButton({ id, intent, children, ...props }: { id: string; intent: string; children: ReactNode; color?: string; variant?: string; disabled?: boolean; title?: string }) {
+  return (
+    <Form method="post" preventScrollReset>
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="id" value={id} />
+      <Button type="submit" size="xs" {...props}>
+        {children}
+      </Button>
+    </Form>
+  );
+}
+
+/** The detail dialog (spec §2) with the photos, damages, lines, audit trail and the estimate's actions. */
+export function EstimateDetail({
+  estimate: a,
+  hrefWith,
+  formatTime,
+}: {
+  estimate: EstimateJson;
+  hrefWith: (changes: Record<string, string | null>) => string;
+  formatTime: (iso: string) => string;
+}) {
+  const photoOf = (url: string | null) => (url ? a.mediaUrls.indexOf(url) + 1 : 0);
+  return (
+    <Stack gap="md" data-testid="estimate-detail">
+      {a.supplementOf && (
+        <Alert color="blue" variant="light">
+          Supplement (version {a.version}) of a sent estimate.{" "}
+          <Anchor component={Link} to={hrefWith({ view: a.supplementOf })}>
+            Open the sent version
+          </Anchor>
+        </Alert>
+      )}
+      {a.supplements.length > 0 && (
+        <Alert color="yellow" variant="light">
+          This estimate was revised after it was sent:{" "}
+          {a.supplements.map((s) => (
+            <Anchor key={s.id} component={Link} to={hrefWith({ view: s.id })} mr="xs">
+              version {s.version} ({s.status})
+            </Anchor>
+          ))}
+        </Alert>
+      )}
+      <Group gap="xs" wrap="wrap">
+        {a.status === "completed" && (
+          <PostButton id={a.id} intent="approve" color="green">
+            Approve
+          </PostButton>
+        )}
+        {(a.status === "completed" || a.status === "reviewed") && (
+          <PostButton id={a.id} intent="reject" color="red" variant="light">
+            Reject
+          </PostButton>
+        )}
+        {!BEING_ANALYZED.includes(a.status) && (
+          <Button component={Link} to={hrefWith({ view: null, edit: a.id })} size="xs" variant="light">
+            {a.status === "sent" ? "Edit (new supplement)" : "Edit"}
+          </Button>
+        )}
+        <Button component="a" href={pdfHref(a.id)} download size="xs" variant="default">
+          Download PDF
+        </Button>
+        <PostButton id={a.id} intent="email" variant="default" disabled={!a.contactId} title={a.contactId ? undefined : NO_CONTACT_MESSAGE}>
+          Email
+        </PostButton>
+        <Button component={Link} to={hrefWith({ view: null, delete: a.id })} size="xs" color="red" variant="subtle">
+          Delete
+        </Button>
+      </Group>
+      {!a.contactId && (
+        <Text size="xs" c="dimmed">
+          {NO_CONTACT_MESSAGE}
+        </Text>
+      )}
+
+      <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="sm">
+        <Field label="Year">{a.vehicleYear ?? NOT_SPECIFIED}</Field>
+        <Field label="Make">{a.vehicleMake ?? NOT_SPECIFIED}</Field>
+        <Field label="Model">{a.vehicleModel ?? NOT_SPECIFIED}</Field>
+        <Field label="VIN" testId="estimate-vin">
+          {a.vin ?? NOT_SPECIFIED}
+        </Field>
+        <Field label="Status">
+          <StatusBadge status={a.status} />
+        </Field>
+        <Field label="Severity">{a.severity ? <SeverityBadge severity={a.severity} /> : "Not determined"}</Field>
+        <Field label="Created">{formatTime(a.createdAt)}</Field>
+        <Field label="Updated">{formatTime(a.updatedAt)}</Field>
+        <Field label="Cost Estimate" testId="detail-cost">
+          <strong>{formatDollars(a.estimatedCost)}</strong>
+        </Field>
+        <Field label="Customer">{contactName(a)}</Field>
+      </SimpleGrid>
+      {a.estimatedCost === null && a.costNote && (
+        <Text size="xs" c="dimmed">
+          {a.costNote}
+        </Text>
+      )}
+      <Field label="Damage Categories">
+        <Group gap={4}>
+          {a.damageCategories.length === 0 ? "None" : a.damageCategories.map((c) => <Badge key={c} variant="outline" size="sm">{humanize(c)}</Badge>)}
+        </Group>
+      </Field>
+      <Field label="Notes">{a.notes ?? NOT_SPECIFIED}</Field>
+      <Field label="AI Analysis">
+        {a.aiAnalysis ? (
+          <>
+            {a.aiAnalysis.description || "No description."}{" "}
+            <Text span c="dimmed" size="xs">
+              Confidence {Math.round(a.aiAnalysis.confidence * 100)}%
+            </Text>
+          </>
+        ) : (
+          "Not analyzed yet"
+        )}
+      </Field>
+
+      <Section title={`Photos (${a.mediaUrls.length})`}>
+        <Group gap="xs">
+          {a.mediaUrls.map((url, i) => (
+            <a key={url} href={url} target="_blank" rel="noreferrer" aria-label={`Photo ${i + 1} full size`}>
+              <img src={`/media/${mediaId(url)}/thumb`} alt={`Photo ${i + 1}`} width={96} height={72} style={{ objectFit: "cover", borderRadius: 4 }} loading="lazy" />
+            </a>
+          ))}
+        </Group>
+      </Section>
+
+      <Section title="Damages">
+        {a.damages.length === 0 ? (
+          <Text size="sm">None recorded.</Text>
+        ) : (
+          <Table.ScrollContainer minWidth={420}>
+            <Table verticalSpacing={4} data-testid="estimate-damages">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Type</Table.Th>
+                  <Table.Th>Location</Table.Th>
+                  <Table.Th>Severity</Table.Th>
+                  <Table.Th>Confidence</Table.Th>
+                  <Table.Th>Photo</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {a.damages.map((d, i) => (
+                  <Table.Tr key={i}>
+                    <Table.Td>{humanize(d.damageType)}</Table.Td>
+                    <Table.Td>{d.location}</Table.Td>
+                    <Table.Td>{d.severity}</Table.Td>
+                    <Table.Td>{Math.round(d.confidence * 100)}%</Table.Td>
+                    <Table.Td>{photoOf(d.mediaUrl) > 0 ? `Photo ${photoOf(d.mediaUrl)}` : "—"}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </Section>
+
+      <Section title="Line Items">
+        <EstimateLines estimate={a} />
+      </Section>
+
+      <Section title="Audit Trail">
+        <AuditTrail audit={a.audit} formatTime={formatTime} />
+      </Section>
+    </Stack>
+  );
+}

@@ -1,0 +1,95 @@
+import { Alert, Button, Group, SimpleGrid, Stack, Text } from "@mantine/core";
+import { Link } from "@remix-run/react";
+import { ValidatedForm } from "remix-validated-form";
+import { REASON_MAX, estimateFormValidator, type EstimateEditInput } from "~/schemas/estimate";
+import type { AssessmentJson } from "~/services/assessments.server";
+import { asLines, lineCents } from "~/utils/estimate-lines";
+import { CheckboxField, SelectField, SubmitButton, TextareaField, TextField } from "../form/fields";
+import { DAMAGE_TYPE_OPTIONS, LOCATION_OPTIONS, SEVERITY_OPTIONS } from "../training/labels";
+
+export const ESTIMATE_FORM_ID = "estimate-form";
+
+const dollars = (cents: number | null) => (cents === null ? "" : (cents / 100).toFixed(2));
+
+/**
+ * Edit Estimate: one row per damage (type, location, severity, the line's amount in dollars, a
+ * Remove box) and a blank row to add one, the overall severity and the reason. Plain fields, so it
+ * posts without JavaScript; with it the same schema checks it in the browser first.
+ */
+export function EstimateForm({ estimate, cancelTo }: { estimate: AssessmentJson; cancelTo: string }) {
+  const lines = asLines(estimate.lineItems);
+  const priced = lines.length === estimate.damages.length;
+  const rows = estimate.damages.map((d, i) => ({
+    line: String(i),
+    damageType: d.damageType,
+    location: d.location,
+    severity: d.severity,
+    amount: priced ? dollars(lineCents(lines[i])) : "",
+  }));
+  const added = rows.length;
+  const defaults = {
+    severity: estimate.severity ?? "",
+    reason: "",
+    damages: [...rows, { line: "", damageType: "", location: "front", severity: "minor", amount: "" }],
+  };
+  return (
+    <ValidatedForm
+      key={estimate.id}
+      id={ESTIMATE_FORM_ID}
+      validator={estimateFormValidator}
+      // The form's fields are text (amounts as typed); the schema turns them into the input's types.
+      defaultValues={defaults as unknown as Partial<EstimateEditInput>}
+      method="post"
+      noValidate
+      preventScrollReset
+    >
+      <input type="hidden" name="intent" value="update" />
+      <input type="hidden" name="id" value={estimate.id} />
+      <Stack>
+        {estimate.status === "sent" && (
+          <Alert color="blue" variant="light">
+            This estimate was sent: saving keeps it as it was and creates a supplement (version {estimate.version + 1}).
+          </Alert>
+        )}
+        <SelectField name="severity" label="Severity" data={[{ value: "", label: "Not determined" }, ...SEVERITY_OPTIONS]} />
+        {defaults.damages.map((row, i) => (
+          <fieldset key={i} style={{ border: "1px solid var(--mantine-color-gray-3)", borderRadius: 6, padding: 10, margin: 0 }} data-testid="estimate-row">
+            <legend style={{ fontSize: 13, padding: "0 4px" }}>{i < added ? `Line ${i + 1}` : "Add a damage"}</legend>
+            {i < added && <input type="hidden" name={`damages[${i}].line`} value={row.line} />}
+            <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="xs">
+              <SelectField
+                name={`damages[${i}].damageType`}
+                label="Damage type"
+                data={i < added ? DAMAGE_TYPE_OPTIONS : [{ value: "", label: "None" }, ...DAMAGE_TYPE_OPTIONS]}
+              />
+              <SelectField name={`damages[${i}].location`} label="Location" data={LOCATION_OPTIONS} />
+              <SelectField name={`damages[${i}].severity`} label="Severity" data={SEVERITY_OPTIONS} />
+              <TextField name={`damages[${i}].amount`} label="Amount (USD)" type="number" step="0.01" placeholder="TBD" />
+            </SimpleGrid>
+            {i < added && (
+              <Group mt={6}>
+                <CheckboxField name={`damages[${i}].remove`} label="Remove this line" />
+              </Group>
+            )}
+          </fieldset>
+        ))}
+        <Text size="xs" c="dimmed">
+          Leave an amount blank for a line still to be priced (the total then reads TBD).
+        </Text>
+        <TextareaField
+          name="reason"
+          label="Reason for the change"
+          description={`Required when the total changes; kept in the audit trail and sent to the vendor's learning data (up to ${REASON_MAX} characters).`}
+          autosize
+          minRows={2}
+        />
+        <Group justify="flex-end">
+          <Button component={Link} to={cancelTo} preventScrollReset variant="default">
+            Cancel
+          </Button>
+          <SubmitButton formId={ESTIMATE_FORM_ID}>{estimate.status === "sent" ? "Create Supplement" : "Save Estimate"}</SubmitButton>
+        </Group>
+      </Stack>
+    </ValidatedForm>
+  );
+}

@@ -1,0 +1,120 @@
+import { Button, Group, NativeSelect, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import { CardGrid, CardGridSkeleton, useListLoading } from "~/components/crud/CardGrid";
+import { ConfirmDelete } from "~/components/crud/ConfirmDelete";
+import { EmptyState } from "~/components/crud/EmptyState";
+import { formatDateTime } from "~/components/crud/format";
+import { ClockIcon, CurrencyIcon, FileIcon, PlusIcon, SendIcon } from "~/components/crud/icons";
+import { PageLinks } from "~/components/crud/PageLinks";
+import { UrlChoicesForm } from "~/components/crud/PostButtons";
+import { SearchBar } from "~/components/crud/SearchBar";
+import { StatCard } from "~/components/crud/StatCard";
+import { DialogRoute } from "~/components/DialogRoute";
+import { EstimateCard } from "~/components/estimates/EstimateCard";
+import { BEING_ANALYZED, EstimateDetail } from "~/components/estimates/EstimateDetail";
+import { EstimateForm } from "~/components/estimates/EstimateForm";
+import { ASSESSMENT_STATUSES } from "~/schemas/assessment";
+import { estimatesAction, estimatesData } from "~/screens/estimates.server";
+import { requireUser } from "~/services/auth.server";
+import { formatDollars } from "~/utils/estimate-lines";
+import { ESTIMATE_LIST_PARAMS, readEstimateDialog } from "~/utils/estimate-url";
+import { listSearch } from "~/utils/list-url";
+
+export const meta: MetaFunction = () => [{ title: "Estimates · DamageIQ" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const actor = await requireUser(request);
+  return json(await estimatesData(actor, request.url));
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const actor = await requireUser(request);
+  return estimatesAction(actor, request);
+}
+
+const STATUS_OPTIONS = [{ value: "all", label: "All Statuses" }, ...ASSESSMENT_STATUSES.map((s) => ({ value: s, label: s }))];
+/** Loading placeholders on Estimates (spec §9). */
+const PLACEHOLDERS = 5;
+
+export default function EstimatesPage() {
+  const { q, status, assessments, matched, page, pageCount, pageSize, summary, target, timeZone } = useLoaderData<typeof loader>();
+  const [params] = useSearchParams();
+  const loading = useListLoading(200, ESTIMATE_LIST_PARAMS);
+  const dialog = readEstimateDialog(params);
+  const closeTo = listSearch(params, {}, ESTIMATE_LIST_PARAMS) || "/estimates";
+  const hrefWith = (changes: Record<string, string | number | null>) => listSearch(params, changes, ESTIMATE_LIST_PARAMS) || "/estimates";
+  const formatTime = (iso: string) => formatDateTime(iso, timeZone);
+  const estimate = dialog && target?.id === dialog.id ? target : null;
+  const filtered = Boolean(q) || status !== "all";
+  const newButton = (label: string) => (
+    <Button component={Link} to="/upload" leftSection={<PlusIcon size={16} />}>
+      {label}
+    </Button>
+  );
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" align="flex-end">
+        <div>
+          <Title order={1}>Estimates</Title>
+          <Text c="dimmed">Review, download and send your damage estimates.</Text>
+        </div>
+        {newButton("New Estimate")}
+      </Group>
+
+      <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
+        <StatCard label="Total Estimates" value={summary.total} icon={<FileIcon />} />
+        <StatCard label="Pending Review" value={summary.pendingReview} icon={<ClockIcon />} color="yellow" />
+        <StatCard label="Total Value" value={formatDollars(summary.totalValue)} icon={<CurrencyIcon />} color="teal" />
+        <StatCard label="Sent Today" value={summary.sentToday} icon={<SendIcon />} color="grape" />
+      </SimpleGrid>
+
+      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+        <SearchBar q={q} placeholder="Search estimates..." label="Search estimates" keep={status === "all" ? {} : { status }} />
+        <UrlChoicesForm submitLabel="Filter">
+          {q && <input type="hidden" name="q" value={q} />}
+          <NativeSelect name="status" aria-label="Status" defaultValue={status} key={status} data={STATUS_OPTIONS} style={{ flex: 1 }} />
+        </UrlChoicesForm>
+      </SimpleGrid>
+
+      {loading ? (
+        <CardGridSkeleton count={PLACEHOLDERS} />
+      ) : assessments.length === 0 ? (
+        <EmptyState
+          icon={<FileIcon size={28} />}
+          title="No Estimates Found"
+          message={filtered ? "No estimates match your current filters." : "You haven't created any estimates yet."}
+          action={newButton("Create Your First Estimate")}
+        />
+      ) : (
+        <CardGrid label="Estimates">
+          {assessments.map((a) => (
+            <EstimateCard key={a.id} estimate={a} hrefWith={hrefWith} />
+          ))}
+        </CardGrid>
+      )}
+
+      <PageLinks page={page} pageCount={pageCount} matched={matched} pageSize={pageSize} noun="estimates" hrefFor={(p) => hrefWith({ page: p })} />
+
+      {dialog && (
+        <DialogRoute
+          title={dialog.kind === "view" ? estimate?.title ?? "Estimate" : dialog.kind === "edit" ? "Edit Estimate" : "Delete Estimate"}
+          closeTo={closeTo}
+        >
+          {!estimate ? (
+            <Text>Estimate not found.</Text>
+          ) : dialog.kind === "view" ? (
+            <EstimateDetail estimate={estimate} hrefWith={hrefWith} formatTime={formatTime} />
+          ) : dialog.kind === "edit" && BEING_ANALYZED.includes(estimate.status) ? (
+            <Text>This estimate is being analyzed: edit it when the analysis is done.</Text>
+          ) : dialog.kind === "edit" ? (
+            <EstimateForm estimate={estimate} cancelTo={hrefWith({ view: estimate.id })} />
+          ) : (
+            <ConfirmDelete id={estimate.id} question={`Are you sure you want to delete “${estimate.title}”? This action cannot be undone.`} cancelTo={closeTo} />
+          )}
+        </DialogRoute>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,10 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { requireUser } from "~/services/auth.server";
+import { estimatePdf } from "~/services/estimate-pdf.server";
+import { api } from "~/utils/http.server";
+
+/** The estimate as a PDF (session or Bearer token); 404 for another account's. */
+export const loader = api(async ({ request, params }: LoaderFunctionArgs) => {
+  const actor = await requireUser(request);
+  return estimatePdf(actor, params.id ?? "");
+});

@@ -1,0 +1,344 @@
+import { PDFParse } from "pdf-parse";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Assessment } from "~/models/assessment.server";
+import { Job } from "~/models/job.server";
+import { ANALYSIS_JOB } from "~/services/analysis/types";
+import { LearningRecord } from "~/models/learning-record.server";
+import { client, createTestUser, tenancyClients, tokenFor } from "../../tests/accounts";
+import { startApp, type RunningApp } from "../../tests/app-server";
+import { useTestDb } from "../../tests/test-db";
+import { uploadMedia } from "../../tests/uploads";
+
+// The Estimates review desk over HTTP: the screen's list and summary (its loader's JSON), the
+// estimate edit (PUT /api/assessments/{id}/estimate), supplements, learning records, the PDF and
+// the screen's delete.
+
+let app: RunningApp;
+type Client = ReturnType<typeof client>;
+let dealerA: Client;
+let dealerB: Client;
+let aId: string;
+let bId: string;
+let vendorId: string;
+
+const MISSING = "0123456789abcdef01234567";
+const VIN = "1HGCM82633A004352";
+
+beforeAll(async () => {
+  await useTestDb();
+  app = await startApp();
+  ({ aId, bId, dealerA, dealerB } = await tenancyClients(app));
+  vendorId = (await createTestUser({ role: "vendor" })).id;
+});
+afterAll(() => app?.stop());
+
+/** A priced engine line (cents), as the analysis stores it. */
+const pricedLine = (damageType: string, severity: string, location: string, totalCents: number) => ({
+  damageType,
+  severity,
+  location,
+  priced: true,
+  ruleId: MISSING,
+  baseCents: 10000,
+  labour: { hours: 2, hoursFrom: "default", rateCents: 5000, cents: 10000 },
+  partsCents: totalCents - 20000,
+  modifiers: { make: 1, location: 1, seasonal: 1 },
+  markupPercentage: 0,
+  subtotalCents: totalCents,
+  minimumChargeCents: 0,
+  minimumApplied: false,
+  ruleCents: totalCents,
+  learning: { factor: 1, records: 0, cents: 0 },
+  totalCents,
+});
+
+/** A completed estimate of A: two damages priced 300.00 and 125.50 by the vendor's rules. */
+async function completedEstimate(fields: Record<string, unknown> = {}) {
+  const mediaUrl = await uploadMedia(dealerA);
+  const doc = await Assessment.create({
+    ownerId: aId,
+    title: "Silver Camry",
+    vehicleYear: 2019,
+    vehicleMake: "Toyota",
+    vehicleModel: "Camry",
+    vin: VIN,
+    vendorId,
+    mediaUrls: [mediaUrl],
+    status: "completed",
+    severity: "moderate",
+    estimatedCost: 425.5,
+    aiEstimatedCost: 425.5,
+    damages: [
+      { damageType: "dent", location: "left", severity: "moderate", description: "Door dent", confidence: 0.8, mediaUrl },
+      { damageType: "scratch", location: "front", severity: "minor", description: "Bumper scratch", confidence: 0.7, mediaUrl },
+    ],
+    damageCategories: ["dent", "scratch"],
+    lineItems: [pricedLine("dent", "moderate", "left", 30000), pricedLine("scratch", "minor", "front", 12550)],
+    aiAnalysis: { confidence: 0.75, description: "Two damages", provider: "embedded" },
+    ...fields,
+  });
+  return String(doc._id);
+}
+
+const rows = (dent: number | null, scratch: number | null) => [
+  { line: 0, damageType: "dent", location: "left", severity: "moderate", amount: dent },
+  { line: 1, damageType: "scratch", location: "front", severity: "minor", amount: scratch },
+];
+
+const screen = (who: Client, search: string) => who.get(`/estimates?${search}${search ? "&" : ""}_data=routes%2F_app.estimates`);
+
+describe("/estimates list and summary", () => {
+  let ids: string[];
+  beforeAll(async () => {
+    const yesterday = new Date(Date.now() - 36 * 3600 * 1000);
+    const seed = (ownerId: string, fields: Record<string, unknown>) =>
+      Assessment.create({ ownerId, title: "Seeded", mediaUrls: [], ...fields }).then((d) => String(d._id));
+    ids = [
+      await seed(aId, { title: "Hail on the ROOF", vehicleMake: "Subaru", vehicleModel: "Outback", status: "completed", estimatedCost: 100.25 }),
+      await seed(aId, { title: "Door", vehicleMake: "Ford", vehicleModel: "Focus", vin: "2FMDK3GC4BBA12345", status: "sent", estimatedCost: 200 }),
+      await seed(aId, { title: "Bumper", vehicleMake: "Kia", vehicleModel: "Rio", status: "uploaded" }),
+    ];
+    // Sent yesterday: not Sent Today (updatedAt written as it was, without the timestamps plugin).
+    await Assessment.collection.insertOne({
+      ownerId: new Assessment.base.Types.ObjectId(aId),
+      title: "Old send",
+      status: "sent",
+      estimatedCost: 50,
+      mediaUrls: [],
+      createdAt: yesterday,
+      updatedAt: yesterday,
+    });
+    await seed(bId, { title: "Hail on the roof", vehicleMake: "Subaru", status: "sent", estimatedCost: 9999 });
+  });
+
+  it("summarises the caller's whole set: total, pending review, total value, sent today", async () => {
+    const res = await screen(dealerA, "q=zzz");
+    expect(res.status).toBe(200);
+    expect(res.json.summary).toEqual({ total: 4, pendingReview: 1, totalValue: 350.25, sentToday: 1 });
+    expect(res.json.assessments).toEqual([]);
+  });
+
+  it("searches title, make, model and VIN in any case, filters by status, and never shows another account's", async () => {
+    const titles = async (search: string) => (await screen(dealerA, search)).json.assessments.map((a: { title: string }) => a.title);
+    expect(await titles("q=hail%20roof")).toEqual(["Hail on the ROOF"]);
+    expect(await titles("q=SUBARU")).toEqual(["Hail on the ROOF"]);
+    expect(await titles("q=focus")).toEqual(["Door"]);
+    expect(await titles("q=bba12345")).toEqual(["Door"]);
+    expect(await titles("q=%5E.*%24")).toEqual([]);
+    expect(await titles("status=sent")).toEqual(["Door", "Old send"]);
+    expect(await titles("status=sent&q=door")).toEqual(["Door"]);
+    expect((await titles("status=all")).length).toBe(4);
+    expect((await titles("status=bogus")).length).toBe(4);
+  });
+
+  it("pages within bounds: page 0 or junk is the first, past the end the last", async () => {
+    for (const page of ["0", "-1", "abc", "99"]) {
+      const res = await screen(dealerA, `page=${page}`);
+      expect(res.json.page, page).toBe(1);
+      expect(res.json.pageCount).toBe(1);
+      expect(res.json.matched).toBe(4);
+    }
+  });
+
+  it("another account's estimate does not open (not found), mine does with its detail", async () => {
+    const theirs = await Assessment.findOne({ ownerId: bId }).lean();
+    expect((await screen(dealerA, `view=${theirs?._id}`)).json.target).toBeNull();
+    const mine = (await screen(dealerA, `view=${ids[0]}`)).json.target;
+    expect(mine).toMatchObject({ id: ids[0], title: "Hail on the ROOF", supplements: [] });
+  });
+});
+
+describe("PUT /api/assessments/{id}/estimate", () => {
+  it("saves: recomputes the total, audits before → after with the reason, completed → reviewed, one learning record per changed line", async () => {
+    const id = await completedEstimate();
+    const res = await dealerA.put(`/api/assessments/${id}/estimate`, {
+      severity: "major",
+      reason: "OEM door skin needed",
+      damages: rows(450, 125.5),
+    });
+    expect(res.status, JSON.stringify(res.json)).toBe(200);
+    expect(res.json).toMatchObject({ id, status: "reviewed", severity: "major", estimatedCost: 575.5, aiEstimatedCost: 425.5 });
+    expect(res.json.lineItems[0]).toMatchObject({ priced: true, totalCents: 30000, manualCents: 45000 });
+    expect(res.json.lineItems[1].manualCents).toBeUndefined();
+    const entry = res.json.audit.at(-1);
+    expect(entry).toMatchObject({ action: "estimate edited", from: "completed", to: "reviewed", note: "OEM door skin needed", by: aId });
+    expect(entry.changes).toEqual([
+      "Total: $425.50 → $575.50",
+      "dent (moderate, left): $300.00 → $450.00",
+      "Severity: moderate → major",
+    ]);
+    const records = await LearningRecord.find({ assessmentId: id }).lean();
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({
+      damageType: "dent",
+      severity: "moderate",
+      originalEstimate: 300,
+      finalCost: 450,
+      adminAdjustment: 150,
+      adjustmentReason: "OEM door skin needed",
+      vehicleMake: "Toyota",
+      isValidated: false,
+    });
+    expect(String(records[0].vendorId)).toBe(vendorId);
+  });
+
+  it("adds and removes damages; a blank amount makes the total TBD; categories follow the damages", async () => {
+    const id = await completedEstimate();
+    const res = await dealerA.put(`/api/assessments/${id}/estimate`, {
+      severity: "moderate",
+      reason: "Scratch polished out; mirror found",
+      damages: [rows(300, 0)[0], { damageType: "mirror_damage", location: "right", severity: "minor" }],
+    });
+    expect(res.status, JSON.stringify(res.json)).toBe(200);
+    expect(res.json.estimatedCost).toBeNull();
+    expect(res.json.costNote).toBe("Priced by hand");
+    expect(res.json.damageCategories).toEqual(["dent", "mirror_damage"]);
+    expect(res.json.audit.at(-1).changes).toContain("Removed scratch (minor, front): $125.50");
+    expect(await LearningRecord.countDocuments({ assessmentId: id })).toBe(0);
+  });
+
+  it("refuses bad input with 400 and field messages, changing nothing", async () => {
+    const id = await completedEstimate();
+    const cases: [unknown, string, string][] = [
+      [{ reason: "x", damages: rows(-5, 125.5) }, "damages.0.amount", "Amount must be a positive number"],
+      [{ reason: "x", damages: [{ ...rows(1, 1)[0], damageType: "laser_burn" }] }, "damages.0.damageType", "Damage type must be one of: scratch, dent, crack, rust, broken_part, missing_part, paint_damage, glass_damage, bumper_damage, headlight_damage, taillight_damage, mirror_damage, wheel_damage, body_panel_damage"],
+      [{ damages: rows(450, 125.5) }, "reason", "A reason is required when the total changes"],
+      [{ reason: "   ", damages: rows(450, 125.5) }, "reason", "A reason is required when the total changes"],
+      [{ reason: "x", damages: { $gt: "" } }, "damages", "Damages must be a list"],
+      [{ reason: { $ne: null }, damages: rows(1, 1) }, "reason", "Reason must be text"],
+      [{ reason: "x", severity: { $ne: null }, damages: rows(1, 1) }, "severity", "Severity must be one of: minor, moderate, major, severe"],
+      [{ reason: "x", damages: [{ ...rows(1, 1)[0], line: 7 }] }, "damages.0.line", "This line is not on the estimate"],
+      [{ reason: "x", damages: [rows(1, 1)[0], rows(1, 1)[0]] }, "damages.1.line", "Each line can be edited once"],
+      [{ reason: "x", damages: rows(1.234, 1) }, "damages.0.amount", "Amount can have at most 2 decimal places"],
+    ];
+    const before = await Assessment.findById(id).lean();
+    for (const [body, field, message] of cases) {
+      const res = await dealerA.put(`/api/assessments/${id}/estimate`, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.json.errors?.[field], JSON.stringify(res.json)).toBe(message);
+    }
+    const after = await Assessment.findById(id).lean();
+    expect(after?.updatedAt).toEqual(before?.updatedAt);
+    expect(after?.status).toBe("completed");
+    expect(await LearningRecord.countDocuments({ assessmentId: id })).toBe(0);
+  });
+
+  it("a sent estimate stays as it was: the edit is a supplement (version 2) linked to it", async () => {
+    const id = await completedEstimate({ status: "sent", sentAt: new Date() });
+    const before = await Assessment.findById(id).lean();
+    const res = await dealerA.put(`/api/assessments/${id}/estimate`, { severity: "moderate", reason: "Hidden damage found", damages: rows(520, 125.5) });
+    expect(res.status, JSON.stringify(res.json)).toBe(201);
+    expect(res.json).toMatchObject({ supplementOf: id, version: 2, status: "reviewed", estimatedCost: 645.5, title: "Silver Camry", vin: VIN });
+    expect(res.json.id).not.toBe(id);
+    expect(res.json.audit).toHaveLength(1);
+    expect(res.json.audit[0]).toMatchObject({ action: "supplement of version 1", to: "reviewed", note: "Hidden damage found" });
+    const after = await Assessment.findById(id).lean();
+    expect(after).toEqual(before);
+    const [record] = await LearningRecord.find({ assessmentId: res.json.id }).lean();
+    expect(record).toMatchObject({ originalEstimate: 300, finalCost: 520 });
+    const detail = (await screen(dealerA, `view=${id}`)).json.target;
+    expect(detail.supplements).toEqual([{ id: res.json.id, version: 2, status: "reviewed" }]);
+  });
+
+  it("nothing changed: 200 with the estimate as it was, no audit entry", async () => {
+    const id = await completedEstimate();
+    const res = await dealerA.put(`/api/assessments/${id}/estimate`, { severity: "moderate", damages: rows(300, 125.5) });
+    expect(res.status).toBe(200);
+    expect(res.json.status).toBe("completed");
+    expect(res.json.audit).toHaveLength(0);
+  });
+
+  it("another account's estimate, a malformed or missing id: 404; during analysis: 409", async () => {
+    const id = await completedEstimate();
+    for (const target of [id, "nope", MISSING]) {
+      const res = await dealerB.put(`/api/assessments/${target}/estimate`, { reason: "x", damages: rows(1, 1) });
+      expect(res.status, target).toBe(404);
+    }
+    const busy = await completedEstimate({ status: "analyzing" });
+    expect((await dealerA.put(`/api/assessments/${busy}/estimate`, { reason: "x", damages: rows(1, 1) })).status).toBe(409);
+    expect((await client(app).put(`/api/assessments/${id}/estimate`, { damages: [] })).status).toBe(401);
+  });
+});
+
+describe("GET /api/assessments/{id}/estimate.pdf", () => {
+  it("streams a PDF with the VIN and the total; works with a Bearer token; 404 for another account's", async () => {
+    const id = await completedEstimate();
+    const res = await fetch(`${app.url}/api/assessments/${id}/estimate.pdf`, { headers: { Authorization: `Bearer ${await tokenFor(aId)}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/pdf");
+    expect(res.headers.get("content-disposition")).toBe(`attachment; filename="estimate-${id}.pdf"`);
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(bytes.subarray(0, 5).toString()).toBe("%PDF-");
+    const parser = new PDFParse({ data: new Uint8Array(bytes) });
+    const { text } = await parser.getText();
+    await parser.destroy();
+    expect(text).toContain(VIN);
+    expect(text).toContain("$425.50");
+    expect(text).toContain("2019 Toyota Camry");
+    expect(text).toContain("Unknown contact");
+    expect(text).toContain(`Assessment ${id}`);
+
+    expect((await dealerB.get(`/api/assessments/${id}/estimate.pdf`)).status).toBe(404);
+    expect((await client(app).get(`/api/assessments/${id}/estimate.pdf`)).status).toBe(401);
+  });
+});
+
+describe("the Edit Estimate form on /estimates (plain form posts)", () => {
+  const post = (id: string, fields: Record<string, string>) =>
+    dealerA.post(`/estimates?edit=${id}`, new URLSearchParams({ intent: "update", id, ...fields }).toString(), {
+      "Content-Type": "application/x-www-form-urlencoded",
+      Origin: app.url,
+    });
+  const row = (i: number, fields: Record<string, string>) =>
+    Object.fromEntries(Object.entries(fields).map(([key, value]) => [`damages[${i}].${key}`, value]));
+  const dent = row(0, { line: "0", damageType: "dent", location: "left", severity: "moderate", amount: "450" });
+  const scratch = row(1, { line: "1", damageType: "scratch", location: "front", severity: "minor", amount: "125.50" });
+  const blankRow = row(2, { damageType: "", location: "front", severity: "minor", amount: "" });
+
+  it("saves rows, drops removed and blank ones, and goes back to the estimate", async () => {
+    const id = await completedEstimate();
+    const res = await post(id, { severity: "moderate", reason: "Scratch polished out", ...dent, ...scratch, [`damages[1].remove`]: "on", ...blankRow });
+    expect(res.status, res.text.slice(0, 300)).toBe(302);
+    expect(res.headers.get("location")).toBe(`/estimates?view=${id}`);
+    const saved = await Assessment.findById(id).lean();
+    expect(saved).toMatchObject({ status: "reviewed", estimatedCost: 450, damageCategories: ["dent"] });
+  });
+
+  it("shows the messages on the form (the row the user sees) and changes nothing", async () => {
+    const id = await completedEstimate();
+    const negative = await post(id, { severity: "moderate", reason: "x", ...dent, ...scratch, "damages[1].amount": "-3", ...blankRow });
+    expect(negative.status).toBe(422);
+    expect(negative.text).toContain("Amount must be a positive number");
+    const noReason = await post(id, { severity: "moderate", ...dent, ...scratch, ...blankRow });
+    expect(noReason.status).toBe(400);
+    expect(noReason.text).toContain("A reason is required when the total changes");
+    expect((await Assessment.findById(id).lean())?.status).toBe("completed");
+  });
+
+  it("an estimate being analyzed is refused with a toast, back on the estimate", async () => {
+    const id = await completedEstimate({ status: "analyzing" });
+    const res = await post(id, { severity: "moderate", reason: "x", ...dent, ...scratch });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe(`/estimates?view=${id}`);
+    expect((await Assessment.findById(id).lean())?.status).toBe("analyzing");
+  });
+});
+
+describe("delete from /estimates", () => {
+  it("asks first, then removes the estimate, its analysis job and its media", async () => {
+    const id = await completedEstimate();
+    const { mediaUrls } = (await Assessment.findById(id).lean())!;
+    await Job.create({ type: ANALYSIS_JOB, key: id, payload: { assessmentId: id }, state: "done", maxAttempts: 3, runAt: new Date() });
+    const question = await dealerA.get(`/estimates?delete=${id}`);
+    expect(question.text).toContain("Are you sure you want to delete “Silver Camry”?");
+    const res = await dealerA.post(`/estimates?delete=${id}`, `intent=delete&id=${id}`, {
+      "Content-Type": "application/x-www-form-urlencoded",
+      Origin: app.url,
+    });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/estimates");
+    expect(await Assessment.findById(id)).toBeNull();
+    expect(await Job.countDocuments({ key: id })).toBe(0);
+    expect((await dealerA.get(mediaUrls[0])).status).toBe(404);
+  });
+});

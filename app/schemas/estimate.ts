@@ -1,0 +1,83 @@
+import { withZod } from "@remix-validated-form/with-zod";
+import { z } from "zod";
+import { DAMAGE_LOCATIONS, DAMAGE_TYPES, SEVERITIES } from "./damage";
+import { amountField, enumField, formNumber, wholeField } from "./number-fields";
+import { optionalString } from "./text-fields";
+
+/** At most this many damages (lines) on one estimate. */
+export const MAX_ESTIMATE_LINES = 50;
+export const REASON_MAX = 1000;
+export const REASON_REQUIRED_MESSAGE = "A reason is required when the total changes";
+
+const blank = (v: unknown) => v === undefined || v === null || (typeof v === "string" && v.trim() === "");
+
+/**
+ * One damage and its line. `line`: the index of the estimate's damage this row edits (absent: a
+ * damage the reviewer adds). `amount`: the line in dollars; absent or null = to be determined.
+ */
+export const estimateRowSchema = z.object({
+  line: z.preprocess(formNumber, wholeField("Line", 0, MAX_ESTIMATE_LINES - 1).optional()),
+  damageType: enumField(DAMAGE_TYPES, "Damage type"),
+  location: enumField(DAMAGE_LOCATIONS, "Location"),
+  severity: enumField(SEVERITIES, "Severity"),
+  amount: z.preprocess((v) => (blank(v) ? undefined : formNumber(v)), amountField("Amount").optional()),
+});
+export type EstimateRow = z.infer<typeof estimateRowSchema>;
+
+const fields = {
+  /** The estimate's overall severity; absent = not determined. */
+  severity: z.preprocess((v) => (blank(v) ? undefined : v), enumField(SEVERITIES, "Severity").optional()),
+  /** Why it changed: required (by the service, which knows the total before) when the total changes. */
+  reason: optionalString("Reason", REASON_MAX),
+};
+
+/** Each estimate line refers to one of the estimate's damages at most once. */
+function distinctLines(input: { damages: EstimateRow[] }, ctx: z.RefinementCtx) {
+  const seen = new Set<number>();
+  input.damages.forEach((row, i) => {
+    if (row.line === undefined) return;
+    if (seen.has(row.line)) ctx.addIssue({ code: "custom", path: ["damages", i, "line"], message: "Each line can be edited once" });
+    seen.add(row.line);
+  });
+}
+
+/**
+ * `PUT /api/assessments/{id}/estimate` and the Edit Estimate form: the writable fields of an
+ * estimate (severity, damages with their lines, the reason). Everything else is derived: the
+ * categories from the damages, the total from the lines, the status and the audit entry.
+ */
+export const estimateEditSchema = z
+  .object({
+    ...fields,
+    damages: z
+      .array(estimateRowSchema, { invalid_type_error: "Damages must be a list", required_error: "Damages are required" })
+      .max(MAX_ESTIMATE_LINES, `At most ${MAX_ESTIMATE_LINES} damages`),
+  })
+  .superRefine(distinctLines);
+export type EstimateEditInput = z.infer<typeof estimateEditSchema>;
+
+type FormRow = Record<string, unknown>;
+const isRow = (v: unknown): v is FormRow => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * The form posts one row per damage (`damages[i].…`) plus a blank row to add one, and a Remove
+ * box per row. Removed and blank rows are dropped; the others are checked with the API's row
+ * schema, their messages kept on the row the user sees (its index in the form).
+ */
+const formDamages = z
+  .preprocess((v) => (v === undefined ? [] : v), z.array(z.unknown()))
+  .transform((rows, ctx) => {
+    const kept: EstimateRow[] = [];
+    rows.forEach((row, i) => {
+      if (!isRow(row) || row.remove === "on" || (blank(row.line) && blank(row.damageType))) return;
+      const parsed = estimateRowSchema.safeParse(row);
+      if (parsed.success) kept.push(parsed.data);
+      else for (const issue of parsed.error.issues) ctx.addIssue({ code: "custom", message: issue.message, path: [i, ...issue.path] });
+    });
+    return kept;
+  })
+  .refine((rows) => rows.length <= MAX_ESTIMATE_LINES, `At most ${MAX_ESTIMATE_LINES} damages`);
+
+export const estimateFormSchema = z.object({ ...fields, damages: formDamages }).superRefine(distinctLines);
+
+export const estimateFormValidator = withZod(estimateFormSchema);

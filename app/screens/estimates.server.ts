@@ -1,0 +1,123 @@
+import { assessmentListQuerySchema } from "~/schemas/assessment";
+import { ANALYSIS_TOASTS } from "~/schemas/assessment-wizard";
+import { estimateFormValidator } from "~/schemas/estimate";
+import { approveAssessment, deleteAssessment, getAssessment, rejectAssessment } from "~/services/assessments.server";
+import type { Actor } from "~/services/auth.server";
+import { editEstimate, estimatesPage, getEstimate } from "~/services/estimates.server";
+import { redirectWithToast } from "~/services/session.server";
+import { asFormFailure, handleForm } from "~/utils/forms.server";
+import { jsonError } from "~/utils/http.server";
+import { ESTIMATE_LIST_PARAMS, readEstimateDialog } from "~/utils/estimate-url";
+import { listReturnTo, nullIfNotFound, readListUrl, writeAndReturn } from "./list-screen.server";
+
+/** Cards per page (a multiple of the 1, 2 and 3 columns); the rest is paged. */
+export const ESTIMATES_PAGE_SIZE = 24;
+
+/** The server's time zone (`TZ`): the one "Sent Today" counts in, and the one dates are shown in. */
+const SERVER_TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+/** The status filter of the URL: one of the six, else none ("all", blank or anything unknown). */
+function readStatus(url: URL) {
+  const parsed = assessmentListQuerySchema.shape.status.safeParse(url.searchParams.get("status") ?? undefined);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** What /estimates shows: the page of the search and filter, the summary cards, and the estimate a dialog is about. */
+export async function estimatesData(actor: Actor, requestUrl: string) {
+  const url = new URL(requestUrl);
+  const { q, page } = readListUrl(requestUrl);
+  const status = readStatus(url);
+  const dialog = readEstimateDialog(url.searchParams);
+  const [list, target] = await Promise.all([
+    estimatesPage(actor, { q, status, page, pageSize: ESTIMATES_PAGE_SIZE }),
+    dialog ? getEstimate(actor, dialog.id).catch(nullIfNotFound) : null,
+  ]);
+  return {
+    q: q ?? "",
+    status: status ?? "all",
+    pageSize: ESTIMATES_PAGE_SIZE,
+    timeZone: SERVER_TIME_ZONE,
+    ...list,
+    target,
+  };
+}
+
+const backTo = (requestUrl: string, changes: Record<string, string | null>) => {
+  const url = new URL(requestUrl);
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === null) url.searchParams.delete(key);
+    else url.searchParams.set(key, value);
+  }
+  return listReturnTo(url.toString(), { keys: [...ESTIMATE_LIST_PARAMS, "view"] });
+};
+
+/** The form posts of /estimates: `intent` = update | approve | reject | email | delete, with the estimate's `id`. */
+export async function estimatesAction(actor: Actor, request: Request) {
+  const form = await request.formData();
+  const id = String(form.get("id") ?? "");
+  const toDetail = (detailId: string) => backTo(request.url, { view: detailId });
+  switch (form.get("intent")) {
+    case "update":
+      return handleForm(
+        request,
+        estimateFormValidator,
+        async (input) => {
+          let saved: Awaited<ReturnType<typeof editEstimate>>;
+          try {
+            saved = await editEstimate(actor, id, input);
+          } catch (error) {
+            // A message about a field goes back to the form; a refusal of the whole edit (being
+            // analyzed, changed meanwhile, gone) comes back to the estimate as a toast.
+            const refusal = await asFormFailure(error instanceof Response ? error.clone() : error);
+            if (!refusal || refusal.fieldErrors) throw error;
+            return redirectWithToast(request, toDetail(id), { title: "Error", message: refusal.message, color: "red" });
+          }
+          const supplement = saved.id !== id;
+          return redirectWithToast(request, toDetail(saved.id), {
+            title: supplement ? "Supplement Created" : "Estimate Updated",
+            message: supplement
+              ? `“${saved.title}” was sent already: your changes are version ${saved.version}.`
+              : `“${saved.title}” has been updated.`,
+            color: "green",
+          });
+        },
+        form,
+      );
+    case "approve":
+      return writeAndReturn(
+        request,
+        toDetail(id),
+        async () => {
+          const a = await approveAssessment(actor, id);
+          return { title: "Assessment Approved", message: `“${a.title}” is reviewed and ready to send.` };
+        },
+        "Only a completed assessment can be approved",
+      );
+    case "reject":
+      return writeAndReturn(
+        request,
+        toDetail(id),
+        async () => {
+          const a = await rejectAssessment(actor, id);
+          return { title: "Assessment Rejected", message: `“${a.title}” is back in Upload: analyze it again or price it by hand.` };
+        },
+        "Only a completed or reviewed assessment can be rejected",
+      );
+    case "email": {
+      const a = await getAssessment(actor, id);
+      return redirectWithToast(request, toDetail(id), a.contactId ? ANALYSIS_TOASTS.emailNotSetUp : ANALYSIS_TOASTS.noContact);
+    }
+    case "delete":
+      return writeAndReturn(
+        request,
+        backTo(request.url, { view: null }),
+        async () => {
+          const a = await deleteAssessment(actor, id);
+          return { title: "Estimate Deleted", message: `“${a.title}” has been deleted.` };
+        },
+        "Failed to delete estimate",
+      );
+    default:
+      throw jsonError(400, "Unknown action");
+  }
+}

@@ -1,0 +1,119 @@
+import { findAssessment } from "~/models/assessment.server";
+import { countSentSince, findSupplements, insertSupplement, sumEstimatedCosts, writeEstimateEdit } from "~/models/estimate.server";
+import { learningRecords } from "~/models/learning-record.server";
+import { scopeFor } from "~/models/owner-scope.server";
+import type { AssessmentStatus } from "~/schemas/assessment";
+import { REASON_REQUIRED_MESSAGE, type EstimateEditInput } from "~/schemas/estimate";
+import { jsonError } from "~/utils/http.server";
+import { assessmentNotFound, assessmentsPage, auditActor, getAssessment, presentOne, type AssessmentJson } from "./assessments.server";
+import type { Actor } from "./auth.server";
+import { planEdit } from "./estimate-edit.server";
+
+/**
+ * Midnight today in the server's time zone (the `TZ` environment variable; UTC when unset): the
+ * start of "Sent Today".
+ */
+export function startOfToday(now = new Date()) {
+  const start = new Date(now);
+  start.setHours(0, 0, 0, 0);
+  return start;
+}
+
+/**
+ * The Estimates screen: one page of the search and status filter, how many matched, and the four
+ * summary cards over every assessment in scope, each computed by the database: Total Estimates and
+ * Pending Review (status completed) from the per-status counts, Total Value (the sum of estimated
+ * costs; TBD adds nothing) in one aggregate, Sent Today (status sent, updated since midnight in `TZ`).
+ */
+export async function estimatesPage(
+  actor: Actor,
+  params: { q?: string; status?: AssessmentStatus; page: number; pageSize: number },
+) {
+  const scope = scopeFor(actor);
+  const [page, totalValue, sentToday] = await Promise.all([
+    assessmentsPage(actor, params),
+    sumEstimatedCosts({ scope }),
+    countSentSince({ scope, since: startOfToday() }),
+  ]);
+  const { stats, assessments, ...list } = page;
+  return {
+    ...list,
+    assessments: assessments.map(estimateCard),
+    summary: { total: stats.total, pendingReview: stats.byStatus.completed, totalValue, sentToday },
+  };
+}
+
+/**
+ * What a card shows, and no more: the page's data travels in the HTML (24 cards), so the lines,
+ * damages, audit trail and photo hashes stay for the detail dialog.
+ */
+function estimateCard(a: AssessmentJson) {
+  const { id, title, status, vehicleYear, vehicleMake, vehicleModel, contactId, contact, estimatedCost, damageCategories, createdAt, version } = a;
+  const card = { id, title, status, vehicleYear, vehicleMake, vehicleModel, contactId, contact, estimatedCost, damageCategories, createdAt, version };
+  return a.owner ? { ...card, owner: a.owner } : card;
+}
+export type EstimateCardJson = ReturnType<typeof estimateCard>;
+
+/** One estimate with its supplements (id, version, status) for the detail dialog. */
+export async function getEstimate(actor: Actor, id: string) {
+  const [estimate, supplements] = await Promise.all([getAssessment(actor, id), findSupplements({ scope: scopeFor(actor), id })]);
+  return {
+    ...estimate,
+    supplements: supplements.map((s) => ({ id: String(s._id), version: s.version ?? 2, status: s.status })),
+  };
+}
+export type EstimateJson = Awaited<ReturnType<typeof getEstimate>>;
+
+const NOT_EDITABLE: readonly AssessmentStatus[] = ["processing", "analyzing"];
+
+/**
+ * `PUT /api/assessments/{id}/estimate` and the Edit Estimate form. Saving recomputes the total,
+ * records who changed what (before → after) with the reason, moves the estimate to reviewed and
+ * gives the vendor one pending learning record per line whose amount moved away from the engine's
+ * (original = the engine's line, final = the reviewer's). A sent estimate is not changed: the edit
+ * becomes a supplement (a new version linked to it). Nothing changed: the estimate as it is.
+ */
+export async function editEstimate(actor: Actor, id: string, input: EstimateEditInput) {
+  const scope = scopeFor(actor);
+  const current = await findAssessment({ scope, id });
+  if (!current) throw assessmentNotFound();
+  if (NOT_EDITABLE.includes(current.status)) {
+    throw jsonError(409, "The estimate is being analyzed: edit it when the analysis is done");
+  }
+  const by = auditActor(actor);
+  const plan = planEdit(current, input, by?.name ?? "a reviewer");
+  if (plan.unknownLine !== null) {
+    const message = "This line is not on the estimate";
+    throw jsonError(400, message, { [`damages.${plan.unknownLine}.line`]: message });
+  }
+  if (plan.change.changes.length === 0) return presentOne(actor, current);
+  if (plan.totalBefore !== plan.totalAfter && !input.reason) {
+    throw jsonError(400, REASON_REQUIRED_MESSAGE, { reason: REASON_REQUIRED_MESSAGE });
+  }
+
+  const record =
+    current.status === "sent"
+      ? await insertSupplement({ sent: current, change: plan.change, by })
+      : await writeEstimateEdit({ scope, current, change: plan.change, by });
+  if (!record) {
+    if (!(await findAssessment({ scope, id }))) throw assessmentNotFound();
+    throw jsonError(409, "The estimate changed while you were editing it: open it again and repeat your change");
+  }
+  if (current.vendorId) {
+    for (const line of plan.learning) {
+      await learningRecords.insert({
+        vendorId: String(current.vendorId),
+        fields: {
+          ...line,
+          adminAdjustment: Math.round((line.finalCost - line.originalEstimate) * 100) / 100,
+          adjustmentReason: input.reason,
+          vehicleMake: current.vehicleMake,
+          learningWeight: 1,
+          isValidated: false,
+          assessmentId: record._id,
+        },
+      });
+    }
+  }
+  return presentOne(actor, record);
+}

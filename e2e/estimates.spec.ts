@@ -1,0 +1,151 @@
+import { readFileSync } from "node:fs";
+import type { Page } from "@playwright/test";
+import mongoose from "mongoose";
+import { expect, test } from "./fixtures";
+
+// The review desk, with JavaScript on and off: search and filter, open an estimate, approve it,
+// edit a line with a reason (the audit entry and the new total show), download the PDF.
+
+const noJs = () => test.info().project.name === "no-js";
+const stat = (page: Page, label: string) => page.getByRole("group", { name: label }).getByTestId("stat-value");
+const dialog = (page: Page) => page.getByRole("dialog");
+const cards = (page: Page) => page.getByTestId("estimate-card");
+
+async function expectToast(page: Page, title: string, message: string) {
+  const toast = page.getByRole(noJs() ? "status" : "alert").filter({ hasText: message });
+  await expect(toast).toBeVisible();
+  await expect(toast.getByText(title, { exact: true })).toBeVisible();
+}
+
+const line = (damageType: string, severity: string, location: string, totalCents: number) => ({
+  damageType,
+  severity,
+  location,
+  priced: true,
+  baseCents: 10000,
+  labour: { hours: 2, hoursFrom: "default", rateCents: 5000, cents: 10000 },
+  partsCents: totalCents - 20000,
+  modifiers: { make: 1, location: 1, seasonal: 1 },
+  markupPercentage: 0,
+  minimumChargeCents: 0,
+  minimumApplied: false,
+  ruleCents: totalCents,
+  learning: { factor: 1, records: 0, cents: 0 },
+  totalCents,
+});
+
+/** Three estimates of the dealer straight into the database: completed (priced), sent, uploaded. */
+async function seed(ownerId: string, vendorId: string) {
+  const owner = new mongoose.Types.ObjectId(ownerId);
+  const now = new Date();
+  const base = { ownerId: owner, mediaUrls: [], photoHashes: [], photoBands: [], photoWarnings: [], audit: [], createdAt: now, updatedAt: now };
+  await mongoose.connection.collection("assessments").insertMany([
+    {
+      ...base,
+      title: "Silver Camry",
+      vehicleYear: 2019,
+      vehicleMake: "Toyota",
+      vehicleModel: "Camry",
+      vin: "1HGCM82633A004352",
+      vendorId: new mongoose.Types.ObjectId(vendorId),
+      status: "completed",
+      severity: "moderate",
+      estimatedCost: 425.5,
+      aiEstimatedCost: 425.5,
+      damages: [
+        { damageType: "dent", location: "left", severity: "moderate", description: "Door dent", confidence: 0.8 },
+        { damageType: "scratch", location: "front", severity: "minor", description: "Bumper scratch", confidence: 0.7 },
+      ],
+      damageCategories: ["dent", "scratch"],
+      lineItems: [line("dent", "moderate", "left", 30000), line("scratch", "minor", "front", 12550)],
+      aiAnalysis: { confidence: 0.75, description: "A dent and a scratch", provider: "embedded" },
+      createdAt: new Date(now.getTime() - 1000),
+    },
+    { ...base, title: "Old Civic", vehicleMake: "Honda", vehicleModel: "Civic", status: "sent", estimatedCost: 200, damages: [], lineItems: [], damageCategories: ["dent", "rust", "crack", "scratch"] },
+    { ...base, title: "Kia bumper", vehicleMake: "Kia", status: "uploaded", damages: [], lineItems: [], damageCategories: [], createdAt: new Date(now.getTime() - 2000) },
+  ]);
+}
+
+test("search and filter, open an estimate, approve it, edit a line with a reason, download the PDF", async ({ page, loginAs, createUser }) => {
+  test.setTimeout(60_000);
+  const vendor = await createUser("vendor");
+  const dealer = await loginAs("dealer");
+  await seed(dealer.id, vendor.id);
+
+  await page.goto("/estimates");
+  await expect(page.getByRole("heading", { name: "Estimates", level: 1 })).toBeVisible();
+  await expect(stat(page, "Total Estimates")).toHaveText("3");
+  await expect(stat(page, "Pending Review")).toHaveText("1");
+  await expect(stat(page, "Total Value")).toHaveText("$625.50");
+  await expect(stat(page, "Sent Today")).toHaveText("1");
+  await expect(cards(page)).toHaveCount(3);
+  const civic = page.getByRole("listitem", { name: "Old Civic" });
+  await expect(civic.getByText("Unknown contact")).toBeVisible();
+  await expect(civic.getByText("+1 more")).toBeVisible();
+  await expect(page.getByRole("listitem", { name: "Kia bumper" }).getByTestId("estimate-cost")).toHaveText("TBD");
+  await expect(civic.getByRole("button", { name: "Email Old Civic" })).toBeDisabled();
+
+  // Search (case-insensitive, by model) and the status filter.
+  const search = page.getByRole("searchbox", { name: "Search estimates" });
+  await expect(search).toHaveAttribute("placeholder", "Search estimates...");
+  await search.fill("CAMRY");
+  await search.press("Enter");
+  await expect(page).toHaveURL(/q=CAMRY/);
+  await expect(cards(page)).toHaveCount(1);
+  await expect(cards(page).first()).toHaveAttribute("aria-label", "Silver Camry");
+  await page.goto("/estimates");
+  await page.getByRole("combobox", { name: "Status" }).selectOption("sent");
+  if (noJs()) await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page).toHaveURL(/status=sent/);
+  await expect(cards(page)).toHaveCount(1);
+  await expect(cards(page).first()).toHaveAttribute("aria-label", "Old Civic");
+  await page.getByRole("combobox", { name: "Status" }).selectOption("reviewed");
+  if (noJs()) await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page.getByText("No estimates match your current filters.")).toBeVisible();
+  await expect(page.getByRole("link", { name: "Create Your First Estimate" })).toHaveAttribute("href", "/upload");
+
+  // The detail, then Approve.
+  await page.goto("/estimates");
+  await page.getByRole("link", { name: "View Silver Camry" }).click();
+  await expect(dialog(page).getByTestId("estimate-vin")).toHaveText("1HGCM82633A004352");
+  await expect(dialog(page).getByTestId("estimate-total")).toHaveText("$425.50");
+  await expect(dialog(page).getByText("Not specified").first()).toBeVisible();
+  await dialog(page).getByRole("button", { name: "Approve" }).click();
+  await expectToast(page, "Assessment Approved", "“Silver Camry” is reviewed and ready to send.");
+  await expect(dialog(page).getByTestId("status-badge")).toHaveText("reviewed");
+
+  // Edit the dent's line: the reason is required once the total changes.
+  await dialog(page).getByRole("link", { name: "Edit" }).click();
+  const firstRow = dialog(page).getByTestId("estimate-row").first();
+  await firstRow.getByLabel("Amount (USD)").fill("450");
+  await dialog(page).getByRole("button", { name: "Save Estimate" }).click();
+  await expect(dialog(page).getByText("A reason is required when the total changes")).toBeVisible();
+  await dialog(page).getByLabel("Reason for the change").fill("OEM door skin needed");
+  await dialog(page).getByRole("button", { name: "Save Estimate" }).click();
+  await expectToast(page, "Estimate Updated", "“Silver Camry” has been updated.");
+  await expect(dialog(page).getByTestId("estimate-total")).toHaveText("$575.50");
+  const audit = dialog(page).getByTestId("audit-trail");
+  await expect(audit.getByText("Reason: OEM door skin needed")).toBeVisible();
+  await expect(audit.getByText("Total: $425.50 → $575.50")).toBeVisible();
+  await expect(audit.getByText("dent (moderate, left): $300.00 → $450.00")).toBeVisible();
+
+  // Download the PDF.
+  const [download] = await Promise.all([page.waitForEvent("download"), dialog(page).getByRole("link", { name: "Download PDF" }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^estimate-[0-9a-f]{24}\.pdf$/);
+  const file = await download.path();
+  expect(readFileSync(file).subarray(0, 5).toString()).toBe("%PDF-");
+});
+
+test("at 360 px the list, the detail and the edit form fit without sideways scrolling", async ({ page, loginAs, createUser }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  const vendor = await createUser("vendor");
+  const dealer = await loginAs("dealer");
+  await seed(dealer.id, vendor.id);
+  await page.goto("/estimates");
+  const id = (await page.getByRole("link", { name: "View Silver Camry" }).getAttribute("href"))!.split("view=")[1];
+  for (const path of ["/estimates", `/estimates?view=${id}`, `/estimates?edit=${id}`, `/estimates?delete=${id}`]) {
+    await page.goto(path);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, `${path} scrolls sideways by ${overflow} px`).toBeLessThanOrEqual(0);
+  }
+});
