@@ -13,7 +13,7 @@ import { activePackages } from "~/services/packages.server";
 import { redirectWithToast } from "~/services/session.server";
 import { switchRole } from "~/services/users.server";
 import { vendorLabourRates } from "~/services/vendors.server";
-import { asFormFailure } from "~/utils/forms.server";
+import { asFormFailure, hasForbiddenFieldName } from "~/utils/forms.server";
 
 /** Items listed under a workflow column (the count covers them all). */
 const BOARD_ITEMS = 3;
@@ -50,6 +50,7 @@ export async function dashboardAction(actor: Actor, request: Request) {
   switch (form.get("intent")) {
     case "switch-role": {
       const failed = (message = "Failed to switch role") => redirectWithToast(request, "/", { title: "Error", message, color: "red" });
+      if (hasForbiddenFieldName(form)) return failed();
       const result = await switchRoleValidator.validate(form);
       if (result.error) return failed();
       try {

@@ -1,6 +1,14 @@
 import { json } from "@remix-run/node";
 import { validationError, type Validator } from "remix-validated-form";
 
+/**
+ * A field name the validator's path parser refuses (`__proto__`, `constructor`, `prototype` as any
+ * segment of `a[b].c`): it throws on them, which was a 500. No form of ours has such a field.
+ */
+export function hasForbiddenFieldName(form: FormData) {
+  return [...form.keys()].some((name) => /(^|[.[\]])(__proto__|constructor|prototype)($|[.[\]])/.test(name));
+}
+
 export interface FormFailure {
   formError: string;
   status: number;
@@ -18,6 +26,7 @@ export async function handleForm<T>(
   formData?: FormData,
 ) {
   const form = formData ?? (await request.formData());
+  if (hasForbiddenFieldName(form)) return json({ formError: "The form has a field this page does not take" }, { status: 400 });
   const result = await validator.validate(form);
   if (result.error) return validationError(result.error, result.submittedData);
   try {

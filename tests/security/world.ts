@@ -1,0 +1,193 @@
+import { randomBytes } from "node:crypto";
+import mongoose from "mongoose";
+import { client, createTestUser, signIn } from "../accounts";
+import type { RunningApp } from "../app-server";
+import type { Caller, Method, Owned, RouteEntry } from "../route-registry";
+import { uploadMedia } from "../uploads";
+
+type Client = ReturnType<typeof client>;
+
+/**
+ * The matrix's callers: the four roles, an admin previewing dealer, and for owner scoping another
+ * dealer (dealerB) and another vendor (vendorB) calling with the first ones' ids.
+ */
+export type CallerName = Caller | "adminAsDealer" | "dealerB" | "vendorB";
+
+export interface Account {
+  id: string;
+  username: string;
+  password: string;
+  cookie: string;
+  /** Ids of the documents seeded for this account, by kind. */
+  docs: Partial<Record<Owned, string>>;
+  /** Text only this account's documents hold (a leak check looks for it in others' answers). */
+  secret: string;
+}
+
+export interface World {
+  app: RunningApp;
+  accounts: Record<Exclude<CallerName, "anonymous">, Account>;
+  /** An account the admin may delete in the matrix. */
+  spareUserId: string;
+}
+
+const secretOf = () => `Zq${randomBytes(6).toString("hex")}`;
+
+/** Valid bodies for the writes that take one (so an owner check, not validation, decides). */
+export function validBody(route: RouteEntry, method: Method, world: World): unknown {
+  const key = `${method} ${route.path}`;
+  const vendorId = world.accounts.vendor.id;
+  const bodies: Record<string, unknown> = {
+    "POST /api/contacts": { firstName: "Ada", lastName: "Lovelace", email: "ada@example.com" },
+    "PUT /api/contacts/:id": { firstName: "Ada", lastName: "Lovelace", email: "ada@example.com" },
+    "POST /api/packages": { name: "Gold", price: 100 },
+    "PUT /api/packages/:id": { name: "Gold", price: 100 },
+    "PUT /api/assessments/:id": { title: "Front bumper" },
+    "POST /api/assessments/:id/reject": { note: "again" },
+    "POST /api/auth/tokens": { name: "matrix" },
+    "POST /api/vendor-pricing-rules": { vendorId, damageType: "dent", severity: "minor", basePrice: 100, laborRate: 80, isActive: false },
+    "PUT /api/vendor-pricing-rules/:id": { damageType: "dent", severity: "minor", basePrice: 100, laborRate: 80, isActive: false },
+    "POST /api/vendor-packages": { vendorId, packageName: "Standard", serviceTypes: ["paint"], pricingModel: "flat_rate" },
+    "PUT /api/vendor-packages/:id": { packageName: "Standard", serviceTypes: ["paint"], pricingModel: "flat_rate" },
+    "POST /api/ai-pricing-learning": { vendorId, damageType: "dent", severity: "minor", originalEstimate: 100, finalCost: 120 },
+    "POST /api/vendors/:vendorId/quote": { damages: [{ damageType: "dent", severity: "minor" }] },
+    "POST /api/objects/upload": { filename: "dent.jpg", type: "image/jpeg" },
+    "POST /api/uploads/s3/multipart": { filename: "dent.jpg", type: "image/jpeg" },
+  };
+  return bodies[key];
+}
+
+/** Seeds the documents one account owns, over the API as a client would. */
+async function seedOwnDocs(who: Client, secret: string) {
+  const contact = await who.post("/api/contacts", { firstName: secret, lastName: "Owner", email: "owner@example.com", notes: secret });
+  const pkg = await who.post("/api/packages", { name: `${secret} package`, price: 10, description: secret });
+  const upload = (await uploadMedia(who)).split("/").pop() ?? "";
+  const assessment = await who.post("/api/assessments", { title: `${secret} car`, notes: secret, mediaUrls: [await uploadMedia(who)] });
+  await who.post("/api/auth/tokens", { name: secret });
+  const tokens = await who.get("/api/auth/tokens");
+  for (const res of [contact, pkg, assessment]) {
+    if (res.status !== 201) throw new Error(`seeding failed: ${res.status} ${res.text}`);
+  }
+  return {
+    contact: contact.json.id as string,
+    package: pkg.json.id as string,
+    assessment: assessment.json.id as string,
+    upload,
+    token: (tokens.json as { id: string; name: string }[]).find((t) => t.name === secret)?.id,
+  };
+}
+
+async function account(app: RunningApp, role: "dealer" | "vendor" | "admin"): Promise<Account> {
+  const user = await createTestUser({ role });
+  const cookie = await signIn(app, user.username, user.password);
+  return { id: user.id, username: user.username, password: user.password, cookie, docs: {}, secret: secretOf() };
+}
+
+export const sameSite = (app: RunningApp) => ({ Origin: app.url });
+
+/** A cookie client whose writes come from the app's own origin, as the app's pages send them. */
+export const cookieClient = (app: RunningApp, cookie: string) => {
+  const c = client(app, { cookie });
+  const h = sameSite(app);
+  return {
+    get: (path: string) => c.get(path),
+    post: (path: string, body?: unknown) => c.post(path, body, h),
+    put: (path: string, body?: unknown) => c.put(path, body, h),
+    del: (path: string) => c.del(path, h),
+  };
+};
+
+/** Starts the admin previewing dealer on a session of its own. */
+export async function previewAsDealer(app: RunningApp, username: string, password: string) {
+  const cookie = await signIn(app, username, password);
+  const res = await cookieClient(app, cookie).post("/api/admin/switch-role", { targetRole: "dealer" });
+  if (res.status !== 200) throw new Error(`switch-role failed: ${res.status} ${res.text}`);
+  return res.headers.get("set-cookie")?.split(";")[0] ?? cookie;
+}
+
+export async function seedWorld(app: RunningApp): Promise<World> {
+  const [dealer, dealerB, vendor, vendorB, admin, adminAsDealer] = await Promise.all([
+    account(app, "dealer"),
+    account(app, "dealer"),
+    account(app, "vendor"),
+    account(app, "vendor"),
+    account(app, "admin"),
+    account(app, "admin"),
+  ]);
+  adminAsDealer.cookie = await previewAsDealer(app, adminAsDealer.username, adminAsDealer.password);
+  const accounts = { dealer, dealerB, vendor, vendorB, admin, adminAsDealer };
+
+  // Every signed-in account owns contacts, packages, uploads, assessments and tokens.
+  await Promise.all(
+    Object.values(accounts).map(async (a) => {
+      a.docs = { ...a.docs, ...(await seedOwnDocs(cookieClient(app, a.cookie), a.secret)) };
+    }),
+  );
+
+  // Vendors own pricing rules and packages; learning records are added for them by an admin.
+  const root = cookieClient(app, admin.cookie);
+  for (const v of [vendor, vendorB]) {
+    const own = cookieClient(app, v.cookie);
+    const rule = await own.post("/api/vendor-pricing-rules", { damageType: "dent", severity: "minor", basePrice: 100, laborRate: 80, notes: v.secret });
+    const pkg = await own.post("/api/vendor-packages", { packageName: `${v.secret} pack`, serviceTypes: ["paint"], pricingModel: "flat_rate", description: v.secret });
+    const record = await root.post("/api/ai-pricing-learning", { vendorId: v.id, damageType: "dent", severity: "minor", originalEstimate: 100, finalCost: 110, adjustmentReason: v.secret });
+    for (const res of [rule, pkg, record]) if (res.status !== 201) throw new Error(`seeding failed: ${res.status} ${res.text}`);
+    v.docs = { ...v.docs, pricingRule: rule.json.id, vendorPackage: pkg.json.id, learningRecord: record.json.id, vendor: v.id };
+  }
+  const image = await uploadMedia(root);
+  const item = await root.post("/api/admin/ai-training-data", { imageUrl: image, damageType: "dent", severity: "minor", description: admin.secret, estimatedCost: 100 });
+  if (item.status !== 201) throw new Error(`seeding failed: ${item.status} ${item.text}`);
+  admin.docs.trainingItem = item.json.id;
+  const spare = await createTestUser({ role: "dealer" });
+  return { app, accounts, spareUserId: spare.id };
+}
+
+/** Documents in every collection but the ones sign-ins write (sessions, login attempts). */
+export async function documentCounts() {
+  const collections = (await mongoose.connection.db?.collections()) ?? [];
+  const counted = await Promise.all(
+    collections
+      .filter((c) => !/^(sessions|loginattempts)$/i.test(c.collectionName))
+      .map(async (c) => [c.collectionName, await c.countDocuments()] as const),
+  );
+  // In name order, so two counts compare as text.
+  return Object.fromEntries(counted.sort(([a], [b]) => a.localeCompare(b)));
+}
+
+/** A request's answer: status, Location and body text. */
+export interface Answer {
+  status: number;
+  location: string | null;
+  text: string;
+}
+
+/** One HTTP call as a browser or API client makes it (no redirects followed). */
+export async function call(
+  app: RunningApp,
+  method: string,
+  path: string,
+  { cookie, body, headers = {} }: { cookie?: string; body?: string; headers?: Record<string, string> } = {},
+): Promise<Answer> {
+  const res = await fetch(`${app.url}${path}`, {
+    method,
+    redirect: "manual",
+    headers: { ...(cookie ? { Cookie: cookie } : {}), ...headers },
+    body,
+  });
+  return { status: res.status, location: res.headers.get("location"), text: await res.text() };
+}
+
+/** Runs tasks with at most `limit` at once (the app and its database share two cores with the runner). */
+export async function pool<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        results[i] = await task(items[i]);
+      }
+    }),
+  );
+  return results;
+}
