@@ -248,6 +248,14 @@ describe("PUT /api/assessments/{id}/estimate", () => {
     expect(res.json.audit).toHaveLength(0);
   });
 
+  it("an estimate with nothing found stays TBD when saved as it is (no reason asked, no made-up $0)", async () => {
+    const id = await completedEstimate({ severity: undefined, estimatedCost: undefined, aiEstimatedCost: undefined, damages: [], damageCategories: [], lineItems: [] });
+    const res = await dealerA.put(`/api/assessments/${id}/estimate`, { damages: [] });
+    expect(res.status, JSON.stringify(res.json)).toBe(200);
+    expect(res.json.estimatedCost).toBeNull();
+    expect(res.json.audit).toHaveLength(0);
+  });
+
   it("another account's estimate, a malformed or missing id: 404; during analysis: 409", async () => {
     const id = await completedEstimate();
     for (const target of [id, "nope", MISSING]) {

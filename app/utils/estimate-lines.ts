@@ -31,8 +31,10 @@ export const aiCents = (line: EstimateLine) => (line.priced && typeof line.total
 /** The line's amount now (cents): the reviewer's when set, else the engine's; null = to be determined. */
 export const lineCents = (line: EstimateLine) => (line.manualCents !== undefined ? line.manualCents : aiCents(line));
 
-/** The sum of the lines (cents), or null when any line has no amount yet. */
+/** The sum of the lines (cents), or null when any line has no amount yet or there is none. */
 export function linesTotalCents(lines: EstimateLine[]) {
+  // Nothing priced is TBD, as an analysis that found no damage leaves it (never a made-up $0).
+  if (lines.length === 0) return null;
   let total = 0;
   for (const line of lines) {
     const cents = lineCents(line);
