@@ -90,6 +90,8 @@ export const routes: readonly RouteEntry[] = [
   { file: "api.assessments.$id.analyze.ts", kind: "api", path: "/api/assessments/:id/analyze", methods: { POST: SIGNED_IN }, owned: "assessment" },
   { file: "api.assessments.$id.approve.ts", kind: "api", path: "/api/assessments/:id/approve", methods: { POST: SIGNED_IN }, owned: "assessment" },
   { file: "api.assessments.$id.reject.ts", kind: "api", path: "/api/assessments/:id/reject", methods: { POST: SIGNED_IN }, owned: "assessment" },
+  { file: "api.assessments.$id.estimate.ts", kind: "api", path: "/api/assessments/:id/estimate", methods: { PUT: SIGNED_IN }, owned: "assessment" },
+  { file: "api.assessments.$id.estimate[.]pdf.ts", kind: "api", path: "/api/assessments/:id/estimate.pdf", methods: { GET: SIGNED_IN }, owned: "assessment" },
   { file: "api.dashboard.stats.ts", kind: "api", path: "/api/dashboard/stats", methods: { GET: SIGNED_IN } },
 
   // --- Uploads and media (the signed URL's signature is its authorisation)
@@ -132,6 +134,7 @@ export const routes: readonly RouteEntry[] = [
   { file: "_app._index.tsx", kind: "screen", path: "/", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
   { file: "_app.$.tsx", kind: "screen", path: "/*", methods: { GET: SIGNED_IN } },
   { file: "_app.contacts.tsx", kind: "screen", path: "/contacts", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
+  { file: "_app.estimates.tsx", kind: "screen", path: "/estimates", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
   { file: "_app.packages.tsx", kind: "screen", path: "/packages", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
   { file: "_app.upload.tsx", kind: "screen", path: "/upload", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
   { file: "_app.settings.tsx", kind: "screen", path: "/settings", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },

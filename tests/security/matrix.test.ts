@@ -116,6 +116,7 @@ const ADMITTED: Record<string, number> = {
   // Screens answer the matrix's unknown intent with the form's error; the dashboard and the wizard redirect back.
   "POST /": 302,
   "POST /contacts": 400,
+  "POST /estimates": 400,
   "POST /packages": 400,
   "POST /settings": 400,
   "POST /vendor-ai-training": 400,

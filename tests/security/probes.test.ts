@@ -65,6 +65,7 @@ function screenForm(route: RouteEntry, who: Account): Record<string, string> | u
     "/logout": {},
     "/": { intent: "approve", id: who.docs.assessment ?? "" },
     "/contacts": { intent: "create", firstName: "Ada", lastName: "Lovelace", email: "ada@example.com" },
+    "/estimates": { intent: "update", id: who.docs.assessment ?? "", severity: "minor", reason: "probe" },
     "/packages": { intent: "create", name: "Gold", price: "100", features: "Wash" },
     "/upload": { intent: "create", title: "Front bumper" },
     "/settings": { intent: "create-token", name: "probe" },

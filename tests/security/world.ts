@@ -44,6 +44,8 @@ export function validBody(route: RouteEntry, method: Method, world: World): unkn
     "PUT /api/packages/:id": { name: "Gold", price: 100 },
     "PUT /api/assessments/:id": { title: "Front bumper" },
     "POST /api/assessments/:id/reject": { note: "again" },
+    // No change (the seeded estimate has no damages): the owner check decides, and the status stays for approve.
+    "PUT /api/assessments/:id/estimate": { damages: [] },
     "POST /api/auth/tokens": { name: "matrix" },
     "POST /api/vendor-pricing-rules": { vendorId, damageType: "dent", severity: "minor", basePrice: 100, laborRate: 80, isActive: false },
     "PUT /api/vendor-pricing-rules/:id": { damageType: "dent", severity: "minor", basePrice: 100, laborRate: 80, isActive: false },
