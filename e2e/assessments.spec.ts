@@ -71,7 +71,7 @@ test("upload → details → analysis → a priced result, then Approve on the d
 
   // Send to Customer without a contact says so.
   await page.getByRole("button", { name: "Send to Customer" }).click();
-  await expect(page.getByText("Please assign a contact to this assessment first")).toBeVisible();
+  await expect(page.getByText("Please assign a contact to this assessment first").first()).toBeVisible();
 
   await approveOnDashboard(page, base, { title, cost });
 });
@@ -85,7 +85,8 @@ test("creating an assessment with no files shows the 'No Files' message", async 
   const res = await page.request.post("/upload", { form: { intent: "create", title: "Nothing" }, maxRedirects: 0 });
   expect(res.status()).toBe(302);
   await page.goto("/upload");
-  await expect(page.getByText("Please upload at least one file")).toBeVisible();
+  // The server-rendered banner, which becomes a notification once the page is hydrated (both for a moment).
+  await expect(page.getByText("Please upload at least one file").first()).toBeVisible();
   await page.goto("/");
   await expect(page.getByRole("group", { name: "Total Assessments" }).getByTestId("stat-value")).toHaveText("0");
 });
