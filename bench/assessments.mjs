@@ -8,19 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import mongoose from "mongoose";
-import {
-  cpuSeconds,
-  freePort,
-  ms,
-  percentile,
-  pool,
-  startApp,
-  startEngine,
-  stopProcess,
-  timed,
-  treeCpuSeconds,
-  verdict,
-} from "./lib.mjs";
+import { call, freePort, measureList, ms, signInCookie, startApp, startEngine, stopProcess, verdict } from "./lib.mjs";
 
 const BIG = Number(process.env.ASSESSMENTS_BIG ?? 10_000);
 const OTHERS = Number(process.env.ASSESSMENTS_OTHERS ?? 40_000);
@@ -73,73 +61,29 @@ function assessment(ownerId, i, contactIds) {
   };
 }
 
-async function api(base, method, url, { body, cookie } = {}) {
-  const res = await fetch(`${base}${url}`, {
-    method,
-    redirect: "manual",
-    headers: { ...(body ? { "Content-Type": "application/json" } : {}), ...(cookie ? { Cookie: cookie } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  if (res.status >= 400) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 200)}`);
-  return { res, text };
-}
-
 const dir = mkdtempSync(path.join(os.tmpdir(), "bench-assessments-"));
 const enginePort = await freePort();
 const engine = await startEngine({ dir: path.join(dir, "db"), port: enginePort });
 const appPort = await freePort();
 const base = `http://127.0.0.1:${appPort}`;
 const { app } = await startApp({ port: appPort, dataDir: path.join(dir, "app"), mongoUri: `mongodb://127.0.0.1:${enginePort}/bench` });
+const bench = { base, app, engine, requests: REQUESTS, warmup: WARMUP };
 const client = await new MongoClient(`mongodb://127.0.0.1:${enginePort}/`).connect();
 
-async function signIn(username, password) {
-  const { res } = await api(base, "POST", "/api/admin/login", { body: { username, password } });
-  return res.headers.get("set-cookie").split(";")[0];
-}
-
-/** One connection, then 16: latency, pages per second and CPU per request of app and engine. */
-async function measure(label, urls, cookie) {
-  // A dealership's server runs for days: measure it warm (V8 has optimised the page's code), not
-  // in its first seconds, which the cold-start figure covers.
-  await pool(WARMUP, 16, (i) => api(base, "GET", urls[i % urls.length], { cookie }));
-  const one = await timed(() => api(base, "GET", urls[0], { cookie }), { runs: 60, warmup: 5 });
-  const times = [];
-  const cpu0 = { app: treeCpuSeconds(app.pid), db: cpuSeconds(engine.pid), client: process.cpuUsage() };
-  const started = performance.now();
-  await pool(REQUESTS, 16, async (i) => {
-    const t = performance.now();
-    await api(base, "GET", urls[i % urls.length], { cookie });
-    times.push(performance.now() - t);
-  });
-  const seconds = (performance.now() - started) / 1000;
-  times.sort((a, b) => a - b);
-  const perRequest = (a, b) => ms(((b - a) * 1000) / REQUESTS);
-  return {
-    label,
-    p50one: one.p50,
-    p95one: one.p95,
-    rate: REQUESTS / seconds,
-    p95: percentile(times, 95),
-    // The client shares the two cores with the app and the engine: its share is printed too.
-    cpu: `${perRequest(cpu0.app, treeCpuSeconds(app.pid))} app, ${perRequest(cpu0.db, cpuSeconds(engine.pid))} engine, ${perRequest(0, ((c) => (c.user + c.system) / 1e6)(process.cpuUsage(cpu0.client)))} this client`,
-  };
-}
-
 try {
-  await api(base, "POST", "/api/admin/create-account", {
+  await call(base, "POST", "/api/admin/create-account", {
     body: { username: "benchadmin", password: "bench-admin-1", email: "admin@example.com", firstName: "Bench", lastName: "Admin" },
   });
-  const adminCookie = await signIn("benchadmin", "bench-admin-1");
+  const adminCookie = await signInCookie(base, "benchadmin", "bench-admin-1");
   const dealers = [];
   for (let d = 0; d < 5; d++) {
-    const { text } = await api(base, "POST", "/api/admin/users", {
+    const { text } = await call(base, "POST", "/api/admin/users", {
       cookie: adminCookie,
       body: { username: `dealer${d}`, password: "bench-dealer-1", email: `d${d}@example.com`, firstName: "Bench", lastName: `Dealer ${d}`, role: "dealer" },
     });
     dealers.push(new ObjectId(JSON.parse(text).id ?? JSON.parse(text).user.id));
   }
-  const cookie = await signIn("dealer0", "bench-dealer-1");
+  const cookie = await signInCookie(base, "dealer0", "bench-dealer-1");
 
   const seedStart = performance.now();
   const contactIds = Array.from({ length: CONTACTS }, () => new ObjectId());
@@ -159,18 +103,18 @@ try {
   console.log(`assessments: seeded ${BIG} + ${4 * perOther} assessments and ${CONTACTS} contacts with the driver in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
 
   // The figures are the whole account's, computed by the database.
-  const { text: statsText } = await api(base, "GET", "/api/dashboard/stats", { cookie });
+  const { text: statsText } = await call(base, "GET", "/api/dashboard/stats", { cookie });
   const stats = JSON.parse(statsText);
   if (stats.totalAssessments !== BIG) throw new Error(`stats count ${stats.totalAssessments} assessments, expected ${BIG}`);
-  const { text: pageText } = await api(base, "GET", "/api/assessments?limit=50", { cookie });
+  const { text: pageText } = await call(base, "GET", "/api/assessments?limit=50", { cookie });
   const page = JSON.parse(pageText);
   if (page.length !== 50 || !page.some((a) => a.contact)) throw new Error("the first page should hold 50 assessments, some with a contact");
   console.log(`assessments: stats ${JSON.stringify({ ...stats, recentAssessments: stats.recentAssessments.length })}`);
 
   const rows = [
-    await measure("/api/assessments?limit=50", ["/api/assessments?limit=50"], cookie),
-    await measure("/api/assessments?limit=50&status=completed", ["/api/assessments?limit=50&status=completed"], cookie),
-    await measure("/api/dashboard/stats", ["/api/dashboard/stats"], cookie),
+    await measureList(bench, "/api/assessments?limit=50", ["/api/assessments?limit=50"], cookie),
+    await measureList(bench, "/api/assessments?limit=50&status=completed", ["/api/assessments?limit=50&status=completed"], cookie),
+    await measureList(bench, "/api/dashboard/stats", ["/api/dashboard/stats"], cookie),
   ];
 
   console.log(`assessments: ${BIG} assessments in one account beside ${4 * perOther} in four others (${os.cpus().length} CPUs)`);

@@ -8,19 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import mongoose from "mongoose";
-import {
-  cpuSeconds,
-  freePort,
-  ms,
-  percentile,
-  pool,
-  startApp,
-  startEngine,
-  stopProcess,
-  timed,
-  treeCpuSeconds,
-  verdict,
-} from "./lib.mjs";
+import { call, freePort, measureList, ms, signInCookie, startApp, startEngine, stopProcess, timed, verdict } from "./lib.mjs";
 
 const BIG = Number(process.env.CONTACTS_BIG ?? 10_000);
 const OTHERS = Number(process.env.CONTACTS_OTHERS ?? 40_000);
@@ -53,73 +41,29 @@ function contact(ownerId, i) {
   };
 }
 
-async function api(base, method, url, { body, cookie } = {}) {
-  const res = await fetch(`${base}${url}`, {
-    method,
-    redirect: "manual",
-    headers: { ...(body ? { "Content-Type": "application/json" } : {}), ...(cookie ? { Cookie: cookie } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  if (res.status >= 400) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 200)}`);
-  return { res, text };
-}
-
 const dir = mkdtempSync(path.join(os.tmpdir(), "bench-contacts-"));
 const enginePort = await freePort();
 const engine = await startEngine({ dir: path.join(dir, "db"), port: enginePort });
 const appPort = await freePort();
 const base = `http://127.0.0.1:${appPort}`;
 const { app } = await startApp({ port: appPort, dataDir: path.join(dir, "app"), mongoUri: `mongodb://127.0.0.1:${enginePort}/bench` });
+const bench = { base, app, engine, requests: REQUESTS, warmup: WARMUP };
 const client = await new MongoClient(`mongodb://127.0.0.1:${enginePort}/`).connect();
 
-async function signIn(username, password) {
-  const { res } = await api(base, "POST", "/api/admin/login", { body: { username, password } });
-  return res.headers.get("set-cookie").split(";")[0];
-}
-
-/** One connection, then 16: latency, pages per second and CPU per request of app and engine. */
-async function measure(label, urls, cookie) {
-  // A dealership's server runs for days: measure it warm (V8 has optimised the page's code), not
-  // in its first seconds, which the cold-start figure covers.
-  await pool(WARMUP, 16, (i) => api(base, "GET", urls[i % urls.length], { cookie }));
-  const one = await timed(() => api(base, "GET", urls[0], { cookie }), { runs: 60, warmup: 5 });
-  const times = [];
-  const cpu0 = { app: treeCpuSeconds(app.pid), db: cpuSeconds(engine.pid), client: process.cpuUsage() };
-  const started = performance.now();
-  await pool(REQUESTS, 16, async (i) => {
-    const t = performance.now();
-    await api(base, "GET", urls[i % urls.length], { cookie });
-    times.push(performance.now() - t);
-  });
-  const seconds = (performance.now() - started) / 1000;
-  times.sort((a, b) => a - b);
-  const perRequest = (a, b) => ms(((b - a) * 1000) / REQUESTS);
-  return {
-    label,
-    p50one: one.p50,
-    p95one: one.p95,
-    rate: REQUESTS / seconds,
-    p95: percentile(times, 95),
-    // The client shares the two cores with the app and the engine: its share is printed too.
-    cpu: `${perRequest(cpu0.app, treeCpuSeconds(app.pid))} app, ${perRequest(cpu0.db, cpuSeconds(engine.pid))} engine, ${perRequest(0, ((c) => (c.user + c.system) / 1e6)(process.cpuUsage(cpu0.client)))} this client`,
-  };
-}
-
 try {
-  await api(base, "POST", "/api/admin/create-account", {
+  await call(base, "POST", "/api/admin/create-account", {
     body: { username: "benchadmin", password: "bench-admin-1", email: "admin@example.com", firstName: "Bench", lastName: "Admin" },
   });
-  const adminCookie = await signIn("benchadmin", "bench-admin-1");
+  const adminCookie = await signInCookie(base, "benchadmin", "bench-admin-1");
   const dealers = [];
   for (let d = 0; d < 5; d++) {
-    const { text } = await api(base, "POST", "/api/admin/users", {
+    const { text } = await call(base, "POST", "/api/admin/users", {
       cookie: adminCookie,
       body: { username: `dealer${d}`, password: "bench-dealer-1", email: `d${d}@example.com`, firstName: "Bench", lastName: `Dealer ${d}`, role: "dealer" },
     });
     dealers.push(new ObjectId(JSON.parse(text).id ?? JSON.parse(text).user.id));
   }
-  const cookie = await signIn("dealer0", "bench-dealer-1");
+  const cookie = await signInCookie(base, "dealer0", "bench-dealer-1");
 
   const contacts = client.db("bench").collection("contacts");
   const seedStart = performance.now();
@@ -132,22 +76,22 @@ try {
   console.log(`contacts: seeded ${BIG} + ${4 * perOther} contacts with the driver in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
 
   // The screen shows the whole account: the summary counts all 10,000.
-  const { text: page } = await api(base, "GET", "/contacts", { cookie });
+  const { text: page } = await call(base, "GET", "/contacts", { cookie });
   const total = /aria-label="Total Contacts"[\s\S]*?data-testid="stat-value"[^>]*>([\d,]+)</.exec(page)?.[1];
   if (Number(total?.replace(/,/g, "")) !== BIG) throw new Error(`/contacts shows Total Contacts ${total}, expected ${BIG}`);
 
   const rows = [
-    await measure("/contacts (page 1)", ["/contacts"], cookie),
-    await measure("/contacts?q=okonkwo (1 % match)", ["/contacts?q=okonkwo"], cookie),
-    await measure("/contacts?q=nobody (no match)", ["/contacts?q=nobody-matches"], cookie),
-    await measure("/api/contacts?limit=50", ["/api/contacts?limit=50"], cookie),
+    await measureList(bench, "/contacts (page 1)", ["/contacts"], cookie),
+    await measureList(bench, "/contacts?q=okonkwo (1 % match)", ["/contacts?q=okonkwo"], cookie),
+    await measureList(bench, "/contacts?q=nobody (no match)", ["/contacts?q=nobody-matches"], cookie),
+    await measureList(bench, "/api/contacts?limit=50", ["/api/contacts?limit=50"], cookie),
   ];
 
-  const { text: list } = await api(base, "GET", "/api/contacts?limit=1", { cookie });
+  const { text: list } = await call(base, "GET", "/api/contacts?limit=1", { cookie });
   const target = JSON.parse(list)[0];
   let n = 0;
   const write = await timed(
-    () => api(base, "PUT", `/api/contacts/${target.id}`, { cookie, body: { firstName: "Updated", lastName: `Name ${n++}`, email: "updated@example.com" } }),
+    () => call(base, "PUT", `/api/contacts/${target.id}`, { cookie, body: { firstName: "Updated", lastName: `Name ${n++}`, email: "updated@example.com" } }),
     { runs: 50, warmup: 5 },
   );
 

@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import mongoose from "mongoose";
 import sharp from "sharp";
-import { cpuSeconds, freePort, ms, percentile, pool, startApp, startEngine, stopProcess, timed, treeCpuSeconds, verdict } from "./lib.mjs";
+import { call, freePort, measureList, ms, signInCookie, startApp, startEngine, stopProcess, timed, verdict } from "./lib.mjs";
 
 const BIG = Number(process.env.ESTIMATES_BIG ?? 10_000);
 const OTHERS = Number(process.env.ESTIMATES_OTHERS ?? 40_000);
@@ -70,82 +70,41 @@ function assessment(ownerId, i, now) {
   };
 }
 
-async function api(base, method, url, { body, cookie, raw } = {}) {
-  const res = await fetch(`${base}${url}`, {
-    method,
-    redirect: "manual",
-    headers: { ...(body && !raw ? { "Content-Type": "application/json" } : {}), ...(cookie ? { Cookie: cookie } : {}) },
-    body: raw ?? (body ? JSON.stringify(body) : undefined),
-  });
-  const buffer = Buffer.from(await res.arrayBuffer());
-  if (res.status >= 400) throw new Error(`${method} ${url}: ${res.status} ${buffer.toString().slice(0, 200)}`);
-  return { res, text: buffer.toString(), bytes: buffer.length };
-}
-
 const dir = mkdtempSync(path.join(os.tmpdir(), "bench-estimates-"));
 const enginePort = await freePort();
 const engine = await startEngine({ dir: path.join(dir, "db"), port: enginePort });
 const appPort = await freePort();
 const base = `http://127.0.0.1:${appPort}`;
 const { app } = await startApp({ port: appPort, dataDir: path.join(dir, "app"), mongoUri: `mongodb://127.0.0.1:${enginePort}/bench` });
+const bench = { base, app, engine, requests: REQUESTS, warmup: WARMUP };
 const client = await new MongoClient(`mongodb://127.0.0.1:${enginePort}/`).connect();
-
-async function signIn(username, password) {
-  const { res } = await api(base, "POST", "/api/admin/login", { body: { username, password } });
-  return res.headers.get("set-cookie").split(";")[0];
-}
 
 /** One upload of the dealer as the browser makes it: a 1600 × 1200 JPEG photo; its media URL. */
 async function uploadPhoto(cookie, seed) {
   const raw = Buffer.alloc(160 * 120 * 3, 0).map((_, k) => (k * (seed + 7) * 31) % 251);
   const jpeg = await sharp(raw, { raw: { width: 160, height: 120, channels: 3 } }).resize(1600, 1200).jpeg({ quality: 85 }).toBuffer();
-  const { text } = await api(base, "POST", "/api/objects/upload", { cookie, body: { filename: `photo${seed}.jpg`, type: "image/jpeg" } });
+  const { text } = await call(base, "POST", "/api/objects/upload", { cookie, body: { filename: `photo${seed}.jpg`, type: "image/jpeg" } });
   const { uploadURL, url } = JSON.parse(text);
   const put = await fetch(uploadURL, { method: "PUT", body: jpeg, headers: { "Content-Type": "image/jpeg" } });
   if (put.status !== 200) throw new Error(`upload PUT: ${put.status}`);
-  await api(base, "POST", "/api/objects/complete", { cookie, body: { uploadURL } });
+  await call(base, "POST", "/api/objects/complete", { cookie, body: { uploadURL } });
   return url;
 }
 
-/** One connection, then 16: latency, pages per second and CPU per request of app and engine. */
-async function measure(label, urls, cookie) {
-  await pool(WARMUP, 16, (i) => api(base, "GET", urls[i % urls.length], { cookie }));
-  const one = await timed(() => api(base, "GET", urls[0], { cookie }), { runs: 60, warmup: 5 });
-  const times = [];
-  const cpu0 = { app: treeCpuSeconds(app.pid), db: cpuSeconds(engine.pid) };
-  const started = performance.now();
-  await pool(REQUESTS, 16, async (i) => {
-    const t = performance.now();
-    await api(base, "GET", urls[i % urls.length], { cookie });
-    times.push(performance.now() - t);
-  });
-  const seconds = (performance.now() - started) / 1000;
-  times.sort((a, b) => a - b);
-  const perRequest = (a, b) => ms(((b - a) * 1000) / REQUESTS);
-  return {
-    label,
-    p50one: one.p50,
-    p95one: one.p95,
-    rate: REQUESTS / seconds,
-    p95: percentile(times, 95),
-    cpu: `${perRequest(cpu0.app, treeCpuSeconds(app.pid))} app, ${perRequest(cpu0.db, cpuSeconds(engine.pid))} engine`,
-  };
-}
-
 try {
-  await api(base, "POST", "/api/admin/create-account", {
+  await call(base, "POST", "/api/admin/create-account", {
     body: { username: "benchadmin", password: "bench-admin-1", email: "admin@example.com", firstName: "Bench", lastName: "Admin" },
   });
-  const adminCookie = await signIn("benchadmin", "bench-admin-1");
+  const adminCookie = await signInCookie(base, "benchadmin", "bench-admin-1");
   const dealers = [];
   for (let d = 0; d < 5; d++) {
-    const { text } = await api(base, "POST", "/api/admin/users", {
+    const { text } = await call(base, "POST", "/api/admin/users", {
       cookie: adminCookie,
       body: { username: `dealer${d}`, password: "bench-dealer-1", email: `d${d}@example.com`, firstName: "Bench", lastName: `Dealer ${d}`, role: "dealer", companyName: `Dealer ${d} Motors` },
     });
     dealers.push(new ObjectId(JSON.parse(text).id ?? JSON.parse(text).user.id));
   }
-  const cookie = await signIn("dealer0", "bench-dealer-1");
+  const cookie = await signInCookie(base, "dealer0", "bench-dealer-1");
 
   const seedStart = performance.now();
   const now = new Date();
@@ -163,21 +122,21 @@ try {
   console.log(`estimates: seeded ${BIG} + ${4 * perOther} assessments with the driver and ${PHOTOS} photos in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
 
   // The figures are the whole account's, computed by the database.
-  const { text: data } = await api(base, "GET", "/estimates?_data=routes%2F_app.estimates", { cookie });
+  const { text: data } = await call(base, "GET", "/estimates?_data=routes%2F_app.estimates", { cookie });
   const { summary, matched, assessments: page } = JSON.parse(data);
   if (summary.total !== BIG + 1 || matched !== BIG + 1 || page.length !== 24) throw new Error(`unexpected page: ${JSON.stringify({ summary, matched, cards: page.length })}`);
   console.log(`estimates: summary ${JSON.stringify(summary)}`);
-  const { text: html } = await api(base, "GET", "/estimates?q=camry", { cookie });
+  const { text: html } = await call(base, "GET", "/estimates?q=camry", { cookie });
   if (!html.includes("Search estimates...") || !html.includes("Toyota Camry")) throw new Error("/estimates?q=camry did not render the search");
 
   const rows = [
-    await measure("/estimates", ["/estimates"], cookie),
-    await measure("/estimates?q=camry", ["/estimates?q=camry"], cookie),
-    await measure("/estimates?status=completed", ["/estimates?status=completed"], cookie),
+    await measureList(bench, "/estimates", ["/estimates"], cookie),
+    await measureList(bench, "/estimates?q=camry", ["/estimates?q=camry"], cookie),
+    await measureList(bench, "/estimates?status=completed", ["/estimates?status=completed"], cookie),
   ];
   const pdfUrl = `/api/assessments/${pdfId}/estimate.pdf`;
-  const { bytes: pdfBytes } = await api(base, "GET", pdfUrl, { cookie });
-  const pdf = await timed(() => api(base, "GET", pdfUrl, { cookie }), { runs: 30, warmup: 3 });
+  const { bytes: pdfBytes } = await call(base, "GET", pdfUrl, { cookie });
+  const pdf = await timed(() => call(base, "GET", pdfUrl, { cookie }), { runs: 30, warmup: 3 });
 
   console.log(`estimates: ${BIG} assessments in one account beside ${4 * perOther} in four others (${os.cpus().length} CPUs, load ${os.loadavg().map((l) => l.toFixed(2)).join(" ")})`);
   console.log("| request | 1 conn p50 | 1 conn p95 | 16 conns req/s | 16 conns p95 | CPU per request | target |");

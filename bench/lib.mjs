@@ -168,3 +168,52 @@ export async function runBundled(entry, env, { timeoutMs = 15 * 60_000 } = {}) {
     rmSync(outDir, { recursive: true, force: true });
   }
 }
+
+/** A call to the app (JSON body, or `raw` as it is); an answer of 400 or more throws with its start. */
+export async function call(base, method, url, { body, cookie, raw } = {}) {
+  const res = await fetch(`${base}${url}`, {
+    method,
+    redirect: "manual",
+    headers: { ...(body && !raw ? { "Content-Type": "application/json" } : {}), ...(cookie ? { Cookie: cookie } : {}) },
+    body: raw ?? (body ? JSON.stringify(body) : undefined),
+  });
+  const buffer = Buffer.from(await res.arrayBuffer());
+  if (res.status >= 400) throw new Error(`${method} ${url}: ${res.status} ${buffer.toString().slice(0, 200)}`);
+  return { res, text: buffer.toString(), bytes: buffer.length };
+}
+
+/** Signs in over the API; the session cookie to send. */
+export async function signInCookie(base, username, password) {
+  const { res } = await call(base, "POST", "/api/admin/login", { body: { username, password } });
+  return res.headers.get("set-cookie").split(";")[0];
+}
+
+/**
+ * A page or API call at one connection, then at 16: latency, requests per second and the CPU per
+ * request of the app, the engine and this client (all three share the machine's cores). Measured
+ * warm, after `warmup` calls: a dealership's server runs for days, and cold start has its own figure.
+ */
+export async function measureList({ base, app, engine, requests, warmup }, label, urls, cookie) {
+  await pool(warmup, 16, (i) => call(base, "GET", urls[i % urls.length], { cookie }));
+  const one = await timed(() => call(base, "GET", urls[0], { cookie }), { runs: 60, warmup: 5 });
+  const times = [];
+  const cpu0 = { app: treeCpuSeconds(app.pid), db: cpuSeconds(engine.pid), client: process.cpuUsage() };
+  const started = performance.now();
+  await pool(requests, 16, async (i) => {
+    const t = performance.now();
+    await call(base, "GET", urls[i % urls.length], { cookie });
+    times.push(performance.now() - t);
+  });
+  const seconds = (performance.now() - started) / 1000;
+  times.sort((a, b) => a - b);
+  const perRequest = (a, b) => ms(((b - a) * 1000) / requests);
+  const client = process.cpuUsage(cpu0.client);
+  return {
+    label,
+    p50one: one.p50,
+    p95one: one.p95,
+    rate: requests / seconds,
+    p95: percentile(times, 95),
+    cpu: `${perRequest(cpu0.app, treeCpuSeconds(app.pid))} app, ${perRequest(cpu0.db, cpuSeconds(engine.pid))} engine, ${perRequest(0, (client.user + client.system) / 1e6)} this client`,
+  };
+}
