@@ -179,6 +179,17 @@ describe("embedded database", () => {
         low: Math.min(...withCompany0.map((d) => d.n)),
         count: withCompany0.length,
       });
+      // A plain sum (a summary card's total) is added up straight from the entries: whole numbers stay
+      // whole, text adds nothing, a constant counts, and nothing matched gives no group, as upstream.
+      const plain = await collection
+        .aggregate([
+          { $match: { ownerId: owners[0], company: { $exists: true } } },
+          { $group: { _id: null, total: { $sum: "$n" }, count: { $sum: 1 }, text: { $sum: "$company" } } },
+        ])
+        .toArray();
+      expect(plain).toEqual([{ _id: null, total: withCompany0.reduce((s, d) => s + d.n, 0), count: withCompany0.length, text: 0 }]);
+      const nobody = { ownerId: owners[0], company: "No such company" };
+      expect(await collection.aggregate([{ $match: nobody }, { $group: { _id: null, total: { $sum: "$n" } } }]).toArray()).toEqual([]);
       const unindexed = await collection
         .aggregate([{ $match: { ownerId: owners[0] } }, { $group: { _id: null, total: { $sum: "$tags" }, n: { $sum: "$n" } } }])
         .toArray();

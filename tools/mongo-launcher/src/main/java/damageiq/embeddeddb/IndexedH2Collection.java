@@ -158,16 +158,18 @@ final class IndexedH2Collection extends H2Collection {
 
     /**
      * The documents matching the filter reduced to {@code fields}, read from the entries of one index
-     * that holds the filter's fields and these (a covered aggregate), in a scan's order; null when no
-     * index holds them all.
+     * that holds the filter's fields and these (a covered aggregate), in a scan's order or, when the
+     * caller's answer does not depend on it, in the index's; null when no index holds them all.
      */
-    synchronized List<Document> coveredMatching(Document query, List<String> fields) {
+    synchronized List<Document> coveredMatching(Document query, List<String> fields, boolean inScanOrder) {
         Candidate covering = best(query, null, true, fields);
         if (covering == null) {
             return null;
         }
-        return covering.index().coveredProjection(covering.prefix(), query, values -> documentMatchesQuery(values, query),
-            fields, dataMap.getKeyType()::compare);
+        Predicate<Document> matches = values -> documentMatchesQuery(values, query);
+        return inScanOrder
+            ? covering.index().coveredProjection(covering.prefix(), query, matches, fields, dataMap.getKeyType()::compare)
+            : covering.index().coveredProjection(covering.prefix(), query, matches, fields).toList();
     }
 
     /**

@@ -2,9 +2,11 @@ package damageiq.embeddeddb;
 
 import java.lang.reflect.Field;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 import org.h2.mvstore.MVMap;
@@ -16,6 +18,7 @@ import de.bwaldvogel.mongo.backend.CursorRegistry;
 import de.bwaldvogel.mongo.backend.DatabaseResolver;
 import de.bwaldvogel.mongo.backend.Index;
 import de.bwaldvogel.mongo.backend.IndexKey;
+import de.bwaldvogel.mongo.backend.NumericUtils;
 import de.bwaldvogel.mongo.backend.aggregation.Aggregation;
 import de.bwaldvogel.mongo.backend.h2.H2Database;
 import de.bwaldvogel.mongo.bson.Document;
@@ -119,12 +122,62 @@ final class IndexedH2Database extends H2Database {
         if (aggregation.isModifying()) {
             return null;
         }
+        Map<String, Object> sums = plainSums(rest);
         List<String> fields = groupedFields(rest);
-        List<Document> documents = fields == null ? null : indexed.coveredMatching(match, fields);
+        // Plain sums, as MongoDB's covered plans, add in index order; other stages see a scan's order.
+        List<Document> documents = fields == null ? null : indexed.coveredMatching(match, fields, sums == null);
         if (documents == null) {
             documents = indexed.matching(match);
         }
-        return cursorResponse(collectionName, aggregation.runStages(documents.stream()));
+        return cursorResponse(collectionName, sums != null ? sum(sums, documents) : aggregation.runStages(documents.stream()));
+    }
+
+    /**
+     * For a pipeline that is only {@code {$group: {_id: null, <name>: {$sum: "$field" | <number>}, ...}}}
+     * (a summary card's total): each name with its field, or its constant. Such a group is summed
+     * straight from the documents or covered entries ({@link #sum}) instead of through upstream's
+     * expression evaluator, which cost more than the walk itself. Null for any other pipeline.
+     */
+    private static Map<String, Object> plainSums(List<Document> rest) {
+        if (rest.size() != 1 || rest.get(0).size() != 1 || !(rest.get(0).get("$group") instanceof Document group)
+            || !group.containsKey("_id") || group.get("_id") != null) {
+            return null;
+        }
+        Map<String, Object> operands = new LinkedHashMap<>();
+        for (Map.Entry<String, Object> accumulator : group.entrySet()) {
+            if (accumulator.getKey().equals("_id")) {
+                continue;
+            }
+            if (!(accumulator.getValue() instanceof Document sum) || sum.size() != 1) {
+                return null;
+            }
+            Object operand = sum.get("$sum");
+            boolean plainField = operand instanceof String path && path.startsWith("$") && !path.startsWith("$$") && path.indexOf('.') < 0;
+            if (!plainField && !(operand instanceof Number)) {
+                return null;
+            }
+            operands.put(accumulator.getKey(), plainField ? ((String) operand).substring(1) : operand);
+        }
+        return operands;
+    }
+
+    /** The group of {@link #plainSums}, with upstream's addition (a non-number adds nothing); none without documents. */
+    private static List<Document> sum(Map<String, Object> operands, List<Document> documents) {
+        if (documents.isEmpty()) {
+            return List.of();
+        }
+        Document result = new Document("_id", null);
+        for (Map.Entry<String, Object> operand : operands.entrySet()) {
+            Number sum = 0;
+            for (Document document : documents) {
+                Object value = operand.getValue() instanceof String field ? document.get(field) : operand.getValue();
+                if (value instanceof Number number) {
+                    sum = NumericUtils.addNumbers(sum, number);
+                }
+            }
+            result.put(operand.getKey(), sum);
+        }
+        return List.of(result);
     }
 
     /**
