@@ -225,19 +225,27 @@ async function statusCounts(scope: OwnerScope) {
   return { total: Object.values(byStatus).reduce((sum, n) => sum + n, 0), byStatus };
 }
 
-/** The Estimates screen: counts over every assessment in scope, how many the filters matched, one page. */
+/**
+ * The Estimates screen: how many assessments the scope holds and how many wait for review (over the
+ * whole set), how many the filters matched, one page. Only the counts the screen shows are asked
+ * for: the owner's count is kept by the engine, one status is one index range.
+ */
 export async function assessmentsPage(
   actor: Actor,
   { q, status, page, pageSize }: { q?: string; status?: AssessmentStatus; page: number; pageSize: number },
 ) {
   const scope = scopeFor(actor);
-  const stats = await statusCounts(scope);
-  // Without a search the counts already hold the answer.
-  const matched = q ? await countAssessments({ scope, q, status }) : status ? stats.byStatus[status] : stats.total;
+  const [total, pendingReview, filtered] = await Promise.all([
+    countAssessments({ scope }),
+    countAssessments({ scope, status: "completed" }),
+    // Without a search the status's count, or the total, is the answer.
+    q || (status && status !== "completed") ? countAssessments({ scope, q, status }) : undefined,
+  ]);
+  const matched = filtered ?? (status ? pendingReview : total);
   const pageCount = Math.max(1, Math.ceil(matched / pageSize));
   const current = Math.min(Math.max(1, page), pageCount);
   const records = await findAssessments({ scope, q, status, skip: (current - 1) * pageSize, limit: pageSize });
-  return { assessments: await present(actor, records), matched, page: current, pageCount, stats };
+  return { assessments: await present(actor, records), matched, page: current, pageCount, total, pendingReview };
 }
 
 /** One assessment in scope; 404 "Assessment not found" for another account's or a malformed id. */

@@ -35,12 +35,8 @@ export async function estimatesPage(
     sumEstimatedCosts({ scope }),
     countSentSince({ scope, since: startOfToday() }),
   ]);
-  const { stats, assessments, ...list } = page;
-  return {
-    ...list,
-    assessments: assessments.map(estimateCard),
-    summary: { total: stats.total, pendingReview: stats.byStatus.completed, totalValue, sentToday },
-  };
+  const { total, pendingReview, assessments, ...list } = page;
+  return { ...list, assessments: assessments.map(estimateCard), summary: { total, pendingReview, totalValue, sentToday } };
 }
 
 /**
