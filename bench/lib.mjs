@@ -1,10 +1,12 @@
 // Shared by the benches: the embedded database and the built app as child processes on loopback,
 // timing helpers and /proc readings. Every loop is bounded; nothing leaves this machine.
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import net from "node:net";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import mongoose from "mongoose";
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const LAUNCHER_JAR = path.join(root, "tools/mongo-launcher/target/mongo-launcher.jar");
@@ -216,4 +218,135 @@ export async function measureList({ base, app, engine, requests, warmup }, label
     p95: percentile(times, 95),
     cpu: `${perRequest(cpu0.app, treeCpuSeconds(app.pid))} app, ${perRequest(cpu0.db, cpuSeconds(engine.pid))} engine, ${perRequest(0, (client.user + client.system) / 1e6)} this client`,
   };
+}
+
+const { MongoClient, ObjectId } = mongoose.mongo;
+
+/**
+ * What every scale bench runs on: the engine on a fresh directory, the built app on it and a
+ * driver client for seeding (database "bench"); `stop()` ends all three and removes the directory.
+ */
+export async function startStack(name) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), `bench-${name}-`));
+  const enginePort = await freePort();
+  const engine = await startEngine({ dir: path.join(dir, "db"), port: enginePort });
+  const mongoUri = `mongodb://127.0.0.1:${enginePort}/bench`;
+  const appPort = await freePort();
+  const base = `http://127.0.0.1:${appPort}`;
+  const { app } = await startApp({ port: appPort, dataDir: path.join(dir, "app"), mongoUri });
+  const client = await new MongoClient(`mongodb://127.0.0.1:${enginePort}/`).connect();
+  return {
+    dir,
+    engine,
+    mongoUri,
+    base,
+    app,
+    db: client.db("bench"),
+    async stop() {
+      await client.close().catch(() => {});
+      await stopProcess(app);
+      await stopProcess(engine);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The first admin and `count` dealers (dealer0, dealer1, …) made over the API; dealer0's session cookie. */
+export async function benchDealers(base, count = 5) {
+  const admin = { username: "benchadmin", password: "bench-admin-1" };
+  await call(base, "POST", "/api/admin/create-account", { body: { ...admin, email: "admin@example.com", firstName: "Bench", lastName: "Admin" } });
+  const adminCookie = await signInCookie(base, admin.username, admin.password);
+  const dealers = [];
+  for (let d = 0; d < count; d++) {
+    const { text } = await call(base, "POST", "/api/admin/users", {
+      cookie: adminCookie,
+      body: { username: `dealer${d}`, password: "bench-dealer-1", email: `d${d}@example.com`, firstName: "Bench", lastName: `Dealer ${d}`, role: "dealer", companyName: `Dealer ${d} Motors` },
+    });
+    const made = JSON.parse(text);
+    dealers.push(new ObjectId(made.id ?? made.user.id));
+  }
+  return { adminCookie, dealers, cookie: await signInCookie(base, "dealer0", "bench-dealer-1") };
+}
+
+/**
+ * Inserts `big` documents for the first owner and `others` spread over the next four, a thousand at
+ * a time, made by `make(ownerId, i, ownerIndex)`; answers how many each other owner got.
+ */
+export async function seedOwners(collection, owners, { big, others }, make) {
+  const perOther = Math.floor(others / 4);
+  for (const [d, count] of [[0, big], [1, perOther], [2, perOther], [3, perOther], [4, perOther]]) {
+    for (let from = 0; from < count; from += 1000) {
+      await collection.insertMany(Array.from({ length: Math.min(1000, count - from) }, (_, k) => make(owners[d], from + k, d)));
+    }
+  }
+  return perOther;
+}
+
+const STATUSES = ["uploaded", "processing", "analyzing", "completed", "reviewed", "sent"];
+const VEHICLES = [["Toyota", "Camry"], ["Honda", "Civic"], ["Ford", "F-150"], ["Chevrolet", "Silverado"], ["Tesla", "Model 3"],
+  ["BMW", "X5"], ["Nissan", "Altima"], ["Hyundai", "Tucson"]];
+const DAMAGES = [["dent", "left", "moderate"], ["scratch", "front", "minor"], ["bumper_damage", "rear", "major"], ["glass_damage", "front", "severe"]];
+
+/** A pricing-engine line in cents, as the analysis stores it. */
+const quoteLine = (damageType, severity, location, totalCents) => ({
+  damageType, severity, location, priced: true, ruleId: new ObjectId().toHexString(), baseCents: 10000,
+  labour: { hours: 2, hoursFrom: "default", rateCents: 8500, cents: 17000 }, partsCents: Math.max(0, totalCents - 27000),
+  modifiers: { make: 1, location: 1, seasonal: 1 }, markupPercentage: 0, subtotalCents: totalCents, minimumChargeCents: 0,
+  minimumApplied: false, ruleCents: totalCents, learning: { factor: 1, records: 0, cents: 0 }, totalCents,
+});
+
+/**
+ * The i-th assessment of a bench account (about 1.5 KB), shaped as the analysis leaves it: the six
+ * statuses in turn; analysed ones with a damage, a quote line, the AI's figure and a final cost (a
+ * fifth of the reviewed and sent ones 30 % off the AI's); a third naming one of `contactIds`; one in
+ * ten of the sent ones last updated at `now` (sent today).
+ */
+export function benchAssessment(ownerId, i, { contactIds, now } = {}) {
+  const status = STATUSES[i % STATUSES.length];
+  const [make, model] = VEHICLES[i % VEHICLES.length];
+  const [damageType, location, severity] = DAMAGES[i % DAMAGES.length];
+  const at = new Date(Date.UTC(2024, 0, 1) + i * 600_000);
+  const analysed = ["completed", "reviewed", "sent"].includes(status);
+  const cents = 20000 + (i % 40) * 2500;
+  const finalCents = status === "completed" ? cents : Math.round(cents * (i % 5 === 0 ? 1.3 : 1.05));
+  const mediaUrl = `/media/${new ObjectId().toHexString()}`;
+  return {
+    ownerId,
+    title: `${make} ${model} ${damageType.replace("_", " ")} #${i}`,
+    vehicleYear: 2010 + (i % 15),
+    vehicleMake: make,
+    vehicleModel: model,
+    vin: `1HGCM8263${String(i).padStart(8, "0")}`,
+    ...(contactIds && i % 3 === 0 ? { contactId: contactIds[i % contactIds.length] } : {}),
+    mediaUrls: [mediaUrl],
+    status,
+    ...(analysed
+      ? {
+          severity,
+          estimatedCost: finalCents / 100,
+          aiEstimatedCost: cents / 100,
+          lineItems: [quoteLine(damageType, severity, location, cents)],
+          damages: [{ damageType, location, severity, description: `A ${severity} ${damageType} on the ${location}`, confidence: 0.82, mediaUrl }],
+          damageCategories: [damageType],
+          aiAnalysis: { confidence: 0.82, description: `One ${severity} ${damageType} found.`, provider: "embedded" },
+        }
+      : { lineItems: [], damages: [], damageCategories: [] }),
+    photoHashes: [{ mediaUrl, hash: "f0e1d2c3b4a59687" }],
+    photoBands: [],
+    photoWarnings: [],
+    audit: [{ at, by: ownerId, byName: "Bench Dealer", action: "created", to: "uploaded" }],
+    ...(status === "sent" ? { sentAt: at } : {}),
+    createdAt: at,
+    updatedAt: now && status === "sent" && i % 60 === 5 ? now : at,
+  };
+}
+
+/** The list benches' table: one row per measured request, judged on the issues' list targets. */
+export function printListTable(rows, unit) {
+  console.log(`| request | 1 conn p50 | 1 conn p95 | 16 conns ${unit} | 16 conns p95 | CPU per request | target |`);
+  console.log("|---|---|---|---|---|---|---|");
+  for (const r of rows) {
+    const ok = r.p50one <= 50 && r.rate >= 60 && r.p95 <= 500;
+    console.log(`| ${r.label} | ${ms(r.p50one)} | ${ms(r.p95one)} | ${r.rate.toFixed(0)} | ${ms(r.p95)} | ${r.cpu} | p50 ≤ 50 ms, ≥ 60/s, p95 ≤ 500 ms ${verdict(ok)} |`);
+  }
 }

@@ -2,47 +2,34 @@
 // inactive variants) and 500 validated learning records, 1,000 verified training items; 1,000 quotes
 // of 5 damages each through POST /api/vendors/{id}/quote (HTTP, the database, the pricing engine),
 // one at a time. Target: p50 ≤ 5 ms per quote. Loopback only, every loop bounded.
-import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import mongoose from "mongoose";
-import { freePort, ms, runBundled, startApp, startEngine, stopProcess, timed, verdict } from "./lib.mjs";
+import { call, ms, runBundled, signInCookie, startStack, timed, verdict } from "./lib.mjs";
 
 const QUOTES = Number(process.env.QUOTES ?? 1000);
-const { MongoClient, ObjectId } = mongoose.mongo;
+const { ObjectId } = mongoose.mongo;
 const TYPES = ["scratch", "dent", "crack", "rust", "broken_part", "missing_part", "paint_damage", "glass_damage",
   "bumper_damage", "headlight_damage", "taillight_damage", "mirror_damage", "wheel_damage", "body_panel_damage"];
 const SEVERITIES = ["minor", "moderate", "major", "severe"];
 const LOCATIONS = ["front", "rear", "left", "right", "top", "bottom", "center"];
 
-const dir = mkdtempSync(path.join(os.tmpdir(), "bench-quote-"));
-const enginePort = await freePort();
-const engine = await startEngine({ dir: path.join(dir, "db"), port: enginePort });
-const appPort = await freePort();
-const base = `http://127.0.0.1:${appPort}`;
-const { app } = await startApp({ port: appPort, dataDir: path.join(dir, "app"), mongoUri: `mongodb://127.0.0.1:${enginePort}/bench` });
-const client = await new MongoClient(`mongodb://127.0.0.1:${enginePort}/`).connect();
+const stack = await startStack("quote");
+const { base, db } = stack;
 
 async function post(url, body, cookie) {
-  const res = await fetch(`${base}${url}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", ...(cookie ? { Cookie: cookie } : {}) },
-    body: JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (res.status >= 400) throw new Error(`POST ${url}: ${res.status} ${text.slice(0, 200)}`);
+  const { res, text } = await call(base, "POST", url, { body, cookie });
   return { res, json: JSON.parse(text) };
 }
 
 try {
   await post("/api/admin/create-account", { username: "benchadmin", password: "bench-admin-1", email: "a@example.com", firstName: "Bench", lastName: "Admin" });
-  const admin = (await post("/api/admin/login", { username: "benchadmin", password: "bench-admin-1" })).res.headers.get("set-cookie").split(";")[0];
+  const admin = await signInCookie(base, "benchadmin", "bench-admin-1");
   const vendor = (await post("/api/admin/users", { username: "vendor0", password: "bench-vendor-1", email: "v@example.com", firstName: "Bench", lastName: "Vendor", role: "vendor" }, admin)).json;
   const vendorId = new ObjectId(vendor.id ?? vendor.user.id);
   await post("/api/admin/users", { username: "dealer0", password: "bench-dealer-1", email: "d@example.com", firstName: "Bench", lastName: "Dealer", role: "dealer" }, admin);
-  const dealer = (await post("/api/admin/login", { username: "dealer0", password: "bench-dealer-1" })).res.headers.get("set-cookie").split(";")[0];
+  const dealer = await signInCookie(base, "dealer0", "bench-dealer-1");
 
-  const db = client.db("bench");
   const now = new Date();
   const rules = Array.from({ length: 200 }, (_, i) => ({
     vendorId,
@@ -107,8 +94,8 @@ try {
   const floor = await timed(() => fetch(`${base}/api/vendors`, { headers: { Cookie: dealer } }).then((r) => r.text()), { runs: 300, warmup: 30 });
   // The quote as the assessment pipeline makes it: the pricing service in process, on the same database.
   const service = await runBundled("bench/quote-runner.ts", {
-    MONGODB_URI: `mongodb://127.0.0.1:${enginePort}/bench`,
-    DATA_DIR: path.join(dir, "runner"),
+    MONGODB_URI: stack.mongoUri,
+    DATA_DIR: path.join(stack.dir, "runner"),
     VENDOR_ID: String(vendorId),
     QUOTES: String(QUOTES),
   });
@@ -120,8 +107,5 @@ try {
   console.error(`quote: ${error.stack ?? error.message}`);
   process.exitCode = 1;
 } finally {
-  await client.close().catch(() => {});
-  await stopProcess(app);
-  await stopProcess(engine);
-  rmSync(dir, { recursive: true, force: true });
+  await stack.stop();
 }
