@@ -68,5 +68,8 @@ test.describe("with an OpenAI-compatible provider", () => {
     await expect(page.getByTestId("result-description")).toHaveText("A moderate dent in the front bumper.");
     await expect(page.getByTestId("result-confidence")).toHaveText("86%");
     await approveOnDashboard(page, app.url, { title, cost });
+    // The dashboard's Vendor Pricing shows the real vendor's labour rate, not the samples.
+    await expect(page.getByTestId("vendor-pricing")).toContainText("Vic's Body Shop");
+    await expect(page.getByTestId("vendor-pricing")).toContainText("$95.00/hr");
   });
 });

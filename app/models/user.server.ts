@@ -1,5 +1,5 @@
 import { defineModel, jsonWithout } from "./define-model.server";
-import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
+import mongoose, { Schema, trusted, type InferSchemaType, type Types } from "mongoose";
 
 export const ROLES = ["admin", "dealer", "vendor"] as const;
 export type Role = (typeof ROLES)[number];
@@ -76,9 +76,12 @@ export function toPublicUser(user: InstanceType<typeof User>) {
 type VendorFields = { _id: Types.ObjectId; username: string; firstName?: string; lastName?: string; companyName?: string; address?: string };
 const VENDOR_FIELDS = { username: 1, firstName: 1, lastName: 1, companyName: 1, address: 1 } as const;
 
-/** Every vendor account (a vendor is a vendor-role account), by name. */
-export async function findVendors() {
-  return User.find({ role: "vendor" }).select(VENDOR_FIELDS).sort({ companyName: 1, lastName: 1 }).lean<VendorFields[]>();
+/** Every vendor account (a vendor is a vendor-role account), or those of `ids`, by name. */
+export async function findVendors({ ids }: { ids?: Types.ObjectId[] } = {}) {
+  return User.find({ role: "vendor", ...(ids ? { _id: trusted({ $in: ids }) } : {}) })
+    .select(VENDOR_FIELDS)
+    .sort({ companyName: 1, lastName: 1 })
+    .lean<VendorFields[]>();
 }
 
 /** The vendor account with this id; null for any other account or a malformed id. */

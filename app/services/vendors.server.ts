@@ -59,7 +59,7 @@ export async function listVendors(): Promise<VendorJson[]> {
 /** The dashboard's Vendor Pricing: vendors with active rules and their labour rates (hourly, dollars). */
 export async function vendorLabourRates(limit: number) {
   const rows = await labourRatesByVendor({ limit });
-  const vendors = new Map((await findVendors()).map((v) => [String(v._id), vendorJson(v)]));
+  const vendors = new Map((await findVendors({ ids: rows.map((row) => row._id) })).map((v) => [String(v._id), vendorJson(v)]));
   return rows.flatMap((row) => {
     const vendor = vendors.get(String(row._id));
     return vendor ? [{ vendorId: vendor.id, name: vendor.name, minRate: row.minRate, maxRate: row.maxRate, rules: row.rules }] : [];

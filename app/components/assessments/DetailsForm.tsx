@@ -2,21 +2,16 @@ import { Button, Group, SimpleGrid, Stack } from "@mantine/core";
 import { Link } from "@remix-run/react";
 import { ValidatedForm } from "remix-validated-form";
 import { assessmentCreateValidator } from "~/schemas/assessment";
+import type { AssessmentJson } from "~/services/assessments.server";
 import { SelectField, SubmitButton, TextareaField, TextField } from "../form/fields";
 
 export const DETAILS_FORM_ID = "assessment-details";
 
-export interface DetailsDefaults {
-  id: string;
-  title: string;
-  vehicleYear: number | null;
-  vehicleMake: string | null;
-  vehicleModel: string | null;
-  vin: string | null;
-  contactId: string | null;
-  vendorId: string | null;
-  notes: string | null;
-}
+/** What the form shows of an assessment whose analysis is tried again. */
+type DetailsDefaults = Pick<
+  AssessmentJson,
+  "id" | "title" | "vehicleYear" | "vehicleMake" | "vehicleModel" | "vin" | "contactId" | "vendorId" | "notes"
+>;
 
 /**
  * Step 2 of the wizard. The media URLs travel as hidden fields so the browser validates with the
