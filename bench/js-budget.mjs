@@ -1,0 +1,133 @@
+// First-load JavaScript per screen, from the build alone (no server): what a page's HTML loads or
+// preloads is the client entry, and for each route from the root down to the screen its module and
+// the chunks it imports (Remix's <Scripts>); the browser then follows their static imports too.
+// Every route module with a component is a screen and is checked against
+// its budget, so screens added later are covered without listing them here. Gzip at zlib's default
+// level is what compression() sends; KB = 1000 bytes.
+//
+// `node bench/js-budget.mjs` prints the table and exits 1 when a screen is over its budget;
+// `--json` prints the rows instead. tests/js-budget.test.ts runs the same check.
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+/** Budgets in KB gzip (issue 15): the sign-in screens are plain forms; /upload has Uppy on top. */
+export const BUDGETS = {
+  login: 110,
+  upload: { page: 150, withUploader: 260 },
+  other: 150,
+};
+
+/** Routes whose screen is a sign-in form: the tighter budget applies. */
+const LOGIN_ROUTES = new Set(["routes/login", "routes/admin.login", "routes/admin.setup"]);
+/** The upload screen's uploader, loaded after the page (dynamic import) and budgeted apart. */
+const UPLOAD_ROUTE = "routes/_app.upload";
+
+function readBuild(buildDir) {
+  const metafile = JSON.parse(readFileSync(path.join(buildDir, "metafile.js.json"), "utf8"));
+  const outputs = metafile.outputs;
+  const entryOutput = Object.keys(outputs).find((file) => /entry\.client/.test(outputs[file].entryPoint ?? ""));
+  if (!entryOutput) throw new Error(`no client entry in ${buildDir}/metafile.js.json`);
+  const assetsDir = path.resolve(root, path.dirname(entryOutput));
+  const manifestFile = readdirSync(assetsDir).find((f) => /^manifest-[A-Z0-9]+\.js$/.test(f));
+  if (!manifestFile) throw new Error(`no manifest in ${assetsDir}`);
+  const manifest = JSON.parse(
+    readFileSync(path.join(assetsDir, manifestFile), "utf8").replace(/^window\.__remixManifest=/, "").replace(/;\s*$/, ""),
+  );
+  return { outputs, assetsDir, manifest };
+}
+
+/**
+ * The table: one row per screen with the gzip KB its HTML makes the browser load, its budget and
+ * whether it fits. `buildDir` defaults to BUILD_DIR or ./build (where remix.config.js writes).
+ */
+export function measureJsBudgets(buildDir = path.resolve(root, process.env.BUILD_DIR ?? "build")) {
+  const { outputs, assetsDir, manifest } = readBuild(buildDir);
+  // "/build/x.js" (a URL in the manifest) ↔ the metafile's key for that output.
+  const publicPath = "/build/";
+  const keyOf = (url) => path.relative(root, path.join(assetsDir, url.slice(publicPath.length)));
+  const gzipCache = new Map();
+  const gzipBytes = (key) => {
+    if (!gzipCache.has(key)) gzipCache.set(key, gzipSync(readFileSync(path.resolve(root, key))).length);
+    return gzipCache.get(key);
+  };
+  /** Everything the browser fetches for these files: they, and their static imports, transitively. */
+  const closure = (keys) => {
+    const seen = new Set();
+    const visit = (key) => {
+      if (seen.has(key)) return;
+      seen.add(key);
+      for (const imp of outputs[key]?.imports ?? []) if (imp.kind === "import-statement") visit(imp.path);
+    };
+    keys.forEach(visit);
+    return seen;
+  };
+  const dynamicImports = (keys) =>
+    [...keys].flatMap((key) => (outputs[key]?.imports ?? []).filter((i) => i.kind === "dynamic-import").map((i) => i.path));
+  const kb = (keys) => [...keys].reduce((sum, key) => sum + gzipBytes(key), 0) / 1000;
+
+  const chain = (id) => {
+    const ids = [];
+    for (let route = manifest.routes[id]; route; route = manifest.routes[route.parentId]) ids.unshift(route.id);
+    return ids;
+  };
+  const rows = [];
+  for (const route of Object.values(manifest.routes)) {
+    // A resource route's client module is an empty stub: nothing of its source file is in it.
+    const inputs = Object.keys(outputs[keyOf(route.module)]?.inputs ?? {});
+    if (!inputs.some((input) => !input.startsWith("browser-route-module:"))) continue;
+    // Layouts (the root, the signed-in shell) are measured as part of the screens below them.
+    if (Object.values(manifest.routes).some((r) => r.parentId === route.id)) continue;
+    const urls = [manifest.entry.module, ...manifest.entry.imports];
+    for (const id of chain(route.id)) urls.push(...(manifest.routes[id].imports ?? []), manifest.routes[id].module);
+    const files = closure(urls.map(keyOf));
+    const row = {
+      route: route.id,
+      path: pathOf(manifest, route),
+      kb: kb(files),
+      budget: LOGIN_ROUTES.has(route.id) ? BUDGETS.login : route.id === UPLOAD_ROUTE ? BUDGETS.upload.page : BUDGETS.other,
+      files: files.size,
+    };
+    if (route.id === UPLOAD_ROUTE) {
+      const later = closure(dynamicImports(files));
+      row.withUploader = kb(new Set([...files, ...later]));
+      row.uploaderBudget = BUDGETS.upload.withUploader;
+    }
+    row.ok = row.kb <= row.budget && (row.withUploader === undefined || row.withUploader <= row.uploaderBudget);
+    rows.push(row);
+  }
+  return rows.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+function pathOf(manifest, route) {
+  const parts = [];
+  for (let r = route; r; r = manifest.routes[r.parentId]) if (r.path) parts.unshift(r.path);
+  return `/${parts.join("/")}`;
+}
+
+/** The rows as a fixed-width table (the same in the bench output and in a failing test). */
+export function formatJsBudgets(rows) {
+  const lines = [["screen", "route", "JS gzip KB", "budget KB", ""]];
+  for (const row of rows) {
+    lines.push([row.path, row.route, row.kb.toFixed(1), String(row.budget), row.kb <= row.budget ? "ok" : "OVER"]);
+    if (row.withUploader !== undefined) {
+      lines.push(["  + uploader", "", row.withUploader.toFixed(1), String(row.uploaderBudget), row.withUploader <= row.uploaderBudget ? "ok" : "OVER"]);
+    }
+  }
+  const widths = lines[0].map((_, i) => Math.max(...lines.map((l) => l[i].length)));
+  return lines.map((l) => l.map((cell, i) => (i >= 2 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join("  ").trimEnd()).join("\n");
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const rows = measureJsBudgets();
+  if (process.argv.includes("--json")) console.log(JSON.stringify(rows, null, 2));
+  else console.log(formatJsBudgets(rows));
+  const over = rows.filter((r) => !r.ok);
+  if (over.length > 0) {
+    console.error(`\nOver budget: ${over.map((r) => r.path).join(", ")}`);
+    process.exit(1);
+  }
+}
