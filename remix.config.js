@@ -10,7 +10,7 @@ export default {
   serverModuleFormat: "esm",
   serverPlatform: "node",
   // Mantine ships ESM with CSS side effects; bundling it keeps the server build self-contained.
-  serverDependenciesToBundle: [/^@mantine\//],
+  serverDependenciesToBundle: [/^@mantine\//, /^#mantine\//],
   future: {
     v3_fetcherPersist: true,
     v3_relativeSplatPath: true,

@@ -1,8 +1,9 @@
 import { cssBundleHref } from "@remix-run/css-bundle";
-import { ColorSchemeScript, MantineProvider, mantineHtmlProps } from "@mantine/core";
+import { ColorSchemeScript } from "#mantine/core/MantineProvider/ColorSchemeScript/ColorSchemeScript";
+import { MantineProvider } from "#mantine/core/MantineProvider/MantineProvider";
+import { mantineHtmlProps } from "#mantine/core/MantineProvider/mantine-html-props";
 import mantineCoreStyles from "@mantine/core/styles.css";
 import mantineNotificationStyles from "@mantine/notifications/styles.css";
-import { Notifications } from "@mantine/notifications";
 import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import {
   Links,
@@ -15,6 +16,7 @@ import {
 } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { RouteErrorCard } from "~/components/ErrorCard";
+import { ToastHost } from "~/components/ToastHost";
 import { commitSession, getSession } from "~/services/session.server";
 import { theme } from "~/theme";
 import { useNonce } from "~/utils/nonce";
@@ -56,8 +58,7 @@ export function Layout({ children }: { children: ReactNode }) {
       </head>
       <body>
         <MantineProvider theme={theme} defaultColorScheme="light">
-          {/* Spec §9: one toast at a time, shown 5000 ms, at most 420 px wide. */}
-          <Notifications position="top-right" limit={1} autoClose={5000} containerWidth={420} />
+          <ToastHost />
           {children}
         </MantineProvider>
         <ScrollRestoration nonce={nonce} />

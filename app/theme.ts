@@ -1,4 +1,4 @@
-import { createTheme } from "@mantine/core";
+import { createTheme } from "#mantine/core/MantineProvider/create-theme/create-theme";
 
 export const theme = createTheme({
   primaryColor: "indigo",

@@ -1,4 +1,15 @@
-import { Anchor, AppShell, Avatar, Badge, Box, Burger, Button, Group, NavLink, Stack, Text, Title } from "@mantine/core";
+import { Anchor } from "#mantine/components/Anchor/Anchor";
+import { AppShell } from "#mantine/components/AppShell/AppShell";
+import { Avatar } from "#mantine/components/Avatar/Avatar";
+import { Badge } from "#mantine/components/Badge/Badge";
+import { Box } from "#mantine/core/Box/Box";
+import { Burger } from "#mantine/components/Burger/Burger";
+import { Button } from "#mantine/components/Button/Button";
+import { Group } from "#mantine/components/Group/Group";
+import { NavLink } from "#mantine/components/NavLink/NavLink";
+import { Stack } from "#mantine/components/Stack/Stack";
+import { Text } from "#mantine/components/Text/Text";
+import { Title } from "#mantine/components/Title/Title";
 import { useDisclosure } from "@mantine/hooks";
 import { Form, Link, useLocation, useNavigation } from "@remix-run/react";
 import type { ReactNode } from "react";

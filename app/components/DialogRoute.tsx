@@ -1,4 +1,4 @@
-import { Modal } from "@mantine/core";
+import { Modal } from "#mantine/components/Modal/Modal";
 import { useNavigate } from "@remix-run/react";
 import type { ReactNode } from "react";
 

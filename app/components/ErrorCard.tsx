@@ -1,4 +1,8 @@
-import { Card, Center, Group, Text, Title } from "@mantine/core";
+import { Card } from "#mantine/components/Card/Card";
+import { Center } from "#mantine/components/Center/Center";
+import { Group } from "#mantine/components/Group/Group";
+import { Text } from "#mantine/components/Text/Text";
+import { Title } from "#mantine/components/Title/Title";
 import { isRouteErrorResponse } from "@remix-run/react";
 
 /** The centred card used by the not-found page and the shared error boundary. */

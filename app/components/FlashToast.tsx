@@ -1,4 +1,4 @@
-import { Alert } from "@mantine/core";
+import { Alert } from "#mantine/components/Alert/Alert";
 import { useRouteLoaderData } from "@remix-run/react";
 import { useMounted } from "@mantine/hooks";
 import { useEffect } from "react";

@@ -1,4 +1,5 @@
-import { Button, Group } from "@mantine/core";
+import { Button } from "#mantine/components/Button/Button";
+import { Group } from "#mantine/components/Group/Group";
 import { Link } from "@remix-run/react";
 
 /** Tabs as links (`?tab=…`): the chosen tab is in the URL, so switching works without JavaScript. */

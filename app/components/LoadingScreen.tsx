@@ -1,4 +1,7 @@
-import { Center, Loader, Stack, Text } from "@mantine/core";
+import { Center } from "#mantine/components/Center/Center";
+import { Loader } from "#mantine/components/Loader/Loader";
+import { Stack } from "#mantine/components/Stack/Stack";
+import { Text } from "#mantine/components/Text/Text";
 
 /** Full-screen spinner while the next screen's data loads (client-side navigation only). */
 export function LoadingScreen() {

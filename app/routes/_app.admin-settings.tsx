@@ -1,14 +1,23 @@
-import { Box, Card, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { Box } from "#mantine/core/Box/Box";
+import { Card } from "#mantine/components/Card/Card";
+import { SimpleGrid } from "#mantine/components/SimpleGrid/SimpleGrid";
+import { Stack } from "#mantine/components/Stack/Stack";
+import { Text } from "#mantine/components/Text/Text";
+import { Title } from "#mantine/components/Title/Title";
 import { LinkTabs } from "~/components/LinkTabs";
 import { showToast } from "~/components/toast";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useEffect } from "react";
 import { ValidatedForm } from "remix-validated-form";
-import { FormError, PasswordField, SubmitButton, TextField } from "~/components/form/fields";
+import { FormError } from "~/components/form/fields/FormError";
+import { PasswordField } from "~/components/form/fields/PasswordField";
+import { SubmitButton } from "~/components/form/fields/SubmitButton";
+import { TextField } from "~/components/form/fields/TextField";
 import { CreateUserForm } from "~/components/users/CreateUserForm";
 import { DeleteUserConfirm, UserTable } from "~/components/users/UserTable";
-import { changeCredentialsValidator, createUserValidator } from "~/schemas/auth";
+import { changeCredentialsValidator, createUserValidator } from "~/schemas/validators.server";
+import * as clientValidators from "~/components/form/validators";
 import { requireAdmin } from "~/services/auth.server";
 import { changeCredentials } from "~/services/users.server";
 import { handleForm } from "~/utils/forms.server";
@@ -69,7 +78,7 @@ function CredentialsForm({ data }: { data: ActionData }) {
       )}
       <ValidatedForm
         key={updated ? "reset" : "form"}
-        validator={changeCredentialsValidator}
+        validator={clientValidators.changeCredentialsValidator}
         method="post"
         id="credentials"
         noValidate
@@ -114,7 +123,7 @@ export default function AdminSettings() {
                 Create user account
               </Title>
               <CreateUserForm
-                validator={createUserValidator}
+                validator={clientValidators.createUserValidator}
                 formError={createError ? createError || "Failed to create user account" : null}
                 requireRoleChoice={false}
                 submitLabel="Create Account"

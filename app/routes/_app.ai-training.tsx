@@ -1,4 +1,10 @@
-import { Button, Group, NativeSelect, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { Button } from "#mantine/components/Button/Button";
+import { Group } from "#mantine/components/Group/Group";
+import { NativeSelect } from "#mantine/components/NativeSelect/NativeSelect";
+import { SimpleGrid } from "#mantine/components/SimpleGrid/SimpleGrid";
+import { Stack } from "#mantine/components/Stack/Stack";
+import { Text } from "#mantine/components/Text/Text";
+import { Title } from "#mantine/components/Title/Title";
 import {
   json,
   type ActionFunctionArgs,
@@ -20,7 +26,8 @@ import { DAMAGE_TYPE_OPTIONS, humanize, SEVERITY_OPTIONS } from "~/components/tr
 import { TrainingCard } from "~/components/training/TrainingCard";
 import { TrainingForm } from "~/components/training/TrainingForm";
 import { uploaderLinks } from "~/components/upload/Uploader";
-import { MODEL_ACCURACY_DISPLAY, trainingFilterSchema, trainingItemValidator, VERIFIED_FILTERS } from "~/schemas/training";
+import { MODEL_ACCURACY_DISPLAY, VERIFIED_FILTERS } from "~/schemas/training-display";
+import { trainingFilterSchema, trainingItemValidator } from "~/schemas/validators.server";
 import { requireAdmin } from "~/services/auth.server";
 import { mediaUrl, receiveFormUploads } from "~/services/storage.server";
 import {

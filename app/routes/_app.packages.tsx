@@ -1,4 +1,9 @@
-import { Button, Group, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { Button } from "#mantine/components/Button/Button";
+import { Group } from "#mantine/components/Group/Group";
+import { SimpleGrid } from "#mantine/components/SimpleGrid/SimpleGrid";
+import { Stack } from "#mantine/components/Stack/Stack";
+import { Text } from "#mantine/components/Text/Text";
+import { Title } from "#mantine/components/Title/Title";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { CardGrid, CardGridSkeleton, useListLoading } from "~/components/crud/CardGrid";
@@ -12,7 +17,7 @@ import { SearchBar } from "~/components/crud/SearchBar";
 import { StatCard } from "~/components/crud/StatCard";
 import { PackageCard } from "~/components/packages/PackageCard";
 import { PackageForm } from "~/components/packages/PackageForm";
-import { packageValidator } from "~/schemas/package";
+import { packageValidator } from "~/schemas/validators.server";
 import { requireUser } from "~/services/auth.server";
 import {
   createPackage,

@@ -1,4 +1,11 @@
-import { Alert, Button, Card, Group, Stack, Stepper, Text, Title } from "@mantine/core";
+import { Alert } from "#mantine/components/Alert/Alert";
+import { Button } from "#mantine/components/Button/Button";
+import { Card } from "#mantine/components/Card/Card";
+import { Group } from "#mantine/components/Group/Group";
+import { Stack } from "#mantine/components/Stack/Stack";
+import { Stepper } from "#mantine/components/Stepper/Stepper";
+import { Text } from "#mantine/components/Text/Text";
+import { Title } from "#mantine/components/Title/Title";
 import {
   json,
   type ActionFunctionArgs,
@@ -10,7 +17,7 @@ import { Form, useActionData, useLoaderData, useRevalidator } from "@remix-run/r
 import { useCallback, useEffect, useRef } from "react";
 import { AnalyzingCard, ANALYSIS_POLL_SECONDS, ResultCard } from "~/components/assessments/AnalysisCards";
 import { DetailsForm } from "~/components/assessments/DetailsForm";
-import { FormError } from "~/components/form/fields";
+import { FormError } from "~/components/form/fields/FormError";
 import { showToast } from "~/components/toast";
 import { UploadFallbackForm } from "~/components/upload/UploadFallbackForm";
 import { UploadedFileList, type ListedFile } from "~/components/upload/UploadedFileList";

@@ -1,10 +1,15 @@
-import { Button, Card, Group, Text, Title } from "@mantine/core";
+import { Button } from "#mantine/components/Button/Button";
+import { Card } from "#mantine/components/Card/Card";
+import { Group } from "#mantine/components/Group/Group";
+import { Text } from "#mantine/components/Text/Text";
+import { Title } from "#mantine/components/Title/Title";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { DialogRoute } from "~/components/DialogRoute";
 import { CreateUserForm } from "~/components/users/CreateUserForm";
 import { DeleteUserConfirm, UserTable } from "~/components/users/UserTable";
-import { createManagedUserValidator } from "~/schemas/auth";
+import { createManagedUserValidator } from "~/schemas/validators.server";
+import * as clientValidators from "~/components/form/validators";
 import { loadUserAdmin, userAdminAction } from "~/screens/user-admin-screen.server";
 
 export const meta: MetaFunction = () => [{ title: "User Management · DamageIQ" }];
@@ -43,7 +48,7 @@ export default function UserManagement() {
       {dialogOpen && (
         <DialogRoute title="Create User" closeTo="/user-management">
           <CreateUserForm
-            validator={createManagedUserValidator}
+            validator={clientValidators.createManagedUserValidator}
             formError={data?.formError ? data.formError || "Failed to create user" : null}
             requireRoleChoice
             submitLabel="Create User"

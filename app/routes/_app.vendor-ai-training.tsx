@@ -1,4 +1,10 @@
-import { Alert, Button, Group, NativeSelect, Stack, Text, Title } from "@mantine/core";
+import { Alert } from "#mantine/components/Alert/Alert";
+import { Button } from "#mantine/components/Button/Button";
+import { Group } from "#mantine/components/Group/Group";
+import { NativeSelect } from "#mantine/components/NativeSelect/NativeSelect";
+import { Stack } from "#mantine/components/Stack/Stack";
+import { Text } from "#mantine/components/Text/Text";
+import { Title } from "#mantine/components/Title/Title";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { ConfirmDelete } from "~/components/crud/ConfirmDelete";
@@ -11,7 +17,7 @@ import { PricingRuleForm } from "~/components/vendor-training/PricingRuleForm";
 import { VendorPackageForm } from "~/components/vendor-training/VendorPackageForm";
 import { LearningRecordCard, RuleCard, VendorPackageCard } from "~/components/vendor-training/VendorLists";
 import { humanize } from "~/components/training/labels";
-import { pricingRuleValidator, vendorPackageValidator } from "~/schemas/vendor-pricing";
+import { pricingRuleValidator, vendorPackageValidator } from "~/schemas/validators.server";
 import { requireUser } from "~/services/auth.server";
 import {
   createPricingRule,

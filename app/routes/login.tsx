@@ -1,4 +1,4 @@
-import { Box } from "@mantine/core";
+import { Box } from "#mantine/core/Box/Box";
 import { LinkTabs } from "~/components/LinkTabs";
 import type { MetaFunction } from "@remix-run/node";
 import { useSearchParams } from "@remix-run/react";

@@ -1,25 +1,11 @@
 import { withZod } from "@remix-validated-form/with-zod";
+import { ASSESSMENT_STATUSES } from "./assessment-status";
 import { z } from "zod";
 import { listQueryInput, listQuerySchema } from "./list-query";
 import { messages } from "./upload-limits";
 import { optionalString, requiredString } from "./text-fields";
 
-/** Spec part 1 §4, in the order of the status machine (design.md). */
-export const ASSESSMENT_STATUSES = ["uploaded", "processing", "analyzing", "completed", "reviewed", "sent"] as const;
-export type AssessmentStatus = (typeof ASSESSMENT_STATUSES)[number];
-
-/** Spec part 1 §4's status colours: completed and sent green, processing and analyzing amber, reviewed blue, else grey. */
-export const STATUS_COLOR: Record<AssessmentStatus, string> = {
-  uploaded: "gray",
-  processing: "yellow",
-  analyzing: "yellow",
-  completed: "green",
-  reviewed: "blue",
-  sent: "green",
-};
-
-/** Spec part 1 §4's severity colours. */
-export const SEVERITY_COLOR: Record<string, string> = { minor: "green", moderate: "yellow", major: "orange", severe: "red" };
+export { ASSESSMENT_STATUSES, SEVERITY_COLOR, STATUS_COLOR, type AssessmentStatus } from "./assessment-status";
 
 /** The wizard's limit (spec §5, §9): at most 20 files per assessment. */
 export const MAX_ASSESSMENT_MEDIA = 20;

@@ -1,6 +1,9 @@
 import { withZod } from "@remix-validated-form/with-zod";
 import { z } from "zod";
 import { emailField, optionalText, passwordField, requiredText, usernameField } from "./fields";
+import { TOKEN_LIFETIMES } from "./token-lifetimes";
+
+export { TOKEN_LIFETIMES };
 
 export const loginSchema = z.object({
   username: requiredText("Username is required", 100),
@@ -72,9 +75,6 @@ export const switchRoleSchema = z.object({
     errorMap: () => ({ message: "Role must be admin, dealer or vendor" }),
   }),
 });
-
-/** Token lifetimes offered (days); none means the token lasts until revoked. */
-export const TOKEN_LIFETIMES = [30, 90, 365] as const;
 
 export const apiTokenSchema = z.object({
   name: requiredText("Token name is required", 100),

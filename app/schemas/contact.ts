@@ -1,15 +1,9 @@
 import { withZod } from "@remix-validated-form/with-zod";
 import { z } from "zod";
 import { optionalString, requiredString } from "./text-fields";
+import { CONTACT_LIMITS } from "./contact-limits";
 
-export const CONTACT_LIMITS = {
-  name: 100,
-  email: 254,
-  phone: 40,
-  companyName: 100,
-  address: 500,
-  notes: 5000,
-} as const;
+export { CONTACT_LIMITS };
 
 const INVALID_EMAIL = "Invalid email address";
 

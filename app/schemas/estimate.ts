@@ -3,10 +3,12 @@ import { z } from "zod";
 import { DAMAGE_LOCATIONS, DAMAGE_TYPES, SEVERITIES } from "./damage";
 import { amountField, enumField, formNumber, wholeField } from "./number-fields";
 import { optionalString } from "./text-fields";
+import { REASON_MAX } from "./estimate-limits";
+
+export { REASON_MAX };
 
 /** At most this many damages (lines) on one estimate. */
 export const MAX_ESTIMATE_LINES = 50;
-export const REASON_MAX = 1000;
 export const REASON_REQUIRED_MESSAGE = "A reason is required when the total changes";
 
 const blank = (v: unknown) => v === undefined || v === null || (typeof v === "string" && v.trim() === "");

@@ -1,14 +1,9 @@
 import { withZod } from "@remix-validated-form/with-zod";
 import { z } from "zod";
 import { optionalString, requiredString } from "./text-fields";
+import { PACKAGE_LIMITS } from "./package-limits";
 
-export const PACKAGE_LIMITS = {
-  name: 100,
-  description: 2000,
-  features: 50,
-  featureLength: 200,
-  price: 10_000_000,
-} as const;
+export { PACKAGE_LIMITS };
 
 const PRICE_MESSAGE = "Price must be a positive number";
 

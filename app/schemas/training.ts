@@ -3,11 +3,11 @@ import { z } from "zod";
 import { DAMAGE_LOCATIONS, DAMAGE_TYPES, SEVERITIES } from "./damage";
 import { amountField, commaList, decimalField, enumField, formBoolean, formNumber, textList, wholeField } from "./number-fields";
 import { optionalString, requiredString } from "./text-fields";
+import { MODEL_ACCURACY_DISPLAY, VERIFIED_FILTERS } from "./training-display";
+
+export { MODEL_ACCURACY_DISPLAY, VERIFIED_FILTERS };
 
 export const TRAINING_LIMITS = { description: 2000, notes: 5000, vehicle: 100, laborHours: 1000 } as const;
-/** Spec part 2 §9: a fixed figure on the AI Training Center, not computed. */
-export const MODEL_ACCURACY_DISPLAY = "96.8%";
-export const VERIFIED_FILTERS = ["all", "verified", "pending"] as const;
 
 /**
  * An AI training item as `POST`/`PUT /api/admin/ai-training-data` send it. `imageUrl` is checked

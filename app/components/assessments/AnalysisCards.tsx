@@ -1,4 +1,14 @@
-import { Alert, Badge, Button, Card, Group, Loader, Progress, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { Alert } from "#mantine/components/Alert/Alert";
+import { Badge } from "#mantine/components/Badge/Badge";
+import { Button } from "#mantine/components/Button/Button";
+import { Card } from "#mantine/components/Card/Card";
+import { Group } from "#mantine/components/Group/Group";
+import { Loader } from "#mantine/components/Loader/Loader";
+import { Progress } from "#mantine/components/Progress/Progress";
+import { SimpleGrid } from "#mantine/components/SimpleGrid/SimpleGrid";
+import { Stack } from "#mantine/components/Stack/Stack";
+import { Text } from "#mantine/components/Text/Text";
+import { Title } from "#mantine/components/Title/Title";
 import { Form, Link } from "@remix-run/react";
 import type { AssessmentJson } from "~/services/assessments.server";
 import { formatUsd } from "../crud/format";

@@ -1,9 +1,15 @@
-import { Button, Group, SimpleGrid, Stack } from "@mantine/core";
+import { Button } from "#mantine/components/Button/Button";
+import { Group } from "#mantine/components/Group/Group";
+import { SimpleGrid } from "#mantine/components/SimpleGrid/SimpleGrid";
+import { Stack } from "#mantine/components/Stack/Stack";
 import { Link } from "@remix-run/react";
 import { ValidatedForm } from "remix-validated-form";
-import { assessmentCreateValidator } from "~/schemas/assessment";
+import { assessmentCreateValidator } from "~/components/form/validators";
 import type { AssessmentJson } from "~/services/assessments.server";
-import { SelectField, SubmitButton, TextareaField, TextField } from "../form/fields";
+import { SelectField } from "../form/fields/SelectField";
+import { SubmitButton } from "../form/fields/SubmitButton";
+import { TextareaField } from "../form/fields/TextareaField";
+import { TextField } from "../form/fields/TextField";
 
 export const DETAILS_FORM_ID = "assessment-details";
 

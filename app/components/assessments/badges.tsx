@@ -1,5 +1,5 @@
-import { Badge } from "@mantine/core";
-import { SEVERITY_COLOR, STATUS_COLOR, type AssessmentStatus } from "~/schemas/assessment";
+import { Badge } from "#mantine/components/Badge/Badge";
+import { SEVERITY_COLOR, STATUS_COLOR, type AssessmentStatus } from "~/schemas/assessment-status";
 import { CheckIcon } from "../crud/icons";
 import { humanize } from "../training/labels";
 

@@ -1,4 +1,9 @@
-import { Badge, Card, Center, Stack, Text, Title } from "@mantine/core";
+import { Badge } from "#mantine/components/Badge/Badge";
+import { Card } from "#mantine/components/Card/Card";
+import { Center } from "#mantine/components/Center/Center";
+import { Stack } from "#mantine/components/Stack/Stack";
+import { Text } from "#mantine/components/Text/Text";
+import { Title } from "#mantine/components/Title/Title";
 import type { ReactNode } from "react";
 import { FlashToast } from "../FlashToast";
 

@@ -1,11 +1,16 @@
-import { Anchor, Stack, Text } from "@mantine/core";
+import { Anchor } from "#mantine/components/Anchor/Anchor";
+import { Stack } from "#mantine/components/Stack/Stack";
+import { Text } from "#mantine/components/Text/Text";
 import { useMounted } from "@mantine/hooks";
 import { showToast } from "../toast";
 import { Link, useActionData, useSearchParams } from "@remix-run/react";
 import { useEffect } from "react";
 import { ValidatedForm } from "remix-validated-form";
-import { loginValidator } from "~/schemas/auth";
-import { FormError, PasswordField, SubmitButton, TextField } from "../form/fields";
+import { loginValidator } from "~/components/form/validators";
+import { FormError } from "../form/fields/FormError";
+import { PasswordField } from "../form/fields/PasswordField";
+import { SubmitButton } from "../form/fields/SubmitButton";
+import { TextField } from "../form/fields/TextField";
 
 type LoginActionData = { ok: true; redirectTo: string } | { formError: string } | undefined;
 

@@ -1,9 +1,15 @@
-import { Button, Group, SimpleGrid, Stack } from "@mantine/core";
+import { Button } from "#mantine/components/Button/Button";
+import { Group } from "#mantine/components/Group/Group";
+import { SimpleGrid } from "#mantine/components/SimpleGrid/SimpleGrid";
+import { Stack } from "#mantine/components/Stack/Stack";
 import { Link } from "@remix-run/react";
 import { ValidatedForm } from "remix-validated-form";
-import { CONTACT_LIMITS, contactValidator } from "~/schemas/contact";
+import { contactValidator } from "~/components/form/validators";
+import { CONTACT_LIMITS } from "~/schemas/contact-limits";
 import type { ContactJson } from "~/services/contacts.server";
-import { SubmitButton, TextareaField, TextField } from "../form/fields";
+import { SubmitButton } from "../form/fields/SubmitButton";
+import { TextareaField } from "../form/fields/TextareaField";
+import { TextField } from "../form/fields/TextField";
 
 export const CONTACT_FORM_ID = "contact-form";
 

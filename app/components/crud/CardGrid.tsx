@@ -1,4 +1,7 @@
-import { Card, SimpleGrid, Skeleton, Stack } from "@mantine/core";
+import { Card } from "#mantine/components/Card/Card";
+import { SimpleGrid } from "#mantine/components/SimpleGrid/SimpleGrid";
+import { Skeleton } from "#mantine/components/Skeleton/Skeleton";
+import { Stack } from "#mantine/components/Stack/Stack";
 import { useLocation, useNavigation } from "@remix-run/react";
 import { useEffect, useState, type ReactNode } from "react";
 

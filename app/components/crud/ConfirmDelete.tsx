@@ -1,4 +1,7 @@
-import { Button, Group, Stack, Text } from "@mantine/core";
+import { Button } from "#mantine/components/Button/Button";
+import { Group } from "#mantine/components/Group/Group";
+import { Stack } from "#mantine/components/Stack/Stack";
+import { Text } from "#mantine/components/Text/Text";
 import { Form, Link, useNavigation } from "@remix-run/react";
 
 /**

@@ -1,4 +1,8 @@
-import { Card, Stack, Text, ThemeIcon, Title } from "@mantine/core";
+import { Card } from "#mantine/components/Card/Card";
+import { Stack } from "#mantine/components/Stack/Stack";
+import { Text } from "#mantine/components/Text/Text";
+import { ThemeIcon } from "#mantine/components/ThemeIcon/ThemeIcon";
+import { Title } from "#mantine/components/Title/Title";
 import type { ReactNode } from "react";
 
 /** What a list shows when it has nothing (or the search found nothing). */

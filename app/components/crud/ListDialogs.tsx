@@ -1,4 +1,4 @@
-import { Text } from "@mantine/core";
+import { Text } from "#mantine/components/Text/Text";
 import type { ReactNode } from "react";
 import { DialogRoute } from "../DialogRoute";
 import { ConfirmDelete } from "./ConfirmDelete";

@@ -1,4 +1,6 @@
-import { Button, Group, Text } from "@mantine/core";
+import { Button } from "#mantine/components/Button/Button";
+import { Group } from "#mantine/components/Group/Group";
+import { Text } from "#mantine/components/Text/Text";
 import { Link } from "@remix-run/react";
 
 /** Previous / next links under a long list (links, so paging works without JavaScript). */

@@ -1,4 +1,4 @@
-import { Button } from "@mantine/core";
+import { Button } from "#mantine/components/Button/Button";
 import { Form, useNavigation, useSubmit } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { CheckIcon } from "./icons";

@@ -1,4 +1,6 @@
-import { Button, Group, TextInput } from "@mantine/core";
+import { Button } from "#mantine/components/Button/Button";
+import { Group } from "#mantine/components/Group/Group";
+import { TextInput } from "#mantine/components/TextInput/TextInput";
 import { Form, useSubmit } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { SearchIcon } from "./icons";

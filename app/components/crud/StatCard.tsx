@@ -1,4 +1,7 @@
-import { Card, Group, Text, ThemeIcon } from "@mantine/core";
+import { Card } from "#mantine/components/Card/Card";
+import { Group } from "#mantine/components/Group/Group";
+import { Text } from "#mantine/components/Text/Text";
+import { ThemeIcon } from "#mantine/components/ThemeIcon/ThemeIcon";
 import type { ReactNode } from "react";
 
 /** One summary figure above a list (e.g. "Total Contacts 12"). */

@@ -1,4 +1,14 @@
-import { ActionIcon, Anchor, Badge, Button, Card, Group, Progress, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { ActionIcon } from "#mantine/components/ActionIcon/ActionIcon";
+import { Anchor } from "#mantine/components/Anchor/Anchor";
+import { Badge } from "#mantine/components/Badge/Badge";
+import { Button } from "#mantine/components/Button/Button";
+import { Card } from "#mantine/components/Card/Card";
+import { Group } from "#mantine/components/Group/Group";
+import { Progress } from "#mantine/components/Progress/Progress";
+import { SimpleGrid } from "#mantine/components/SimpleGrid/SimpleGrid";
+import { Stack } from "#mantine/components/Stack/Stack";
+import { Text } from "#mantine/components/Text/Text";
+import { Title } from "#mantine/components/Title/Title";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import type { AssessmentJson, DashboardStats } from "~/services/assessments.server";

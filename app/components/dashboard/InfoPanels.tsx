@@ -1,4 +1,10 @@
-import { Badge, Button, Card, Group, Stack, Text, Title } from "@mantine/core";
+import { Badge } from "#mantine/components/Badge/Badge";
+import { Button } from "#mantine/components/Button/Button";
+import { Card } from "#mantine/components/Card/Card";
+import { Group } from "#mantine/components/Group/Group";
+import { Stack } from "#mantine/components/Stack/Stack";
+import { Text } from "#mantine/components/Text/Text";
+import { Title } from "#mantine/components/Title/Title";
 import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import type { PackageJson } from "~/services/packages.server";

@@ -1,5 +1,5 @@
 import { Form, Link } from "@remix-run/react";
-import { STATUS_COLOR } from "~/schemas/assessment";
+import { STATUS_COLOR } from "~/schemas/assessment-status";
 import type { AssessmentJson } from "~/services/assessments.server";
 import type { EstimateCardJson } from "~/services/estimates.server";
 import { formatDollars } from "~/utils/estimate-lines";

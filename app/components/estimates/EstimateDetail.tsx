@@ -1,4 +1,13 @@
-import { Alert, Anchor, Badge, Button, Group, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
+import { Alert } from "#mantine/components/Alert/Alert";
+import { Anchor } from "#mantine/components/Anchor/Anchor";
+import { Badge } from "#mantine/components/Badge/Badge";
+import { Button } from "#mantine/components/Button/Button";
+import { Group } from "#mantine/components/Group/Group";
+import { SimpleGrid } from "#mantine/components/SimpleGrid/SimpleGrid";
+import { Stack } from "#mantine/components/Stack/Stack";
+import { Table } from "#mantine/components/Table/Table";
+import { Text } from "#mantine/components/Text/Text";
+import { Title } from "#mantine/components/Title/Title";
 import { Form, Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import type { EstimateJson } from "~/services/estimates.server";

@@ -1,10 +1,21 @@
-import { Alert, Button, Group, SimpleGrid, Stack, Text } from "@mantine/core";
+import { Alert } from "#mantine/components/Alert/Alert";
+import { Button } from "#mantine/components/Button/Button";
+import { Group } from "#mantine/components/Group/Group";
+import { SimpleGrid } from "#mantine/components/SimpleGrid/SimpleGrid";
+import { Stack } from "#mantine/components/Stack/Stack";
+import { Text } from "#mantine/components/Text/Text";
 import { Link } from "@remix-run/react";
 import { ValidatedForm } from "remix-validated-form";
-import { REASON_MAX, estimateFormValidator, type EstimateEditInput } from "~/schemas/estimate";
+import { estimateFormValidator } from "~/components/form/validators";
+import type { EstimateEditInput } from "~/schemas/estimate";
+import { REASON_MAX } from "~/schemas/estimate-limits";
 import type { AssessmentJson } from "~/services/assessments.server";
 import { asLines, lineCents } from "~/utils/estimate-lines";
-import { CheckboxField, SelectField, SubmitButton, TextareaField, TextField } from "../form/fields";
+import { CheckboxField } from "../form/fields/CheckboxField";
+import { SelectField } from "../form/fields/SelectField";
+import { SubmitButton } from "../form/fields/SubmitButton";
+import { TextareaField } from "../form/fields/TextareaField";
+import { TextField } from "../form/fields/TextField";
 import { DAMAGE_TYPE_OPTIONS, LOCATION_OPTIONS, SEVERITY_OPTIONS } from "../training/labels";
 
 export const ESTIMATE_FORM_ID = "estimate-form";

@@ -1,4 +1,5 @@
-import { Table, Text } from "@mantine/core";
+import { Table } from "#mantine/components/Table/Table";
+import { Text } from "#mantine/components/Text/Text";
 import type { AssessmentJson } from "~/services/assessments.server";
 import { aiCents, asLines, formatCents, humanizeType, lineCents, type EstimateLine } from "~/utils/estimate-lines";
 

@@ -1,4 +1,10 @@
-import { Badge, Card, Group, List, Stack, Text, ThemeIcon } from "@mantine/core";
+import { Badge } from "#mantine/components/Badge/Badge";
+import { Card } from "#mantine/components/Card/Card";
+import { Group } from "#mantine/components/Group/Group";
+import { List } from "#mantine/components/List/List";
+import { Stack } from "#mantine/components/Stack/Stack";
+import { Text } from "#mantine/components/Text/Text";
+import { ThemeIcon } from "#mantine/components/ThemeIcon/ThemeIcon";
 import type { PackageJson } from "~/services/packages.server";
 import { formatDate, formatWholeUsd } from "../crud/format";
 import { CheckIcon } from "../crud/icons";

@@ -1,9 +1,16 @@
-import { Button, Group, Stack, Switch } from "@mantine/core";
+import { Button } from "#mantine/components/Button/Button";
+import { Group } from "#mantine/components/Group/Group";
+import { Stack } from "#mantine/components/Stack/Stack";
+import { Switch } from "#mantine/components/Switch/Switch";
 import { Link } from "@remix-run/react";
 import { useField, ValidatedForm } from "remix-validated-form";
-import { PACKAGE_LIMITS, packageValidator, type PackageInput } from "~/schemas/package";
+import { packageValidator } from "~/components/form/validators";
+import type { PackageInput } from "~/schemas/package";
+import { PACKAGE_LIMITS } from "~/schemas/package-limits";
 import type { PackageJson } from "~/services/packages.server";
-import { SubmitButton, TextareaField, TextField } from "../form/fields";
+import { SubmitButton } from "../form/fields/SubmitButton";
+import { TextareaField } from "../form/fields/TextareaField";
+import { TextField } from "../form/fields/TextField";
 
 export const PACKAGE_FORM_ID = "package-form";
 

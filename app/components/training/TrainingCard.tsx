@@ -1,4 +1,9 @@
-import { Badge, Card, Group, Image, Stack, Text } from "@mantine/core";
+import { Badge } from "#mantine/components/Badge/Badge";
+import { Card } from "#mantine/components/Card/Card";
+import { Group } from "#mantine/components/Group/Group";
+import { Image } from "#mantine/components/Image/Image";
+import { Stack } from "#mantine/components/Stack/Stack";
+import { Text } from "#mantine/components/Text/Text";
 import type { TrainingItemJson } from "~/services/training.server";
 import { formatUsd } from "../crud/format";
 import { MapPinIcon } from "../crud/icons";

@@ -1,6 +1,6 @@
 import { DAMAGE_LOCATIONS, DAMAGE_TYPES, SEVERITIES } from "~/schemas/damage";
 
-export { SEVERITY_COLOR } from "~/schemas/assessment";
+export { SEVERITY_COLOR } from "~/schemas/assessment-status";
 
 /** "broken_part" → "Broken Part": enumeration values as people read them. */
 export const humanize = (value: string) => value.replace(/_/g, " ").replace(/\b\w/g, (c) => c.toUpperCase());

@@ -1,4 +1,7 @@
-import { Button, Modal, Stack, Text } from "@mantine/core";
+import { Button } from "#mantine/components/Button/Button";
+import { Modal } from "#mantine/components/Modal/Modal";
+import { Stack } from "#mantine/components/Stack/Stack";
+import { Text } from "#mantine/components/Text/Text";
 import { Link, useNavigate, useRevalidator, useSearchParams } from "@remix-run/react";
 import { useCallback } from "react";
 import { showToast } from "../toast";

@@ -1,4 +1,9 @@
-import { ActionIcon, Anchor, Group, Paper, Stack, Text } from "@mantine/core";
+import { ActionIcon } from "#mantine/components/ActionIcon/ActionIcon";
+import { Anchor } from "#mantine/components/Anchor/Anchor";
+import { Group } from "#mantine/components/Group/Group";
+import { Paper } from "#mantine/components/Paper/Paper";
+import { Stack } from "#mantine/components/Stack/Stack";
+import { Text } from "#mantine/components/Text/Text";
 import { Form } from "@remix-run/react";
 import { formatBytes } from "~/schemas/upload-limits";
 

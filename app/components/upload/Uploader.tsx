@@ -1,4 +1,4 @@
-import { Box } from "@mantine/core";
+import { Box } from "#mantine/core/Box/Box";
 import type { LinksFunction } from "@remix-run/node";
 import uppyCoreStyles from "@uppy/core/css/style.min.css";
 import uppyDashboardStyles from "@uppy/dashboard/css/style.min.css";

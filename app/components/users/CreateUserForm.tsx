@@ -1,6 +1,11 @@
-import { SimpleGrid, Stack } from "@mantine/core";
+import { SimpleGrid } from "#mantine/components/SimpleGrid/SimpleGrid";
+import { Stack } from "#mantine/components/Stack/Stack";
 import { ValidatedForm, type Validator } from "remix-validated-form";
-import { FormError, PasswordField, SelectField, SubmitButton, TextField } from "../form/fields";
+import { FormError } from "../form/fields/FormError";
+import { PasswordField } from "../form/fields/PasswordField";
+import { SelectField } from "../form/fields/SelectField";
+import { SubmitButton } from "../form/fields/SubmitButton";
+import { TextField } from "../form/fields/TextField";
 
 const ROLE_OPTIONS = [
   { value: "dealer", label: "Dealer" },

@@ -1,4 +1,10 @@
-import { Badge, Button, Card, Group, Stack, Table, Text } from "@mantine/core";
+import { Badge } from "#mantine/components/Badge/Badge";
+import { Button } from "#mantine/components/Button/Button";
+import { Card } from "#mantine/components/Card/Card";
+import { Group } from "#mantine/components/Group/Group";
+import { Stack } from "#mantine/components/Stack/Stack";
+import { Table } from "#mantine/components/Table/Table";
+import { Text } from "#mantine/components/Text/Text";
 import { Form, Link } from "@remix-run/react";
 import { roleLabel } from "../AppShellLayout";
 

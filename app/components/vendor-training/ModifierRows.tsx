@@ -1,4 +1,7 @@
-import { Group, Stack, Text, TextInput } from "@mantine/core";
+import { Group } from "#mantine/components/Group/Group";
+import { Stack } from "#mantine/components/Stack/Stack";
+import { Text } from "#mantine/components/Text/Text";
+import { TextInput } from "#mantine/components/TextInput/TextInput";
 import { useFormContext } from "remix-validated-form";
 import type { ModifierKind } from "~/schemas/vendor-pricing";
 

@@ -1,9 +1,17 @@
-import { Button, Group, SimpleGrid, Stack } from "@mantine/core";
+import { Button } from "#mantine/components/Button/Button";
+import { Group } from "#mantine/components/Group/Group";
+import { SimpleGrid } from "#mantine/components/SimpleGrid/SimpleGrid";
+import { Stack } from "#mantine/components/Stack/Stack";
 import { Link } from "@remix-run/react";
 import { ValidatedForm } from "remix-validated-form";
-import { pricingRuleValidator, type PricingRuleInput } from "~/schemas/vendor-pricing";
+import { pricingRuleValidator } from "~/components/form/validators";
+import type { PricingRuleInput } from "~/schemas/vendor-pricing";
 import type { PricingRuleJson } from "~/services/vendors.server";
-import { CheckboxField, SelectField, SubmitButton, TextareaField, TextField } from "../form/fields";
+import { CheckboxField } from "../form/fields/CheckboxField";
+import { SelectField } from "../form/fields/SelectField";
+import { SubmitButton } from "../form/fields/SubmitButton";
+import { TextareaField } from "../form/fields/TextareaField";
+import { TextField } from "../form/fields/TextField";
 import { DAMAGE_TYPE_OPTIONS, SEVERITY_OPTIONS } from "../training/labels";
 import { ModifierRows } from "./ModifierRows";
 

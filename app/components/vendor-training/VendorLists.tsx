@@ -1,4 +1,9 @@
-import { Badge, Card, Group, SimpleGrid, Stack, Text } from "@mantine/core";
+import { Badge } from "#mantine/components/Badge/Badge";
+import { Card } from "#mantine/components/Card/Card";
+import { Group } from "#mantine/components/Group/Group";
+import { SimpleGrid } from "#mantine/components/SimpleGrid/SimpleGrid";
+import { Stack } from "#mantine/components/Stack/Stack";
+import { Text } from "#mantine/components/Text/Text";
 import type { LearningRecordJson, PricingRuleJson, VendorPackageJson } from "~/services/vendors.server";
 import { formatUsd } from "../crud/format";
 import { ItemActions } from "../crud/ItemActions";

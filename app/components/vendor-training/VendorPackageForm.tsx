@@ -1,10 +1,18 @@
-import { Button, Group, SimpleGrid, Stack } from "@mantine/core";
+import { Button } from "#mantine/components/Button/Button";
+import { Group } from "#mantine/components/Group/Group";
+import { SimpleGrid } from "#mantine/components/SimpleGrid/SimpleGrid";
+import { Stack } from "#mantine/components/Stack/Stack";
 import { Link } from "@remix-run/react";
 import { ValidatedForm } from "remix-validated-form";
 import { PRICING_MODELS } from "~/schemas/damage";
-import { vendorPackageValidator, type VendorPackageInput } from "~/schemas/vendor-pricing";
+import { vendorPackageValidator } from "~/components/form/validators";
+import type { VendorPackageInput } from "~/schemas/vendor-pricing";
 import type { VendorPackageJson } from "~/services/vendors.server";
-import { CheckboxField, SelectField, SubmitButton, TextareaField, TextField } from "../form/fields";
+import { CheckboxField } from "../form/fields/CheckboxField";
+import { SelectField } from "../form/fields/SelectField";
+import { SubmitButton } from "../form/fields/SubmitButton";
+import { TextareaField } from "../form/fields/TextareaField";
+import { TextField } from "../form/fields/TextField";
 import { humanize } from "../training/labels";
 
 export const VENDOR_PACKAGE_FORM_ID = "vendor-package-form";

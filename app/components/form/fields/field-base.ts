@@ -1,0 +1,18 @@
+// What every field module shares. The fields are one module each: a page's JavaScript then holds
+// only the Mantine inputs its forms use (esbuild splits code by module, not by export).
+
+/**
+ * Fields are checked when the form is submitted, then on every change. Not on blur before that: a
+ * message appearing under the field just left moves the submit button away from the click that
+ * caused the blur, and the click is lost (the user presses Submit and nothing happens).
+ */
+export const VALIDATION = { validationBehavior: { initial: "onSubmit", whenTouched: "onSubmit", whenSubmitted: "onChange" } } as const;
+
+export interface FieldBase {
+  name: string;
+  label: string;
+  description?: string;
+  required?: boolean;
+  placeholder?: string;
+  autoComplete?: string;
+}

@@ -1,0 +1,19 @@
+// The assessment statuses and their colours, apart from the zod schemas: the cards and badges
+// need them on every list screen, and importing them from ./assessment would bring zod along.
+
+/** Spec part 1 §4, in the order of the status machine (design.md). */
+export const ASSESSMENT_STATUSES = ["uploaded", "processing", "analyzing", "completed", "reviewed", "sent"] as const;
+export type AssessmentStatus = (typeof ASSESSMENT_STATUSES)[number];
+
+/** Spec part 1 §4's status colours: completed and sent green, processing and analyzing amber, reviewed blue, else grey. */
+export const STATUS_COLOR: Record<AssessmentStatus, string> = {
+  uploaded: "gray",
+  processing: "yellow",
+  analyzing: "yellow",
+  completed: "green",
+  reviewed: "blue",
+  sent: "green",
+};
+
+/** Spec part 1 §4's severity colours. */
+export const SEVERITY_COLOR: Record<string, string> = { minor: "green", moderate: "yellow", major: "orange", severe: "red" };
