@@ -2,7 +2,7 @@ import { cssBundleHref } from "@remix-run/css-bundle";
 import { ColorSchemeScript } from "#mantine/core/MantineProvider/ColorSchemeScript/ColorSchemeScript";
 import { MantineProvider } from "#mantine/core/MantineProvider/MantineProvider";
 import { mantineHtmlProps } from "#mantine/core/MantineProvider/mantine-html-props";
-import mantineCoreStyles from "@mantine/core/styles.css";
+import mantineCoreStyles from "~/styles/mantine.css";
 import mantineNotificationStyles from "@mantine/notifications/styles.css";
 import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import {
@@ -12,6 +12,7 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  useMatches,
   useRouteError,
 } from "@remix-run/react";
 import type { ReactNode } from "react";
@@ -45,8 +46,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
   );
 }
 
+/**
+ * A route whose page works as plain HTML says so with `export const handle = { scripts: false }`
+ * (the sign-in screens): its document then loads no JavaScript at all (bench/js-budget.mjs reads
+ * the same line). Reached by a client-side navigation it still renders with React.
+ */
+export type RouteHandle = { scripts?: boolean };
+
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
+  const scripts = !useMatches().some((match) => (match.handle as RouteHandle | undefined)?.scripts === false);
   return (
     <html lang="en" {...mantineHtmlProps} data-mantine-color-scheme="light">
       <head>
@@ -61,8 +70,8 @@ export function Layout({ children }: { children: ReactNode }) {
           <ToastHost />
           {children}
         </MantineProvider>
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {scripts && <ScrollRestoration nonce={nonce} />}
+        {scripts && <Scripts nonce={nonce} />}
         <LiveReload nonce={nonce} />
       </body>
     </html>

@@ -22,9 +22,14 @@ export const BUDGETS = {
 };
 
 /** Routes whose screen is a sign-in form: the tighter budget applies. */
-const LOGIN_ROUTES = new Set(["routes/login", "routes/admin.login", "routes/admin.setup"]);
-/** The upload screen's uploader, loaded after the page (dynamic import) and budgeted apart. */
+const LOGIN_ROUTES = new Set(["routes/login", "routes/admin.login"]);
+/** The upload screen's uploader (Uppy), loaded after the page (dynamic import) and budgeted apart. */
 const UPLOAD_ROUTE = "routes/_app.upload";
+const UPLOADER = /app\/components\/upload\/vendor\/uppy\.js$/;
+/** A page that loads no JavaScript declares it so (app/root.tsx renders no <Scripts> for it). */
+const SCRIPTLESS = /export const handle\b[^;]*\bscripts: false\b/;
+
+const budgetOf = (id) => (LOGIN_ROUTES.has(id) ? BUDGETS.login : id === UPLOAD_ROUTE ? BUDGETS.upload.page : BUDGETS.other);
 
 function readBuild(buildDir) {
   const metafile = JSON.parse(readFileSync(path.join(buildDir, "metafile.js.json"), "utf8"));
@@ -41,10 +46,10 @@ function readBuild(buildDir) {
 }
 
 /**
- * The table: one row per screen with the gzip KB its HTML makes the browser load, its budget and
- * whether it fits. `buildDir` defaults to BUILD_DIR or ./build (where remix.config.js writes).
+ * The build's client outputs with the figures both the table and tests need: `kb(urls)` is the gzip
+ * KB the browser fetches for these /build/ URLs (they, and their static imports, transitively).
  */
-export function measureJsBudgets(buildDir = path.resolve(root, process.env.BUILD_DIR ?? "build")) {
+export function loadBuild(buildDir = path.resolve(root, process.env.BUILD_DIR ?? "build")) {
   const { outputs, assetsDir, manifest } = readBuild(buildDir);
   // "/build/x.js" (a URL in the manifest) ↔ the metafile's key for that output.
   const publicPath = "/build/";
@@ -54,7 +59,6 @@ export function measureJsBudgets(buildDir = path.resolve(root, process.env.BUILD
     if (!gzipCache.has(key)) gzipCache.set(key, gzipSync(readFileSync(path.resolve(root, key))).length);
     return gzipCache.get(key);
   };
-  /** Everything the browser fetches for these files: they, and their static imports, transitively. */
   const closure = (keys) => {
     const seen = new Set();
     const visit = (key) => {
@@ -65,9 +69,18 @@ export function measureJsBudgets(buildDir = path.resolve(root, process.env.BUILD
     keys.forEach(visit);
     return seen;
   };
+  const kbOfKeys = (keys) => [...keys].reduce((sum, key) => sum + gzipBytes(key), 0) / 1000;
+  return { outputs, manifest, keyOf, closure, kbOfKeys, kb: (urls) => kbOfKeys(closure(urls.map(keyOf))) };
+}
+
+/**
+ * The table: one row per screen with the gzip KB its HTML makes the browser load, its budget and
+ * whether it fits. `buildDir` defaults to BUILD_DIR or ./build (where remix.config.js writes).
+ */
+export function measureJsBudgets(buildDir) {
+  const { outputs, manifest, keyOf, closure, kbOfKeys: kb } = loadBuild(buildDir);
   const dynamicImports = (keys) =>
     [...keys].flatMap((key) => (outputs[key]?.imports ?? []).filter((i) => i.kind === "dynamic-import").map((i) => i.path));
-  const kb = (keys) => [...keys].reduce((sum, key) => sum + gzipBytes(key), 0) / 1000;
 
   const chain = (id) => {
     const ids = [];
@@ -81,6 +94,11 @@ export function measureJsBudgets(buildDir = path.resolve(root, process.env.BUILD
     if (!inputs.some((input) => !input.startsWith("browser-route-module:"))) continue;
     // Layouts (the root, the signed-in shell) are measured as part of the screens below them.
     if (Object.values(manifest.routes).some((r) => r.parentId === route.id)) continue;
+    const source = inputs.find((input) => input.startsWith("app/routes/"));
+    if (source && SCRIPTLESS.test(readFileSync(path.resolve(root, source), "utf8"))) {
+      rows.push({ route: route.id, path: pathOf(manifest, route), kb: 0, budget: budgetOf(route.id), files: 0, scriptless: true, ok: true });
+      continue;
+    }
     const urls = [manifest.entry.module, ...manifest.entry.imports];
     for (const id of chain(route.id)) urls.push(...(manifest.routes[id].imports ?? []), manifest.routes[id].module);
     const files = closure(urls.map(keyOf));
@@ -88,11 +106,12 @@ export function measureJsBudgets(buildDir = path.resolve(root, process.env.BUILD
       route: route.id,
       path: pathOf(manifest, route),
       kb: kb(files),
-      budget: LOGIN_ROUTES.has(route.id) ? BUDGETS.login : route.id === UPLOAD_ROUTE ? BUDGETS.upload.page : BUDGETS.other,
+      budget: budgetOf(route.id),
       files: files.size,
     };
     if (route.id === UPLOAD_ROUTE) {
-      const later = closure(dynamicImports(files));
+      const uploader = dynamicImports(files).filter((key) => Object.keys(outputs[key].inputs).some((i) => UPLOADER.test(i)));
+      const later = closure(uploader);
       row.withUploader = kb(new Set([...files, ...later]));
       row.uploaderBudget = BUDGETS.upload.withUploader;
     }
@@ -112,13 +131,14 @@ function pathOf(manifest, route) {
 export function formatJsBudgets(rows) {
   const lines = [["screen", "route", "JS gzip KB", "budget KB", ""]];
   for (const row of rows) {
-    lines.push([row.path, row.route, row.kb.toFixed(1), String(row.budget), row.kb <= row.budget ? "ok" : "OVER"]);
+    const verdict = row.scriptless ? "ok (no JS)" : row.kb <= row.budget ? "ok" : "OVER";
+    lines.push([row.path, row.route, row.kb.toFixed(1), String(row.budget), verdict]);
     if (row.withUploader !== undefined) {
       lines.push(["  + uploader", "", row.withUploader.toFixed(1), String(row.uploaderBudget), row.withUploader <= row.uploaderBudget ? "ok" : "OVER"]);
     }
   }
   const widths = lines[0].map((_, i) => Math.max(...lines.map((l) => l[i].length)));
-  return lines.map((l) => l.map((cell, i) => (i >= 2 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join("  ").trimEnd()).join("\n");
+  return lines.map((l) => l.map((cell, i) => (i === 2 || i === 3 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join("  ").trimEnd()).join("\n");
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -1,4 +1,5 @@
 import type { MetaFunction } from "@remix-run/node";
+import type { RouteHandle } from "~/root";
 import { AuthCard } from "~/components/auth/AuthCard";
 import { LoginForm } from "~/components/auth/LoginForm";
 import { loginScreenAction, loginScreenHeaders } from "~/screens/login-screen.server";
@@ -6,6 +7,8 @@ import { loginScreenAction, loginScreenHeaders } from "~/screens/login-screen.se
 export const meta: MetaFunction = () => [{ title: "Admin Login · DamageIQ" }];
 export const action = loginScreenAction;
 export const headers = loginScreenHeaders;
+/** A plain form: the page loads no JavaScript (see RouteHandle in root.tsx). */
+export const handle: RouteHandle = { scripts: false };
 
 export default function AdminLogin() {
   return (

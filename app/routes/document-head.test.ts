@@ -44,13 +44,34 @@ describe("HTTP caching", () => {
     expect(anonymous.headers.get("vary")).toMatch(/Cookie/);
   });
 
-  it("serves fingerprinted assets as immutable for a year", async () => {
-    const html = await (await fetch(`${app.url}/login`)).text();
-    const asset = /(\/build\/[^"]+\.js)"/.exec(html)?.[1];
-    expect(asset).toBeDefined();
-    const res = await fetch(`${app.url}${asset}`);
-    expect(res.status).toBe(200);
-    expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+  it("serves fingerprinted assets as immutable for a year, compressed", async () => {
+    const html = await (await fetch(`${app.url}/contacts`, { headers: { Cookie: cookie } })).text();
+    // A shared chunk: files under compression's 1 KB threshold (the client entry) go as they are.
+    const script = /(\/build\/_shared\/[^"]+\.js)"/.exec(html)?.[1];
+    const sheet = /(\/build\/[^"]+\.css)"/.exec(html)?.[1];
+    for (const asset of [script, sheet]) {
+      expect(asset).toBeDefined();
+      const res = await fetch(`${app.url}${asset}`, { headers: { "Accept-Encoding": "gzip" } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+      expect(res.headers.get("content-encoding"), asset).toBe("gzip");
+      expect(res.headers.get("vary")).toMatch(/Accept-Encoding/);
+    }
+  });
+
+  it("compresses pages, and never stores a page that depends on the session", async () => {
+    for (const path of ["/contacts", "/"]) {
+      const res = await fetch(`${app.url}${path}`, { headers: { Cookie: cookie, "Accept-Encoding": "gzip" } });
+      expect(res.headers.get("content-encoding"), path).toBe("gzip");
+      expect(res.headers.get("cache-control"), path).toBe("no-store");
+      expect(res.headers.get("vary"), path).toMatch(/Cookie/);
+      expect(res.headers.get("vary"), path).toMatch(/Accept-Encoding/);
+    }
+    // Signed out, the same address is the login redirect: it must not be served from a cache either.
+    const signedOut = await fetch(`${app.url}/contacts`, { redirect: "manual" });
+    expect(signedOut.status).toBe(302);
+    expect(signedOut.headers.get("cache-control")).toMatch(/no-cache|no-store/);
+    expect(signedOut.headers.get("vary")).toMatch(/Cookie/);
   });
 });
 

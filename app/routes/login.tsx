@@ -1,6 +1,7 @@
 import { Box } from "#mantine/core/Box/Box";
 import { LinkTabs } from "~/components/LinkTabs";
 import type { MetaFunction } from "@remix-run/node";
+import type { RouteHandle } from "~/root";
 import { useSearchParams } from "@remix-run/react";
 import { AuthCard } from "~/components/auth/AuthCard";
 import { LoginForm } from "~/components/auth/LoginForm";
@@ -9,6 +10,8 @@ import { loginScreenAction, loginScreenHeaders } from "~/screens/login-screen.se
 export const meta: MetaFunction = () => [{ title: "Sign in · DamageIQ" }];
 export const action = loginScreenAction;
 export const headers = loginScreenHeaders;
+/** A plain form: the page loads no JavaScript (see RouteHandle in root.tsx). */
+export const handle: RouteHandle = { scripts: false };
 
 const TABS = [
   { value: "admin", label: "Admin" },

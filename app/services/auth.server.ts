@@ -15,7 +15,7 @@ import {
   type Role,
 } from "~/models/user.server";
 import { loginSchema } from "~/schemas/auth";
-import { jsonError, validationError } from "~/utils/http.server";
+import { jsonError, setPrivateCaching, validationError } from "~/utils/http.server";
 import { assertSameOrigin, isApiRequest } from "~/utils/request.server";
 import {
   commitSession,
@@ -204,10 +204,15 @@ async function unauthorized(request: Request): Promise<Response> {
   const login = redirectTo === "/" ? "/login" : `/login?redirectTo=${encodeURIComponent(redirectTo)}`;
   // A session cookie that no longer signs anyone in: the session ended, so say so on the login page
   // (through a new session: the ended one's record is gone or expired and takes no flash).
-  if ((await sessionCookie.parse(request.headers.get("Cookie"))) === null) return redirect(login);
+  // Remix sends a loader's redirect as it is (entry.server's headers never see it): the same address
+  // is a page when signed in, so this answer must not be cached for another visitor either.
+  const headers = new Headers();
+  setPrivateCaching(headers, request);
+  if ((await sessionCookie.parse(request.headers.get("Cookie"))) === null) return redirect(login, { headers });
   const session = await sessionStorage.getSession();
   session.flash("toast", LOGGED_OUT_TOAST);
-  return redirect(login, { headers: { "Set-Cookie": await commitSession(session) } });
+  headers.set("Set-Cookie", await commitSession(session));
+  return redirect(login, { headers });
 }
 
 /** The signed-in caller, or a thrown 401 (API) / redirect to /login (screens). Checks CSRF on writes. */

@@ -1,0 +1,98 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { formatJsBudgets, loadBuild, measureJsBudgets } from "../bench/js-budget.mjs";
+import { createTestUser, signIn } from "./accounts";
+import { startApp, type RunningApp } from "./app-server";
+import { useTestDb } from "./test-db";
+
+// Issue 15: what a page makes a phone on a slow line download before it works. The table comes
+// from the build (every screen, including ones added later); the pages themselves are checked
+// against it over HTTP, so a screen cannot pass on paper and load more in the browser.
+const CSS_BUDGET_KB = { "/login": 30 };
+const root = path.resolve(import.meta.dirname, "..");
+
+const rows = measureJsBudgets();
+
+describe("first-load JavaScript budgets (gzip)", () => {
+  it("every screen is within its budget", () => {
+    expect(rows.length).toBeGreaterThan(10);
+    expect(rows.filter((r) => !r.ok).map((r) => r.path), `\n${formatJsBudgets(rows)}\n`).toEqual([]);
+  });
+
+  it("the sign-in screens load no JavaScript, and the upload screen loads Uppy only later", () => {
+    for (const route of ["routes/login", "routes/admin.login"]) {
+      expect(rows.find((r) => r.route === route)).toMatchObject({ kb: 0, scriptless: true });
+    }
+    const upload = rows.find((r) => r.route === "routes/_app.upload");
+    expect(upload?.withUploader).toBeGreaterThan(upload!.kb + 50);
+  });
+});
+
+describe("the pages load what the table says", () => {
+  let app: RunningApp;
+  let cookie: string;
+  beforeAll(async () => {
+    await useTestDb();
+    app = await startApp();
+    const admin = await createTestUser({ role: "admin" });
+    cookie = await signIn(app, admin.username, admin.password);
+  });
+  afterAll(() => app?.stop());
+
+  const page = async (urlPath: string) => {
+    const res = await fetch(`${app.url}${urlPath}`, { headers: { Cookie: cookie } });
+    return res.text();
+  };
+
+  it.each(rows.map((r) => [r.path, r] as const))("%s", async (screenPath, row) => {
+    const html = await page(screenPath === "/*" ? "/no-such-page" : screenPath);
+    // Module scripts and preloads the document names, and the modules its inline script imports.
+    const urls = new Set<string>();
+    for (const m of html.matchAll(/<link rel="modulepreload" href="(\/build\/[^"]+\.js)"/g)) urls.add(m[1]);
+    for (const m of html.matchAll(/<script[^>]* src="(\/build\/[^"]+\.js)"/g)) urls.add(m[1]);
+    for (const m of html.matchAll(/(?:from |import\()"(\/build\/[^"]+\.js)"/g)) urls.add(m[1]);
+    if (row.scriptless) {
+      expect([...urls]).toEqual([]);
+      expect(html).not.toMatch(/<script[^>]*type="module"/);
+      return;
+    }
+    expect(urls.size).toBeGreaterThan(0);
+    expect(loadBuild().kb([...urls])).toBeCloseTo(row.kb, 1);
+  });
+
+  it.each(Object.entries(CSS_BUDGET_KB))("%s loads at most %d KB of CSS (gzip)", async (urlPath, budget) => {
+    const html = await page(urlPath);
+    const sheets = [...html.matchAll(/<link rel="stylesheet" href="(\/build\/[^"]+\.css)"/g)].map((m) => m[1]);
+    expect(sheets.length).toBeGreaterThan(0);
+    let bytes = 0;
+    for (const href of sheets) bytes += gzipSync(Buffer.from(await (await fetch(`${app.url}${href}`)).arrayBuffer())).length;
+    expect(bytes / 1000).toBeLessThanOrEqual(budget);
+  });
+});
+
+describe("Mantine's styles", () => {
+  it("app/styles/mantine.css imports the styles of every Mantine component the pages use", () => {
+    const { outputs } = loadBuild();
+    const used = new Set<string>();
+    for (const output of Object.values(outputs) as { inputs: Record<string, { bytesInOutput: number }> }[]) {
+      for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+        const component = /@mantine\/core\/esm\/components\/([^/]+)\//.exec(input)?.[1];
+        if (component && bytesInOutput > 0) used.add(component);
+      }
+    }
+    const stylesDir = path.join(root, "node_modules/@mantine/core/styles");
+    const css = readFileSync(path.join(root, "app/styles/mantine.css"), "utf8");
+    const missing = [...used].filter((c) => {
+      try {
+        readFileSync(path.join(stylesDir, `${c}.css`));
+      } catch {
+        return false; // a component without styles of its own
+      }
+      return !css.includes(`@import "@mantine/core/styles/${c}.css";`);
+    });
+    expect(used.size).toBeGreaterThan(10);
+    expect(missing).toEqual([]);
+  });
+});
