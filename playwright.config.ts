@@ -1,5 +1,8 @@
 import { defineConfig } from "@playwright/test";
 
+/** A small Android phone: 360 × 740 CSS px, touch, mobile viewport handling. */
+const PHONE = { viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+
 export default defineConfig({
   testDir: "e2e",
   globalSetup: "./e2e/global-setup.ts",
@@ -24,8 +27,13 @@ export default defineConfig({
       ],
     },
   },
+  // The phone projects run e2e/phone.spec.ts at a phone's size (360 px wide, touch), JS on and off;
+  // the throttled walkthrough (e2e/throttled.walk.ts) runs only from bench/throttled-walk.mjs
+  // (playwright.throttled.config.ts).
   projects: [
-    { name: "js", use: { javaScriptEnabled: true } },
-    { name: "no-js", use: { javaScriptEnabled: false } },
+    { name: "js", testIgnore: /phone\.spec\.ts/, use: { javaScriptEnabled: true } },
+    { name: "no-js", testIgnore: /phone\.spec\.ts/, use: { javaScriptEnabled: false } },
+    { name: "phone", testMatch: /phone\.spec\.ts/, use: { ...PHONE, javaScriptEnabled: true } },
+    { name: "phone-no-js", testMatch: /phone\.spec\.ts/, use: { ...PHONE, javaScriptEnabled: false } },
   ],
 });
