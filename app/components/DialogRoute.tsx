@@ -1,4 +1,4 @@
-import { Modal } from "#mantine/components/Modal/Modal";
+import { LazyModal } from "./LazyModal";
 import { useNavigate } from "@remix-run/react";
 import type { ReactNode } from "react";
 
@@ -9,7 +9,7 @@ import type { ReactNode } from "react";
 export function DialogRoute({ title, closeTo, children }: { title: string; closeTo: string; children: ReactNode }) {
   const navigate = useNavigate();
   return (
-    <Modal
+    <LazyModal
       opened
       onClose={() => navigate(closeTo, { preventScrollReset: true })}
       title={title}
@@ -18,6 +18,6 @@ export function DialogRoute({ title, closeTo, children }: { title: string; close
       transitionProps={{ duration: 0 }}
     >
       {children}
-    </Modal>
+    </LazyModal>
   );
 }

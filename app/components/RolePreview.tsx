@@ -2,7 +2,7 @@ import { Alert } from "#mantine/components/Alert/Alert";
 import { Button } from "#mantine/components/Button/Button";
 import { Card } from "#mantine/components/Card/Card";
 import { Group } from "#mantine/components/Group/Group";
-import { NativeSelect } from "#mantine/components/NativeSelect/NativeSelect";
+import { NativeSelect } from "~/components/form/NativeSelect";
 import { Text } from "#mantine/components/Text/Text";
 import { Title } from "#mantine/components/Title/Title";
 import { Form } from "@remix-run/react";

@@ -1,6 +1,6 @@
 import { Button } from "#mantine/components/Button/Button";
 import { Group } from "#mantine/components/Group/Group";
-import { NativeSelect } from "#mantine/components/NativeSelect/NativeSelect";
+import { NativeSelect } from "~/components/form/NativeSelect";
 import { SimpleGrid } from "#mantine/components/SimpleGrid/SimpleGrid";
 import { Stack } from "#mantine/components/Stack/Stack";
 import { Text } from "#mantine/components/Text/Text";

@@ -1,7 +1,7 @@
 import { Alert } from "#mantine/components/Alert/Alert";
 import { Button } from "#mantine/components/Button/Button";
 import { Group } from "#mantine/components/Group/Group";
-import { NativeSelect } from "#mantine/components/NativeSelect/NativeSelect";
+import { NativeSelect } from "~/components/form/NativeSelect";
 import { Stack } from "#mantine/components/Stack/Stack";
 import { Text } from "#mantine/components/Text/Text";
 import { Title } from "#mantine/components/Title/Title";

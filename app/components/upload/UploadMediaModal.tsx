@@ -1,9 +1,9 @@
 import { Button } from "#mantine/components/Button/Button";
-import { Modal } from "#mantine/components/Modal/Modal";
 import { Stack } from "#mantine/components/Stack/Stack";
 import { Text } from "#mantine/components/Text/Text";
 import { Link, useNavigate, useRevalidator, useSearchParams } from "@remix-run/react";
 import { useCallback } from "react";
+import { LazyModal } from "../LazyModal";
 import { showToast } from "../toast";
 import { UploadFallbackForm } from "./UploadFallbackForm";
 import { Uploader } from "./Uploader";
@@ -48,7 +48,7 @@ export function UploadMediaModal({ children, fullWidth }: { children?: React.Rea
       >
         {children ?? "Upload Media"}
       </Button>
-      <Modal
+      <LazyModal
         opened={opened}
         onClose={close}
         title="Upload Media"
@@ -69,7 +69,7 @@ export function UploadMediaModal({ children, fullWidth }: { children?: React.Rea
             <a href="/">Close</a>
           </noscript>
         </Stack>
-      </Modal>
+      </LazyModal>
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { NativeSelect } from "#mantine/components/NativeSelect/NativeSelect";
+import { NativeSelect } from "~/components/form/NativeSelect";
 import { useField } from "remix-validated-form";
 import { VALIDATION, type FieldBase } from "./field-base";
 
