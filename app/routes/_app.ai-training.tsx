@@ -13,7 +13,6 @@ import {
   type MetaFunction,
 } from "@remix-run/node";
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
-import { validationError } from "remix-validated-form";
 import { CardGrid, CardGridSkeleton, useListLoading } from "~/components/crud/CardGrid";
 import { EmptyState } from "~/components/crud/EmptyState";
 import { BoxIcon, CheckIcon, PlusIcon, StarIcon, TrendingUpIcon } from "~/components/crud/icons";
@@ -24,7 +23,6 @@ import { UrlChoicesForm } from "~/components/crud/PostButtons";
 import { StatCard } from "~/components/crud/StatCard";
 import { DAMAGE_TYPE_OPTIONS, humanize, SEVERITY_OPTIONS } from "~/components/training/labels";
 import { TrainingCard } from "~/components/training/TrainingCard";
-import { TrainingForm } from "~/components/training/TrainingForm";
 import { uploaderLinks } from "~/components/upload/Uploader";
 import { MODEL_ACCURACY_DISPLAY, VERIFIED_FILTERS } from "~/schemas/training-display";
 import { trainingFilterSchema, trainingItemValidator } from "~/schemas/validators.server";
@@ -38,9 +36,13 @@ import {
   updateTrainingItem,
   verifyTrainingItem,
 } from "~/services/training.server";
-import { handleForm } from "~/utils/forms.server";
+import { handleForm, validationError } from "~/utils/forms.server";
 import { jsonError } from "~/utils/http.server";
 import { listReturnTo, nullIfNotFound, writeAndReturn } from "~/screens/list-screen.server";
+import { lazy } from "react";
+
+// Dialog contents load when a dialog opens (inside DialogRoute's Suspense): most visits open none.
+const TrainingForm = lazy(() => import("~/components/training/TrainingForm").then((m) => ({ default: m.TrainingForm })));
 
 export const meta: MetaFunction = () => [{ title: "AI Training Center · DamageIQ" }];
 export const links: LinksFunction = () => uploaderLinks();

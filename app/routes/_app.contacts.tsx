@@ -7,7 +7,6 @@ import { Title } from "#mantine/components/Title/Title";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { ContactCard } from "~/components/contacts/ContactCard";
-import { ContactForm } from "~/components/contacts/ContactForm";
 import { CardGrid, CardGridSkeleton, useListLoading } from "~/components/crud/CardGrid";
 import { EmptyState } from "~/components/crud/EmptyState";
 import { ListDialogs } from "~/components/crud/ListDialogs";
@@ -26,6 +25,10 @@ import {
   updateContact,
 } from "~/services/contacts.server";
 import { listScreenAction, nullIfNotFound, readListUrl } from "~/screens/list-screen.server";
+import { lazy } from "react";
+
+// Dialog contents load when a dialog opens (inside DialogRoute's Suspense): most visits open none.
+const ContactForm = lazy(() => import("~/components/contacts/ContactForm").then((m) => ({ default: m.ContactForm })));
 
 export const meta: MetaFunction = () => [{ title: "Contacts · DamageIQ" }];
 

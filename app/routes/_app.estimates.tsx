@@ -18,14 +18,17 @@ import { SearchBar } from "~/components/crud/SearchBar";
 import { StatCard } from "~/components/crud/StatCard";
 import { DialogRoute } from "~/components/DialogRoute";
 import { EstimateCard } from "~/components/estimates/EstimateCard";
-import { BEING_ANALYZED, EstimateDetail } from "~/components/estimates/EstimateDetail";
-import { EstimateForm } from "~/components/estimates/EstimateForm";
-import { ASSESSMENT_STATUSES } from "~/schemas/assessment-status";
+import { ASSESSMENT_STATUSES, BEING_ANALYZED } from "~/schemas/assessment-status";
 import { estimatesAction, estimatesData } from "~/screens/estimates.server";
 import { requireUser } from "~/services/auth.server";
 import { formatDollars } from "~/utils/estimate-lines";
 import { ESTIMATE_LIST_PARAMS, readEstimateDialog } from "~/utils/estimate-url";
 import { listSearch } from "~/utils/list-url";
+import { lazy } from "react";
+
+// Dialog contents load when a dialog opens (inside DialogRoute's Suspense): most visits open none.
+const EstimateDetail = lazy(() => import("~/components/estimates/EstimateDetail").then((m) => ({ default: m.EstimateDetail })));
+const EstimateForm = lazy(() => import("~/components/estimates/EstimateForm").then((m) => ({ default: m.EstimateForm })));
 
 export const meta: MetaFunction = () => [{ title: "Estimates · DamageIQ" }];
 

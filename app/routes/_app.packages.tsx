@@ -16,7 +16,6 @@ import { PageLinks } from "~/components/crud/PageLinks";
 import { SearchBar } from "~/components/crud/SearchBar";
 import { StatCard } from "~/components/crud/StatCard";
 import { PackageCard } from "~/components/packages/PackageCard";
-import { PackageForm } from "~/components/packages/PackageForm";
 import { packageValidator } from "~/schemas/validators.server";
 import { requireUser } from "~/services/auth.server";
 import {
@@ -27,6 +26,10 @@ import {
   updatePackage,
 } from "~/services/packages.server";
 import { listScreenAction, nullIfNotFound, readListUrl } from "~/screens/list-screen.server";
+import { lazy } from "react";
+
+// Dialog contents load when a dialog opens (inside DialogRoute's Suspense): most visits open none.
+const PackageForm = lazy(() => import("~/components/packages/PackageForm").then((m) => ({ default: m.PackageForm })));
 
 export const meta: MetaFunction = () => [{ title: "Packages · DamageIQ" }];
 

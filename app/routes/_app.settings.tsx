@@ -5,7 +5,7 @@ import { Card } from "#mantine/components/Card/Card";
 import { Code } from "#mantine/components/Code/Code";
 import { Group } from "#mantine/components/Group/Group";
 import { Stack } from "#mantine/components/Stack/Stack";
-import { Table } from "#mantine/components/Table/Table";
+import { Table } from "~/components/Table";
 import { Text } from "#mantine/components/Text/Text";
 import { Title } from "#mantine/components/Title/Title";
 import { LinkTabs } from "~/components/LinkTabs";

@@ -14,9 +14,8 @@ import {
   type MetaFunction,
 } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
-import { useCallback, useEffect, useRef } from "react";
+import { lazy, Suspense, useCallback, useEffect, useRef } from "react";
 import { AnalyzingCard, ANALYSIS_POLL_SECONDS, ResultCard } from "~/components/assessments/AnalysisCards";
-import { DetailsForm } from "~/components/assessments/DetailsForm";
 import { FormError } from "~/components/form/fields/FormError";
 import { showToast } from "~/components/toast";
 import { UploadFallbackForm } from "~/components/upload/UploadFallbackForm";
@@ -30,6 +29,9 @@ import { getAssessment } from "~/services/assessments.server";
 import { listContacts } from "~/services/contacts.server";
 import { listDraft } from "~/services/storage.server";
 import { listVendors } from "~/services/vendors.server";
+
+// The details step's form (with the form library) loads when the wizard reaches that step.
+const DetailsForm = lazy(() => import("~/components/assessments/DetailsForm").then((m) => ({ default: m.DetailsForm })));
 
 export const meta: MetaFunction = () => [{ title: "Upload & Assess · DamageIQ" }];
 export const links: LinksFunction = () => uploaderLinks();
@@ -156,12 +158,14 @@ export default function UploadPage() {
               </Text>
             )}
             <FormError title="Error" message={actionData?.formError} />
-            <DetailsForm
-              mediaUrls={assessment ? assessment.mediaUrls : files.map((f) => f.url)}
-              contacts={contacts}
-              vendors={vendors}
-              assessment={assessment}
-            />
+            <Suspense fallback={null}>
+              <DetailsForm
+                mediaUrls={assessment ? assessment.mediaUrls : files.map((f) => f.url)}
+                contacts={contacts}
+                vendors={vendors}
+                assessment={assessment}
+              />
+            </Suspense>
           </Stack>
         </Card>
       )}

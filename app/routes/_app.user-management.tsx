@@ -6,11 +6,14 @@ import { Title } from "#mantine/components/Title/Title";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { DialogRoute } from "~/components/DialogRoute";
-import { CreateUserForm } from "~/components/users/CreateUserForm";
 import { DeleteUserConfirm, UserTable } from "~/components/users/UserTable";
 import { createManagedUserValidator } from "~/schemas/validators.server";
 import * as clientValidators from "~/components/form/validators";
 import { loadUserAdmin, userAdminAction } from "~/screens/user-admin-screen.server";
+import { lazy } from "react";
+
+// Dialog contents load when a dialog opens (inside DialogRoute's Suspense): most visits open none.
+const CreateUserForm = lazy(() => import("~/components/users/CreateUserForm").then((m) => ({ default: m.CreateUserForm })));
 
 export const meta: MetaFunction = () => [{ title: "User Management · DamageIQ" }];
 

@@ -13,8 +13,6 @@ import { UrlChoicesForm } from "~/components/crud/PostButtons";
 import { BoxIcon, PlusIcon } from "~/components/crud/icons";
 import { DialogRoute } from "~/components/DialogRoute";
 import { LinkTabs } from "~/components/LinkTabs";
-import { PricingRuleForm } from "~/components/vendor-training/PricingRuleForm";
-import { VendorPackageForm } from "~/components/vendor-training/VendorPackageForm";
 import { LearningRecordCard, RuleCard, VendorPackageCard } from "~/components/vendor-training/VendorLists";
 import { humanize } from "~/components/training/labels";
 import { pricingRuleValidator, vendorPackageValidator } from "~/schemas/validators.server";
@@ -39,6 +37,11 @@ import { handleForm } from "~/utils/forms.server";
 import { jsonError } from "~/utils/http.server";
 import { listSearch, readDialog } from "~/utils/list-url";
 import { listReturnTo, writeAndReturn } from "~/screens/list-screen.server";
+import { lazy } from "react";
+
+// Dialog contents load when a dialog opens (inside DialogRoute's Suspense): most visits open none.
+const PricingRuleForm = lazy(() => import("~/components/vendor-training/PricingRuleForm").then((m) => ({ default: m.PricingRuleForm })));
+const VendorPackageForm = lazy(() => import("~/components/vendor-training/VendorPackageForm").then((m) => ({ default: m.VendorPackageForm })));
 
 export const meta: MetaFunction = () => [{ title: "Vendor AI Training · DamageIQ" }];
 

@@ -17,3 +17,6 @@ export const STATUS_COLOR: Record<AssessmentStatus, string> = {
 
 /** Spec part 1 §4's severity colours. */
 export const SEVERITY_COLOR: Record<string, string> = { minor: "green", moderate: "yellow", major: "orange", severe: "red" };
+
+/** An estimate the analysis is still working on is not edited (its result would overwrite the edit). */
+export const BEING_ANALYZED: readonly string[] = ["processing", "analyzing"];

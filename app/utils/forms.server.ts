@@ -1,6 +1,9 @@
 import { json } from "@remix-run/node";
 import { validationError, type Validator } from "remix-validated-form";
 
+/** For route actions: imported from here it stays out of the page's JavaScript (a .server module). */
+export { validationError };
+
 /**
  * A field name the validator's path parser refuses (`__proto__`, `constructor`, `prototype` as any
  * segment of `a[b].c`): it throws on them, which was a 500. No form of ours has such a field.

@@ -5,7 +5,7 @@ import { Button } from "#mantine/components/Button/Button";
 import { Group } from "#mantine/components/Group/Group";
 import { SimpleGrid } from "#mantine/components/SimpleGrid/SimpleGrid";
 import { Stack } from "#mantine/components/Stack/Stack";
-import { Table } from "#mantine/components/Table/Table";
+import { Table } from "~/components/Table";
 import { Text } from "#mantine/components/Text/Text";
 import { Title } from "#mantine/components/Title/Title";
 import { Form, Link } from "@remix-run/react";
@@ -16,10 +16,9 @@ import { SeverityBadge, StatusBadge } from "../assessments/badges";
 import { humanize } from "../training/labels";
 import { contactName, NO_CONTACT_MESSAGE, pdfHref } from "./EstimateCard";
 import { AuditTrail, EstimateLines } from "./EstimateLines";
+import { BEING_ANALYZED } from "~/schemas/assessment-status";
 
 const NOT_SPECIFIED = "Not specified";
-/** An estimate the analysis is still working on is not edited (its result would overwrite the edit). */
-export const BEING_ANALYZED: readonly string[] = ["processing", "analyzing"];
 
 function Field({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
   return (

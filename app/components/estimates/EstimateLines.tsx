@@ -1,4 +1,4 @@
-import { Table } from "#mantine/components/Table/Table";
+import { Table } from "~/components/Table";
 import { Text } from "#mantine/components/Text/Text";
 import type { AssessmentJson } from "~/services/assessments.server";
 import { aiCents, asLines, formatCents, humanizeType, lineCents, type EstimateLine } from "~/utils/estimate-lines";

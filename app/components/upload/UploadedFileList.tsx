@@ -1,5 +1,5 @@
-import { ActionIcon } from "#mantine/components/ActionIcon/ActionIcon";
 import { Anchor } from "#mantine/components/Anchor/Anchor";
+import { CloseButton } from "#mantine/components/CloseButton/CloseButton";
 import { Group } from "#mantine/components/Group/Group";
 import { Paper } from "#mantine/components/Paper/Paper";
 import { Stack } from "#mantine/components/Stack/Stack";
@@ -40,9 +40,8 @@ export function UploadedFileList({ files, action = "/upload" }: { files: ListedF
             <Form method="post" action={action}>
               <input type="hidden" name="intent" value="remove" />
               <input type="hidden" name="id" value={file.id} />
-              <ActionIcon type="submit" variant="subtle" color="red" aria-label={`Remove ${file.name}`}>
-                ×
-              </ActionIcon>
+              {/* CloseButton rather than ActionIcon: the alerts already load it. */}
+              <CloseButton type="submit" c="red" aria-label={`Remove ${file.name}`} />
             </Form>
           </Group>
         </Paper>

@@ -3,7 +3,7 @@ import { Button } from "#mantine/components/Button/Button";
 import { Card } from "#mantine/components/Card/Card";
 import { Group } from "#mantine/components/Group/Group";
 import { Stack } from "#mantine/components/Stack/Stack";
-import { Table } from "#mantine/components/Table/Table";
+import { Table } from "~/components/Table";
 import { Text } from "#mantine/components/Text/Text";
 import { Form, Link } from "@remix-run/react";
 import { roleLabel } from "../AppShellLayout";

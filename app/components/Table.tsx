@@ -1,0 +1,87 @@
+import { Box } from "#mantine/core/Box/Box";
+import type { BoxProps, MantineSpacing } from "@mantine/core";
+import { createContext, useContext, type ComponentPropsWithoutRef, type CSSProperties, type ReactNode } from "react";
+
+/**
+ * Mantine's Table with its look (its class names, styled by Mantine's Table.css), without its
+ * module: Table.ScrollContainer brings Mantine's ScrollArea, ~7 KB gzip on every page with a table.
+ * The scroll container here is a plain overflow box. Table.test.ts checks the class names against
+ * the installed Mantine.
+ */
+export const TABLE_CLASSES = {
+  table: "m_b23fa0ef",
+  th: "m_4e7aa4f3",
+  tr: "m_4e7aa4fd",
+  td: "m_4e7aa4ef",
+  tbody: "m_b2404537",
+  thead: "m_b242d975",
+  scrollContainer: "m_a100c15",
+  scrollContainerInner: "m_62259741",
+} as const;
+
+const RowStyle = createContext<{ striped: boolean; hover: boolean }>({ striped: false, hover: false });
+
+/** Mantine's getSpacing: a theme size or px (as rem). */
+const spacing = (value: MantineSpacing | number) =>
+  typeof value === "number" ? `calc(${value / 16}rem * var(--mantine-scale))` : `var(--mantine-spacing-${value})`;
+
+type Props<T extends keyof React.JSX.IntrinsicElements> = BoxProps &
+  Omit<ComponentPropsWithoutRef<T>, "style"> & { style?: CSSProperties };
+
+type TableProps = Props<"table"> & {
+  striped?: boolean;
+  highlightOnHover?: boolean;
+  verticalSpacing?: MantineSpacing | number;
+};
+
+const classNames = (...names: (string | undefined)[]) => names.filter(Boolean).join(" ");
+
+function TableRoot({ striped = false, highlightOnHover = false, verticalSpacing = 7, style, className, ...props }: TableProps) {
+  const vars = { "--table-vertical-spacing": spacing(verticalSpacing) } as CSSProperties;
+  return (
+    <RowStyle.Provider value={{ striped, hover: highlightOnHover }}>
+      <Box component="table" className={classNames(TABLE_CLASSES.table, className)} style={{ ...vars, ...style }} {...props} />
+    </RowStyle.Provider>
+  );
+}
+
+/** A table part: the element with Mantine's class and Mantine's style props (ta, fw…). */
+function part<T extends "thead" | "tbody" | "th" | "td">(tag: T, partClass: string) {
+  return function TablePart({ className, ...props }: Props<T>) {
+    return <Box component={tag as "td"} className={classNames(partClass, className)} {...(props as Props<"td">)} />;
+  };
+}
+
+function Tr({ className, ...props }: Props<"tr">) {
+  const { striped, hover } = useContext(RowStyle);
+  return (
+    <Box
+      component="tr"
+      className={classNames(TABLE_CLASSES.tr, className)}
+      data-with-row-border
+      data-striped={striped ? "odd" : undefined}
+      data-hover={hover || undefined}
+      {...props}
+    />
+  );
+}
+
+/** A horizontally scrolling box for a table wider than the screen (phones). */
+function ScrollContainer({ minWidth, children }: { minWidth: number; children: ReactNode }) {
+  return (
+    <div className={TABLE_CLASSES.scrollContainer} style={{ "--table-overflow": "auto" } as CSSProperties}>
+      <div className={TABLE_CLASSES.scrollContainerInner} style={{ "--table-min-width": `calc(${minWidth / 16}rem * var(--mantine-scale))` } as CSSProperties}>
+        {children}
+      </div>
+    </div>
+  );
+}
+
+export const Table = Object.assign(TableRoot, {
+  Thead: part("thead", TABLE_CLASSES.thead),
+  Tbody: part("tbody", TABLE_CLASSES.tbody),
+  Th: part("th", TABLE_CLASSES.th),
+  Td: part("td", TABLE_CLASSES.td),
+  Tr,
+  ScrollContainer,
+});
