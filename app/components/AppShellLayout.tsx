@@ -1,9 +1,9 @@
 import { Anchor } from "#mantine/components/Anchor/Anchor";
 import { AppShell } from "#mantine/components/AppShell/AppShell";
-import { Avatar } from "#mantine/components/Avatar/Avatar";
 import { Badge } from "#mantine/components/Badge/Badge";
 import { Box } from "#mantine/core/Box/Box";
 import { Burger } from "#mantine/components/Burger/Burger";
+import { Center } from "#mantine/components/Center/Center";
 import { Button } from "#mantine/components/Button/Button";
 import { Group } from "#mantine/components/Group/Group";
 import { NavLink } from "#mantine/components/NavLink/NavLink";
@@ -125,9 +125,18 @@ export function AppShellLayout({ user, children }: { user: ShellUser; children: 
         </AppShell.Section>
         <AppShell.Section>
           <Group gap="sm" wrap="nowrap" p="xs">
-            <Avatar color="indigo" radius="xl">
+            {/* Mantine's Avatar look (light indigo circle) without its module, on every screen. */}
+            <Center
+              w={38}
+              h={38}
+              bg="var(--mantine-color-indigo-light)"
+              c="var(--mantine-color-indigo-light-color)"
+              fw={700}
+              fz="sm"
+              style={{ borderRadius: "50%", flex: "none" }}
+            >
               {initials(user.firstName, user.lastName)}
-            </Avatar>
+            </Center>
             <Stack gap={0} style={{ flex: 1, minWidth: 0 }}>
               <Text size="sm" fw={600} truncate>
                 {user.firstName} {user.lastName}

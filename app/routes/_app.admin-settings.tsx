@@ -5,23 +5,23 @@ import { Stack } from "#mantine/components/Stack/Stack";
 import { Text } from "#mantine/components/Text/Text";
 import { Title } from "#mantine/components/Title/Title";
 import { LinkTabs } from "~/components/LinkTabs";
-import { showToast } from "~/components/toast";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
-import { useEffect } from "react";
-import { ValidatedForm } from "remix-validated-form";
-import { FormError } from "~/components/form/fields/FormError";
-import { PasswordField } from "~/components/form/fields/PasswordField";
-import { SubmitButton } from "~/components/form/fields/SubmitButton";
-import { TextField } from "~/components/form/fields/TextField";
-import { CreateUserForm } from "~/components/users/CreateUserForm";
-import { DeleteUserConfirm, UserTable } from "~/components/users/UserTable";
+import { lazy, Suspense } from "react";
+import type { ActionData } from "~/components/users/CredentialsForm";
 import { changeCredentialsValidator, createUserValidator } from "~/schemas/validators.server";
 import * as clientValidators from "~/components/form/validators";
 import { requireAdmin } from "~/services/auth.server";
 import { changeCredentials } from "~/services/users.server";
 import { handleForm } from "~/utils/forms.server";
 import { loadUserAdmin, userAdminAction } from "~/screens/user-admin-screen.server";
+
+// Each tab's forms and table load with the page but apart from its first JavaScript: the server's
+// HTML works (plain form posts) until they arrive and hydrate.
+const CredentialsForm = lazy(() => import("~/components/users/CredentialsForm").then((m) => ({ default: m.CredentialsForm })));
+const CreateUserForm = lazy(() => import("~/components/users/CreateUserForm").then((m) => ({ default: m.CreateUserForm })));
+const UserTable = lazy(() => import("~/components/users/UserTable").then((m) => ({ default: m.UserTable })));
+const DeleteUserConfirm = lazy(() => import("~/components/users/UserTable").then((m) => ({ default: m.DeleteUserConfirm })));
 
 export const meta: MetaFunction = () => [{ title: "Admin Settings · DamageIQ" }];
 
@@ -58,45 +58,6 @@ const TABS = [
   { value: "users", label: "Users" },
 ];
 
-type ActionData = { credentialsUpdated: true } | { formError?: string; formId?: string } | undefined;
-
-function CredentialsForm({ data }: { data: ActionData }) {
-  const updated = data && "credentialsUpdated" in data;
-  const formError = data && "formError" in data && data.formId === "credentials" ? data.formError : null;
-  useEffect(() => {
-    if (updated) showToast({ title: "Success", message: "Admin credentials updated successfully", color: "green" });
-  }, [updated, data]);
-  return (
-    <Card withBorder maw={520}>
-      <Title order={2} size="h4" mb="sm">
-        Change credentials
-      </Title>
-      {updated && (
-        <Text c="green" role="status" mb="sm">
-          Admin credentials updated successfully
-        </Text>
-      )}
-      <ValidatedForm
-        key={updated ? "reset" : "form"}
-        validator={clientValidators.changeCredentialsValidator}
-        method="post"
-        id="credentials"
-        noValidate
-      >
-        <input type="hidden" name="intent" value="change-credentials" />
-        <Stack>
-          <FormError title="Error" message={formError ? formError || "Failed to update credentials" : null} />
-          <PasswordField name="currentPassword" label="Current password" autoComplete="current-password" required />
-          <TextField name="newUsername" label="New username (optional)" autoComplete="off" />
-          <PasswordField name="newPassword" label="New password (optional)" autoComplete="new-password" />
-          <PasswordField name="confirmPassword" label="Confirm new password" autoComplete="new-password" />
-          <SubmitButton formId="credentials">Update Credentials</SubmitButton>
-        </Stack>
-      </ValidatedForm>
-    </Card>
-  );
-}
-
 export default function AdminSettings() {
   const { users, confirmDelete, username } = useLoaderData<typeof loader>();
   const data = useActionData<ActionData>();
@@ -112,32 +73,34 @@ export default function AdminSettings() {
       <Box mb="md">
         <LinkTabs tabs={TABS} active={tab} label="Admin settings sections" />
       </Box>
-      {tab === "credentials" ? (
-        <CredentialsForm data={data} />
-      ) : (
-        <Stack>
-          {confirmDelete && <DeleteUserConfirm user={confirmDelete} cancelTo="/admin-settings?tab=users" />}
-          <SimpleGrid cols={{ base: 1, lg: 2 }}>
-            <Card withBorder>
-              <Title order={2} size="h4" mb="sm">
-                Create user account
-              </Title>
-              <CreateUserForm
-                validator={clientValidators.createUserValidator}
-                formError={createError ? createError || "Failed to create user account" : null}
-                requireRoleChoice={false}
-                submitLabel="Create Account"
-              />
-            </Card>
-            <Card withBorder>
-              <Title order={2} size="h4" mb="sm">
-                User accounts
-              </Title>
-              <UserTable users={users} canDelete={(u) => u.role !== "admin"} emptyText="No user accounts found" />
-            </Card>
-          </SimpleGrid>
-        </Stack>
-      )}
+      <Suspense fallback={null}>
+        {tab === "credentials" ? (
+          <CredentialsForm data={data} />
+        ) : (
+          <Stack>
+            {confirmDelete && <DeleteUserConfirm user={confirmDelete} cancelTo="/admin-settings?tab=users" />}
+            <SimpleGrid cols={{ base: 1, lg: 2 }}>
+              <Card withBorder>
+                <Title order={2} size="h4" mb="sm">
+                  Create user account
+                </Title>
+                <CreateUserForm
+                  validator={clientValidators.createUserValidator}
+                  formError={createError ? createError || "Failed to create user account" : null}
+                  requireRoleChoice={false}
+                  submitLabel="Create Account"
+                />
+              </Card>
+              <Card withBorder>
+                <Title order={2} size="h4" mb="sm">
+                  User accounts
+                </Title>
+                <UserTable users={users} canDelete={(u) => u.role !== "admin"} emptyText="No user accounts found" />
+              </Card>
+            </SimpleGrid>
+          </Stack>
+        )}
+      </Suspense>
     </>
   );
 }
