@@ -6,16 +6,16 @@ import { Burger } from "#mantine/components/Burger/Burger";
 import { Center } from "#mantine/components/Center/Center";
 import { Button } from "#mantine/components/Button/Button";
 import { Group } from "#mantine/components/Group/Group";
-import { NavLink } from "#mantine/components/NavLink/NavLink";
 import { Stack } from "#mantine/components/Stack/Stack";
 import { Text } from "#mantine/components/Text/Text";
 import { Title } from "#mantine/components/Title/Title";
 import { useDisclosure } from "@mantine/hooks";
-import { Form, Link, useLocation, useNavigation } from "@remix-run/react";
+import { Form, useLocation, useNavigation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { FlashToast } from "./FlashToast";
 import { LoadingScreen } from "./LoadingScreen";
 import { PreviewBanner } from "./RolePreview";
+import { ShellNavLink } from "./ShellNavLink";
 
 export interface ShellUser {
   firstName: string;
@@ -49,11 +49,9 @@ export const initials = (first: string, last: string) =>
 
 function NavItems({ items, pathname }: { items: typeof MAIN_NAV; pathname: string }) {
   return items.map((item) => (
-    <NavLink
+    <ShellNavLink
       key={item.to}
-      component={Link}
       to={item.to}
-      prefetch="intent"
       label={item.label}
       active={item.to === "/" ? pathname === "/" : pathname.startsWith(item.to)}
     />

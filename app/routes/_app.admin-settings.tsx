@@ -1,3 +1,4 @@
+import { lazyComponent } from "~/components/lazy-component";
 import { Box } from "#mantine/core/Box/Box";
 import { Card } from "#mantine/components/Card/Card";
 import { SimpleGrid } from "#mantine/components/SimpleGrid/SimpleGrid";
@@ -7,7 +8,6 @@ import { Title } from "#mantine/components/Title/Title";
 import { LinkTabs } from "~/components/LinkTabs";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
-import { lazy, Suspense } from "react";
 import type { ActionData } from "~/components/users/CredentialsForm";
 import { changeCredentialsValidator, createUserValidator } from "~/schemas/validators.server";
 import * as clientValidators from "~/components/form/validators";
@@ -16,12 +16,12 @@ import { changeCredentials } from "~/services/users.server";
 import { handleForm } from "~/utils/forms.server";
 import { loadUserAdmin, userAdminAction } from "~/screens/user-admin-screen.server";
 
-// Each tab's forms and table load with the page but apart from its first JavaScript: the server's
-// HTML works (plain form posts) until they arrive and hydrate.
-const CredentialsForm = lazy(() => import("~/components/users/CredentialsForm").then((m) => ({ default: m.CredentialsForm })));
-const CreateUserForm = lazy(() => import("~/components/users/CreateUserForm").then((m) => ({ default: m.CreateUserForm })));
-const UserTable = lazy(() => import("~/components/users/UserTable").then((m) => ({ default: m.UserTable })));
-const DeleteUserConfirm = lazy(() => import("~/components/users/UserTable").then((m) => ({ default: m.DeleteUserConfirm })));
+// Each tab's forms and table load apart from the page's first JavaScript (lazyComponent): after
+// it when the page opens on that tab, when the tab is opened otherwise.
+const CredentialsForm = lazyComponent("admin-settings/CredentialsForm", () => import("~/components/users/CredentialsForm").then((m) => m.CredentialsForm));
+const CreateUserForm = lazyComponent("admin-settings/CreateUserForm", () => import("~/components/users/CreateUserForm").then((m) => m.CreateUserForm));
+const UserTable = lazyComponent("admin-settings/UserTable", () => import("~/components/users/UserTable").then((m) => m.UserTable));
+const DeleteUserConfirm = lazyComponent("admin-settings/DeleteUserConfirm", () => import("~/components/users/UserTable").then((m) => m.DeleteUserConfirm));
 
 export const meta: MetaFunction = () => [{ title: "Admin Settings · DamageIQ" }];
 
@@ -73,34 +73,32 @@ export default function AdminSettings() {
       <Box mb="md">
         <LinkTabs tabs={TABS} active={tab} label="Admin settings sections" />
       </Box>
-      <Suspense fallback={null}>
-        {tab === "credentials" ? (
-          <CredentialsForm data={data} />
-        ) : (
-          <Stack>
-            {confirmDelete && <DeleteUserConfirm user={confirmDelete} cancelTo="/admin-settings?tab=users" />}
-            <SimpleGrid cols={{ base: 1, lg: 2 }}>
-              <Card withBorder>
-                <Title order={2} size="h4" mb="sm">
-                  Create user account
-                </Title>
-                <CreateUserForm
-                  validator={clientValidators.createUserValidator}
-                  formError={createError ? createError || "Failed to create user account" : null}
-                  requireRoleChoice={false}
-                  submitLabel="Create Account"
-                />
-              </Card>
-              <Card withBorder>
-                <Title order={2} size="h4" mb="sm">
-                  User accounts
-                </Title>
-                <UserTable users={users} canDelete={(u) => u.role !== "admin"} emptyText="No user accounts found" />
-              </Card>
-            </SimpleGrid>
-          </Stack>
-        )}
-      </Suspense>
+      {tab === "credentials" ? (
+        <CredentialsForm data={data} />
+      ) : (
+        <Stack>
+          {confirmDelete && <DeleteUserConfirm user={confirmDelete} cancelTo="/admin-settings?tab=users" />}
+          <SimpleGrid cols={{ base: 1, lg: 2 }}>
+            <Card withBorder>
+              <Title order={2} size="h4" mb="sm">
+                Create user account
+              </Title>
+              <CreateUserForm
+                validator={clientValidators.createUserValidator}
+                formError={createError ? createError || "Failed to create user account" : null}
+                requireRoleChoice={false}
+                submitLabel="Create Account"
+              />
+            </Card>
+            <Card withBorder>
+              <Title order={2} size="h4" mb="sm">
+                User accounts
+              </Title>
+              <UserTable users={users} canDelete={(u) => u.role !== "admin"} emptyText="No user accounts found" />
+            </Card>
+          </SimpleGrid>
+        </Stack>
+      )}
     </>
   );
 }

@@ -1,3 +1,4 @@
+import { lazyComponent } from "~/components/lazy-component";
 import { Button } from "#mantine/components/Button/Button";
 import { Group } from "#mantine/components/Group/Group";
 import { NativeSelect } from "~/components/form/NativeSelect";
@@ -39,10 +40,9 @@ import {
 import { handleForm, validationError } from "~/utils/forms.server";
 import { jsonError } from "~/utils/http.server";
 import { listReturnTo, nullIfNotFound, writeAndReturn } from "~/screens/list-screen.server";
-import { lazy } from "react";
 
-// Dialog contents load when a dialog opens (inside DialogRoute's Suspense): most visits open none.
-const TrainingForm = lazy(() => import("~/components/training/TrainingForm").then((m) => ({ default: m.TrainingForm })));
+// Dialog contents load when a dialog opens (lazyComponent): most visits open none.
+const TrainingForm = lazyComponent("training/TrainingForm", () => import("~/components/training/TrainingForm").then((m) => m.TrainingForm));
 
 export const meta: MetaFunction = () => [{ title: "AI Training Center · DamageIQ" }];
 export const links: LinksFunction = () => uploaderLinks();

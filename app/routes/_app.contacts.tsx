@@ -1,3 +1,4 @@
+import { lazyComponent } from "~/components/lazy-component";
 import { Button } from "#mantine/components/Button/Button";
 import { Group } from "#mantine/components/Group/Group";
 import { SimpleGrid } from "#mantine/components/SimpleGrid/SimpleGrid";
@@ -25,10 +26,9 @@ import {
   updateContact,
 } from "~/services/contacts.server";
 import { listScreenAction, nullIfNotFound, readListUrl } from "~/screens/list-screen.server";
-import { lazy } from "react";
 
-// Dialog contents load when a dialog opens (inside DialogRoute's Suspense): most visits open none.
-const ContactForm = lazy(() => import("~/components/contacts/ContactForm").then((m) => ({ default: m.ContactForm })));
+// Dialog contents load when a dialog opens (lazyComponent): most visits open none.
+const ContactForm = lazyComponent("contacts/ContactForm", () => import("~/components/contacts/ContactForm").then((m) => m.ContactForm));
 
 export const meta: MetaFunction = () => [{ title: "Contacts · DamageIQ" }];
 

@@ -1,3 +1,4 @@
+import { lazyComponent } from "~/components/lazy-component";
 import { Button } from "#mantine/components/Button/Button";
 import { Group } from "#mantine/components/Group/Group";
 import { NativeSelect } from "~/components/form/NativeSelect";
@@ -24,11 +25,10 @@ import { requireUser } from "~/services/auth.server";
 import { formatDollars } from "~/utils/estimate-lines";
 import { ESTIMATE_LIST_PARAMS, readEstimateDialog } from "~/utils/estimate-url";
 import { listSearch } from "~/utils/list-url";
-import { lazy } from "react";
 
-// Dialog contents load when a dialog opens (inside DialogRoute's Suspense): most visits open none.
-const EstimateDetail = lazy(() => import("~/components/estimates/EstimateDetail").then((m) => ({ default: m.EstimateDetail })));
-const EstimateForm = lazy(() => import("~/components/estimates/EstimateForm").then((m) => ({ default: m.EstimateForm })));
+// Dialog contents load when a dialog opens (lazyComponent): most visits open none.
+const EstimateDetail = lazyComponent("estimates/EstimateDetail", () => import("~/components/estimates/EstimateDetail").then((m) => m.EstimateDetail));
+const EstimateForm = lazyComponent("estimates/EstimateForm", () => import("~/components/estimates/EstimateForm").then((m) => m.EstimateForm));
 
 export const meta: MetaFunction = () => [{ title: "Estimates · DamageIQ" }];
 

@@ -1,3 +1,4 @@
+import { lazyComponent } from "~/components/lazy-component";
 import { Button } from "#mantine/components/Button/Button";
 import { Group } from "#mantine/components/Group/Group";
 import { SimpleGrid } from "#mantine/components/SimpleGrid/SimpleGrid";
@@ -26,10 +27,9 @@ import {
   updatePackage,
 } from "~/services/packages.server";
 import { listScreenAction, nullIfNotFound, readListUrl } from "~/screens/list-screen.server";
-import { lazy } from "react";
 
-// Dialog contents load when a dialog opens (inside DialogRoute's Suspense): most visits open none.
-const PackageForm = lazy(() => import("~/components/packages/PackageForm").then((m) => ({ default: m.PackageForm })));
+// Dialog contents load when a dialog opens (lazyComponent): most visits open none.
+const PackageForm = lazyComponent("packages/PackageForm", () => import("~/components/packages/PackageForm").then((m) => m.PackageForm));
 
 export const meta: MetaFunction = () => [{ title: "Packages · DamageIQ" }];
 

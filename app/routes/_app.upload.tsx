@@ -1,3 +1,4 @@
+import { lazyComponent } from "~/components/lazy-component";
 import { Alert } from "#mantine/components/Alert/Alert";
 import { Button } from "#mantine/components/Button/Button";
 import { Card } from "#mantine/components/Card/Card";
@@ -14,7 +15,7 @@ import {
   type MetaFunction,
 } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
-import { lazy, Suspense, useCallback, useEffect, useRef } from "react";
+import { useCallback, useEffect, useRef } from "react";
 import { AnalyzingCard, ANALYSIS_POLL_SECONDS, ResultCard } from "~/components/assessments/AnalysisCards";
 import { FormError } from "~/components/form/fields/FormError";
 import { showToast } from "~/components/toast";
@@ -31,7 +32,7 @@ import { listDraft } from "~/services/storage.server";
 import { listVendors } from "~/services/vendors.server";
 
 // The details step's form (with the form library) loads when the wizard reaches that step.
-const DetailsForm = lazy(() => import("~/components/assessments/DetailsForm").then((m) => ({ default: m.DetailsForm })));
+const DetailsForm = lazyComponent("assessments/DetailsForm", () => import("~/components/assessments/DetailsForm").then((m) => m.DetailsForm));
 
 export const meta: MetaFunction = () => [{ title: "Upload & Assess · DamageIQ" }];
 export const links: LinksFunction = () => uploaderLinks();
@@ -158,14 +159,12 @@ export default function UploadPage() {
               </Text>
             )}
             <FormError title="Error" message={actionData?.formError} />
-            <Suspense fallback={null}>
-              <DetailsForm
-                mediaUrls={assessment ? assessment.mediaUrls : files.map((f) => f.url)}
-                contacts={contacts}
-                vendors={vendors}
-                assessment={assessment}
-              />
-            </Suspense>
+            <DetailsForm
+              mediaUrls={assessment ? assessment.mediaUrls : files.map((f) => f.url)}
+              contacts={contacts}
+              vendors={vendors}
+              assessment={assessment}
+            />
           </Stack>
         </Card>
       )}

@@ -1,3 +1,4 @@
+import { lazyComponent } from "~/components/lazy-component";
 import { Button } from "#mantine/components/Button/Button";
 import { Card } from "#mantine/components/Card/Card";
 import { Group } from "#mantine/components/Group/Group";
@@ -10,10 +11,9 @@ import { DeleteUserConfirm, UserTable } from "~/components/users/UserTable";
 import { createManagedUserValidator } from "~/schemas/validators.server";
 import * as clientValidators from "~/components/form/validators";
 import { loadUserAdmin, userAdminAction } from "~/screens/user-admin-screen.server";
-import { lazy } from "react";
 
-// Dialog contents load when a dialog opens (inside DialogRoute's Suspense): most visits open none.
-const CreateUserForm = lazy(() => import("~/components/users/CreateUserForm").then((m) => ({ default: m.CreateUserForm })));
+// Dialog contents load when a dialog opens (lazyComponent): most visits open none.
+const CreateUserForm = lazyComponent("user-management/CreateUserForm", () => import("~/components/users/CreateUserForm").then((m) => m.CreateUserForm));
 
 export const meta: MetaFunction = () => [{ title: "User Management · DamageIQ" }];
 

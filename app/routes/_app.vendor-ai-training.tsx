@@ -1,3 +1,4 @@
+import { lazyComponent } from "~/components/lazy-component";
 import { Alert } from "#mantine/components/Alert/Alert";
 import { Button } from "#mantine/components/Button/Button";
 import { Group } from "#mantine/components/Group/Group";
@@ -37,11 +38,10 @@ import { handleForm } from "~/utils/forms.server";
 import { jsonError } from "~/utils/http.server";
 import { listSearch, readDialog } from "~/utils/list-url";
 import { listReturnTo, writeAndReturn } from "~/screens/list-screen.server";
-import { lazy } from "react";
 
-// Dialog contents load when a dialog opens (inside DialogRoute's Suspense): most visits open none.
-const PricingRuleForm = lazy(() => import("~/components/vendor-training/PricingRuleForm").then((m) => ({ default: m.PricingRuleForm })));
-const VendorPackageForm = lazy(() => import("~/components/vendor-training/VendorPackageForm").then((m) => ({ default: m.VendorPackageForm })));
+// Dialog contents load when a dialog opens (lazyComponent): most visits open none.
+const PricingRuleForm = lazyComponent("vendor-training/PricingRuleForm", () => import("~/components/vendor-training/PricingRuleForm").then((m) => m.PricingRuleForm));
+const VendorPackageForm = lazyComponent("vendor-training/VendorPackageForm", () => import("~/components/vendor-training/VendorPackageForm").then((m) => m.VendorPackageForm));
 
 export const meta: MetaFunction = () => [{ title: "Vendor AI Training · DamageIQ" }];
 

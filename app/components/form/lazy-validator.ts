@@ -2,10 +2,10 @@ import type { Validator } from "remix-validated-form";
 
 /**
  * A form's client validator that loads its zod schema (and zod) when the form is first validated
- * or focused, not with the page: most page loads submit nothing, and zod is ~20 KB gzip. The
- * server validates every submission with the same schema either way.
+ * (its first submit), not with the page: most page loads submit nothing, and zod is ~20 KB gzip.
+ * The server validates every submission with the same schema either way.
  */
-export function lazyValidator<T>(load: () => Promise<Validator<T>>): Validator<T> & { preload: () => void } {
+export function lazyValidator<T>(load: () => Promise<Validator<T>>): Validator<T> {
   let loaded: Promise<Validator<T>> | undefined;
   const get = () => (loaded ??= load());
   return {
@@ -14,6 +14,5 @@ export function lazyValidator<T>(load: () => Promise<Validator<T>>): Validator<T
       const validator = await get();
       return validator.validateField ? validator.validateField(data, field) : { error: undefined };
     },
-    preload: () => void get(),
   };
 }
