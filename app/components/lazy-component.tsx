@@ -1,29 +1,38 @@
-import { lazy, Suspense, type ComponentType } from "react";
+import { lazy, Suspense, useState, type ComponentType } from "react";
 
 const loaders = new Map<string, () => Promise<unknown>>();
 
 /**
  * A component whose code loads when it first renders, for what most visits do not show (dialogs,
- * tabs, later wizard steps). When the server rendered it (a dialog open in the URL), its code is
- * fetched before the page hydrates (entry.client awaits `preloadServerRendered`): a Suspense
- * boundary still waiting for code while something above it re-renders is thrown away and
- * client-rendered (React error 421), losing the server's HTML and what the user typed. `key`
- * names it in the page (unique per component).
+ * tabs, later wizard steps). `key` names it in the page (unique per component).
+ *
+ * Rendered by the server (a dialog open in the URL), it is rendered without a Suspense boundary
+ * (the server waits for all of the page anyway) and its code is fetched before the page hydrates
+ * (entry.client awaits `preloadServerRendered`, found by the <template> marker): React hydrates a
+ * Suspense boundary after the rest, and one that something above re-renders first (Remix does,
+ * as it starts) is thrown away and client-rendered (React error 421), losing what the user typed.
+ * Only when it first appears in the browser does it wait in a Suspense boundary for its code.
  */
 export function lazyComponent<P extends object>(key: string, load: () => Promise<ComponentType<P>>) {
   if (loaders.has(key)) throw new Error(`lazyComponent: "${key}" is already taken`);
   let loaded: ComponentType<P> | undefined;
   const preload = () => load().then((component) => (loaded = component));
   loaders.set(key, preload);
-  const Lazy = lazy(async () => ({ default: await preload() }));
+  const Lazy = lazy(async () => ({ default: await preload() })) as unknown as ComponentType<P>;
   function LazyComponent(props: P) {
-    const Component = (loaded ?? Lazy) as ComponentType<P>;
+    // Decided once per mount: switching between the two would remount the component.
+    const [suspend] = useState(() => typeof document !== "undefined" && !loaded);
+    const Component = loaded ?? Lazy;
     return (
       <>
         <template data-lazy={key} />
-        <Suspense fallback={null}>
+        {suspend ? (
+          <Suspense fallback={null}>
+            <Lazy {...props} />
+          </Suspense>
+        ) : (
           <Component {...props} />
-        </Suspense>
+        )}
       </>
     );
   }
