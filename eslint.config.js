@@ -19,4 +19,22 @@ export default tseslint.config(
     plugins: { "react-hooks": reactHooks },
     rules: reactHooks.configs.recommended.rules,
   },
+  {
+    // The barrel puts every Mantine component any page uses on every page (docs/decisions/0013).
+    files: ["app/**/*.{ts,tsx}"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            {
+              name: "@mantine/core",
+              message: 'Import the component\'s module: import { Button } from "#mantine/components/Button/Button" (types may come from @mantine/core).',
+              allowTypeImports: true,
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -80,12 +80,18 @@ test("throttled walkthrough", async ({ page, createUser }) => {
     await expect(page.getByTestId("contact-card").filter({ hasText: "Rita Road" }).first()).toBeVisible({ timeout: 20_000 });
   });
   const photos = [await photo(640, 480, 2), await photo(640, 480, 3)];
-  await timed("upload 2 photos", async () => {
-    await uploadPhotos(page, "", [
-      { name: "bumper.png", mimeType: "image/png", buffer: photos[0] },
-      { name: "wing.png", mimeType: "image/png", buffer: photos[1] },
-    ]);
-  });
+  // ~600 KB of photos take ~6.5 s at 750 kbit/s whatever the page does: timed, not held to the LCP
+  // budget (the /upload screen itself is, above).
+  await timed(
+    "upload 2 photos",
+    async () => {
+      await uploadPhotos(page, "", [
+        { name: "bumper.png", mimeType: "image/png", buffer: photos[0] },
+        { name: "wing.png", mimeType: "image/png", buffer: photos[1] },
+      ]);
+    },
+    { documentLoad: false },
+  );
   await timed("create the assessment", async () => {
     await page.getByRole("button", { name: "Continue to Assessment Details" }).click();
     const details = page.getByTestId("upload-details-step");
