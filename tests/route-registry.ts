@@ -65,7 +65,7 @@ export const routes: readonly RouteEntry[] = [
   // --- Authentication and accounts
   { file: "api.admin.login.ts", kind: "api", path: "/api/admin/login", methods: { POST: ANYONE } },
   { file: "api.login.ts", kind: "api", path: "/api/login", methods: { GET: ANYONE } },
-  { file: "api.logout.ts", kind: "api", path: "/api/logout", methods: { GET: ANYONE }, endsSession: true },
+  { file: "api.logout.ts", kind: "api", path: "/api/logout", methods: { GET: ANYONE, POST: ANYONE }, endsSession: true },
   { file: "api.auth.user.ts", kind: "api", path: "/api/auth/user", methods: { GET: SIGNED_IN } },
   // Tokens are created from a session only (a token minting tokens is 403): the matrix signs in with cookies.
   { file: "api.auth.tokens.ts", kind: "api", path: "/api/auth/tokens", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },

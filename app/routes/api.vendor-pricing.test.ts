@@ -189,6 +189,20 @@ describe("vendor packages", () => {
     });
   });
 
+  it("tells a dealer 403 before reading what it sent: a bad body to a vendor write is not a validation answer", async () => {
+    const writes: [string, string][] = [
+      ["POST", "/api/vendor-pricing-rules"],
+      ["PUT", "/api/vendor-pricing-rules/0123456789abcdef01234567"],
+      ["POST", "/api/vendor-packages"],
+      ["PUT", "/api/vendor-packages/0123456789abcdef01234567"],
+      ["POST", "/api/ai-pricing-learning"],
+    ];
+    for (const [method, path] of writes) {
+      const res = await (method === "POST" ? dealer.post(path, { basePrice: "lots" }) : dealer.put(path, { basePrice: "lots" }));
+      expect(res.status, `${method} ${path}`).toBe(403);
+    }
+  });
+
   it("lists, edits and deletes within the vendor; dealers get 403, other vendors 404", async () => {
     const created = (await admin.post("/api/vendor-packages", vendorPackage({ vendorId, packageName: "Hail package", pricingModel: "damage_based", damageTypeRates: { dent: 45 } }))).json;
     expect(created.damageTypeRates).toEqual({ dent: 45 });

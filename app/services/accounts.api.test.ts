@@ -207,6 +207,17 @@ describe("current user, logout and sessions", () => {
     expect((await client(app, { cookie }).get("/api/auth/user")).status).toBe(401);
   });
 
+  it("refuses a logout started by another site (a link or an image), and takes a POST from this one", async () => {
+    const cookie = await signIn(app, ADMIN.username, ADMIN.password);
+    for (const site of ["cross-site", "same-site"]) {
+      expect((await client(app, { cookie }).get("/api/logout", { "Sec-Fetch-Site": site })).status).toBe(403);
+    }
+    expect((await client(app, { cookie }).post("/api/logout", {}, { Origin: "https://evil.example" })).status).toBe(403);
+    expect((await client(app, { cookie }).get("/api/auth/user")).status).toBe(200);
+    expect((await client(app, { cookie }).post("/api/logout", {}, { Origin: app.url })).status).toBe(200);
+    expect((await client(app, { cookie }).get("/api/auth/user")).status).toBe(401);
+  });
+
   it("treats an expired session as signed out (expiry enforced on every read)", async () => {
     const { username, password, id } = await createTestUser({ role: "dealer" });
     const cookie = await signIn(app, username, password);

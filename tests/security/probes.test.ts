@@ -52,7 +52,7 @@ const GENERIC: Record<string, unknown> = {
 };
 
 /** Routes whose writes read no body (the id in the path is all): a body of any type is ignored. */
-const READS_NO_BODY = new Set(["POST /api/assessments/:id/analyze", "POST /api/assessments/:id/approve", "POST /api/ai-pricing-learning/validate/:id"]);
+const READS_NO_BODY = new Set(["POST /api/logout", "POST /api/assessments/:id/analyze", "POST /api/assessments/:id/approve", "POST /api/ai-pricing-learning/validate/:id"]);
 /** Routes that take files: their size limits are per upload purpose, not the form's 64 KiB. */
 const FILE_ROUTES = new Set(["/api/objects/signed", "/upload", "/ai-training"]);
 
@@ -157,7 +157,10 @@ async function probe(cases: { label: string; send: () => Promise<Answer>; want?:
   let counts = await documentCounts();
   for (const c of cases) {
     figures.requests += 1;
-    const answer = await c.send();
+    // Name the probe when the connection itself fails (a reset, a stalled socket).
+    const answer = await c.send().catch((error: Error) => {
+      throw new Error(`${c.label}: ${String(error.cause ?? error)}`);
+    });
     const after = await documentCounts();
     if (answer.status >= 500) {
       figures.fiveHundreds += 1;
@@ -213,7 +216,8 @@ describe("probes over every write", () => {
       const me = await cookieClient(app, world.accounts[role].cookie).get("/api/auth/user");
       expect(me.json).toMatchObject({ role, _originalRole: role });
     }
-  });
+    // Hundreds of requests, growing with the route registry: more than the default per-test limit.
+  }, 120_000);
 
   it("screen actions: no 5xx, 415 for a JSON body, 413 over 64 KiB, nothing stored on a refusal", async () => {
     const cases = writes
