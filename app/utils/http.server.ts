@@ -1,6 +1,6 @@
 import { json } from "@remix-run/node";
 import type { ZodError, ZodTypeAny, z } from "zod";
-import { isDbUnavailableError, serviceUnavailable } from "./db-errors.server";
+import { isDbUnavailableError, isStorageUnavailableError, serviceUnavailable } from "./db-errors.server";
 
 export type FieldErrors = Record<string, string>;
 
@@ -71,7 +71,7 @@ export function api<Args extends { request: Request }>(handler: (args: Args) => 
       return await handler(args);
     } catch (error) {
       if (error instanceof Response) return error;
-      if (isDbUnavailableError(error)) return serviceUnavailable();
+      if (isDbUnavailableError(error) || isStorageUnavailableError(error)) return serviceUnavailable();
       console.error(error);
       return jsonError(500, "Internal Server Error");
     }
