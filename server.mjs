@@ -110,7 +110,10 @@ async function runServer() {
       index: false,
     })
   );
-  app.use(express.static(path.join(root, "public"), { maxAge: "1h", index: false }));
+  // Only a path naming a file (favicon.svg…) can be in public/: a page or API path skips the disk
+  // lookup that a static handler otherwise makes on every request.
+  const publicFiles = express.static(path.join(root, "public"), { maxAge: "1h", index: false });
+  app.use((req, res, next) => (path.extname(req.path) ? publicFiles(req, res, next) : next()));
   app.get("/favicon.ico", (_req, res) => res.redirect(301, "/favicon.svg"));
 
   // Bodies are bounded before anything reads them (the app parses after authenticating, but a body

@@ -177,8 +177,20 @@ export async function logout(request: Request) {
 /** Ends every session of the user (password change, deletion). */
 export const endAllSessions = (userId: string) => deleteUserSessions(userId);
 
+// A page's loaders (root, layout, screen) run side by side with the same Request: one lookup serves them.
+const actors = new WeakMap<Request, Promise<Actor | null>>();
+
 /** Resolves the caller from a Bearer API token or the session cookie; null when anonymous. */
-export async function getActor(request: Request): Promise<Actor | null> {
+export function getActor(request: Request): Promise<Actor | null> {
+  let actor = actors.get(request);
+  if (!actor) {
+    actor = resolveActor(request);
+    actors.set(request, actor);
+  }
+  return actor;
+}
+
+async function resolveActor(request: Request): Promise<Actor | null> {
   const authorization = request.headers.get("Authorization");
   if (authorization?.startsWith("Bearer ")) {
     const ownerId = await redeemApiToken(authorization.slice(7).trim());
