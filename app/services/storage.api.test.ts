@@ -374,7 +374,8 @@ describe.each(["local", "s3"] as const)("uploads with the %s backend", (backend)
     expect(single.key).toMatch(/\/evil\.jpg$/);
     expect(single.completed.json.name).toBe("evil.jpg");
     if (backend === "local") {
-      expect(readdirSync(path.join(app.dataDir, "objects")).filter((n) => !n.startsWith("."))).toEqual(["uploads"]);
+      // Nothing beside the uploads (and the thumbnails cache, if a thumbnail was made before).
+      expect(readdirSync(path.join(app.dataDir, "objects")).filter((n) => !n.startsWith(".") && n !== "thumbs")).toEqual(["uploads"]);
     }
   });
 
