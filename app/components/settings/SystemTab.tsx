@@ -162,7 +162,7 @@ function Status({ statuses }: { statuses: Data["statuses"] }) {
               </Table.Td>
               <Table.Td>
                 <Text size="sm" c="dimmed">
-                  {s.latencyMs} ms
+                  {`${s.latencyMs} ms`}
                 </Text>
               </Table.Td>
             </Table.Tr>
