@@ -144,7 +144,8 @@ function ApiKeys({ keys }: { keys: Data["keys"] }) {
       </Title>
       <List spacing="xs" listStyleType="none">
         <List.Item>
-          <Text size="sm">
+          {/* A div: the badge inside is a div too, which a <p> cannot hold. */}
+          <Text size="sm" component="div">
             AI key:{" "}
             {keys.aiKey ? (
               <Code data-testid="ai-key">{keys.aiKey}</Code>
@@ -159,7 +160,8 @@ function ApiKeys({ keys }: { keys: Data["keys"] }) {
           </Text>
         </List.Item>
         <List.Item>
-          <Text size="sm">
+          {/* A div: the badge inside is a div too, which a <p> cannot hold. */}
+          <Text size="sm" component="div">
             Object storage: <Badge variant="light" color="green">{keys.storage.kind === "s3" ? "S3" : "Local"}</Badge>{" "}
             <Text span size="sm" data-testid="storage-status">
               {keys.storage.label}
