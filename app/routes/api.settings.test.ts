@@ -9,6 +9,7 @@ import { User } from "~/models/user.server";
 import { client, createTestUser, signIn } from "../../tests/accounts";
 import { startApp, type RunningApp } from "../../tests/app-server";
 import { useTestDb } from "../../tests/test-db";
+import { uploadMedia } from "../../tests/uploads";
 
 let app: RunningApp;
 beforeAll(async () => {
@@ -89,6 +90,21 @@ describe("PUT /api/auth/preferences", () => {
     expect(notVendor.status).toBe(400);
     expect(notVendor.json.errors.defaultVendorId).toBe("Vendor not found");
     expect((await c.put("/api/auth/preferences", { defaultVendorId: null })).json.defaultVendorId).toBeNull();
+  });
+
+  it("the upload wizard preselects the account's default vendor", async () => {
+    const u = await createTestUser({ role: "dealer" });
+    const vendor = await createTestUser({ role: "vendor" });
+    const cookie = await signIn(app, u.username, u.password);
+    const c = client(app, { cookie });
+    await uploadMedia(c);
+    const selected = async () => /<option value="([a-f0-9]{24})" selected/.exec(await page(cookie, "/upload?step=details"))?.[1] ?? null;
+    expect(await selected()).toBeNull();
+    // Chosen on the Profile tab (a form post, JavaScript or not).
+    expect((await form(cookie, { intent: "default-vendor", defaultVendorId: vendor.id }, "/settings?tab=profile")).status).toBe(302);
+    expect(await selected()).toBe(vendor.id);
+    expect((await form(cookie, { intent: "default-vendor", defaultVendorId: "" }, "/settings?tab=profile")).status).toBe(302);
+    expect(await selected()).toBeNull();
   });
 
   it("renders the next page dark and in the chosen language, server-side", async () => {
