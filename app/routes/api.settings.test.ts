@@ -304,7 +304,7 @@ async function readArchive(buffer: Buffer) {
   const done = new Promise<void>((resolve, reject) => {
     extract.on("entry", (header, stream, next) => {
       const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
+      stream.on("data", (c: unknown) => chunks.push(c as Buffer));
       stream.on("end", () => {
         files.set(header.name, Buffer.concat(chunks).toString("utf8"));
         next();
@@ -341,7 +341,7 @@ describe("export and import", () => {
 
     const cookies = new Map([[cb, await signIn(app, b.username, b.password)], [ca, await signIn(app, a.username, a.password)]]);
     const post = async (c: typeof cb, query: string, body: Buffer) => {
-      const r = await fetch(`${app.url}/api/account/import${query}`, { method: "POST", headers: { Cookie: cookies.get(c)!, "Content-Type": "application/gzip" }, body });
+      const r = await fetch(`${app.url}/api/account/import${query}`, { method: "POST", headers: { Cookie: cookies.get(c)!, "Content-Type": "application/gzip" }, body: new Uint8Array(body) });
       return { status: r.status, json: await r.json() };
     };
     const dry = await post(cb, "?dryRun=true", archive);
@@ -371,7 +371,7 @@ describe("export and import", () => {
     const u = await createTestUser({ role: "dealer" });
     const cookie = await signIn(app, u.username, u.password);
     const post = async (body: Buffer | string, type = "application/gzip") => {
-      const r = await fetch(`${app.url}/api/account/import?dryRun=true`, { method: "POST", headers: { Cookie: cookie, "Content-Type": type }, body });
+      const r = await fetch(`${app.url}/api/account/import?dryRun=true`, { method: "POST", headers: { Cookie: cookie, "Content-Type": type }, body: typeof body === "string" ? body : new Uint8Array(body) });
       return { status: r.status, json: await r.json() };
     };
     expect((await post("{}", "application/json")).status).toBe(415);

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, rm, stat } from "node:fs/promises";
+import { mkdir, readdir, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { PassThrough, Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -349,4 +349,20 @@ export async function importArchive(actor: Actor, token: string, { dryRun }: { d
     if (batch.length) await flush();
   });
   return report;
+}
+
+/** Housekeeping: uploaded archives never confirmed nor cancelled, and export leftovers, after a day. */
+export async function sweepStaleArchives(olderThanMs = 24 * 3600 * 1000) {
+  const dir = workDir();
+  const names = await readdir(dir).catch(() => [] as string[]);
+  let removed = 0;
+  for (const name of names) {
+    const file = path.join(dir, name);
+    const info = await stat(file).catch(() => null);
+    if (info && Date.now() - info.mtimeMs > olderThanMs) {
+      await rm(file, { force: true });
+      removed += 1;
+    }
+  }
+  return removed;
 }
