@@ -143,7 +143,7 @@ export const routes: readonly RouteEntry[] = [
   { file: "_app.upload.tsx", kind: "screen", path: "/upload", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
   { file: "_app.settings.tsx", kind: "screen", path: "/settings", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
   // Settings → System → Import Data's upload (multipart, bigger than a screen form).
-  { file: "settings.import.ts", kind: "screen", path: "/settings/import", methods: { POST: SIGNED_IN } },
+  { file: "settings.import.ts", kind: "screen", path: "/settings/import", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
   { file: "_app.vendor-ai-training.tsx", kind: "screen", path: "/vendor-ai-training", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
   { file: "_app.ai-training.tsx", kind: "screen", path: "/ai-training", methods: { GET: ADMIN, POST: ADMIN } },
   { file: "_app.admin-settings.tsx", kind: "screen", path: "/admin-settings", methods: { GET: ADMIN, POST: ADMIN } },

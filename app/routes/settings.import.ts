@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { uploadImportAction } from "~/screens/settings-system.server";
 import { requireUser } from "~/services/auth.server";
 
@@ -6,4 +6,10 @@ import { requireUser } from "~/services/auth.server";
 export async function action({ request }: ActionFunctionArgs) {
   const actor = await requireUser(request);
   return uploadImportAction(actor, request);
+}
+
+/** Reloading the address after an upload (no JavaScript) goes back to the System tab. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireUser(request);
+  return redirect("/settings?tab=system");
 }

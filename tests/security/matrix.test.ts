@@ -127,6 +127,7 @@ const ADMITTED: Record<string, number> = {
   "POST /admin-settings": 400,
   "POST /user-management": 400,
   "POST /upload": 302,
+  "GET /settings/import": 302,
   "POST /settings/import": 302,
 };
 

@@ -5,6 +5,7 @@ import { Link, useActionData, useSearchParams } from "@remix-run/react";
 import { useEffect } from "react";
 import { ValidatedForm } from "remix-validated-form";
 import { loginValidator, totpCodeValidator } from "~/schemas/auth";
+import { useT } from "~/utils/i18n";
 import { FormError, PasswordField, SubmitButton, TextField } from "../form/fields";
 
 type LoginActionData =
@@ -33,6 +34,7 @@ export function LoginForm({
   const data = useActionData<LoginActionData>();
   const hydrated = useMounted();
   const [params] = useSearchParams();
+  const t = useT();
 
   useEffect(() => {
     if (!data) return;
@@ -60,9 +62,9 @@ export function LoginForm({
           <input type="hidden" name="intent" value="totp" />
           <input type="hidden" name="_js" value={hydrated ? "1" : ""} />
           <input type="hidden" name="redirectTo" value={redirectTo} />
-          <TextField name="code" label="Verification code" autoComplete="one-time-code" required />
+          <TextField name="code" label={t("Verification code")} autoComplete="one-time-code" required />
           <SubmitButton fullWidth formId="totp-step">
-            Verify
+            {t("Verify")}
           </SubmitButton>
         </Stack>
       </ValidatedForm>
