@@ -276,6 +276,9 @@ describe("two-factor sign-in", () => {
     const u = await createTestUser({ role: "dealer" });
     const cookie = await signIn(app, u.username, u.password);
     const { codes } = await enableTwoFactor(cookie);
+    // While it is on, a new set-up is refused (it would replace nothing, but must not be started).
+    expect((await form(cookie, { intent: "2fa-begin" })).status).toBe(302);
+    expect((await User.findById(u.id).select("+twoFactor.pendingSecret").lean<{ twoFactor: { pendingSecret?: string } }>())?.twoFactor.pendingSecret).toBeUndefined();
     expect((await form(cookie, { intent: "2fa-disable", code: "999999" })).status).toBe(400);
     expect((await form(cookie, { intent: "2fa-disable", code: codes[2] })).status).toBe(302);
     expect((await client(app).post("/api/admin/login", { username: u.username, password: u.password })).status).toBe(200);

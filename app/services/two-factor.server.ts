@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { generateSecret, generateURI, verify } from "otplib";
 import QRCode from "qrcode";
+import { trusted } from "mongoose";
 import { findUserWithSecrets, User } from "~/models/user.server";
 import { jsonError } from "~/utils/http.server";
 import { open, seal } from "./secret-box.server";
@@ -46,7 +47,12 @@ export interface Enrolment {
 /** Starts (or restarts) enrolment: a fresh secret, kept sealed as pending until a code confirms it. */
 export async function beginEnrolment(userId: string, accountLabel: string): Promise<Enrolment> {
   const secret = generateSecret();
-  await User.updateOne({ _id: userId }, { $set: { "twoFactor.pendingSecret": seal(SEAL_LABEL, secret) } });
+  // Not while it is on: turning it off (with a code) comes first.
+  const res = await User.updateOne(
+    { _id: userId, "twoFactor.enabled": trusted({ $ne: true }) },
+    { $set: { "twoFactor.pendingSecret": seal(SEAL_LABEL, secret) } },
+  );
+  if (res.matchedCount === 0) throw jsonError(409, "Two-factor authentication is already enabled");
   return enrolmentView(secret, accountLabel);
 }
 
