@@ -1,18 +1,24 @@
 import { Avatar, Badge, Button, Card, Group, NativeSelect, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import type { SerializeFrom } from "@remix-run/node";
 import { Form, useActionData } from "@remix-run/react";
+import { useEffect } from "react";
 import { ValidatedForm } from "remix-validated-form";
 import type { profileTab } from "~/screens/settings-profile.server";
 import { profileValidator } from "~/schemas/settings";
 import { useT } from "~/utils/i18n";
 import { initials, roleLabel } from "../AppShellLayout";
 import { FormError, SubmitButton, TextField } from "../form/fields";
+import { showToast } from "../toast";
 
 /** Settings → Profile: who is signed in, the profile form and the default vendor for pricing. */
 export function ProfileTab({ data }: { data: SerializeFrom<typeof profileTab> }) {
   const { user, role, vendors } = data;
   const t = useT();
   const actionData = useActionData<{ formError?: string }>();
+  // With JavaScript the refusal is also the spec's toast (the inline alert is what a JS-off page shows).
+  useEffect(() => {
+    if (actionData?.formError) showToast({ title: "Failed to update profile", message: actionData.formError, color: "red" });
+  }, [actionData]);
   return (
     <Stack>
       <Card withBorder>
