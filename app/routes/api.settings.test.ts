@@ -330,7 +330,8 @@ describe("export and import", () => {
     const cb = client(app, { cookie: await signIn(app, b.username, b.password) });
     const contact = (await ca.post("/api/contacts", { firstName: "Exp", lastName: "Ort", email: "e@example.com" })).json;
     await client(app, { cookie: await signIn(app, other.username, other.password) }).post("/api/contacts", { firstName: "Not", lastName: "Mine", email: "n@example.com" });
-    await Assessment.create({ ownerId: a.id, title: "Bumper", contactId: contact.id, status: "uploaded" });
+    const original = await Assessment.create({ ownerId: a.id, title: "Bumper", contactId: contact.id, status: "sent", version: 1 });
+    await Assessment.create({ ownerId: a.id, title: "Bumper v2", contactId: contact.id, status: "reviewed", supplementOf: original._id, version: 2 });
 
     const res = await fetch(`${app.url}/api/account/export`, { headers: { Cookie: await signIn(app, a.username, a.password) } });
     expect(res.status).toBe(200);
@@ -338,7 +339,7 @@ describe("export and import", () => {
     expect(res.headers.get("content-disposition")).toMatch(/attachment; filename="damageiq-.*\.tar\.gz"/);
     const archive = Buffer.from(await res.arrayBuffer());
     const files = await readArchive(archive);
-    expect(JSON.parse(files.get("manifest.json")!)).toMatchObject({ format: "damageiq-export", account: { id: a.id }, collections: { contacts: 1, assessments: 1 } });
+    expect(JSON.parse(files.get("manifest.json")!)).toMatchObject({ format: "damageiq-export", account: { id: a.id }, collections: { contacts: 1, assessments: 2 } });
     expect(files.get("contacts.ndjson")).toContain("Exp");
     expect(files.get("contacts.ndjson")).not.toContain("Mine");
 
@@ -355,11 +356,16 @@ describe("export and import", () => {
     expect(await Contact.countDocuments({ ownerId: b.id })).toBe(0);
 
     const done = await post(cb, "", archive);
-    expect(done.json.collections.find((c: { name: string }) => c.name === "assessments")).toMatchObject({ imported: 1 });
+    expect(done.json.collections.find((c: { name: string }) => c.name === "assessments")).toMatchObject({ imported: 2 });
     const [copied] = await Contact.find({ ownerId: b.id }).lean();
     expect(String(copied._id)).not.toBe(contact.id);
-    const copiedAssessment = await Assessment.findOne({ ownerId: b.id }).lean();
-    expect(String(copiedAssessment?.contactId)).toBe(String(copied._id));
+    // References follow the new ids: the contact, and the supplement's original.
+    const copies = await Assessment.find({ ownerId: b.id }).lean();
+    for (const copy of copies) expect(String(copy.contactId)).toBe(String(copied._id));
+    const copiedOriginal = copies.find((x) => x.title === "Bumper")!;
+    const copiedSupplement = copies.find((x) => x.title === "Bumper v2")!;
+    expect(String(copiedOriginal._id)).not.toBe(String(original._id));
+    expect(String(copiedSupplement.supplementOf)).toBe(String(copiedOriginal._id));
     // Again: nothing is stored twice.
     const again = await post(cb, "", archive);
     expect(again.json.collections.find((c: { name: string }) => c.name === "contacts")).toMatchObject({ existing: 1, imported: 0 });
