@@ -119,7 +119,7 @@ async function runServer() {
   // Bodies are bounded before anything reads them (the app parses after authenticating, but a body
   // is buffered first): JSON 1 MiB, screen forms 64 KiB. The routes that take files have their own
   // limits per upload purpose.
-  const FILE_ROUTES = new Set(["/api/objects/signed", "/upload", "/ai-training"]);
+  const FILE_ROUTES = new Set(["/api/objects/signed", "/upload", "/ai-training", "/settings/import", "/api/account/import"]);
   const MiB = 1024 * 1024;
   app.use((req, res, next) => {
     if (req.method === "GET" || req.method === "HEAD" || FILE_ROUTES.has(req.path)) return next();

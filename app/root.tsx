@@ -12,11 +12,16 @@ import {
   Scripts,
   ScrollRestoration,
   useRouteError,
+  useRouteLoaderData,
 } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { RouteErrorCard } from "~/components/ErrorCard";
+import { clientMessages, isLanguage, languageFromHeader, translator } from "~/services/i18n.server";
 import { commitSession, getSession } from "~/services/session.server";
+import { serverColorScheme, type ColorSchemeChoice } from "~/services/appearance.server";
 import { theme } from "~/theme";
+import { I18nProvider } from "~/utils/i18n";
+import { fixedColorSchemeManager } from "~/utils/color-scheme";
 import { useNonce } from "~/utils/nonce";
 
 export const links: LinksFunction = () => [
@@ -31,34 +36,63 @@ export const links: LinksFunction = () => [
 // needs (charset, viewport) is written into the document head by Layout.
 export const meta: MetaFunction = () => [{ title: "DamageIQ — AI vehicle damage assessment" }];
 
-/** Reads (and so clears) a flashed toast; every page shows it. */
+/**
+ * Every page's appearance and language, and the flashed toast (read, so cleared). A signed-in
+ * account's theme and language come from its session (copied there from the user at sign-in and on
+ * every change), so no extra lookup; an anonymous visitor gets the light theme and the language of
+ * its Accept-Language header.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
-  if (!request.headers.get("Cookie")) return json({ toast: null });
-  const session = await getSession(request);
-  const toast = session.get("toast");
-  if (!toast) return json({ toast: null });
+  const session = request.headers.get("Cookie") ? await getSession(request) : null;
+  const signedIn = Boolean(session?.get("userId"));
+  const stored = session?.get("language");
+  const lang = signedIn && isLanguage(stored) ? stored : languageFromHeader(request.headers.get("Accept-Language"));
+  const choice: ColorSchemeChoice = (signedIn && session?.get("theme")) || "light";
+  const appearance = {
+    lang,
+    theme: choice,
+    colorScheme: serverColorScheme(choice, request.headers.get("Sec-CH-Prefers-Color-Scheme")),
+    messages: clientMessages(lang),
+  };
+  const toast = session?.get("toast");
+  if (!session || !toast) return json({ toast: null, ...appearance });
+  const t = translator(lang);
   return json(
-    { toast: { ...toast, id: `${Date.now()}` } },
+    { toast: { ...toast, title: t(toast.title), message: t(toast.message), id: `${Date.now()}` }, ...appearance },
     { headers: { "Set-Cookie": await commitSession(session) } },
   );
 }
 
+const FALLBACK = { lang: "en", theme: "light", colorScheme: "light", messages: {} } as const;
+
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
+  // The error page renders this too, maybe without the loader's data.
+  const data = useRouteLoaderData<typeof loader>("root") ?? FALLBACK;
+  const fixed = data.theme === "auto" ? undefined : data.colorScheme;
   return (
-    <html lang="en" {...mantineHtmlProps} data-mantine-color-scheme="light">
+    <html lang={data.lang} {...mantineHtmlProps} data-mantine-color-scheme={data.colorScheme}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {/* Lets Chromium tell the server the system theme, so "Auto" renders right without JavaScript. */}
+        <meta httpEquiv="Accept-CH" content="Sec-CH-Prefers-Color-Scheme" />
         <Meta />
         <Links />
-        <ColorSchemeScript defaultColorScheme="light" nonce={nonce} />
+        <ColorSchemeScript defaultColorScheme={data.theme} forceColorScheme={fixed} localStorageKey="damageiq-color-scheme" nonce={nonce} />
       </head>
       <body>
-        <MantineProvider theme={theme} defaultColorScheme="light">
-          {/* Spec §9: one toast at a time, shown 5000 ms, at most 420 px wide. */}
-          <Notifications position="top-right" limit={1} autoClose={5000} containerWidth={420} />
-          {children}
+        <MantineProvider
+          theme={theme}
+          defaultColorScheme={data.theme}
+          forceColorScheme={fixed}
+          colorSchemeManager={fixedColorSchemeManager}
+        >
+          <I18nProvider messages={data.messages}>
+            {/* Spec §9: one toast at a time, shown 5000 ms, at most 420 px wide. */}
+            <Notifications position="top-right" limit={1} autoClose={5000} containerWidth={420} />
+            {children}
+          </I18nProvider>
         </MantineProvider>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

@@ -66,7 +66,11 @@ export const routes: readonly RouteEntry[] = [
   { file: "api.admin.login.ts", kind: "api", path: "/api/admin/login", methods: { POST: ANYONE } },
   { file: "api.login.ts", kind: "api", path: "/api/login", methods: { GET: ANYONE } },
   { file: "api.logout.ts", kind: "api", path: "/api/logout", methods: { GET: ANYONE, POST: ANYONE }, endsSession: true },
-  { file: "api.auth.user.ts", kind: "api", path: "/api/auth/user", methods: { GET: SIGNED_IN } },
+  { file: "api.auth.user.ts", kind: "api", path: "/api/auth/user", methods: { GET: SIGNED_IN, PUT: SIGNED_IN } },
+  // The caller's own settings and data: no id in the path, always the caller's account.
+  { file: "api.auth.preferences.ts", kind: "api", path: "/api/auth/preferences", methods: { PUT: SIGNED_IN } },
+  { file: "api.account.export.ts", kind: "api", path: "/api/account/export", methods: { GET: SIGNED_IN } },
+  { file: "api.account.import.ts", kind: "api", path: "/api/account/import", methods: { POST: SIGNED_IN } },
   // Tokens are created from a session only (a token minting tokens is 403): the matrix signs in with cookies.
   { file: "api.auth.tokens.ts", kind: "api", path: "/api/auth/tokens", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
   { file: "api.auth.tokens.$id.ts", kind: "api", path: "/api/auth/tokens/:id", methods: { DELETE: SIGNED_IN }, owned: "token" },
@@ -138,6 +142,8 @@ export const routes: readonly RouteEntry[] = [
   { file: "_app.packages.tsx", kind: "screen", path: "/packages", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
   { file: "_app.upload.tsx", kind: "screen", path: "/upload", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
   { file: "_app.settings.tsx", kind: "screen", path: "/settings", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
+  // Settings → System → Import Data's upload (multipart, bigger than a screen form).
+  { file: "settings.import.ts", kind: "screen", path: "/settings/import", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
   { file: "_app.vendor-ai-training.tsx", kind: "screen", path: "/vendor-ai-training", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
   { file: "_app.ai-training.tsx", kind: "screen", path: "/ai-training", methods: { GET: ADMIN, POST: ADMIN } },
   { file: "_app.admin-settings.tsx", kind: "screen", path: "/admin-settings", methods: { GET: ADMIN, POST: ADMIN } },

@@ -1,7 +1,9 @@
 import { Center, Loader, Stack, Text } from "@mantine/core";
+import { useT } from "~/utils/i18n";
 
 /** Full-screen spinner while the next screen's data loads (client-side navigation only). */
 export function LoadingScreen() {
+  const t = useT();
   return (
     <Center
       pos="fixed"
@@ -12,7 +14,7 @@ export function LoadingScreen() {
     >
       <Stack align="center" gap="xs">
         <Loader />
-        <Text>Loading...</Text>
+        <Text>{t("Loading...")}</Text>
       </Stack>
     </Center>
   );

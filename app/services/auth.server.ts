@@ -11,10 +11,13 @@ import {
   findUserById,
   findUserForLogin,
   toPublicUser,
+  type Language,
   type PublicUser,
   type Role,
+  type Theme,
 } from "~/models/user.server";
 import { loginSchema } from "~/schemas/auth";
+import { checkSecondFactor } from "./two-factor.server";
 import { jsonError, validationError } from "~/utils/http.server";
 import { assertSameOrigin, isApiRequest } from "~/utils/request.server";
 import {
@@ -133,28 +136,80 @@ async function withPasswordCheck<T>(check: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Wrong second-factor codes allowed per account per window (then 429 until the window passes). */
+export const THROTTLE_MAX_CODE_FAILURES = 5;
+/** How long the login screen's code step waits after the password was right. */
+const SECOND_STEP_MS = 5 * 60 * 1000;
+
+const codeRequired = () =>
+  jsonError(401, "Two-factor code required", { totp: "Enter the 6-digit code from your authenticator app" });
+
+/**
+ * A second-factor code for `userId`, throttled per account (a guessed code is 1 in 10^6 per try,
+ * so the window's few tries keep it out of reach). Throws 401 for a wrong code, 429 when throttled.
+ */
+async function requireSecondFactor(userId: string, code: string) {
+  const key = `totp|${userId}`;
+  const attempt = await admitAttempt([{ key, max: THROTTLE_MAX_CODE_FAILURES }]);
+  if (!(await checkSecondFactor(userId, code))) throw jsonError(401, "Invalid verification code", { totp: "Invalid verification code" });
+  await attempt.forget();
+  await clearAttempts({ key });
+}
+
 /**
  * Checks username and password (throttled per username + client IP and per client IP) and starts a fresh session.
  * `credentials` come from a form post or a JSON body; errors are thrown as JSON Responses.
+ * An account with two-factor on also needs `totp` (a code or a recovery code): without it the API
+ * answers 401 "Two-factor code required", while a screen (`secondStep`) gets a pending sign-in that
+ * `completeSecondStep` finishes.
  */
+type LoginArgs = { request: Request; credentials: unknown; clientIp?: string };
+type SignedIn = { twoFactor?: false; user: PublicUser; headers: HeadersInit };
+export async function login(args: LoginArgs & { secondStep?: false }): Promise<SignedIn>;
+export async function login(args: LoginArgs & { secondStep: true }): Promise<SignedIn | { twoFactor: true; headers: HeadersInit }>;
 export async function login({
   request,
   credentials,
   clientIp,
-}: {
-  request: Request;
-  credentials: unknown;
-  clientIp?: string;
-}) {
+  secondStep = false,
+}: LoginArgs & { secondStep?: boolean }): Promise<SignedIn | { twoFactor: true; headers: HeadersInit }> {
   assertSameOrigin(request);
   const parsed = loginSchema.safeParse(credentials);
   if (!parsed.success) throw validationError(parsed.error);
+  const { username, password, totp } = parsed.data;
   const strategyRequest = new Request(request.url, {
     method: "POST",
     headers: { "Content-Type": "application/x-www-form-urlencoded", [CLIENT_IP_HEADER]: clientIp ?? "unknown" },
-    body: new URLSearchParams(parsed.data),
+    body: new URLSearchParams({ username, password }),
   });
   const user = await authenticator.authenticate("password", strategyRequest);
+  if (user.twoFactor?.enabled) {
+    if (totp) await requireSecondFactor(String(user._id), totp);
+    else if (secondStep) return { twoFactor: true, headers: await startSecondStep(request, user) };
+    else throw codeRequired();
+  }
+  return { user: toPublicUser(user), headers: await startSession(request, user) };
+}
+
+/** The password was right: a session that signs no one in, only remembers whose code to ask for. */
+async function startSecondStep(request: Request, user: UserRecord) {
+  const old = await getSession(request);
+  if (old.id) await sessionStorage.destroySession(old);
+  const session = await sessionStorage.getSession();
+  const expiresAt = Date.now() + SECOND_STEP_MS;
+  session.set("pendingUserId", String(user._id));
+  session.set("expiresAt", expiresAt);
+  return { "Set-Cookie": await commitSession(session) };
+}
+
+/** The login screen's second step: the code for the pending sign-in; a real session when it is right. */
+export async function completeSecondStep({ request, code }: { request: Request; code: string }) {
+  assertSameOrigin(request);
+  const session = await getSession(request);
+  const userId = session.get("pendingUserId");
+  const user = userId ? await findUserById(userId) : null;
+  if (!user) throw jsonError(401, "Your sign-in has expired. Please enter your username and password again.");
+  await requireSecondFactor(String(user._id), code);
   return { user: toPublicUser(user), headers: await startSession(request, user) };
 }
 
@@ -166,6 +221,8 @@ export async function startSession(request: Request, user: UserRecord) {
   const timeout = (user.sessionTimeout as SessionTimeout | undefined) ?? DEFAULT_SESSION_TIMEOUT;
   session.set("userId", String(user._id));
   session.set("expiresAt", Date.now() + SESSION_TIMEOUTS[timeout]);
+  session.set("theme", (user.theme as Theme | undefined) ?? "light");
+  session.set("language", (user.language as Language | undefined) ?? "en");
   return { "Set-Cookie": await commitSession(session) };
 }
 

@@ -107,6 +107,9 @@ const ADMITTED: Record<string, number> = {
   "POST /api/contacts": 201,
   "POST /api/packages": 201,
   "POST /api/auth/tokens": 201,
+  "PUT /api/auth/user": 400,
+  "PUT /api/auth/preferences": 400,
+  "POST /api/account/import": 415,
   "POST /api/vendor-pricing-rules": 201,
   "POST /api/vendor-packages": 201,
   "POST /api/ai-pricing-learning": 201,
@@ -124,6 +127,8 @@ const ADMITTED: Record<string, number> = {
   "POST /admin-settings": 400,
   "POST /user-management": 400,
   "POST /upload": 302,
+  "GET /settings/import": 302,
+  "POST /settings/import": 302,
 };
 
 function expected(route: RouteEntry, method: Method, caller: MatrixCaller): number {

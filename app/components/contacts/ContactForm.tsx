@@ -1,5 +1,6 @@
 import { Button, Group, SimpleGrid, Stack } from "@mantine/core";
 import { Link } from "@remix-run/react";
+import { useT } from "~/utils/i18n";
 import { ValidatedForm } from "remix-validated-form";
 import { CONTACT_LIMITS, contactValidator } from "~/schemas/contact";
 import type { ContactJson } from "~/services/contacts.server";
@@ -12,6 +13,7 @@ export const CONTACT_FORM_ID = "contact-form";
  * with the same schema; without JavaScript the server's messages come back on the fields.
  */
 export function ContactForm({ contact, cancelTo }: { contact?: ContactJson | null; cancelTo: string }) {
+  const t = useT();
   const defaults = contact
     ? {
         firstName: contact.firstName,
@@ -55,7 +57,7 @@ export function ContactForm({ contact, cancelTo }: { contact?: ContactJson | nul
         />
         <Group justify="flex-end">
           <Button component={Link} to={cancelTo} preventScrollReset variant="default">
-            Cancel
+            {t("Cancel")}
           </Button>
           <SubmitButton formId={CONTACT_FORM_ID}>{contact ? "Update Contact" : "Create Contact"}</SubmitButton>
         </Group>

@@ -1,5 +1,6 @@
 import { Button, Group, Stack, Text } from "@mantine/core";
 import { Form, Link, useNavigation } from "@remix-run/react";
+import { useT } from "~/utils/i18n";
 
 /**
  * The confirmation step before a delete is posted (`?delete=<id>`): its own URL, so it works
@@ -20,6 +21,7 @@ export function ConfirmDelete({
   intent?: string;
 }) {
   const navigation = useNavigation();
+  const t = useT();
   const deleting = navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
   return (
     <Form method="post" preventScrollReset>
@@ -29,10 +31,10 @@ export function ConfirmDelete({
         <Text>{question}</Text>
         <Group justify="flex-end">
           <Button component={Link} to={cancelTo} preventScrollReset variant="default">
-            Cancel
+            {t("Cancel")}
           </Button>
           <Button type="submit" color="red" loading={deleting}>
-            {confirmLabel}
+            {t(confirmLabel)}
           </Button>
         </Group>
       </Stack>

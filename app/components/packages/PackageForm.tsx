@@ -1,5 +1,6 @@
 import { Button, Group, Stack, Switch } from "@mantine/core";
 import { Link } from "@remix-run/react";
+import { useT } from "~/utils/i18n";
 import { useField, ValidatedForm } from "remix-validated-form";
 import { PACKAGE_LIMITS, packageValidator, type PackageInput } from "~/schemas/package";
 import type { PackageJson } from "~/services/packages.server";
@@ -19,6 +20,7 @@ function ActiveSwitch() {
  * them, drops empty lines and stores a list.
  */
 export function PackageForm({ pkg, cancelTo }: { pkg?: PackageJson | null; cancelTo: string }) {
+  const t = useT();
   const defaults = pkg
     ? {
         name: pkg.name,
@@ -55,7 +57,7 @@ export function PackageForm({ pkg, cancelTo }: { pkg?: PackageJson | null; cance
         <ActiveSwitch />
         <Group justify="flex-end">
           <Button component={Link} to={cancelTo} preventScrollReset variant="default">
-            Cancel
+            {t("Cancel")}
           </Button>
           <SubmitButton formId={PACKAGE_FORM_ID}>{pkg ? "Update Package" : "Create Package"}</SubmitButton>
         </Group>
