@@ -176,6 +176,7 @@ function check(outcomes: Outcome[], want: (o: Outcome) => number) {
 
 const calls = routes.flatMap((route) => (Object.keys(route.methods) as Method[]).map((method) => ({ route, method })));
 
+// Each test below sends hundreds of requests, growing with the route registry: 120 s each, not the default 20.
 describe("role × route matrix", () => {
   it("another account's ids are not found, by any method, and nothing of it shows", async () => {
     const { dealer, vendor } = world.accounts;
@@ -209,7 +210,7 @@ describe("role × route matrix", () => {
     expect(JSON.parse((await own(`/api/contacts/${dealer.docs.contact}`)).text).firstName).toBe(dealer.secret);
     expect((await own(`/api/assessments/${dealer.docs.assessment}`)).status).toBe(200);
     expect((await own(`/media/${dealer.docs.upload}`)).status).toBe(200);
-  });
+  }, 120_000);
 
   it("each caller gets what the registry's roles say, on every method of every route", async () => {
     const jobs = calls.flatMap(({ route, method }) => CALLERS.map((caller) => ({ route, method, caller })));
@@ -241,7 +242,7 @@ describe("role × route matrix", () => {
     for (const o of outcomes.filter((o) => o.caller === "anonymous" && o.answer.status === 302 && !/logout|\/api\/login/.test(o.label))) {
       expect(o.answer.location, o.label).toMatch(/^\/login/);
     }
-  });
+  }, 120_000);
 
   it("refuses every cookie write from another site (403) and stores nothing, on the API and on screens", async () => {
     const { dealer, admin, vendor } = world.accounts;
@@ -258,7 +259,7 @@ describe("role × route matrix", () => {
     check(outcomes, () => 403);
     expect(outcomes.every((o) => JSON.parse(o.answer.text).message === "Cross-site request rejected")).toBe(true);
     expect(await documentCounts()).toEqual(before);
-  });
+  }, 120_000);
 });
 
 afterAll(() => {

@@ -252,7 +252,7 @@ describe("probes over every write", () => {
       want: 302,
     });
     expect(await probe(cases)).toEqual([]);
-  });
+  }, 120_000);
 });
 
 describe("stored text", () => {
