@@ -1,5 +1,6 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { idempotencyKeySchema, sendEmailSchema } from "~/schemas/email";
+import { getAssessment } from "~/services/assessments.server";
 import { requireUser } from "~/services/auth.server";
 import { sendEstimateEmail } from "~/services/email-delivery.server";
 import { methods, parseJson, validationError } from "~/utils/http.server";
@@ -12,6 +13,8 @@ import { methods, parseJson, validationError } from "~/utils/http.server";
 export const action = methods({
   POST: async ({ request, params }: ActionFunctionArgs) => {
     const actor = await requireUser(request);
+    // Another account's assessment is not found, whatever the body says.
+    await getAssessment(actor, params.id ?? "");
     const header = request.headers.get("Idempotency-Key");
     let key: string | undefined;
     if (header !== null) {

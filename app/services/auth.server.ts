@@ -17,6 +17,7 @@ import {
 import { loginSchema } from "~/schemas/auth";
 import { jsonError, validationError } from "~/utils/http.server";
 import { assertSameOrigin, isApiRequest } from "~/utils/request.server";
+import { sendLoginNotification } from "./email-delivery.server";
 import {
   commitSession,
   DEFAULT_SESSION_TIMEOUT,
@@ -155,7 +156,10 @@ export async function login({
     body: new URLSearchParams(parsed.data),
   });
   const user = await authenticator.authenticate("password", strategyRequest);
-  return { user: toPublicUser(user), headers: await startSession(request, user) };
+  const headers = await startSession(request, user);
+  // Security → login notifications: queued in the email outbox (nothing waits for the mail server).
+  await sendLoginNotification(user, { ip: clientIp, userAgent: request.headers.get("User-Agent") });
+  return { user: toPublicUser(user), headers };
 }
 
 /** A new session id at every sign-in (no fixation); the old session, if any, is destroyed. */

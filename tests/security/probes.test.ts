@@ -69,6 +69,7 @@ function screenForm(route: RouteEntry, who: Account): Record<string, string> | u
     "/packages": { intent: "create", name: "Gold", price: "100", features: "Wash" },
     "/upload": { intent: "create", title: "Front bumper" },
     "/settings": { intent: "create-token", name: "probe" },
+    "/email": { intent: "create-template", name: "Probe", subject: "Hello {{contact.firstName}}", htmlContent: "<p>Hi</p>" },
     "/vendor-ai-training": { intent: "create-rule", damageType: "dent", severity: "major", basePrice: "100", laborRate: "80" },
     "/ai-training": { intent: "create", imageUrl: "/media/000000000000000000000000", damageType: "dent", severity: "minor", description: "d", estimatedCost: "1" },
     "/admin-settings": { intent: "create-user", username: "probe-made", password: "probe-password", email: "m@example.com", firstName: "P", lastName: "Q" },
