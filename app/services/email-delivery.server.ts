@@ -27,7 +27,7 @@ import {
 } from "~/models/email-log.server";
 import { findDefaultTemplate, findTemplate } from "~/models/email-template.server";
 import { ownerNames, scopeFor } from "~/models/owner-scope.server";
-import type { Role } from "~/models/user.server";
+import { User, type Role } from "~/models/user.server";
 import { DEFAULT_NOTIFICATIONS, type NotificationSettings, type SendEmailInput } from "~/schemas/email";
 import type { ListQuery } from "~/schemas/list-query";
 import { isDbUnavailableError } from "~/utils/db-errors.server";
@@ -251,11 +251,13 @@ export async function sendEstimateToContact(actor: Actor, assessmentId: string, 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string);
 
+/** The account's own address and its Notifications switches (defaults for those it never set). */
 async function notificationSettings(ownerId: string) {
-  const owner = await ownerAccount(ownerId);
+  const owner = await User.findById(ownerId)
+    .select({ email: 1, notifications: 1 })
+    .lean<{ email?: string; notifications?: Partial<NotificationSettings> }>();
   if (!owner) return null;
-  const stored = (owner.notifications ?? {}) as Partial<NotificationSettings>;
-  return { owner, settings: { ...DEFAULT_NOTIFICATIONS, ...stored } };
+  return { owner, settings: { ...DEFAULT_NOTIFICATIONS, ...owner.notifications } };
 }
 
 /** Queues a notice to the account's own address (idempotent on `key`: a hook run twice sends one). */
