@@ -16,8 +16,9 @@ import { LogView } from "~/components/email/LogView";
 import { TemplateCard } from "~/components/email/TemplateCard";
 import { TemplateForm } from "~/components/email/TemplateForm";
 import { LinkTabs } from "~/components/LinkTabs";
-import { emailCenterAction, emailCenterData, EMAIL_LIST_PARAMS, readEmailDialog } from "~/screens/email-center.server";
+import { emailCenterAction, emailCenterData } from "~/screens/email-center.server";
 import { requireUser } from "~/services/auth.server";
+import { EMAIL_LIST_PARAMS, readEmailDialog } from "~/utils/email-url";
 import { listSearch } from "~/utils/list-url";
 
 export const meta: MetaFunction = () => [{ title: "Email Center · DamageIQ" }];

@@ -4,6 +4,10 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { ValidatedForm } from "remix-validated-form";
 import { FormError, SelectField, SubmitButton, TextField } from "~/components/form/fields";
+import { EmailTab } from "~/components/settings/EmailTab";
+import { NotificationsTab } from "~/components/settings/NotificationsTab";
+import { emailTabAction, emailTabData } from "~/screens/settings-email.server";
+import { notificationsTabAction, notificationsTabData } from "~/screens/settings-notifications.server";
 import { apiTokenValidator, TOKEN_LIFETIMES } from "~/schemas/auth";
 import { createToken, listTokens, revokeToken } from "~/services/api-tokens.server";
 import { requireUser } from "~/services/auth.server";
@@ -14,13 +18,22 @@ export const meta: MetaFunction = () => [{ title: "Settings · DamageIQ" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const actor = await requireUser(request);
-  return json({ tokens: await listTokens(actor) }, { headers: { "Cache-Control": "no-store" } });
+  const tab = new URL(request.url).searchParams.get("tab");
+  // Each tab's data comes from its own module; only the open tab's is read.
+  const [tokens, email, notifications] = await Promise.all([
+    listTokens(actor),
+    tab === "email" ? emailTabData(actor) : null,
+    tab === "notifications" ? notificationsTabData(actor) : null,
+  ]);
+  return json({ tokens, email, notifications }, { headers: { "Cache-Control": "no-store" } });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const actor = await requireUser(request);
   const form = await request.formData();
   const intent = form.get("intent");
+  if (intent === "save-mail-server" || intent === "test-connection") return emailTabAction(actor, request, form);
+  if (intent === "save-notifications") return notificationsTabAction(actor, request, form);
   if (intent === "create-token") {
     return handleForm(
       request,
@@ -46,7 +59,12 @@ export async function action({ request }: ActionFunctionArgs) {
   return json({ formError: "Unknown action" }, { status: 400 });
 }
 
-const TABS = [{ value: "security", label: "Security" }];
+// Spec order: Profile, Email, Security, Notifications, System.
+const TABS = [
+  { value: "email", label: "Email" },
+  { value: "security", label: "Security" },
+  { value: "notifications", label: "Notifications" },
+];
 
 type ActionData = { createdToken: { token: string; name: string } } | { formError?: string } | undefined;
 
@@ -135,12 +153,16 @@ function ApiTokens() {
 
 export default function Settings() {
   const [params] = useSearchParams();
-  const tab = TABS.find((t) => t.value === params.get("tab")) ?? TABS[0];
+  const { email, notifications } = useLoaderData<typeof loader>();
+  const data = useActionData<ActionData>();
+  const tab = TABS.find((t) => t.value === params.get("tab")) ?? TABS.find((t) => t.value === "security")!;
   return (
     <Stack>
       <Title order={1}>Settings</Title>
       <LinkTabs tabs={TABS} active={tab.value} label="Settings sections" />
+      {tab.value === "email" && email && <EmailTab settings={email.mailServer} formError={data && "formError" in data ? data.formError : null} />}
       {tab.value === "security" && <ApiTokens />}
+      {tab.value === "notifications" && notifications && <NotificationsTab settings={notifications.notifications} />}
     </Stack>
   );
 }

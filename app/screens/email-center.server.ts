@@ -19,14 +19,13 @@ import {
 import { testConnection } from "~/services/mail-config.server";
 import { redirectWithToast } from "~/services/session.server";
 import { asFormFailure, handleForm } from "~/utils/forms.server";
+import { EMAIL_LIST_PARAMS, readEmailDialog, readEmailTab } from "~/utils/email-url";
 import { jsonError } from "~/utils/http.server";
 import { listReturnTo, nullIfNotFound, readListUrl, writeAndReturn } from "./list-screen.server";
 import { formSendKey } from "./send-estimate.server";
 
 /** Cards per page of either tab. */
 export const EMAIL_PAGE_SIZE = 24;
-/** The URL's list state: the tab, the search and the page. */
-export const EMAIL_LIST_PARAMS = ["tab", "q", "page"] as const;
 /** What the Compose dialog offers at most (newest first). */
 const COMPOSE_OPTIONS = 200;
 /** Assessments a message can be about (design: sending is allowed from completed or reviewed; sent again). */
@@ -34,27 +33,6 @@ const SENDABLE = ["completed", "reviewed", "sent"] as const;
 
 /** The server's time zone (`TZ`): log times are shown in it, and "Emails Sent Today" counts from its midnight. */
 const SERVER_TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
-
-export type EmailTab = "templates" | "logs";
-
-/** The dialog the URL opens: new/edit/view/delete template, compose, or a log's view. */
-export type EmailDialog =
-  | { kind: "new" }
-  | { kind: "compose"; assessmentId?: string }
-  | { kind: "edit" | "view" | "delete"; id: string }
-  | { kind: "log"; id: string }
-  | null;
-
-export function readEmailDialog(params: URLSearchParams): EmailDialog {
-  const dialog = params.get("dialog");
-  if (dialog === "new") return { kind: "new" };
-  if (dialog === "compose") return { kind: "compose", assessmentId: params.get("assessment") ?? undefined };
-  for (const kind of ["edit", "view", "delete", "log"] as const) {
-    const id = params.get(kind);
-    if (id) return { kind, id };
-  }
-  return null;
-}
 
 async function composeOptions(actor: Actor) {
   const scope = scopeFor(actor);
@@ -78,7 +56,7 @@ async function composeOptions(actor: Actor) {
 export async function emailCenterData(actor: Actor, requestUrl: string) {
   const url = new URL(requestUrl);
   const { q, page } = readListUrl(requestUrl);
-  const tab: EmailTab = url.searchParams.get("tab") === "logs" ? "logs" : "templates";
+  const tab = readEmailTab(url.searchParams);
   const dialog = readEmailDialog(url.searchParams);
   const [templates, logs, logStats, connection] = await Promise.all([
     emailTemplatesPage(actor, { q, page: tab === "templates" ? page : 1, pageSize: EMAIL_PAGE_SIZE }),
