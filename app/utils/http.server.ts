@@ -23,11 +23,14 @@ export function validationError(error: ZodError) {
   return jsonError(400, Object.values(errors)[0] ?? "Invalid request", errors);
 }
 
-/** Reads a JSON object body; anything else is a 400/415 Response thrown to the caller (413 past `maxBytes`). */
+/**
+ * Reads a JSON object body; anything else is a 400/415 Response thrown to the caller (413 past
+ * `maxBytes`). The body is read first (server.mjs caps every body at 1 MiB): answering before the
+ * client finished sending resets its connection.
+ */
 export async function readJson(request: Request, { maxBytes }: { maxBytes?: number } = {}): Promise<unknown> {
   const type = request.headers.get("content-type") ?? "";
   const tooLarge = () => jsonError(413, `Request body is too large (at most ${Math.floor((maxBytes ?? 0) / 1024)} KB)`);
-  if (maxBytes !== undefined && Number(request.headers.get("content-length") ?? 0) > maxBytes) throw tooLarge();
   const text = await request.text();
   if (maxBytes !== undefined && Buffer.byteLength(text) > maxBytes) throw tooLarge();
   if (text.trim() === "") return {};

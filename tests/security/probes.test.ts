@@ -52,7 +52,12 @@ const GENERIC: Record<string, unknown> = {
 };
 
 /** Routes whose writes read no body (the id in the path is all): a body of any type is ignored. */
-const READS_NO_BODY = new Set(["POST /api/assessments/:id/analyze", "POST /api/assessments/:id/approve", "POST /api/ai-pricing-learning/validate/:id"]);
+const READS_NO_BODY = new Set([
+  "POST /api/assessments/:id/analyze",
+  "POST /api/assessments/:id/approve",
+  "POST /api/ai-pricing-learning/validate/:id",
+  "POST /api/email-templates/:id/copy",
+]);
 /** Routes that take files: their size limits are per upload purpose, not the form's 64 KiB. */
 const FILE_ROUTES = new Set(["/api/objects/signed", "/upload", "/ai-training"]);
 
@@ -214,7 +219,8 @@ describe("probes over every write", () => {
       const me = await cookieClient(app, world.accounts[role].cookie).get("/api/auth/user");
       expect(me.json).toMatchObject({ role, _originalRole: role });
     }
-  });
+    // About 15 probes per write, one after another, each followed by a count of every collection.
+  }, 90_000);
 
   it("screen actions: no 5xx, 415 for a JSON body, 413 over 64 KiB, nothing stored on a refusal", async () => {
     const cases = writes
