@@ -17,6 +17,7 @@ const smtp = new SMTPServer({
   secure: false,
   disabledCommands: ["STARTTLS", "AUTH"],
   logger: false,
+  closeTimeout: 50,
   onData(stream, _session, callback) {
     const chunks = [];
     stream.on("data", (c) => chunks.push(c));
@@ -69,15 +70,15 @@ try {
   };
 
   // Warm up (code paths, PDF fonts, connections), then the memory baseline.
-  await pool(WARMUP, 4, (i) => sendWithKey(`warmup-${i}`));
+  await pool(WARMUP, 4, (i) => sendWithKey(`warmup-message-${i}`));
   await waitUntilSent(WARMUP, 60_000);
   const rssBefore = appRss();
 
   const started = performance.now();
-  await pool(EMAILS, 16, (i) => sendWithKey(`bench-${i}`));
+  await pool(EMAILS, 16, (i) => sendWithKey(`bench-message-${i}`));
   const queuedSeconds = (performance.now() - started) / 1000;
   // A repeated key is the first send again: these add nothing.
-  await pool(50, 8, (i) => sendWithKey(`bench-${i}`));
+  await pool(50, 8, (i) => sendWithKey(`bench-message-${i}`));
   await waitUntilSent(WARMUP + EMAILS, 30 * 60_000);
   const deliveredSeconds = (performance.now() - started) / 1000;
   const rssAfter = appRss();

@@ -44,6 +44,8 @@ export async function startSmtpServer({ auth }: { auth?: { user: string; pass: s
         authOptional: !auth,
         allowInsecureAuth: true,
         logger: false,
+        // Going "down" drops open connections at once (the app's pooled ones too), like a server that died.
+        closeTimeout: 50,
         onAuth(login: SMTPServerAuthentication, _session: SMTPServerSession, callback) {
           if (auth && login.username === auth.user && login.password === auth.pass) return callback(null, { user: login.username });
           return callback(Object.assign(new Error("Authentication failed: bad user name or password"), { responseCode: 535 }));

@@ -1,8 +1,7 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { idempotencyKeySchema, sendEmailSchema } from "~/schemas/email";
-import { getAssessment } from "~/services/assessments.server";
 import { requireUser } from "~/services/auth.server";
-import { sendEstimateEmail } from "~/services/email-delivery.server";
+import { assertAssessmentInScope, sendEstimateEmail } from "~/services/email-delivery.server";
 import { methods, parseJson, validationError } from "~/utils/http.server";
 
 /**
@@ -14,7 +13,7 @@ export const action = methods({
   POST: async ({ request, params }: ActionFunctionArgs) => {
     const actor = await requireUser(request);
     // Another account's assessment is not found, whatever the body says.
-    await getAssessment(actor, params.id ?? "");
+    await assertAssessmentInScope(actor, params.id ?? "");
     const header = request.headers.get("Idempotency-Key");
     let key: string | undefined;
     if (header !== null) {

@@ -5,7 +5,7 @@ import path from "node:path";
 import nodemailer from "nodemailer";
 import type Mail from "nodemailer/lib/mailer";
 import { Types } from "mongoose";
-import { transitionAssessment } from "~/models/assessment.server";
+import { findAssessment, transitionAssessment } from "~/models/assessment.server";
 import { findContact } from "~/models/contact.server";
 import {
   claimNextLog,
@@ -34,11 +34,11 @@ import { isDbUnavailableError } from "~/utils/db-errors.server";
 import { db } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { jsonError } from "~/utils/http.server";
-import { getAssessment, type AssessmentJson } from "./assessments.server";
+import { assessmentNotFound, getAssessment, type AssessmentJson } from "./assessments.server";
 import { isAdmin, type Actor } from "./auth.server";
 import { BUILT_IN_TEMPLATE, formatCost, formatMailDate, renderTemplate } from "./email-render.server";
 import { estimatePdf } from "./estimate-pdf.server";
-import { mailRouteFor, ownerAccount, smtpTransport, type MailRoute } from "./mail-config.server";
+import { closePooledTransports, mailRouteFor, ownerAccount, pooledTransport, type MailRoute } from "./mail-config.server";
 
 /**
  * Sending email through an outbox in the database (docs/decisions/0011). A send writes one
@@ -236,6 +236,11 @@ export async function sendEstimateEmail(actor: Actor, assessmentId: string, inpu
     attachEstimate: true,
   });
   return { log: (await present(actor, [record]))[0], created };
+}
+
+/** 404 for an assessment out of scope, checked before a send's body is read (another account's id is never a 400). */
+export async function assertAssessmentInScope(actor: Actor, id: string) {
+  if (!(await findAssessment({ scope: scopeFor(actor), id }))) throw assessmentNotFound();
 }
 
 /** Sends the assessment's estimate to its own contact (the Estimates, dashboard and wizard buttons). */
@@ -472,6 +477,7 @@ export class MailOutbox {
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([Promise.all(this.running), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
     clearTimeout(timer);
+    closePooledTransports();
   }
 
   private async run() {
@@ -553,16 +559,11 @@ export class MailOutbox {
         if (route.kind === "drop") {
           response = await dropMessage(log, message);
         } else {
-          const transport = smtpTransport(route);
-          try {
-            const info = await transport.sendMail(message);
-            if (info.rejected.length > 0) {
-              throw Object.assign(new Error(`Recipient refused: ${info.rejected.join(", ")}`), { code: "EENVELOPE", response: info.response });
-            }
-            response = info.response;
-          } finally {
-            transport.close();
+          const info = await pooledTransport(route).sendMail(message);
+          if (info.rejected.length > 0) {
+            throw Object.assign(new Error(`Recipient refused: ${info.rejected.join(", ")}`), { code: "EENVELOPE", response: info.response });
           }
+          response = info.response;
         }
       } catch (error) {
         return await this.failed(log, claim, error);

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from "node:crypto";
 import nodemailer from "nodemailer";
 import type SMTPTransport from "nodemailer/lib/smtp-transport";
 import { User, findUserById } from "~/models/user.server";
@@ -95,16 +95,55 @@ export async function mailRouteFor(ownerId: string): Promise<MailRoute> {
   return { kind: "drop", from: own.from || defaultFrom() };
 }
 
-/** A nodemailer SMTP transport for the route (one connection per message: the worker sends a few at a time). */
-export function smtpTransport(route: Extract<MailRoute, { kind: "smtp" }>) {
-  const options: SMTPTransport.Options = {
-    host: route.host,
-    port: route.port,
-    secure: route.secure,
-    ...(route.user ? { auth: { user: route.user, pass: route.pass ?? "" } } : {}),
-    ...SMTP_TIMEOUTS,
-  };
-  return nodemailer.createTransport(options);
+type SmtpRoute = Extract<MailRoute, { kind: "smtp" }>;
+
+const smtpOptions = (route: SmtpRoute): SMTPTransport.Options => ({
+  host: route.host,
+  port: route.port,
+  secure: route.secure,
+  ...(route.user ? { auth: { user: route.user, pass: route.pass ?? "" } } : {}),
+  ...SMTP_TIMEOUTS,
+});
+
+/** A one-off transport (Test Connection's `verify()`); the caller closes it. */
+export function smtpTransport(route: SmtpRoute) {
+  return nodemailer.createTransport(smtpOptions(route));
+}
+
+/** Pooled transports of the worker, one per mail server and login, closed after a while unused. */
+const POOL_IDLE_MS = 60_000;
+const pools = new Map<string, { transport: ReturnType<typeof nodemailer.createTransport>; lastUsed: number }>();
+
+/**
+ * The worker's transport for a route: a small pool of SMTP connections kept open between messages
+ * (a new connection, greeting and login per message cost more than the message). Keyed by a hash of
+ * the route, so a changed password or server gets a pool of its own and the old one ages out.
+ */
+export function pooledTransport(route: SmtpRoute) {
+  const key = createHash("sha256").update(JSON.stringify([route.host, route.port, route.secure, route.user, route.pass])).digest("hex");
+  const now = Date.now();
+  for (const [k, entry] of pools) {
+    if (k !== key && now - entry.lastUsed > POOL_IDLE_MS) {
+      entry.transport.close();
+      pools.delete(k);
+    }
+  }
+  let entry = pools.get(key);
+  if (!entry) {
+    entry = {
+      transport: nodemailer.createTransport({ ...smtpOptions(route), pool: true, maxConnections: 2, maxMessages: 100, idleTimeout: POOL_IDLE_MS }),
+      lastUsed: now,
+    };
+    pools.set(key, entry);
+  }
+  entry.lastUsed = now;
+  return entry.transport;
+}
+
+/** Closes every pooled connection (the worker is stopping). */
+export function closePooledTransports() {
+  for (const entry of pools.values()) entry.transport.close();
+  pools.clear();
 }
 
 /** Settings → Email as the form shows it: the password only as "set" or not. */
