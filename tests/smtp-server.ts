@@ -21,6 +21,8 @@ export interface TestSmtpServer {
   onMessage?: (mail: ReceivedMail) => Promise<void> | void;
   /** Messages with this Message-ID. */
   withMessageId(id: string): ReceivedMail[];
+  /** Cuts every open connection without a word (a network failure after the message arrived). */
+  breakConnections(): void;
 }
 
 /**
@@ -87,6 +89,10 @@ export async function startSmtpServer({ auth }: { auth?: { user: string; pass: s
     },
     async close() {
       await state.down();
+    },
+    breakConnections() {
+      const open = (server as unknown as { connections?: Set<{ _socket?: { destroy(): void } }> } | null)?.connections ?? new Set();
+      for (const connection of open) connection._socket?.destroy();
     },
     withMessageId(id: string) {
       return received.filter((m) => m.parsed.messageId === id || `<${m.parsed.messageId}>` === id);

@@ -234,6 +234,18 @@ export async function recordFailed({ claim, error, response, retryAt }: { claim:
   ).lean<EmailLogRecord>();
 }
 
+/**
+ * The connection failed after the whole message had gone to the server, before its reply: it may
+ * have been accepted. `unknown`, never retried.
+ */
+export async function recordUnknown({ claim, error }: { claim: DeliveryClaim; error: string }) {
+  return EmailLog.findOneAndUpdate(
+    claimFilter(claim),
+    { $set: { ...finishAttempt(claim, "unknown", { error }), inFlight: false, status: "unknown", lastError: error }, $unset: { leaseUntil: 1, nextAttemptAt: 1 } },
+    { returnDocument: "after" },
+  ).lean<EmailLogRecord>();
+}
+
 /** Hands an attempt back untried (the worker is stopping before it sent anything): due now, the attempt struck out. */
 export async function releaseClaim({ claim }: { claim: DeliveryClaim }) {
   const { matchedCount } = await EmailLog.updateOne(claimFilter(claim), {

@@ -220,6 +220,22 @@ describe("never twice: a worker that dies mid-delivery", () => {
     expect(await EmailLog.countDocuments({ idempotencyKey: `delivery-unknown:${log.id}` })).toBe(1);
   });
 
+  it("the connection breaks after the whole message left, before the server's reply: unknown, not sent again", async () => {
+    const id = await assessment();
+    smtp.onMessage = () => {
+      smtp.onMessage = undefined;
+      smtp.breakConnections();
+    };
+    const res = await dealer.post(`/api/assessments/${id}/send-email`, { contactId: await contact() });
+    const log = await waitForLog(dealer, res.json.id, (l) => l.status !== "pending");
+    expect(log.status).toBe("unknown");
+    expect(log.attempts.map((a) => a.outcome)).toEqual(["unknown"]);
+    expect(log.lastError).toMatch(/not sent again/);
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect(smtp.withMessageId(log.messageId)).toHaveLength(1);
+    expect((await Assessment.findById(id).lean<{ status: string }>())?.status).toBe("reviewed");
+  });
+
   it("died before anything left (no route recorded): recovery sends it, once", async () => {
     const res = await dealer.post(`/api/assessments/${await assessment()}/send-email`, { contactId: await contact() });
     const log = await waitForLog(dealer, res.json.id, (l) => l.status === "sent");

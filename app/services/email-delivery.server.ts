@@ -2,7 +2,8 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { mkdir, rename, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import nodemailer from "nodemailer";
+import { Readable } from "node:stream";
+import MailComposer from "nodemailer/lib/mail-composer";
 import type Mail from "nodemailer/lib/mailer";
 import { Types } from "mongoose";
 import { findAssessment, transitionAssessment } from "~/models/assessment.server";
@@ -18,6 +19,7 @@ import {
   insertPendingLog,
   recordAccepted,
   recordFailed,
+  recordUnknown,
   renewLogLease,
   settleAbandoned,
   EmailLog,
@@ -365,15 +367,17 @@ export const dropFile = (log: Pick<EmailLogRecord, "_id" | "ownerId">) =>
 const exists = (file: string) => stat(file).then(() => true, () => false);
 
 /** Writes the raw message into the drop: a temporary file renamed into place, so the file is whole or absent. */
-async function dropMessage(log: EmailLogRecord, message: Mail.Options) {
-  const raw = await nodemailer.createTransport({ streamTransport: true, buffer: true }).sendMail(message);
+async function dropMessage(log: EmailLogRecord, raw: Buffer) {
   const file = dropFile(log);
   await mkdir(path.dirname(file), { recursive: true });
   const temp = `${file}.${process.pid}.tmp`;
-  await writeFile(temp, raw.message as Buffer);
+  await writeFile(temp, raw);
   await rename(temp, file);
   return `Saved to the local mail drop: ${path.relative(env.DATA_DIR, file)}`;
 }
+
+/** An error from the server itself (a 4xx/5xx reply), as opposed to a connection that broke. */
+const hasReply = (error: unknown) => typeof (error as { responseCode?: number }).responseCode === "number";
 
 /** Failures a retry cannot fix: authentication, a refused sender or recipient, a message the server rejects (5xx). */
 function isPermanent(error: unknown) {
@@ -477,7 +481,9 @@ export class MailOutbox {
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([Promise.all(this.running), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
     clearTimeout(timer);
-    closePooledTransports();
+    // A message still being handed over keeps its connection: cutting it could lose the server's
+    // "accepted" after the message left (recovery settles it once the process is gone).
+    if (this.running.size === 0) closePooledTransports();
   }
 
   private async run() {
@@ -536,10 +542,11 @@ export class MailOutbox {
     }, Math.max(50, Math.floor(this.leaseMs / 3)));
     try {
       let route: MailRoute;
-      let message: Mail.Options;
+      let raw: Buffer;
+      let envelope: { from: string | false; to: string[] };
       try {
         route = await mailRouteFor(String(log.ownerId));
-        message = {
+        const message: Mail.Options = {
           from: route.from,
           to: log.recipientEmail,
           subject: log.subject,
@@ -549,23 +556,37 @@ export class MailOutbox {
           headers: { "X-DamageIQ-Log": String(log._id) },
           attachments: await estimateAttachment(log),
         };
+        // Built here, once: the drop stores these bytes, SMTP sends them and we see when the last one left.
+        const node = new MailComposer(message).compile();
+        envelope = node.getEnvelope();
+        raw = await node.build();
       } catch (error) {
         return await this.failed(log, claim, error);
       }
       // Past this write the message may leave: a crash from here on is settled by recovery.
       if (Date.now() >= leaseUntil || !(await markVia(claim, route))) return;
       let response: string;
+      let handedOver = false;
       try {
         if (route.kind === "drop") {
-          response = await dropMessage(log, message);
+          response = await dropMessage(log, raw);
         } else {
-          const info = await pooledTransport(route).sendMail(message);
+          const stream = Readable.from([raw]);
+          stream.once("end", () => (handedOver = true));
+          const info = await pooledTransport(route).sendMail({ envelope: { from: envelope.from || route.from, to: envelope.to }, raw: stream });
           if (info.rejected.length > 0) {
             throw Object.assign(new Error(`Recipient refused: ${info.rejected.join(", ")}`), { code: "EENVELOPE", response: info.response });
           }
           response = info.response;
         }
       } catch (error) {
+        // The whole message left and the connection broke before the server answered: it may have
+        // been accepted, so it is not retried (at most once; docs/decisions/0011).
+        if (handedOver && !hasReply(error)) {
+          const recorded = await recordUnknown({ claim, error: `${errorText(error)}: the connection broke after the message was sent, before the server confirmed it; not sent again (Message-ID ${log.messageId})` });
+          if (recorded) await alertUnknownDelivery(recorded);
+          return;
+        }
         return await this.failed(log, claim, error);
       }
       const sent = await recordAccepted({ claim, response, localDrop: route.kind === "drop" });

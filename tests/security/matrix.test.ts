@@ -241,7 +241,8 @@ describe("role × route matrix", () => {
     for (const o of outcomes.filter((o) => o.caller === "anonymous" && o.answer.status === 302 && !/logout|\/api\/login/.test(o.label))) {
       expect(o.answer.location, o.label).toMatch(/^\/login/);
     }
-  });
+    // Every method of every route for five callers, with an analysis in the middle: a busy machine takes a while.
+  }, 120_000);
 
   it("refuses every cookie write from another site (403) and stores nothing, on the API and on screens", async () => {
     const { dealer, admin, vendor } = world.accounts;

@@ -253,7 +253,7 @@ describe("probes over every write", () => {
       want: 302,
     });
     expect(await probe(cases)).toEqual([]);
-  });
+  }, 90_000);
 });
 
 describe("stored text", () => {
