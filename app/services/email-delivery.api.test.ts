@@ -7,6 +7,7 @@ import { client, createTestUser, signIn, tokenFor } from "../../tests/accounts";
 import { startApp, type RunningApp } from "../../tests/app-server";
 import { startSmtpServer, type TestSmtpServer } from "../../tests/smtp-server";
 import { useTestDb } from "../../tests/test-db";
+import { uploadMedia } from "../../tests/uploads";
 
 // Delivery through the outbox to a real SMTP server (smtp-server, read back with mailparser): the
 // PDF attached and the variables filled, the server down then up (one message after a retry), a
@@ -255,6 +256,24 @@ describe("never twice: a worker that dies mid-delivery", () => {
 });
 
 describe("notifications and sign-in notices", () => {
+  it("tells the account when an analysis completes, unless it turned that off", async () => {
+    const analysed = async (title: string) => {
+      const created = await dealer.post("/api/assessments", { title, mediaUrls: [await uploadMedia(dealer)] });
+      expect(created.status).toBe(201);
+      expect((await dealer.post(`/api/assessments/${created.json.id}/analyze`)).json.status).toBe("completed");
+    };
+    await analysed("Hail Civic");
+    const notice = await EmailLog.findOne({ ownerId: dealerId, subject: "Assessment completed: Hail Civic" }).lean<{ recipientEmail: string; kind: string }>();
+    expect(notice).toMatchObject({ kind: "notification", recipientEmail: (await User.findById(dealerId).lean<{ email: string }>())?.email });
+    await User.updateOne({ _id: dealerId }, { $set: { "notifications.assessmentCompleted": false } });
+    try {
+      await analysed("Quiet Civic");
+      expect(await EmailLog.countDocuments({ ownerId: dealerId, subject: "Assessment completed: Quiet Civic" })).toBe(0);
+    } finally {
+      await User.updateOne({ _id: dealerId }, { $set: { "notifications.assessmentCompleted": true } });
+    }
+  });
+
   it("queues a login notification only when the account turned it on", async () => {
     const user = await createTestUser({ role: "dealer" });
     await signIn(app, user.username, user.password);
