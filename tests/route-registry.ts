@@ -23,6 +23,8 @@ export type Owned =
   | "assessment"
   | "upload"
   | "token"
+  | "emailTemplate"
+  | "emailLog"
   /** A vendor's documents: another vendor's answers 404, an admin reaches all. */
   | "pricingRule"
   | "vendorPackage"
@@ -57,7 +59,7 @@ export const ADMIN = ["admin"] as const;
 export const VENDOR_OR_ADMIN = ["vendor", "admin"] as const;
 
 /** Kinds whose id is owner-scoped: another account's answers 404. */
-export const OWNER_SCOPED: ReadonlySet<Owned> = new Set(["contact", "package", "assessment", "upload", "token", "pricingRule", "vendorPackage", "learningRecord"]);
+export const OWNER_SCOPED: ReadonlySet<Owned> = new Set(["contact", "package", "assessment", "upload", "token", "emailTemplate", "emailLog", "pricingRule", "vendorPackage", "learningRecord"]);
 /** Owner-scoped kinds owned by vendors (the rest by any signed-in account). */
 export const VENDOR_OWNED: ReadonlySet<Owned> = new Set(["pricingRule", "vendorPackage", "learningRecord"]);
 
@@ -97,6 +99,17 @@ export const routes: readonly RouteEntry[] = [
   { file: "api.assessments.$id.estimate.ts", kind: "api", path: "/api/assessments/:id/estimate", methods: { PUT: SIGNED_IN }, owned: "assessment" },
   { file: "api.assessments.$id.estimate[.]pdf.ts", kind: "api", path: "/api/assessments/:id/estimate.pdf", methods: { GET: SIGNED_IN }, owned: "assessment" },
   { file: "api.dashboard.stats.ts", kind: "api", path: "/api/dashboard/stats", methods: { GET: SIGNED_IN } },
+  { file: "api.assessments.$id.send-email.ts", kind: "api", path: "/api/assessments/:id/send-email", methods: { POST: SIGNED_IN }, owned: "assessment" },
+
+  // --- Email (app/services/email-*.server.ts, mail-config.server.ts)
+  { file: "api.email-templates.ts", kind: "api", path: "/api/email-templates", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
+  { file: "api.email-templates.$id.ts", kind: "api", path: "/api/email-templates/:id", methods: { GET: SIGNED_IN, PUT: SIGNED_IN, DELETE: SIGNED_IN }, owned: "emailTemplate" },
+  { file: "api.email-templates.$id.copy.ts", kind: "api", path: "/api/email-templates/:id/copy", methods: { POST: SIGNED_IN }, owned: "emailTemplate" },
+  { file: "api.email-templates.preview.ts", kind: "api", path: "/api/email-templates/preview", methods: { POST: SIGNED_IN } },
+  { file: "api.email-logs.ts", kind: "api", path: "/api/email-logs", methods: { GET: SIGNED_IN } },
+  { file: "api.email-logs.$id.ts", kind: "api", path: "/api/email-logs/:id", methods: { GET: SIGNED_IN }, owned: "emailLog" },
+  { file: "api.email.[test].ts", kind: "api", path: "/api/email/test", methods: { GET: SIGNED_IN } },
+  { file: "api.email.settings.ts", kind: "api", path: "/api/email/settings", methods: { GET: SIGNED_IN, PUT: SIGNED_IN } },
 
   // --- Uploads and media (the signed URL's signature is its authorisation)
   { file: "api.objects._index.ts", kind: "api", path: "/api/objects", methods: { GET: SIGNED_IN } },
@@ -144,6 +157,7 @@ export const routes: readonly RouteEntry[] = [
   { file: "_app.settings.tsx", kind: "screen", path: "/settings", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
   // Settings → System → Import Data's upload (multipart, bigger than a screen form).
   { file: "settings.import.ts", kind: "screen", path: "/settings/import", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
+  { file: "_app.email.tsx", kind: "screen", path: "/email", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
   { file: "_app.vendor-ai-training.tsx", kind: "screen", path: "/vendor-ai-training", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
   { file: "_app.ai-training.tsx", kind: "screen", path: "/ai-training", methods: { GET: ADMIN, POST: ADMIN } },
   { file: "_app.admin-settings.tsx", kind: "screen", path: "/admin-settings", methods: { GET: ADMIN, POST: ADMIN } },

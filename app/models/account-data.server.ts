@@ -1,6 +1,7 @@
 import { trusted, type Model, type Types } from "mongoose";
 import { Assessment } from "./assessment.server";
 import { Contact } from "./contact.server";
+import { EmailTemplate } from "./email-template.server";
 import { LearningRecord } from "./learning-record.server";
 import { ServicePackage } from "./package.server";
 import { PricingRule } from "./pricing-rule.server";
@@ -39,6 +40,8 @@ export const EXPORTABLE: ExportableCollection[] = [
     roles: ANY_ACCOUNT,
     refs: { contactId: "contacts", supplementOf: "assessments", "photoWarnings.otherAssessmentId": "assessments" },
   },
+  // Email logs stay behind: they are this server's delivery record, and an imported pending one would be sent.
+  { name: "emailTemplates", model: EmailTemplate, ownerField: "ownerId", roles: ANY_ACCOUNT },
   { name: "pricingRules", model: PricingRule, ownerField: "vendorId", roles: ["vendor"] },
   { name: "vendorPackages", model: VendorPackage, ownerField: "vendorId", roles: ["vendor"] },
   { name: "learningRecords", model: LearningRecord, ownerField: "vendorId", roles: ["vendor"], refs: { assessmentId: "assessments" } },

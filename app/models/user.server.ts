@@ -47,10 +47,42 @@ const userSchema = new Schema(
       ),
       default: () => ({}),
     },
+    /**
+     * Settings → Email: the account's own outgoing mail server (unset: the SMTP_* environment, else
+     * the local mail drop). The password is AES-GCM ciphertext (app/services/mail-config.server.ts).
+     */
+    mailServer: {
+      type: new Schema(
+        {
+          host: { type: String, trim: true },
+          port: { type: Number, default: 587 },
+          secure: { type: Boolean, default: false },
+          user: { type: String, trim: true },
+          passwordEnc: { type: String },
+          from: { type: String, trim: true },
+        },
+        { _id: false },
+      ),
+      select: false,
+    },
+    /** Settings → Notifications: what the mailer sends the account itself; desktop and sound are the browser's. */
+    notifications: {
+      type: new Schema(
+        {
+          assessmentCompleted: { type: Boolean, default: true },
+          deliveryStatus: { type: Boolean, default: true },
+          systemAlerts: { type: Boolean, default: true },
+          desktop: { type: Boolean, default: false },
+          sound: { type: Boolean, default: false },
+        },
+        { _id: false },
+      ),
+      default: () => ({}),
+    },
   },
   {
     timestamps: true,
-    toJSON: jsonWithout("passwordHash", "usernameKey", "twoFactor"),
+    toJSON: jsonWithout("passwordHash", "usernameKey", "twoFactor", "mailServer"),
   },
 );
 

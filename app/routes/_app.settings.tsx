@@ -1,13 +1,18 @@
 import { Stack, Title } from "@mantine/core";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { LinkTabs } from "~/components/LinkTabs";
+import { EmailTab } from "~/components/settings/EmailTab";
+import { NotificationsTab } from "~/components/settings/NotificationsTab";
 import { ProfileTab } from "~/components/settings/ProfileTab";
 import { SecurityTab } from "~/components/settings/SecurityTab";
 import { SystemTab } from "~/components/settings/SystemTab";
+import { emailTabAction, emailTabData } from "~/screens/settings-email.server";
+import { notificationsTabAction, notificationsTabData } from "~/screens/settings-notifications.server";
 import { profileActions, profileTab } from "~/screens/settings-profile.server";
 import { securityActions, securityTab } from "~/screens/settings-security.server";
 import { systemActions, systemTab } from "~/screens/settings-system.server";
+import type { SettingsAction } from "~/screens/settings.server";
 import { requireUser } from "~/services/auth.server";
 import { useT } from "~/utils/i18n";
 
@@ -16,7 +21,9 @@ export const meta: MetaFunction = () => [{ title: "Settings · DamageIQ" }];
 /** Spec order. Each tab's data, form handlers and components live in their own modules. */
 const TABS = [
   { value: "profile", label: "Profile" },
+  { value: "email", label: "Email" },
   { value: "security", label: "Security" },
+  { value: "notifications", label: "Notifications" },
   { value: "system", label: "System" },
 ] as const;
 type Tab = (typeof TABS)[number]["value"];
@@ -27,12 +34,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const tab = tabOf(url.searchParams.get("tab"));
   const headers = { "Cache-Control": "no-store" };
+  if (tab === "email") return json({ tab, email: await emailTabData(actor) }, { headers });
   if (tab === "security") return json({ tab, security: await securityTab(actor) }, { headers });
+  if (tab === "notifications") return json({ tab, notifications: await notificationsTabData(actor) }, { headers });
   if (tab === "system") return json({ tab, system: await systemTab(actor, url) }, { headers });
   return json({ tab, profile: await profileTab(actor) }, { headers });
 }
 
-const ACTIONS = { ...profileActions, ...securityActions, ...systemActions };
+const ACTIONS: Record<string, SettingsAction> = {
+  ...profileActions,
+  ...securityActions,
+  ...systemActions,
+  "save-mail-server": ({ actor, request, form }) => emailTabAction(actor, request, form),
+  "test-connection": ({ actor, request, form }) => emailTabAction(actor, request, form),
+  "save-notifications": ({ actor, request, form }) => notificationsTabAction(actor, request, form),
+};
 
 /** Form posts: `intent` names the tab's handler. */
 export async function action({ request }: ActionFunctionArgs) {
@@ -46,13 +62,16 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function Settings() {
   const data = useLoaderData<typeof loader>();
+  const result = useActionData<{ formError?: string }>();
   const t = useT();
   return (
     <Stack>
       <Title order={1}>{t("Settings")}</Title>
       <LinkTabs tabs={TABS.map((tab) => ({ ...tab, label: t(tab.label) }))} active={data.tab} label={t("Settings sections")} />
       {"profile" in data && <ProfileTab data={data.profile} />}
+      {"email" in data && <EmailTab settings={data.email.mailServer} formError={result?.formError} />}
       {"security" in data && <SecurityTab data={data.security} />}
+      {"notifications" in data && <NotificationsTab settings={data.notifications.notifications} />}
       {"system" in data && <SystemTab data={data.system} />}
     </Stack>
   );

@@ -15,7 +15,7 @@ import { toTab, writeOrToast, type SettingsAction } from "./settings.server";
 export async function systemTab(actor: Actor, url: URL) {
   const token = url.searchParams.get("import");
   const [statuses, pendingImport] = await Promise.all([
-    probeServices(),
+    probeServices(actor),
     token ? dryRun(actor, token) : null,
   ]);
   return {

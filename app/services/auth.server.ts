@@ -20,6 +20,7 @@ import { loginSchema } from "~/schemas/auth";
 import { checkSecondFactor } from "./two-factor.server";
 import { jsonError, validationError } from "~/utils/http.server";
 import { assertSameOrigin, isApiRequest } from "~/utils/request.server";
+import { sendLoginNotification } from "./email-delivery.server";
 import {
   commitSession,
   DEFAULT_SESSION_TIMEOUT,
@@ -188,7 +189,14 @@ export async function login({
     else if (secondStep) return { twoFactor: true, headers: await startSecondStep(request, user) };
     else throw codeRequired();
   }
-  return { user: toPublicUser(user), headers: await startSession(request, user) };
+  return signIn(request, user, clientIp);
+}
+
+/** A session for `user`, and the login notice (queued in the email outbox: nothing waits for the mail server). */
+async function signIn(request: Request, user: UserRecord, clientIp?: string) {
+  const headers = await startSession(request, user);
+  await sendLoginNotification(user, { ip: clientIp, userAgent: request.headers.get("User-Agent") });
+  return { user: toPublicUser(user), headers };
 }
 
 /** The password was right: a session that signs no one in, only remembers whose code to ask for. */
@@ -210,7 +218,7 @@ export async function completeSecondStep({ request, code }: { request: Request; 
   const user = userId ? await findUserById(userId) : null;
   if (!user) throw jsonError(401, "Your sign-in has expired. Please enter your username and password again.");
   await requireSecondFactor(String(user._id), code);
-  return { user: toPublicUser(user), headers: await startSession(request, user) };
+  return signIn(request, user);
 }
 
 /** A new session id at every sign-in (no fixation); the old session, if any, is destroyed. */

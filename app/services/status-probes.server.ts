@@ -1,15 +1,12 @@
-import { access, mkdir } from "node:fs/promises";
-import { constants } from "node:fs";
-import path from "node:path";
-import nodemailer from "nodemailer";
 import { env } from "~/utils/env.server";
 import { pingDb } from "~/utils/db.server";
+import type { Actor } from "./auth.server";
+import { testConnection } from "./mail-config.server";
 import { storage } from "./storage.server";
 
 /**
- * Settings → System's status list: each service actually probed, with its latency. A probe is a
- * registry entry, so another module can swap its own in by name (the mailer's connection test
- * replaces "Email Service" at merge).
+ * Settings → System's status list: each service actually probed, with its latency, for the account
+ * asking (its own mail server, if it set one). A probe is a registry entry, replaceable by name.
  */
 export interface ProbeResult {
   ok: boolean;
@@ -17,7 +14,7 @@ export interface ProbeResult {
 }
 export interface StatusProbe {
   name: string;
-  probe(signal: AbortSignal): Promise<ProbeResult>;
+  probe(signal: AbortSignal, actor: Actor): Promise<ProbeResult>;
 }
 export interface ServiceStatus extends ProbeResult {
   name: string;
@@ -32,7 +29,7 @@ export function registerStatusProbe(probe: StatusProbe) {
 }
 
 /** Every probe at once, each bounded by PROBE_TIMEOUT_MS; a probe that throws is down with its reason. */
-export async function probeServices(timeoutMs = PROBE_TIMEOUT_MS): Promise<ServiceStatus[]> {
+export async function probeServices(actor: Actor, timeoutMs = PROBE_TIMEOUT_MS): Promise<ServiceStatus[]> {
   return Promise.all(
     [...probes.values()].map(async ({ name, probe }) => {
       const controller = new AbortController();
@@ -45,7 +42,7 @@ export async function probeServices(timeoutMs = PROBE_TIMEOUT_MS): Promise<Servi
         }, timeoutMs);
       });
       const result = await Promise.race([
-        probe(controller.signal).catch((error: unknown) => ({ ok: false, detail: error instanceof Error ? error.message : String(error) })),
+        probe(controller.signal, actor).catch((error: unknown) => ({ ok: false, detail: error instanceof Error ? error.message : String(error) })),
         timeout,
       ]);
       clearTimeout(timer);
@@ -67,30 +64,14 @@ registerStatusProbe({
   },
 });
 
+// The Email Center's connection test (transporter.verify() on the account's route), asked afresh.
 registerStatusProbe({
   name: "Email Service",
-  async probe() {
-    if (!env.SMTP_HOST) {
-      // No SMTP server: messages go to the local mail drop, which must be writable.
-      const drop = path.resolve(env.DATA_DIR, "outbox");
-      await mkdir(drop, { recursive: true });
-      await access(drop, constants.W_OK);
-      return { ok: true, detail: "Local mail drop (DATA_DIR/outbox)" };
-    }
-    const transport = nodemailer.createTransport({
-      host: env.SMTP_HOST,
-      port: env.SMTP_PORT,
-      secure: env.SMTP_SECURE,
-      auth: env.SMTP_USER ? { user: env.SMTP_USER, pass: env.SMTP_PASS ?? "" } : undefined,
-      connectionTimeout: PROBE_TIMEOUT_MS,
-      greetingTimeout: PROBE_TIMEOUT_MS,
-    });
-    try {
-      await transport.verify();
-      return { ok: true, detail: `SMTP ${env.SMTP_HOST}:${env.SMTP_PORT}` };
-    } finally {
-      transport.close();
-    }
+  async probe(_signal, actor) {
+    const status = await testConnection(actor, { fresh: true });
+    if (status.via === "drop") return { ok: true, detail: "Local mail drop (DATA_DIR/outbox): no mail server configured" };
+    const where = status.via === "account" ? "the account's mail server" : "the SMTP_* server";
+    return { ok: status.connected, detail: status.connected ? `Connected to ${where}` : (status.reason ?? `Could not reach ${where}`) };
   },
 });
 

@@ -110,6 +110,10 @@ const ADMITTED: Record<string, number> = {
   "PUT /api/auth/user": 400,
   "PUT /api/auth/preferences": 400,
   "POST /api/account/import": 415,
+  "POST /api/email-templates": 201,
+  "POST /api/email-templates/:id/copy": 201,
+  // The matrix's empty body names no contact.
+  "POST /api/assessments/:id/send-email": 400,
   "POST /api/vendor-pricing-rules": 201,
   "POST /api/vendor-packages": 201,
   "POST /api/ai-pricing-learning": 201,
@@ -122,6 +126,7 @@ const ADMITTED: Record<string, number> = {
   "POST /estimates": 400,
   "POST /packages": 400,
   "POST /settings": 400,
+  "POST /email": 400,
   "POST /vendor-ai-training": 400,
   "POST /ai-training": 400,
   "POST /admin-settings": 400,

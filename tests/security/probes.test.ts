@@ -52,7 +52,13 @@ const GENERIC: Record<string, unknown> = {
 };
 
 /** Routes whose writes read no body (the id in the path is all): a body of any type is ignored. */
-const READS_NO_BODY = new Set(["POST /api/logout", "POST /api/assessments/:id/analyze", "POST /api/assessments/:id/approve", "POST /api/ai-pricing-learning/validate/:id"]);
+const READS_NO_BODY = new Set([
+  "POST /api/logout",
+  "POST /api/assessments/:id/analyze",
+  "POST /api/assessments/:id/approve",
+  "POST /api/ai-pricing-learning/validate/:id",
+  "POST /api/email-templates/:id/copy",
+]);
 /** Routes that take files: their size limits are per upload purpose, not the form's 64 KiB. */
 const FILE_ROUTES = new Set(["/api/objects/signed", "/upload", "/ai-training", "/settings/import", "/api/account/import"]);
 
@@ -71,6 +77,7 @@ function screenForm(route: RouteEntry, who: Account): Record<string, string> | u
     "/settings": { intent: "create-token", name: "probe" },
     // The archive upload: a form without the file is sent back to the System tab.
     "/settings/import": {},
+    "/email": { intent: "create-template", name: "Probe", subject: "Hello {{contact.firstName}}", htmlContent: "<p>Hi</p>" },
     "/vendor-ai-training": { intent: "create-rule", damageType: "dent", severity: "major", basePrice: "100", laborRate: "80" },
     "/ai-training": { intent: "create", imageUrl: "/media/000000000000000000000000", damageType: "dent", severity: "minor", description: "d", estimatedCost: "1" },
     "/admin-settings": { intent: "create-user", username: "probe-made", password: "probe-password", email: "m@example.com", firstName: "P", lastName: "Q" },

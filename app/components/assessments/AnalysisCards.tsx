@@ -1,3 +1,4 @@
+import { SendKeyField } from "../email/SendKeyField";
 import { Alert, Badge, Button, Card, Group, Loader, Progress, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import { Form, Link } from "@remix-run/react";
 import type { AssessmentJson } from "~/services/assessments.server";
@@ -121,6 +122,7 @@ export function ResultCard({ assessment }: { assessment: AssessmentJson }) {
           </Button>
           <Form method="post">
             <input type="hidden" name="id" value={assessment.id} />
+            <SendKeyField id={assessment.id} />
             <Button type="submit" name="intent" value="send">
               Send to Customer
             </Button>

@@ -1,3 +1,4 @@
+import { SendKeyField } from "../email/SendKeyField";
 import { ActionIcon, Anchor, Badge, Button, Card, Group, Progress, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import type { ReactNode } from "react";
@@ -86,6 +87,7 @@ function BoardButton({ intent, id, label, color }: { intent: string; id: string;
     <Form method="post" action="/?index" preventScrollReset>
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="id" value={id} />
+      {intent === "send" && <SendKeyField id={id} />}
       <Button type="submit" size="compact-xs" variant="light" color={color} loading={busy}>
         {label}
       </Button>

@@ -1,3 +1,4 @@
+import { SendKeyField } from "../email/SendKeyField";
 import { Alert, Anchor, Badge, Button, Group, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
 import { Form, Link } from "@remix-run/react";
 import type { ReactNode } from "react";
@@ -44,6 +45,7 @@ function PostButton({ id, intent, children, ...props }: { id: string; intent: st
     <Form method="post" preventScrollReset>
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="id" value={id} />
+      {intent === "email" && <SendKeyField id={id} />}
       <Button type="submit" size="xs" {...props}>
         {children}
       </Button>
