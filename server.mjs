@@ -83,6 +83,17 @@ async function runServer() {
   // client's; the app's environment check parses it.
   if (build.entry.module.trustProxy !== undefined) app.set("trust proxy", build.entry.module.trustProxy);
   app.use(compression());
+  // An answer given without reading the body (a 401 before parsing, a logout) leaves the rest of it
+  // on the kept-alive socket, held by Remix's paused body stream, and the client's next request there
+  // hangs: detach that stream and let the rest flow away.
+  app.use((req, res, next) => {
+    res.once("finish", () => {
+      if (req.complete) return;
+      req.removeAllListeners("data");
+      req.resume();
+    });
+    next();
+  });
   const httpsOnly = build.entry.module.httpsOnly === true;
   app.use((_req, res, next) => {
     if (httpsOnly) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
@@ -99,13 +110,16 @@ async function runServer() {
       index: false,
     })
   );
-  app.use(express.static(path.join(root, "public"), { maxAge: "1h", index: false }));
+  // Only a path naming a file (favicon.svg…) can be in public/: a page or API path skips the disk
+  // lookup that a static handler otherwise makes on every request.
+  const publicFiles = express.static(path.join(root, "public"), { maxAge: "1h", index: false });
+  app.use((req, res, next) => (path.extname(req.path) ? publicFiles(req, res, next) : next()));
   app.get("/favicon.ico", (_req, res) => res.redirect(301, "/favicon.svg"));
 
   // Bodies are bounded before anything reads them (the app parses after authenticating, but a body
   // is buffered first): JSON 1 MiB, screen forms 64 KiB. The routes that take files have their own
   // limits per upload purpose.
-  const FILE_ROUTES = new Set(["/api/objects/signed", "/upload", "/ai-training"]);
+  const FILE_ROUTES = new Set(["/api/objects/signed", "/upload", "/ai-training", "/settings/import", "/api/account/import"]);
   const MiB = 1024 * 1024;
   app.use((req, res, next) => {
     if (req.method === "GET" || req.method === "HEAD" || FILE_ROUTES.has(req.path)) return next();
@@ -116,9 +130,13 @@ async function runServer() {
     }
     const limit = req.path.startsWith("/api/") ? MiB : 64 * 1024;
     if (Number(length) > limit) {
-      return res.status(413).json({
-        message: `Request body too large (at most ${limit / 1024} KiB)`,
-      });
+      const refuse = () => res.status(413).json({ message: `Request body too large (at most ${limit / 1024} KiB)` });
+      // A client still sending when the answer comes and the socket closes sees a reset instead of
+      // the 413: a body a little over the limit is read and dropped first, a huge one is cut off.
+      if (Number(length) > 16 * MiB) return res.set("Connection", "close") && refuse();
+      req.resume();
+      req.once("end", refuse);
+      return;
     }
     next();
   });

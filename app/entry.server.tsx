@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import { renderToPipeableStream } from "react-dom/server";
 import { startHousekeeping } from "~/services/housekeeping.server";
 import { registerAnalysisJobs } from "~/services/assessment-analysis.server";
+import { startMailOutbox } from "~/services/email-delivery.server";
 import { startJobs } from "~/services/jobs.server";
 import { closeDb, db, startEmbedded } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
@@ -16,6 +17,7 @@ const ABORT_DELAY = 5_000;
 const globalForHousekeeping = globalThis as typeof globalThis & {
   __stopHousekeeping?: () => void;
   __stopJobs?: () => Promise<void>;
+  __stopMail?: () => Promise<void>;
 };
 // A cluster's primary (server.mjs) serves nothing: it runs the embedded database for its workers.
 if (env.DAMAGEIQ_ROLE !== "primary") {
@@ -28,6 +30,8 @@ if (env.DAMAGEIQ_ROLE !== "primary") {
   if (env.DAMAGEIQ_HOUSEKEEPING) {
     registerAnalysisJobs();
     globalForHousekeeping.__stopJobs ??= startJobs();
+    // The email outbox's worker too (docs/decisions/0011): requests in any worker queue, this one delivers.
+    globalForHousekeeping.__stopMail ??= startMailOutbox();
   }
 }
 
@@ -69,6 +73,7 @@ function contentSecurityPolicy(nonce: string) {
 export async function shutdown() {
   globalForHousekeeping.__stopHousekeeping?.();
   await globalForHousekeeping.__stopJobs?.();
+  await globalForHousekeeping.__stopMail?.();
   await closeDb();
 }
 

@@ -14,12 +14,17 @@ import {
   ScrollRestoration,
   useMatches,
   useRouteError,
+  useRouteLoaderData,
 } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { RouteErrorCard } from "~/components/ErrorCard";
 import { ToastHost } from "~/components/ToastHost";
+import { clientMessages, isLanguage, languageFromHeader, translator } from "~/services/i18n.server";
 import { commitSession, getSession } from "~/services/session.server";
+import { serverColorScheme, type ColorSchemeChoice } from "~/services/appearance.server";
 import { theme } from "~/theme";
+import { I18nProvider } from "~/utils/i18n";
+import { fixedColorSchemeManager } from "~/utils/color-scheme";
 import { useNonce } from "~/utils/nonce";
 
 export const links: LinksFunction = () => [
@@ -34,14 +39,29 @@ export const links: LinksFunction = () => [
 // needs (charset, viewport) is written into the document head by Layout.
 export const meta: MetaFunction = () => [{ title: "DamageIQ — AI vehicle damage assessment" }];
 
-/** Reads (and so clears) a flashed toast; every page shows it. */
+/**
+ * Every page's appearance and language, and the flashed toast (read, so cleared). A signed-in
+ * account's theme and language come from its session (copied there from the user at sign-in and on
+ * every change), so no extra lookup; an anonymous visitor gets the light theme and the language of
+ * its Accept-Language header.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
-  if (!request.headers.get("Cookie")) return json({ toast: null });
-  const session = await getSession(request);
-  const toast = session.get("toast");
-  if (!toast) return json({ toast: null });
+  const session = request.headers.get("Cookie") ? await getSession(request) : null;
+  const signedIn = Boolean(session?.get("userId"));
+  const stored = session?.get("language");
+  const lang = signedIn && isLanguage(stored) ? stored : languageFromHeader(request.headers.get("Accept-Language"));
+  const choice: ColorSchemeChoice = (signedIn && session?.get("theme")) || "light";
+  const appearance = {
+    lang,
+    theme: choice,
+    colorScheme: serverColorScheme(choice, request.headers.get("Sec-CH-Prefers-Color-Scheme")),
+    messages: clientMessages(lang),
+  };
+  const toast = session?.get("toast");
+  if (!session || !toast) return json({ toast: null, ...appearance });
+  const t = translator(lang);
   return json(
-    { toast: { ...toast, id: `${Date.now()}` } },
+    { toast: { ...toast, title: t(toast.title), message: t(toast.message), id: `${Date.now()}` }, ...appearance },
     { headers: { "Set-Cookie": await commitSession(session) } },
   );
 }
@@ -53,22 +73,36 @@ export async function loader({ request }: LoaderFunctionArgs) {
  */
 export type RouteHandle = { scripts?: boolean };
 
+const FALLBACK = { lang: "en", theme: "light", colorScheme: "light", messages: {} } as const;
+
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const scripts = !useMatches().some((match) => (match.handle as RouteHandle | undefined)?.scripts === false);
+  // The error page renders this too, maybe without the loader's data.
+  const data = useRouteLoaderData<typeof loader>("root") ?? FALLBACK;
+  const fixed = data.theme === "auto" ? undefined : data.colorScheme;
   return (
-    <html lang="en" {...mantineHtmlProps} data-mantine-color-scheme="light">
+    <html lang={data.lang} {...mantineHtmlProps} data-mantine-color-scheme={data.colorScheme}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {/* Lets Chromium tell the server the system theme, so "Auto" renders right without JavaScript. */}
+        <meta httpEquiv="Accept-CH" content="Sec-CH-Prefers-Color-Scheme" />
         <Meta />
         <Links />
-        <ColorSchemeScript defaultColorScheme="light" nonce={nonce} />
+        <ColorSchemeScript defaultColorScheme={data.theme} forceColorScheme={fixed} localStorageKey="damageiq-color-scheme" nonce={nonce} />
       </head>
       <body>
-        <MantineProvider theme={theme} defaultColorScheme="light">
-          <ToastHost />
-          {children}
+        <MantineProvider
+          theme={theme}
+          defaultColorScheme={data.theme}
+          forceColorScheme={fixed}
+          colorSchemeManager={fixedColorSchemeManager}
+        >
+          <I18nProvider messages={data.messages}>
+            <ToastHost />
+            {children}
+          </I18nProvider>
         </MantineProvider>
         {scripts && <ScrollRestoration nonce={nonce} />}
         {scripts && <Scripts nonce={nonce} />}

@@ -56,7 +56,9 @@ export async function startApp({ port, dataDir, mongoUri }) {
   if (mongoUri) env.MONGODB_URI = mongoUri;
   else delete env.MONGODB_URI;
   const started = performance.now();
-  const app = spawn(process.execPath, ["server.mjs"], { cwd: root, env, stdio: ["ignore", "ignore", "pipe"] });
+  // BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the app under a bench's load.
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const app = spawn(process.execPath, [...nodeArgs, "server.mjs"], { cwd: root, env, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   app.stderr.on("data", (d) => (stderr += d));
   const deadline = Date.now() + 60_000;

@@ -23,6 +23,8 @@ export type Owned =
   | "assessment"
   | "upload"
   | "token"
+  | "emailTemplate"
+  | "emailLog"
   /** A vendor's documents: another vendor's answers 404, an admin reaches all. */
   | "pricingRule"
   | "vendorPackage"
@@ -57,7 +59,7 @@ export const ADMIN = ["admin"] as const;
 export const VENDOR_OR_ADMIN = ["vendor", "admin"] as const;
 
 /** Kinds whose id is owner-scoped: another account's answers 404. */
-export const OWNER_SCOPED: ReadonlySet<Owned> = new Set(["contact", "package", "assessment", "upload", "token", "pricingRule", "vendorPackage", "learningRecord"]);
+export const OWNER_SCOPED: ReadonlySet<Owned> = new Set(["contact", "package", "assessment", "upload", "token", "emailTemplate", "emailLog", "pricingRule", "vendorPackage", "learningRecord"]);
 /** Owner-scoped kinds owned by vendors (the rest by any signed-in account). */
 export const VENDOR_OWNED: ReadonlySet<Owned> = new Set(["pricingRule", "vendorPackage", "learningRecord"]);
 
@@ -65,8 +67,12 @@ export const routes: readonly RouteEntry[] = [
   // --- Authentication and accounts
   { file: "api.admin.login.ts", kind: "api", path: "/api/admin/login", methods: { POST: ANYONE } },
   { file: "api.login.ts", kind: "api", path: "/api/login", methods: { GET: ANYONE } },
-  { file: "api.logout.ts", kind: "api", path: "/api/logout", methods: { GET: ANYONE }, endsSession: true },
-  { file: "api.auth.user.ts", kind: "api", path: "/api/auth/user", methods: { GET: SIGNED_IN } },
+  { file: "api.logout.ts", kind: "api", path: "/api/logout", methods: { GET: ANYONE, POST: ANYONE }, endsSession: true },
+  { file: "api.auth.user.ts", kind: "api", path: "/api/auth/user", methods: { GET: SIGNED_IN, PUT: SIGNED_IN } },
+  // The caller's own settings and data: no id in the path, always the caller's account.
+  { file: "api.auth.preferences.ts", kind: "api", path: "/api/auth/preferences", methods: { PUT: SIGNED_IN } },
+  { file: "api.account.export.ts", kind: "api", path: "/api/account/export", methods: { GET: SIGNED_IN } },
+  { file: "api.account.import.ts", kind: "api", path: "/api/account/import", methods: { POST: SIGNED_IN } },
   // Tokens are created from a session only (a token minting tokens is 403): the matrix signs in with cookies.
   { file: "api.auth.tokens.ts", kind: "api", path: "/api/auth/tokens", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
   { file: "api.auth.tokens.$id.ts", kind: "api", path: "/api/auth/tokens/:id", methods: { DELETE: SIGNED_IN }, owned: "token" },
@@ -93,6 +99,17 @@ export const routes: readonly RouteEntry[] = [
   { file: "api.assessments.$id.estimate.ts", kind: "api", path: "/api/assessments/:id/estimate", methods: { PUT: SIGNED_IN }, owned: "assessment" },
   { file: "api.assessments.$id.estimate[.]pdf.ts", kind: "api", path: "/api/assessments/:id/estimate.pdf", methods: { GET: SIGNED_IN }, owned: "assessment" },
   { file: "api.dashboard.stats.ts", kind: "api", path: "/api/dashboard/stats", methods: { GET: SIGNED_IN } },
+  { file: "api.assessments.$id.send-email.ts", kind: "api", path: "/api/assessments/:id/send-email", methods: { POST: SIGNED_IN }, owned: "assessment" },
+
+  // --- Email (app/services/email-*.server.ts, mail-config.server.ts)
+  { file: "api.email-templates.ts", kind: "api", path: "/api/email-templates", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
+  { file: "api.email-templates.$id.ts", kind: "api", path: "/api/email-templates/:id", methods: { GET: SIGNED_IN, PUT: SIGNED_IN, DELETE: SIGNED_IN }, owned: "emailTemplate" },
+  { file: "api.email-templates.$id.copy.ts", kind: "api", path: "/api/email-templates/:id/copy", methods: { POST: SIGNED_IN }, owned: "emailTemplate" },
+  { file: "api.email-templates.preview.ts", kind: "api", path: "/api/email-templates/preview", methods: { POST: SIGNED_IN } },
+  { file: "api.email-logs.ts", kind: "api", path: "/api/email-logs", methods: { GET: SIGNED_IN } },
+  { file: "api.email-logs.$id.ts", kind: "api", path: "/api/email-logs/:id", methods: { GET: SIGNED_IN }, owned: "emailLog" },
+  { file: "api.email.[test].ts", kind: "api", path: "/api/email/test", methods: { GET: SIGNED_IN } },
+  { file: "api.email.settings.ts", kind: "api", path: "/api/email/settings", methods: { GET: SIGNED_IN, PUT: SIGNED_IN } },
 
   // --- Uploads and media (the signed URL's signature is its authorisation)
   { file: "api.objects._index.ts", kind: "api", path: "/api/objects", methods: { GET: SIGNED_IN } },
@@ -138,6 +155,9 @@ export const routes: readonly RouteEntry[] = [
   { file: "_app.packages.tsx", kind: "screen", path: "/packages", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
   { file: "_app.upload.tsx", kind: "screen", path: "/upload", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
   { file: "_app.settings.tsx", kind: "screen", path: "/settings", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
+  // Settings → System → Import Data's upload (multipart, bigger than a screen form).
+  { file: "settings.import.ts", kind: "screen", path: "/settings/import", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
+  { file: "_app.email.tsx", kind: "screen", path: "/email", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
   { file: "_app.vendor-ai-training.tsx", kind: "screen", path: "/vendor-ai-training", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
   { file: "_app.ai-training.tsx", kind: "screen", path: "/ai-training", methods: { GET: ADMIN, POST: ADMIN } },
   { file: "_app.admin-settings.tsx", kind: "screen", path: "/admin-settings", methods: { GET: ADMIN, POST: ADMIN } },

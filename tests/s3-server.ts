@@ -48,6 +48,10 @@ export interface RunningS3 {
   appEnv: Record<string, string>;
   client: S3Client;
   process: ChildProcess;
+  /** Stops the server (the storage becomes unreachable), keeping its data for `bringUp`. */
+  takeDown(): Promise<void>;
+  /** Starts it again on the same port with the same data. */
+  bringUp(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -87,28 +91,31 @@ export async function startS3Server(options: { bucket?: string; corsOrigin?: str
         : []),
     ].join("\n"),
   );
-  const proc = spawn("java", ["-Xmx512m", "-XX:TieredStopAtLevel=1", "-jar", jar, "--properties", properties], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  proc.stdout?.on("data", (d: Buffer) => (output += d.toString()));
-  proc.stderr?.on("data", (d: Buffer) => (output += d.toString()));
-
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (proc.exitCode !== null) throw new Error(`S3Proxy exited at start:\n${output}`);
-    try {
-      await fetch(endpoint);
-      break; // any HTTP answer (403 for an anonymous request) means it is up
-    } catch {
-      // not listening yet
+  /** Starts S3Proxy on the port and data directory, and waits for its first HTTP answer. */
+  async function launch() {
+    const child = spawn("java", ["-Xmx512m", "-XX:TieredStopAtLevel=1", "-jar", jar, "--properties", properties], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout?.on("data", (d: Buffer) => (output += d.toString()));
+    child.stderr?.on("data", (d: Buffer) => (output += d.toString()));
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`S3Proxy exited at start:\n${output}`);
+      try {
+        await fetch(endpoint);
+        return child; // any HTTP answer (403 for an anonymous request) means it is up
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) {
+        child.kill("SIGKILL");
+        throw new Error(`S3Proxy did not start within 30 s:\n${output}`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
     }
-    if (Date.now() > deadline) {
-      proc.kill("SIGKILL");
-      throw new Error(`S3Proxy did not start within 30 s:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
   }
+  let proc = await launch();
 
   const bucket = options.bucket ?? "damageiq-test";
   const client = new S3Client({
@@ -127,7 +134,9 @@ export async function startS3Server(options: { bucket?: string; corsOrigin?: str
     accessKeyId,
     secretAccessKey,
     client,
-    process: proc,
+    get process() {
+      return proc;
+    },
     appEnv: {
       STORAGE: "s3",
       S3_BUCKET: bucket,
@@ -137,6 +146,12 @@ export async function startS3Server(options: { bucket?: string; corsOrigin?: str
       AWS_ACCESS_KEY_ID: accessKeyId,
       AWS_SECRET_ACCESS_KEY: secretAccessKey,
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
+    },
+    async takeDown() {
+      await stopProcess(proc);
+    },
+    async bringUp() {
+      proc = await launch();
     },
     async stop() {
       client.destroy();

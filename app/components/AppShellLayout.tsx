@@ -12,6 +12,7 @@ import { Title } from "#mantine/components/Title/Title";
 import { useDisclosure } from "@mantine/hooks";
 import { Form, useLocation, useNavigation } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { useT } from "~/utils/i18n";
 import { FlashToast } from "./FlashToast";
 import { LoadingScreen } from "./LoadingScreen";
 import { PreviewBanner } from "./RolePreview";
@@ -48,11 +49,12 @@ export const initials = (first: string, last: string) =>
   `${first.charAt(0)}${last.charAt(0)}`.toUpperCase() || "?";
 
 function NavItems({ items, pathname }: { items: typeof MAIN_NAV; pathname: string }) {
+  const t = useT();
   return items.map((item) => (
     <ShellNavLink
       key={item.to}
       to={item.to}
-      label={item.label}
+      label={t(item.label)}
       active={item.to === "/" ? pathname === "/" : pathname.startsWith(item.to)}
     />
   ));
@@ -63,19 +65,20 @@ function NavItems({ items, pathname }: { items: typeof MAIN_NAV; pathname: strin
  * (and Logout) sit in a row above the screen instead.
  */
 function NoScriptNav({ user }: { user: ShellUser }) {
+  const t = useT();
   const items = user.role === "admin" ? [...MAIN_NAV, ...NEURAL_CORE_NAV] : MAIN_NAV;
   return (
     <noscript>
-      <Box component="nav" hiddenFrom="sm" aria-label="Menu" mb="md">
+      <Box component="nav" hiddenFrom="sm" aria-label={t("Menu")} mb="md">
         <Group gap="xs">
           {items.map((item) => (
             <Anchor key={item.to} href={item.to} size="sm">
-              {item.label}
+              {t(item.label)}
             </Anchor>
           ))}
           <Form method="post" action="/logout">
             <Button type="submit" variant="subtle" color="gray" size="compact-sm">
-              Logout
+              {t("Logout")}
             </Button>
           </Form>
         </Group>
@@ -89,6 +92,7 @@ export function AppShellLayout({ user, children }: { user: ShellUser; children: 
   const [opened, { toggle }] = useDisclosure();
   const { pathname } = useLocation();
   const navigation = useNavigation();
+  const t = useT();
   return (
     <AppShell
       header={{ height: 56, collapsed: false }}
@@ -98,24 +102,24 @@ export function AppShellLayout({ user, children }: { user: ShellUser; children: 
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between">
           <Group gap="xs">
-            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={t("Toggle navigation")} />
             <Title order={2} size="h4">
               DamageIQ
             </Title>
             <Badge variant="light" size="sm">
-              AI Damage Assessment
+              {t("AI Damage Assessment")}
             </Badge>
           </Group>
 
         </Group>
       </AppShell.Header>
-      <AppShell.Navbar p="sm" aria-label="Main navigation">
+      <AppShell.Navbar p="sm" aria-label={t("Main navigation")}>
         <AppShell.Section grow>
           <NavItems items={MAIN_NAV} pathname={pathname} />
           {user.role === "admin" && (
             <Box mt="md">
               <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" mb={4}>
-                Neural Core
+                {t("Neural Core")}
               </Text>
               <NavItems items={NEURAL_CORE_NAV} pathname={pathname} />
             </Box>
@@ -140,13 +144,13 @@ export function AppShellLayout({ user, children }: { user: ShellUser; children: 
                 {user.firstName} {user.lastName}
               </Text>
               <Text size="xs" c="dimmed" data-testid="role-label">
-                {roleLabel(user.role)}
+                {t(roleLabel(user.role))}
               </Text>
             </Stack>
           </Group>
           <Form method="post" action="/logout">
             <Button type="submit" variant="light" color="gray" fullWidth size="xs">
-              Logout
+              {t("Logout")}
             </Button>
           </Form>
         </AppShell.Section>

@@ -2,9 +2,11 @@ import { Center } from "#mantine/components/Center/Center";
 import { Loader } from "#mantine/components/Loader/Loader";
 import { Stack } from "#mantine/components/Stack/Stack";
 import { Text } from "#mantine/components/Text/Text";
+import { useT } from "~/utils/i18n";
 
 /** Full-screen spinner while the next screen's data loads (client-side navigation only). */
 export function LoadingScreen() {
+  const t = useT();
   return (
     <Center
       pos="fixed"
@@ -15,7 +17,7 @@ export function LoadingScreen() {
     >
       <Stack align="center" gap="xs">
         <Loader />
-        <Text>Loading...</Text>
+        <Text>{t("Loading...")}</Text>
       </Stack>
     </Center>
   );

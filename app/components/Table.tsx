@@ -31,16 +31,23 @@ type Props<T extends keyof React.JSX.IntrinsicElements> = BoxProps &
 type TableProps = Props<"table"> & {
   striped?: boolean;
   highlightOnHover?: boolean;
+  withTableBorder?: boolean;
   verticalSpacing?: MantineSpacing | number;
 };
 
 const classNames = (...names: (string | undefined)[]) => names.filter(Boolean).join(" ");
 
-function TableRoot({ striped = false, highlightOnHover = false, verticalSpacing = 7, style, className, ...props }: TableProps) {
+function TableRoot({ striped = false, highlightOnHover = false, withTableBorder = false, verticalSpacing = 7, style, className, ...props }: TableProps) {
   const vars = { "--table-vertical-spacing": spacing(verticalSpacing) } as CSSProperties;
   return (
     <RowStyle.Provider value={{ striped, hover: highlightOnHover }}>
-      <Box component="table" className={classNames(TABLE_CLASSES.table, className)} style={{ ...vars, ...style }} {...props} />
+      <Box
+        component="table"
+        className={classNames(TABLE_CLASSES.table, className)}
+        style={{ ...vars, ...style }}
+        data-with-table-border={withTableBorder || undefined}
+        {...props}
+      />
     </RowStyle.Provider>
   );
 }

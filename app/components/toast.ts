@@ -1,4 +1,5 @@
 import type { ToastOptions } from "~/schemas/toasts";
+import { t } from "~/utils/i18n";
 
 type NotificationsModule = typeof import("@mantine/notifications");
 
@@ -27,6 +28,7 @@ export function onNotificationsLoaded(listener: () => void) {
 export function showToast({ title, message, color = "green" }: ToastOptions) {
   void loadNotifications().then(({ notifications }) => {
     notifications.clean();
-    notifications.show({ title, message, color, autoClose: 5000 });
+    // In the account's language (a message without a translation shows as is).
+    notifications.show({ title: t(title), message: t(message), color, autoClose: 5000 });
   });
 }

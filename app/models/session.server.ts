@@ -52,3 +52,34 @@ export async function deleteUserSessions(userId: string) {
 export async function deleteExpiredSessions() {
   await SessionRecord.deleteMany({ expiresAt: trusted({ $lte: new Date() }) });
 }
+
+/**
+ * A new session timeout for every session of the user: each now ends `timeoutMs` after its sign-in
+ * (`createdAt`); `keepId`'s session (the one making the change) counts from now, so choosing a
+ * shorter timeout does not end it on the spot. A session whose new end has passed is ended.
+ * The cookie's own expiry follows on the session's next write (commitSession reads `data.expiresAt`).
+ */
+export async function retimeUserSessions(userId: string, timeoutMs: number, keepId?: string) {
+  const now = Date.now();
+  const keep = keepId ? key(keepId) : undefined;
+  let changed = 0;
+  const cursor = SessionRecord.find({ userId, expiresAt: trusted({ $gt: new Date(now) }) })
+    .select({ _id: 1, createdAt: 1 })
+    .lean<{ _id: string; createdAt: Date }[]>()
+    .cursor();
+  for await (const record of cursor) {
+    const end = record._id === keep ? now + timeoutMs : new Date(record.createdAt).getTime() + timeoutMs;
+    if (end <= now) await SessionRecord.deleteOne({ _id: record._id });
+    else await SessionRecord.updateOne({ _id: record._id }, { $set: { expiresAt: new Date(end), "data.expiresAt": end } });
+    changed += 1;
+  }
+  return changed;
+}
+
+/** Copies the account's appearance into each of its sessions (the pages read it from there). */
+export async function setUserSessionsAppearance(userId: string, appearance: { theme?: string; language?: string }) {
+  const set: Record<string, string> = {};
+  if (appearance.theme) set["data.theme"] = appearance.theme;
+  if (appearance.language) set["data.language"] = appearance.language;
+  if (Object.keys(set).length) await SessionRecord.updateMany({ userId }, { $set: set });
+}

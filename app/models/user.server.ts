@@ -2,6 +2,10 @@ import { defineModel, jsonWithout } from "./define-model.server";
 import mongoose, { Schema, trusted, type InferSchemaType, type Types } from "mongoose";
 
 export const ROLES = ["admin", "dealer", "vendor"] as const;
+export const THEMES = ["dark", "light", "auto"] as const;
+export type Theme = (typeof THEMES)[number];
+export const LANGUAGES = ["en", "es", "fr"] as const;
+export type Language = (typeof LANGUAGES)[number];
 export type Role = (typeof ROLES)[number];
 
 const userSchema = new Schema(
@@ -19,10 +23,66 @@ const userSchema = new Schema(
     address: { type: String, trim: true },
     isCustomAuth: { type: Boolean, default: true },
     sessionTimeout: { type: String, enum: ["1h", "1d", "7d", "30d"], default: "7d" },
+    /** An email on each new sign-in (sent by the mailer; stored here). */
+    loginNotifications: { type: Boolean, default: false },
+    theme: { type: String, enum: THEMES, default: "light" },
+    language: { type: String, enum: LANGUAGES, default: "en" },
+    /** The vendor the upload wizard preselects for pricing. */
+    defaultVendorId: { type: Schema.Types.ObjectId, default: null },
+    /**
+     * Two-factor sign-in (TOTP). The secrets are sealed (AES-GCM, see secret-box) and never selected
+     * unless asked for; recovery codes are kept as SHA-256 hashes, each removed when used.
+     */
+    twoFactor: {
+      type: new Schema(
+        {
+          enabled: { type: Boolean, default: false },
+          secret: { type: String, select: false },
+          pendingSecret: { type: String, select: false },
+          recoveryCodes: { type: [String], default: [], select: false },
+          /** The last accepted code's time step: a code works once. */
+          lastTimeStep: { type: Number, default: 0 },
+        },
+        { _id: false },
+      ),
+      default: () => ({}),
+    },
+    /**
+     * Settings → Email: the account's own outgoing mail server (unset: the SMTP_* environment, else
+     * the local mail drop). The password is AES-GCM ciphertext (app/services/mail-config.server.ts).
+     */
+    mailServer: {
+      type: new Schema(
+        {
+          host: { type: String, trim: true },
+          port: { type: Number, default: 587 },
+          secure: { type: Boolean, default: false },
+          user: { type: String, trim: true },
+          passwordEnc: { type: String },
+          from: { type: String, trim: true },
+        },
+        { _id: false },
+      ),
+      select: false,
+    },
+    /** Settings → Notifications: what the mailer sends the account itself; desktop and sound are the browser's. */
+    notifications: {
+      type: new Schema(
+        {
+          assessmentCompleted: { type: Boolean, default: true },
+          deliveryStatus: { type: Boolean, default: true },
+          systemAlerts: { type: Boolean, default: true },
+          desktop: { type: Boolean, default: false },
+          sound: { type: Boolean, default: false },
+        },
+        { _id: false },
+      ),
+      default: () => ({}),
+    },
   },
   {
     timestamps: true,
-    toJSON: jsonWithout("passwordHash", "usernameKey"),
+    toJSON: jsonWithout("passwordHash", "usernameKey", "twoFactor", "mailServer"),
   },
 );
 
@@ -68,6 +128,12 @@ export function toPublicUser(user: InstanceType<typeof User>) {
     phone: (json.phone as string | undefined) ?? null,
     address: (json.address as string | undefined) ?? null,
     isCustomAuth: Boolean(json.isCustomAuth),
+    sessionTimeout: (json.sessionTimeout as string | undefined) ?? "7d",
+    loginNotifications: Boolean(json.loginNotifications),
+    twoFactorEnabled: Boolean(user.twoFactor?.enabled),
+    theme: ((json.theme as Theme | undefined) ?? "light") as Theme,
+    language: ((json.language as Language | undefined) ?? "en") as Language,
+    defaultVendorId: json.defaultVendorId ? String(json.defaultVendorId) : null,
     createdAt: json.createdAt as Date,
     updatedAt: json.updatedAt as Date,
   };
@@ -88,4 +154,10 @@ export async function findVendors({ ids }: { ids?: Types.ObjectId[] } = {}) {
 export async function findVendor(id: string) {
   if (!mongoose.isValidObjectId(id) || !/^[a-f0-9]{24}$/i.test(id)) return null;
   return User.findOne({ _id: id, role: "vendor" }).select(VENDOR_FIELDS).lean<VendorFields>();
+}
+
+/** The user with the two-factor secrets loaded (only the two-factor code reads them). */
+export async function findUserWithSecrets(id: string) {
+  if (!mongoose.isValidObjectId(id)) return null;
+  return User.findById(id).select("+twoFactor.secret +twoFactor.pendingSecret +twoFactor.recoveryCodes");
 }

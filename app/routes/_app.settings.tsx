@@ -1,159 +1,79 @@
-import { Alert } from "#mantine/components/Alert/Alert";
-import { Badge } from "#mantine/components/Badge/Badge";
-import { Button } from "#mantine/components/Button/Button";
-import { Card } from "#mantine/components/Card/Card";
-import { Code } from "#mantine/components/Code/Code";
-import { Group } from "#mantine/components/Group/Group";
 import { Stack } from "#mantine/components/Stack/Stack";
-import { Table } from "~/components/Table";
-import { Text } from "#mantine/components/Text/Text";
 import { Title } from "#mantine/components/Title/Title";
-import { LinkTabs } from "~/components/LinkTabs";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
-import { ValidatedForm } from "remix-validated-form";
-import { FormError } from "~/components/form/fields/FormError";
-import { SelectField } from "~/components/form/fields/SelectField";
-import { SubmitButton } from "~/components/form/fields/SubmitButton";
-import { TextField } from "~/components/form/fields/TextField";
-import { apiTokenValidator } from "~/components/form/validators";
-import { TOKEN_LIFETIMES } from "~/schemas/token-lifetimes";
-import { createToken, listTokens, revokeToken } from "~/services/api-tokens.server";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { LinkTabs } from "~/components/LinkTabs";
+import { EmailTab } from "~/components/settings/EmailTab";
+import { NotificationsTab } from "~/components/settings/NotificationsTab";
+import { ProfileTab } from "~/components/settings/ProfileTab";
+import { SecurityTab } from "~/components/settings/SecurityTab";
+import { SystemTab } from "~/components/settings/SystemTab";
+import { emailTabAction, emailTabData } from "~/screens/settings-email.server";
+import { notificationsTabAction, notificationsTabData } from "~/screens/settings-notifications.server";
+import { profileActions, profileTab } from "~/screens/settings-profile.server";
+import { securityActions, securityTab } from "~/screens/settings-security.server";
+import { systemActions, systemTab } from "~/screens/settings-system.server";
+import type { SettingsAction } from "~/screens/settings.server";
 import { requireUser } from "~/services/auth.server";
-import { redirectWithToast } from "~/services/session.server";
-import { asFormFailure, handleForm } from "~/utils/forms.server";
+import { useT } from "~/utils/i18n";
 
 export const meta: MetaFunction = () => [{ title: "Settings · DamageIQ" }];
 
+/** Spec order. Each tab's data, form handlers and components live in their own modules. */
+const TABS = [
+  { value: "profile", label: "Profile" },
+  { value: "email", label: "Email" },
+  { value: "security", label: "Security" },
+  { value: "notifications", label: "Notifications" },
+  { value: "system", label: "System" },
+] as const;
+type Tab = (typeof TABS)[number]["value"];
+const tabOf = (value: string | null): Tab => TABS.find((t) => t.value === value)?.value ?? "profile";
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const actor = await requireUser(request);
-  return json({ tokens: await listTokens(actor) }, { headers: { "Cache-Control": "no-store" } });
+  const url = new URL(request.url);
+  const tab = tabOf(url.searchParams.get("tab"));
+  const headers = { "Cache-Control": "no-store" };
+  if (tab === "email") return json({ tab, email: await emailTabData(actor) }, { headers });
+  if (tab === "security") return json({ tab, security: await securityTab(actor) }, { headers });
+  if (tab === "notifications") return json({ tab, notifications: await notificationsTabData(actor) }, { headers });
+  if (tab === "system") return json({ tab, system: await systemTab(actor, url) }, { headers });
+  return json({ tab, profile: await profileTab(actor) }, { headers });
 }
 
+const ACTIONS: Record<string, SettingsAction> = {
+  ...profileActions,
+  ...securityActions,
+  ...systemActions,
+  "save-mail-server": ({ actor, request, form }) => emailTabAction(actor, request, form),
+  "test-connection": ({ actor, request, form }) => emailTabAction(actor, request, form),
+  "save-notifications": ({ actor, request, form }) => notificationsTabAction(actor, request, form),
+};
+
+/** Form posts: `intent` names the tab's handler. */
 export async function action({ request }: ActionFunctionArgs) {
   const actor = await requireUser(request);
   const form = await request.formData();
-  const intent = form.get("intent");
-  if (intent === "create-token") {
-    return handleForm(
-      request,
-      apiTokenValidator,
-      async (input) => {
-        const created = await createToken(actor, input);
-        // Shown once: the page renders it from this response and never again.
-        return json({ createdToken: created }, { headers: { "Cache-Control": "no-store" } });
-      },
-      form,
-    );
-  }
-  if (intent === "revoke-token") {
-    try {
-      await revokeToken(actor, String(form.get("id") ?? ""));
-      return redirectWithToast(request, "/settings?tab=security", { title: "Success", message: "API token revoked" });
-    } catch (error) {
-      const failure = await asFormFailure(error);
-      if (!failure) throw error;
-      return redirectWithToast(request, "/settings?tab=security", { title: "Error", message: failure.message, color: "red" });
-    }
-  }
-  return json({ formError: "Unknown action" }, { status: 400 });
-}
-
-const TABS = [{ value: "security", label: "Security" }];
-
-type ActionData = { createdToken: { token: string; name: string } } | { formError?: string } | undefined;
-
-const dateTime = (iso: string | null) => (iso ? new Date(iso).toLocaleString("en-US") : "Never");
-
-function ApiTokens() {
-  const { tokens } = useLoaderData<typeof loader>();
-  const data = useActionData<ActionData>();
-  const created = data && "createdToken" in data ? data.createdToken : null;
-  const formError = data && "formError" in data ? data.formError : null;
-  return (
-    <Card withBorder>
-      <Title order={2} size="h4">
-        Personal API tokens
-      </Title>
-      <Text size="sm" c="dimmed" mb="md">
-        Use a token as <Code>Authorization: Bearer &lt;token&gt;</Code> to call the JSON API from your own systems.
-        A token acts with your account&apos;s permissions.
-      </Text>
-      {created && (
-        <Alert color="green" title={`Token "${created.name}" created`} mb="md" data-testid="new-token">
-          <Text size="sm" mb={4}>
-            Copy it now: it will not be shown again.
-          </Text>
-          <Code block>{created.token}</Code>
-        </Alert>
-      )}
-      <ValidatedForm validator={apiTokenValidator} method="post" id="create-token" noValidate resetAfterSubmit>
-        <input type="hidden" name="intent" value="create-token" />
-        <FormError message={formError} />
-        <Group align="flex-end">
-          <TextField name="name" label="Token name" placeholder="e.g. DMS integration" />
-          <SelectField
-            name="expiresInDays"
-            label="Expires"
-            data={[{ value: "", label: "Never (until revoked)" }, ...TOKEN_LIFETIMES.map((d) => ({ value: String(d), label: `In ${d} days` }))]}
-          />
-          <SubmitButton formId="create-token">Create token</SubmitButton>
-        </Group>
-      </ValidatedForm>
-      {tokens.length === 0 ? (
-        <Text c="dimmed" mt="md">
-          No API tokens yet.
-        </Text>
-      ) : (
-        <Table mt="md" verticalSpacing="xs">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Name</Table.Th>
-              <Table.Th>Token</Table.Th>
-              <Table.Th>Created</Table.Th>
-              <Table.Th>Last used</Table.Th>
-              <Table.Th>Expires</Table.Th>
-              <Table.Th aria-label="Actions" />
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {tokens.map((t) => (
-              <Table.Tr key={t.id}>
-                <Table.Td>{t.name}</Table.Td>
-                <Table.Td>
-                  <Badge variant="light" color="gray">
-                    {t.prefix}…
-                  </Badge>
-                </Table.Td>
-                <Table.Td>{dateTime(t.createdAt)}</Table.Td>
-                <Table.Td>{dateTime(t.lastUsedAt)}</Table.Td>
-                <Table.Td>{dateTime(t.expiresAt)}</Table.Td>
-                <Table.Td>
-                  <Form method="post">
-                    <input type="hidden" name="intent" value="revoke-token" />
-                    <input type="hidden" name="id" value={t.id} />
-                    <Button type="submit" size="xs" color="red" variant="light" aria-label={`Revoke ${t.name}`}>
-                      Revoke
-                    </Button>
-                  </Form>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      )}
-    </Card>
-  );
+  const intent = String(form.get("intent") ?? "");
+  const handler = Object.hasOwn(ACTIONS, intent) ? ACTIONS[intent] : undefined;
+  if (!handler) return json({ formError: "Unknown action" }, { status: 400 });
+  return handler({ actor, request, form });
 }
 
 export default function Settings() {
-  const [params] = useSearchParams();
-  const tab = TABS.find((t) => t.value === params.get("tab")) ?? TABS[0];
+  const data = useLoaderData<typeof loader>();
+  const result = useActionData<{ formError?: string }>();
+  const t = useT();
   return (
     <Stack>
-      <Title order={1}>Settings</Title>
-      <LinkTabs tabs={TABS} active={tab.value} label="Settings sections" />
-      {tab.value === "security" && <ApiTokens />}
+      <Title order={1}>{t("Settings")}</Title>
+      <LinkTabs tabs={TABS.map((tab) => ({ ...tab, label: t(tab.label) }))} active={data.tab} label={t("Settings sections")} />
+      {"profile" in data && <ProfileTab data={data.profile} />}
+      {"email" in data && <EmailTab settings={data.email.mailServer} formError={result?.formError} />}
+      {"security" in data && <SecurityTab data={data.security} />}
+      {"notifications" in data && <NotificationsTab settings={data.notifications.notifications} />}
+      {"system" in data && <SystemTab data={data.system} />}
     </Stack>
   );
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { AppShellLayout } from "~/components/AppShellLayout";
@@ -15,6 +16,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       role: actor.role,
       realRole: actor.realRole,
     },
+    // Send forms name their send with it (SendKeyField); this loader runs again after every form post.
+    sendKey: randomBytes(9).toString("base64url"),
   });
 }
 

@@ -44,9 +44,13 @@ const CONTACT_CHOICES = 500;
 
 async function detailsChoices(actor: Awaited<ReturnType<typeof requireUser>>) {
   const [contacts, vendors] = await Promise.all([listContacts(actor, { limit: CONTACT_CHOICES }), listVendors()]);
+  const vendorChoices = vendors.map(({ id, name }) => ({ id, name }));
+  const preferred = actor.user.defaultVendorId ? String(actor.user.defaultVendorId) : null;
   return {
     contacts: contacts.map(({ id, firstName, lastName }) => ({ id, firstName, lastName })),
-    vendors: vendors.map(({ id, name }) => ({ id, name })),
+    vendors: vendorChoices,
+    // The account's default vendor (Settings → Profile), while it is still a vendor.
+    defaultVendorId: preferred && vendorChoices.some((v) => v.id === preferred) ? preferred : null,
   };
 }
 
@@ -61,12 +65,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (id) {
     const assessment = await getAssessment(actor, id);
     const view = wizardViewOf(assessment.status);
-    const choices = view === "details" ? await detailsChoices(actor) : { contacts: [], vendors: [] };
+    const choices = view === "details" ? await detailsChoices(actor) : { contacts: [], vendors: [], defaultVendorId: null };
     return json({ view, files: [] as ListedFile[], assessment, ...choices });
   }
   const files: ListedFile[] = (await listDraft(actor)).map(({ id, url, name, size, type }) => ({ id, url, name, size, type }));
   const view: WizardView = url.searchParams.get("step") === "details" && files.length > 0 ? "details" : "upload";
-  const choices = view === "details" ? await detailsChoices(actor) : { contacts: [], vendors: [] };
+  const choices = view === "details" ? await detailsChoices(actor) : { contacts: [], vendors: [], defaultVendorId: null };
   return json({ view, files, assessment: null, ...choices });
 }
 
@@ -94,7 +98,7 @@ function useAnalysisPolling(view: WizardView, failed: boolean) {
 }
 
 export default function UploadPage() {
-  const { view, files, assessment, contacts, vendors } = useLoaderData<typeof loader>();
+  const { view, files, assessment, contacts, vendors, defaultVendorId } = useLoaderData<typeof loader>();
   const actionData = useActionData<{ formError?: string }>();
   const revalidator = useRevalidator();
   const failed = Boolean(assessment?.analysisError);
@@ -163,6 +167,7 @@ export default function UploadPage() {
               mediaUrls={assessment ? assessment.mediaUrls : files.map((f) => f.url)}
               contacts={contacts}
               vendors={vendors}
+              defaultVendorId={defaultVendorId}
               assessment={assessment}
             />
           </Stack>

@@ -1,7 +1,7 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { learningRecordSchema } from "~/schemas/vendor-pricing";
 import { requireUser } from "~/services/auth.server";
-import { listLearningRecords, createLearningRecord } from "~/services/vendors.server";
+import { listLearningRecords, createLearningRecord, requireVendorWriter } from "~/services/vendors.server";
 import { api, methods } from "~/utils/http.server";
 import { parseVendorBody, vendorIdFromQuery } from "~/utils/vendor-request.server";
 
@@ -13,7 +13,7 @@ export const loader = api(async ({ request }: LoaderFunctionArgs) => {
 
 export const action = methods({
   POST: async ({ request }: ActionFunctionArgs) => {
-    const actor = await requireUser(request);
+    const actor = requireVendorWriter(await requireUser(request));
     const { vendorId, input } = await parseVendorBody(request, learningRecordSchema);
     return json(await createLearningRecord(actor, vendorId, input), { status: 201 });
   },

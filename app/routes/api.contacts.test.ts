@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Contact } from "~/models/contact.server";
 import { client, createTestUser, signIn, tenancyClients } from "../../tests/accounts";
 import { startApp, type RunningApp } from "../../tests/app-server";
@@ -233,7 +233,8 @@ describe("GET /api/contacts", () => {
 describe("PUT /api/contacts/{id}", () => {
   it("replaces the fields and answers the updated contact", async () => {
     const contact = await create(dealerA, { ...jane, phone: "555-0100", companyName: "Acme" });
-    await new Promise((r) => setTimeout(r, 5));
+    // The update must land in a later millisecond than the creation for updatedAt to show it.
+    await vi.waitFor(() => expect(Date.now()).toBeGreaterThan(Date.parse(contact.updatedAt)), { interval: 1 });
     const res = await dealerA.put(`/api/contacts/${contact.id}`, {
       firstName: "Janet",
       lastName: "Doe",

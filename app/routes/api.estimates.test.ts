@@ -18,7 +18,6 @@ type Client = ReturnType<typeof client>;
 let dealerA: Client;
 let dealerB: Client;
 let aId: string;
-let bId: string;
 let vendorId: string;
 
 const MISSING = "0123456789abcdef01234567";
@@ -27,7 +26,7 @@ const VIN = "1HGCM82633A004352";
 beforeAll(async () => {
   await useTestDb();
   app = await startApp();
-  ({ aId, bId, dealerA, dealerB } = await tenancyClients(app));
+  ({ aId, dealerA, dealerB } = await tenancyClients(app));
   vendorId = (await createTestUser({ role: "vendor" })).id;
 });
 afterAll(() => app?.stop());
@@ -89,18 +88,21 @@ const screen = (who: Client, search: string) => who.get(`/estimates?${search}${s
 
 describe("/estimates list and summary", () => {
   let ids: string[];
+  // Accounts of its own: the summary counts an account's whole set, which other tests add to.
+  let lister: Awaited<ReturnType<typeof tenancyClients>>;
   beforeAll(async () => {
+    lister = await tenancyClients(app);
     const yesterday = new Date(Date.now() - 36 * 3600 * 1000);
     const seed = (ownerId: string, fields: Record<string, unknown>) =>
       Assessment.create({ ownerId, title: "Seeded", mediaUrls: [], ...fields }).then((d) => String(d._id));
     ids = [
-      await seed(aId, { title: "Hail on the ROOF", vehicleMake: "Subaru", vehicleModel: "Outback", status: "completed", estimatedCost: 100.25 }),
-      await seed(aId, { title: "Door", vehicleMake: "Ford", vehicleModel: "Focus", vin: "2FMDK3GC4BBA12345", status: "sent", estimatedCost: 200 }),
-      await seed(aId, { title: "Bumper", vehicleMake: "Kia", vehicleModel: "Rio", status: "uploaded" }),
+      await seed(lister.aId, { title: "Hail on the ROOF", vehicleMake: "Subaru", vehicleModel: "Outback", status: "completed", estimatedCost: 100.25 }),
+      await seed(lister.aId, { title: "Door", vehicleMake: "Ford", vehicleModel: "Focus", vin: "2FMDK3GC4BBA12345", status: "sent", estimatedCost: 200 }),
+      await seed(lister.aId, { title: "Bumper", vehicleMake: "Kia", vehicleModel: "Rio", status: "uploaded" }),
     ];
     // Sent yesterday: not Sent Today (updatedAt written as it was, without the timestamps plugin).
     await Assessment.collection.insertOne({
-      ownerId: new Assessment.base.Types.ObjectId(aId),
+      ownerId: new Assessment.base.Types.ObjectId(lister.aId),
       title: "Old send",
       status: "sent",
       estimatedCost: 50,
@@ -108,18 +110,18 @@ describe("/estimates list and summary", () => {
       createdAt: yesterday,
       updatedAt: yesterday,
     });
-    await seed(bId, { title: "Hail on the roof", vehicleMake: "Subaru", status: "sent", estimatedCost: 9999 });
+    await seed(lister.bId, { title: "Hail on the roof", vehicleMake: "Subaru", status: "sent", estimatedCost: 9999 });
   });
 
   it("summarises the caller's whole set: total, pending review, total value, sent today", async () => {
-    const res = await screen(dealerA, "q=zzz");
+    const res = await screen(lister.dealerA, "q=zzz");
     expect(res.status).toBe(200);
     expect(res.json.summary).toEqual({ total: 4, pendingReview: 1, totalValue: 350.25, sentToday: 1 });
     expect(res.json.assessments).toEqual([]);
   });
 
   it("searches title, make, model and VIN in any case, filters by status, and never shows another account's", async () => {
-    const titles = async (search: string) => (await screen(dealerA, search)).json.assessments.map((a: { title: string }) => a.title);
+    const titles = async (search: string) => (await screen(lister.dealerA, search)).json.assessments.map((a: { title: string }) => a.title);
     expect(await titles("q=hail%20roof")).toEqual(["Hail on the ROOF"]);
     expect(await titles("q=SUBARU")).toEqual(["Hail on the ROOF"]);
     expect(await titles("q=focus")).toEqual(["Door"]);
@@ -133,7 +135,7 @@ describe("/estimates list and summary", () => {
 
   it("pages within bounds: page 0 or junk is the first, past the end the last", async () => {
     for (const page of ["0", "-1", "abc", "99"]) {
-      const res = await screen(dealerA, `page=${page}`);
+      const res = await screen(lister.dealerA, `page=${page}`);
       expect(res.json.page, page).toBe(1);
       expect(res.json.pageCount).toBe(1);
       expect(res.json.matched).toBe(4);
@@ -141,9 +143,9 @@ describe("/estimates list and summary", () => {
   });
 
   it("another account's estimate does not open (not found), mine does with its detail", async () => {
-    const theirs = await Assessment.findOne({ ownerId: bId }).lean();
-    expect((await screen(dealerA, `view=${theirs?._id}`)).json.target).toBeNull();
-    const mine = (await screen(dealerA, `view=${ids[0]}`)).json.target;
+    const theirs = await Assessment.findOne({ ownerId: lister.bId }).lean();
+    expect((await screen(lister.dealerA, `view=${theirs?._id}`)).json.target).toBeNull();
+    const mine = (await screen(lister.dealerA, `view=${ids[0]}`)).json.target;
     expect(mine).toMatchObject({ id: ids[0], title: "Hail on the ROOF", supplements: [] });
   });
 });

@@ -1,7 +1,7 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { vendorPackageSchema } from "~/schemas/vendor-pricing";
 import { requireUser } from "~/services/auth.server";
-import { listVendorPackages, createVendorPackage } from "~/services/vendors.server";
+import { listVendorPackages, createVendorPackage, requireVendorWriter } from "~/services/vendors.server";
 import { api, methods } from "~/utils/http.server";
 import { parseVendorBody, vendorIdFromQuery } from "~/utils/vendor-request.server";
 
@@ -13,7 +13,7 @@ export const loader = api(async ({ request }: LoaderFunctionArgs) => {
 
 export const action = methods({
   POST: async ({ request }: ActionFunctionArgs) => {
-    const actor = await requireUser(request);
+    const actor = requireVendorWriter(await requireUser(request));
     const { vendorId, input } = await parseVendorBody(request, vendorPackageSchema);
     return json(await createVendorPackage(actor, vendorId, input), { status: 201 });
   },

@@ -104,24 +104,30 @@ describe("pricing rules", () => {
   });
 
   it("one active rule per damage type and severity (409), so every line names one rule", async () => {
-    const res = await vendor.post("/api/vendor-pricing-rules", rule());
+    const ruled = client(app, { token: await tokenFor((await createTestUser({ role: "vendor" })).id) });
+    expect((await ruled.post("/api/vendor-pricing-rules", rule())).status).toBe(201);
+    const res = await ruled.post("/api/vendor-pricing-rules", rule());
     expect(res.status).toBe(409);
     expect(res.json.message).toBe("An active pricing rule for dent (minor) already exists");
-    expect((await vendor.post("/api/vendor-pricing-rules", rule({ isActive: false }))).status).toBe(201);
+    expect((await ruled.post("/api/vendor-pricing-rules", rule({ isActive: false }))).status).toBe(201);
   });
 
   it("lists by ?vendorId=: a vendor its own (another vendor's id is 404), a dealer only active rules", async () => {
-    const own = await vendor.get("/api/vendor-pricing-rules");
-    expect(own.status).toBe(200);
-    expect(own.json.length).toBe(3);
-    expect((await vendor.get(`/api/vendor-pricing-rules?vendorId=${vendorId}`)).json.length).toBe(3);
-    expect((await otherVendor.get(`/api/vendor-pricing-rules?vendorId=${vendorId}`)).status).toBe(404);
+    // A vendor of its own with two active rules and an inactive one, whatever ran before.
+    const listed = await createTestUser({ role: "vendor" });
+    const own = client(app, { token: await tokenFor(listed.id) });
+    for (const extra of [{}, { severity: "major" }, { isActive: false }]) expect((await own.post("/api/vendor-pricing-rules", rule(extra))).status).toBe(201);
+    const mine = await own.get("/api/vendor-pricing-rules");
+    expect(mine.status).toBe(200);
+    expect(mine.json.length).toBe(3);
+    expect((await own.get(`/api/vendor-pricing-rules?vendorId=${listed.id}`)).json.length).toBe(3);
+    expect((await otherVendor.get(`/api/vendor-pricing-rules?vendorId=${listed.id}`)).status).toBe(404);
     expect((await otherVendor.get("/api/vendor-pricing-rules")).json).toEqual([]);
-    const seen = await dealer.get(`/api/vendor-pricing-rules?vendorId=${vendorId}`);
+    const seen = await dealer.get(`/api/vendor-pricing-rules?vendorId=${listed.id}`);
     expect(seen.status).toBe(200);
     expect(seen.json.length).toBe(2);
     expect(seen.json.every((r: { isActive: boolean }) => r.isActive)).toBe(true);
-    expect((await admin.get(`/api/vendor-pricing-rules?vendorId=${vendorId}`)).json.length).toBe(3);
+    expect((await admin.get(`/api/vendor-pricing-rules?vendorId=${listed.id}`)).json.length).toBe(3);
     expect((await admin.get("/api/vendor-pricing-rules?vendorId=nope")).status).toBe(400);
     expect((await dealer.get(`/api/vendor-pricing-rules?vendorId=${dealerId}`)).status).toBe(404);
   });
@@ -189,6 +195,20 @@ describe("vendor packages", () => {
     });
   });
 
+  it("tells a dealer 403 before reading what it sent: a bad body to a vendor write is not a validation answer", async () => {
+    const writes: [string, string][] = [
+      ["POST", "/api/vendor-pricing-rules"],
+      ["PUT", "/api/vendor-pricing-rules/0123456789abcdef01234567"],
+      ["POST", "/api/vendor-packages"],
+      ["PUT", "/api/vendor-packages/0123456789abcdef01234567"],
+      ["POST", "/api/ai-pricing-learning"],
+    ];
+    for (const [method, path] of writes) {
+      const res = await (method === "POST" ? dealer.post(path, { basePrice: "lots" }) : dealer.put(path, { basePrice: "lots" }));
+      expect(res.status, `${method} ${path}`).toBe(403);
+    }
+  });
+
   it("lists, edits and deletes within the vendor; dealers get 403, other vendors 404", async () => {
     const created = (await admin.post("/api/vendor-packages", vendorPackage({ vendorId, packageName: "Hail package", pricingModel: "damage_based", damageTypeRates: { dent: 45 } }))).json;
     expect(created.damageTypeRates).toEqual({ dent: 45 });
@@ -248,7 +268,13 @@ describe("learning records and quotes", () => {
   });
 
   it("quotes from the vendor's active rules and validated records; unpriced damages make it incomplete", async () => {
-    const res = await dealer.post(`/api/vendors/${vendorId}/quote`, {
+    // A vendor of its own: one active rule for dent (minor) and one validated record (200 → 300).
+    const quoting = await createTestUser({ role: "vendor" });
+    const own = client(app, { token: await tokenFor(quoting.id) });
+    expect((await own.post("/api/vendor-pricing-rules", rule())).status).toBe(201);
+    const record = await admin.post("/api/ai-pricing-learning", { vendorId: quoting.id, damageType: "dent", severity: "minor", originalEstimate: 200, finalCost: 300 });
+    expect((await own.post(`/api/ai-pricing-learning/validate/${record.json.id}`)).status).toBe(200);
+    const res = await dealer.post(`/api/vendors/${quoting.id}/quote`, {
       damages: [
         { damageType: "dent", severity: "minor", location: "front" },
         { damageType: "crack", severity: "severe" },
@@ -264,7 +290,7 @@ describe("learning records and quotes", () => {
     expect(crack).toMatchObject({ priced: false, reason: "No active pricing rule for crack (severe)" });
     expect(res.json.totalCents).toBe(27000);
     expect(res.json.total).toBe(270);
-    expect(res.json.vendor.id).toBe(vendorId);
+    expect(res.json.vendor.id).toBe(quoting.id);
 
     expect((await dealer.post("/api/vendors/not-an-id/quote", { damages: [{ damageType: "dent", severity: "minor" }] })).status).toBe(404);
     expect((await dealer.post(`/api/vendors/${dealerId}/quote`, { damages: [{ damageType: "dent", severity: "minor" }] })).status).toBe(404);

@@ -108,3 +108,23 @@ describe("pricing knowledge screens", () => {
     expect(await PricingRule.countDocuments({ vendorId: me.id })).toBe(1);
   });
 });
+
+describe("kept-alive connections", () => {
+  it("an answer given without reading the body (401 before parsing, a logout) does not stall the next request on that socket", async () => {
+    const body = JSON.stringify({ firstName: "x".repeat(900_000) });
+    const failures: string[] = [];
+    for (const path of ["/api/contacts", "/api/logout", "/api/contacts"]) {
+      for (const size of ["large", "small"] as const) {
+        const res = await fetch(`${app.url}${path}`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", Origin: app.url },
+          body: size === "large" ? body : "{}",
+          signal: AbortSignal.timeout(5_000),
+        }).catch((error: Error) => error);
+        if (res instanceof Error) failures.push(`${path} ${size}: ${res.name}`);
+        else await res.text();
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+});

@@ -20,9 +20,4 @@ export const ANALYSIS_TOASTS = {
   createFailed: { title: "Error", message: "Failed to create assessment", color: "red" },
   noFiles: { title: "No Files", message: "Please upload at least one file", color: "red" },
   noContact: { title: "No Contact", message: "Please assign a contact to this assessment first", color: "red" },
-  emailNotSetUp: {
-    title: "Email Not Set Up",
-    message: "The Email Center is not set up yet, so the estimate was not sent. Download or print it from Estimates.",
-    color: "yellow",
-  },
 } satisfies Record<string, ToastOptions>;

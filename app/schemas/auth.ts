@@ -5,12 +5,25 @@ import { TOKEN_LIFETIMES } from "./token-lifetimes";
 
 export { TOKEN_LIFETIMES };
 
+const blankToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+
 export const loginSchema = z.object({
   username: requiredText("Username is required", 100),
   password: z
     .string({ required_error: "Password is required", invalid_type_error: "Password is required" })
     .min(1, "Password is required")
     .max(200, "Password must be at most 200 characters"),
+  /** The second step for an account with two-factor on (the API sends it with the password). */
+  totp: z.preprocess(blankToUndefined, z.string().max(40, "Invalid verification code").optional()),
+});
+
+/** The login screen's second step: a code from the authenticator app or a recovery code. */
+export const totpCodeSchema = z.object({
+  code: z
+    .string({ required_error: "Verification code is required", invalid_type_error: "Verification code is required" })
+    .trim()
+    .min(1, "Verification code is required")
+    .max(40, "Invalid verification code"),
 });
 
 const person = {
@@ -25,8 +38,6 @@ export const registrationSchema = z.object({
   password: passwordField(8),
   ...person,
 });
-
-const blankToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 
 export const changeCredentialsSchema = z.object({
   currentPassword: z
@@ -94,3 +105,4 @@ export const createUserValidator = withZod(createUserSchema);
 export const createManagedUserValidator = withZod(createManagedUserSchema);
 export const switchRoleValidator = withZod(switchRoleSchema);
 export const apiTokenValidator = withZod(apiTokenSchema);
+export const totpCodeValidator = withZod(totpCodeSchema);

@@ -1,10 +1,8 @@
 import { redirect } from "@remix-run/node";
 import { switchRoleValidator } from "~/schemas/auth";
-import { ANALYSIS_TOASTS } from "~/schemas/assessment-wizard";
 import {
   approveAssessment,
   dashboardStats,
-  getAssessment,
   listAssessments,
   rejectAssessment,
 } from "~/services/assessments.server";
@@ -14,6 +12,7 @@ import { redirectWithToast } from "~/services/session.server";
 import { switchRole } from "~/services/users.server";
 import { vendorLabourRates } from "~/services/vendors.server";
 import { asFormFailure, hasForbiddenFieldName } from "~/utils/forms.server";
+import { sendEstimateFromScreen } from "./send-estimate.server";
 
 /** Items listed under a workflow column (the count covers them all). */
 const BOARD_ITEMS = 3;
@@ -72,10 +71,8 @@ export async function dashboardAction(actor: Actor, request: Request) {
         const a = await rejectAssessment(actor, id);
         return { title: "Assessment Rejected", message: `“${a.title}” is back in Upload: analyze it again or price it by hand.` };
       });
-    case "send": {
-      const a = await getAssessment(actor, id);
-      return redirectWithToast(request, "/", a.contactId ? ANALYSIS_TOASTS.emailNotSetUp : ANALYSIS_TOASTS.noContact);
-    }
+    case "send":
+      return sendEstimateFromScreen(actor, request, id, form, "/");
     default:
       return redirect("/");
   }

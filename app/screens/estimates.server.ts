@@ -1,7 +1,6 @@
 import { assessmentListQuerySchema } from "~/schemas/assessment";
-import { ANALYSIS_TOASTS } from "~/schemas/assessment-wizard";
 import { estimateFormValidator } from "~/schemas/estimate";
-import { approveAssessment, deleteAssessment, getAssessment, rejectAssessment } from "~/services/assessments.server";
+import { approveAssessment, deleteAssessment, rejectAssessment } from "~/services/assessments.server";
 import type { Actor } from "~/services/auth.server";
 import { editEstimate, estimatesPage, getEstimate } from "~/services/estimates.server";
 import { redirectWithToast } from "~/services/session.server";
@@ -9,6 +8,7 @@ import { asFormFailure, handleForm } from "~/utils/forms.server";
 import { jsonError } from "~/utils/http.server";
 import { ESTIMATE_LIST_PARAMS, readEstimateDialog } from "~/utils/estimate-url";
 import { listReturnTo, nullIfNotFound, readListUrl, writeAndReturn } from "./list-screen.server";
+import { sendEstimateFromScreen } from "./send-estimate.server";
 
 /** Cards per page (a multiple of the 1, 2 and 3 columns); the rest is paged. */
 export const ESTIMATES_PAGE_SIZE = 24;
@@ -103,10 +103,8 @@ export async function estimatesAction(actor: Actor, request: Request) {
         },
         "Only a completed or reviewed assessment can be rejected",
       );
-    case "email": {
-      const a = await getAssessment(actor, id);
-      return redirectWithToast(request, toDetail(id), a.contactId ? ANALYSIS_TOASTS.emailNotSetUp : ANALYSIS_TOASTS.noContact);
-    }
+    case "email":
+      return sendEstimateFromScreen(actor, request, id, form, toDetail(id));
     case "delete":
       return writeAndReturn(
         request,

@@ -3,11 +3,12 @@ import { assessmentCreateValidator } from "~/schemas/assessment";
 import { ANALYSIS_TOASTS } from "~/schemas/assessment-wizard";
 import { messages } from "~/schemas/upload-limits";
 import { requestAnalysis } from "~/services/assessment-analysis.server";
-import { createAssessment, getAssessment, updateAssessment } from "~/services/assessments.server";
+import { createAssessment, updateAssessment } from "~/services/assessments.server";
 import type { Actor } from "~/services/auth.server";
 import { redirectWithToast } from "~/services/session.server";
 import { listDraft, receiveFormUploads, removeUpload } from "~/services/storage.server";
 import { handleForm } from "~/utils/forms.server";
+import { sendEstimateFromScreen } from "./send-estimate.server";
 
 /** Where a no-JS upload form may send the user back to (never an outside URL). */
 const safeRedirect = (value: string | null) => (value === "/" || value === "/upload" ? value : "/upload");
@@ -76,11 +77,8 @@ export async function uploadWizardAction(actor: Actor, request: Request) {
       return submitDetails(actor, request, form, null);
     case "retry":
       return submitDetails(actor, request, form, id);
-    case "send": {
-      const assessment = await getAssessment(actor, id);
-      const toast = assessment.contactId ? ANALYSIS_TOASTS.emailNotSetUp : ANALYSIS_TOASTS.noContact;
-      return redirectWithToast(request, assessmentUrl(assessment.id), toast);
-    }
+    case "send":
+      return sendEstimateFromScreen(actor, request, id, form, assessmentUrl(id));
     default:
       // "New Assessment": the files went with the last assessment, so the wizard starts empty.
       return redirect("/upload");

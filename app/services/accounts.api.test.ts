@@ -1,4 +1,3 @@
-import mongoose from "mongoose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, createTestUser, signIn, tokenFor } from "../../tests/accounts";
 import { startApp, type RunningApp } from "../../tests/app-server";
@@ -13,48 +12,16 @@ import { Upload } from "../models/upload.server";
 import { SessionRecord } from "../models/session.server";
 
 let app: RunningApp;
+const ADMIN = { username: "chief", password: "password123", email: "chief@example.com", firstName: "Ada", lastName: "Admin" };
 beforeAll(async () => {
   await useTestDb();
   app = await startApp();
+  // The first-admin set-up has a file of its own (admin-setup.api.test.ts): here the admin just exists.
+  await createTestUser({ role: "admin", username: ADMIN.username, password: ADMIN.password });
 });
 afterAll(() => app?.stop());
 
 const anon = () => client(app);
-const ADMIN = { username: "chief", password: "password123", email: "chief@example.com", firstName: "Ada", lastName: "Admin" };
-
-describe("admin set-up", () => {
-  it("reports no admin, validates the form, then creates exactly one admin under concurrency", async () => {
-    expect((await anon().get("/api/admin/check-setup")).json).toEqual({ adminExists: false });
-
-    const bad = await anon().post("/api/admin/create-account", { username: "ab", password: "short", email: "nope" });
-    expect(bad.status).toBe(400);
-    expect(bad.json.errors).toMatchObject({
-      username: "Username must be at least 3 characters",
-      password: "Password must be at least 8 characters",
-      email: "Please enter a valid email",
-      firstName: "First name is required",
-      lastName: "Last name is required",
-    });
-
-    const [a, b] = await Promise.all([
-      anon().post("/api/admin/create-account", ADMIN),
-      anon().post("/api/admin/create-account", { ...ADMIN, username: "chief2" }),
-    ]);
-    expect([a.status, b.status].sort()).toEqual([201, 409]);
-    const created = a.status === 201 ? a : b;
-    expect(created.json.user.role).toBe("admin");
-    expect(created.json.user.passwordHash).toBeUndefined();
-    expect((a.status === 409 ? a : b).json.message).toBe("Admin account already exists");
-    expect(await mongoose.connection.collection("users").countDocuments({ role: "admin" })).toBe(1);
-    expect((await anon().get("/api/admin/check-setup")).json).toEqual({ adminExists: true });
-    ADMIN.username = created.json.user.username;
-  });
-
-  it("answers 409 once an admin exists", async () => {
-    const res = await anon().post("/api/admin/create-account", { ...ADMIN, username: "another" });
-    expect(res.status).toBe(409);
-  });
-});
 
 describe("login", () => {
   it("signs in, sets an httpOnly SameSite=Lax cookie and answers the user without secrets", async () => {
@@ -204,6 +171,17 @@ describe("current user, logout and sessions", () => {
     expect(me.json.id).toMatch(/^[0-9a-f]{24}$/);
     const out = await client(app, { cookie }).get("/api/logout");
     expect(out.status).toBe(200);
+    expect((await client(app, { cookie }).get("/api/auth/user")).status).toBe(401);
+  });
+
+  it("refuses a logout started by another site (a link or an image), and takes a POST from this one", async () => {
+    const cookie = await signIn(app, ADMIN.username, ADMIN.password);
+    for (const site of ["cross-site", "same-site"]) {
+      expect((await client(app, { cookie }).get("/api/logout", { "Sec-Fetch-Site": site })).status).toBe(403);
+    }
+    expect((await client(app, { cookie }).post("/api/logout", {}, { Origin: "https://evil.example" })).status).toBe(403);
+    expect((await client(app, { cookie }).get("/api/auth/user")).status).toBe(200);
+    expect((await client(app, { cookie }).post("/api/logout", {}, { Origin: app.url })).status).toBe(200);
     expect((await client(app, { cookie }).get("/api/auth/user")).status).toBe(401);
   });
 
@@ -419,8 +397,10 @@ describe("role preview", () => {
 
 describe("change credentials", () => {
   it("validates, checks the current password, and ends other sessions on a password change", async () => {
-    const cookie = await signIn(app, ADMIN.username, ADMIN.password);
-    const otherSession = await signIn(app, ADMIN.username, ADMIN.password);
+    // An admin of its own: the one the other tests sign in as keeps its credentials.
+    const renamed = await createTestUser({ role: "admin" });
+    const cookie = await signIn(app, renamed.username, renamed.password);
+    const otherSession = await signIn(app, renamed.username, renamed.password);
     const admin = client(app, { cookie });
 
     const invalid = await admin.put("/api/admin/change-credentials", { currentPassword: "", newUsername: "ab", newPassword: "short" });
@@ -434,7 +414,7 @@ describe("change credentials", () => {
     expect(wrong.status).toBe(400);
 
     const ok = await admin.put("/api/admin/change-credentials", {
-      currentPassword: ADMIN.password, newUsername: "chief-renamed", newPassword: "newpassword1",
+      currentPassword: renamed.password, newUsername: "chief-renamed", newPassword: "newpassword1",
     });
     expect(ok.status).toBe(200);
     expect(ok.json.message).toBe("Admin credentials updated successfully");

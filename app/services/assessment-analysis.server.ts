@@ -11,6 +11,7 @@ import { analysisProvider } from "./analysis/provider.server";
 import { ANALYSIS_JOB, type AnalysisPhoto, type AnalysisResult } from "./analysis/types";
 import { assessmentNotFound, auditActor, getAssessment } from "./assessments.server";
 import type { Actor } from "./auth.server";
+import { notifyAssessmentCompleted } from "./email-delivery.server";
 import { differenceHash, hashDistance } from "./image-features.server";
 import { enqueueJob, PermanentJobError, registerJobHandler, waitForJob, type JobRecord } from "./jobs.server";
 import { readMedia } from "./storage.server";
@@ -155,7 +156,7 @@ async function runAnalysis(job: JobRecord, { signal }: { signal: AbortSignal }) 
   const unset = ["analysisError", "estimatedCost", "aiEstimatedCost", "costNote", "severity"].filter(
     (field) => !(field in price) && !(field === "severity" && severity),
   );
-  await transitionAssessment({
+  const completed = await transitionAssessment({
     scope: EVERY_OWNER,
     id,
     from: ["analyzing"],
@@ -172,6 +173,8 @@ async function runAnalysis(job: JobRecord, { signal }: { signal: AbortSignal }) 
     },
     unset,
   });
+  // Notifications → "assessment completed" (queued in the outbox; the account may have turned it off).
+  if (completed) await notifyAssessmentCompleted(completed);
   return { damages: result.damages.length };
 }
 

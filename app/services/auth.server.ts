@@ -11,12 +11,16 @@ import {
   findUserById,
   findUserForLogin,
   toPublicUser,
+  type Language,
   type PublicUser,
   type Role,
+  type Theme,
 } from "~/models/user.server";
 import { loginSchema } from "~/schemas/auth";
+import { checkSecondFactor } from "./two-factor.server";
 import { jsonError, setPrivateCaching, validationError } from "~/utils/http.server";
 import { assertSameOrigin, isApiRequest } from "~/utils/request.server";
+import { sendLoginNotification } from "./email-delivery.server";
 import {
   commitSession,
   DEFAULT_SESSION_TIMEOUT,
@@ -133,29 +137,88 @@ async function withPasswordCheck<T>(check: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Wrong second-factor codes allowed per account per window (then 429 until the window passes). */
+export const THROTTLE_MAX_CODE_FAILURES = 5;
+/** How long the login screen's code step waits after the password was right. */
+const SECOND_STEP_MS = 5 * 60 * 1000;
+
+const codeRequired = () =>
+  jsonError(401, "Two-factor code required", { totp: "Enter the 6-digit code from your authenticator app" });
+
+/**
+ * A second-factor code for `userId`, throttled per account (a guessed code is 1 in 10^6 per try,
+ * so the window's few tries keep it out of reach). Throws 401 for a wrong code, 429 when throttled.
+ */
+async function requireSecondFactor(userId: string, code: string) {
+  const key = `totp|${userId}`;
+  const attempt = await admitAttempt([{ key, max: THROTTLE_MAX_CODE_FAILURES }]);
+  if (!(await checkSecondFactor(userId, code))) throw jsonError(401, "Invalid verification code", { totp: "Invalid verification code" });
+  await attempt.forget();
+  await clearAttempts({ key });
+}
+
 /**
  * Checks username and password (throttled per username + client IP and per client IP) and starts a fresh session.
  * `credentials` come from a form post or a JSON body; errors are thrown as JSON Responses.
+ * An account with two-factor on also needs `totp` (a code or a recovery code): without it the API
+ * answers 401 "Two-factor code required", while a screen (`secondStep`) gets a pending sign-in that
+ * `completeSecondStep` finishes.
  */
+type LoginArgs = { request: Request; credentials: unknown; clientIp?: string };
+type SignedIn = { twoFactor?: false; user: PublicUser; headers: HeadersInit };
+export async function login(args: LoginArgs & { secondStep?: false }): Promise<SignedIn>;
+export async function login(args: LoginArgs & { secondStep: true }): Promise<SignedIn | { twoFactor: true; headers: HeadersInit }>;
 export async function login({
   request,
   credentials,
   clientIp,
-}: {
-  request: Request;
-  credentials: unknown;
-  clientIp?: string;
-}) {
+  secondStep = false,
+}: LoginArgs & { secondStep?: boolean }): Promise<SignedIn | { twoFactor: true; headers: HeadersInit }> {
   assertSameOrigin(request);
   const parsed = loginSchema.safeParse(credentials);
   if (!parsed.success) throw validationError(parsed.error);
+  const { username, password, totp } = parsed.data;
   const strategyRequest = new Request(request.url, {
     method: "POST",
     headers: { "Content-Type": "application/x-www-form-urlencoded", [CLIENT_IP_HEADER]: clientIp ?? "unknown" },
-    body: new URLSearchParams(parsed.data),
+    body: new URLSearchParams({ username, password }),
   });
   const user = await authenticator.authenticate("password", strategyRequest);
-  return { user: toPublicUser(user), headers: await startSession(request, user) };
+  if (user.twoFactor?.enabled) {
+    if (totp) await requireSecondFactor(String(user._id), totp);
+    else if (secondStep) return { twoFactor: true, headers: await startSecondStep(request, user) };
+    else throw codeRequired();
+  }
+  return signIn(request, user, clientIp);
+}
+
+/** A session for `user`, and the login notice (queued in the email outbox: nothing waits for the mail server). */
+async function signIn(request: Request, user: UserRecord, clientIp?: string) {
+  const headers = await startSession(request, user);
+  await sendLoginNotification(user, { ip: clientIp, userAgent: request.headers.get("User-Agent") });
+  return { user: toPublicUser(user), headers };
+}
+
+/** The password was right: a session that signs no one in, only remembers whose code to ask for. */
+async function startSecondStep(request: Request, user: UserRecord) {
+  const old = await getSession(request);
+  if (old.id) await sessionStorage.destroySession(old);
+  const session = await sessionStorage.getSession();
+  const expiresAt = Date.now() + SECOND_STEP_MS;
+  session.set("pendingUserId", String(user._id));
+  session.set("expiresAt", expiresAt);
+  return { "Set-Cookie": await commitSession(session) };
+}
+
+/** The login screen's second step: the code for the pending sign-in; a real session when it is right. */
+export async function completeSecondStep({ request, code }: { request: Request; code: string }) {
+  assertSameOrigin(request);
+  const session = await getSession(request);
+  const userId = session.get("pendingUserId");
+  const user = userId ? await findUserById(userId) : null;
+  if (!user) throw jsonError(401, "Your sign-in has expired. Please enter your username and password again.");
+  await requireSecondFactor(String(user._id), code);
+  return signIn(request, user);
 }
 
 /** A new session id at every sign-in (no fixation); the old session, if any, is destroyed. */
@@ -166,6 +229,8 @@ export async function startSession(request: Request, user: UserRecord) {
   const timeout = (user.sessionTimeout as SessionTimeout | undefined) ?? DEFAULT_SESSION_TIMEOUT;
   session.set("userId", String(user._id));
   session.set("expiresAt", Date.now() + SESSION_TIMEOUTS[timeout]);
+  session.set("theme", (user.theme as Theme | undefined) ?? "light");
+  session.set("language", (user.language as Language | undefined) ?? "en");
   return { "Set-Cookie": await commitSession(session) };
 }
 
@@ -177,8 +242,20 @@ export async function logout(request: Request) {
 /** Ends every session of the user (password change, deletion). */
 export const endAllSessions = (userId: string) => deleteUserSessions(userId);
 
+// A page's loaders (root, layout, screen) run side by side with the same Request: one lookup serves them.
+const actors = new WeakMap<Request, Promise<Actor | null>>();
+
 /** Resolves the caller from a Bearer API token or the session cookie; null when anonymous. */
-export async function getActor(request: Request): Promise<Actor | null> {
+export function getActor(request: Request): Promise<Actor | null> {
+  let actor = actors.get(request);
+  if (!actor) {
+    actor = resolveActor(request);
+    actors.set(request, actor);
+  }
+  return actor;
+}
+
+async function resolveActor(request: Request): Promise<Actor | null> {
   const authorization = request.headers.get("Authorization");
   if (authorization?.startsWith("Bearer ")) {
     const ownerId = await redeemApiToken(authorization.slice(7).trim());

@@ -218,7 +218,7 @@ describe("jobs", () => {
   it("aborts a handler whose lease was taken over and does not record its result", async () => {
     let signal: AbortSignal | undefined;
     const job = await enqueueJob({ type: TYPE, key: "taken" });
-    queue(
+    const q = queue(
       async (_j, context) => {
         signal = context.signal;
         await sleep(800);
@@ -230,7 +230,8 @@ describe("jobs", () => {
     // Another worker took it over (as after a long pause of this one).
     await Job.updateOne({ _id: job._id }, { $set: { workerId: "other-worker", attempts: 2, leaseUntil: new Date(Date.now() + 60_000) } });
     expect(await until(() => signal!.aborted, 2000)).toBe(true);
-    await sleep(900);
+    // Stopping waits for the handler to return and for what the queue does with its result.
+    await q.stop({ graceMs: 5_000 });
     expect(await getJob(idOf(job))).toMatchObject({ state: "running", workerId: "other-worker" });
     expect((await getJob(idOf(job)))?.result).toBeUndefined();
   });

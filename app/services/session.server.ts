@@ -14,6 +14,11 @@ export const DEFAULT_SESSION_TIMEOUT: SessionTimeout = "7d";
 export interface SessionData {
   userId: string;
   viewAsRole?: "admin" | "dealer" | "vendor";
+  /** A sign-in waiting for its two-factor code (the login screen's second step); signs no one in. */
+  pendingUserId?: string;
+  /** The account's appearance, copied here so every page renders it without reading the user. */
+  theme?: "dark" | "light" | "auto";
+  language?: "en" | "es" | "fr";
   /** Epoch ms when this sign-in ends (from the session-timeout setting at login). */
   expiresAt?: number;
 }

@@ -3,6 +3,8 @@ import { deleteApiTokensOf } from "~/models/api-token.server";
 import { removeAssessmentsOf } from "~/models/assessment.server";
 import { deleteJobsOf } from "~/models/job.server";
 import { removeContactsOf } from "~/models/contact.server";
+import { removeLogsOf } from "~/models/email-log.server";
+import { removeTemplatesOf } from "~/models/email-template.server";
 import { removePackagesOf } from "~/models/package.server";
 import { learningRecords } from "~/models/learning-record.server";
 import { pricingRules } from "~/models/pricing-rule.server";
@@ -101,7 +103,7 @@ export async function getUserForAdmin(actor: Actor, id: string, request: Request
 
 /**
  * Deletes an account with everything it owns: first its sessions and tokens (nothing new can be
- * written), then its assessments, contacts, packages, uploads with their objects (the assessments'
+ * written), then its assessments, contacts, email templates and logs, packages, uploads with their objects (the assessments'
  * media among them) and (a vendor's) pricing rules, vendor packages and learning records, and the
  * account last — a
  * failure part-way (storage down) leaves the account in place to delete again, never orphans.
@@ -118,6 +120,8 @@ export async function deleteUser(actor: Actor, id: string, request: Request) {
     removeAssessmentsOf({ ownerId: id }),
     deleteJobsOf({ ownerId: id }),
     removeContactsOf({ ownerId: id }),
+    removeTemplatesOf({ ownerId: id }),
+    removeLogsOf({ ownerId: id }),
     removePackagesOf({ ownerId: id }),
     deleteUploadsOf(id),
     // A vendor's pricing goes with it: nothing would price with it, and nobody could see it.

@@ -72,6 +72,12 @@ export async function getVendor(id: string) {
   return vendorJson(vendor);
 }
 
+/** Dealers read vendors' active rules but write nothing of theirs: checked before a body is read. */
+export function requireVendorWriter(actor: Actor) {
+  if (actor.role === "dealer") throw forbidden();
+  return actor;
+}
+
 type Access = "read" | "readActiveRules" | "write";
 
 /**

@@ -16,6 +16,9 @@ export function isDbUnavailableError(error: unknown) {
   );
 }
 
+/** The object store is unreachable (services' StorageUnavailableError, matched by name): also a 503. */
+export const isStorageUnavailableError = (error: unknown) => error instanceof Error && error.name === "StorageUnavailableError";
+
 /** What any request answers while the database is unreachable: screens show it, the API returns it. */
 export function serviceUnavailable() {
   return new Response(JSON.stringify({ message: "Service temporarily unavailable" }), {

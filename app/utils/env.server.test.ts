@@ -28,6 +28,16 @@ describe("parseEnv", () => {
     expect(result.ok && result.env.ANALYSIS_CONCURRENCY).toBe(4);
   });
 
+  it("reads EMAIL_RETRY_DELAYS as durations (1m,5m,30m by default) and refuses anything else", () => {
+    const read = (value?: string) => {
+      const result = parseEnv(value === undefined ? {} : { EMAIL_RETRY_DELAYS: value });
+      return result.ok ? result.env.EMAIL_RETRY_DELAYS : result.message;
+    };
+    expect(read()).toEqual([60_000, 300_000, 1_800_000]);
+    expect(read("250, 2s,1h")).toEqual([250, 2_000, 3_600_000]);
+    for (const bad of ["", "soon", "1d", "5m,,1m", "25h"]) expect(read(bad)).toMatch(/EMAIL_RETRY_DELAYS/);
+  });
+
   it("reads TRUST_PROXY as a hop count, a boolean or addresses, and refuses anything else", () => {
     const read = (value: string) => {
       const result = parseEnv({ TRUST_PROXY: value });

@@ -45,6 +45,25 @@ const trustProxy = optionalString.pipe(
     }),
 );
 
+/**
+ * Waits before the 2nd, 3rd, … delivery attempt of an email: durations like "1m,5m,30m" (ms, s, m or
+ * h; a bare number is milliseconds, which tests use). One more attempt than delays; at least one delay.
+ */
+const retryDelays = z
+  .string()
+  .transform((value, ctx) => {
+    const unit: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, "": 1 };
+    const delays = value.split(",").map((part) => {
+      const match = /^\s*(\d+)\s*(ms|s|m|h)?\s*$/.exec(part);
+      return match ? Number(match[1]) * unit[match[2] ?? ""] : NaN;
+    });
+    if (delays.length === 0 || delays.length > 10 || delays.some((d) => !Number.isFinite(d) || d > 86_400_000)) {
+      ctx.addIssue({ code: "custom", message: "must be 1 to 10 comma-separated durations up to 24h, like 1m,5m,30m" });
+      return z.NEVER;
+    }
+    return delays;
+  });
+
 const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
 
 export const envSchema = z
@@ -83,6 +102,10 @@ export const envSchema = z
     SMTP_USER: optionalString,
     SMTP_PASS: optionalString,
     MAIL_FROM: optionalString,
+    EMAIL_RETRY_DELAYS: retryDelays.default("1m,5m,30m"),
+    /** How long a delivery attempt may go without its worker renewing it before recovery looks at it. */
+    EMAIL_LEASE_MS: z.coerce.number().int().min(200, "must be at least 200").max(3_600_000, "must be at most 3600000").default(120_000),
+    EMAIL_CONCURRENCY: z.coerce.number().int().min(1, "must be at least 1").max(64, "must be at most 64").default(4),
     // Set by server.mjs for its processes (not configuration): a cluster's primary only runs the
     // embedded database for its workers; one worker runs the housekeeping.
     DAMAGEIQ_ROLE: z.enum(["primary", "worker"]).optional(),

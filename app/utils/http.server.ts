@@ -1,6 +1,6 @@
 import { json } from "@remix-run/node";
 import type { ZodError, ZodTypeAny, z } from "zod";
-import { isDbUnavailableError, serviceUnavailable } from "./db-errors.server";
+import { isDbUnavailableError, isStorageUnavailableError, serviceUnavailable } from "./db-errors.server";
 
 export type FieldErrors = Record<string, string>;
 
@@ -23,10 +23,16 @@ export function validationError(error: ZodError) {
   return jsonError(400, Object.values(errors)[0] ?? "Invalid request", errors);
 }
 
-/** Reads a JSON object body; anything else is a 400/415 Response thrown to the caller. */
-export async function readJson(request: Request): Promise<unknown> {
+/**
+ * Reads a JSON object body; anything else is a 400/415 Response thrown to the caller (413 past
+ * `maxBytes`). The body is read first (server.mjs caps every body at 1 MiB): answering before the
+ * client finished sending resets its connection.
+ */
+export async function readJson(request: Request, { maxBytes }: { maxBytes?: number } = {}): Promise<unknown> {
   const type = request.headers.get("content-type") ?? "";
+  const tooLarge = () => jsonError(413, `Request body is too large (at most ${Math.floor((maxBytes ?? 0) / 1024)} KB)`);
   const text = await request.text();
+  if (maxBytes !== undefined && Buffer.byteLength(text) > maxBytes) throw tooLarge();
   if (text.trim() === "") return {};
   if (!/json/i.test(type)) {
     throw jsonError(415, "Content-Type must be application/json");
@@ -39,8 +45,8 @@ export async function readJson(request: Request): Promise<unknown> {
 }
 
 /** Parses a JSON body with the operation's schema: only the listed fields survive. */
-export async function parseJson<S extends ZodTypeAny>(request: Request, schema: S): Promise<z.infer<S>> {
-  const body = await readJson(request);
+export async function parseJson<S extends ZodTypeAny>(request: Request, schema: S, options?: { maxBytes?: number }): Promise<z.infer<S>> {
+  const body = await readJson(request, options);
   const result = schema.safeParse(body);
   if (!result.success) throw validationError(result.error);
   return result.data;
@@ -71,7 +77,7 @@ export function api<Args extends { request: Request }>(handler: (args: Args) => 
       return await handler(args);
     } catch (error) {
       if (error instanceof Response) return error;
-      if (isDbUnavailableError(error)) return serviceUnavailable();
+      if (isDbUnavailableError(error) || isStorageUnavailableError(error)) return serviceUnavailable();
       console.error(error);
       return jsonError(500, "Internal Server Error");
     }

@@ -52,9 +52,15 @@ const GENERIC: Record<string, unknown> = {
 };
 
 /** Routes whose writes read no body (the id in the path is all): a body of any type is ignored. */
-const READS_NO_BODY = new Set(["POST /api/assessments/:id/analyze", "POST /api/assessments/:id/approve", "POST /api/ai-pricing-learning/validate/:id"]);
+const READS_NO_BODY = new Set([
+  "POST /api/logout",
+  "POST /api/assessments/:id/analyze",
+  "POST /api/assessments/:id/approve",
+  "POST /api/ai-pricing-learning/validate/:id",
+  "POST /api/email-templates/:id/copy",
+]);
 /** Routes that take files: their size limits are per upload purpose, not the form's 64 KiB. */
-const FILE_ROUTES = new Set(["/api/objects/signed", "/upload", "/ai-training"]);
+const FILE_ROUTES = new Set(["/api/objects/signed", "/upload", "/ai-training", "/settings/import", "/api/account/import"]);
 
 /** The form each screen action takes (its main create post), as the page's form sends it. */
 function screenForm(route: RouteEntry, who: Account): Record<string, string> | undefined {
@@ -69,6 +75,9 @@ function screenForm(route: RouteEntry, who: Account): Record<string, string> | u
     "/packages": { intent: "create", name: "Gold", price: "100", features: "Wash" },
     "/upload": { intent: "create", title: "Front bumper" },
     "/settings": { intent: "create-token", name: "probe" },
+    // The archive upload: a form without the file is sent back to the System tab.
+    "/settings/import": {},
+    "/email": { intent: "create-template", name: "Probe", subject: "Hello {{contact.firstName}}", htmlContent: "<p>Hi</p>" },
     "/vendor-ai-training": { intent: "create-rule", damageType: "dent", severity: "major", basePrice: "100", laborRate: "80" },
     "/ai-training": { intent: "create", imageUrl: "/media/000000000000000000000000", damageType: "dent", severity: "minor", description: "d", estimatedCost: "1" },
     "/admin-settings": { intent: "create-user", username: "probe-made", password: "probe-password", email: "m@example.com", firstName: "P", lastName: "Q" },
@@ -157,7 +166,10 @@ async function probe(cases: { label: string; send: () => Promise<Answer>; want?:
   let counts = await documentCounts();
   for (const c of cases) {
     figures.requests += 1;
-    const answer = await c.send();
+    // Name the probe when the connection itself fails (a reset, a stalled socket).
+    const answer = await c.send().catch((error: Error) => {
+      throw new Error(`${c.label}: ${String(error.cause ?? error)}`);
+    });
     const after = await documentCounts();
     if (answer.status >= 500) {
       figures.fiveHundreds += 1;
@@ -192,7 +204,7 @@ describe("probes over every write", () => {
             body,
             headers: { "Content-Type": type, Origin: app.url },
           });
-        const readsBody = method !== "DELETE" && !READS_NO_BODY.has(key) && route.path !== "/api/objects/signed";
+        const readsBody = method !== "DELETE" && !READS_NO_BODY.has(key) && !FILE_ROUTES.has(route.path);
         return [
           ...(readsBody ? jsonProbes(base, who).map(([name, body]) => ({ label: `${key} ${name}`, send: send(body) })) : []),
           ...(route.path.includes(":id")
@@ -202,7 +214,7 @@ describe("probes over every write", () => {
               ]
             : []),
           ...(readsBody ? [{ label: `${key} text/plain`, send: send(JSON.stringify(base), "text/plain"), want: 415 }] : []),
-          ...(route.path !== "/api/objects/signed"
+          ...(!FILE_ROUTES.has(route.path)
             ? [{ label: `${key} 1.1 MiB`, send: send(JSON.stringify({ ...base, pad: "x".repeat(1_150_000) })), want: 413 }]
             : []),
         ];
@@ -213,7 +225,8 @@ describe("probes over every write", () => {
       const me = await cookieClient(app, world.accounts[role].cookie).get("/api/auth/user");
       expect(me.json).toMatchObject({ role, _originalRole: role });
     }
-  });
+    // Hundreds of requests, growing with the route registry: more than the default per-test limit.
+  }, 120_000);
 
   it("screen actions: no 5xx, 415 for a JSON body, 413 over 64 KiB, nothing stored on a refusal", async () => {
     const cases = writes
@@ -246,7 +259,7 @@ describe("probes over every write", () => {
       want: 302,
     });
     expect(await probe(cases)).toEqual([]);
-  });
+  }, 120_000);
 });
 
 describe("stored text", () => {

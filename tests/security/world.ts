@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import mongoose from "mongoose";
+import { EmailLog } from "../../app/models/email-log.server";
 import { client, createTestUser, signIn } from "../accounts";
 import type { RunningApp } from "../app-server";
 import type { Caller, Method, Owned, RouteEntry } from "../route-registry";
@@ -47,6 +48,8 @@ export function validBody(route: RouteEntry, method: Method, world: World): unkn
     // No change (the seeded estimate has no damages): the owner check decides, and the status stays for approve.
     "PUT /api/assessments/:id/estimate": { damages: [] },
     "POST /api/auth/tokens": { name: "matrix" },
+    "POST /api/email-templates": { name: "Matrix", subject: "Hello {{contact.firstName}}", htmlContent: "<p>Hi</p>" },
+    "PUT /api/email-templates/:id": { name: "Matrix", subject: "Hello {{contact.firstName}}", htmlContent: "<p>Hi</p>" },
     "POST /api/vendor-pricing-rules": { vendorId, damageType: "dent", severity: "minor", basePrice: 100, laborRate: 80, isActive: false },
     "PUT /api/vendor-pricing-rules/:id": { damageType: "dent", severity: "minor", basePrice: 100, laborRate: 80, isActive: false },
     "POST /api/vendor-packages": { vendorId, packageName: "Standard", serviceTypes: ["paint"], pricingModel: "flat_rate" },
@@ -67,7 +70,8 @@ async function seedOwnDocs(who: Client, secret: string) {
   const assessment = await who.post("/api/assessments", { title: `${secret} car`, notes: secret, mediaUrls: [await uploadMedia(who)] });
   await who.post("/api/auth/tokens", { name: secret });
   const tokens = await who.get("/api/auth/tokens");
-  for (const res of [contact, pkg, assessment]) {
+  const template = await who.post("/api/email-templates", { name: `${secret} template`, subject: secret, htmlContent: `<p>${secret}</p>` });
+  for (const res of [contact, pkg, assessment, template]) {
     if (res.status !== 201) throw new Error(`seeding failed: ${res.status} ${res.text}`);
   }
   return {
@@ -75,6 +79,7 @@ async function seedOwnDocs(who: Client, secret: string) {
     package: pkg.json.id as string,
     assessment: assessment.json.id as string,
     upload,
+    emailTemplate: template.json.id as string,
     token: (tokens.json as { id: string; name: string }[]).find((t) => t.name === secret)?.id,
   };
 }
@@ -123,6 +128,24 @@ export async function seedWorld(app: RunningApp): Promise<World> {
   await Promise.all(
     Object.values(accounts).map(async (a) => {
       a.docs = { ...a.docs, ...(await seedOwnDocs(cookieClient(app, a.cookie), a.secret)) };
+    }),
+  );
+
+  // An email log each (sent already: the app's outbox leaves it alone), written as the outbox writes one.
+  await Promise.all(
+    Object.values(accounts).map(async (a) => {
+      const log = await EmailLog.create({
+        ownerId: a.id,
+        kind: "notification",
+        idempotencyKey: `seed-${a.secret}`,
+        recipientEmail: "owner@example.com",
+        subject: `${a.secret} mail`,
+        html: `<p>${a.secret}</p>`,
+        text: a.secret,
+        status: "sent",
+        messageId: `<seed-${a.secret}@example.com>`,
+      });
+      a.docs.emailLog = String(log._id);
     }),
   );
 

@@ -1,3 +1,4 @@
+import { SendKeyField } from "../email/SendKeyField";
 import { Alert } from "#mantine/components/Alert/Alert";
 import { Badge } from "#mantine/components/Badge/Badge";
 import { Button } from "#mantine/components/Button/Button";
@@ -131,6 +132,7 @@ export function ResultCard({ assessment }: { assessment: AssessmentJson }) {
           </Button>
           <Form method="post">
             <input type="hidden" name="id" value={assessment.id} />
+            <SendKeyField id={assessment.id} />
             <Button type="submit" name="intent" value="send">
               Send to Customer
             </Button>

@@ -6,13 +6,18 @@ import { showToast } from "../toast";
 import { Link, useActionData, useSearchParams } from "@remix-run/react";
 import { useEffect } from "react";
 import { ValidatedForm } from "remix-validated-form";
-import { loginValidator } from "~/components/form/validators";
+import { loginValidator, totpCodeValidator } from "~/schemas/auth";
+import { useT } from "~/utils/i18n";
 import { FormError } from "../form/fields/FormError";
 import { PasswordField } from "../form/fields/PasswordField";
 import { SubmitButton } from "../form/fields/SubmitButton";
 import { TextField } from "../form/fields/TextField";
 
-type LoginActionData = { ok: true; redirectTo: string } | { formError: string } | undefined;
+type LoginActionData =
+  | { ok: true; redirectTo: string }
+  | { formError: string; twoFactor?: boolean }
+  | { twoFactor: true }
+  | undefined;
 
 /**
  * Username + password form shared by /login and /admin/login. The messages and the redirect
@@ -34,6 +39,7 @@ export function LoginForm({
   const data = useActionData<LoginActionData>();
   const hydrated = useMounted();
   const [params] = useSearchParams();
+  const t = useT();
 
   useEffect(() => {
     if (!data) return;
@@ -48,13 +54,34 @@ export function LoginForm({
   }, [data, failureTitle, successMessage, redirectDelayMs]);
 
   const formError = data && "formError" in data ? data.formError : null;
+  const redirectTo = params.get("redirectTo") ?? "/";
+  if (data && "twoFactor" in data && data.twoFactor) {
+    return (
+      <ValidatedForm validator={totpCodeValidator} method="post" noValidate id="totp-step">
+        <Stack>
+          <FormError title={failureTitle} message={formError} />
+          <Text size="sm">
+            Two-factor authentication is on for this account. Enter the 6-digit code from your authenticator app, or
+            one of your recovery codes.
+          </Text>
+          <input type="hidden" name="intent" value="totp" />
+          <input type="hidden" name="_js" value={hydrated ? "1" : ""} />
+          <input type="hidden" name="redirectTo" value={redirectTo} />
+          <TextField name="code" label={t("Verification code")} autoComplete="one-time-code" required />
+          <SubmitButton fullWidth formId="totp-step">
+            {t("Verify")}
+          </SubmitButton>
+        </Stack>
+      </ValidatedForm>
+    );
+  }
   return (
     <ValidatedForm validator={loginValidator} method="post" noValidate>
       <Stack>
         <FormError title={failureTitle} message={formError} />
         {data && "ok" in data && <Text c="green" role="status">{successMessage}</Text>}
         <input type="hidden" name="_js" value={hydrated ? "1" : ""} />
-        <input type="hidden" name="redirectTo" value={params.get("redirectTo") ?? "/"} />
+        <input type="hidden" name="redirectTo" value={redirectTo} />
         <TextField name="username" label="Username" autoComplete="username" required />
         <PasswordField name="password" label="Password" autoComplete="current-password" required />
         <SubmitButton fullWidth>{submitLabel}</SubmitButton>

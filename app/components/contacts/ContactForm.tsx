@@ -3,6 +3,7 @@ import { Group } from "#mantine/components/Group/Group";
 import { SimpleGrid } from "#mantine/components/SimpleGrid/SimpleGrid";
 import { Stack } from "#mantine/components/Stack/Stack";
 import { Link } from "@remix-run/react";
+import { useT } from "~/utils/i18n";
 import { ValidatedForm } from "remix-validated-form";
 import { contactValidator } from "~/components/form/validators";
 import { CONTACT_LIMITS } from "~/schemas/contact-limits";
@@ -18,6 +19,7 @@ export const CONTACT_FORM_ID = "contact-form";
  * with the same schema; without JavaScript the server's messages come back on the fields.
  */
 export function ContactForm({ contact, cancelTo }: { contact?: ContactJson | null; cancelTo: string }) {
+  const t = useT();
   const defaults = contact
     ? {
         firstName: contact.firstName,
@@ -61,7 +63,7 @@ export function ContactForm({ contact, cancelTo }: { contact?: ContactJson | nul
         />
         <Group justify="flex-end">
           <Button component={Link} to={cancelTo} preventScrollReset variant="default">
-            Cancel
+            {t("Cancel")}
           </Button>
           <SubmitButton formId={CONTACT_FORM_ID}>{contact ? "Update Contact" : "Create Contact"}</SubmitButton>
         </Group>

@@ -3,6 +3,7 @@ import { Group } from "#mantine/components/Group/Group";
 import { Stack } from "#mantine/components/Stack/Stack";
 import { Text } from "#mantine/components/Text/Text";
 import { Form, Link, useNavigation } from "@remix-run/react";
+import { useT } from "~/utils/i18n";
 
 /**
  * The confirmation step before a delete is posted (`?delete=<id>`): its own URL, so it works
@@ -23,6 +24,7 @@ export function ConfirmDelete({
   intent?: string;
 }) {
   const navigation = useNavigation();
+  const t = useT();
   const deleting = navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
   return (
     <Form method="post" preventScrollReset>
@@ -32,10 +34,10 @@ export function ConfirmDelete({
         <Text>{question}</Text>
         <Group justify="flex-end">
           <Button component={Link} to={cancelTo} preventScrollReset variant="default">
-            Cancel
+            {t("Cancel")}
           </Button>
           <Button type="submit" color="red" loading={deleting}>
-            {confirmLabel}
+            {t(confirmLabel)}
           </Button>
         </Group>
       </Stack>

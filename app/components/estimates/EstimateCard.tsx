@@ -1,3 +1,4 @@
+import { SendKeyField } from "../email/SendKeyField";
 import { Form, Link } from "@remix-run/react";
 import { STATUS_COLOR } from "~/schemas/assessment-status";
 import type { AssessmentJson } from "~/services/assessments.server";
@@ -25,6 +26,7 @@ export function EmailButton({ estimate, className }: { estimate: Pick<Assessment
     <Form method="post" preventScrollReset style={{ display: "inline-flex" }}>
       <input type="hidden" name="intent" value="email" />
       <input type="hidden" name="id" value={estimate.id} />
+      <SendKeyField id={estimate.id} />
       <button
         type="submit"
         className={className}

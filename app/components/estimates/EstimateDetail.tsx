@@ -1,3 +1,4 @@
+import { SendKeyField } from "../email/SendKeyField";
 import { Alert } from "#mantine/components/Alert/Alert";
 import { Anchor } from "#mantine/components/Anchor/Anchor";
 import { Badge } from "#mantine/components/Badge/Badge";
@@ -52,6 +53,7 @@ function PostButton({ id, intent, children, ...props }: { id: string; intent: st
     <Form method="post" preventScrollReset>
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="id" value={id} />
+      {intent === "email" && <SendKeyField id={id} />}
       <Button type="submit" size="xs" {...props}>
         {children}
       </Button>

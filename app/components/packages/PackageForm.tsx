@@ -3,6 +3,7 @@ import { Group } from "#mantine/components/Group/Group";
 import { Stack } from "#mantine/components/Stack/Stack";
 import { Switch } from "#mantine/components/Switch/Switch";
 import { Link } from "@remix-run/react";
+import { useT } from "~/utils/i18n";
 import { useField, ValidatedForm } from "remix-validated-form";
 import { packageValidator } from "~/components/form/validators";
 import type { PackageInput } from "~/schemas/package";
@@ -26,6 +27,7 @@ function ActiveSwitch() {
  * them, drops empty lines and stores a list.
  */
 export function PackageForm({ pkg, cancelTo }: { pkg?: PackageJson | null; cancelTo: string }) {
+  const t = useT();
   const defaults = pkg
     ? {
         name: pkg.name,
@@ -62,7 +64,7 @@ export function PackageForm({ pkg, cancelTo }: { pkg?: PackageJson | null; cance
         <ActiveSwitch />
         <Group justify="flex-end">
           <Button component={Link} to={cancelTo} preventScrollReset variant="default">
-            Cancel
+            {t("Cancel")}
           </Button>
           <SubmitButton formId={PACKAGE_FORM_ID}>{pkg ? "Update Package" : "Create Package"}</SubmitButton>
         </Group>

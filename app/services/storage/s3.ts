@@ -13,7 +13,7 @@ import {
 } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import type { Readable } from "node:stream";
-import { MIN_PART_SIZE, StorageError, type StorageBackend, type StoredPart } from "./types";
+import { MIN_PART_SIZE, StorageError, StorageUnavailableError, type StorageBackend, type StoredPart } from "./types";
 
 export interface S3Options {
   bucket: string;
@@ -25,6 +25,15 @@ export interface S3Options {
 const status = (error: unknown) =>
   error instanceof S3ServiceException ? (error.$metadata.httpStatusCode ?? 500) : 500;
 const code = (error: unknown) => (error instanceof S3ServiceException ? error.name : "");
+
+/** A store that did not answer, or answered with its own failure (after the SDK's retries). */
+const isUnreachable = (error: unknown) =>
+  error instanceof S3ServiceException
+    ? (error.$metadata.httpStatusCode ?? 0) >= 500
+    : error instanceof Error &&
+      (["TimeoutError", "AbortError"].includes(error.name) ||
+        /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|EPIPE)$/.test(String((error as { code?: unknown }).code)) ||
+        /socket hang up/i.test(error.message));
 
 /** Maps the store's client errors to API answers; anything else stays a 500/503. */
 function translate(error: unknown): never {
@@ -57,6 +66,17 @@ export class S3Backend implements StorageBackend {
       requestChecksumCalculation: "WHEN_REQUIRED",
       responseChecksumValidation: "WHEN_REQUIRED",
     });
+    // Outermost, so it sees what is left after the SDK's own retries.
+    this.client.middlewareStack.add(
+      (next) => async (args) => {
+        try {
+          return await next(args);
+        } catch (error) {
+          throw isUnreachable(error) ? new StorageUnavailableError(error) : error;
+        }
+      },
+      { step: "initialize", name: "storageUnavailable" },
+    );
   }
 
   presignPut(key: string, contentType: string, expiresIn: number) {

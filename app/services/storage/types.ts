@@ -41,6 +41,17 @@ export interface StorageBackend {
 }
 
 /** A failure with an HTTP status the API passes on (message in the spec's wording). */
+/**
+ * The object store cannot be reached (refused, reset, timed out, or answering 5xx): the request
+ * answers 503 with Retry-After (matched by name in app/utils, which cannot import services).
+ */
+export class StorageUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super("Object storage is unavailable", { cause });
+    this.name = "StorageUnavailableError";
+  }
+}
+
 export class StorageError extends Error {
   constructor(
     readonly status: number,

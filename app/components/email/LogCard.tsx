@@ -1,0 +1,52 @@
+import { Link } from "@remix-run/react";
+import { emailStatusColor } from "~/schemas/email";
+import type { EmailLogJson } from "~/services/email-delivery.server";
+import classes from "../crud/cards.module.css";
+import { formatDateTime } from "../crud/format";
+import { EyeIcon } from "../crud/icons";
+
+/** A status badge in the spec's colours (sent green, failed red, pending amber, anything else grey). */
+export function StatusBadge({ log }: { log: Pick<EmailLogJson, "status" | "statusLabel"> }) {
+  const color = emailStatusColor(log.status);
+  return (
+    <span
+      className={classes.badge}
+      data-testid="log-status"
+      data-color={color}
+      style={{ background: `var(--mantine-color-${color}-light)`, color: `var(--mantine-color-${color}-light-color)` }}
+    >
+      {log.statusLabel}
+    </span>
+  );
+}
+
+/** One log (spec §2): subject, status, recipient, assessment title or 'N/A', sent or created time; view. */
+export function LogCard({ log, timeZone, viewTo }: { log: EmailLogJson; timeZone: string; viewTo: string }) {
+  return (
+    <div className={classes.card} role="listitem" aria-label={log.subject} data-testid="log-card">
+      <div className={classes.head}>
+        <div style={{ minWidth: 0 }}>
+          <p className={classes.name}>{log.subject}</p>
+          <p className={classes.sub}>To {log.recipientEmail}</p>
+        </div>
+        <div className={classes.actions}>
+          <StatusBadge log={log} />
+          <Link to={viewTo} preventScrollReset className={classes.action} aria-label={`View ${log.subject}`} title="View">
+            <EyeIcon size={16} />
+          </Link>
+        </div>
+      </div>
+      <div className={classes.rows}>
+        <p className={classes.dim}>Assessment: {log.assessmentTitle ?? "N/A"}</p>
+        <p className={classes.dim}>
+          {log.sentAt ? `Sent ${formatDateTime(log.sentAt, timeZone)}` : `Created ${formatDateTime(log.createdAt, timeZone)}`}
+        </p>
+        {log.status !== "sent" && log.lastError && (
+          <p className={classes.dim} style={{ color: "var(--mantine-color-red-light-color)" }}>
+            {log.lastError}
+          </p>
+        )}
+      </div>
+    </div>
+  );
+}

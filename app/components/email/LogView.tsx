@@ -1,0 +1,55 @@
+import { Stack } from "#mantine/components/Stack/Stack";
+import { Table } from "~/components/Table";
+import { Text } from "#mantine/components/Text/Text";
+import type { EmailLogDetailJson } from "~/services/email-delivery.server";
+import { formatDateTime } from "../crud/format";
+import { EmailPreview } from "./EmailPreview";
+import { StatusBadge } from "./LogCard";
+
+/** A log's view: who it went to, its status, the rendered message and every delivery attempt. */
+export function LogView({ log, timeZone }: { log: EmailLogDetailJson; timeZone: string }) {
+  return (
+    <Stack gap="sm">
+      <Text size="sm">
+        <StatusBadge log={log} /> To {log.recipientEmail} · Assessment: {log.assessmentTitle ?? "N/A"}
+      </Text>
+      <Text size="xs" c="dimmed">
+        Message-ID {log.messageId}
+        {log.nextAttemptAt ? ` · next attempt ${formatDateTime(log.nextAttemptAt, timeZone)}` : ""}
+      </Text>
+      {log.lastError && log.status !== "sent" && (
+        <Text size="sm" c="red" data-testid="log-last-error">
+          {log.lastError}
+        </Text>
+      )}
+      <EmailPreview preview={{ subject: log.subject, html: log.html, warnings: [], error: null }} title="Message" />
+      <Text fw={600} size="sm">
+        Delivery attempts
+      </Text>
+      {log.attempts.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          Not tried yet.
+        </Text>
+      ) : (
+        <Table verticalSpacing={4} fz="xs" aria-label="Delivery attempts">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>When</Table.Th>
+              <Table.Th>Outcome</Table.Th>
+              <Table.Th>Server reply or error</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {log.attempts.map((a, i) => (
+              <Table.Tr key={i}>
+                <Table.Td>{formatDateTime(a.at, timeZone)}</Table.Td>
+                <Table.Td>{a.outcome}</Table.Td>
+                <Table.Td style={{ wordBreak: "break-word" }}>{[a.response, a.error].filter(Boolean).join(" · ") || "—"}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+    </Stack>
+  );
+}

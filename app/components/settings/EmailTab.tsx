@@ -1,0 +1,83 @@
+import { Alert } from "#mantine/components/Alert/Alert";
+import { Button } from "#mantine/components/Button/Button";
+import { Card } from "#mantine/components/Card/Card";
+import { Checkbox } from "#mantine/components/Checkbox/Checkbox";
+import { Group } from "#mantine/components/Group/Group";
+import { SimpleGrid } from "#mantine/components/SimpleGrid/SimpleGrid";
+import { Stack } from "#mantine/components/Stack/Stack";
+import { Text } from "#mantine/components/Text/Text";
+import { Title } from "#mantine/components/Title/Title";
+import { Form } from "@remix-run/react";
+import { ValidatedForm } from "remix-validated-form";
+import { mailServerValidator } from "~/schemas/email";
+import type { MailServerSettings } from "~/services/mail-config.server";
+import { CheckboxField } from "../form/fields/CheckboxField";
+import { FormError } from "../form/fields/FormError";
+import { PasswordField } from "../form/fields/PasswordField";
+import { SubmitButton } from "../form/fields/SubmitButton";
+import { TextField } from "../form/fields/TextField";
+
+const FORM_ID = "mail-server-form";
+
+/** Settings → Email (spec §2, §5): the account's mail server, all optional (port 587, secure off), and Test Connection. */
+export function EmailTab({ settings, formError }: { settings: MailServerSettings; formError?: string | null }) {
+  const fallback =
+    settings.fallback === "environment"
+      ? "Without a host here, mail goes through the server set by the administrator (SMTP_HOST)."
+      : "Without a host here, no mail server is configured: messages are kept in the local mail drop (DATA_DIR/outbox) and not delivered.";
+  return (
+    <Card withBorder>
+      <Title order={2} size="h4">
+        Mail Server
+      </Title>
+      <Text size="sm" c="dimmed" mb="md">
+        The outgoing (SMTP) server your estimate emails are sent through. {settings.host ? "" : fallback}
+      </Text>
+      <ValidatedForm
+        // The saved values come back from the server: the form starts from them again (the typed password is gone).
+        key={JSON.stringify(settings)}
+        resetAfterSubmit
+        id={FORM_ID}
+        validator={mailServerValidator}
+        method="post"
+        noValidate
+        defaultValues={{ host: settings.host, port: settings.port, secure: settings.secure, user: settings.user, password: "", from: settings.from }}
+      >
+        <input type="hidden" name="intent" value="save-mail-server" />
+        <Stack>
+          <FormError title="Failed to save settings" message={formError} />
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextField name="host" label="SMTP Host" placeholder="smtp.example.com" autoComplete="off" />
+            <TextField name="port" label="Port" type="number" autoComplete="off" />
+            <TextField name="user" label="Username" autoComplete="off" />
+            <PasswordField
+              name="password"
+              label="Password"
+              autoComplete="new-password"
+              description={settings.passwordSet ? "A password is set. Leave blank to keep it." : "Not set."}
+            />
+          </SimpleGrid>
+          <TextField name="from" label="From Address" type="email" placeholder="estimates@your-shop.com" autoComplete="off" />
+          <Group>
+            <CheckboxField name="secure" label="Use TLS from the start (secure, usually port 465)" />
+            {settings.passwordSet && <Checkbox name="clearPassword" value="on" label="Remove the stored password" />}
+          </Group>
+          <Group justify="flex-end">
+            <SubmitButton formId={FORM_ID}>Save Settings</SubmitButton>
+          </Group>
+        </Stack>
+      </ValidatedForm>
+      <Form method="post">
+        <input type="hidden" name="intent" value="test-connection" />
+        <Alert color="gray" mt="md" title="Test Connection">
+          <Group justify="space-between">
+            <Text size="sm">Connects to the mail server and signs in, without sending anything.</Text>
+            <Button type="submit" variant="light">
+              Test Connection
+            </Button>
+          </Group>
+        </Alert>
+      </Form>
+    </Card>
+  );
+}

@@ -1,0 +1,108 @@
+import { Avatar } from "#mantine/components/Avatar/Avatar";
+import { Badge } from "#mantine/components/Badge/Badge";
+import { Button } from "#mantine/components/Button/Button";
+import { Card } from "#mantine/components/Card/Card";
+import { Group } from "#mantine/components/Group/Group";
+import { NativeSelect } from "~/components/form/NativeSelect";
+import { SimpleGrid } from "#mantine/components/SimpleGrid/SimpleGrid";
+import { Stack } from "#mantine/components/Stack/Stack";
+import { Text } from "#mantine/components/Text/Text";
+import { Title } from "#mantine/components/Title/Title";
+import type { SerializeFrom } from "@remix-run/node";
+import { Form, useActionData } from "@remix-run/react";
+import { useEffect } from "react";
+import { ValidatedForm } from "remix-validated-form";
+import type { profileTab } from "~/screens/settings-profile.server";
+import { profileValidator } from "~/schemas/settings";
+import { useT } from "~/utils/i18n";
+import { initials, roleLabel } from "../AppShellLayout";
+import { FormError } from "../form/fields/FormError";
+import { SubmitButton } from "../form/fields/SubmitButton";
+import { TextField } from "../form/fields/TextField";
+import { showToast } from "../toast";
+
+/** Settings → Profile: who is signed in, the profile form and the default vendor for pricing. */
+export function ProfileTab({ data }: { data: SerializeFrom<typeof profileTab> }) {
+  const { user, role, vendors } = data;
+  const t = useT();
+  const actionData = useActionData<{ formError?: string }>();
+  // With JavaScript the refusal is also the spec's toast (the inline alert is what a JS-off page shows).
+  useEffect(() => {
+    if (actionData?.formError) showToast({ title: "Failed to update profile", message: actionData.formError, color: "red" });
+  }, [actionData]);
+  return (
+    <Stack>
+      <Card withBorder>
+        <Group mb="md">
+          <Avatar color="indigo" radius="xl" size="lg">
+            {initials(user.firstName, user.lastName)}
+          </Avatar>
+          <div>
+            <Text fw={600} data-testid="profile-name">
+              {user.firstName} {user.lastName}
+            </Text>
+            <Text size="sm" c="dimmed">
+              {user.email}
+            </Text>
+          </div>
+          <Badge variant="light" data-testid="profile-role">
+            {t(roleLabel(role))}
+          </Badge>
+        </Group>
+        <ValidatedForm
+          key={String(user.updatedAt)}
+          validator={profileValidator}
+          method="post"
+          id="profile"
+          noValidate
+          defaultValues={{
+            firstName: user.firstName,
+            lastName: user.lastName,
+            email: user.email,
+            phone: user.phone ?? "",
+            companyName: user.companyName ?? "",
+          }}
+        >
+          <input type="hidden" name="intent" value="update-profile" />
+          <FormError title="Failed to update profile" message={actionData?.formError} />
+          <Stack>
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
+              <TextField name="firstName" label="First name" required autoComplete="given-name" />
+              <TextField name="lastName" label="Last name" required autoComplete="family-name" />
+            </SimpleGrid>
+            <TextField name="email" label="Email" type="email" required autoComplete="email" />
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
+              <TextField name="phone" label="Phone" autoComplete="tel" />
+              <TextField name="companyName" label="Company" autoComplete="organization" />
+            </SimpleGrid>
+            <Group justify="flex-end">
+              <SubmitButton formId="profile">{t("Save Changes")}</SubmitButton>
+            </Group>
+          </Stack>
+        </ValidatedForm>
+      </Card>
+      <Card withBorder>
+        <Title order={2} size="h4">
+          Pricing
+        </Title>
+        <Text size="sm" c="dimmed" mb="sm">
+          The vendor whose prices the upload wizard preselects for a new assessment.
+        </Text>
+        <Form method="post">
+          <input type="hidden" name="intent" value="default-vendor" />
+          <Group align="flex-end">
+            <NativeSelect
+              name="defaultVendorId"
+              label="Default vendor"
+              defaultValue={user.defaultVendorId ?? ""}
+              data={[{ value: "", label: "No default vendor" }, ...vendors.map((v) => ({ value: v.id, label: v.name }))]}
+            />
+            <Button type="submit" variant="light">
+              {t("Save")}
+            </Button>
+          </Group>
+        </Form>
+      </Card>
+    </Stack>
+  );
+}

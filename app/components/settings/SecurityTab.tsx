@@ -1,0 +1,282 @@
+import { Alert } from "#mantine/components/Alert/Alert";
+import { Badge } from "#mantine/components/Badge/Badge";
+import { Box } from "#mantine/core/Box/Box";
+import { Button } from "#mantine/components/Button/Button";
+import { Card } from "#mantine/components/Card/Card";
+import { Code } from "#mantine/components/Code/Code";
+import { Group } from "#mantine/components/Group/Group";
+import { List } from "#mantine/components/List/List";
+import { NativeSelect } from "~/components/form/NativeSelect";
+import { SimpleGrid } from "#mantine/components/SimpleGrid/SimpleGrid";
+import { Stack } from "#mantine/components/Stack/Stack";
+import { Switch } from "#mantine/components/Switch/Switch";
+import { Table } from "~/components/Table";
+import { Text } from "#mantine/components/Text/Text";
+import { Title } from "#mantine/components/Title/Title";
+import type { SerializeFrom } from "@remix-run/node";
+import { Form, useActionData } from "@remix-run/react";
+import { ValidatedForm } from "remix-validated-form";
+import { apiTokenValidator, TOKEN_LIFETIMES } from "~/schemas/auth";
+import { SESSION_TIMEOUT_CHOICES, twoFactorCodeValidator } from "~/schemas/settings";
+import type { securityTab } from "~/screens/settings-security.server";
+import { useT } from "~/utils/i18n";
+import { FormError } from "../form/fields/FormError";
+import { SelectField } from "../form/fields/SelectField";
+import { SubmitButton } from "../form/fields/SubmitButton";
+import { TextField } from "../form/fields/TextField";
+
+type Data = SerializeFrom<typeof securityTab>;
+type ActionData =
+  | { createdToken: { token: string; name: string } }
+  | { recoveryCodes: string[] }
+  | { formError?: string; fieldErrors?: Record<string, string> }
+  | undefined;
+
+const dateTime = (iso: string | null) => (iso ? new Date(iso).toLocaleString("en-US") : "Never");
+
+function SignInSettings({ data }: { data: Data }) {
+  const t = useT();
+  return (
+    <Card withBorder>
+      <Title order={2} size="h4" mb="sm">
+        Sign-in
+      </Title>
+      <Form method="post">
+        <input type="hidden" name="intent" value="update-security" />
+        <Stack>
+          <NativeSelect
+            name="sessionTimeout"
+            label="Session timeout"
+            description="How long a sign-in lasts; applies to your current sessions too."
+            defaultValue={data.sessionTimeout}
+            data={SESSION_TIMEOUT_CHOICES.map((c) => ({ ...c }))}
+          />
+          <Switch
+            name="loginNotifications"
+            value="on"
+            defaultChecked={data.loginNotifications}
+            label="Login notifications"
+            description="An email to you on each new sign-in."
+          />
+          <Group justify="flex-end">
+            <Button type="submit">{t("Save")}</Button>
+          </Group>
+        </Stack>
+      </Form>
+    </Card>
+  );
+}
+
+function TwoFactor({ data, actionData }: { data: Data; actionData: ActionData }) {
+  const t = useT();
+  const { enabled, enrolment, recoveryCodesLeft } = data.twoFactor;
+  const recoveryCodes = actionData && "recoveryCodes" in actionData ? actionData.recoveryCodes : null;
+  const formError = actionData && "formError" in actionData ? actionData.formError : null;
+  return (
+    <Card withBorder data-testid="two-factor">
+      <Group justify="space-between" mb="sm">
+        <Title order={2} size="h4">
+          Two-factor authentication
+        </Title>
+        <Badge color={enabled ? "green" : "gray"} variant="light" data-testid="two-factor-status">
+          {enabled ? "On" : "Off"}
+        </Badge>
+      </Group>
+      {recoveryCodes && (
+        <Alert color="green" title="Two-factor authentication is on" mb="md" data-testid="recovery-codes">
+          <Text size="sm" mb="xs">
+            Keep these recovery codes somewhere safe: each signs you in once if you lose your phone. They will not be
+            shown again.
+          </Text>
+          <SimpleGrid cols={2} spacing={4}>
+            {recoveryCodes.map((code) => (
+              <Code key={code}>{code}</Code>
+            ))}
+          </SimpleGrid>
+        </Alert>
+      )}
+      {enabled ? (
+        <Stack>
+          <Text size="sm">
+            Signing in asks for a code from your authenticator app. Recovery codes left: {recoveryCodesLeft}.
+          </Text>
+          <ValidatedForm validator={twoFactorCodeValidator} method="post" id="2fa-disable" noValidate>
+            <input type="hidden" name="intent" value="2fa-disable" />
+            <FormError message={formError} />
+            <Group align="flex-end">
+              <TextField name="code" label="Code to turn it off" autoComplete="one-time-code" />
+              <SubmitButton formId="2fa-disable" color="red" variant="light">
+                Turn off
+              </SubmitButton>
+            </Group>
+          </ValidatedForm>
+        </Stack>
+      ) : enrolment ? (
+        <Stack>
+          <Text size="sm">
+            Scan this QR code with an authenticator app (Google Authenticator, 1Password, Authy…), then enter the
+            6-digit code it shows.
+          </Text>
+          <Group align="flex-start">
+            {/* The SVG is made on the server by the qrcode library from our own otpauth URI. */}
+            <Box w={180} h={180} data-testid="totp-qr" dangerouslySetInnerHTML={{ __html: enrolment.qrSvg }} />
+            <Stack gap={4}>
+              <Text size="sm">Or type this key:</Text>
+              <Code data-testid="totp-key">{enrolment.manualKey}</Code>
+            </Stack>
+          </Group>
+          <ValidatedForm validator={twoFactorCodeValidator} method="post" id="2fa-confirm" noValidate>
+            <input type="hidden" name="intent" value="2fa-confirm" />
+            <FormError message={formError} />
+            <Group align="flex-end">
+              <TextField name="code" label="Verification code" autoComplete="one-time-code" />
+              <SubmitButton formId="2fa-confirm">{t("Confirm")}</SubmitButton>
+            </Group>
+          </ValidatedForm>
+          <Form method="post">
+            <input type="hidden" name="intent" value="2fa-begin" />
+            <Button type="submit" variant="subtle" size="xs">
+              Start over with a new key
+            </Button>
+          </Form>
+        </Stack>
+      ) : (
+        <Form method="post">
+          <input type="hidden" name="intent" value="2fa-begin" />
+          <Text size="sm" mb="sm">
+            Add a second step to signing in: a code from an authenticator app on your phone.
+          </Text>
+          <Button type="submit">Set up two-factor authentication</Button>
+        </Form>
+      )}
+    </Card>
+  );
+}
+
+function ApiKeys({ keys }: { keys: Data["keys"] }) {
+  return (
+    <Card withBorder>
+      <Title order={2} size="h4" mb="sm">
+        API keys
+      </Title>
+      <List spacing="xs" listStyleType="none">
+        <List.Item>
+          {/* A div: the badge inside is a div too, which a <p> cannot hold. */}
+          <Text size="sm" component="div">
+            AI key:{" "}
+            {keys.aiKey ? (
+              <Code data-testid="ai-key">{keys.aiKey}</Code>
+            ) : (
+              <Badge variant="light" color="gray">
+                Not configured (embedded analysis)
+              </Badge>
+            )}{" "}
+            <Text span c="dimmed" size="xs">
+              model {keys.aiModel}
+            </Text>
+          </Text>
+        </List.Item>
+        <List.Item>
+          {/* A div: the badge inside is a div too, which a <p> cannot hold. */}
+          <Text size="sm" component="div">
+            Object storage: <Badge variant="light" color="green">{keys.storage.kind === "s3" ? "S3" : "Local"}</Badge>{" "}
+            <Text span size="sm" data-testid="storage-status">
+              {keys.storage.label}
+            </Text>
+          </Text>
+        </List.Item>
+      </List>
+    </Card>
+  );
+}
+
+function ApiTokens({ tokens, actionData }: { tokens: Data["tokens"]; actionData: ActionData }) {
+  const t = useT();
+  const created = actionData && "createdToken" in actionData ? actionData.createdToken : null;
+  return (
+    <Card withBorder>
+      <Title order={2} size="h4">
+        Personal API tokens
+      </Title>
+      <Text size="sm" c="dimmed" mb="md">
+        Use a token as <Code>Authorization: Bearer &lt;token&gt;</Code> to call the JSON API from your own systems. A
+        token acts with your account&apos;s permissions.
+      </Text>
+      {created && (
+        <Alert color="green" title={`Token "${created.name}" created`} mb="md" data-testid="new-token">
+          <Text size="sm" mb={4}>
+            Copy it now: it will not be shown again.
+          </Text>
+          <Code block>{created.token}</Code>
+        </Alert>
+      )}
+      <ValidatedForm validator={apiTokenValidator} method="post" id="create-token" noValidate resetAfterSubmit>
+        <input type="hidden" name="intent" value="create-token" />
+        <Group align="flex-end">
+          <TextField name="name" label="Token name" placeholder="e.g. DMS integration" />
+          <SelectField
+            name="expiresInDays"
+            label="Expires"
+            data={[{ value: "", label: "Never (until revoked)" }, ...TOKEN_LIFETIMES.map((d) => ({ value: String(d), label: `In ${d} days` }))]}
+          />
+          <SubmitButton formId="create-token">Create token</SubmitButton>
+        </Group>
+      </ValidatedForm>
+      {tokens.length === 0 ? (
+        <Text c="dimmed" mt="md">
+          No API tokens yet.
+        </Text>
+      ) : (
+        <Table mt="md" verticalSpacing="xs">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Name</Table.Th>
+              <Table.Th>Token</Table.Th>
+              <Table.Th>Created</Table.Th>
+              <Table.Th>Last used</Table.Th>
+              <Table.Th>Expires</Table.Th>
+              <Table.Th aria-label="Actions" />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {tokens.map((token) => (
+              <Table.Tr key={token.id}>
+                <Table.Td>{token.name}</Table.Td>
+                <Table.Td>
+                  <Badge variant="light" color="gray">
+                    {token.prefix}…
+                  </Badge>
+                </Table.Td>
+                <Table.Td>{dateTime(token.createdAt)}</Table.Td>
+                <Table.Td>{dateTime(token.lastUsedAt)}</Table.Td>
+                <Table.Td>{dateTime(token.expiresAt)}</Table.Td>
+                <Table.Td>
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="revoke-token" />
+                    <input type="hidden" name="id" value={token.id} />
+                    <Button type="submit" size="xs" color="red" variant="light" aria-label={`Revoke ${token.name}`}>
+                      {t("Revoke")}
+                    </Button>
+                  </Form>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+    </Card>
+  );
+}
+
+/** Settings → Security. */
+export function SecurityTab({ data }: { data: Data }) {
+  const actionData = useActionData<ActionData>();
+  return (
+    <Stack>
+      <SignInSettings data={data} />
+      <TwoFactor data={data} actionData={actionData} />
+      <ApiKeys keys={data.keys} />
+      <ApiTokens tokens={data.tokens} actionData={actionData} />
+    </Stack>
+  );
+}

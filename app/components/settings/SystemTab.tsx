@@ -1,0 +1,198 @@
+import { Alert } from "#mantine/components/Alert/Alert";
+import { Anchor } from "#mantine/components/Anchor/Anchor";
+import { Badge } from "#mantine/components/Badge/Badge";
+import { Button } from "#mantine/components/Button/Button";
+import { Card } from "#mantine/components/Card/Card";
+import { Group } from "#mantine/components/Group/Group";
+import { NativeSelect } from "~/components/form/NativeSelect";
+import { Stack } from "#mantine/components/Stack/Stack";
+import { Table } from "~/components/Table";
+import { Text } from "#mantine/components/Text/Text";
+import { Title } from "#mantine/components/Title/Title";
+import type { SerializeFrom } from "@remix-run/node";
+import { Form } from "@remix-run/react";
+import { LANGUAGE_CHOICES, THEME_CHOICES } from "~/schemas/settings";
+import type { systemTab } from "~/screens/settings-system.server";
+import { useT } from "~/utils/i18n";
+
+type Data = SerializeFrom<typeof systemTab>;
+
+function Appearance({ data }: { data: Data }) {
+  const t = useT();
+  return (
+    <Card withBorder>
+      <Title order={2} size="h4" mb="sm">
+        {t("Appearance")}
+      </Title>
+      <Form method="post">
+        <input type="hidden" name="intent" value="update-appearance" />
+        <Group align="flex-end">
+          <NativeSelect name="theme" label={t("Theme")} defaultValue={data.theme} data={THEME_CHOICES.map((c) => ({ value: c.value, label: t(c.label) }))} />
+          <NativeSelect name="language" label={t("Language")} defaultValue={data.language} data={LANGUAGE_CHOICES.map((c) => ({ ...c }))} />
+          <Button type="submit">{t("Save")}</Button>
+        </Group>
+      </Form>
+    </Card>
+  );
+}
+
+function PendingImport({ pending }: { pending: NonNullable<Data["pendingImport"]> }) {
+  const t = useT();
+  if ("error" in pending) {
+    return (
+      <Alert color="red" title="The archive cannot be imported" data-testid="import-report">
+        {pending.error}
+      </Alert>
+    );
+  }
+  const { report, token } = pending;
+  return (
+    <Alert color="blue" title="Dry run: nothing is imported yet" data-testid="import-report">
+      <Text size="sm" mb="xs">
+        Archive of {report.source?.username || "an unknown account"}
+        {report.source?.exportedAt ? `, exported ${new Date(report.source.exportedAt).toLocaleString("en-US")}` : ""}
+        {report.sameAccount ? " (this account: only what is missing is restored)" : " (another account: every record gets a new id)"}.
+      </Text>
+      <Table withTableBorder verticalSpacing={4} fz="sm" mb="xs">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Collection</Table.Th>
+            <Table.Th>Records</Table.Th>
+            <Table.Th>Valid</Table.Th>
+            <Table.Th>Invalid</Table.Th>
+            <Table.Th>Already here</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {report.collections.map((c) => (
+            <Table.Tr key={c.name} data-testid={`import-row-${c.name}`}>
+              <Table.Td>{c.name}</Table.Td>
+              <Table.Td>{c.records}</Table.Td>
+              <Table.Td>{c.valid}</Table.Td>
+              <Table.Td>{c.invalid + c.notForAccount}</Table.Td>
+              <Table.Td>{c.existing}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      {report.totalErrors > 0 && (
+        <Stack gap={2} mb="xs">
+          <Text size="sm" fw={600}>
+            {report.totalErrors} record(s) will be skipped:
+          </Text>
+          {report.errors.map((e) => (
+            <Text key={`${e.collection}-${e.line}`} size="xs">
+              {e.collection}, line {e.line}: {e.message}
+            </Text>
+          ))}
+        </Stack>
+      )}
+      <Group>
+        <Form method="post">
+          <input type="hidden" name="intent" value="import-confirm" />
+          <input type="hidden" name="token" value={token} />
+          <Button type="submit">Confirm import</Button>
+        </Form>
+        <Form method="post">
+          <input type="hidden" name="intent" value="import-discard" />
+          <input type="hidden" name="token" value={token} />
+          <Button type="submit" variant="default">
+            {t("Cancel")}
+          </Button>
+        </Form>
+      </Group>
+    </Alert>
+  );
+}
+
+function DataTools({ data }: { data: Data }) {
+  const t = useT();
+  return (
+    <Card withBorder>
+      <Title order={2} size="h4" mb="sm">
+        Data
+      </Title>
+      <Stack>
+        <div>
+          <Button component="a" href="/api/account/export" download variant="light" data-testid="export-data">
+            {t("Export Data")}
+          </Button>
+          <Text size="xs" c="dimmed" mt={4}>
+            Your contacts, packages, assessments (and a vendor&apos;s pricing) as a .tar.gz of ndjson files. Media files
+            are not included.
+          </Text>
+        </div>
+        {data.pendingImport ? (
+          <PendingImport pending={data.pendingImport} />
+        ) : (
+          <Form method="post" action="/settings/import" encType="multipart/form-data" reloadDocument>
+            <Group align="flex-end">
+              <Stack gap={4}>
+                <Text size="sm" fw={500} component="label" htmlFor="import-file">
+                  {t("Import Data")}
+                </Text>
+                {/* A plain file input: it posts the same with JavaScript off. */}
+                <input id="import-file" type="file" name="file" accept=".gz,.tgz,application/gzip" required />
+              </Stack>
+              <Button type="submit" variant="light">
+                Upload and check
+              </Button>
+            </Group>
+          </Form>
+        )}
+        <Form method="post">
+          <input type="hidden" name="intent" value="clear-cache" />
+          <Button type="submit" variant="default">
+            {t("Clear Cache")}
+          </Button>
+        </Form>
+      </Stack>
+    </Card>
+  );
+}
+
+function Status({ statuses }: { statuses: Data["statuses"] }) {
+  return (
+    <Card withBorder>
+      <Title order={2} size="h4" mb="sm">
+        Status
+      </Title>
+      <Table verticalSpacing="xs" data-testid="status-list">
+        <Table.Tbody>
+          {statuses.map((s) => (
+            <Table.Tr key={s.name}>
+              <Table.Td fw={600}>{s.name}</Table.Td>
+              <Table.Td>
+                <Badge color={s.ok ? "green" : "red"} variant="light">
+                  {s.ok ? "Operational" : "Down"}
+                </Badge>
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm">{s.detail}</Text>
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm" c="dimmed">
+                  {`${s.latencyMs} ms`}
+                </Text>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      <Anchor href="/settings?tab=system" size="xs">
+        Check again
+      </Anchor>
+    </Card>
+  );
+}
+
+/** Settings → System. */
+export function SystemTab({ data }: { data: Data }) {
+  return (
+    <Stack>
+      <DataTools data={data} />
+      <Status statuses={data.statuses} />
+      <Appearance data={data} />
+    </Stack>
+  );
+}

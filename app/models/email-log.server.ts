@@ -1,0 +1,304 @@
+import { Schema, trusted, type Types } from "mongoose";
+import { defineModel } from "./define-model.server";
+import { searchFilter } from "./list-filter.server";
+import { isObjectIdHex, ownerFilter, type OwnerScope } from "./owner-scope.server";
+
+export const EMAIL_STATUSES = ["pending", "sent", "failed", "unknown"] as const;
+export type EmailStatus = (typeof EMAIL_STATUSES)[number];
+export const ATTEMPT_OUTCOMES = ["sending", "accepted", "failed", "unknown"] as const;
+export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
+
+/**
+ * One email, and its delivery: the log entry the Email Center shows IS the outbox entry the worker
+ * delivers (docs/decisions/0011), so queueing an email is one insert. A worker claims a due
+ * `pending` entry by recording an attempt (`sending`, `inFlight`, a lease) before it talks to the
+ * mail server; the attempt's outcome and the entry's status are written after. An entry left
+ * `inFlight` past its lease lost its worker mid-attempt: recovery decides (never a blind resend).
+ */
+const attemptSchema = new Schema(
+  {
+    at: { type: Date, required: true },
+    finishedAt: { type: Date },
+    outcome: { type: String, enum: ATTEMPT_OUTCOMES, required: true },
+    error: { type: String },
+    /** The mail server's last reply ("250 2.0.0 Ok: queued as …", "535 Authentication failed"). */
+    response: { type: String },
+    workerId: { type: String },
+  },
+  { _id: false },
+);
+
+const emailLogSchema = new Schema(
+  {
+    ownerId: { type: Schema.Types.ObjectId, required: true, immutable: true },
+    /** Who asked for it (an admin may send another account's estimate). */
+    requestedBy: { type: Schema.Types.ObjectId },
+    kind: { type: String, enum: ["estimate", "notification"], required: true },
+    /** The client's name for this send: asking again with it answers this entry. */
+    idempotencyKey: { type: String, required: true },
+    recipientEmail: { type: String, required: true },
+    subject: { type: String, required: true },
+    html: { type: String, required: true },
+    text: { type: String, required: true },
+    assessmentId: { type: Schema.Types.ObjectId },
+    /** The assessment's title when it was sent (the log keeps reading right after a rename or deletion). */
+    assessmentTitle: { type: String },
+    contactId: { type: Schema.Types.ObjectId },
+    templateId: { type: Schema.Types.ObjectId },
+    attachEstimate: { type: Boolean, default: false },
+    status: { type: String, enum: EMAIL_STATUSES, required: true },
+    /** Made before the first attempt and sent with every one, so the message can be recognised. */
+    messageId: { type: String, required: true },
+    attempts: { type: [attemptSchema], default: [] },
+    nextAttemptAt: { type: Date },
+    inFlight: { type: Boolean, default: false },
+    leaseUntil: { type: Date },
+    workerId: { type: String },
+    lastError: { type: String },
+    /** Delivered to the local mail drop (DATA_DIR/outbox) because no mail server is configured. */
+    localDrop: { type: Boolean, default: false },
+    sentAt: { type: Date },
+  },
+  { timestamps: true },
+);
+emailLogSchema.index({ ownerId: 1, idempotencyKey: 1 }, { unique: true });
+// The Logs tab, newest first; its search; the "sent today" card.
+emailLogSchema.index({ ownerId: 1, createdAt: -1 });
+emailLogSchema.index({ ownerId: 1, recipientEmail: 1, subject: 1, createdAt: -1 });
+emailLogSchema.index({ ownerId: 1, status: 1, sentAt: 1 });
+// The worker's claim (due pending entries) and its recovery (attempts whose lease ran out).
+emailLogSchema.index({ status: 1, inFlight: 1, nextAttemptAt: 1 });
+emailLogSchema.index({ inFlight: 1, leaseUntil: 1 });
+
+export const EmailLog = defineModel("EmailLog", emailLogSchema);
+
+export interface AttemptRecord {
+  at: Date;
+  finishedAt?: Date;
+  outcome: AttemptOutcome;
+  error?: string;
+  response?: string;
+  workerId?: string;
+}
+
+export interface EmailLogRecord {
+  _id: Types.ObjectId;
+  ownerId: Types.ObjectId;
+  requestedBy?: Types.ObjectId;
+  kind: "estimate" | "notification";
+  idempotencyKey: string;
+  recipientEmail: string;
+  subject: string;
+  html: string;
+  text: string;
+  assessmentId?: Types.ObjectId;
+  assessmentTitle?: string;
+  contactId?: Types.ObjectId;
+  templateId?: Types.ObjectId;
+  attachEstimate: boolean;
+  status: EmailStatus;
+  messageId: string;
+  attempts: AttemptRecord[];
+  nextAttemptAt?: Date;
+  inFlight: boolean;
+  leaseUntil?: Date;
+  workerId?: string;
+  lastError?: string;
+  localDrop: boolean;
+  sentAt?: Date;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export const LOG_SEARCH_FIELDS = ["recipientEmail", "subject", "assessmentTitle"] as const;
+/** The list leaves out the message itself (a page of logs is cards, not bodies). */
+const LIST_FIELDS = { html: 0, text: 0 } as const;
+
+const listFilter = (scope: OwnerScope, q?: string) => ({ ...ownerFilter(scope), ...searchFilter(q, LOG_SEARCH_FIELDS) });
+
+export async function findLogs({ scope, q, skip = 0, limit }: { scope: OwnerScope; q?: string; skip?: number; limit?: number }) {
+  const query = EmailLog.find(listFilter(scope, q)).select(LIST_FIELDS).sort({ createdAt: -1, _id: -1 }).skip(skip);
+  return (limit === undefined ? query : query.limit(limit)).lean<EmailLogRecord[]>();
+}
+
+export async function countLogs({ scope, q, status }: { scope: OwnerScope; q?: string; status?: EmailStatus }) {
+  return EmailLog.countDocuments({ ...listFilter(scope, q), ...(status ? { status } : {}) });
+}
+
+export async function countSentSince({ scope, since }: { scope: OwnerScope; since: Date }) {
+  return EmailLog.countDocuments({ ...ownerFilter(scope), status: "sent", sentAt: trusted({ $gte: since }) });
+}
+
+export async function findLog({ scope, id }: { scope: OwnerScope; id: string }) {
+  if (!isObjectIdHex(id)) return null;
+  return EmailLog.findOne({ _id: id, ...ownerFilter(scope) }).lean<EmailLogRecord>();
+}
+
+export async function findLogById(id: Types.ObjectId | string) {
+  return EmailLog.findById(id).lean<EmailLogRecord>();
+}
+
+export async function findLogByKey({ ownerId, idempotencyKey }: { ownerId: string; idempotencyKey: string }) {
+  return EmailLog.findOne({ ownerId, idempotencyKey }).lean<EmailLogRecord>();
+}
+
+export type NewEmailLog = Omit<
+  EmailLogRecord,
+  "_id" | "status" | "attempts" | "inFlight" | "localDrop" | "createdAt" | "updatedAt" | "nextAttemptAt"
+> & { _id: Types.ObjectId };
+
+/**
+ * Queues an email: the log entry `pending`, due now — one insert, so the log and the outbox can
+ * never disagree. A second insert with the same (owner, idempotency key) is refused by the unique
+ * index: null, and the caller reads the first.
+ */
+export async function insertPendingLog(fields: NewEmailLog) {
+  try {
+    const doc = await EmailLog.create({ ...fields, status: "pending", nextAttemptAt: new Date(), attempts: [], inFlight: false });
+    return doc.toObject() as unknown as EmailLogRecord;
+  } catch (error) {
+    if ((error as { code?: number }).code === 11000) return null;
+    throw error;
+  }
+}
+
+/** A worker's hold on one attempt: the entry, the worker and the attempt's index. */
+export interface DeliveryClaim {
+  id: Types.ObjectId;
+  workerId: string;
+  attempt: number;
+}
+
+const claimFilter = (claim: DeliveryClaim) => ({
+  _id: claim.id,
+  inFlight: true,
+  workerId: claim.workerId,
+  [`attempts.${claim.attempt}.outcome`]: "sending",
+});
+
+/**
+ * Takes the next due pending entry and records the attempt (`sending`) in the same write, before any
+ * byte goes to the mail server.
+ */
+export async function claimNextLog({ workerId, leaseMs, now = new Date() }: { workerId: string; leaseMs: number; now?: Date }) {
+  return EmailLog.findOneAndUpdate(
+    { status: "pending", inFlight: false, nextAttemptAt: trusted({ $lte: now }) },
+    {
+      $set: { inFlight: true, workerId, leaseUntil: new Date(now.getTime() + leaseMs) },
+      $push: { attempts: { at: now, outcome: "sending", workerId } },
+    },
+    { sort: { nextAttemptAt: 1, _id: 1 }, returnDocument: "after" },
+  ).lean<EmailLogRecord>();
+}
+
+export async function renewLogLease({ claim, leaseUntil }: { claim: DeliveryClaim; leaseUntil: Date }) {
+  const { matchedCount } = await EmailLog.updateOne(claimFilter(claim), { $set: { leaseUntil } });
+  return matchedCount === 1;
+}
+
+const finishAttempt = (claim: DeliveryClaim, outcome: AttemptOutcome, extra: { error?: string; response?: string }) => ({
+  [`attempts.${claim.attempt}.outcome`]: outcome,
+  [`attempts.${claim.attempt}.finishedAt`]: new Date(),
+  ...(extra.error ? { [`attempts.${claim.attempt}.error`]: extra.error } : {}),
+  ...(extra.response ? { [`attempts.${claim.attempt}.response`]: extra.response } : {}),
+});
+
+/** The mail server accepted the message: sent. False when the claim was lost meanwhile. */
+export async function recordAccepted({ claim, response, localDrop }: { claim: DeliveryClaim; response?: string; localDrop: boolean }) {
+  const sentAt = new Date();
+  const result = await EmailLog.findOneAndUpdate(
+    claimFilter(claim),
+    {
+      $set: { ...finishAttempt(claim, "accepted", { response }), status: "sent", sentAt, inFlight: false, localDrop },
+      $unset: { leaseUntil: 1, nextAttemptAt: 1, lastError: 1 },
+    },
+    { returnDocument: "after" },
+  ).lean<EmailLogRecord>();
+  return result;
+}
+
+/** A refused attempt: pending again at `retryAt`, or failed for good without one. */
+export async function recordFailed({ claim, error, response, retryAt }: { claim: DeliveryClaim; error: string; response?: string; retryAt: Date | null }) {
+  return EmailLog.findOneAndUpdate(
+    claimFilter(claim),
+    {
+      $set: {
+        ...finishAttempt(claim, "failed", { error, response }),
+        inFlight: false,
+        lastError: error,
+        ...(retryAt ? { status: "pending", nextAttemptAt: retryAt } : { status: "failed" }),
+      },
+      $unset: { leaseUntil: 1, ...(retryAt ? {} : { nextAttemptAt: 1 }) },
+    },
+    { returnDocument: "after" },
+  ).lean<EmailLogRecord>();
+}
+
+/**
+ * The connection failed after the whole message had gone to the server, before its reply: it may
+ * have been accepted. `unknown`, never retried.
+ */
+export async function recordUnknown({ claim, error }: { claim: DeliveryClaim; error: string }) {
+  return EmailLog.findOneAndUpdate(
+    claimFilter(claim),
+    { $set: { ...finishAttempt(claim, "unknown", { error }), inFlight: false, status: "unknown", lastError: error }, $unset: { leaseUntil: 1, nextAttemptAt: 1 } },
+    { returnDocument: "after" },
+  ).lean<EmailLogRecord>();
+}
+
+/** Hands an attempt back untried (the worker is stopping before it sent anything): due now, the attempt struck out. */
+export async function releaseClaim({ claim }: { claim: DeliveryClaim }) {
+  const { matchedCount } = await EmailLog.updateOne(claimFilter(claim), {
+    $set: { ...finishAttempt(claim, "failed", { error: "Not sent: the worker stopped before sending" }), inFlight: false, nextAttemptAt: new Date() },
+    $unset: { leaseUntil: 1 },
+  });
+  return matchedCount === 1;
+}
+
+/** Entries whose worker died during an attempt (the lease ran out with the attempt still `sending`). */
+export async function findAbandonedLogs({ now = new Date(), limit = 50 }: { now?: Date; limit?: number } = {}) {
+  return EmailLog.find({ inFlight: true, leaseUntil: trusted({ $lt: now }) })
+    .select({ html: 0, text: 0 })
+    .limit(limit)
+    .lean<EmailLogRecord[]>();
+}
+
+/**
+ * Settles an abandoned attempt, if it is still abandoned: `sent` (the drop holds the message),
+ * `pending` (known not sent: retry) or `unknown` (the server may have it: not resent).
+ */
+export async function settleAbandoned({
+  log,
+  outcome,
+  note,
+  now = new Date(),
+}: {
+  log: EmailLogRecord;
+  outcome: "accepted" | "failed" | "unknown";
+  note: string;
+  now?: Date;
+}) {
+  const attempt = log.attempts.length - 1;
+  const claim = { id: log._id, workerId: log.workerId ?? "", attempt };
+  const status: EmailStatus = outcome === "accepted" ? "sent" : outcome === "failed" ? "pending" : "unknown";
+  return EmailLog.findOneAndUpdate(
+    { ...claimFilter(claim), leaseUntil: trusted({ $lt: now }) },
+    {
+      $set: {
+        ...finishAttempt(claim, outcome, { error: outcome === "accepted" ? undefined : note, response: outcome === "accepted" ? note : undefined }),
+        inFlight: false,
+        status,
+        ...(outcome === "accepted" ? { sentAt: now, localDrop: true } : {}),
+        ...(outcome === "failed" ? { nextAttemptAt: now } : {}),
+        ...(outcome === "unknown" ? { lastError: note } : {}),
+      },
+      $unset: { leaseUntil: 1, ...(outcome === "failed" ? {} : { nextAttemptAt: 1 }) },
+    },
+    { returnDocument: "after" },
+  ).lean<EmailLogRecord>();
+}
+
+/** Every log of an account (the account is being deleted). */
+export async function removeLogsOf({ ownerId }: { ownerId: string }) {
+  await EmailLog.deleteMany({ ownerId });
+}

@@ -1,0 +1,157 @@
+import { withZod } from "@remix-validated-form/with-zod";
+import { z } from "zod";
+import { checkbox } from "./fields";
+import { optionalString, requiredString } from "./text-fields";
+
+/** The variables a template may use (spec part 2 §3), as `{{name}}`. */
+export const TEMPLATE_VARIABLES = [
+  "contact.firstName",
+  "contact.lastName",
+  "contact.email",
+  "assessment.title",
+  "assessment.vehicle",
+  "assessment.estimatedCost",
+  "date",
+] as const;
+
+export const TEMPLATE_LIMITS = {
+  name: 100,
+  subject: 300,
+  /** Characters of a template's content: a rich estimate email is a few kilobytes. */
+  htmlContent: 100_000,
+  additionalMessage: 5_000,
+  /** A request body past this is refused with 413 before it is parsed. */
+  bodyBytes: 256 * 1024,
+} as const;
+
+/** Spec §9: a template card shows the first 150 characters of its content. */
+export const TEMPLATE_PREVIEW_CHARS = 150;
+
+const CR_LF = /[\r\n]/;
+
+/**
+ * An email template as the New/Edit Template dialog and `POST`/`PUT /api/email-templates` send it.
+ * The subject becomes a mail header: a line break in it (header injection) is refused.
+ */
+export const emailTemplateSchema = z.object({
+  name: requiredString("Template name", "Template name is required", TEMPLATE_LIMITS.name),
+  subject: z
+    .string({ required_error: "Subject is required", invalid_type_error: "Subject must be text" })
+    .refine((v) => !CR_LF.test(v), "Subject must be a single line (no line breaks)")
+    .transform((v) => v.trim())
+    .pipe(
+      z
+        .string()
+        .min(1, "Subject is required")
+        .max(TEMPLATE_LIMITS.subject, `Subject must be at most ${TEMPLATE_LIMITS.subject} characters`),
+    ),
+  htmlContent: requiredString("Content", "Content is required", TEMPLATE_LIMITS.htmlContent),
+  isDefault: checkbox.optional().default(false),
+});
+export type EmailTemplateInput = z.infer<typeof emailTemplateSchema>;
+export const emailTemplateValidator = withZod(emailTemplateSchema);
+
+/** The live preview: what is typed so far (blank parts render blank, no required messages). */
+export const templatePreviewSchema = z.object({
+  subject: z
+    .string({ invalid_type_error: "Subject must be text" })
+    .max(TEMPLATE_LIMITS.subject, `Subject must be at most ${TEMPLATE_LIMITS.subject} characters`)
+    .default(""),
+  htmlContent: z
+    .string({ invalid_type_error: "Content must be text" })
+    .max(TEMPLATE_LIMITS.htmlContent, `Content must be at most ${TEMPLATE_LIMITS.htmlContent} characters`)
+    .default(""),
+});
+export type TemplatePreviewInput = z.infer<typeof templatePreviewSchema>;
+
+const objectId = (message: string) =>
+  z.string({ required_error: message, invalid_type_error: message }).trim().min(1, message).regex(/^[a-f0-9]{24}$/i, message);
+
+const optionalId = (message: string) =>
+  z.preprocess((v) => (v === "" || v === null ? undefined : v), objectId(message).optional());
+
+/** `POST /api/assessments/{id}/send-email`: the assessment is the path's. */
+export const sendEmailSchema = z.object({
+  contactId: objectId("Contact is required"),
+  templateId: optionalId("Template not found"),
+  additionalMessage: optionalString("Additional message", TEMPLATE_LIMITS.additionalMessage),
+});
+export type SendEmailInput = z.infer<typeof sendEmailSchema>;
+
+/** The Compose Email dialog (spec §5): assessment and contact required, template and message optional. */
+export const composeEmailSchema = sendEmailSchema.extend({
+  assessmentId: objectId("Assessment is required"),
+});
+export const composeEmailValidator = withZod(composeEmailSchema);
+
+/** An Idempotency-Key: what a client (or a screen's form) names one send with. */
+export const idempotencyKeySchema = z
+  .string()
+  .trim()
+  .min(8, "Idempotency-Key must be 8 to 200 characters")
+  .max(200, "Idempotency-Key must be 8 to 200 characters")
+  .regex(/^[\x21-\x7e]+$/, "Idempotency-Key must be printable ASCII without spaces");
+
+/** Settings → Email (spec §5): all optional; port a number (587 by default); secure off by default. */
+export const mailServerSchema = z.object({
+  host: optionalString("Host", 255),
+  port: z.preprocess(
+    (v) => (v === "" || v === undefined || v === null ? 587 : typeof v === "string" ? Number(v) : v),
+    z
+      .number({ invalid_type_error: "Port must be a number" })
+      .int("Port must be a whole number")
+      .min(1, "Port must be between 1 and 65535")
+      .max(65535, "Port must be between 1 and 65535"),
+  ),
+  secure: checkbox.optional().default(false),
+  user: optionalString("User", 255),
+  /** Blank keeps the stored password; `clearPassword` removes it. */
+  password: optionalString("Password", 500),
+  clearPassword: checkbox.optional().default(false),
+  from: z.preprocess(
+    (v) => (typeof v === "string" && v.trim() === "" ? undefined : v === null ? undefined : v),
+    z
+      .string({ invalid_type_error: "From address must be text" })
+      .trim()
+      .max(254, "From address must be at most 254 characters")
+      .email("From address must be a valid email")
+      .optional(),
+  ),
+});
+export type MailServerInput = z.infer<typeof mailServerSchema>;
+export const mailServerValidator = withZod(mailServerSchema);
+
+export const NOTIFICATION_SWITCHES = ["assessmentCompleted", "deliveryStatus", "systemAlerts", "desktop", "sound"] as const;
+export type NotificationSettings = Record<(typeof NOTIFICATION_SWITCHES)[number], boolean>;
+export const DEFAULT_NOTIFICATIONS: NotificationSettings = {
+  assessmentCompleted: true,
+  deliveryStatus: true,
+  systemAlerts: true,
+  desktop: false,
+  sound: false,
+};
+
+/** Settings → Notifications: every switch (an unchecked box posts nothing: off). */
+export const notificationsSchema = z.object(
+  Object.fromEntries(NOTIFICATION_SWITCHES.map((name) => [name, checkbox.optional().default(false)])) as Record<
+    (typeof NOTIFICATION_SWITCHES)[number],
+    z.ZodDefault<z.ZodOptional<typeof checkbox>>
+  >,
+);
+export const notificationsValidator = withZod(notificationsSchema);
+
+/** Spec §8's messages of the Email Center and the send call. */
+export const EMAIL_TOASTS = {
+  sent: { title: "Email Sent", message: "Estimate has been sent successfully.", color: "green" },
+  sendFailed: { title: "Error", message: "Failed to send email", color: "red" },
+  templateCreated: { title: "Template Created", message: "The email template has been created.", color: "green" },
+  templateCreateFailed: { title: "Error", message: "Failed to create template", color: "red" },
+  connectionOk: { title: "Success", message: "Email connection is working properly.", color: "green" },
+  connectionFailed: { title: "Connection Failed", message: "Email connection failed. Please check your settings.", color: "red" },
+  connectionError: { title: "Error", message: "Could not test email connection.", color: "red" },
+} as const;
+
+/** Spec §4: sent green, failed red, pending amber, anything else grey. */
+export function emailStatusColor(status: string) {
+  return status === "sent" ? "green" : status === "failed" ? "red" : status === "pending" ? "yellow" : "gray";
+}

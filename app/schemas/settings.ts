@@ -1,0 +1,87 @@
+import { withZod } from "@remix-validated-form/with-zod";
+import { z } from "zod";
+import { contactSchema } from "./contact";
+
+/**
+ * Settings → Profile and `PUT /api/auth/user`: first name, last name and email as for a contact;
+ * phone and company optional. Anything else (role, username, password…) is dropped.
+ */
+export const profileSchema = contactSchema.pick({ firstName: true, lastName: true, email: true, phone: true, companyName: true });
+export type ProfileInput = z.infer<typeof profileSchema>;
+
+export const SESSION_TIMEOUT_CHOICES = [
+  { value: "1h", label: "1 hour" },
+  { value: "1d", label: "1 day" },
+  { value: "7d", label: "7 days" },
+  { value: "30d", label: "30 days" },
+] as const;
+export const THEME_CHOICES = [
+  { value: "dark", label: "Dark" },
+  { value: "light", label: "Light" },
+  { value: "auto", label: "Auto" },
+] as const;
+export const LANGUAGE_CHOICES = [
+  { value: "en", label: "English" },
+  { value: "es", label: "Español" },
+  { value: "fr", label: "Français" },
+] as const;
+
+const choice = <T extends readonly { value: string }[]>(choices: T, message: string) =>
+  z.enum(choices.map((c) => c.value) as [T[number]["value"], ...T[number]["value"][]], { errorMap: () => ({ message }) });
+
+/** A switch: a form posts "on" (or nothing when off), JSON a boolean. */
+const switchField = z.preprocess(
+  (v) => (v === "on" || v === "true" ? true : v === undefined || v === "" || v === "false" ? false : v),
+  z.boolean({ invalid_type_error: "Must be true or false" }),
+);
+
+export const securitySchema = z.object({
+  sessionTimeout: choice(SESSION_TIMEOUT_CHOICES, "Session timeout must be 1h, 1d, 7d or 30d"),
+  loginNotifications: switchField,
+});
+export type SecurityInput = z.infer<typeof securitySchema>;
+
+export const appearanceSchema = z.object({
+  theme: choice(THEME_CHOICES, "Theme must be dark, light or auto"),
+  language: choice(LANGUAGE_CHOICES, "Language must be en, es or fr"),
+});
+export type AppearanceInput = z.infer<typeof appearanceSchema>;
+
+/** The account's default vendor for pricing; blank (or null) clears it. */
+export const defaultVendorSchema = z.object({
+  defaultVendorId: z.preprocess(
+    (v) => (v === "" || v === null ? null : v),
+    z
+      .string({ invalid_type_error: "Vendor must be a vendor id" })
+      .regex(/^[a-f0-9]{24}$/i, "Vendor must be a vendor id")
+      .nullable()
+      .default(null),
+  ),
+});
+
+/**
+ * `PUT /api/auth/preferences`: any of the Security and Appearance choices and the default vendor;
+ * only the fields sent change.
+ */
+export const preferencesSchema = securitySchema
+  .merge(appearanceSchema)
+  .merge(defaultVendorSchema)
+  .partial()
+  .strict("Unknown field: writable fields are sessionTimeout, loginNotifications, theme, language, defaultVendorId")
+  .refine((v) => Object.keys(v).length > 0, "Send at least one of sessionTimeout, loginNotifications, theme, language, defaultVendorId");
+export type PreferencesInput = z.infer<typeof preferencesSchema>;
+
+/** A code from the authenticator app (enrolment, turning it off). */
+export const twoFactorCodeSchema = z.object({
+  code: z
+    .string({ required_error: "Verification code is required", invalid_type_error: "Verification code is required" })
+    .trim()
+    .min(1, "Verification code is required")
+    .max(40, "Invalid verification code"),
+});
+
+export const profileValidator = withZod(profileSchema);
+export const securityValidator = withZod(securitySchema);
+export const appearanceValidator = withZod(appearanceSchema);
+export const defaultVendorValidator = withZod(defaultVendorSchema);
+export const twoFactorCodeValidator = withZod(twoFactorCodeSchema);

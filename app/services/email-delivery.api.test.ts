@@ -1,0 +1,289 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Types } from "mongoose";
+import { Assessment } from "~/models/assessment.server";
+import { EmailLog } from "~/models/email-log.server";
+import { User } from "~/models/user.server";
+import { client, createTestUser, signIn, tokenFor } from "../../tests/accounts";
+import { startApp, type RunningApp } from "../../tests/app-server";
+import { startSmtpServer, type TestSmtpServer } from "../../tests/smtp-server";
+import { useTestDb } from "../../tests/test-db";
+import { uploadMedia } from "../../tests/uploads";
+
+// Delivery through the outbox to a real SMTP server (smtp-server, read back with mailparser): the
+// PDF attached and the variables filled, the server down then up (one message after a retry), a
+// refused login (failed with the reason, and the delivery-status notice), a repeated
+// Idempotency-Key (one message), and the worker killed between the server's acceptance and the
+// record (no second message), plus recovery of attempts abandoned at the other steps.
+
+type Client = ReturnType<typeof client>;
+let smtp: TestSmtpServer;
+let app: RunningApp;
+let dealer: Client;
+let dealerId: string;
+
+const ENV = (port: number) => ({
+  SMTP_HOST: "127.0.0.1",
+  SMTP_PORT: String(port),
+  MAIL_FROM: "DamageIQ <estimates@example.com>",
+  // Milliseconds: a retry 1.5 s after a failure; a dead worker's attempt is looked at after 1 s.
+  EMAIL_RETRY_DELAYS: "1500,1500,1500",
+  EMAIL_LEASE_MS: "1000",
+});
+
+beforeAll(async () => {
+  await useTestDb();
+  smtp = await startSmtpServer();
+  app = await startApp({ env: ENV(smtp.port) });
+  const user = await createTestUser({ role: "dealer" });
+  dealerId = user.id;
+  dealer = client(app, { token: await tokenFor(user.id) });
+});
+afterAll(async () => {
+  await app?.stop();
+  await smtp?.close();
+});
+
+async function contact(email = "jane@example.com") {
+  const res = await dealer.post("/api/contacts", { firstName: "Jane", lastName: "Doe", email });
+  expect(res.status).toBe(201);
+  return res.json.id as string;
+}
+
+async function assessment(fields: Record<string, unknown> = {}) {
+  const doc = await Assessment.create({
+    ownerId: dealerId,
+    title: "Silver Camry",
+    vehicleYear: 2019,
+    vehicleMake: "Toyota",
+    vehicleModel: "Camry",
+    status: "reviewed",
+    estimatedCost: 1234.5,
+    ...fields,
+  });
+  return String(doc._id);
+}
+
+type Log = { id: string; status: string; messageId: string; lastError: string | null; attempts: { outcome: string; error: string | null; response: string | null }[] };
+
+async function waitForLog(c: Client, id: string, done: (log: Log) => boolean, timeoutMs = 15_000): Promise<Log> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await c.get(`/api/email-logs/${id}`);
+    expect(res.status).toBe(200);
+    if (done(res.json)) return res.json;
+    if (Date.now() > deadline) throw new Error(`log ${id}: ${JSON.stringify(res.json)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe("delivery to a real SMTP server", () => {
+  it("sends the estimate with its PDF and the variables filled; the assessment turns sent only then", async () => {
+    const id = await assessment();
+    const contactId = await contact("jane.doe@example.com");
+    const template = await dealer.post("/api/email-templates", {
+      name: "Estimate",
+      subject: "Estimate for {{contact.firstName}} {{contact.lastName}}: {{assessment.vehicle}}",
+      htmlContent: "<p>{{contact.email}} · {{assessment.title}} · {{assessment.estimatedCost}} · {{date}}</p>",
+    });
+    const res = await dealer.post(`/api/assessments/${id}/send-email`, { contactId, templateId: template.json.id, additionalMessage: "Thanks <3" });
+    expect(res.status).toBe(202);
+    expect(res.json.status).toBe("pending");
+    const log = await waitForLog(dealer, res.json.id, (l) => l.status === "sent");
+    expect(log.attempts).toHaveLength(1);
+    expect(log.attempts[0].response).toMatch(/^250 .*queued as/);
+
+    const [mail] = smtp.withMessageId(log.messageId);
+    expect(mail.envelope).toEqual({ from: "estimates@example.com", to: ["jane.doe@example.com"] });
+    expect(mail.parsed.subject).toBe("Estimate for Jane Doe: 2019 Toyota Camry");
+    expect(mail.parsed.html).toContain("jane.doe@example.com · Silver Camry · $1,234.50 · ");
+    expect(mail.parsed.html).toContain("Thanks &lt;3");
+    expect(mail.parsed.text).toContain("Thanks <3");
+    const [pdf] = mail.parsed.attachments;
+    expect(pdf).toMatchObject({ contentType: "application/pdf", filename: `estimate-${id}.pdf` });
+    expect(pdf.content.subarray(0, 5).toString()).toBe("%PDF-");
+    const after = await Assessment.findById(id).lean<{ status: string; audit: { action: string }[] }>();
+    expect(after?.status).toBe("sent");
+    expect(after?.audit.at(-1)?.action).toBe("estimate emailed");
+  });
+
+  it("a repeated Idempotency-Key answers the first send: one message", async () => {
+    const id = await assessment();
+    const contactId = await contact();
+    const key = `retry-${new Types.ObjectId().toHexString()}`;
+    const answers = await Promise.all([1, 2, 3].map(() => dealer.post(`/api/assessments/${id}/send-email`, { contactId }, { "Idempotency-Key": key })));
+    expect(answers.map((a) => a.status)).toEqual([202, 202, 202]);
+    expect(new Set(answers.map((a) => a.json.id)).size).toBe(1);
+    const log = await waitForLog(dealer, answers[0].json.id, (l) => l.status === "sent");
+    const later = await dealer.post(`/api/assessments/${id}/send-email`, { contactId }, { "Idempotency-Key": key });
+    expect(later.json).toMatchObject({ id: log.id, status: "sent" });
+    expect(later.headers.get("idempotent-replayed")).toBe("true");
+    expect(await EmailLog.countDocuments({ ownerId: dealerId, idempotencyKey: key })).toBe(1);
+    expect(smtp.withMessageId(log.messageId)).toHaveLength(1);
+  });
+
+  it("keeps a message while the server is down and delivers it once after a retry", async () => {
+    const id = await assessment();
+    const contactId = await contact();
+    await smtp.down();
+    let log: Log;
+    try {
+      const res = await dealer.post(`/api/assessments/${id}/send-email`, { contactId });
+      log = await waitForLog(dealer, res.json.id, (l) => l.attempts.some((a) => a.outcome === "failed"));
+      expect(log.status).toBe("pending");
+      expect(log.lastError).toMatch(/ECONNREFUSED/);
+      expect((await Assessment.findById(id).lean<{ status: string }>())?.status).toBe("reviewed");
+    } finally {
+      await smtp.up();
+    }
+    log = await waitForLog(dealer, log.id, (l) => l.status === "sent");
+    expect(log.attempts.map((a) => a.outcome)).toEqual(["failed", "accepted"]);
+    expect(smtp.withMessageId(log.messageId)).toHaveLength(1);
+    expect((await Assessment.findById(id).lean<{ status: string }>())?.status).toBe("sent");
+  });
+
+  it("fails with the server's reason when the login is refused, and tells the account (delivery status)", async () => {
+    const guarded = await startSmtpServer({ auth: { user: "shop", pass: "right" } });
+    try {
+      const saved = await dealer.put("/api/email/settings", { host: "127.0.0.1", port: guarded.port, user: "shop", password: "wrong" });
+      expect(saved.status).toBe(200);
+      const test = await dealer.get("/api/email/test");
+      expect(test.json).toMatchObject({ connected: false, via: "account" });
+      expect(test.json.reason).toMatch(/535/);
+
+      const id = await assessment();
+      const res = await dealer.post(`/api/assessments/${id}/send-email`, { contactId: await contact() });
+      const log = await waitForLog(dealer, res.json.id, (l) => l.status === "failed");
+      expect(log.attempts).toHaveLength(1); // a refused login is not retried
+      expect(log.lastError).toMatch(/535 Authentication failed/);
+      expect((await Assessment.findById(id).lean<{ status: string }>())?.status).toBe("reviewed");
+      const notice = await EmailLog.findOne({ ownerId: dealerId, idempotencyKey: `delivery-failed:${log.id}` }).lean<{ recipientEmail: string; subject: string }>();
+      expect(notice?.subject).toBe(`Email delivery failed: ${res.json.subject}`);
+
+      // The right password (stored encrypted) gets through.
+      await dealer.put("/api/email/settings", { host: "127.0.0.1", port: guarded.port, user: "shop", password: "right" });
+      expect((await dealer.get("/api/email/test")).json).toMatchObject({ connected: true, via: "account" });
+      const ok = await dealer.post(`/api/assessments/${id}/send-email`, { contactId: await contact() });
+      const sent = await waitForLog(dealer, ok.json.id, (l) => l.status === "sent");
+      expect(guarded.withMessageId(sent.messageId)).toHaveLength(1);
+    } finally {
+      await dealer.put("/api/email/settings", { clearPassword: true });
+      await guarded.close();
+    }
+  });
+
+  it("honours the delivery-status switch: off, a failure sends no notice", async () => {
+    const guarded = await startSmtpServer({ auth: { user: "shop", pass: "right" } });
+    await User.updateOne({ _id: dealerId }, { $set: { "notifications.deliveryStatus": false } });
+    try {
+      await dealer.put("/api/email/settings", { host: "127.0.0.1", port: guarded.port, user: "shop", password: "wrong" });
+      const res = await dealer.post(`/api/assessments/${await assessment()}/send-email`, { contactId: await contact() });
+      const log = await waitForLog(dealer, res.json.id, (l) => l.status === "failed");
+      expect(await EmailLog.countDocuments({ idempotencyKey: `delivery-failed:${log.id}` })).toBe(0);
+    } finally {
+      await User.updateOne({ _id: dealerId }, { $set: { "notifications.deliveryStatus": true } });
+      await dealer.put("/api/email/settings", { clearPassword: true });
+      await guarded.close();
+    }
+  });
+});
+
+describe("never twice: a worker that dies mid-delivery", () => {
+  it("killed after the server accepted but before recording it: the message is not sent again", async () => {
+    const id = await assessment();
+    const contactId = await contact();
+    const killed = new Promise<void>((resolve) => {
+      smtp.onMessage = () => {
+        smtp.onMessage = undefined;
+        app.process.kill("SIGKILL");
+        resolve();
+      };
+    });
+    const res = await dealer.post(`/api/assessments/${id}/send-email`, { contactId });
+    expect(res.status).toBe(202);
+    await killed;
+    await new Promise<void>((resolve) => (app.process.exitCode !== null || app.process.signalCode ? resolve() : app.process.once("exit", () => resolve())));
+    const inFlight = await EmailLog.findById(res.json.id).lean<{ inFlight: boolean; status: string }>();
+    expect(inFlight).toMatchObject({ inFlight: true, status: "pending" });
+
+    // The next start finds the abandoned attempt once its lease ran out.
+    await app.stop();
+    app = await startApp({ env: ENV(smtp.port) });
+    dealer = client(app, { token: await tokenFor(dealerId) });
+    const log = await waitForLog(dealer, res.json.id, (l) => l.status !== "pending");
+    expect(log.status).toBe("unknown");
+    expect(log.lastError).toMatch(/not sent again/);
+    expect(log.attempts.map((a) => a.outcome)).toEqual(["unknown"]);
+    // The server holds it exactly once, and nothing arrives later.
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect(smtp.withMessageId(log.messageId)).toHaveLength(1);
+    // The assessment was not marked sent on a guess, and the account was alerted (system alerts).
+    expect((await Assessment.findById(id).lean<{ status: string }>())?.status).toBe("reviewed");
+    expect(await EmailLog.countDocuments({ idempotencyKey: `delivery-unknown:${log.id}` })).toBe(1);
+  });
+
+  it("the connection breaks after the whole message left, before the server's reply: unknown, not sent again", async () => {
+    const id = await assessment();
+    smtp.onMessage = () => {
+      smtp.onMessage = undefined;
+      smtp.breakConnections();
+    };
+    const res = await dealer.post(`/api/assessments/${id}/send-email`, { contactId: await contact() });
+    const log = await waitForLog(dealer, res.json.id, (l) => l.status !== "pending");
+    expect(log.status).toBe("unknown");
+    expect(log.attempts.map((a) => a.outcome)).toEqual(["unknown"]);
+    expect(log.lastError).toMatch(/not sent again/);
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect(smtp.withMessageId(log.messageId)).toHaveLength(1);
+    expect((await Assessment.findById(id).lean<{ status: string }>())?.status).toBe("reviewed");
+  });
+
+  it("died before anything left (no route recorded): recovery sends it, once", async () => {
+    const res = await dealer.post(`/api/assessments/${await assessment()}/send-email`, { contactId: await contact() });
+    const log = await waitForLog(dealer, res.json.id, (l) => l.status === "sent");
+    // Rewind it to an attempt claimed by a worker that died before choosing a route.
+    const past = new Date(Date.now() - 60_000);
+    await EmailLog.updateOne(
+      { _id: log.id },
+      {
+        $set: { status: "pending", inFlight: true, workerId: "dead-worker", leaseUntil: past, messageId: `<rewound-${log.id}@example.com>`, attempts: [{ at: past, outcome: "sending", workerId: "dead-worker" }] },
+        $unset: { sentAt: 1 },
+      },
+    );
+    const again = await waitForLog(dealer, log.id, (l) => l.status === "sent" && l.attempts.length === 2);
+    expect(again.attempts.map((a) => a.outcome)).toEqual(["failed", "accepted"]);
+    expect(smtp.withMessageId(`<rewound-${log.id}@example.com>`)).toHaveLength(1);
+  });
+});
+
+describe("notifications and sign-in notices", () => {
+  it("tells the account when an analysis completes, unless it turned that off", async () => {
+    const analysed = async (title: string) => {
+      const created = await dealer.post("/api/assessments", { title, mediaUrls: [await uploadMedia(dealer)] });
+      expect(created.status).toBe(201);
+      expect((await dealer.post(`/api/assessments/${created.json.id}/analyze`)).json.status).toBe("completed");
+    };
+    await analysed("Hail Civic");
+    const notice = await EmailLog.findOne({ ownerId: dealerId, subject: "Assessment completed: Hail Civic" }).lean<{ recipientEmail: string; kind: string }>();
+    expect(notice).toMatchObject({ kind: "notification", recipientEmail: (await User.findById(dealerId).lean<{ email: string }>())?.email });
+    await User.updateOne({ _id: dealerId }, { $set: { "notifications.assessmentCompleted": false } });
+    try {
+      await analysed("Quiet Civic");
+      expect(await EmailLog.countDocuments({ ownerId: dealerId, subject: "Assessment completed: Quiet Civic" })).toBe(0);
+    } finally {
+      await User.updateOne({ _id: dealerId }, { $set: { "notifications.assessmentCompleted": true } });
+    }
+  });
+
+  it("queues a login notification only when the account turned it on", async () => {
+    const user = await createTestUser({ role: "dealer" });
+    await signIn(app, user.username, user.password);
+    expect(await EmailLog.countDocuments({ ownerId: user.id })).toBe(0);
+    await User.updateOne({ _id: user.id }, { $set: { loginNotifications: true } });
+    await signIn(app, user.username, user.password);
+    const [notice] = await EmailLog.find({ ownerId: user.id }).lean<{ subject: string; recipientEmail: string; _id: unknown }[]>();
+    expect(notice).toMatchObject({ subject: "New sign-in to your DamageIQ account", recipientEmail: `${user.username}@example.com` });
+    const owner = client(app, { token: await tokenFor(user.id) });
+    const log = await waitForLog(owner, String(notice._id), (l) => l.status === "sent");
+    expect(smtp.withMessageId(log.messageId)[0].parsed.text).toMatch(/If this was not you/);
+  });
+});

@@ -1,0 +1,655 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { mkdir, rename, stat, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { Readable } from "node:stream";
+import MailComposer from "nodemailer/lib/mail-composer";
+import type Mail from "nodemailer/lib/mailer";
+import { Types } from "mongoose";
+import { findAssessment, transitionAssessment } from "~/models/assessment.server";
+import { findContact } from "~/models/contact.server";
+import {
+  claimNextLog,
+  countLogs,
+  countSentSince,
+  findAbandonedLogs,
+  findLog,
+  findLogByKey,
+  findLogs,
+  insertPendingLog,
+  recordAccepted,
+  recordFailed,
+  recordUnknown,
+  renewLogLease,
+  settleAbandoned,
+  EmailLog,
+  type DeliveryClaim,
+  type EmailLogRecord,
+  type NewEmailLog,
+} from "~/models/email-log.server";
+import { findDefaultTemplate, findTemplate } from "~/models/email-template.server";
+import { ownerNames, scopeFor } from "~/models/owner-scope.server";
+import { User, type Role } from "~/models/user.server";
+import { DEFAULT_NOTIFICATIONS, type NotificationSettings, type SendEmailInput } from "~/schemas/email";
+import type { ListQuery } from "~/schemas/list-query";
+import { isDbUnavailableError } from "~/utils/db-errors.server";
+import { db } from "~/utils/db.server";
+import { env } from "~/utils/env.server";
+import { jsonError } from "~/utils/http.server";
+import { assessmentNotFound, getAssessment, type AssessmentJson } from "./assessments.server";
+import { isAdmin, type Actor } from "./auth.server";
+import { BUILT_IN_TEMPLATE, formatCost, formatMailDate, renderTemplate } from "./email-render.server";
+import { estimatePdf } from "./estimate-pdf.server";
+import { closePooledTransports, mailRouteFor, ownerAccount, pooledTransport, type MailRoute } from "./mail-config.server";
+
+/**
+ * Sending email through an outbox in the database (docs/decisions/0011). A send writes one
+ * document — the log entry, `pending` — and answers; a worker in the housekeeping process claims it,
+ * records the attempt, renders the estimate PDF, hands the message to the mail server (or the local
+ * mail drop) and records the outcome. Never twice: the attempt is recorded before the message
+ * leaves, with the Message-ID it carries; an attempt whose worker died is settled by recovery, which
+ * resends only what certainly did not leave.
+ */
+
+export interface EmailAttemptJson {
+  at: string;
+  finishedAt: string | null;
+  outcome: string;
+  error: string | null;
+  response: string | null;
+}
+
+export interface EmailLogJson {
+  id: string;
+  ownerId: string;
+  owner?: { id: string; name: string };
+  kind: "estimate" | "notification";
+  recipientEmail: string;
+  subject: string;
+  status: string;
+  /** The status as the Logs tab words it ("sent (local drop)"). */
+  statusLabel: string;
+  localDrop: boolean;
+  assessmentId: string | null;
+  assessmentTitle: string | null;
+  messageId: string;
+  lastError: string | null;
+  nextAttemptAt: string | null;
+  attempts: EmailAttemptJson[];
+  sentAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface EmailLogDetailJson extends EmailLogJson {
+  html: string;
+  text: string;
+}
+
+const iso = (d: Date | string | undefined | null) => (d ? new Date(d).toISOString() : null);
+
+function statusLabel(record: Pick<EmailLogRecord, "status" | "localDrop">) {
+  if (record.status === "sent" && record.localDrop) return "sent (local drop)";
+  if (record.status === "unknown") return "unknown (not resent)";
+  return record.status;
+}
+
+function toJson(record: EmailLogRecord, owners?: Map<string, string>): EmailLogJson {
+  const ownerId = String(record.ownerId);
+  return {
+    id: String(record._id),
+    ownerId,
+    ...(owners ? { owner: { id: ownerId, name: owners.get(ownerId) ?? "Deleted account" } } : {}),
+    kind: record.kind,
+    recipientEmail: record.recipientEmail,
+    subject: record.subject,
+    status: record.status,
+    statusLabel: statusLabel(record),
+    localDrop: Boolean(record.localDrop),
+    assessmentId: record.assessmentId ? String(record.assessmentId) : null,
+    assessmentTitle: record.assessmentTitle ?? null,
+    messageId: record.messageId,
+    lastError: record.lastError ?? null,
+    nextAttemptAt: record.status === "pending" ? iso(record.nextAttemptAt) : null,
+    attempts: (record.attempts ?? []).map((a) => ({
+      at: iso(a.at) as string,
+      finishedAt: iso(a.finishedAt),
+      outcome: a.outcome,
+      error: a.error ?? null,
+      response: a.response ?? null,
+    })),
+    sentAt: iso(record.sentAt),
+    createdAt: iso(record.createdAt) as string,
+    updatedAt: iso(record.updatedAt) as string,
+  };
+}
+
+async function present(actor: Actor, records: EmailLogRecord[]) {
+  const owners = isAdmin(actor) ? await ownerNames(records.map((r) => String(r.ownerId))) : undefined;
+  return records.map((r) => toJson(r, owners));
+}
+
+const logNotFound = () => jsonError(404, "Email log not found");
+
+/** `GET /api/email-logs`: the caller's logs (an admin's: everyone's), newest first; `q`, `limit`, `offset`. */
+export async function listEmailLogs(actor: Actor, { q, limit, offset = 0 }: ListQuery = {}) {
+  return present(actor, await findLogs({ scope: scopeFor(actor), q, skip: offset, limit }));
+}
+
+/** One log with its rendered message and attempts; 404 for another account's. */
+export async function getEmailLog(actor: Actor, id: string): Promise<EmailLogDetailJson> {
+  const record = await findLog({ scope: scopeFor(actor), id });
+  if (!record) throw logNotFound();
+  return { ...(await present(actor, [record]))[0], html: record.html, text: record.text };
+}
+
+/** The Logs tab: how many match, one page. */
+export async function emailLogsPage(actor: Actor, { q, page, pageSize }: { q?: string; page: number; pageSize: number }) {
+  const scope = scopeFor(actor);
+  const matched = await countLogs({ scope, q });
+  const pageCount = Math.max(1, Math.ceil(matched / pageSize));
+  const current = Math.min(Math.max(1, page), pageCount);
+  const logs = await present(actor, await findLogs({ scope, q, skip: (current - 1) * pageSize, limit: pageSize }));
+  return { logs, matched, page: current, pageCount };
+}
+
+/** Stat cards: sent today (since midnight, server time) and the success rate (sent ÷ all, rounded; 0 without logs). */
+export async function emailLogStats(actor: Actor) {
+  const scope = scopeFor(actor);
+  const midnight = new Date();
+  midnight.setHours(0, 0, 0, 0);
+  const [all, sent, sentToday] = await Promise.all([
+    countLogs({ scope }),
+    countLogs({ scope, status: "sent" }),
+    countSentSince({ scope, since: midnight }),
+  ]);
+  return { sentToday, successRate: all === 0 ? 0 : Math.round((sent / all) * 100) };
+}
+
+/** Sending is allowed once a person could have looked at the estimate (design: completed or reviewed; sent again). */
+const SENDABLE = new Set(["completed", "reviewed", "sent"]);
+
+const messageDomain = () => (env.PUBLIC_URL ? new URL(env.PUBLIC_URL).hostname : "damageiq.local");
+const newMessageId = (id: Types.ObjectId) => `<${id.toHexString()}.${randomBytes(6).toString("hex")}@${messageDomain()}>`;
+
+/** The variables of a message about this assessment to this contact. */
+function contextFor(assessment: AssessmentJson, contact: { firstName: string; lastName: string; email: string }, additionalMessage?: string) {
+  return {
+    contact: { firstName: contact.firstName, lastName: contact.lastName, email: contact.email },
+    assessment: {
+      title: assessment.title,
+      vehicle: [assessment.vehicleYear, assessment.vehicleMake, assessment.vehicleModel].filter(Boolean).join(" ") || "Not specified",
+      estimatedCost: formatCost(assessment.estimatedCost),
+    },
+    date: formatMailDate(new Date()),
+    ...(additionalMessage ? { additionalMessage } : {}),
+  };
+}
+
+/** Queues a message (one insert) and wakes this process's worker; a repeated key answers the first. */
+async function queue(fields: Omit<NewEmailLog, "_id" | "messageId">) {
+  const _id = new Types.ObjectId();
+  const created = await insertPendingLog({ ...fields, _id, messageId: newMessageId(_id) });
+  if (created) {
+    wakeOutbox();
+    return { record: created, created: true };
+  }
+  const first = await findLogByKey({ ownerId: String(fields.ownerId), idempotencyKey: fields.idempotencyKey });
+  if (!first) throw new Error("An email with this idempotency key vanished while it was being read");
+  return { record: first, created: false };
+}
+
+/**
+ * `POST /api/assessments/{id}/send-email`: renders the chosen template (else the account's default,
+ * else the built-in one) for the contact and queues the estimate email with its PDF. Answers the log
+ * `pending` at once; the worker delivers it. With an idempotency key already used on this account,
+ * answers that send as it stands now and queues nothing.
+ */
+export async function sendEstimateEmail(actor: Actor, assessmentId: string, input: SendEmailInput, idempotencyKey?: string) {
+  const assessment = await getAssessment(actor, assessmentId);
+  const ownerId = assessment.ownerId;
+  if (idempotencyKey) {
+    const first = await findLogByKey({ ownerId, idempotencyKey });
+    if (first) return { log: (await present(actor, [first]))[0], created: false };
+  }
+  if (!SENDABLE.has(assessment.status)) {
+    throw jsonError(409, "Only a completed or reviewed assessment can be sent");
+  }
+  const scope = { ownerId };
+  const [contact, chosen] = await Promise.all([
+    findContact({ scope, id: input.contactId }),
+    input.templateId ? findTemplate({ scope, id: input.templateId }) : findDefaultTemplate({ ownerId }),
+  ]);
+  if (!contact) throw jsonError(400, "Contact not found", { contactId: "Contact not found" });
+  if (input.templateId && !chosen) throw jsonError(400, "Template not found", { templateId: "Template not found" });
+  const template = chosen ?? BUILT_IN_TEMPLATE;
+  const message = renderTemplate(ownerId, template, contextFor(assessment, contact, input.additionalMessage));
+  const { record, created } = await queue({
+    ownerId: new Types.ObjectId(ownerId),
+    requestedBy: new Types.ObjectId(actor.id),
+    kind: "estimate",
+    idempotencyKey: idempotencyKey ?? `auto-${randomUUID()}`,
+    recipientEmail: contact.email,
+    ...message,
+    assessmentId: new Types.ObjectId(assessment.id),
+    assessmentTitle: assessment.title,
+    contactId: contact._id,
+    ...(chosen ? { templateId: chosen._id } : {}),
+    attachEstimate: true,
+  });
+  return { log: (await present(actor, [record]))[0], created };
+}
+
+/** 404 for an assessment out of scope, checked before a send's body is read (another account's id is never a 400). */
+export async function assertAssessmentInScope(actor: Actor, id: string) {
+  if (!(await findAssessment({ scope: scopeFor(actor), id }))) throw assessmentNotFound();
+}
+
+/** Sends the assessment's estimate to its own contact (the Estimates, dashboard and wizard buttons). */
+export async function sendEstimateToContact(actor: Actor, assessmentId: string, idempotencyKey?: string) {
+  const assessment = await getAssessment(actor, assessmentId);
+  if (!assessment.contactId) return { noContact: true as const };
+  const result = await sendEstimateEmail(actor, assessmentId, { contactId: assessment.contactId }, idempotencyKey);
+  return { noContact: false as const, ...result };
+}
+
+// --- Messages to the account itself (Settings → Notifications, Security → login notifications)
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string);
+
+/** The account's own address and its Notifications switches (defaults for those it never set). */
+async function notificationSettings(ownerId: string) {
+  const owner = await User.findById(ownerId)
+    .select({ email: 1, notifications: 1 })
+    .lean<{ email?: string; notifications?: Partial<NotificationSettings> }>();
+  if (!owner) return null;
+  return { owner, settings: { ...DEFAULT_NOTIFICATIONS, ...owner.notifications } };
+}
+
+/** Queues a notice to the account's own address (idempotent on `key`: a hook run twice sends one). */
+async function notifyOwner(ownerId: string, key: string, subject: string, lines: string[]) {
+  const found = await notificationSettings(ownerId);
+  if (!found?.owner.email) return null;
+  const html = lines.map((line) => `<p>${escapeHtml(line)}</p>`).join("\n");
+  const { record } = await queue({
+    ownerId: new Types.ObjectId(ownerId),
+    kind: "notification",
+    idempotencyKey: key,
+    recipientEmail: found.owner.email,
+    subject: subject.replace(/\s+/g, " ").trim(),
+    html,
+    text: lines.join("\n\n"),
+    attachEstimate: false,
+  });
+  return record;
+}
+
+/** Notifications → "assessment completed": the analysis of one of the account's assessments finished. */
+export async function notifyAssessmentCompleted(assessment: { _id: unknown; ownerId: unknown; title: string; estimatedCost?: number | null }) {
+  const ownerId = String(assessment.ownerId);
+  const found = await notificationSettings(ownerId);
+  if (!found?.settings.assessmentCompleted) return null;
+  const id = String(assessment._id);
+  return notifyOwner(ownerId, `assessment-completed:${id}:${Date.now()}`, `Assessment completed: ${assessment.title}`, [
+    `The AI analysis of "${assessment.title}" is complete.`,
+    `Estimated cost: ${formatCost(assessment.estimatedCost)}.`,
+    `Review it in Estimates: ${env.PUBLIC_URL ?? ""}/estimates?view=${id}`,
+  ]);
+}
+
+/** Notifications → "delivery status": an estimate email failed for good. */
+async function notifyDeliveryFailed(log: EmailLogRecord, error: string) {
+  if (log.kind !== "estimate") return; // a notice about a notice could loop
+  const found = await notificationSettings(String(log.ownerId));
+  if (!found?.settings.deliveryStatus) return;
+  await notifyOwner(String(log.ownerId), `delivery-failed:${String(log._id)}`, `Email delivery failed: ${log.subject}`, [
+    `The email "${log.subject}" to ${log.recipientEmail} could not be delivered.`,
+    `Last error: ${error}`,
+  ]);
+}
+
+/** Notifications → "system alerts": a message's fate is unknown after a worker stopped mid-delivery. */
+async function alertUnknownDelivery(log: EmailLogRecord) {
+  if (log.kind !== "estimate") return;
+  const found = await notificationSettings(String(log.ownerId));
+  if (!found?.settings.systemAlerts) return;
+  await notifyOwner(String(log.ownerId), `delivery-unknown:${String(log._id)}`, `Check delivery: ${log.subject}`, [
+    `The app stopped while handing the email "${log.subject}" to ${log.recipientEmail} to the mail server.`,
+    "The server may have accepted it, so it was not sent again. Please check with the recipient, and send it again from the Email Center if it did not arrive.",
+  ]);
+}
+
+/** Security → login notifications: an email at each new sign-in, when the account turned it on. */
+export async function sendLoginNotification(
+  user: { _id: unknown; email?: string | null; loginNotifications?: boolean | null },
+  { ip, userAgent }: { ip?: string; userAgent?: string | null },
+) {
+  if (!user.loginNotifications || !user.email) return null;
+  const when = new Date();
+  return notifyOwner(String(user._id), `login:${when.getTime()}:${randomUUID()}`, "New sign-in to your DamageIQ account", [
+    `Your account was signed in to on ${when.toUTCString()}.`,
+    `From: ${ip ?? "unknown address"}${userAgent ? ` (${userAgent})` : ""}.`,
+    "If this was not you, change your password now.",
+  ]);
+}
+
+// --- The worker
+
+/** The account's role-free actor the worker renders an estimate PDF as (its owner). */
+async function ownerActor(ownerId: string): Promise<Actor | null> {
+  const user = await ownerAccount(ownerId);
+  if (!user) return null;
+  const role = user.role as Role;
+  return { id: ownerId, user, role, realRole: role, via: "session" };
+}
+
+class PermanentMailError extends Error {}
+
+async function estimateAttachment(log: EmailLogRecord): Promise<Mail.Attachment[]> {
+  if (!log.attachEstimate || !log.assessmentId) return [];
+  const actor = await ownerActor(String(log.ownerId));
+  if (!actor) throw new PermanentMailError("The account was deleted");
+  let pdf: Response;
+  try {
+    pdf = await estimatePdf(actor, String(log.assessmentId));
+  } catch (error) {
+    if (error instanceof Response && error.status === 404) throw new PermanentMailError("The assessment was deleted");
+    throw error;
+  }
+  return [{ filename: `estimate-${String(log.assessmentId)}.pdf`, content: Buffer.from(await pdf.arrayBuffer()), contentType: "application/pdf" }];
+}
+
+/** The drop's file of a log: DATA_DIR/outbox/<owner>/<log id>.eml. */
+export const dropFile = (log: Pick<EmailLogRecord, "_id" | "ownerId">) =>
+  path.join(env.DATA_DIR, "outbox", String(log.ownerId), `${String(log._id)}.eml`);
+
+const exists = (file: string) => stat(file).then(() => true, () => false);
+
+/** Writes the raw message into the drop: a temporary file renamed into place, so the file is whole or absent. */
+async function dropMessage(log: EmailLogRecord, raw: Buffer) {
+  const file = dropFile(log);
+  await mkdir(path.dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.tmp`;
+  await writeFile(temp, raw);
+  await rename(temp, file);
+  return `Saved to the local mail drop: ${path.relative(env.DATA_DIR, file)}`;
+}
+
+/** An error from the server itself (a 4xx/5xx reply), as opposed to a connection that broke. */
+const hasReply = (error: unknown) => typeof (error as { responseCode?: number }).responseCode === "number";
+
+/** Failures a retry cannot fix: authentication, a refused sender or recipient, a message the server rejects (5xx). */
+function isPermanent(error: unknown) {
+  if (error instanceof PermanentMailError) return true;
+  const e = error as { code?: string; responseCode?: number };
+  if (e.code === "EAUTH" || e.code === "EENVELOPE" || e.code === "EMESSAGE") return true;
+  return typeof e.responseCode === "number" && e.responseCode >= 500;
+}
+
+const errorText = (error: unknown) => {
+  const e = error as { code?: string; response?: string; message?: string };
+  const text = e.response ?? e.message ?? String(error);
+  return (e.code && !text.includes(e.code) ? `${e.code}: ${text}` : text) || "Unknown error";
+};
+
+const routeLabel = (route: MailRoute) => (route.kind === "drop" ? "drop" : `smtp ${route.host}:${route.port}`);
+
+/** The attempt is about to leave through `route`: written before any byte does (recovery reads it). */
+async function markVia(claim: DeliveryClaim, route: MailRoute) {
+  const { matchedCount } = await EmailLog.updateOne(
+    { _id: claim.id, inFlight: true, workerId: claim.workerId, [`attempts.${claim.attempt}.outcome`]: "sending" },
+    { $set: { [`attempts.${claim.attempt}.response`]: `via ${routeLabel(route)}` } },
+  );
+  return matchedCount === 1;
+}
+
+/** After the server accepted an estimate: the assessment moves to sent (from completed or reviewed). */
+async function markAssessmentSent(log: EmailLogRecord) {
+  if (log.kind !== "estimate" || !log.assessmentId) return;
+  await transitionAssessment({
+    scope: { ownerId: String(log.ownerId) },
+    id: String(log.assessmentId),
+    from: ["completed", "reviewed"],
+    to: "sent",
+    by: null,
+    action: "estimate emailed",
+    note: `to ${log.recipientEmail}`,
+    set: { sentAt: new Date() },
+  });
+}
+
+export interface OutboxOptions {
+  concurrency?: number;
+  leaseMs?: number;
+  retryDelaysMs?: number[];
+  pollMs?: number;
+  workerId?: string;
+}
+
+const globalForOutbox = globalThis as typeof globalThis & { __outboxes?: Set<MailOutbox> };
+const outboxes = (globalForOutbox.__outboxes ??= new Set());
+
+/** Tells this process's outbox worker (if it runs here) that a message is waiting. */
+export function wakeOutbox() {
+  for (const outbox of outboxes) outbox.wake();
+}
+
+const RECOVERY_EVERY_MS = 5_000;
+
+export class MailOutbox {
+  readonly workerId: string;
+  private readonly concurrency: number;
+  private readonly leaseMs: number;
+  private readonly retryDelaysMs: number[];
+  private readonly pollMs: number;
+  private readonly running = new Set<Promise<void>>();
+  private stopping = false;
+  private loop: Promise<void> = Promise.resolve();
+  private wakeUp: (() => void) | null = null;
+  private woken = false;
+  private lastRecovery = 0;
+
+  constructor(options: OutboxOptions = {}) {
+    this.concurrency = options.concurrency ?? env.EMAIL_CONCURRENCY;
+    this.leaseMs = options.leaseMs ?? env.EMAIL_LEASE_MS;
+    this.retryDelaysMs = options.retryDelaysMs ?? env.EMAIL_RETRY_DELAYS;
+    this.pollMs = options.pollMs ?? 500;
+    this.workerId = options.workerId ?? `${os.hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
+  }
+
+  start() {
+    outboxes.add(this);
+    this.loop = this.run();
+    return this;
+  }
+
+  wake() {
+    this.woken = true;
+    this.wakeUp?.();
+  }
+
+  /**
+   * Stops claiming and waits up to `graceMs` for the messages being handed over. One still talking
+   * to its server then is left as it is: its lease runs out and recovery settles it.
+   */
+  async stop({ graceMs = 5_000 } = {}) {
+    this.stopping = true;
+    outboxes.delete(this);
+    this.wake();
+    await this.loop;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([Promise.all(this.running), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+    clearTimeout(timer);
+    // A message still being handed over keeps its connection: cutting it could lose the server's
+    // "accepted" after the message left (recovery settles it once the process is gone).
+    if (this.running.size === 0) closePooledTransports();
+  }
+
+  private async run() {
+    await db().ready.catch(() => undefined);
+    while (!this.stopping) {
+      this.woken = false;
+      let claimed = false;
+      try {
+        if (Date.now() - this.lastRecovery >= Math.min(RECOVERY_EVERY_MS, this.leaseMs)) {
+          this.lastRecovery = Date.now();
+          await recoverAbandoned();
+        }
+        if (this.running.size < this.concurrency) claimed = await this.claimOne();
+      } catch (error) {
+        if (!isDbUnavailableError(error) && !(error instanceof Response)) console.warn("mail outbox:", error);
+      }
+      if (claimed || this.stopping || this.woken) continue;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, this.pollMs);
+        this.wakeUp = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wakeUp = null;
+    }
+  }
+
+  private async claimOne() {
+    const log = await claimNextLog({ workerId: this.workerId, leaseMs: this.leaseMs });
+    if (!log) return false;
+    const claim: DeliveryClaim = { id: log._id, workerId: this.workerId, attempt: log.attempts.length - 1 };
+    const task: Promise<void> = this.deliver(log, claim)
+      .catch((error: unknown) => {
+        // Recording failed (database away): the lease runs out and recovery settles the attempt.
+        if (!isDbUnavailableError(error) && !(error instanceof Response)) console.warn(`mail outbox: ${String(log._id)}:`, error);
+      })
+      .finally(() => {
+        this.running.delete(task);
+        this.wake();
+      });
+    this.running.add(task);
+    return true;
+  }
+
+  private async deliver(log: EmailLogRecord, claim: DeliveryClaim) {
+    let leaseUntil = Date.now() + this.leaseMs;
+    const heartbeat = setInterval(() => {
+      const next = Date.now() + this.leaseMs;
+      renewLogLease({ claim, leaseUntil: new Date(next) }).then(
+        (ours) => {
+          if (ours) leaseUntil = next;
+        },
+        () => undefined,
+      );
+    }, Math.max(50, Math.floor(this.leaseMs / 3)));
+    try {
+      let route: MailRoute;
+      let raw: Buffer;
+      let envelope: { from: string | false; to: string[] };
+      try {
+        route = await mailRouteFor(String(log.ownerId));
+        const message: Mail.Options = {
+          from: route.from,
+          to: log.recipientEmail,
+          subject: log.subject,
+          html: log.html,
+          text: log.text,
+          messageId: log.messageId,
+          headers: { "X-DamageIQ-Log": String(log._id) },
+          attachments: await estimateAttachment(log),
+        };
+        // Built here, once: the drop stores these bytes, SMTP sends them and we see when the last one left.
+        const node = new MailComposer(message).compile();
+        envelope = node.getEnvelope();
+        raw = await node.build();
+      } catch (error) {
+        return await this.failed(log, claim, error);
+      }
+      // Past this write the message may leave: a crash from here on is settled by recovery.
+      if (Date.now() >= leaseUntil || !(await markVia(claim, route))) return;
+      let response: string;
+      let handedOver = false;
+      try {
+        if (route.kind === "drop") {
+          response = await dropMessage(log, raw);
+        } else {
+          const stream = Readable.from([raw]);
+          stream.once("end", () => (handedOver = true));
+          const info = await pooledTransport(route).sendMail({ envelope: { from: envelope.from || route.from, to: envelope.to }, raw: stream });
+          if (info.rejected.length > 0) {
+            throw Object.assign(new Error(`Recipient refused: ${info.rejected.join(", ")}`), { code: "EENVELOPE", response: info.response });
+          }
+          response = info.response;
+        }
+      } catch (error) {
+        // The whole message left and the connection broke before the server answered: it may have
+        // been accepted, so it is not retried (at most once; docs/decisions/0011).
+        if (handedOver && !hasReply(error)) {
+          const recorded = await recordUnknown({ claim, error: `${errorText(error)}: the connection broke after the message was sent, before the server confirmed it; not sent again (Message-ID ${log.messageId})` });
+          if (recorded) await alertUnknownDelivery(recorded);
+          return;
+        }
+        return await this.failed(log, claim, error);
+      }
+      const sent = await recordAccepted({ claim, response, localDrop: route.kind === "drop" });
+      if (sent) await markAssessmentSent(sent);
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
+  private async failed(log: EmailLogRecord, claim: DeliveryClaim, error: unknown) {
+    const text = errorText(error);
+    const attemptNumber = claim.attempt + 1;
+    const delay = this.retryDelaysMs[attemptNumber - 1];
+    const retryAt = !isPermanent(error) && delay !== undefined ? new Date(Date.now() + delay) : null;
+    const response = (error as { response?: string }).response;
+    const recorded = await recordFailed({ claim, error: text, response, retryAt });
+    if (recorded && !retryAt) await notifyDeliveryFailed(recorded, text);
+  }
+}
+
+/**
+ * Settles attempts whose worker died (lease ran out while `sending`):
+ * - it never reached the point of sending (no "via" recorded) → pending again, due now;
+ * - via the local drop → the drop's file decides: there (sent) or not (pending again; the file is
+ *   written whole or not at all);
+ * - via SMTP → `unknown`: the server may have accepted it and we cannot ask it, so it is not resent
+ *   (at most once); the account is alerted (system alerts) to check and resend by hand.
+ */
+export async function recoverAbandoned(now = new Date()) {
+  const abandoned = await findAbandonedLogs({ now });
+  let settled = 0;
+  for (const log of abandoned) {
+    const attempt = log.attempts[log.attempts.length - 1];
+    const via = attempt?.response?.startsWith("via ") ? attempt.response.slice(4) : null;
+    let result: EmailLogRecord | null;
+    if (via === null) {
+      result = await settleAbandoned({ log, outcome: "failed", note: "The worker stopped before sending: sending again", now });
+    } else if (via === "drop") {
+      const there = await exists(dropFile(log));
+      result = await settleAbandoned({
+        log,
+        outcome: there ? "accepted" : "failed",
+        note: there ? "Found in the local mail drop after the worker stopped" : "The worker stopped before the drop held the message: sending again",
+        now,
+      });
+      if (result && there) await markAssessmentSent(result);
+    } else {
+      result = await settleAbandoned({
+        log,
+        outcome: "unknown",
+        note: `The worker stopped while handing the message to ${via}: it may have been accepted, so it was not sent again (Message-ID ${log.messageId})`,
+        now,
+      });
+      if (result) await alertUnknownDelivery(result);
+    }
+    if (result) settled += 1;
+  }
+  if (settled > 0) wakeOutbox();
+  return settled;
+}
+
+/** Starts this process's outbox worker; returns its stop function. */
+export function startMailOutbox(options: OutboxOptions = {}) {
+  const outbox = new MailOutbox(options).start();
+  return (stopOptions?: { graceMs?: number }) => outbox.stop(stopOptions);
+}

@@ -1,0 +1,206 @@
+import { createHash } from "node:crypto";
+import Handlebars from "handlebars";
+import { TEMPLATE_VARIABLES } from "~/schemas/email";
+import { jsonError } from "~/utils/http.server";
+import { registerAccountCache } from "./account-caches.server";
+
+/**
+ * Email templates are Handlebars with escaping on (docs/decisions/0011). Our own instance without
+ * the `log` helper; partials and unescaped output (`{{{x}}}`, `{{& x}}`) are refused when a template
+ * is saved; prototype properties and methods (`{{constructor}}`, `{{__proto__}}`, …) resolve to
+ * nothing at render time. Compiled templates are cached per account by the source's hash.
+ */
+const hb = Handlebars.create();
+hb.unregisterHelper("log");
+
+/** Explicitly off (not just the default), so a denied lookup renders empty without a console warning. */
+const RUNTIME = { allowProtoPropertiesByDefault: false, allowProtoMethodsByDefault: false } as const;
+const BUILT_IN_HELPERS = new Set(["if", "unless", "each", "with", "lookup"]);
+// The two objects themselves are known too (`{{#with contact}}`).
+const KNOWN = new Set<string>([...TEMPLATE_VARIABLES, "contact", "assessment", "additionalMessage"]);
+
+export interface TemplateContext {
+  contact: { firstName: string; lastName: string; email: string };
+  assessment: { title: string; vehicle: string; estimatedCost: string };
+  date: string;
+  additionalMessage?: string;
+}
+
+type Field = "subject" | "htmlContent";
+type Node = hbs.AST.Node & { loc?: hbs.AST.SourceLocation };
+
+const refuse = (field: Field, message: string) => jsonError(400, message, { [field]: message });
+const lineOf = (node: Node) => node.loc?.start.line ?? 1;
+
+/** Parses a template: 400 naming the line of a parse error or of a construct we do not allow. */
+function parse(source: string, field: Field) {
+  let program: hbs.AST.Program;
+  try {
+    program = hb.parse(source);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    // "Parse error on line 3: …" from the parser; a mismatched block carries `lineNumber` instead.
+    const line = (error as { lineNumber?: number }).lineNumber ?? /line (\d+)/.exec(message)?.[1] ?? "1";
+    const detail = message.includes("Parse error") ? message.split("\n").pop()?.trim() : message.replace(/ - \d+:\d+$/, "");
+    throw refuse(field, `Template does not compile: parse error on line ${line}${detail ? ` (${detail})` : ""}`);
+  }
+  const warnings: string[] = [];
+  const visit = (node: Node | undefined | null): void => {
+    if (!node) return;
+    switch (node.type) {
+      case "Program":
+        (node as hbs.AST.Program).body.forEach(visit);
+        return;
+      case "MustacheStatement":
+      case "BlockStatement":
+      case "SubExpression": {
+        const n = node as hbs.AST.MustacheStatement | hbs.AST.BlockStatement;
+        if (node.type === "MustacheStatement" && !(n as hbs.AST.MustacheStatement).escaped) {
+          throw refuse(field, `Template does not compile: unescaped output ({{{ }}} or {{& }}) on line ${lineOf(node)} is not allowed`);
+        }
+        const path = n.path as hbs.AST.PathExpression;
+        const isHelper = n.params.length > 0 || node.type === "BlockStatement" || Boolean(n.hash?.pairs.length);
+        if (path.type === "PathExpression" && !(isHelper && BUILT_IN_HELPERS.has(path.original))) {
+          if (isHelper) throw refuse(field, `Template does not compile: unknown helper "${path.original}" on line ${lineOf(node)}`);
+          noteVariable(path, node);
+        }
+        n.params.forEach(visit);
+        n.hash?.pairs.forEach((pair) => visit(pair.value as Node));
+        if (node.type === "BlockStatement") {
+          visit((n as hbs.AST.BlockStatement).program);
+          visit((n as hbs.AST.BlockStatement).inverse);
+        }
+        return;
+      }
+      case "PathExpression":
+        noteVariable(node as hbs.AST.PathExpression, node);
+        return;
+      case "PartialStatement":
+      case "PartialBlockStatement":
+      case "Decorator":
+      case "DecoratorBlock":
+        throw refuse(field, `Template does not compile: partials and decorators (line ${lineOf(node)}) are not allowed`);
+      default:
+        return;
+    }
+  };
+  const noteVariable = (path: hbs.AST.PathExpression, node: Node) => {
+    // `this`, `@index`, `../x` and the like belong to a block: not ours to name.
+    if (path.data || path.depth > 0 || /^this\b/.test(path.original)) return;
+    if (!KNOWN.has(path.original)) {
+      const warning = `Unknown variable {{${path.original}}} on line ${lineOf(node)}: it renders empty`;
+      if (!warnings.includes(warning)) warnings.push(warning);
+    }
+  };
+  visit(program);
+  return { program, warnings };
+}
+
+/** Checks a template's subject and content: 400 when either does not compile; the unknown variables as warnings. */
+export function checkTemplate({ subject, htmlContent }: { subject: string; htmlContent: string }) {
+  const warnings = [...parse(subject, "subject").warnings, ...parse(htmlContent, "htmlContent").warnings];
+  return { warnings };
+}
+
+const MAX_CACHED = 1_000;
+type Compiled = HandlebarsTemplateDelegate<TemplateContext>;
+const globalForTemplates = globalThis as typeof globalThis & { __emailTemplateCache?: Map<string, Compiled> };
+// Insertion order is the eviction order: the oldest compiled template goes first.
+const cache = (globalForTemplates.__emailTemplateCache ??= new Map());
+
+const sourceHash = (source: string) => createHash("sha256").update(source).digest("hex");
+
+/** The subject is a plain-text header, not HTML: rendered without HTML escaping (line breaks are removed after). */
+function compiled(ownerId: string, source: string, field: Field): Compiled {
+  const key = `${ownerId}:${field === "subject" ? "s" : "h"}:${sourceHash(source)}`;
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const { program } = parse(source, field);
+  const fn = hb.compile<TemplateContext>(program, { strict: false, noEscape: field === "subject" });
+  cache.set(key, fn);
+  if (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value as string);
+  return fn;
+}
+
+/** Settings → System → Clear Cache: drops this account's compiled templates; answers how many. */
+export function clearTemplateCache(ownerId: string) {
+  let cleared = 0;
+  for (const key of [...cache.keys()]) {
+    if (key.startsWith(`${ownerId}:`)) {
+      cache.delete(key);
+      cleared += 1;
+    }
+  }
+  return cleared;
+}
+
+registerAccountCache({ name: "Compiled email templates", clear: clearTemplateCache });
+
+function run(fn: Compiled, context: TemplateContext, field: Field) {
+  try {
+    return fn(context, RUNTIME);
+  } catch (error) {
+    throw refuse(field, `Template could not be rendered: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
+  }
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string);
+
+/** Plain text from the rendered HTML, for the text part of the message. */
+export function htmlToText(html: string) {
+  return html
+    .replace(/<(style|script)[^>]*>[\s\S]*?<\/\1>/gi, "")
+    .replace(/<br\s*\/?>/gi, "\n")
+    .replace(/<\/(p|div|h[1-6]|li|tr)>/gi, "\n")
+    .replace(/<[^>]+>/g, "")
+    .replace(/&nbsp;/g, " ")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&#x([0-9a-f]{1,6});/gi, (_, hex: string) => String.fromCodePoint(Math.min(parseInt(hex, 16), 0x10ffff)))
+    .replace(/&#(\d{1,7});/g, (_, dec: string) => String.fromCodePoint(Math.min(Number(dec), 0x10ffff)))
+    .replace(/&amp;/g, "&")
+    .replace(/[ \t]+\n/g, "\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+}
+
+/**
+ * Renders a template for one message. The subject is one header line: any line break a variable
+ * brought in is collapsed. The additional message (escaped, its lines kept) follows the content.
+ */
+export function renderTemplate(ownerId: string, template: { subject: string; htmlContent: string }, context: TemplateContext) {
+  const subject = run(compiled(ownerId, template.subject, "subject"), context, "subject").replace(/\s+/g, " ").trim();
+  let html = run(compiled(ownerId, template.htmlContent, "htmlContent"), context, "htmlContent");
+  if (context.additionalMessage) {
+    html += `\n<p>${escapeHtml(context.additionalMessage).replace(/\r?\n/g, "<br>")}</p>`;
+  }
+  return { subject, html, text: htmlToText(html) };
+}
+
+const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
+
+/** Spec §9: USD; a cost not known yet reads as the Estimates screen shows it. */
+export const formatCost = (cost: number | null | undefined) => (cost === null || cost === undefined ? "TBD" : usd.format(cost));
+
+/** `{{date}}`: the day in the account's locale (en-US until accounts carry a language). */
+export const formatMailDate = (date: Date, locale = "en-US") => new Intl.DateTimeFormat(locale, { dateStyle: "long" }).format(date);
+
+/** What the dialog's preview fills the variables with. */
+export const SAMPLE_CONTEXT: TemplateContext = {
+  contact: { firstName: "Jane", lastName: "Doe", email: "jane.doe@example.com" },
+  assessment: { title: "Front bumper and headlight", vehicle: "2021 Toyota Camry", estimatedCost: formatCost(1250) },
+  date: formatMailDate(new Date()),
+};
+
+/** The template used when the account has none (or none is chosen and none is its default). */
+export const BUILT_IN_TEMPLATE = {
+  subject: "Your estimate: {{assessment.title}}",
+  htmlContent: [
+    "<p>Dear {{contact.firstName}} {{contact.lastName}},</p>",
+    "<p>Please find attached the estimate for your {{assessment.vehicle}} ({{assessment.title}}).</p>",
+    "<p>Estimated cost: <strong>{{assessment.estimatedCost}}</strong></p>",
+    "<p>Date: {{date}}</p>",
+  ].join("\n"),
+};

@@ -1,0 +1,118 @@
+import {
+  clearOtherDefaults,
+  countDefaultTemplates,
+  countTemplates,
+  findTemplate,
+  findTemplates,
+  insertTemplate,
+  removeTemplate,
+  replaceTemplate,
+  type EmailTemplateRecord,
+} from "~/models/email-template.server";
+import { ownerNames, scopeFor } from "~/models/owner-scope.server";
+import { TEMPLATE_LIMITS, type EmailTemplateInput, type TemplatePreviewInput } from "~/schemas/email";
+import type { ListQuery } from "~/schemas/list-query";
+import { jsonError } from "~/utils/http.server";
+import { isAdmin, type Actor } from "./auth.server";
+import { checkTemplate, renderTemplate, SAMPLE_CONTEXT } from "./email-render.server";
+
+export interface EmailTemplateJson {
+  id: string;
+  ownerId: string;
+  owner?: { id: string; name: string };
+  name: string;
+  subject: string;
+  htmlContent: string;
+  isDefault: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const notFound = () => jsonError(404, "Template not found");
+
+function toJson(record: EmailTemplateRecord, owners?: Map<string, string>): EmailTemplateJson {
+  const ownerId = String(record.ownerId);
+  return {
+    id: String(record._id),
+    ownerId,
+    ...(owners ? { owner: { id: ownerId, name: owners.get(ownerId) ?? "Deleted account" } } : {}),
+    name: record.name,
+    subject: record.subject,
+    htmlContent: record.htmlContent,
+    isDefault: Boolean(record.isDefault),
+    createdAt: new Date(record.createdAt).toISOString(),
+    updatedAt: new Date(record.updatedAt).toISOString(),
+  };
+}
+
+async function present(actor: Actor, records: EmailTemplateRecord[]) {
+  const owners = isAdmin(actor) ? await ownerNames(records.map((r) => String(r.ownerId))) : undefined;
+  return records.map((r) => toJson(r, owners));
+}
+
+/** `GET /api/email-templates`: the caller's (an admin's: everyone's), newest first; `q`, `limit`, `offset`. */
+export async function listEmailTemplates(actor: Actor, { q, limit, offset = 0 }: ListQuery = {}) {
+  return present(actor, await findTemplates({ scope: scopeFor(actor), q, skip: offset, limit }));
+}
+
+/** The Templates tab: the two template cards' figures, how many match, one page. */
+export async function emailTemplatesPage(actor: Actor, { q, page, pageSize }: { q?: string; page: number; pageSize: number }) {
+  const scope = scopeFor(actor);
+  const [total, defaults, searched] = await Promise.all([
+    countTemplates({ scope }),
+    countDefaultTemplates({ scope }),
+    q ? countTemplates({ scope, q }) : undefined,
+  ]);
+  const matched = searched ?? total;
+  const pageCount = Math.max(1, Math.ceil(matched / pageSize));
+  const current = Math.min(Math.max(1, page), pageCount);
+  const templates = await present(actor, await findTemplates({ scope, q, skip: (current - 1) * pageSize, limit: pageSize }));
+  return { templates, matched, page: current, pageCount, stats: { total, defaults } };
+}
+
+export async function getEmailTemplate(actor: Actor, id: string) {
+  const record = await findTemplate({ scope: scopeFor(actor), id });
+  if (!record) throw notFound();
+  return (await present(actor, [record]))[0];
+}
+
+/** Creates a template of the caller; 400 when it does not compile; unknown variables come back as warnings. */
+export async function createEmailTemplate(actor: Actor, input: EmailTemplateInput) {
+  const { warnings } = checkTemplate(input);
+  const record = await insertTemplate({ ownerId: actor.id, input });
+  if (record.isDefault) await clearOtherDefaults({ ownerId: actor.id, exceptId: record._id });
+  return { template: (await present(actor, [record]))[0], warnings };
+}
+
+export async function updateEmailTemplate(actor: Actor, id: string, input: EmailTemplateInput) {
+  const { warnings } = checkTemplate(input);
+  const record = await replaceTemplate({ scope: scopeFor(actor), id, input });
+  if (!record) throw notFound();
+  if (record.isDefault) await clearOtherDefaults({ ownerId: String(record.ownerId), exceptId: record._id });
+  return { template: (await present(actor, [record]))[0], warnings };
+}
+
+/** Copy: "<name> (Copy)", never the default. */
+export async function copyEmailTemplate(actor: Actor, id: string) {
+  const source = await findTemplate({ scope: scopeFor(actor), id });
+  if (!source) throw notFound();
+  const name = `${source.name} (Copy)`.slice(0, TEMPLATE_LIMITS.name);
+  const record = await insertTemplate({
+    ownerId: String(source.ownerId),
+    input: { name, subject: source.subject, htmlContent: source.htmlContent, isDefault: false },
+  });
+  return (await present(actor, [record]))[0];
+}
+
+export async function deleteEmailTemplate(actor: Actor, id: string) {
+  const record = await removeTemplate({ scope: scopeFor(actor), id });
+  if (!record) throw notFound();
+  return (await present(actor, [record]))[0];
+}
+
+/** The dialog's preview: the template rendered with sample data; 400 when it does not compile. */
+export function previewEmailTemplate(actor: Actor, input: TemplatePreviewInput) {
+  const { warnings } = checkTemplate(input);
+  const rendered = renderTemplate(actor.id, input, SAMPLE_CONTEXT);
+  return { subject: rendered.subject, html: rendered.html, warnings };
+}

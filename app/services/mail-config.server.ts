@@ -1,0 +1,232 @@
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from "node:crypto";
+import nodemailer from "nodemailer";
+import type SMTPTransport from "nodemailer/lib/smtp-transport";
+import { User, findUserById } from "~/models/user.server";
+import type { MailServerInput } from "~/schemas/email";
+import { env } from "~/utils/env.server";
+import { jsonError } from "~/utils/http.server";
+import type { Actor } from "./auth.server";
+
+/**
+ * Where an account's mail goes (docs/decisions/0011): its own server from Settings → Email when it
+ * set a host, else the SMTP_* environment, else the local mail drop (DATA_DIR/outbox).
+ */
+export type MailRoute =
+  | { kind: "smtp"; source: "account" | "environment"; host: string; port: number; secure: boolean; user?: string; pass?: string; from: string }
+  | { kind: "drop"; from: string };
+
+/** Timeouts of one SMTP conversation: a dead server fails an attempt in seconds, not minutes. */
+export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 60_000 } as const;
+
+// The password key: HKDF from SESSION_SECRET with a label of its own, so it is not the cookie key.
+const KEY_LABEL = "damageiq mail-server password v1";
+let key: Buffer | undefined;
+const passwordKey = () => (key ??= Buffer.from(hkdfSync("sha256", env.SESSION_SECRET, "", KEY_LABEL, 32)));
+
+/** AES-256-GCM: `v1.<iv>.<tag>.<ciphertext>` (base64url). */
+export function encryptSecret(plain: string) {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", passwordKey(), iv);
+  const data = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
+  return ["v1", iv, cipher.getAuthTag(), data].map((p) => (typeof p === "string" ? p : p.toString("base64url"))).join(".");
+}
+
+/** The plain secret; null when it cannot be read (another SESSION_SECRET, tampered). */
+export function decryptSecret(sealed: string) {
+  const [version, iv, tag, data] = sealed.split(".");
+  if (version !== "v1" || !iv || !tag || data === undefined) return null;
+  try {
+    const decipher = createDecipheriv("aes-256-gcm", passwordKey(), Buffer.from(iv, "base64url"));
+    decipher.setAuthTag(Buffer.from(tag, "base64url"));
+    return Buffer.concat([decipher.update(Buffer.from(data, "base64url")), decipher.final()]).toString("utf8");
+  } catch {
+    return null;
+  }
+}
+
+interface StoredMailServer {
+  host?: string;
+  port?: number;
+  secure?: boolean;
+  user?: string;
+  passwordEnc?: string;
+  from?: string;
+}
+
+/** The sender when nothing names one: MAIL_FROM, else a no-reply address of the app's host. */
+function defaultFrom() {
+  if (env.MAIL_FROM) return env.MAIL_FROM;
+  const host = env.PUBLIC_URL ? new URL(env.PUBLIC_URL).hostname : "localhost";
+  return `DamageIQ <no-reply@${host}>`;
+}
+
+async function storedMailServer(ownerId: string): Promise<StoredMailServer> {
+  const user = await User.findById(ownerId).select("+mailServer").lean<{ mailServer?: StoredMailServer }>();
+  return user?.mailServer ?? {};
+}
+
+/** Where the account's mail goes now. */
+export async function mailRouteFor(ownerId: string): Promise<MailRoute> {
+  const own = await storedMailServer(ownerId);
+  if (own.host) {
+    return {
+      kind: "smtp",
+      source: "account",
+      host: own.host,
+      port: own.port ?? 587,
+      secure: own.secure ?? false,
+      user: own.user,
+      pass: own.passwordEnc ? (decryptSecret(own.passwordEnc) ?? undefined) : undefined,
+      from: own.from || defaultFrom(),
+    };
+  }
+  if (env.SMTP_HOST) {
+    return {
+      kind: "smtp",
+      source: "environment",
+      host: env.SMTP_HOST,
+      port: env.SMTP_PORT,
+      secure: env.SMTP_SECURE,
+      user: env.SMTP_USER,
+      pass: env.SMTP_PASS,
+      from: own.from || defaultFrom(),
+    };
+  }
+  return { kind: "drop", from: own.from || defaultFrom() };
+}
+
+type SmtpRoute = Extract<MailRoute, { kind: "smtp" }>;
+
+const smtpOptions = (route: SmtpRoute): SMTPTransport.Options => ({
+  host: route.host,
+  port: route.port,
+  secure: route.secure,
+  ...(route.user ? { auth: { user: route.user, pass: route.pass ?? "" } } : {}),
+  ...SMTP_TIMEOUTS,
+});
+
+/** A one-off transport (Test Connection's `verify()`); the caller closes it. */
+export function smtpTransport(route: SmtpRoute) {
+  return nodemailer.createTransport(smtpOptions(route));
+}
+
+/** Pooled transports of the worker, one per mail server and login, closed after a while unused. */
+const POOL_IDLE_MS = 60_000;
+const pools = new Map<string, { transport: ReturnType<typeof nodemailer.createTransport>; lastUsed: number }>();
+
+/**
+ * The worker's transport for a route: a small pool of SMTP connections kept open between messages
+ * (a new connection, greeting and login per message cost more than the message). Keyed by a hash of
+ * the route, so a changed password or server gets a pool of its own and the old one ages out.
+ */
+export function pooledTransport(route: SmtpRoute) {
+  const key = createHash("sha256").update(JSON.stringify([route.host, route.port, route.secure, route.user, route.pass])).digest("hex");
+  const now = Date.now();
+  for (const [k, entry] of pools) {
+    if (k !== key && now - entry.lastUsed > POOL_IDLE_MS) {
+      entry.transport.close();
+      pools.delete(k);
+    }
+  }
+  let entry = pools.get(key);
+  if (!entry) {
+    entry = {
+      transport: nodemailer.createTransport({ ...smtpOptions(route), pool: true, maxConnections: 2, maxMessages: 100, idleTimeout: POOL_IDLE_MS }),
+      lastUsed: now,
+    };
+    pools.set(key, entry);
+  }
+  entry.lastUsed = now;
+  return entry.transport;
+}
+
+/** Closes every pooled connection (the worker is stopping). */
+export function closePooledTransports() {
+  for (const entry of pools.values()) entry.transport.close();
+  pools.clear();
+}
+
+/** Settings → Email as the form shows it: the password only as "set" or not. */
+export async function getMailServerSettings(actor: Actor) {
+  const own = await storedMailServer(actor.id);
+  return {
+    host: own.host ?? "",
+    port: own.port ?? 587,
+    secure: own.secure ?? false,
+    user: own.user ?? "",
+    passwordSet: Boolean(own.passwordEnc),
+    from: own.from ?? "",
+    /** What applies while no host is set here. */
+    fallback: env.SMTP_HOST ? ("environment" as const) : ("drop" as const),
+  };
+}
+export type MailServerSettings = Awaited<ReturnType<typeof getMailServerSettings>>;
+
+/** Saves Settings → Email. A blank password keeps the stored one; `clearPassword` removes it. */
+export async function saveMailServerSettings(actor: Actor, input: MailServerInput) {
+  const own = await storedMailServer(actor.id);
+  const passwordEnc = input.clearPassword ? undefined : input.password ? encryptSecret(input.password) : own.passwordEnc;
+  const mailServer: StoredMailServer = {
+    ...(input.host ? { host: input.host } : {}),
+    port: input.port,
+    secure: input.secure,
+    ...(input.user ? { user: input.user } : {}),
+    ...(passwordEnc ? { passwordEnc } : {}),
+    ...(input.from ? { from: input.from } : {}),
+  };
+  const { matchedCount } = await User.updateOne({ _id: actor.id }, { $set: { mailServer } });
+  if (matchedCount !== 1) throw jsonError(404, "User not found");
+  forgetStatus(actor.id);
+  return getMailServerSettings(actor);
+}
+
+export interface ConnectionStatus {
+  connected: boolean;
+  /** Why not (or where mail goes), in words. */
+  reason?: string;
+  /** The route tested: the account's server, the environment's, or the local drop. */
+  via: "account" | "environment" | "drop";
+}
+
+const STATUS_TTL_MS = 30_000;
+const statusCache = new Map<string, { at: number; status: ConnectionStatus }>();
+const forgetStatus = (ownerId: string) => statusCache.delete(ownerId);
+
+const reasonOf = (error: unknown) => {
+  const e = error as { code?: string; response?: string; message?: string };
+  return [e.code, e.response ?? e.message].filter(Boolean).join(": ") || "Unknown error";
+};
+
+/**
+ * `GET /api/email/test` and the Email Center's indicator: `transporter.verify()` against the
+ * account's route (connect, greet, authenticate). The local drop is "Disconnected" with its reason:
+ * mail is kept, not delivered. Answers are reused for 30 s unless `fresh` (Test Connection).
+ */
+export async function testConnection(actor: Actor, { fresh = false } = {}): Promise<ConnectionStatus> {
+  const cached = statusCache.get(actor.id);
+  if (!fresh && cached && Date.now() - cached.at < STATUS_TTL_MS) return cached.status;
+  const route = await mailRouteFor(actor.id);
+  let status: ConnectionStatus;
+  if (route.kind === "drop") {
+    status = {
+      connected: false,
+      via: "drop",
+      reason: "No mail server is configured (Settings → Email or SMTP_HOST): messages are kept in the local mail drop, not delivered.",
+    };
+  } else {
+    const transport = smtpTransport(route);
+    try {
+      await transport.verify();
+      status = { connected: true, via: route.source };
+    } catch (error) {
+      status = { connected: false, via: route.source, reason: `${route.host}:${route.port}: ${reasonOf(error)}` };
+    } finally {
+      transport.close();
+    }
+  }
+  statusCache.set(actor.id, { at: Date.now(), status });
+  return status;
+}
+
+/** The owner's account (for the worker: its mail route and its own address for notices). */
+export const ownerAccount = (ownerId: string) => findUserById(ownerId);

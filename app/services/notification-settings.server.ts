@@ -1,0 +1,17 @@
+import { User } from "~/models/user.server";
+import { DEFAULT_NOTIFICATIONS, type NotificationSettings } from "~/schemas/email";
+import { jsonError } from "~/utils/http.server";
+import type { Actor } from "./auth.server";
+
+/** Settings → Notifications: the account's switches, the defaults for those it never set. */
+export async function getNotificationSettings(actor: Actor): Promise<NotificationSettings> {
+  const user = await User.findById(actor.id).select({ notifications: 1 }).lean<{ notifications?: Partial<NotificationSettings> }>();
+  return { ...DEFAULT_NOTIFICATIONS, ...user?.notifications };
+}
+
+/** Saves every switch; the mailer reads them when it is about to send a notice. */
+export async function saveNotificationSettings(actor: Actor, input: NotificationSettings) {
+  const { matchedCount } = await User.updateOne({ _id: actor.id }, { $set: { notifications: input } });
+  if (matchedCount !== 1) throw jsonError(404, "User not found");
+  return getNotificationSettings(actor);
+}

@@ -1,0 +1,73 @@
+import { retimeUserSessions, setUserSessionsAppearance } from "~/models/session.server";
+import { findVendor, toPublicUser, User } from "~/models/user.server";
+import type { AppearanceInput, PreferencesInput, ProfileInput, SecurityInput } from "~/schemas/settings";
+import { env } from "~/utils/env.server";
+import { jsonError } from "~/utils/http.server";
+import type { Actor } from "./auth.server";
+import { SESSION_TIMEOUTS, type SessionTimeout } from "./session.server";
+
+/**
+ * The signed-in account's own settings (Settings screen and `PUT /api/auth/user`,
+ * `PUT /api/auth/preferences`). Always the caller's own document: no id comes from the request.
+ */
+
+async function save(actor: Actor, set: Record<string, unknown>, unset: Record<string, ""> = {}) {
+  const user = await User.findOneAndUpdate(
+    { _id: actor.id },
+    { $set: set, ...(Object.keys(unset).length ? { $unset: unset } : {}) },
+    { new: true, runValidators: true },
+  );
+  if (!user) throw jsonError(404, "User not found");
+  return toPublicUser(user);
+}
+
+/** First and last name, email, and optionally phone and company (blank clears them). */
+export function updateProfile(actor: Actor, input: ProfileInput) {
+  const { phone, companyName, ...required } = input;
+  const unset: Record<string, ""> = {};
+  if (phone === undefined) unset.phone = "";
+  if (companyName === undefined) unset.companyName = "";
+  return save(actor, { ...required, ...(phone !== undefined ? { phone } : {}), ...(companyName !== undefined ? { companyName } : {}) }, unset);
+}
+
+/**
+ * Any of the preferences. A new session timeout is applied to the account's sessions at once
+ * (each ends that long after its sign-in; `currentSessionId`'s counts from now).
+ */
+export async function updatePreferences(actor: Actor, input: PreferencesInput, currentSessionId?: string) {
+  const set: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(input)) if (value !== undefined) set[field] = value;
+  if (input.defaultVendorId && !(await findVendor(input.defaultVendorId))) {
+    throw jsonError(400, "Vendor not found", { defaultVendorId: "Vendor not found" });
+  }
+  const user = await save(actor, set);
+  if (input.theme || input.language) await setUserSessionsAppearance(actor.id, input);
+  if (input.sessionTimeout) {
+    await retimeUserSessions(actor.id, SESSION_TIMEOUTS[input.sessionTimeout as SessionTimeout], currentSessionId);
+  }
+  return user;
+}
+
+export const updateSecurity = (actor: Actor, input: SecurityInput, currentSessionId?: string) =>
+  updatePreferences(actor, input, currentSessionId);
+export const updateAppearance = (actor: Actor, input: AppearanceInput) => updatePreferences(actor, input);
+
+/** Enough of a key to recognise it ("sk-…abcd"), never enough to use it. */
+export function maskKey(key: string | undefined) {
+  if (!key) return null;
+  if (key.length < 12) return "…";
+  const prefix = key.startsWith("sk-") ? "sk-" : "";
+  return `${prefix}…${key.slice(-4)}`;
+}
+
+/** The Security tab's "API keys" section: the AI key (masked) and where media is stored. */
+export function apiKeysOverview() {
+  return {
+    aiKey: maskKey(env.OPENAI_API_KEY),
+    aiModel: env.OPENAI_MODEL,
+    storage:
+      env.STORAGE === "s3"
+        ? { kind: "s3" as const, label: `S3 bucket ${env.S3_BUCKET}${env.S3_ENDPOINT ? ` at ${new URL(env.S3_ENDPOINT).host}` : ` (${env.S3_REGION})`}` }
+        : { kind: "local" as const, label: "Local disk (DATA_DIR)" },
+  };
+}

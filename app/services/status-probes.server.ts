@@ -1,0 +1,94 @@
+import { env } from "~/utils/env.server";
+import { pingDb } from "~/utils/db.server";
+import type { Actor } from "./auth.server";
+import { testConnection } from "./mail-config.server";
+import { storage } from "./storage.server";
+
+/**
+ * Settings → System's status list: each service actually probed, with its latency, for the account
+ * asking (its own mail server, if it set one). A probe is a registry entry, replaceable by name.
+ */
+export interface ProbeResult {
+  ok: boolean;
+  detail: string;
+}
+export interface StatusProbe {
+  name: string;
+  probe(signal: AbortSignal, actor: Actor): Promise<ProbeResult>;
+}
+export interface ServiceStatus extends ProbeResult {
+  name: string;
+  latencyMs: number;
+}
+
+const PROBE_TIMEOUT_MS = 3000;
+const probes = new Map<string, StatusProbe>();
+
+export function registerStatusProbe(probe: StatusProbe) {
+  probes.set(probe.name, probe);
+}
+
+/** Every probe at once, each bounded by PROBE_TIMEOUT_MS; a probe that throws is down with its reason. */
+export async function probeServices(actor: Actor, timeoutMs = PROBE_TIMEOUT_MS): Promise<ServiceStatus[]> {
+  return Promise.all(
+    [...probes.values()].map(async ({ name, probe }) => {
+      const controller = new AbortController();
+      const started = performance.now();
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<ProbeResult>((resolve) => {
+        timer = setTimeout(() => {
+          controller.abort();
+          resolve({ ok: false, detail: `No answer within ${timeoutMs} ms` });
+        }, timeoutMs);
+      });
+      const result = await Promise.race([
+        probe(controller.signal, actor).catch((error: unknown) => ({ ok: false, detail: error instanceof Error ? error.message : String(error) })),
+        timeout,
+      ]);
+      clearTimeout(timer);
+      return { name, ...result, latencyMs: Math.round(performance.now() - started) };
+    }),
+  );
+}
+
+registerStatusProbe({
+  name: "AI Service",
+  async probe(signal) {
+    if (!env.OPENAI_API_KEY) return { ok: true, detail: "Embedded analysis (no OpenAI key configured)" };
+    const base = (env.OPENAI_BASE_URL ?? "https://api.openai.com/v1").replace(/\/$/, "");
+    const res = await fetch(`${base}/models`, { headers: { Authorization: `Bearer ${env.OPENAI_API_KEY}` }, signal });
+    await res.body?.cancel();
+    if (res.status === 401 || res.status === 403) return { ok: false, detail: `The API key was refused (${res.status})` };
+    if (res.status >= 500) return { ok: false, detail: `The AI service answered ${res.status}` };
+    return { ok: true, detail: `${new URL(base).host}, model ${env.OPENAI_MODEL}` };
+  },
+});
+
+// The Email Center's connection test (transporter.verify() on the account's route), asked afresh.
+registerStatusProbe({
+  name: "Email Service",
+  async probe(_signal, actor) {
+    const status = await testConnection(actor, { fresh: true });
+    if (status.via === "drop") return { ok: true, detail: "Local mail drop (DATA_DIR/outbox): no mail server configured" };
+    const where = status.via === "account" ? "the account's mail server" : "the SMTP_* server";
+    return { ok: status.connected, detail: status.connected ? `Connected to ${where}` : (status.reason ?? `Could not reach ${where}`) };
+  },
+});
+
+registerStatusProbe({
+  name: "Object Storage",
+  async probe() {
+    const backend = storage();
+    // A key that never exists: the store must answer "not there" (a reachable, authorised store).
+    await backend.head("status-probe/none");
+    return { ok: true, detail: backend.kind === "s3" ? `S3 bucket ${env.S3_BUCKET}` : "Local disk (DATA_DIR)" };
+  },
+});
+
+registerStatusProbe({
+  name: "Database",
+  async probe() {
+    const ok = await pingDb(PROBE_TIMEOUT_MS);
+    return ok ? { ok: true, detail: "MongoDB answered ping" } : { ok: false, detail: "MongoDB did not answer" };
+  },
+});
