@@ -15,17 +15,20 @@ import { PageLinks } from "~/components/crud/PageLinks";
 import { SearchBar } from "~/components/crud/SearchBar";
 import { StatCard } from "~/components/crud/StatCard";
 import { DialogRoute } from "~/components/DialogRoute";
-import { ComposeForm } from "~/components/email/ComposeForm";
+import { lazyComponent } from "~/components/lazy-component";
 import { EmailPreview, type PreviewData } from "~/components/email/EmailPreview";
 import { LogCard } from "~/components/email/LogCard";
-import { LogView } from "~/components/email/LogView";
 import { TemplateCard } from "~/components/email/TemplateCard";
-import { TemplateForm } from "~/components/email/TemplateForm";
 import { LinkTabs } from "~/components/LinkTabs";
 import { emailCenterAction, emailCenterData } from "~/screens/email-center.server";
 import { requireUser } from "~/services/auth.server";
 import { EMAIL_LIST_PARAMS, readEmailDialog } from "~/utils/email-url";
 import { listSearch } from "~/utils/list-url";
+
+// Dialog contents load when a dialog opens (lazyComponent): most visits open none.
+const ComposeForm = lazyComponent("email/ComposeForm", () => import("~/components/email/ComposeForm").then((m) => m.ComposeForm));
+const TemplateForm = lazyComponent("email/TemplateForm", () => import("~/components/email/TemplateForm").then((m) => m.TemplateForm));
+const LogView = lazyComponent("email/LogView", () => import("~/components/email/LogView").then((m) => m.LogView));
 
 export const meta: MetaFunction = () => [{ title: "Email Center · DamageIQ" }];
 

@@ -3,11 +3,7 @@ import { Title } from "#mantine/components/Title/Title";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { LinkTabs } from "~/components/LinkTabs";
-import { EmailTab } from "~/components/settings/EmailTab";
-import { NotificationsTab } from "~/components/settings/NotificationsTab";
-import { ProfileTab } from "~/components/settings/ProfileTab";
-import { SecurityTab } from "~/components/settings/SecurityTab";
-import { SystemTab } from "~/components/settings/SystemTab";
+import { lazyComponent } from "~/components/lazy-component";
 import { emailTabAction, emailTabData } from "~/screens/settings-email.server";
 import { notificationsTabAction, notificationsTabData } from "~/screens/settings-notifications.server";
 import { profileActions, profileTab } from "~/screens/settings-profile.server";
@@ -16,6 +12,15 @@ import { systemActions, systemTab } from "~/screens/settings-system.server";
 import type { SettingsAction } from "~/screens/settings.server";
 import { requireUser } from "~/services/auth.server";
 import { useT } from "~/utils/i18n";
+
+// Each tab's code (its forms, with their schemas) loads apart from the page's first JavaScript:
+// before hydration for the tab the page opens on, when another tab is opened (lazyComponent).
+const ProfileTab = lazyComponent("settings/ProfileTab", () => import("~/components/settings/ProfileTab").then((m) => m.ProfileTab));
+const EmailTab = lazyComponent("settings/EmailTab", () => import("~/components/settings/EmailTab").then((m) => m.EmailTab));
+const SecurityTab = lazyComponent("settings/SecurityTab", () => import("~/components/settings/SecurityTab").then((m) => m.SecurityTab));
+const NotificationsTab = lazyComponent("settings/NotificationsTab", () => import("~/components/settings/NotificationsTab").then((m) => m.NotificationsTab));
+const SystemTab = lazyComponent("settings/SystemTab", () => import("~/components/settings/SystemTab").then((m) => m.SystemTab));
+
 
 export const meta: MetaFunction = () => [{ title: "Settings · DamageIQ" }];
 

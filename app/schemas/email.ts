@@ -3,6 +3,8 @@ import { z } from "zod";
 import { checkbox } from "./fields";
 import { optionalString, requiredString } from "./text-fields";
 
+export { emailStatusColor, TEMPLATE_PREVIEW_CHARS } from "./email-display";
+
 /** The variables a template may use (spec part 2 §3), as `{{name}}`. */
 export const TEMPLATE_VARIABLES = [
   "contact.firstName",
@@ -23,9 +25,6 @@ export const TEMPLATE_LIMITS = {
   /** A request body past this is refused with 413 before it is parsed. */
   bodyBytes: 256 * 1024,
 } as const;
-
-/** Spec §9: a template card shows the first 150 characters of its content. */
-export const TEMPLATE_PREVIEW_CHARS = 150;
 
 const CR_LF = /[\r\n]/;
 
@@ -151,7 +150,3 @@ export const EMAIL_TOASTS = {
   connectionError: { title: "Error", message: "Could not test email connection.", color: "red" },
 } as const;
 
-/** Spec §4: sent green, failed red, pending amber, anything else grey. */
-export function emailStatusColor(status: string) {
-  return status === "sent" ? "green" : status === "failed" ? "red" : status === "pending" ? "yellow" : "gray";
-}

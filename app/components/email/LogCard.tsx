@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { emailStatusColor } from "~/schemas/email";
+import { emailStatusColor } from "~/schemas/email-display";
 import type { EmailLogJson } from "~/services/email-delivery.server";
 import classes from "../crud/cards.module.css";
 import { formatDateTime } from "../crud/format";

@@ -1,5 +1,5 @@
 import { Form, Link } from "@remix-run/react";
-import { TEMPLATE_PREVIEW_CHARS } from "~/schemas/email";
+import { TEMPLATE_PREVIEW_CHARS } from "~/schemas/email-display";
 import type { EmailTemplateJson } from "~/services/email-templates.server";
 import classes from "../crud/cards.module.css";
 import { formatDate, truncate } from "../crud/format";
