@@ -12,7 +12,7 @@ import { expect, test } from "./fixtures";
 const LINE = { latency: 150, downloadThroughput: (1.6e6 / 8), uploadThroughput: (750e3 / 8) };
 const CPU_SLOWDOWN = 4;
 const LCP_BUDGET_MS = 2000;
-const SCREENS = ["/", "/upload", "/estimates", "/contacts", "/packages", "/settings", "/ai-training", "/vendor-ai-training", "/admin-settings", "/user-management"];
+const SCREENS = ["/", "/upload", "/estimates", "/contacts", "/packages", "/email", "/settings", "/ai-training", "/vendor-ai-training", "/admin-settings", "/user-management"];
 
 type Step = { step: string; lcpMs: number | null; loadMs: number | null; kb: number; ms: number };
 
