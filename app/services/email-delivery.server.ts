@@ -41,6 +41,7 @@ import { isAdmin, type Actor } from "./auth.server";
 import { BUILT_IN_TEMPLATE, formatCost, formatMailDate, renderTemplate } from "./email-render.server";
 import { estimatePdf } from "./estimate-pdf.server";
 import { closePooledTransports, mailRouteFor, ownerAccount, pooledTransport, type MailRoute } from "./mail-config.server";
+import { Doze } from "./doze.server";
 
 /**
  * Sending email through an outbox in the database (docs/decisions/0011). A send writes one
@@ -446,8 +447,7 @@ export class MailOutbox {
   private readonly running = new Set<Promise<void>>();
   private stopping = false;
   private loop: Promise<void> = Promise.resolve();
-  private wakeUp: (() => void) | null = null;
-  private woken = false;
+  private readonly doze = new Doze();
   private lastRecovery = 0;
 
   constructor(options: OutboxOptions = {}) {
@@ -465,8 +465,7 @@ export class MailOutbox {
   }
 
   wake() {
-    this.woken = true;
-    this.wakeUp?.();
+    this.doze.wake();
   }
 
   /**
@@ -489,7 +488,7 @@ export class MailOutbox {
   private async run() {
     await db().ready.catch(() => undefined);
     while (!this.stopping) {
-      this.woken = false;
+      this.doze.reset();
       let claimed = false;
       try {
         if (Date.now() - this.lastRecovery >= Math.min(RECOVERY_EVERY_MS, this.leaseMs)) {
@@ -500,15 +499,8 @@ export class MailOutbox {
       } catch (error) {
         if (!isDbUnavailableError(error) && !(error instanceof Response)) console.warn("mail outbox:", error);
       }
-      if (claimed || this.stopping || this.woken) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.pollMs);
-        this.wakeUp = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.wakeUp = null;
+      if (claimed || this.stopping || this.doze.woken) continue;
+      await this.doze.sleep(this.pollMs);
     }
   }
 

@@ -16,6 +16,7 @@ import {
 import { isDbUnavailableError } from "~/utils/db-errors.server";
 import { db } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
+import { Doze } from "./doze.server";
 
 export type { JobRecord, JobState } from "~/models/job.server";
 
@@ -158,8 +159,7 @@ export class JobQueue {
   private started = false;
   private stopping = false;
   private loop: Promise<void> = Promise.resolve();
-  private wakeUp: (() => void) | null = null;
-  private woken = false;
+  private readonly doze = new Doze();
 
   constructor(options: JobQueueOptions = {}) {
     this.concurrency = Math.max(1, options.concurrency ?? env.ANALYSIS_CONCURRENCY);
@@ -185,8 +185,7 @@ export class JobQueue {
 
   /** Looks for work now (a job was enqueued in this process, or a slot freed). */
   wake() {
-    this.woken = true;
-    this.wakeUp?.();
+    this.doze.wake();
   }
 
   /**
@@ -212,7 +211,7 @@ export class JobQueue {
     // Started at boot: claim once connected (a failed connection is reported by the database module).
     await db().ready.catch(() => undefined);
     while (!this.stopping) {
-      this.woken = false;
+      this.doze.reset();
       let claimed = false;
       if (this.running.size < this.concurrency) {
         try {
@@ -221,15 +220,8 @@ export class JobQueue {
           if (!isDbUnavailableError(error) && !(error instanceof Response)) console.warn("job queue: claim failed:", error);
         }
       }
-      if (claimed || this.stopping || this.woken) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.pollMs);
-        this.wakeUp = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.wakeUp = null;
+      if (claimed || this.stopping || this.doze.woken) continue;
+      await this.doze.sleep(this.pollMs);
     }
   }
 
