@@ -1,7 +1,7 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { listQueryInput, listQuerySchema } from "~/schemas/list-query";
 import { requireUser } from "~/services/auth.server";
-import { listEmailLogs } from "~/services/email-delivery.server";
+import { listEmailLogs } from "~/services/email-logs.server";
 import { api, validationError } from "~/utils/http.server";
 
 /** The caller's email logs, newest first; `?q=` searches recipient, subject and assessment; `?limit=&offset=` pages. */

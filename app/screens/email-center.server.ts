@@ -5,7 +5,8 @@ import { scopeFor } from "~/models/owner-scope.server";
 import { composeEmailValidator, EMAIL_TOASTS, emailTemplateValidator, type EmailTemplateInput } from "~/schemas/email";
 import { listAssessments } from "~/services/assessments.server";
 import type { Actor } from "~/services/auth.server";
-import { emailLogsPage, emailLogStats, getEmailLog, sendEstimateEmail } from "~/services/email-delivery.server";
+import { sendEstimateEmail } from "~/services/email-delivery.server";
+import { emailLogsPage, emailLogStats, getEmailLog } from "~/services/email-logs.server";
 import { SAMPLE_CONTEXT, renderTemplate } from "~/services/email-render.server";
 import {
   copyEmailTemplate,

@@ -10,12 +10,8 @@ import { findAssessment, transitionAssessment } from "~/models/assessment.server
 import { findContact } from "~/models/contact.server";
 import {
   claimNextLog,
-  countLogs,
-  countSentSince,
   findAbandonedLogs,
-  findLog,
   findLogByKey,
-  findLogs,
   insertPendingLog,
   recordAccepted,
   recordFailed,
@@ -28,20 +24,20 @@ import {
   type NewEmailLog,
 } from "~/models/email-log.server";
 import { findDefaultTemplate, findTemplate } from "~/models/email-template.server";
-import { ownerNames, scopeFor } from "~/models/owner-scope.server";
+import { scopeFor } from "~/models/owner-scope.server";
 import { User, type Role } from "~/models/user.server";
 import { DEFAULT_NOTIFICATIONS, type NotificationSettings, type SendEmailInput } from "~/schemas/email";
-import type { ListQuery } from "~/schemas/list-query";
 import { isDbUnavailableError } from "~/utils/db-errors.server";
 import { db } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { jsonError } from "~/utils/http.server";
 import { assessmentNotFound, getAssessment, type AssessmentJson } from "./assessments.server";
-import { isAdmin, type Actor } from "./auth.server";
+import type { Actor } from "./auth.server";
 import { BUILT_IN_TEMPLATE, formatCost, formatMailDate, renderTemplate } from "./email-render.server";
 import { estimatePdf } from "./estimate-pdf.server";
 import { closePooledTransports, mailRouteFor, ownerAccount, pooledTransport, type MailRoute } from "./mail-config.server";
 import { Doze } from "./doze.server";
+import { present } from "./email-logs.server";
 
 /**
  * Sending email through an outbox in the database (docs/decisions/0011). A send writes one
@@ -51,121 +47,6 @@ import { Doze } from "./doze.server";
  * leaves, with the Message-ID it carries; an attempt whose worker died is settled by recovery, which
  * resends only what certainly did not leave.
  */
-
-export interface EmailAttemptJson {
-  at: string;
-  finishedAt: string | null;
-  outcome: string;
-  error: string | null;
-  response: string | null;
-}
-
-export interface EmailLogJson {
-  id: string;
-  ownerId: string;
-  owner?: { id: string; name: string };
-  kind: "estimate" | "notification";
-  recipientEmail: string;
-  subject: string;
-  status: string;
-  /** The status as the Logs tab words it ("sent (local drop)"). */
-  statusLabel: string;
-  localDrop: boolean;
-  assessmentId: string | null;
-  assessmentTitle: string | null;
-  messageId: string;
-  lastError: string | null;
-  nextAttemptAt: string | null;
-  attempts: EmailAttemptJson[];
-  sentAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface EmailLogDetailJson extends EmailLogJson {
-  html: string;
-  text: string;
-}
-
-const iso = (d: Date | string | undefined | null) => (d ? new Date(d).toISOString() : null);
-
-function statusLabel(record: Pick<EmailLogRecord, "status" | "localDrop">) {
-  if (record.status === "sent" && record.localDrop) return "sent (local drop)";
-  if (record.status === "unknown") return "unknown (not resent)";
-  return record.status;
-}
-
-function toJson(record: EmailLogRecord, owners?: Map<string, string>): EmailLogJson {
-  const ownerId = String(record.ownerId);
-  return {
-    id: String(record._id),
-    ownerId,
-    ...(owners ? { owner: { id: ownerId, name: owners.get(ownerId) ?? "Deleted account" } } : {}),
-    kind: record.kind,
-    recipientEmail: record.recipientEmail,
-    subject: record.subject,
-    status: record.status,
-    statusLabel: statusLabel(record),
-    localDrop: Boolean(record.localDrop),
-    assessmentId: record.assessmentId ? String(record.assessmentId) : null,
-    assessmentTitle: record.assessmentTitle ?? null,
-    messageId: record.messageId,
-    lastError: record.lastError ?? null,
-    nextAttemptAt: record.status === "pending" ? iso(record.nextAttemptAt) : null,
-    attempts: (record.attempts ?? []).map((a) => ({
-      at: iso(a.at) as string,
-      finishedAt: iso(a.finishedAt),
-      outcome: a.outcome,
-      error: a.error ?? null,
-      response: a.response ?? null,
-    })),
-    sentAt: iso(record.sentAt),
-    createdAt: iso(record.createdAt) as string,
-    updatedAt: iso(record.updatedAt) as string,
-  };
-}
-
-async function present(actor: Actor, records: EmailLogRecord[]) {
-  const owners = isAdmin(actor) ? await ownerNames(records.map((r) => String(r.ownerId))) : undefined;
-  return records.map((r) => toJson(r, owners));
-}
-
-const logNotFound = () => jsonError(404, "Email log not found");
-
-/** `GET /api/email-logs`: the caller's logs (an admin's: everyone's), newest first; `q`, `limit`, `offset`. */
-export async function listEmailLogs(actor: Actor, { q, limit, offset = 0 }: ListQuery = {}) {
-  return present(actor, await findLogs({ scope: scopeFor(actor), q, skip: offset, limit }));
-}
-
-/** One log with its rendered message and attempts; 404 for another account's. */
-export async function getEmailLog(actor: Actor, id: string): Promise<EmailLogDetailJson> {
-  const record = await findLog({ scope: scopeFor(actor), id });
-  if (!record) throw logNotFound();
-  return { ...(await present(actor, [record]))[0], html: record.html, text: record.text };
-}
-
-/** The Logs tab: how many match, one page. */
-export async function emailLogsPage(actor: Actor, { q, page, pageSize }: { q?: string; page: number; pageSize: number }) {
-  const scope = scopeFor(actor);
-  const matched = await countLogs({ scope, q });
-  const pageCount = Math.max(1, Math.ceil(matched / pageSize));
-  const current = Math.min(Math.max(1, page), pageCount);
-  const logs = await present(actor, await findLogs({ scope, q, skip: (current - 1) * pageSize, limit: pageSize }));
-  return { logs, matched, page: current, pageCount };
-}
-
-/** Stat cards: sent today (since midnight, server time) and the success rate (sent ÷ all, rounded; 0 without logs). */
-export async function emailLogStats(actor: Actor) {
-  const scope = scopeFor(actor);
-  const midnight = new Date();
-  midnight.setHours(0, 0, 0, 0);
-  const [all, sent, sentToday] = await Promise.all([
-    countLogs({ scope }),
-    countLogs({ scope, status: "sent" }),
-    countSentSince({ scope, since: midnight }),
-  ]);
-  return { sentToday, successRate: all === 0 ? 0 : Math.round((sent / all) * 100) };
-}
 
 /** Sending is allowed once a person could have looked at the estimate (design: completed or reviewed; sent again). */
 const SENDABLE = new Set(["completed", "reviewed", "sent"]);

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { emailStatusColor } from "~/schemas/email-display";
-import type { EmailLogJson } from "~/services/email-delivery.server";
+import type { EmailLogJson } from "~/services/email-logs.server";
 import classes from "../crud/cards.module.css";
 import { formatDateTime } from "../crud/format";
 import { EyeIcon } from "../crud/icons";

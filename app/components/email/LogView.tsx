@@ -1,7 +1,7 @@
 import { Stack } from "#mantine/components/Stack/Stack";
 import { Table } from "~/components/Table";
 import { Text } from "#mantine/components/Text/Text";
-import type { EmailLogDetailJson } from "~/services/email-delivery.server";
+import type { EmailLogDetailJson } from "~/services/email-logs.server";
 import { formatDateTime } from "../crud/format";
 import { EmailPreview } from "./EmailPreview";
 import { StatusBadge } from "./LogCard";

@@ -1,0 +1,123 @@
+import { countLogs, countSentSince, findLog, findLogs, type EmailLogRecord } from "~/models/email-log.server";
+import { ownerNames, scopeFor } from "~/models/owner-scope.server";
+import type { ListQuery } from "~/schemas/list-query";
+import { jsonError } from "~/utils/http.server";
+import { isAdmin, type Actor } from "./auth.server";
+
+// What the Email Center and GET /api/email-logs show of the outbox's log entries (the sending and
+// the worker are in email-delivery.server.ts).
+
+export interface EmailAttemptJson {
+  at: string;
+  finishedAt: string | null;
+  outcome: string;
+  error: string | null;
+  response: string | null;
+}
+
+export interface EmailLogJson {
+  id: string;
+  ownerId: string;
+  owner?: { id: string; name: string };
+  kind: "estimate" | "notification";
+  recipientEmail: string;
+  subject: string;
+  status: string;
+  /** The status as the Logs tab words it ("sent (local drop)"). */
+  statusLabel: string;
+  localDrop: boolean;
+  assessmentId: string | null;
+  assessmentTitle: string | null;
+  messageId: string;
+  lastError: string | null;
+  nextAttemptAt: string | null;
+  attempts: EmailAttemptJson[];
+  sentAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface EmailLogDetailJson extends EmailLogJson {
+  html: string;
+  text: string;
+}
+
+const iso = (d: Date | string | undefined | null) => (d ? new Date(d).toISOString() : null);
+
+function statusLabel(record: Pick<EmailLogRecord, "status" | "localDrop">) {
+  if (record.status === "sent" && record.localDrop) return "sent (local drop)";
+  if (record.status === "unknown") return "unknown (not resent)";
+  return record.status;
+}
+
+function toJson(record: EmailLogRecord, owners?: Map<string, string>): EmailLogJson {
+  const ownerId = String(record.ownerId);
+  return {
+    id: String(record._id),
+    ownerId,
+    ...(owners ? { owner: { id: ownerId, name: owners.get(ownerId) ?? "Deleted account" } } : {}),
+    kind: record.kind,
+    recipientEmail: record.recipientEmail,
+    subject: record.subject,
+    status: record.status,
+    statusLabel: statusLabel(record),
+    localDrop: Boolean(record.localDrop),
+    assessmentId: record.assessmentId ? String(record.assessmentId) : null,
+    assessmentTitle: record.assessmentTitle ?? null,
+    messageId: record.messageId,
+    lastError: record.lastError ?? null,
+    nextAttemptAt: record.status === "pending" ? iso(record.nextAttemptAt) : null,
+    attempts: (record.attempts ?? []).map((a) => ({
+      at: iso(a.at) as string,
+      finishedAt: iso(a.finishedAt),
+      outcome: a.outcome,
+      error: a.error ?? null,
+      response: a.response ?? null,
+    })),
+    sentAt: iso(record.sentAt),
+    createdAt: iso(record.createdAt) as string,
+    updatedAt: iso(record.updatedAt) as string,
+  };
+}
+
+export async function present(actor: Actor, records: EmailLogRecord[]) {
+  const owners = isAdmin(actor) ? await ownerNames(records.map((r) => String(r.ownerId))) : undefined;
+  return records.map((r) => toJson(r, owners));
+}
+
+const logNotFound = () => jsonError(404, "Email log not found");
+
+/** `GET /api/email-logs`: the caller's logs (an admin's: everyone's), newest first; `q`, `limit`, `offset`. */
+export async function listEmailLogs(actor: Actor, { q, limit, offset = 0 }: ListQuery = {}) {
+  return present(actor, await findLogs({ scope: scopeFor(actor), q, skip: offset, limit }));
+}
+
+/** One log with its rendered message and attempts; 404 for another account's. */
+export async function getEmailLog(actor: Actor, id: string): Promise<EmailLogDetailJson> {
+  const record = await findLog({ scope: scopeFor(actor), id });
+  if (!record) throw logNotFound();
+  return { ...(await present(actor, [record]))[0], html: record.html, text: record.text };
+}
+
+/** The Logs tab: how many match, one page. */
+export async function emailLogsPage(actor: Actor, { q, page, pageSize }: { q?: string; page: number; pageSize: number }) {
+  const scope = scopeFor(actor);
+  const matched = await countLogs({ scope, q });
+  const pageCount = Math.max(1, Math.ceil(matched / pageSize));
+  const current = Math.min(Math.max(1, page), pageCount);
+  const logs = await present(actor, await findLogs({ scope, q, skip: (current - 1) * pageSize, limit: pageSize }));
+  return { logs, matched, page: current, pageCount };
+}
+
+/** Stat cards: sent today (since midnight, server time) and the success rate (sent ÷ all, rounded; 0 without logs). */
+export async function emailLogStats(actor: Actor) {
+  const scope = scopeFor(actor);
+  const midnight = new Date();
+  midnight.setHours(0, 0, 0, 0);
+  const [all, sent, sentToday] = await Promise.all([
+    countLogs({ scope }),
+    countLogs({ scope, status: "sent" }),
+    countSentSince({ scope, since: midnight }),
+  ]);
+  return { sentToday, successRate: all === 0 ? 0 : Math.round((sent / all) * 100) };
+}
