@@ -8,11 +8,12 @@ import {
   replaceContact,
   type ContactRecord,
 } from "~/models/contact.server";
-import { ownerNames, scopeFor } from "~/models/owner-scope.server";
+import { scopeFor } from "~/models/owner-scope.server";
 import type { ContactInput } from "~/schemas/contact";
 import type { ListQuery } from "~/schemas/list-query";
 import { jsonError } from "~/utils/http.server";
-import { isAdmin, type Actor } from "./auth.server";
+import type { Actor } from "./auth.server";
+import { presentOwned } from "./owned-json.server";
 
 /** A contact as the API answers it and the screen renders it. */
 export interface ContactJson {
@@ -54,10 +55,7 @@ function toJson(record: ContactRecord, owners?: Map<string, string>): ContactJso
 }
 
 /** Admins get every owner's name alongside; everyone else only their own documents anyway. */
-async function present(actor: Actor, records: ContactRecord[]) {
-  const owners = isAdmin(actor) ? await ownerNames(records.map((r) => String(r.ownerId))) : undefined;
-  return records.map((r) => toJson(r, owners));
-}
+const present = (actor: Actor, records: ContactRecord[]) => presentOwned(actor, records, toJson);
 
 /** `GET /api/contacts`: the caller's contacts (an admin's: everyone's), newest first; `q`, `limit`, `offset`. */
 export async function listContacts(actor: Actor, { q, limit, offset = 0 }: ListQuery = {}) {

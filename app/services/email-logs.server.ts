@@ -1,8 +1,9 @@
 import { countLogs, countSentSince, findLog, findLogs, type EmailLogRecord } from "~/models/email-log.server";
-import { ownerNames, scopeFor } from "~/models/owner-scope.server";
+import { scopeFor } from "~/models/owner-scope.server";
 import type { ListQuery } from "~/schemas/list-query";
 import { jsonError } from "~/utils/http.server";
-import { isAdmin, type Actor } from "./auth.server";
+import type { Actor } from "./auth.server";
+import { presentOwned } from "./owned-json.server";
 
 // What the Email Center and GET /api/email-logs show of the outbox's log entries (the sending and
 // the worker are in email-delivery.server.ts).
@@ -80,10 +81,7 @@ function toJson(record: EmailLogRecord, owners?: Map<string, string>): EmailLogJ
   };
 }
 
-export async function present(actor: Actor, records: EmailLogRecord[]) {
-  const owners = isAdmin(actor) ? await ownerNames(records.map((r) => String(r.ownerId))) : undefined;
-  return records.map((r) => toJson(r, owners));
-}
+export const present = (actor: Actor, records: EmailLogRecord[]) => presentOwned(actor, records, toJson);
 
 const logNotFound = () => jsonError(404, "Email log not found");
 

@@ -9,12 +9,13 @@ import {
   replaceTemplate,
   type EmailTemplateRecord,
 } from "~/models/email-template.server";
-import { ownerNames, scopeFor } from "~/models/owner-scope.server";
+import { scopeFor } from "~/models/owner-scope.server";
 import { TEMPLATE_LIMITS, type EmailTemplateInput, type TemplatePreviewInput } from "~/schemas/email";
 import type { ListQuery } from "~/schemas/list-query";
 import { jsonError } from "~/utils/http.server";
-import { isAdmin, type Actor } from "./auth.server";
+import type { Actor } from "./auth.server";
 import { checkTemplate, renderTemplate, SAMPLE_CONTEXT } from "./email-render.server";
+import { presentOwned } from "./owned-json.server";
 
 export interface EmailTemplateJson {
   id: string;
@@ -45,10 +46,7 @@ function toJson(record: EmailTemplateRecord, owners?: Map<string, string>): Emai
   };
 }
 
-async function present(actor: Actor, records: EmailTemplateRecord[]) {
-  const owners = isAdmin(actor) ? await ownerNames(records.map((r) => String(r.ownerId))) : undefined;
-  return records.map((r) => toJson(r, owners));
-}
+const present = (actor: Actor, records: EmailTemplateRecord[]) => presentOwned(actor, records, toJson);
 
 /** `GET /api/email-templates`: the caller's (an admin's: everyone's), newest first; `q`, `limit`, `offset`. */
 export async function listEmailTemplates(actor: Actor, { q, limit, offset = 0 }: ListQuery = {}) {

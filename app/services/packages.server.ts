@@ -1,4 +1,4 @@
-import { ownerNames, scopeFor } from "~/models/owner-scope.server";
+import { scopeFor } from "~/models/owner-scope.server";
 import {
   countPackages,
   findActivePackages,
@@ -13,7 +13,8 @@ import {
 import type { ListQuery } from "~/schemas/list-query";
 import type { PackageInput } from "~/schemas/package";
 import { jsonError } from "~/utils/http.server";
-import { isAdmin, type Actor } from "./auth.server";
+import type { Actor } from "./auth.server";
+import { presentOwned } from "./owned-json.server";
 
 /** A package as the API answers it and the screen renders it. */
 export interface PackageJson {
@@ -50,10 +51,7 @@ function toJson(record: PackageRecord, owners?: Map<string, string>): PackageJso
   };
 }
 
-async function present(actor: Actor, records: PackageRecord[]) {
-  const owners = isAdmin(actor) ? await ownerNames(records.map((r) => String(r.ownerId))) : undefined;
-  return records.map((r) => toJson(r, owners));
-}
+const present = (actor: Actor, records: PackageRecord[]) => presentOwned(actor, records, toJson);
 
 /** `GET /api/packages`: the caller's packages (an admin's: everyone's), newest first; `q`, `limit`, `offset`. */
 export async function listPackages(actor: Actor, { q, limit, offset = 0 }: ListQuery = {}) {
