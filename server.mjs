@@ -48,6 +48,13 @@ async function runPrimary() {
     if (housekeeping) housekeepers.add(worker.id);
   };
   for (let i = 0; i < workerCount; i++) fork(i === 0);
+  // A worker's `{ broadcast }` message (app/utils/broadcast.server.ts) goes to every other worker.
+  cluster.on("message", (from, message) => {
+    if (typeof message?.broadcast !== "string") return;
+    for (const worker of Object.values(cluster.workers ?? {})) {
+      if (worker && worker !== from && worker.isConnected()) worker.send({ broadcast: message.broadcast });
+    }
+  });
   cluster.on("exit", (worker, code, signal) => {
     if (stopping) return;
     const housekeeping = housekeepers.delete(worker.id);

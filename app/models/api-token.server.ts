@@ -1,4 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { cachedCredential, forgetCredentialsOnWrite } from "./credential-cache.server";
 import { defineModel, jsonWithout } from "./define-model.server";
 import mongoose, { Schema, trusted } from "mongoose";
 
@@ -19,6 +20,7 @@ const apiTokenSchema = new Schema(
   },
 );
 
+apiTokenSchema.plugin(forgetCredentialsOnWrite, { bookkeeping: ["lastUsedAt"] });
 export const ApiToken = defineModel("ApiToken", apiTokenSchema);
 
 // Tokens carry 256 random bits, so a fast hash is enough (no KDF needed).
@@ -61,11 +63,17 @@ export async function deleteApiTokensOf({ ownerId }: { ownerId: string }) {
 export async function redeemApiToken(token: string) {
   const id = TOKEN_PATTERN.exec(token)?.[1];
   if (!id) return null;
-  const record = await ApiToken.findOne({ _id: id, $or: [{ expiresAt: null }, { expiresAt: trusted({ $gt: new Date() }) }] });
-  if (!record || !timingSafeEqual(Buffer.from(record.tokenHash), Buffer.from(hashToken(token)))) return null;
-  const minuteAgo = new Date(Date.now() - 60_000);
-  if (!record.lastUsedAt || record.lastUsedAt < minuteAgo) {
-    await ApiToken.updateOne({ _id: record._id }, { $set: { lastUsedAt: new Date() } });
-  }
-  return String(record.ownerId);
+  const hash = hashToken(token);
+  const redeemed = await cachedCredential(`token:${hash}`, async () => {
+    const record = await ApiToken.findOne({ _id: id, $or: [{ expiresAt: null }, { expiresAt: trusted({ $gt: new Date() }) }] });
+    if (!record || !timingSafeEqual(Buffer.from(record.tokenHash), Buffer.from(hash))) return null;
+    const minuteAgo = new Date(Date.now() - 60_000);
+    if (!record.lastUsedAt || record.lastUsedAt < minuteAgo) {
+      await ApiToken.updateOne({ _id: record._id }, { $set: { lastUsedAt: new Date() } });
+    }
+    return { ownerId: String(record.ownerId), expiresAt: record.expiresAt };
+  });
+  // A token remembered from before its expiry ends at the expiry all the same.
+  if (!redeemed || (redeemed.expiresAt && redeemed.expiresAt <= new Date())) return null;
+  return redeemed.ownerId;
 }

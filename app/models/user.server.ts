@@ -1,5 +1,6 @@
 import { defineModel, jsonWithout } from "./define-model.server";
 import mongoose, { Schema, trusted, type InferSchemaType, type Types } from "mongoose";
+import { cachedCredential, forgetCredentialsOnWrite } from "./credential-cache.server";
 
 export const ROLES = ["admin", "dealer", "vendor"] as const;
 export const THEMES = ["dark", "light", "auto"] as const;
@@ -87,6 +88,7 @@ const userSchema = new Schema(
 );
 
 export type UserDoc = InferSchemaType<typeof userSchema> & { _id: Types.ObjectId; id: string };
+userSchema.plugin(forgetCredentialsOnWrite);
 export const User = defineModel("User", userSchema);
 
 export const usernameKey = (username: string) => username.trim().toLowerCase();
@@ -94,6 +96,14 @@ export const usernameKey = (username: string) => username.trim().toLowerCase();
 export async function findUserById(id: string) {
   if (!mongoose.isValidObjectId(id)) return null;
   return User.findById(id);
+}
+
+/**
+ * The user a session or API token names, through the credential cache: the document is shared by
+ * concurrent requests, so treat it as read-only (write through the model functions).
+ */
+export function findSignedInUser(id: string) {
+  return cachedCredential(`user:${id}`, () => findUserById(id));
 }
 
 export async function findUserForLogin(username: string) {

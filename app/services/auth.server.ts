@@ -8,6 +8,7 @@ import { attemptsSince, clearAttempts, forgetAttempt, recordAttempt } from "~/mo
 import { deleteUserSessions } from "~/models/session.server";
 import {
   User,
+  findSignedInUser,
   findUserById,
   findUserForLogin,
   toPublicUser,
@@ -259,7 +260,7 @@ async function resolveActor(request: Request): Promise<Actor | null> {
   const authorization = request.headers.get("Authorization");
   if (authorization?.startsWith("Bearer ")) {
     const ownerId = await redeemApiToken(authorization.slice(7).trim());
-    const user = ownerId ? await findUserById(ownerId) : null;
+    const user = ownerId ? await findSignedInUser(ownerId) : null;
     if (!user) return null;
     return { id: String(user._id), user, role: user.role as Role, realRole: user.role as Role, via: "token" };
   }
@@ -267,7 +268,7 @@ async function resolveActor(request: Request): Promise<Actor | null> {
   const session = await getSession(request);
   const userId = session.get("userId");
   if (!userId) return null;
-  const user = await findUserById(userId);
+  const user = await findSignedInUser(userId);
   if (!user) return null;
   const realRole = user.role as Role;
   const preview = realRole === "admin" ? session.get("viewAsRole") : undefined;

@@ -1,5 +1,6 @@
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -65,6 +66,35 @@ describe("the production cluster", () => {
       const res = await fetch(`${url}/api/auth/user`, { headers: { Cookie: cookie } });
       expect(res.status).toBe(200);
     }
+  });
+
+  it("a revoked API token stops working at once in every worker (each keeps used tokens a few seconds)", async () => {
+    const json = { "Content-Type": "application/json", Origin: url };
+    const login = await fetch(`${url}/api/admin/login`, {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ username: "clusteradmin", password: "cluster-admin-1" }),
+    });
+    const cookie = login.headers.get("set-cookie")!.split(";")[0];
+    const made = await fetch(`${url}/api/auth/tokens`, { method: "POST", headers: { ...json, Cookie: cookie }, body: JSON.stringify({ name: "cluster" }) });
+    const { id, token } = (await made.json()) as { id: string; token: string };
+    // Each request on a new connection: the primary hands connections to the workers in turn.
+    const statuses = () =>
+      Promise.all(
+        Array.from({ length: 8 }, () =>
+          new Promise<number>((resolve, reject) => {
+            const req = http.get(`${url}/api/auth/user`, { agent: false, headers: { Authorization: `Bearer ${token}` } }, (res) => {
+              res.resume();
+              resolve(res.statusCode!);
+            });
+            req.on("error", reject);
+          }),
+        ),
+      );
+    expect(await statuses()).toEqual(Array(8).fill(200));
+    const revoked = await fetch(`${url}/api/auth/tokens/${id}`, { method: "DELETE", headers: { Cookie: cookie, Origin: url } });
+    expect(revoked.status).toBeLessThan(300);
+    expect(await statuses()).toEqual(Array(8).fill(401));
   });
 
   it("replaces a worker that dies, and keeps answering meanwhile", async () => {
