@@ -5,6 +5,7 @@
 FROM node:20-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY patches/runtime ./patches/runtime
 RUN npm ci --no-audit --no-fund
 
 FROM deps AS build

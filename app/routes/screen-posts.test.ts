@@ -1,3 +1,4 @@
+import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestUser, signIn } from "../../tests/accounts";
 import { startApp, type RunningApp } from "../../tests/app-server";
@@ -126,5 +127,27 @@ describe("kept-alive connections", () => {
       }
     }
     expect(failures).toEqual([]);
+  });
+});
+
+describe("answers", () => {
+  it("a JSON answer goes out whole with its Content-Length (no chunked framing); a page still streams", async () => {
+    const head = (path: string, headers: Record<string, string>) =>
+      new Promise<{ headers: Record<string, unknown>; body: string }>((resolve, reject) => {
+        http
+          .get(`${app.url}${path}`, { headers }, (res) => {
+            let body = "";
+            res.setEncoding("utf8").on("data", (chunk) => (body += chunk));
+            res.on("end", () => resolve({ headers: res.headers, body }));
+          })
+          .on("error", reject);
+      });
+    const api = await head("/api/contacts", { Cookie: cookie });
+    expect(api.headers["transfer-encoding"]).toBeUndefined();
+    expect(Number(api.headers["content-length"])).toBe(Buffer.byteLength(api.body));
+    expect(Array.isArray(JSON.parse(api.body))).toBe(true);
+    const page = await head("/contacts", { Cookie: cookie });
+    expect(page.headers["transfer-encoding"]).toBe("chunked");
+    expect(page.body).toContain("</html>");
   });
 });
