@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { cachedCredential, forgetCredentialsOnWrite } from "./credential-cache.server";
+import { credentialCache } from "./write-cache.server";
 import { defineModel, jsonWithout } from "./define-model.server";
 import mongoose, { Schema, trusted } from "mongoose";
 
@@ -20,7 +20,7 @@ const apiTokenSchema = new Schema(
   },
 );
 
-apiTokenSchema.plugin(forgetCredentialsOnWrite, { bookkeeping: ["lastUsedAt"] });
+apiTokenSchema.plugin(credentialCache.forgetOnWrite, { bookkeeping: ["lastUsedAt"] });
 export const ApiToken = defineModel("ApiToken", apiTokenSchema);
 
 // Tokens carry 256 random bits, so a fast hash is enough (no KDF needed).
@@ -64,7 +64,7 @@ export async function redeemApiToken(token: string) {
   const id = TOKEN_PATTERN.exec(token)?.[1];
   if (!id) return null;
   const hash = hashToken(token);
-  const redeemed = await cachedCredential(`token:${hash}`, async () => {
+  const redeemed = await credentialCache.get(`token:${hash}`, async () => {
     const record = await ApiToken.findOne({ _id: id, $or: [{ expiresAt: null }, { expiresAt: trusted({ $gt: new Date() }) }] });
     if (!record || !timingSafeEqual(Buffer.from(record.tokenHash), Buffer.from(hash))) return null;
     const minuteAgo = new Date(Date.now() - 60_000);

@@ -9,6 +9,7 @@ import { DAMAGE_LOCATIONS, DAMAGE_TYPES, SEVERITIES, type DamageLocation, type D
 import { defineModel } from "./define-model.server";
 import { searchFilter } from "./list-filter.server";
 import { isObjectIdHex, ownerFilter, type OwnerScope } from "./owner-scope.server";
+import { writeCache } from "./write-cache.server";
 
 const damageSchema = new Schema(
   {
@@ -105,10 +106,10 @@ assessmentSchema.index({ ownerId: 1, status: 1, createdAt: -1 });
 // costs, answered from this index's entries alone (a covered aggregate, MongoDB and the embedded engine
 // alike), so no assessment is read.
 assessmentSchema.index({ ownerId: 1, status: 1, estimatedCost: 1, aiEstimatedCost: 1 });
-// The search: every searched field after the owner, so a search is decided on index entries before
-// any assessment is read (MongoDB and the embedded engine alike), its matches put in the list's order
-// there, and only the page's assessments are read.
-assessmentSchema.index({ ownerId: 1, title: 1, vehicleMake: 1, vehicleModel: 1, vin: 1, createdAt: -1 });
+// The search: the list's order, then every searched field, so a search walks the owner's entries
+// newest first testing the words on the entries (MongoDB and the embedded engine alike), stops at the
+// page's last match, and reads only the page's assessments.
+assessmentSchema.index({ ownerId: 1, createdAt: -1, _id: -1, title: 1, vehicleMake: 1, vehicleModel: 1, vin: 1 });
 // Total Value: the sum of an owner's estimated costs from index entries alone.
 assessmentSchema.index({ ownerId: 1, estimatedCost: 1 });
 // Sent Today: a count on index entries alone (owner and status equalities, then a range of updatedAt).
@@ -118,7 +119,18 @@ assessmentSchema.index({ ownerId: 1, supplementOf: 1 });
 // The reused-photo check: the owner's assessments holding any band of a new photo's hash.
 assessmentSchema.index({ ownerId: 1, photoBands: 1 });
 
+const figures = writeCache("assessments-changed");
+assessmentSchema.plugin(figures.forgetOnWrite);
 export const Assessment = defineModel("Assessment", assessmentSchema);
+
+/**
+ * A count or sum over the scope's assessments that a screen shows on every view (summary cards,
+ * how many match a search): kept a few seconds, and dropped by any write to an assessment, so the
+ * pages of one search, or a dialog opened over the list, do not recount 10,000 documents.
+ */
+export function assessmentFigure<T>(scope: OwnerScope, name: string, load: () => Promise<T>) {
+  return figures.get(`${"ownerId" in scope ? scope.ownerId : "all"}|${name}`, load);
+}
 
 export interface FoundDamageRecord {
   damageType: DamageType;

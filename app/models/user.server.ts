@@ -1,6 +1,6 @@
 import { defineModel, jsonWithout } from "./define-model.server";
 import mongoose, { Schema, trusted, type InferSchemaType, type Types } from "mongoose";
-import { cachedCredential, forgetCredentialsOnWrite } from "./credential-cache.server";
+import { credentialCache } from "./write-cache.server";
 
 export const ROLES = ["admin", "dealer", "vendor"] as const;
 export const THEMES = ["dark", "light", "auto"] as const;
@@ -88,7 +88,7 @@ const userSchema = new Schema(
 );
 
 export type UserDoc = InferSchemaType<typeof userSchema> & { _id: Types.ObjectId; id: string };
-userSchema.plugin(forgetCredentialsOnWrite);
+userSchema.plugin(credentialCache.forgetOnWrite);
 export const User = defineModel("User", userSchema);
 
 export const usernameKey = (username: string) => username.trim().toLowerCase();
@@ -103,7 +103,7 @@ export async function findUserById(id: string) {
  * concurrent requests, so treat it as read-only (write through the model functions).
  */
 export function findSignedInUser(id: string) {
-  return cachedCredential(`user:${id}`, () => findUserById(id));
+  return credentialCache.get(`user:${id}`, () => findUserById(id));
 }
 
 export async function findUserForLogin(username: string) {

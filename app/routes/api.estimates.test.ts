@@ -148,6 +148,16 @@ describe("/estimates list and summary", () => {
     const mine = (await screen(lister.dealerA, `view=${ids[0]}`)).json.target;
     expect(mine).toMatchObject({ id: ids[0], title: "Hail on the ROOF", supplements: [] });
   });
+
+  it("summary cards and search counts follow a change at once (they are kept a few seconds between changes)", async () => {
+    const before = await screen(lister.dealerA, "q=bumper");
+    expect(before.json.summary.total).toBe(4);
+    expect(before.json.matched).toBe(1);
+    expect((await lister.dealerA.del(`/api/assessments/${ids[2]}`)).status).toBe(200);
+    const after = await screen(lister.dealerA, "q=bumper");
+    expect(after.json.summary.total).toBe(3);
+    expect(after.json.matched).toBe(0);
+  });
 });
 
 describe("PUT /api/assessments/{id}/estimate", () => {

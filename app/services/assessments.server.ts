@@ -1,4 +1,5 @@
 import {
+  assessmentFigure,
   costFigures,
   countAssessments,
   countAssessmentsByStatus,
@@ -236,10 +237,12 @@ export async function assessmentsPage(
 ) {
   const scope = scopeFor(actor);
   const [total, pendingReview, filtered] = await Promise.all([
-    countAssessments({ scope }),
-    countAssessments({ scope, status: "completed" }),
+    assessmentFigure(scope, "total", () => countAssessments({ scope })),
+    assessmentFigure(scope, "completed", () => countAssessments({ scope, status: "completed" })),
     // Without a search the status's count, or the total, is the answer.
-    q || (status && status !== "completed") ? countAssessments({ scope, q, status }) : undefined,
+    q || (status && status !== "completed")
+      ? assessmentFigure(scope, `matched ${JSON.stringify([status ?? null, q ?? null])}`, () => countAssessments({ scope, q, status }))
+      : undefined,
   ]);
   const matched = filtered ?? (status ? pendingReview : total);
   const pageCount = Math.max(1, Math.ceil(matched / pageSize));

@@ -1,4 +1,4 @@
-import { findAssessment } from "~/models/assessment.server";
+import { assessmentFigure, findAssessment } from "~/models/assessment.server";
 import { countSentSince, findSupplements, insertSupplement, sumEstimatedCosts, writeEstimateEdit } from "~/models/estimate.server";
 import { learningRecords } from "~/models/learning-record.server";
 import { scopeFor } from "~/models/owner-scope.server";
@@ -30,10 +30,11 @@ export async function estimatesPage(
   params: { q?: string; status?: AssessmentStatus; page: number; pageSize: number },
 ) {
   const scope = scopeFor(actor);
+  const since = startOfToday();
   const [page, totalValue, sentToday] = await Promise.all([
     assessmentsPage(actor, params),
-    sumEstimatedCosts({ scope }),
-    countSentSince({ scope, since: startOfToday() }),
+    assessmentFigure(scope, "total value", () => sumEstimatedCosts({ scope })),
+    assessmentFigure(scope, `sent since ${since.toISOString()}`, () => countSentSince({ scope, since })),
   ]);
   const { total, pendingReview, assessments, ...list } = page;
   return { ...list, assessments: assessments.map(estimateCard), summary: { total, pendingReview, totalValue, sentToday } };

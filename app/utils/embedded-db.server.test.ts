@@ -198,6 +198,23 @@ describe("embedded database", () => {
       expect(await collection.countDocuments({ tags: "a" })).toBe(docs.filter((d) => d.tags).length);
     });
 
+    it("walks a covering index already in the requested order, filtering as it goes (a search's page), answering as a scan", async () => {
+      const collection = client.db("engine").collection("searchwalk");
+      await collection.insertMany(docs.map((d) => ({ ...d })));
+      // The search index: newest first with ties by _id, then the searched fields.
+      await collection.createIndex({ ownerId: 1, createdAt: -1, _id: -1, company: 1, n: 1 });
+      const mine = docs.filter((d) => d.ownerId.equals(owners[0]));
+      const searched = { ownerId: owners[0], $and: [{ $or: [{ company: { $regex: "co [35]", $options: "i" } }, { n: { $lt: 40 } }] }] };
+      const expected = mine.filter((d) => d.company === "Co 3" || d.company === "Co 5" || d.n < 40).sort(byNewest);
+      expect(expected.length).toBeGreaterThan(8);
+      const page = await collection.find(searched).sort({ createdAt: -1, _id: -1 }).skip(2).limit(5).toArray();
+      expect(ids(page)).toEqual(ids(expected.slice(2, 7)));
+      const oldest = await collection.find(searched).sort({ createdAt: 1, _id: 1 }).limit(4).toArray();
+      expect(ids(oldest)).toEqual(ids([...expected].reverse().slice(0, 4)));
+      expect(ids(await collection.find(searched).sort({ createdAt: -1, _id: -1 }).toArray())).toEqual(ids(expected));
+      expect(await collection.countDocuments(searched)).toBe(expected.length);
+    });
+
     it("serves an _id $in with other conditions by primary key lookups, answering as a scan", async () => {
       const collection = client.db("engine").collection("indexed");
       // A top-level $and names no index key: the planner leaves it to upstream's scan.

@@ -183,8 +183,12 @@ final class IndexedH2Collection extends H2Collection {
         return documents;
     }
 
-    /** An ordered index with the equality prefix the filter gives it, and the direction to walk it (null: unordered). */
-    private record Candidate(OrderedIndex index, List<Object> prefix, Boolean reversed) {
+    /**
+     * An ordered index with the equality prefix the filter gives it, and the direction to walk it
+     * (null: unordered); for a covering one, {@code walk} is the direction in which its own order is
+     * the requested one (null: its matches must be sorted).
+     */
+    private record Candidate(OrderedIndex index, List<Object> prefix, Boolean reversed, Boolean walk) {
     }
 
     /**
@@ -217,6 +221,12 @@ final class IndexedH2Collection extends H2Collection {
             Candidate covering = best(query, orderBy, true);
             if (covering != null && covering.prefix().size() >= walk.prefix().size()) {
                 Predicate<Document> matches = values -> documentMatchesQuery(values, query);
+                if (covering.walk() != null) {
+                    // The index is in the requested order: its entries are filtered as they are walked,
+                    // so a page reads the index only as far as its last match, and only its documents.
+                    Stream<Object> positions = covering.index().coveredPositions(covering.prefix(), query, matches, covering.walk());
+                    return new Plan(positions, true, covering.index(), covering.prefix());
+                }
                 if (covering.reversed() != null && orderBy != null && !orderBy.isEmpty()) {
                     // Matching entries put in order from their values: only the page's documents are read.
                     Stream<Object> positions = covering.index().coveredPositionsSorted(covering.prefix(), query, matches, orderBy);
@@ -265,12 +275,19 @@ final class IndexedH2Collection extends H2Collection {
             // Walking: an index in the requested order is better. Covering: one that can sort the matches.
             Boolean reversed = covering ? (ordered.canSortBy(orderBy) ? Boolean.FALSE : null)
                 : walkDirection(ordered, prefix.size(), orderBy);
+            Boolean walk = covering && orderBy != null && !orderBy.isEmpty() && !ordered.isMultikey()
+                ? walkDirection(ordered, prefix.size(), orderBy) : null;
             if (best == null || prefix.size() > best.prefix().size()
-                || (prefix.size() == best.prefix().size() && reversed != null && best.reversed() == null)) {
-                best = new Candidate(ordered, prefix, reversed);
+                || (prefix.size() == best.prefix().size() && rank(reversed, walk) > rank(best.reversed(), best.walk()))) {
+                best = new Candidate(ordered, prefix, reversed, walk);
             }
         }
         return best;
+    }
+
+    /** Among candidates with equal prefixes: one walked in order, then one whose matches can be sorted. */
+    private static int rank(Boolean reversed, Boolean walk) {
+        return walk != null ? 2 : reversed != null ? 1 : 0;
     }
 
     private static Plan uniquePlan(Index<Object> index, Document query) {

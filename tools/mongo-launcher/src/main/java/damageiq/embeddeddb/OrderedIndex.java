@@ -2,6 +2,7 @@ package damageiq.embeddeddb;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.Date;
 import java.util.List;
@@ -223,7 +224,15 @@ final class OrderedIndex extends Index<Object> {
      * just the index's fields (a missing field left out), in index order.
      */
     Stream<Object> coveredPositions(List<Object> prefix, Document query, Predicate<Document> matches) {
-        return covered(prefix, query, matches).map(Entry::position);
+        return covered(prefix, query, matches, false).map(Entry::position);
+    }
+
+    /**
+     * As {@link #coveredPositions}, walking the index backwards when {@code reversed}: lazily, so a
+     * caller that needs the first matches in the index's order stops reading at the last one it needs.
+     */
+    Stream<Object> coveredPositions(List<Object> prefix, Document query, Predicate<Document> matches, boolean reversed) {
+        return covered(prefix, query, matches, reversed).map(Entry::position);
     }
 
     /**
@@ -254,7 +263,7 @@ final class OrderedIndex extends Index<Object> {
             byKey = descending ? byKey.reversed() : byKey;
             order = order == null ? byKey : order.thenComparing(byKey);
         }
-        List<Entry> matching = new ArrayList<>(covered(prefix, query, matches).toList());
+        List<Entry> matching = new ArrayList<>(covered(prefix, query, matches, false).toList());
         matching.sort(order);
         return matching.stream().map(Entry::position);
     }
@@ -315,7 +324,7 @@ final class OrderedIndex extends Index<Object> {
      * value left out): a covered query's answer, without reading a document.
      */
     Stream<Document> coveredProjection(List<Object> prefix, Document query, Predicate<Document> matches, List<String> fields) {
-        return covered(prefix, query, matches).map(projector(fields));
+        return covered(prefix, query, matches, false).map(projector(fields));
     }
 
     /**
@@ -325,7 +334,7 @@ final class OrderedIndex extends Index<Object> {
      */
     List<Document> coveredProjection(List<Object> prefix, Document query, Predicate<Document> matches, List<String> fields,
                                      Comparator<Object> positionOrder) {
-        List<Entry> matching = new ArrayList<>(covered(prefix, query, matches).toList());
+        List<Entry> matching = new ArrayList<>(covered(prefix, query, matches, false).toList());
         matching.sort((a, b) -> positionOrder.compare(a.position, b.position));
         return matching.stream().map(projector(fields)).toList();
     }
@@ -347,13 +356,13 @@ final class OrderedIndex extends Index<Object> {
 
     /** How many entries with the equality prefix satisfy {@code matches} on their values alone. */
     long countCovered(List<Object> prefix, Document query, Predicate<Document> matches, long skip, long limit) {
-        Stream<Entry> matching = covered(prefix, query, matches).skip(skip);
+        Stream<Entry> matching = covered(prefix, query, matches, false).skip(skip);
         return (limit > 0 ? matching.limit(limit) : matching).count();
     }
 
-    private Stream<Entry> coveredByMatcher(List<Object> prefix, Document query, Predicate<Document> matches) {
+    private Stream<Entry> coveredByMatcher(List<Object> prefix, Document query, Predicate<Document> matches, boolean reversed) {
         List<String> names = keys();
-        return candidates(prefix, query).filter(entry -> {
+        return candidates(prefix, query, reversed).filter(entry -> {
             Document values = new Document();
             for (int i = 0; i < names.size(); i++) {
                 Object value = entry.values.get(i);
@@ -369,12 +378,12 @@ final class OrderedIndex extends Index<Object> {
      * The entries with the equality prefix whose values satisfy the filter, in index order; the filter
      * compiled once when it can be, else tested by {@code matches} (upstream's matcher).
      */
-    private Stream<Entry> covered(List<Object> prefix, Document query, Predicate<Document> matches) {
+    private Stream<Entry> covered(List<Object> prefix, Document query, Predicate<Document> matches, boolean reversed) {
         Predicate<List<Object>> compiled = CoveredFilter.compile(query, keys(), prefix.size());
         if (compiled == null) {
-            return coveredByMatcher(prefix, query, matches);
+            return coveredByMatcher(prefix, query, matches, reversed);
         }
-        return candidates(prefix, query).filter(entry -> compiled.test(entry.values));
+        return candidates(prefix, query, reversed).filter(entry -> compiled.test(entry.values));
     }
 
     /**
@@ -383,12 +392,16 @@ final class OrderedIndex extends Index<Object> {
      * {@code $or} of damage type and severity), only those clauses' ranges, as MongoDB bounds an index
      * scan by an $or. A superset of the matches either way: the caller tests the whole filter.
      */
-    private Stream<Entry> candidates(List<Object> prefix, Document query) {
+    private Stream<Entry> candidates(List<Object> prefix, Document query, boolean reversed) {
         List<List<Object>> clausePrefixes = orPrefixes(prefix, query);
         if (clausePrefixes == null) {
-            return range(prefix, false);
+            return range(prefix, reversed);
         }
-        return clausePrefixes.stream().flatMap(clausePrefix -> range(clausePrefix, false));
+        if (reversed) {
+            clausePrefixes = new ArrayList<>(clausePrefixes);
+            Collections.reverse(clausePrefixes);
+        }
+        return clausePrefixes.stream().flatMap(clausePrefix -> range(clausePrefix, reversed));
     }
 
     /**
