@@ -10,6 +10,7 @@ import { startJobs } from "~/services/jobs.server";
 import { closeDb, db, startEmbedded } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { setPrivateCaching } from "~/utils/http.server";
+import { startIdleCollector } from "~/utils/idle-collector.server";
 import { NonceContext } from "~/utils/nonce";
 
 const ABORT_DELAY = 5_000;
@@ -18,11 +19,13 @@ const globalForHousekeeping = globalThis as typeof globalThis & {
   __stopHousekeeping?: () => void;
   __stopJobs?: () => Promise<void>;
   __stopMail?: () => Promise<void>;
+  __stopIdleCollector?: () => void;
 };
 // A cluster's primary (server.mjs) serves nothing: it runs the embedded database for its workers.
 if (env.DAMAGEIQ_ROLE !== "primary") {
   // Open the database connection at boot rather than on the first request.
   db();
+  globalForHousekeeping.__stopIdleCollector ??= startIdleCollector();
   // Once per process (the dev server re-evaluates this module on every change), in one worker.
   if (env.DAMAGEIQ_HOUSEKEEPING) globalForHousekeeping.__stopHousekeeping ??= startHousekeeping();
   // Background jobs (analyses) run in that same worker: ANALYSIS_CONCURRENCY bounds the machine, not
@@ -71,6 +74,7 @@ function contentSecurityPolicy(nonce: string) {
 
 /** Called by server.mjs after the HTTP server has stopped accepting and finished its requests. */
 export async function shutdown() {
+  globalForHousekeeping.__stopIdleCollector?.();
   globalForHousekeeping.__stopHousekeeping?.();
   await globalForHousekeeping.__stopJobs?.();
   await globalForHousekeeping.__stopMail?.();

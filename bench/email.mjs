@@ -91,8 +91,9 @@ try {
   await waitUntilSent(WARMUP + EMAILS, 30 * 60_000);
   const deliveredSeconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
-  // What the load left behind: V8 gives back the heap it grew for the load once the app is idle (its
-  // memory reducer), so the figure is read after a quiet spell; the peak is printed beside it.
+  // What the load left behind: the app gives back the heap it grew for the load once it is idle (its
+  // idle collector, app/utils/idle-collector.server.ts), so the figure is read after a quiet spell;
+  // the peak is printed beside it.
   await new Promise((r) => setTimeout(r, SETTLE_MS));
   const rssAfter = appRss();
 
