@@ -31,6 +31,7 @@ import { isDbUnavailableError } from "~/utils/db-errors.server";
 import { db } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { jsonError } from "~/utils/http.server";
+import { collectWhenIdle } from "~/utils/idle-collector.server";
 import { assessmentNotFound, getAssessment, type AssessmentJson } from "./assessments.server";
 import type { Actor } from "./auth.server";
 import { BUILT_IN_TEMPLATE, formatCost, formatMailDate, renderTemplate } from "./email-render.server";
@@ -396,6 +397,8 @@ export class MailOutbox {
       })
       .finally(() => {
         this.running.delete(task);
+        // The last message in hand: what rendering and encoding the burst allocated can go back.
+        if (this.running.size === 0) collectWhenIdle();
         this.wake();
       });
     this.running.add(task);

@@ -2,14 +2,18 @@ import { describe, expect, it } from "vitest";
 import { shouldCollect } from "./idle-collector.server";
 
 const MiB = 1024 * 1024;
+const after = (figures: Partial<Parameters<typeof shouldCollect>[0]>) =>
+  shouldCollect({ wanted: true, utilization: 0.01, heapUsed: 200 * MiB, afterLastCollection: 80 * MiB, ...figures });
 
 describe("the idle collector", () => {
-  it("collects only in a quiet process whose heap grew 32 MB or more since the last collection", () => {
-    expect(shouldCollect({ utilization: 0.01, heapUsed: 200 * MiB, afterLastCollection: 80 * MiB })).toBe(true);
-    expect(shouldCollect({ utilization: 0.01, heapUsed: 112 * MiB, afterLastCollection: 80 * MiB })).toBe(true);
+  it("collects after a burst of background work, once the process is quiet and its heap grew 32 MB or more", () => {
+    expect(after({})).toBe(true);
+    expect(after({ heapUsed: 112 * MiB })).toBe(true);
     // Busy: V8 collects on its own while allocating, and a pause would cost a request.
-    expect(shouldCollect({ utilization: 0.4, heapUsed: 200 * MiB, afterLastCollection: 80 * MiB })).toBe(false);
+    expect(after({ utilization: 0.4 })).toBe(false);
     // Quiet but nothing much to give back.
-    expect(shouldCollect({ utilization: 0.01, heapUsed: 100 * MiB, afterLastCollection: 80 * MiB })).toBe(false);
+    expect(after({ heapUsed: 100 * MiB })).toBe(false);
+    // Web traffic alone never asks: the next requests would pay for growing the heap again.
+    expect(after({ wanted: false })).toBe(false);
   });
 });

@@ -3,19 +3,28 @@ import v8 from "node:v8";
 import vm from "node:vm";
 
 /**
- * Gives back what a burst of work (a thousand emails with their PDFs, an import) left behind. V8
- * collects when allocation needs room, so a process that goes quiet right after a burst keeps its
- * garbage, and the memory the heap grew for it, until the next burst: 100–150 MB on `bench/email`.
- * When the process has been idle for a whole check (its event loop under IDLE_UTILIZATION busy)
- * and the heap holds GROWTH_BYTES more than after the last full collection, it runs one.
+ * Gives back what a burst of background work (a thousand emails with their PDFs) left behind. V8
+ * collects when allocation needs room, so a process that goes quiet right after such a burst keeps
+ * its garbage, and the memory the heap grew for it, until the next one: 70–150 MB on `bench/email`.
+ * Once the work has asked for it (`collectWhenIdle`), the process has been idle for a whole check
+ * (its event loop under IDLE_UTILIZATION busy) and the heap holds GROWTH_BYTES more than after the
+ * last full collection, it runs one. Web traffic does not ask: a collection shrinks the heap, and the
+ * next requests pay for growing it again (docs/decisions/0015).
  */
 const CHECK_MS = 5_000;
 const IDLE_UTILIZATION = 0.05;
 const GROWTH_BYTES = 32 * 1024 * 1024;
 
-/** Whether a quiet process should collect now (pure: the figures of the last check). */
-export function shouldCollect({ utilization, heapUsed, afterLastCollection }: { utilization: number; heapUsed: number; afterLastCollection: number }) {
-  return utilization < IDLE_UTILIZATION && heapUsed - afterLastCollection >= GROWTH_BYTES;
+let wanted = false;
+
+/** A burst of background work has ended: collect its garbage once the process is idle. */
+export function collectWhenIdle() {
+  wanted = true;
+}
+
+/** Whether to collect now (pure: the figures of the last check). */
+export function shouldCollect({ wanted, utilization, heapUsed, afterLastCollection }: { wanted: boolean; utilization: number; heapUsed: number; afterLastCollection: number }) {
+  return wanted && utilization < IDLE_UTILIZATION && heapUsed - afterLastCollection >= GROWTH_BYTES;
 }
 
 /** V8's own full collection, exposed at run time (Node offers it only behind a start-up flag). */
@@ -41,7 +50,8 @@ export function startIdleCollector() {
     const { heapUsed } = process.memoryUsage();
     // The heap also shrinks by V8's own collections: the baseline follows it down.
     afterLastCollection = Math.min(afterLastCollection, heapUsed);
-    if (!shouldCollect({ utilization, heapUsed, afterLastCollection })) return;
+    if (!shouldCollect({ wanted, utilization, heapUsed, afterLastCollection })) return;
+    wanted = false;
     collect();
     afterLastCollection = process.memoryUsage().heapUsed;
     last = performance.eventLoopUtilization();
