@@ -29,6 +29,7 @@ import { isAdmin, type Actor } from "./auth.server";
 import { ANALYSIS_JOB } from "./analysis/types";
 import { removeJobs } from "./jobs.server";
 import { claimUploads, discardMediaUrl } from "./storage.server";
+import { ownership } from "./owned-json.server";
 
 export { removeAssessmentsOf } from "~/models/assessment.server";
 
@@ -101,12 +102,9 @@ export function auditActor(actor: Actor): AuditActor {
 type ContactJson = NonNullable<AssessmentJson["contact"]>;
 
 function toJson(record: AssessmentRecord, contacts: Map<string, ContactJson>, owners?: Map<string, string>): AssessmentJson {
-  const ownerId = String(record.ownerId);
   const contactId = record.contactId ? String(record.contactId) : null;
   return {
-    id: String(record._id),
-    ownerId,
-    ...(owners ? { owner: { id: ownerId, name: owners.get(ownerId) ?? "Deleted account" } } : {}),
+    ...ownership(record, owners),
     title: record.title,
     vehicleYear: record.vehicleYear ?? null,
     vehicleMake: record.vehicleMake ?? null,

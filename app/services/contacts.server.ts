@@ -13,7 +13,7 @@ import type { ContactInput } from "~/schemas/contact";
 import type { ListQuery } from "~/schemas/list-query";
 import { jsonError } from "~/utils/http.server";
 import type { Actor } from "./auth.server";
-import { presentOwned } from "./owned-json.server";
+import { ownership, presentOwned } from "./owned-json.server";
 
 /** A contact as the API answers it and the screen renders it. */
 export interface ContactJson {
@@ -37,11 +37,8 @@ export type ContactStats = Awaited<ReturnType<typeof contactStats>>;
 const notFound = () => jsonError(404, "Contact not found");
 
 function toJson(record: ContactRecord, owners?: Map<string, string>): ContactJson {
-  const ownerId = String(record.ownerId);
   return {
-    id: String(record._id),
-    ownerId,
-    ...(owners ? { owner: { id: ownerId, name: owners.get(ownerId) ?? "Deleted account" } } : {}),
+    ...ownership(record, owners),
     firstName: record.firstName,
     lastName: record.lastName,
     email: record.email,

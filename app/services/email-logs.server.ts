@@ -3,7 +3,7 @@ import { scopeFor } from "~/models/owner-scope.server";
 import type { ListQuery } from "~/schemas/list-query";
 import { jsonError } from "~/utils/http.server";
 import type { Actor } from "./auth.server";
-import { presentOwned } from "./owned-json.server";
+import { ownership, presentOwned } from "./owned-json.server";
 
 // What the Email Center and GET /api/email-logs show of the outbox's log entries (the sending and
 // the worker are in email-delivery.server.ts).
@@ -52,11 +52,8 @@ function statusLabel(record: Pick<EmailLogRecord, "status" | "localDrop">) {
 }
 
 function toJson(record: EmailLogRecord, owners?: Map<string, string>): EmailLogJson {
-  const ownerId = String(record.ownerId);
   return {
-    id: String(record._id),
-    ownerId,
-    ...(owners ? { owner: { id: ownerId, name: owners.get(ownerId) ?? "Deleted account" } } : {}),
+    ...ownership(record, owners),
     kind: record.kind,
     recipientEmail: record.recipientEmail,
     subject: record.subject,

@@ -15,7 +15,7 @@ import type { ListQuery } from "~/schemas/list-query";
 import { jsonError } from "~/utils/http.server";
 import type { Actor } from "./auth.server";
 import { checkTemplate, renderTemplate, SAMPLE_CONTEXT } from "./email-render.server";
-import { presentOwned } from "./owned-json.server";
+import { ownership, presentOwned } from "./owned-json.server";
 
 export interface EmailTemplateJson {
   id: string;
@@ -32,11 +32,8 @@ export interface EmailTemplateJson {
 const notFound = () => jsonError(404, "Template not found");
 
 function toJson(record: EmailTemplateRecord, owners?: Map<string, string>): EmailTemplateJson {
-  const ownerId = String(record.ownerId);
   return {
-    id: String(record._id),
-    ownerId,
-    ...(owners ? { owner: { id: ownerId, name: owners.get(ownerId) ?? "Deleted account" } } : {}),
+    ...ownership(record, owners),
     name: record.name,
     subject: record.subject,
     htmlContent: record.htmlContent,

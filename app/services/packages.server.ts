@@ -14,7 +14,7 @@ import type { ListQuery } from "~/schemas/list-query";
 import type { PackageInput } from "~/schemas/package";
 import { jsonError } from "~/utils/http.server";
 import type { Actor } from "./auth.server";
-import { presentOwned } from "./owned-json.server";
+import { ownership, presentOwned } from "./owned-json.server";
 
 /** A package as the API answers it and the screen renders it. */
 export interface PackageJson {
@@ -36,11 +36,8 @@ export type PackageStats = Awaited<ReturnType<typeof packageStats>>;
 const notFound = () => jsonError(404, "Package not found");
 
 function toJson(record: PackageRecord, owners?: Map<string, string>): PackageJson {
-  const ownerId = String(record.ownerId);
   return {
-    id: String(record._id),
-    ownerId,
-    ...(owners ? { owner: { id: ownerId, name: owners.get(ownerId) ?? "Deleted account" } } : {}),
+    ...ownership(record, owners),
     name: record.name,
     description: record.description ?? null,
     price: record.price,

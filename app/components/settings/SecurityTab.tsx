@@ -15,6 +15,7 @@ import { Text } from "#mantine/components/Text/Text";
 import { Title } from "#mantine/components/Title/Title";
 import type { SerializeFrom } from "@remix-run/node";
 import { Form, useActionData } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { ValidatedForm } from "remix-validated-form";
 import { apiTokenValidator, TOKEN_LIFETIMES } from "~/schemas/auth";
 import { SESSION_TIMEOUT_CHOICES, twoFactorCodeValidator } from "~/schemas/settings";
@@ -100,16 +101,11 @@ function TwoFactor({ data, actionData }: { data: Data; actionData: ActionData })
           <Text size="sm">
             Signing in asks for a code from your authenticator app. Recovery codes left: {recoveryCodesLeft}.
           </Text>
-          <ValidatedForm validator={twoFactorCodeValidator} method="post" id="2fa-disable" noValidate>
-            <input type="hidden" name="intent" value="2fa-disable" />
-            <FormError message={formError} />
-            <Group align="flex-end">
-              <TextField name="code" label="Code to turn it off" autoComplete="one-time-code" />
-              <SubmitButton formId="2fa-disable" color="red" variant="light">
-                Turn off
-              </SubmitButton>
-            </Group>
-          </ValidatedForm>
+          <CodeForm intent="2fa-disable" label="Code to turn it off" formError={formError}>
+            <SubmitButton formId="2fa-disable" color="red" variant="light">
+              Turn off
+            </SubmitButton>
+          </CodeForm>
         </Stack>
       ) : enrolment ? (
         <Stack>
@@ -125,14 +121,9 @@ function TwoFactor({ data, actionData }: { data: Data; actionData: ActionData })
               <Code data-testid="totp-key">{enrolment.manualKey}</Code>
             </Stack>
           </Group>
-          <ValidatedForm validator={twoFactorCodeValidator} method="post" id="2fa-confirm" noValidate>
-            <input type="hidden" name="intent" value="2fa-confirm" />
-            <FormError message={formError} />
-            <Group align="flex-end">
-              <TextField name="code" label="Verification code" autoComplete="one-time-code" />
-              <SubmitButton formId="2fa-confirm">{t("Confirm")}</SubmitButton>
-            </Group>
-          </ValidatedForm>
+          <CodeForm intent="2fa-confirm" label="Verification code" formError={formError}>
+            <SubmitButton formId="2fa-confirm">{t("Confirm")}</SubmitButton>
+          </CodeForm>
           <Form method="post">
             <input type="hidden" name="intent" value="2fa-begin" />
             <Button type="submit" variant="subtle" size="xs">
@@ -150,6 +141,20 @@ function TwoFactor({ data, actionData }: { data: Data; actionData: ActionData })
         </Form>
       )}
     </Card>
+  );
+}
+
+/** A form asking for an authenticator code, posting `intent` (the form's id too). */
+function CodeForm({ intent, label, formError, children }: { intent: string; label: string; formError: string | null | undefined; children: ReactNode }) {
+  return (
+    <ValidatedForm validator={twoFactorCodeValidator} method="post" id={intent} noValidate>
+      <input type="hidden" name="intent" value={intent} />
+      <FormError message={formError} />
+      <Group align="flex-end">
+        <TextField name="code" label={label} autoComplete="one-time-code" />
+        {children}
+      </Group>
+    </ValidatedForm>
   );
 }
 
