@@ -58,6 +58,23 @@ final class IndexedH2Collection extends H2Collection {
         this.dataMap = dataMap;
     }
 
+    /** Set (under the lock) while candidates must come in a scan's order: see {@link #handleDistinct}. */
+    private boolean distinctInScanOrder;
+
+    /**
+     * Distinct values from the documents in a scan's order: upstream keeps the first of two values it
+     * holds equal (12 and 12.0), so in an index's order the answer would depend on the plan.
+     */
+    @Override
+    public synchronized Document handleDistinct(Document query) {
+        distinctInScanOrder = true;
+        try {
+            return super.handleDistinct(query);
+        } finally {
+            distinctInScanOrder = false;
+        }
+    }
+
     /** The indexes in the order of their names: the planner's order of preference among equals. */
     private List<Index<Object>> indexesByName() {
         List<Index<Object>> indexes = new ArrayList<>(getIndexes());
@@ -146,8 +163,11 @@ final class IndexedH2Collection extends H2Collection {
             // An array key gives a document one entry per element: read each document once.
             positions = positions.distinct();
         }
+        if (distinctInScanOrder) {
+            positions = positions.sorted(dataMap.getKeyType()::compare);
+        }
         Stream<Document> candidates = positions.map(this::getDocument).filter(Objects::nonNull);
-        if (plan.inOrder()) {
+        if (plan.inOrder() && !distinctInScanOrder) {
             // No comparator: filter, skip and limit run lazily over the index order.
             return matchDocumentsFromStream(query, candidates, numberToSkip, limit, batchSize, null, fieldSelector);
         }
