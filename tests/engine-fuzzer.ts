@@ -446,7 +446,11 @@ async function run(collection: Collection, op: Operation): Promise<string> {
   }
 }
 
-const contents = async (collection: Collection) => canonical(await collection.find({}, { sort: { _id: 1 } }).toArray());
+/** Every document, in _id order (an error, e.g. an index that cannot be rebuilt, as its code). */
+const everything = (collection: Collection) => collection.find({}, { sort: { _id: 1 } }).toArray();
+const contents = (collection: Collection) =>
+  everything(collection).then(canonical, (error: { code?: number; message?: string }) => `error ${error.code ?? error.message}`);
+const snapshot = (collection: Collection) => everything(collection).catch(() => []);
 
 export async function fuzz(options: FuzzOptions): Promise<FuzzResult> {
   const r = random(options.seed);
@@ -474,7 +478,7 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzResult> {
     comparisons++;
     byKind[op.kind] = (byKind[op.kind] ?? 0) + 1;
     if (planner === scan) return true;
-    const documents = before ?? (await client.db(dbName).collection(`${model.name}_scan`).find({}, { sort: { _id: 1 } }).toArray());
+    const documents = before ?? (await snapshot(client.db(dbName).collection(`${model.name}_scan`)));
     const mismatch: Mismatch = {
       seed: options.seed,
       phase,
@@ -502,15 +506,21 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzResult> {
     for (const model of MODELS) {
       const fresh = Array.from({ length: phase === 0 ? 90 : 15 }, () => document(r, model, ctx));
       ctx.ids.push(...fresh.slice(0, 5).map((d) => d._id as InstanceType<typeof ObjectId>));
+      // The models' indexes in a random order, some before the documents and some built over them
+      // (where an index build refuses parallel arrays, it must on both sides).
+      const later: Record<string, Model["indexes"]> = { planner: [], scan: [] };
       if (phase === 0) {
-        // The models' indexes in a random order on each side, some before the documents, some after.
-        const shuffled = (list: Model["indexes"]) => [...list].sort(() => r() - 0.5);
+        // The same on both sides: an index built before a document refuses it where one built after
+        // fails, so the twins would start apart.
         order[model.name] = { planner: [], scan: [] };
-        for (const [suffix, side] of [["", "planner"], ["_scan", "scan"]] as const) {
-          for (const index of shuffled(model.indexes)) {
-            await db.collection(model.name + suffix).createIndex(index.key as never, { unique: index.unique });
+        const shuffled = [...model.indexes].sort(() => r() - 0.5);
+        const before = Math.floor(r() * (shuffled.length + 1));
+        for (const side of ["planner", "scan"] as const) {
+          for (const index of shuffled.slice(0, before)) {
+            await db.collection(model.name + (side === "scan" ? "_scan" : "")).createIndex(index.key as never, { unique: index.unique });
             order[model.name][side].push(index.key);
           }
+          later[side] = shuffled.slice(before);
         }
       }
       const inserted = await Promise.all(
@@ -529,6 +539,30 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzResult> {
       if (inserted[0] !== inserted[1]) {
         mismatches.push({ seed: options.seed, phase, model: model.name, operation: "insertMany", indexes: order[model.name].planner, planner: inserted[0], scan: inserted[1], documents: fresh });
       }
+      if (phase === 0) {
+        const built: Record<string, string[]> = { planner: [], scan: [] };
+        for (const side of ["planner", "scan"] as const) {
+          for (const index of later[side]) {
+            const outcome = await db
+              .collection(model.name + (side === "scan" ? "_scan" : ""))
+              .createIndex(index.key as never, { unique: index.unique })
+              .then(
+                () => {
+                  order[model.name][side].push(index.key);
+                  return "ok";
+                },
+                (error: { code?: number }) => `error ${error.code}`,
+              );
+            built[side].push(`${canonical(index.key)} ${outcome}`);
+          }
+        }
+        comparisons++;
+        byKind.createIndex = (byKind.createIndex ?? 0) + 1;
+        const [a, b] = [built.planner.sort().join("\n"), built.scan.sort().join("\n")];
+        if (a !== b) {
+          mismatches.push({ seed: options.seed, phase, model: model.name, operation: "createIndex over the documents", indexes: order[model.name].planner, planner: a, scan: b, documents: fresh });
+        }
+      }
     }
     // One worker per model, each with a generator of its own (what it sends does not depend on how the
     // workers interleave), so the collections' locks and both cores are used.
@@ -542,7 +576,7 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzResult> {
         for (let operations = 0; operations < quota && !done() && Date.now() < phaseEnd; operations++) {
           const op = randomOperation(w, model, ctx);
           if (isWrite(op)) {
-            const before = await db.collection(`${model.name}_scan`).find({}, { sort: { _id: 1 } }).toArray();
+            const before = await snapshot(db.collection(`${model.name}_scan`));
             if (await compare(phase, model, op, before)) {
               const [a, b] = await Promise.all([contents(db.collection(model.name)), contents(db.collection(`${model.name}_scan`))]);
               comparisons++;
@@ -585,7 +619,7 @@ async function minimise(client: Client, mismatch: Mismatch, model: Model, op: Op
     attempt++;
     const name = `${model.name}${trials++}`;
     for (const suffix of ["", "_scan"]) {
-      for (const key of mismatch.indexes) await db.collection(name + suffix).createIndex(key as never);
+      for (const key of mismatch.indexes) await db.collection(name + suffix).createIndex(key as never).catch(() => {});
       if (documents.length) await db.collection(name + suffix).insertMany(documents.map((d) => ({ ...d })), { ordered: false }).catch(() => {});
     }
     const [a, b] = await Promise.all([run(db.collection(name), op), run(db.collection(`${name}_scan`), scanned(op))]);

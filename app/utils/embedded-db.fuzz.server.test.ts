@@ -33,6 +33,7 @@ describe("embedded database planner, differential fuzzing", () => {
       comparisons: COMPARISONS,
       // Bounded in time as well, for a busy machine; the figures say how far it got.
       timeLimitMs: 40_000,
+      phases: 3,
       // Values as stored (an int is not a double), so a sum or a sort that changes a type shows.
       connect: () => new MongoClient(server.uri, { serverSelectionTimeoutMS: 5000, promoteValues: false }).connect(),
       restart: async () => {
@@ -45,7 +46,7 @@ describe("embedded database planner, differential fuzzing", () => {
         `${result.mismatches.length} mismatches ${JSON.stringify(result.byKind)}`,
     );
     expect(result.mismatches.map(describeMismatch)).toEqual([]);
-    expect(result.restarts).toBe(3);
+    expect(result.restarts).toBe(2);
     expect(result.comparisons).toBeGreaterThan(1000);
   });
 });
