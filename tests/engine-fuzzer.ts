@@ -629,7 +629,9 @@ async function minimise(client: Client, mismatch: Mismatch, model: Model, op: Op
   let documents = mismatch.documents;
   if (!(await differs(documents))) return; // Needs the history (a restart, the writes before): kept whole.
   let chunks = 2;
-  while (documents.length > 1 && attempt < 200) {
+  // Bounded, so that a failing run still reports within the test's time.
+  const deadline = Date.now() + 20_000;
+  while (documents.length > 1 && attempt < 200 && Date.now() < deadline) {
     const size = Math.ceil(documents.length / chunks);
     let reduced = false;
     for (let start = 0; start < documents.length; start += size) {
