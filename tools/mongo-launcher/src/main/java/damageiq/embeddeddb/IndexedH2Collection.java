@@ -20,6 +20,8 @@ import de.bwaldvogel.mongo.backend.CollectionOptions;
 import de.bwaldvogel.mongo.backend.CursorRegistry;
 import de.bwaldvogel.mongo.backend.Index;
 import de.bwaldvogel.mongo.backend.QueryResult;
+import de.bwaldvogel.mongo.backend.Utils;
+import de.bwaldvogel.mongo.backend.ValueComparator;
 import de.bwaldvogel.mongo.backend.h2.H2Collection;
 import de.bwaldvogel.mongo.bson.BsonRegularExpression;
 import de.bwaldvogel.mongo.bson.Document;
@@ -56,9 +58,98 @@ final class IndexedH2Collection extends H2Collection {
         this.dataMap = dataMap;
     }
 
+    /** Set (under the lock) while candidates must come in a scan's order: see {@link #handleDistinct}. */
+    private boolean distinctInScanOrder;
+
+    /**
+     * Distinct values from the documents in a scan's order: upstream keeps the first of two values it
+     * holds equal (12 and 12.0), so in an index's order the answer would depend on the plan.
+     */
+    @Override
+    public synchronized Document handleDistinct(Document query) {
+        distinctInScanOrder = true;
+        try {
+            return super.handleDistinct(query);
+        } finally {
+            distinctInScanOrder = false;
+        }
+    }
+
+    /** The indexes in the order of their names: the planner's order of preference among equals. */
+    private List<Index<Object>> indexesByName() {
+        List<Index<Object>> indexes = new ArrayList<>(getIndexes());
+        indexes.sort(Comparator.comparing(Index::getName));
+        return indexes;
+    }
+
+    // Under the collection's lock: the planner reads the list of indexes while it holds the lock.
+    @Override
+    public synchronized void addIndex(Index<Object> index) {
+        super.addIndex(index);
+    }
+
+    @Override
+    public synchronized void dropIndex(String indexName) {
+        super.dropIndex(indexName);
+    }
+
+    /** Upstream's matcher, except that {@code $regex} matches strings only (see {@link StringRegex}). */
+    @Override
+    protected boolean documentMatchesQuery(Document document, Document query) {
+        Compiled compiled = lastCompiled;
+        if (compiled == null || compiled.query() != query) {
+            // Compiled once per query: every document of a query is tested against the same filter object.
+            compiled = new Compiled(query, StringRegex.compile(query, super::documentMatchesQuery));
+            lastCompiled = compiled;
+        }
+        return compiled.test() == null ? super.documentMatchesQuery(document, query) : compiled.test().test(document);
+    }
+
+    /** A filter and its test ({@code null}: no regular expression, upstream's matcher decides). */
+    private record Compiled(Document query, Predicate<Document> test) {
+    }
+
+    private volatile Compiled lastCompiled;
+
+    /**
+     * Sorts as upstream, except that two numbers compare exactly (upstream truncates a double compared
+     * with a long beyond an int) and two empty arrays are equal (upstream has each before the other, so
+     * their order was arbitrary), as the index orders them: a walk in index order and a sort agree.
+     */
+    @Override
+    protected QueryResult matchDocumentsFromStream(Stream<Document> documentStream, Document query, Document orderBy,
+                                                   int numberToSkip, int limit, int batchSize, Document fieldSelector) {
+        return matchDocumentsFromStream(query, documentStream, numberToSkip, limit, batchSize, sortOrder(orderBy), fieldSelector);
+    }
+
+    private static Comparator<Document> sortOrder(Document orderBy) {
+        if (orderBy == null || orderBy.isEmpty() || orderBy.keySet().iterator().next().equals("$natural")) {
+            return null;
+        }
+        List<Map.Entry<String, Object>> keys = List.copyOf(orderBy.entrySet());
+        return (a, b) -> {
+            for (Map.Entry<String, Object> key : keys) {
+                boolean ascending = ((Number) key.getValue()).intValue() > 0;
+                Object x = Utils.getSubdocumentValueCollectionAware(a, key.getKey());
+                Object y = Utils.getSubdocumentValueCollectionAware(b, key.getKey());
+                if (x instanceof Collection<?> e && e.isEmpty() && y instanceof Collection<?> f && f.isEmpty()) {
+                    continue;
+                }
+                int c = x instanceof Number && y instanceof Number
+                    ? (ascending ? 1 : -1) * OrderedIndex.compareValues(x, y)
+                    : (ascending ? ValueComparator.asc() : ValueComparator.desc()).compare(x, y);
+                if (c != 0) {
+                    return c;
+                }
+            }
+            return 0;
+        };
+    }
+
     @Override
     protected QueryResult queryDocuments(Document query, Document orderBy, int numberToSkip, int limit, int batchSize,
                                          Document fieldSelector) {
+        StringRegex.validate(query);
         List<Document> covered = coveredQuery(query, orderBy, numberToSkip, limit, fieldSelector);
         if (covered != null) {
             return createQueryResult(covered, batchSize);
@@ -72,8 +163,11 @@ final class IndexedH2Collection extends H2Collection {
             // An array key gives a document one entry per element: read each document once.
             positions = positions.distinct();
         }
+        if (distinctInScanOrder) {
+            positions = positions.sorted(dataMap.getKeyType()::compare);
+        }
         Stream<Document> candidates = positions.map(this::getDocument).filter(Objects::nonNull);
-        if (plan.inOrder()) {
+        if (plan.inOrder() && !distinctInScanOrder) {
             // No comparator: filter, skip and limit run lazily over the index order.
             return matchDocumentsFromStream(query, candidates, numberToSkip, limit, batchSize, null, fieldSelector);
         }
@@ -113,9 +207,14 @@ final class IndexedH2Collection extends H2Collection {
         return (limit != 0 ? projected.limit(Math.abs((long) limit)) : projected).toList();
     }
 
-    /** Counts from an index alone when it holds every field the filter names (no document is read). */
+    /**
+     * Counts from an index alone when it holds every field the filter names (no document is read).
+     * Under the collection's lock, as every write: an update replaces an entry by removing and adding
+     * it, and a count between the two was one short.
+     */
     @Override
-    public int count(Document query, int skip, int limit) {
+    public synchronized int count(Document query, int skip, int limit) {
+        StringRegex.validate(query);
         Candidate covering = best(query, null, true);
         if (covering != null && covering.prefix().size() == query.size()) {
             // Every condition is an equality of the prefix: the size of the range is the answer.
@@ -151,17 +250,13 @@ final class IndexedH2Collection extends H2Collection {
         return null;
     }
 
-    /** Whether a filter is served by an index (for an aggregate's leading $match). */
-    boolean canUseIndex(Document query) {
-        return plan(query, null) != null;
-    }
-
     /**
      * The documents matching the filter reduced to {@code fields}, read from the entries of one index
      * that holds the filter's fields and these (a covered aggregate), in a scan's order or, when the
      * caller's answer does not depend on it, in the index's; null when no index holds them all.
      */
     synchronized List<Document> coveredMatching(Document query, List<String> fields, boolean inScanOrder) {
+        StringRegex.validate(query);
         Candidate covering = best(query, null, true, fields);
         if (covering == null) {
             return null;
@@ -202,7 +297,7 @@ final class IndexedH2Collection extends H2Collection {
             // Upstream sorts no candidates by $natural (it reads the whole map in that order): a scan.
             return null;
         }
-        for (Index<Object> index : getIndexes()) {
+        for (Index<Object> index : indexesByName()) {
             if (index.isUnique()) {
                 Plan plan = uniquePlan(index, query);
                 if (plan == null) {
@@ -256,7 +351,9 @@ final class IndexedH2Collection extends H2Collection {
             return null;
         }
         Candidate best = null;
-        for (Index<Object> index : getIndexes()) {
+        // By name: which of two equally good indexes serves a query never depends on the order H2
+        // happens to list them in after a restart.
+        for (Index<Object> index : indexesByName()) {
             if (!(index instanceof OrderedIndex ordered) || (covering && !ordered.covers(query))
                 || !ordered.keyNames().containsAll(fields)) {
                 continue;

@@ -1,6 +1,7 @@
 package damageiq.embeddeddb;
 
 import java.lang.reflect.Field;
+import java.math.BigDecimal;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -18,9 +19,9 @@ import de.bwaldvogel.mongo.backend.CursorRegistry;
 import de.bwaldvogel.mongo.backend.DatabaseResolver;
 import de.bwaldvogel.mongo.backend.Index;
 import de.bwaldvogel.mongo.backend.IndexKey;
-import de.bwaldvogel.mongo.backend.NumericUtils;
 import de.bwaldvogel.mongo.backend.aggregation.Aggregation;
 import de.bwaldvogel.mongo.backend.h2.H2Database;
+import de.bwaldvogel.mongo.bson.Decimal128;
 import de.bwaldvogel.mongo.bson.Document;
 import de.bwaldvogel.mongo.oplog.Oplog;
 import io.netty.channel.Channel;
@@ -96,8 +97,9 @@ final class IndexedH2Database extends H2Database {
     }
 
     /**
-     * An aggregate whose first stage is a {@code $match} an index can serve: the index finds the
-     * documents, the remaining stages run on them. Null for anything else (upstream scans).
+     * An aggregate whose first stage is a {@code $match}: the collection finds the documents (through an
+     * index when one serves the filter, else by its scan, with the same matcher either way), the
+     * remaining stages run on them. Null for anything else (upstream runs it).
      */
     private Document aggregateFromIndex(Document query, DatabaseResolver databaseResolver, Oplog oplog) {
         if (!(query.get("aggregate") instanceof String collectionName)) {
@@ -109,7 +111,7 @@ final class IndexedH2Database extends H2Database {
             return null;
         }
         MongoCollection<Object> collection = resolveCollection(collectionName, false);
-        if (!(collection instanceof IndexedH2Collection indexed) || !indexed.canUseIndex(match)) {
+        if (!(collection instanceof IndexedH2Collection indexed)) {
             return null;
         }
         List<Document> rest = pipeline.subList(1, pipeline.size());
@@ -161,23 +163,70 @@ final class IndexedH2Database extends H2Database {
         return operands;
     }
 
-    /** The group of {@link #plainSums}, with upstream's addition (a non-number adds nothing); none without documents. */
+    /**
+     * The group of {@link #plainSums}: a non-number adds nothing; none without documents. Added exactly,
+     * then rounded once, so the total never depends on the order the documents come in (an index's or a
+     * scan's): whole numbers stay an int (a long when they leave an int's range or a long was added), any
+     * double makes the total a double, any Decimal128 a Decimal128.
+     */
     private static List<Document> sum(Map<String, Object> operands, List<Document> documents) {
         if (documents.isEmpty()) {
             return List.of();
         }
         Document result = new Document("_id", null);
         for (Map.Entry<String, Object> operand : operands.entrySet()) {
-            Number sum = 0;
+            ExactSum sum = new ExactSum();
             for (Document document : documents) {
                 Object value = operand.getValue() instanceof String field ? document.get(field) : operand.getValue();
                 if (value instanceof Number number) {
-                    sum = NumericUtils.addNumbers(sum, number);
+                    sum.add(number);
                 }
             }
-            result.put(operand.getKey(), sum);
+            result.put(operand.getKey(), sum.total());
         }
         return List.of(result);
+    }
+
+    /** A sum of numbers that is the same in any order (see {@link #sum}). */
+    private static final class ExactSum {
+        private BigDecimal exact = BigDecimal.ZERO;
+        private boolean anyLong;
+        private boolean anyDouble;
+        private boolean anyDecimal;
+        private double special;
+
+        void add(Number number) {
+            if (number instanceof Decimal128 decimal) {
+                anyDecimal = true;
+                exact = exact.add(decimal.toBigDecimal());
+            } else if (number instanceof Double || number instanceof Float) {
+                anyDouble = true;
+                double value = number.doubleValue();
+                if (Double.isFinite(value)) {
+                    exact = exact.add(new BigDecimal(value));
+                } else {
+                    // Infinities and NaN: their own sum (+inf + -inf is NaN), whatever the order.
+                    special += value;
+                }
+            } else {
+                anyLong |= number instanceof Long;
+                exact = exact.add(BigDecimal.valueOf(number.longValue()));
+            }
+        }
+
+        Number total() {
+            if (anyDecimal) {
+                return new Decimal128(exact);
+            }
+            if (anyDouble) {
+                return special != 0 || Double.isNaN(special) ? special : exact.doubleValue();
+            }
+            if (!anyLong && exact.compareTo(BigDecimal.valueOf(Integer.MIN_VALUE)) >= 0
+                && exact.compareTo(BigDecimal.valueOf(Integer.MAX_VALUE)) <= 0) {
+                return exact.intValue();
+            }
+            return exact.longValue();
+        }
     }
 
     /**

@@ -1,5 +1,6 @@
 package damageiq.embeddeddb;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -22,8 +23,11 @@ import de.bwaldvogel.mongo.backend.Index;
 import de.bwaldvogel.mongo.backend.IndexKey;
 import de.bwaldvogel.mongo.backend.KeyValue;
 import de.bwaldvogel.mongo.backend.Missing;
+import de.bwaldvogel.mongo.backend.Utils;
 import de.bwaldvogel.mongo.backend.ValueComparator;
+import de.bwaldvogel.mongo.bson.Decimal128;
 import de.bwaldvogel.mongo.bson.Document;
+import de.bwaldvogel.mongo.bson.MinKey;
 import de.bwaldvogel.mongo.bson.ObjectId;
 
 /**
@@ -42,6 +46,13 @@ final class OrderedIndex extends Index<Object> {
 
     /** Sorts before or after every value of one key, to bound a prefix range. */
     private enum Bound { LOW, HIGH }
+
+    /**
+     * The key of an empty array, as MongoDB stores it (undefined): after MinKey, before null and every
+     * other value. Without an entry a document with {@code []} under a key would be invisible to every
+     * plan that walks this index.
+     */
+    enum EmptyArray { KEY }
 
     private record Entry(List<Object> values, Object position) {
     }
@@ -109,7 +120,8 @@ final class OrderedIndex extends Index<Object> {
     /**
      * MongoDB's order of values. The common key types compare directly (same order as
      * ValueComparator, without its type dispatch: this runs on every step of every index walk; a
-     * status or a title is text).
+     * status or a title is text). Numbers compare exactly: upstream truncates a double compared with a
+     * long beyond an int (3000000000 and 3000000000.5 would be one key).
      */
     @SuppressWarnings("unchecked")
     static int compareValues(Object a, Object b) {
@@ -117,7 +129,42 @@ final class OrderedIndex extends Index<Object> {
             && (a instanceof ObjectId || a instanceof String || a instanceof Date || a instanceof Boolean)) {
             return ((Comparable<Object>) a).compareTo(b);
         }
+        if (a == EmptyArray.KEY || b == EmptyArray.KEY) {
+            if (a == b) {
+                return 0;
+            }
+            Object other = a == EmptyArray.KEY ? b : a;
+            int order = other instanceof MinKey ? 1 : -1;
+            return a == EmptyArray.KEY ? order : -order;
+        }
+        if (a instanceof Number x && b instanceof Number y && !(a instanceof Decimal128) && !(b instanceof Decimal128)) {
+            return compareNumbers(x, y);
+        }
         return VALUES.compare(a, b);
+    }
+
+    private static boolean integral(Number n) {
+        return n instanceof Integer || n instanceof Long || n instanceof Short || n instanceof Byte;
+    }
+
+    /** Two numbers by value, exactly; -0.0 equals 0, and NaN sorts after every number (as upstream's doubles). */
+    static int compareNumbers(Number x, Number y) {
+        if (integral(x) && integral(y)) {
+            return Long.compare(x.longValue(), y.longValue());
+        }
+        double dx = x.doubleValue();
+        double dy = y.doubleValue();
+        if (Double.isNaN(dx) || Double.isNaN(dy)) {
+            return Boolean.compare(Double.isNaN(dx), Double.isNaN(dy));
+        }
+        boolean exact = (!integral(x) || Math.abs(x.longValue()) <= (1L << 53))
+            && (!integral(y) || Math.abs(y.longValue()) <= (1L << 53));
+        if (exact || Double.isInfinite(dx) || Double.isInfinite(dy)) {
+            return dx < dy ? -1 : dx > dy ? 1 : 0;
+        }
+        BigDecimal bx = integral(x) ? BigDecimal.valueOf(x.longValue()) : new BigDecimal(dx);
+        BigDecimal by = integral(y) ? BigDecimal.valueOf(y.longValue()) : new BigDecimal(dy);
+        return bx.compareTo(by);
     }
 
     /** Whether some document has an array under a key (then one document has several entries). */
@@ -165,7 +212,36 @@ final class OrderedIndex extends Index<Object> {
         return true;
     }
 
+    /**
+     * The entries of a document: one, or with an array under a key one per element (upstream's
+     * multikey expansion, which refuses two array keys with code 171), and for an empty array one
+     * whose key is {@link EmptyArray#KEY}, as MongoDB indexes {@code []}.
+     */
     private List<Entry> entriesOf(Document document, Object position) {
+        List<Object> values = keyValues(document);
+        if (!hasArray(values)) {
+            return List.of(new Entry(values, position));
+        }
+        List<Entry> result = new ArrayList<>();
+        for (KeyValue keyValue : getKeyValues(document)) {
+            List<Object> elementValues = new ArrayList<>(keyValue.size());
+            keyValue.forEach(elementValues::add);
+            result.add(new Entry(elementValues, position));
+        }
+        if (result.isEmpty()) {
+            // The one array is empty (two arrays were refused above): a single entry with its key undefined.
+            List<Object> undefined = new ArrayList<>(ascending.length);
+            for (String key : keys()) {
+                Object value = Utils.getSubdocumentValueCollectionAware(document, key);
+                undefined.add(value instanceof Collection ? EmptyArray.KEY : value);
+            }
+            result.add(new Entry(undefined, position));
+        }
+        return result;
+    }
+
+    /** The document's value under each key (a missing one as {@code Missing}; an array, or one on the path, whole). */
+    private List<Object> keyValues(Document document) {
         List<Object> values = new ArrayList<>(ascending.length);
         for (String key : keys()) {
             Object value = document;
@@ -175,20 +251,13 @@ final class OrderedIndex extends Index<Object> {
                 }
                 value = value instanceof Document parent && parent.containsKey(part) ? parent.get(part) : Missing.getInstance();
             }
-            if (value instanceof Collection) {
-                // An array field: one entry per element (upstream's multikey expansion); no covered reads.
-                multikey = true;
-                List<Entry> result = new ArrayList<>();
-                for (KeyValue keyValue : getKeyValues(document)) {
-                    List<Object> elementValues = new ArrayList<>(keyValue.size());
-                    keyValue.forEach(elementValues::add);
-                    result.add(new Entry(elementValues, position));
-                }
-                return result;
-            }
             values.add(value);
         }
-        return List.of(new Entry(values, position));
+        return values;
+    }
+
+    private static boolean hasArray(List<Object> values) {
+        return values.stream().anyMatch(Collection.class::isInstance);
     }
 
     /**
@@ -457,11 +526,16 @@ final class OrderedIndex extends Index<Object> {
 
     @Override
     public void checkAdd(Document document, MongoCollection<Object> collection) {
-        // Non-unique: nothing can conflict.
+        // Non-unique: nothing can conflict, but two array keys are refused (171) before anything is stored.
+        entriesOf(document, null);
     }
 
     @Override
     public void add(Document document, Object position, MongoCollection<Object> collection) {
+        if (hasArray(keyValues(document))) {
+            // An array under a key (even an empty one): no covered reads from now on.
+            multikey = true;
+        }
         entriesOf(document, position).forEach(this::added);
     }
 
@@ -496,7 +570,8 @@ final class OrderedIndex extends Index<Object> {
 
     @Override
     public void checkUpdate(Document oldDocument, Document newDocument, MongoCollection<Object> collection) {
-        // Non-unique: nothing can conflict.
+        // Non-unique: nothing can conflict, but two array keys are refused (171) before anything changes.
+        entriesOf(newDocument, null);
     }
 
     @Override
@@ -504,6 +579,9 @@ final class OrderedIndex extends Index<Object> {
                               MongoCollection<Object> collection) {
         List<Entry> before = entriesOf(oldDocument, position);
         List<Entry> after = entriesOf(newDocument, position);
+        if (hasArray(keyValues(newDocument))) {
+            multikey = true;
+        }
         if (!Objects.equals(before, after)) {
             before.forEach(this::removed);
             after.forEach(this::added);
