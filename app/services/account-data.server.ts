@@ -241,9 +241,8 @@ async function walkArchive(file: string, onEntry: (entry: Entry) => Promise<void
       entry.resume();
     }
   } catch (error) {
+    // The guard's refusal (413) arrives as the destroyed extractor's error.
     if (error instanceof Response) throw error;
-    // The guard's refusal arrives through the destroyed extractor.
-    if ((error as { cause?: unknown })?.cause instanceof Response) throw (error as { cause: Response }).cause;
     throw badArchive("The file is not an export archive (.tar.gz)");
   } finally {
     await feeding;
