@@ -48,3 +48,15 @@ export function mov(size = 2048) {
   Buffer.from("ftypqt  ").copy(buf, 4);
   return buf;
 }
+
+/**
+ * A JPEG of its own (pixels from `seed`) carrying `mark` in a comment segment: its raw bytes hold a
+ * text a leak check can find, and its thumbnail differs from every other seed's.
+ */
+export async function markedJpeg(mark: string, seed: number) {
+  const image = await sharp(await photo(120, 90, seed)).jpeg().toBuffer();
+  const text = Buffer.from(mark, "latin1");
+  const length = Buffer.alloc(2);
+  length.writeUInt16BE(text.length + 2);
+  return Buffer.concat([image.subarray(0, 2), Buffer.from([0xff, 0xfe]), length, text, image.subarray(2)]);
+}

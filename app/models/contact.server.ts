@@ -73,8 +73,8 @@ export async function findContactsByIds({ scope, ids }: { scope: OwnerScope; ids
   const wanted = [...new Set(ids)].filter(isObjectIdHex);
   if (wanted.length === 0) return [];
   return Contact.find({ _id: trusted({ $in: wanted }), ...ownerFilter(scope) })
-    .select({ firstName: 1, lastName: 1, email: 1 })
-    .lean<Pick<ContactRecord, "_id" | "firstName" | "lastName" | "email">[]>();
+    .select({ ownerId: 1, firstName: 1, lastName: 1, email: 1 })
+    .lean<Pick<ContactRecord, "_id" | "ownerId" | "firstName" | "lastName" | "email">[]>();
 }
 
 export async function insertContact({ ownerId, input }: { ownerId: string; input: ContactInput }) {

@@ -111,3 +111,11 @@ export async function findUploadsOf({ ownerId, limit }: { ownerId: string; limit
 export async function findStalePendingUploads(before: Date, limit = 100) {
   return Upload.find({ state: "pending", createdAt: trusted({ $lt: before }) }).limit(limit);
 }
+
+/** Which of `ids` are complete uploads of the owner (what an imported document may show). */
+export async function ownedCompleteUploadIds({ ownerId, ids }: { ownerId: string; ids: string[] }) {
+  const valid = ids.filter(isObjectIdHex);
+  if (valid.length === 0) return new Set<string>();
+  const found = await Upload.find({ _id: trusted({ $in: valid }), ownerId, state: "complete" }).select({ _id: 1 }).lean<{ _id: Types.ObjectId }[]>();
+  return new Set(found.map((u) => String(u._id)));
+}

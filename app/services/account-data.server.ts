@@ -1,31 +1,51 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
 import { mkdir, readdir, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { PassThrough, Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { StringDecoder } from "node:string_decoder";
 import { createGunzip, createGzip } from "node:zlib";
 import { Types } from "mongoose";
 import tar from "tar-stream";
-import { EXPORTABLE, existingIds, insertImported, ownerCursor, type ExportableCollection } from "~/models/account-data.server";
+import type { ZodError } from "zod";
+import {
+  EXPORTABLE,
+  findImportKeys,
+  insertImported,
+  ownedIds,
+  ownerCursor,
+  saveImportKeys,
+  type ExportableCollection,
+} from "~/models/account-data.server";
+import { ownedCompleteUploadIds } from "~/models/upload.server";
+import { findVendors } from "~/models/user.server";
+import { IMPORT_SCHEMAS, type ImportableName } from "~/schemas/account-import";
 import { env } from "~/utils/env.server";
 import { jsonError } from "~/utils/http.server";
+import { mediaIdOf } from "~/utils/media-url";
 import type { Actor } from "./auth.server";
+import { photoBandsOf } from "./image-features.server";
 
 /**
  * Settings → System: the account's data out as a tar.gz of ndjson files (one per collection of the
  * registry in models/account-data), and back in — into the same account or another one — after a
  * dry run. Nothing here holds a collection in memory: export walks cursors into temporary files
  * (a tar entry needs its size first), import streams the archive line by line, twice (ids, then
- * documents), keeping only ids between the passes.
+ * documents), keeping only ids between the passes. An archive is untrusted input like any request
+ * body: bounded, parsed with the API's schemas, its ids never used as ids, its references resolved
+ * inside the importer's account (docs/decisions/0012).
  */
 
 export const ARCHIVE_FORMAT = "damageiq-export";
-/** The largest archive accepted (compressed), and what it may inflate to. */
+/** The largest archive accepted (compressed), and what it may inflate to (reading stops there: 413). */
 export const MAX_ARCHIVE_BYTES = 50 * 1024 * 1024;
-const MAX_INFLATED_BYTES = 1024 * 1024 * 1024;
-const MAX_LINE_BYTES = 4 * 1024 * 1024;
-const MAX_REPORTED_ERRORS = 50;
+export const MAX_INFLATED_BYTES = 256 * 1024 * 1024;
+/** The largest record (one ndjson line), all records of an archive, and its files (tar entries). */
+export const MAX_LINE_BYTES = 1024 * 1024;
+export const MAX_RECORDS = 200_000;
+const MAX_ENTRIES = 64;
+const MAX_REPORTED_LINES = 50;
 const BATCH = 500;
 
 const workDir = () => path.resolve(env.DATA_DIR, "tmp", "account-data");
@@ -81,7 +101,7 @@ export function exportArchive(actor: Actor) {
   return { stream: out, filename: `damageiq-${actor.user.username}-${new Date().toISOString().slice(0, 10)}.tar.gz` };
 }
 
-export interface ImportError {
+export interface ImportLine {
   collection: string;
   line: number;
   message: string;
@@ -92,23 +112,30 @@ export interface CollectionReport {
   records: number;
   valid: number;
   invalid: number;
-  /** Already in the database (imported before): skipped, never stored twice. */
+  /** In this account already (its own, or stored by an earlier import of the same records): skipped, never stored twice. */
   existing: number;
   /** Not for this kind of account (a vendor's pricing rules into a dealer account). */
   notForAccount: number;
+  /** References (ids, media) of valid records that name nothing of this account: dropped from the record. */
+  droppedReferences: number;
   /** Stored (the import itself; 0 in a dry run). */
   imported: number;
 }
 export interface ImportReport {
+  /** What the archive's manifest says it is (its own claim: it decides nothing). */
   source: { accountId: string; username: string; exportedAt: string } | null;
-  sameAccount: boolean;
   collections: CollectionReport[];
-  errors: ImportError[];
+  /** Records refused (first MAX_REPORTED_LINES, with collection and line). */
+  errors: ImportLine[];
   totalErrors: number;
+  /** References dropped from stored records (first MAX_REPORTED_LINES). */
+  dropped: ImportLine[];
+  totalDropped: number;
   dryRun: boolean;
 }
 
 const badArchive = (message: string) => jsonError(400, message, { file: message });
+const tooLarge = (message: string) => jsonError(413, message, { file: message });
 
 /** Saves an uploaded archive to a private temporary file (bounded: 413 past MAX_ARCHIVE_BYTES). */
 export async function saveUpload(body: AsyncIterable<Uint8Array> | Readable, ownerId: string) {
@@ -148,31 +175,51 @@ export async function discardUpload(ownerId: string, token: string) {
   await rm(archivePath(ownerId, token), { force: true });
 }
 
-/** Lines of a stream, each at most MAX_LINE_BYTES. */
-async function* lines(stream: AsyncIterable<Buffer>) {
+/**
+ * The non-blank lines of a stream with their numbers, each at most MAX_LINE_BYTES (a multi-byte
+ * character split between chunks stays whole). One scan per chunk: a million empty lines cost no
+ * more than one long one.
+ */
+async function* lines(stream: AsyncIterable<Buffer>): AsyncGenerator<[number, string]> {
+  const decoder = new StringDecoder("utf8");
+  const tooLong = () => tooLarge(`A record in the archive is larger than ${MAX_LINE_BYTES / 1024} KB`);
   let rest = "";
+  let number = 0;
   for await (const chunk of stream) {
-    rest += chunk.toString("utf8");
-    if (rest.length > MAX_LINE_BYTES && !rest.includes("\n")) throw badArchive("A record in the archive is too large");
+    const text = rest + decoder.write(chunk);
+    let start = 0;
     let at: number;
-    while ((at = rest.indexOf("\n")) >= 0) {
-      yield rest.slice(0, at);
-      rest = rest.slice(at + 1);
+    while ((at = text.indexOf("\n", start)) >= 0) {
+      number += 1;
+      if (at - start > MAX_LINE_BYTES) throw tooLong();
+      if (at - start > 0) {
+        const line = text.slice(start, at);
+        if (line.trim() !== "") yield [number, line];
+      }
+      start = at + 1;
     }
+    rest = text.slice(start);
+    if (rest.length > MAX_LINE_BYTES) throw tooLong();
   }
-  if (rest.trim() !== "") yield rest;
+  rest += decoder.end();
+  if (rest.trim() !== "") yield [number + 1, rest];
 }
 
 type Entry = { name: string; collection?: ExportableCollection; stream: AsyncIterable<Buffer> };
 
-/** Walks the archive's entries (gunzip, inflation bounded, then tar). */
+/**
+ * Walks the archive's entries (gunzip, then tar), stopping as soon as it inflates past
+ * MAX_INFLATED_BYTES or holds more than MAX_ENTRIES files. Entries are only read, never written to
+ * disk: a name with `..` or a leading `/` is just a name that matches no collection.
+ */
 async function walkArchive(file: string, onEntry: (entry: Entry) => Promise<void>) {
   let inflated = 0;
+  let entries = 0;
   const gunzip = createGunzip();
   const guard = new Transform({
     transform(chunk: Buffer, _enc, done) {
       inflated += chunk.length;
-      if (inflated > MAX_INFLATED_BYTES) done(badArchive("The archive inflates to more than 1 GB") as unknown as Error);
+      if (inflated > MAX_INFLATED_BYTES) done(tooLarge(`The archive inflates to more than ${MAX_INFLATED_BYTES / 1024 / 1024} MB`) as unknown as Error);
       else done(null, chunk);
     },
   });
@@ -182,6 +229,8 @@ async function walkArchive(file: string, onEntry: (entry: Entry) => Promise<void
   });
   try {
     for await (const entry of extract) {
+      entries += 1;
+      if (entries > MAX_ENTRIES) throw badArchive(`The archive holds more than ${MAX_ENTRIES} files`);
       const name = entry.header.name.replace(/^\.\//, "");
       const collection = EXPORTABLE.find((c) => `${c.name}.ndjson` === name);
       if (entry.header.type !== "file") {
@@ -192,6 +241,7 @@ async function walkArchive(file: string, onEntry: (entry: Entry) => Promise<void
       entry.resume();
     }
   } catch (error) {
+    // The guard's refusal (413) arrives as the destroyed extractor's error.
     if (error instanceof Response) throw error;
     throw badArchive("The file is not an export archive (.tar.gz)");
   } finally {
@@ -204,41 +254,56 @@ const hexId = (value: unknown): string | null => {
   return id && /^[a-f0-9]{24}$/i.test(id) ? id.toLowerCase() : null;
 };
 
+/** How an archive's ids become this account's: each record's target id, and which are here already. */
+interface IdPlan {
+  /** Source id → the id the record has (or gets) in the importer's account. */
+  target: Map<string, string>;
+  /** Source ids whose record is in the account already (its own id, or an earlier import's copy). */
+  existing: Set<string>;
+}
+
 /**
- * The id a document gets in the target account: its own in the account it came from (so importing
- * an archive back restores what is missing and skips what is there), else one derived from the
- * target account and the original id — the same on every run, so importing twice stores nothing twice.
+ * Ids from an archive are never used as ids (decision 0012): a record gets a fresh id, unless the
+ * importer has it already — the archive is its own export (same id, in the importer's own
+ * documents) or an earlier import stored it (the import key names where). Only the importer's own
+ * documents are looked at, so nothing says whether an id exists in another account.
  */
-function rekey(sourceId: string, targetOwner: string, same: boolean) {
-  if (same) return sourceId;
-  return createHash("sha256").update(`${targetOwner}:${sourceId}`).digest("hex").slice(0, 24);
+async function planIds(entry: ExportableCollection, ownerId: string, sourceIds: string[]): Promise<IdPlan> {
+  const plan: IdPlan = { target: new Map(), existing: new Set() };
+  for (let i = 0; i < sourceIds.length; i += BATCH) {
+    const slice = sourceIds.slice(i, i + BATCH);
+    const [own, keys] = await Promise.all([ownedIds(entry, ownerId, slice), findImportKeys(ownerId, entry.name, slice)]);
+    const copies = await ownedIds(entry, ownerId, [...keys.values()]);
+    for (const id of slice) {
+      const copy = keys.get(id);
+      if (own.has(id)) {
+        plan.target.set(id, id);
+        plan.existing.add(id);
+      } else if (copy && copies.has(copy)) {
+        plan.target.set(id, copy);
+        plan.existing.add(id);
+      } else {
+        plan.target.set(id, new Types.ObjectId().toHexString());
+      }
+    }
+  }
+  return plan;
 }
 
-/** Re-keys a reference at a dotted path (through arrays); one the archive does not hold is dropped in another account. */
-function mapRefs(doc: Record<string, unknown>, pathParts: string[], map: (id: string) => string | null) {
-  const [head, ...rest] = pathParts;
-  const value = doc[head];
-  if (value === undefined || value === null) return;
-  if (rest.length === 0) {
-    const visit = (v: unknown) => {
-      const id = hexId(v);
-      return id ? map(id) : null;
-    };
-    if (Array.isArray(value)) doc[head] = value.map(visit).filter((v) => v !== null);
-    else {
-      const mapped = visit(value);
-      if (mapped === null) delete doc[head];
-      else doc[head] = mapped;
-    }
-    return;
-  }
-  const children = Array.isArray(value) ? value : [value];
-  for (const child of children) if (child && typeof child === "object") mapRefs(child as Record<string, unknown>, rest, map);
+/** A parsed record waiting for its references to be resolved (a batch at a time). */
+interface Pending {
+  line: number;
+  sourceId: string;
+  doc: Record<string, unknown>;
 }
+
+const mediaIds = (urls: unknown[]) => urls.flatMap((u) => (typeof u === "string" && mediaIdOf(u) ? [mediaIdOf(u)!] : []));
 
 /**
- * Dry run (`dryRun`) or import of a saved archive into the caller's account. Every record is
- * validated by its model; the import stores the valid ones not already there, in batches.
+ * Dry run (`dryRun`) or import of a saved archive into the caller's account. The archive is read
+ * twice, streaming: first its shape (limits, duplicate ids: refused before anything is stored),
+ * then each record parsed with its collection's import schema (the API's create schema), its
+ * references resolved inside the caller's account, and — unless a dry run — stored in batches.
  */
 export async function importArchive(actor: Actor, token: string, { dryRun }: { dryRun: boolean }): Promise<ImportReport> {
   const file = archivePath(actor.id, token);
@@ -246,10 +311,16 @@ export async function importArchive(actor: Actor, token: string, { dryRun }: { d
     throw jsonError(404, "Import not found");
   });
 
-  // Pass 1: the manifest and every record's id (references are checked against them).
+  // Pass 1: the manifest, each collection's ids; limits and duplicates refuse the whole archive.
   let manifest: Manifest | null = null;
-  const ids = new Map<string, Set<string>>(EXPORTABLE.map((c) => [c.name, new Set<string>()]));
+  const ids = new Map<string, string[]>(EXPORTABLE.map((c) => [c.name, []]));
+  const seenEntries = new Set<string>();
+  // Every id of the archive, across collections: one named twice refuses the archive.
+  const seen = new Set<string>();
+  let total = 0;
   await walkArchive(file, async ({ name, collection, stream }) => {
+    if (seenEntries.has(name) && (name === "manifest.json" || collection)) throw badArchive(`The archive holds ${name} twice`);
+    seenEntries.add(name);
     if (name === "manifest.json") {
       let text = "";
       for await (const chunk of stream) {
@@ -264,91 +335,231 @@ export async function importArchive(actor: Actor, token: string, { dryRun }: { d
       return;
     }
     if (!collection) return;
-    const set = ids.get(collection.name)!;
-    for await (const line of lines(stream)) {
+    const list = ids.get(collection.name)!;
+    const { maxRecords } = IMPORT_SCHEMAS[collection.name as ImportableName];
+    let count = 0;
+    for await (const [, line] of lines(stream)) {
+      count += 1;
+      total += 1;
+      if (count > maxRecords) throw tooLarge(`The archive holds more than ${maxRecords.toLocaleString("en-US")} ${collection.name}`);
+      if (total > MAX_RECORDS) throw tooLarge(`The archive holds more than ${MAX_RECORDS.toLocaleString("en-US")} records`);
+      let id: string | null = null;
       try {
-        const id = hexId((JSON.parse(line) as { _id?: unknown })._id);
-        if (id) set.add(id);
+        id = hexId((JSON.parse(line) as { _id?: unknown } | null)?._id);
       } catch {
         // Reported in pass 2.
       }
+      if (!id) continue;
+      if (seen.has(id)) throw badArchive(`The archive holds the id ${id} twice (${collection.name}): nothing was imported`);
+      seen.add(id);
+      list.push(id);
     }
   });
   const found = manifest as Manifest | null;
-  if (!found || found.format !== ARCHIVE_FORMAT) throw badArchive("The file is not a DamageIQ export archive");
-  const same = found.account?.id === actor.id;
+  if (!found || typeof found !== "object" || found.format !== ARCHIVE_FORMAT) throw badArchive("The file is not a DamageIQ export archive");
 
-  // Pass 2: validate (and store) each record.
+  const plans = new Map<string, IdPlan>();
+  for (const entry of EXPORTABLE) {
+    if (entry.roles.includes(actor.realRole)) plans.set(entry.name, await planIds(entry, actor.id, ids.get(entry.name)!));
+  }
+  const source = typeof found.account === "object" && found.account !== null ? found.account : null;
   const report: ImportReport = {
-    source: { accountId: String(found.account?.id ?? ""), username: String(found.account?.username ?? ""), exportedAt: String(found.exportedAt ?? "") },
-    sameAccount: same,
-    collections: EXPORTABLE.map((c) => ({ name: c.name, records: 0, valid: 0, invalid: 0, existing: 0, notForAccount: 0, imported: 0 })),
+    source: { accountId: String(source?.id ?? "").slice(0, 100), username: String(source?.username ?? "").slice(0, 100), exportedAt: String(found.exportedAt ?? "").slice(0, 40) },
+    collections: EXPORTABLE.map((c) => ({ name: c.name, records: 0, valid: 0, invalid: 0, existing: 0, notForAccount: 0, droppedReferences: 0, imported: 0 })),
     errors: [],
     totalErrors: 0,
+    dropped: [],
+    totalDropped: 0,
     dryRun,
   };
   const fail = (collection: string, line: number, message: string) => {
     report.totalErrors += 1;
-    if (report.errors.length < MAX_REPORTED_ERRORS) report.errors.push({ collection, line, message });
+    if (report.errors.length < MAX_REPORTED_LINES) report.errors.push({ collection, line, message });
   };
-  const mapperFor = (target: string) => (id: string) =>
-    ids.get(target)?.has(id) ? rekey(id, actor.id, same) : same ? id : null;
 
+  const resolver = referenceResolver(actor, plans);
+
+  // Pass 2: each record parsed, re-keyed, its references resolved; stored a batch at a time.
   await walkArchive(file, async ({ collection, stream }) => {
     if (!collection) return;
     const counts = report.collections.find((c) => c.name === collection.name)!;
-    const forAccount = collection.roles.includes(actor.realRole);
-    let batch: Record<string, unknown>[] = [];
+    const plan = plans.get(collection.name);
+    const { schema } = IMPORT_SCHEMAS[collection.name as ImportableName];
+    let batch: Pending[] = [];
     const flush = async () => {
-      const existing = await existingIds(collection, batch.map((d) => d._id as Types.ObjectId));
-      const fresh = batch.filter((d) => !existing.has(String(d._id)));
-      counts.existing += batch.length - fresh.length;
-      if (!dryRun) counts.imported += await insertImported(collection, fresh);
+      const docs = await resolver.resolve(collection.name, batch, (line, message) => {
+        counts.droppedReferences += 1;
+        report.totalDropped += 1;
+        if (report.dropped.length < MAX_REPORTED_LINES) report.dropped.push({ collection: collection.name, line, message });
+      });
+      const stored: Record<string, unknown>[] = [];
+      const keys: { sourceId: string; targetId: string }[] = [];
+      for (const [i, doc] of docs.entries()) {
+        // The model's own rules last (a schema and the model could drift apart).
+        const error = new collection.model(doc).validateSync();
+        if (error) {
+          counts.invalid += 1;
+          fail(collection.name, batch[i].line, Object.values(error.errors ?? {}).map((e) => (e as Error).message).join("; ") || error.message);
+          continue;
+        }
+        counts.valid += 1;
+        stored.push(doc);
+        keys.push({ sourceId: batch[i].sourceId, targetId: String(doc._id) });
+      }
+      if (!dryRun && stored.length > 0) {
+        counts.imported += await insertImported(collection, stored);
+        await saveImportKeys(actor.id, collection.name, keys);
+      }
       batch = [];
     };
-    let lineNo = 0;
-    for await (const line of lines(stream)) {
-      lineNo += 1;
-      if (line.trim() === "") continue;
+    for await (const [lineNo, line] of lines(stream)) {
       counts.records += 1;
-      if (!forAccount) {
+      if (!plan) {
         counts.notForAccount += 1;
         continue;
       }
-      let raw: Record<string, unknown>;
+      let raw: unknown;
       try {
-        raw = JSON.parse(line) as Record<string, unknown>;
-        if (!raw || typeof raw !== "object" || Array.isArray(raw)) throw new Error();
+        raw = JSON.parse(line);
       } catch {
+        raw = null;
+      }
+      if (!raw || typeof raw !== "object" || Array.isArray(raw)) {
         counts.invalid += 1;
         fail(collection.name, lineNo, "Not a JSON object");
         continue;
       }
-      const id = hexId(raw._id);
-      if (!id) {
+      const sourceId = hexId((raw as { _id?: unknown })._id);
+      if (!sourceId) {
         counts.invalid += 1;
         fail(collection.name, lineNo, "Missing or malformed _id");
         continue;
       }
-      const { __v: _version, ...fields } = raw;
-      void _version;
-      fields._id = rekey(id, actor.id, same);
-      fields[collection.ownerField] = actor.id;
-      for (const [refPath, target] of Object.entries(collection.refs ?? {})) mapRefs(fields, refPath.split("."), mapperFor(target));
-      const doc = new collection.model(fields);
-      const error = doc.validateSync();
-      if (error) {
+      const parsed = schema.safeParse(raw);
+      if (!parsed.success) {
         counts.invalid += 1;
-        fail(collection.name, lineNo, Object.values(error.errors ?? {}).map((e) => (e as Error).message).join("; ") || error.message);
+        fail(collection.name, lineNo, issuesText(parsed.error));
         continue;
       }
-      counts.valid += 1;
-      batch.push(doc.toObject({ depopulate: true, versionKey: false }));
+      if (plan.existing.has(sourceId)) {
+        counts.existing += 1;
+        continue;
+      }
+      const now = new Date();
+      const doc: Record<string, unknown> = { createdAt: now, ...(parsed.data as Record<string, unknown>) };
+      doc.updatedAt ??= doc.createdAt;
+      doc._id = new Types.ObjectId(plan.target.get(sourceId));
+      doc[collection.ownerField] = new Types.ObjectId(actor.id);
+      batch.push({ line: lineNo, sourceId, doc });
       if (batch.length >= BATCH) await flush();
     }
     if (batch.length) await flush();
   });
   return report;
+}
+
+const issuesText = (error: ZodError) =>
+  error.issues
+    .slice(0, 3)
+    .map((issue) => (issue.path.length ? `${issue.path.join(".")}: ${issue.message}` : issue.message))
+    .join("; ");
+
+/**
+ * Resolves a batch's references inside the importer's account: a reference to a record of the
+ * archive takes that record's id here; one to the importer's own document stays; anything else
+ * (another account's, or nothing at all: the two read the same) is dropped with a report line.
+ * Media must be the importer's own complete uploads; a vendor, an existing vendor account.
+ */
+function referenceResolver(actor: Actor, plans: Map<string, IdPlan>) {
+  const owned = new Map<string, Map<string, boolean>>();
+  /** Which of `ids` (not in the archive) the importer owns in `collection`, cached. */
+  const ownedIn = async (collection: string, candidates: string[]) => {
+    const cache = owned.get(collection) ?? owned.set(collection, new Map()).get(collection)!;
+    const unknown = [...new Set(candidates.filter((id) => !cache.has(id)))];
+    const entry = EXPORTABLE.find((c) => c.name === collection)!;
+    const found = await ownedIds(entry, actor.id, unknown);
+    for (const id of unknown) cache.set(id, found.has(id));
+    return cache;
+  };
+  const vendors = new Map<string, boolean>();
+
+  return {
+    async resolve(collection: string, batch: Pending[], drop: (line: number, message: string) => void) {
+      const docs = batch.map((p) => p.doc);
+      const refTo = async (target: string, pick: (doc: Record<string, unknown>) => unknown[]) => {
+        const plan = plans.get(target);
+        const outside = docs.flatMap(pick).filter((id): id is string => typeof id === "string" && !plan?.target.has(id));
+        const own = await ownedIn(target, outside);
+        return (id: string) => plan?.target.get(id) ?? (own.get(id) ? id : null);
+      };
+      if (collection === "assessments") {
+        const contact = await refTo("contacts", (d) => [d.contactId]);
+        const assessment = await refTo("assessments", (d) => [d.supplementOf, ...((d.photoWarnings as { otherAssessmentId: string }[]) ?? []).map((w) => w.otherAssessmentId)]);
+        const vendorIds = [...new Set(docs.flatMap((d) => (typeof d.vendorId === "string" && !vendors.has(d.vendorId) ? [d.vendorId] : [])))];
+        const foundVendors = new Set((await findVendors({ ids: vendorIds.map((id) => new Types.ObjectId(id)) })).map((v) => String(v._id)));
+        for (const id of vendorIds) vendors.set(id, foundVendors.has(id));
+        const media = await ownedCompleteUploadIds({ ownerId: actor.id, ids: [...new Set(docs.flatMap((d) => mediaIds(d.mediaUrls as unknown[])))] });
+        batch.forEach(({ line, doc }) => resolveAssessment(doc, line, { contact, assessment, vendor: (id) => vendors.get(id) === true, media, actorId: actor.id, drop }));
+      } else if (collection === "learningRecords") {
+        const assessment = await refTo("assessments", (d) => [d.assessmentId]);
+        for (const { line, doc } of batch) {
+          const source = doc.assessmentId;
+          if (typeof source !== "string") continue;
+          const id = assessment(source);
+          if (id) doc.assessmentId = new Types.ObjectId(id);
+          else {
+            delete doc.assessmentId;
+            drop(line, `assessmentId ${source} is not one of this account's assessments: dropped`);
+          }
+        }
+      }
+      return docs;
+    },
+  };
+}
+
+function resolveAssessment(
+  doc: Record<string, unknown>,
+  line: number,
+  ctx: {
+    contact: (id: string) => string | null;
+    assessment: (id: string) => string | null;
+    vendor: (id: string) => boolean;
+    media: Set<string>;
+    actorId: string;
+    drop: (line: number, message: string) => void;
+  },
+) {
+  const single = (field: string, resolve: (id: string) => string | null, what: string) => {
+    const id = doc[field];
+    if (typeof id !== "string") return;
+    const target = resolve(id);
+    if (target) doc[field] = new Types.ObjectId(target);
+    else {
+      delete doc[field];
+      ctx.drop(line, `${field} ${id} is not ${what}: dropped`);
+    }
+  };
+  single("contactId", ctx.contact, "one of this account's contacts");
+  single("supplementOf", ctx.assessment, "one of this account's assessments");
+  single("vendorId", (id) => (ctx.vendor(id) ? id : null), "a vendor account");
+
+  const urls = doc.mediaUrls as string[];
+  const kept = urls.filter((url) => ctx.media.has(mediaIdOf(url)!));
+  for (const url of urls) if (!kept.includes(url)) ctx.drop(line, `${url} is not one of this account's uploads: dropped`);
+  doc.mediaUrls = [...new Set(kept)];
+  const shown = (url: unknown) => typeof url === "string" && kept.includes(url);
+  doc.damages = (doc.damages as { mediaUrl?: string }[]).map(({ mediaUrl, ...damage }) => (shown(mediaUrl) ? { ...damage, mediaUrl } : damage));
+  const hashes = (doc.photoHashes as { mediaUrl: string; hash: string }[]).filter((p) => shown(p.mediaUrl));
+  doc.photoHashes = hashes;
+  doc.photoBands = photoBandsOf(hashes.map((p) => p.hash));
+  doc.photoWarnings = (doc.photoWarnings as { mediaUrl: string; otherAssessmentId: string; otherTitle: string }[]).flatMap((w) => {
+    const other = ctx.assessment(w.otherAssessmentId);
+    return shown(w.mediaUrl) && other ? [{ ...w, otherAssessmentId: new Types.ObjectId(other) }] : [];
+  });
+  // Nobody else's id stands in the audit list; an analysis in progress has no job here: uploaded.
+  doc.audit = (doc.audit as { by: string | null }[]).map((entry) => ({ ...entry, by: entry.by === ctx.actorId ? new Types.ObjectId(entry.by) : null }));
+  if (doc.status === "processing" || doc.status === "analyzing") doc.status = "uploaded";
 }
 
 /** Housekeeping: uploaded archives never confirmed nor cancelled, and export leftovers, after a day. */

@@ -12,7 +12,7 @@ import { ANALYSIS_JOB, type AnalysisPhoto, type AnalysisResult } from "./analysi
 import { assessmentNotFound, auditActor, getAssessment } from "./assessments.server";
 import type { Actor } from "./auth.server";
 import { notifyAssessmentCompleted } from "./email-delivery.server";
-import { differenceHash, hashDistance } from "./image-features.server";
+import { differenceHash, hasStructure, hashDistance, photoBandsOf } from "./image-features.server";
 import { enqueueJob, PermanentJobError, registerJobHandler, waitForJob, type JobRecord } from "./jobs.server";
 import { readMedia } from "./storage.server";
 import { quoteForVendor } from "./vendors.server";
@@ -73,7 +73,7 @@ export async function analyzeAssessment(actor: Actor, id: string, waitMs = ANALY
 async function photosOf(record: AssessmentRecord, signal: AbortSignal) {
   const photos: AnalysisPhoto[] = [];
   for (const [i, mediaUrl] of record.mediaUrls.entries()) {
-    const media = await readMedia(mediaUrl);
+    const media = await readMedia(mediaUrl, { ownerId: String(record.ownerId) });
     if (!media) throw new PermanentJobError(`The file ${mediaUrl} is no longer stored`);
     const filesAfter = record.mediaUrls.length - i - 1;
     const framesPerVideo = Math.max(1, Math.min(MAX_VIDEO_FRAMES, MAX_PICTURES - photos.length - filesAfter));
@@ -108,22 +108,11 @@ async function priceOf(record: AssessmentRecord, result: AnalysisResult) {
   return { estimatedCost: quoted.total, aiEstimatedCost: quoted.total, lineItems };
 }
 
-/**
- * A hash with almost every bit alike is a picture without structure (a flat colour, a dark frame):
- * all such pictures look alike to the hash, so they say nothing about a photo being reused.
- */
-const hasStructure = (hash: string) => {
-  const bits = BigInt(`0x${hash}`).toString(2).replace(/0/g, "").length;
-  return bits >= 8 && bits <= 56;
-};
-
-const bandsOf = (hash: string) => [0, 1, 2, 3].map((band) => `${band}:${hash.slice(band * 4, band * 4 + 4)}`);
-
 /** Each media file's hash (a video's first frame), and where the owner's other assessments show the same photo. */
 async function reusedPhotos(record: AssessmentRecord, photos: AnalysisPhoto[]) {
   const firstPhotos = photos.filter((p, i) => photos.findIndex((q) => q.mediaUrl === p.mediaUrl) === i);
   const photoHashes = await Promise.all(firstPhotos.map(async (p) => ({ mediaUrl: p.mediaUrl, hash: await differenceHash(p.bytes) })));
-  const photoBands = [...new Set(photoHashes.filter((p) => hasStructure(p.hash)).flatMap((p) => bandsOf(p.hash)))];
+  const photoBands = photoBandsOf(photoHashes.map((p) => p.hash));
   const others = await findAssessmentsSharingPhotoBands({
     ownerId: String(record.ownerId),
     bands: photoBands,

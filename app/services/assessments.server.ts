@@ -29,7 +29,7 @@ import { isAdmin, type Actor } from "./auth.server";
 import { ANALYSIS_JOB } from "./analysis/types";
 import { removeJobs } from "./jobs.server";
 import { claimUploads, discardMediaUrl } from "./storage.server";
-import { ownership } from "./owned-json.server";
+import { isoDate, ownership, timestamps } from "./owned-json.server";
 
 export { removeAssessmentsOf } from "~/models/assessment.server";
 
@@ -91,7 +91,6 @@ export interface AssessmentJson {
 }
 
 export const assessmentNotFound = () => jsonError(404, "Assessment not found");
-const iso = (date: Date | string) => new Date(date).toISOString();
 
 /** Who is acting, as the audit list names them. */
 export function auditActor(actor: Actor): AuditActor {
@@ -111,7 +110,7 @@ function toJson(record: AssessmentRecord, contacts: Map<string, ContactJson>, ow
     vehicleModel: record.vehicleModel ?? null,
     vin: record.vin ?? null,
     contactId,
-    contact: (contactId && contacts.get(contactId)) || null,
+    contact: (contactId && contacts.get(`${record.ownerId}:${contactId}`)) || null,
     notes: record.notes ?? null,
     vendorId: record.vendorId ? String(record.vendorId) : null,
     mediaUrls: record.mediaUrls ?? [],
@@ -146,7 +145,7 @@ function toJson(record: AssessmentRecord, contacts: Map<string, ContactJson>, ow
       otherTitle: w.otherTitle,
     })),
     audit: (record.audit ?? []).map((entry) => ({
-      at: iso(entry.at),
+      at: isoDate(entry.at, record._id),
       by: entry.by ? String(entry.by) : null,
       byName: entry.byName,
       action: entry.action,
@@ -155,23 +154,23 @@ function toJson(record: AssessmentRecord, contacts: Map<string, ContactJson>, ow
       note: entry.note ?? null,
       changes: entry.changes ?? [],
     })),
-    sentAt: record.sentAt ? iso(record.sentAt) : null,
+    sentAt: record.sentAt ? isoDate(record.sentAt, record._id) : null,
     supplementOf: record.supplementOf ? String(record.supplementOf) : null,
     version: record.version ?? 1,
-    createdAt: iso(record.createdAt),
-    updatedAt: iso(record.updatedAt),
+    ...timestamps(record),
   };
 }
 
-/** A page of records as JSON: their contacts in one query, and for admins every owner's name. */
+/** A page of records as JSON: their contacts (each its owner's) in one query, and for admins every owner's name. */
 export async function present(actor: Actor, records: AssessmentRecord[]) {
   const contactIds = records.flatMap((r) => (r.contactId ? [String(r.contactId)] : []));
   const [contactRows, owners] = await Promise.all([
     findContactsByIds({ scope: scopeFor(actor), ids: contactIds }),
     isAdmin(actor) ? ownerNames(records.map((r) => String(r.ownerId))) : undefined,
   ]);
+  // Keyed by owner too: an assessment shows its own account's contact only (an admin's scope holds every account's).
   const contacts = new Map(
-    contactRows.map((c) => [String(c._id), { id: String(c._id), firstName: c.firstName, lastName: c.lastName, email: c.email }]),
+    contactRows.map((c) => [`${c.ownerId}:${c._id}`, { id: String(c._id), firstName: c.firstName, lastName: c.lastName, email: c.email }]),
   );
   return records.map((r) => toJson(r, contacts, owners));
 }
@@ -282,7 +281,7 @@ export async function deleteAssessment(actor: Actor, id: string) {
   await removeJobs({ type: ANALYSIS_JOB, keys: [id] });
   const inUse = await mediaUrlsInUse({ ownerId: String(record.ownerId), urls: record.mediaUrls, exceptId: id });
   for (const url of record.mediaUrls) {
-    if (!inUse.has(url) && !(await imageInUse({ imageUrl: url }))) await discardMediaUrl(url);
+    if (!inUse.has(url) && !(await imageInUse({ imageUrl: url }))) await discardMediaUrl(url, { ownerId: String(record.ownerId) });
   }
   return presentOne(actor, record);
 }

@@ -13,7 +13,7 @@ import type { ContactInput } from "~/schemas/contact";
 import type { ListQuery } from "~/schemas/list-query";
 import { jsonError } from "~/utils/http.server";
 import type { Actor } from "./auth.server";
-import { ownership, presentOwned } from "./owned-json.server";
+import { ownership, presentOwned, timestamps } from "./owned-json.server";
 
 /** A contact as the API answers it and the screen renders it. */
 export interface ContactJson {
@@ -46,8 +46,7 @@ function toJson(record: ContactRecord, owners?: Map<string, string>): ContactJso
     companyName: record.companyName ?? null,
     address: record.address ?? null,
     notes: record.notes ?? null,
-    createdAt: new Date(record.createdAt).toISOString(),
-    updatedAt: new Date(record.updatedAt).toISOString(),
+    ...timestamps(record),
   };
 }
 

@@ -15,7 +15,7 @@ import type { ListQuery } from "~/schemas/list-query";
 import { jsonError } from "~/utils/http.server";
 import type { Actor } from "./auth.server";
 import { checkTemplate, renderTemplate, SAMPLE_CONTEXT } from "./email-render.server";
-import { ownership, presentOwned } from "./owned-json.server";
+import { ownership, presentOwned, timestamps } from "./owned-json.server";
 
 export interface EmailTemplateJson {
   id: string;
@@ -38,8 +38,7 @@ function toJson(record: EmailTemplateRecord, owners?: Map<string, string>): Emai
     subject: record.subject,
     htmlContent: record.htmlContent,
     isDefault: Boolean(record.isDefault),
-    createdAt: new Date(record.createdAt).toISOString(),
-    updatedAt: new Date(record.updatedAt).toISOString(),
+    ...timestamps(record),
   };
 }
 

@@ -120,7 +120,7 @@ export async function estimatePdf(actor: Actor, id: string) {
   const assessment = await getAssessment(actor, id);
   const [header, thumbs] = await Promise.all([
     accountHeader(assessment.ownerId),
-    Promise.all(assessment.mediaUrls.slice(0, PDF_PHOTOS * 2).map((url) => thumbnailBytes(url))),
+    Promise.all(assessment.mediaUrls.slice(0, PDF_PHOTOS * 2).map((url) => thumbnailBytes(url, { ownerId: assessment.ownerId }))),
   ]);
   const photos = thumbs.flatMap((t) => (t === null ? [] : [t])).slice(0, PDF_PHOTOS);
   const doc = new PDFDocument({

@@ -94,3 +94,21 @@ function histogramDistance(a: number[], b: number[]) {
 export function featureDistance(a: ImageFeatures, b: ImageFeatures) {
   return 0.5 * (hashDistance(a.hash, b.hash) / 64) + 0.3 * histogramDistance(a.colour, b.colour) + 0.2 * histogramDistance(a.edges, b.edges);
 }
+
+/**
+ * A hash with almost every bit alike is a picture without structure (a flat colour, a dark frame):
+ * all such pictures look alike to the hash, so they say nothing about a photo being reused.
+ */
+export const hasStructure = (hash: string) => {
+  const bits = BigInt(`0x${hash}`).toString(2).replace(/0/g, "").length;
+  return bits >= 8 && bits <= 56;
+};
+
+/**
+ * The bands an assessment's photo hashes are indexed by for the reused-photo check: each hash with
+ * structure cut in four 16-bit bands ("<band>:<4 hex digits>").
+ */
+export function photoBandsOf(hashes: string[]) {
+  const bandsOf = (hash: string) => [0, 1, 2, 3].map((band) => `${band}:${hash.slice(band * 4, band * 4 + 4)}`);
+  return [...new Set(hashes.filter(hasStructure).flatMap(bandsOf))];
+}

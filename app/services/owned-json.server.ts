@@ -1,4 +1,5 @@
-import { ownerNames } from "~/models/owner-scope.server";
+import { Types } from "mongoose";
+import { isObjectIdHex, ownerNames } from "~/models/owner-scope.server";
 import { isAdmin, type Actor } from "./auth.server";
 
 /** Owned records as JSON; an admin, who sees every account's, also gets each record's owner name. */
@@ -19,4 +20,21 @@ export function ownership(record: { _id: unknown; ownerId: unknown }, owners?: M
     ownerId,
     ...(owners ? { owner: { id: ownerId, name: owners.get(ownerId) ?? "Deleted account" } } : {}),
   };
+}
+
+/**
+ * A stored date as ISO text, read defensively: a record written before a field existed, or stored by
+ * an older import, may lack it or hold something else. Then the id's own creation time stands in.
+ */
+export function isoDate(value: unknown, id: unknown): string {
+  const date = value instanceof Date || typeof value === "string" || typeof value === "number" ? new Date(value) : null;
+  if (date && !Number.isNaN(date.getTime())) return date.toISOString();
+  const fromId = id instanceof Types.ObjectId ? id.getTimestamp() : isObjectIdHex(id) ? new Types.ObjectId(id).getTimestamp() : new Date(0);
+  return fromId.toISOString();
+}
+
+/** A record's `createdAt` and `updatedAt` as ISO text (see isoDate). */
+export function timestamps(record: { _id: unknown; createdAt?: unknown; updatedAt?: unknown }) {
+  const createdAt = isoDate(record.createdAt, record._id);
+  return { createdAt, updatedAt: record.updatedAt === undefined ? createdAt : isoDate(record.updatedAt, record._id) };
 }

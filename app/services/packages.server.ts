@@ -14,7 +14,7 @@ import type { ListQuery } from "~/schemas/list-query";
 import type { PackageInput } from "~/schemas/package";
 import { jsonError } from "~/utils/http.server";
 import type { Actor } from "./auth.server";
-import { ownership, presentOwned } from "./owned-json.server";
+import { ownership, presentOwned, timestamps } from "./owned-json.server";
 
 /** A package as the API answers it and the screen renders it. */
 export interface PackageJson {
@@ -43,8 +43,7 @@ function toJson(record: PackageRecord, owners?: Map<string, string>): PackageJso
     price: record.price,
     features: record.features ?? [],
     isActive: record.isActive !== false,
-    createdAt: new Date(record.createdAt).toISOString(),
-    updatedAt: new Date(record.updatedAt).toISOString(),
+    ...timestamps(record),
   };
 }
 

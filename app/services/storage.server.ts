@@ -25,6 +25,7 @@ import {
 } from "~/models/upload.server";
 import { scopeFor, type OwnerScope } from "~/models/owner-scope.server";
 import { env } from "~/utils/env.server";
+import { mediaIdOf } from "~/utils/media-url";
 import type { Actor } from "./auth.server";
 import { LocalBackend } from "./storage/local";
 import { S3Backend } from "./storage/s3";
@@ -408,20 +409,27 @@ export async function resolveImageUrl(actor: Actor, url: string) {
 }
 
 /**
- * The bytes of the complete upload behind an app media URL, whoever owns it: for documents that
- * reference an image the caller was already allowed to use (a training item's), never a request's URL.
+ * The upload behind an app media URL that a stored document names, inside `scope`: the document's
+ * owner (`{ownerId}`), or every account for the platform's own documents (training items, which
+ * only admins write). A URL naming another account's upload resolves to nothing, whatever the
+ * document says: documents arrive by import too, and ids can be guessed.
  */
-export async function readMediaBytes(url: string) {
-  return (await readMedia(url))?.bytes ?? null;
+async function uploadOfDocument(url: string, scope: OwnerScope) {
+  const id = mediaIdOf(url);
+  return id ? findUpload({ scope, id }) : null;
+}
+
+/** The bytes of the complete upload behind an app media URL in `scope` (a training item's image); null otherwise. */
+export async function readMediaBytes(url: string, scope: OwnerScope) {
+  return (await readMedia(url, scope))?.bytes ?? null;
 }
 
 /**
- * As readMediaBytes, with the stored content type: for the analysis of an assessment's media, which
- * its owner attached (each URL was checked to be theirs when the assessment was created).
+ * As readMediaBytes, with the stored content type: for the analysis of an assessment's media, in
+ * its owner's scope.
  */
-export async function readMedia(url: string) {
-  const id = /^\/media\/([0-9a-f]{24})$/.exec(url)?.[1];
-  const record = id ? await findUpload({ scope: { allOwners: true }, id }) : null;
+export async function readMedia(url: string, scope: OwnerScope) {
+  const record = await uploadOfDocument(url, scope);
   if (!record || record.state !== "complete") return null;
   const stream = await storage().read(record.key);
   return { contentType: record.contentType, bytes: Buffer.concat(await stream.toArray()) };
@@ -613,12 +621,11 @@ async function discardUpload(record: UploadRecord) {
 }
 
 /**
- * The upload behind an app media URL, with its object, whoever owns it: for a document that held
- * the only reference to an image the caller was allowed to use (a deleted training item's).
+ * The upload behind an app media URL in `scope`, with its object: for a document that held the only
+ * reference to it (a deleted assessment's, in its owner's scope; a deleted training item's).
  */
-export async function discardMediaUrl(url: string) {
-  const id = /^\/media\/([0-9a-f]{24})$/.exec(url)?.[1];
-  const record = id ? await findUpload({ scope: { allOwners: true }, id }) : null;
+export async function discardMediaUrl(url: string, scope: OwnerScope) {
+  const record = await uploadOfDocument(url, scope);
   if (record) await discardUpload(record);
 }
 
@@ -753,12 +760,11 @@ export async function serveThumbnail(actor: Actor, id: string) {
 }
 
 /**
- * The thumbnail JPEG of the image behind an app media URL, whoever owns it (for a document the
- * caller may see, e.g. an estimate's PDF); null for a video, a missing or an unreadable file.
+ * The thumbnail JPEG of the image behind an app media URL in `scope` (an estimate's PDF: its
+ * owner's uploads only); null for a video, a missing, another account's or an unreadable file.
  */
-export async function thumbnailBytes(url: string) {
-  const id = /^\/media\/([0-9a-f]{24})$/.exec(url)?.[1];
-  const record = id ? await findUpload({ scope: { allOwners: true }, id }) : null;
+export async function thumbnailBytes(url: string, scope: OwnerScope) {
+  const record = await uploadOfDocument(url, scope);
   if (!record || record.state !== "complete" || !record.contentType.startsWith("image/")) return null;
   try {
     const { key } = await ensureThumbnail(record);

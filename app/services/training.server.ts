@@ -13,6 +13,7 @@ import {
 import type { TrainingFilter, TrainingItemInput } from "~/schemas/training";
 import { jsonError } from "~/utils/http.server";
 import { isAdmin, type Actor } from "./auth.server";
+import { timestamps } from "./owned-json.server";
 import { computeImageFeatures } from "./image-features.server";
 import { discardMediaUrl, readMediaBytes, resolveImageUrl } from "./storage.server";
 
@@ -38,12 +39,17 @@ function toJson(r: TrainingItemRecord) {
     notes: r.notes ?? null,
     isVerified: r.isVerified === true,
     verifiedAt: r.verifiedAt ? new Date(r.verifiedAt).toISOString() : null,
-    createdAt: new Date(r.createdAt).toISOString(),
-    updatedAt: new Date(r.updatedAt).toISOString(),
+    ...timestamps(r),
   };
 }
 
 const notFound = () => jsonError(404, "Training data not found");
+
+/**
+ * Whose uploads a training item's image may be: the platform's documents are written by admins only,
+ * each image checked to be the writing admin's upload (checkedImage), and no import carries them.
+ */
+const PLATFORM = { allOwners: true } as const;
 
 /** Training data is the platform's, curated by admins: everyone else is refused (403). */
 function assertAdmin(actor: Actor) {
@@ -110,7 +116,7 @@ export async function verifyTrainingItem(actor: Actor, id: string) {
   assertAdmin(actor);
   const current = await findTrainingItem({ id });
   if (!current) throw notFound();
-  const bytes = await readMediaBytes(current.imageUrl);
+  const bytes = await readMediaBytes(current.imageUrl, PLATFORM);
   const features = bytes ? await computeImageFeatures(bytes).catch(() => null) : null;
   if (!features) throw jsonError(422, "The training image could not be read");
   const record = await markTrainingItemVerified({ id, features });
@@ -123,6 +129,6 @@ export async function deleteTrainingItem(actor: Actor, id: string) {
   assertAdmin(actor);
   const record = await removeTrainingItem({ id });
   if (!record) throw notFound();
-  if (!(await imageInUse({ imageUrl: record.imageUrl }))) await discardMediaUrl(record.imageUrl);
+  if (!(await imageInUse({ imageUrl: record.imageUrl }))) await discardMediaUrl(record.imageUrl, PLATFORM);
   return toJson(record);
 }

@@ -1,4 +1,5 @@
 import mongoose from "mongoose";
+import { removeImportKeysOf } from "~/models/account-data.server";
 import { deleteApiTokensOf } from "~/models/api-token.server";
 import { removeAssessmentsOf } from "~/models/assessment.server";
 import { deleteJobsOf } from "~/models/job.server";
@@ -124,6 +125,7 @@ export async function deleteUser(actor: Actor, id: string, request: Request) {
     removeLogsOf({ ownerId: id }),
     removePackagesOf({ ownerId: id }),
     deleteUploadsOf(id),
+    removeImportKeysOf({ ownerId: id }),
     // A vendor's pricing goes with it: nothing would price with it, and nobody could see it.
     pricingRules.removeAllOf({ vendorId: id }),
     vendorPackages.removeAllOf({ vendorId: id }),

@@ -3,7 +3,19 @@ import { startApp, type RunningApp } from "../app-server";
 import { signIn } from "../accounts";
 import { OWNER_SCOPED, VENDOR_OWNED, routes, type Caller, type Method, type RouteEntry } from "../route-registry";
 import { useTestDb } from "../test-db";
-import { call, documentCounts, pool, previewAsDealer, seedWorld, validBody, type Account, type Answer, type CallerName, type World } from "./world";
+import {
+  call,
+  documentCounts,
+  plantForeignReferences,
+  pool,
+  previewAsDealer,
+  seedWorld,
+  validBody,
+  type Account,
+  type Answer,
+  type CallerName,
+  type World,
+} from "./world";
 
 // The role × route matrix, generated from tests/route-registry.ts: every method of every route, called
 // by each caller, must answer what the registry's roles say; another account's id is not found; no
@@ -163,9 +175,11 @@ function leakedIn(outcome: Outcome) {
   // The admin sees everyone's; dealers see vendors' active rules (to price estimates) but no other account's data.
   if (!["dealer", "admin"].includes(outcome.caller)) {
     for (const mark of marks(dealer)) if (outcome.answer.text.includes(mark)) found.push(mark);
+    if (outcome.answer.bytes.includes(dealer.thumbMark)) found.push("the first dealer's photo");
   }
   if (outcome.caller === "vendorB") {
     for (const mark of marks(vendor)) if (outcome.answer.text.includes(mark)) found.push(mark);
+    if (outcome.answer.bytes.includes(vendor.thumbMark)) found.push("the first vendor's photo");
   }
   return found;
 }
@@ -183,6 +197,45 @@ const calls = routes.flatMap((route) => (Object.keys(route.methods) as Method[])
 
 // Each test below sends hundreds of requests, growing with the route registry: 120 s each, not the default 20.
 describe("role × route matrix", () => {
+  // First: the other tests end by deleting the callers' uploads.
+  it("follows stored references: another account's photo named in one's own assessment is never read, embedded or deleted", async () => {
+    await plantForeignReferences(world);
+    const { dealer } = world.accounts;
+    const holders = (["dealerB", "vendor", "vendorB", "admin", "adminAsDealer"] as const).map((name) => ({ name, account: world.accounts[name] }));
+    const outcomes: Outcome[] = [];
+    const ask = async (caller: CallerName, cookie: string, method: string, path: string, accept = "application/json") => {
+      figures.requests += 1;
+      const answer = await call(app, method, path, { cookie, headers: { Accept: accept, ...(method === "GET" ? {} : { Origin: app.url }) } });
+      outcomes.push({ label: `${method} ${path}`, caller, answer });
+      return answer;
+    };
+    try {
+      for (const { name, account } of holders) {
+        const id = account.planted!.id;
+        expect((await ask(name, account.cookie, "GET", `/api/assessments/${id}`)).status).toBe(200);
+        const pdf = await ask(name, account.cookie, "GET", `/api/assessments/${id}/estimate.pdf`, "application/pdf");
+        expect(pdf.status).toBe(200);
+        // Its own photo is in its PDF, the first dealer's is not.
+        expect(pdf.bytes.includes(account.planted!.mark), `${name}'s own photo in its PDF`).toBe(true);
+        expect((await ask(name, account.cookie, "GET", `/estimates?view=${id}`, "text/html")).status).toBe(200);
+      }
+      // Nobody but the first dealer gets its photo's bytes through these documents, nor (but an admin, whose lists show every account's) its text.
+      const leaks = outcomes
+        .filter((o) => o.answer.bytes.includes(dealer.thumbMark) || (o.caller !== "admin" && o.answer.text.includes(dealer.secret)))
+        .map((o) => `${o.label} as ${o.caller}`);
+      figures.leaks += leaks.length;
+      expect(leaks).toEqual([]);
+    } finally {
+      // Deleting each planted assessment deletes its own new photo only (nothing else names it), never the first dealer's.
+      for (const { name, account } of holders) {
+        expect((await ask(name, account.cookie, "DELETE", `/api/assessments/${account.planted!.id}`)).status).toBe(200);
+      }
+      figures.fiveHundreds += outcomes.filter((o) => o.answer.status >= 500).length;
+    }
+    expect((await call(app, "GET", `/media/${dealer.docs.upload}`, { cookie: dealer.cookie })).status).toBe(200);
+    expect(outcomes.filter((o) => o.answer.status >= 500)).toEqual([]);
+  }, 120_000);
+
   it("another account's ids are not found, by any method, and nothing of it shows", async () => {
     const { dealer, vendor } = world.accounts;
     const foreign = calls.filter(({ route }) => route.owned && OWNER_SCOPED.has(route.owned));
@@ -265,6 +318,7 @@ describe("role × route matrix", () => {
     expect(outcomes.every((o) => JSON.parse(o.answer.text).message === "Cross-site request rejected")).toBe(true);
     expect(await documentCounts()).toEqual(before);
   }, 120_000);
+
 });
 
 afterAll(() => {

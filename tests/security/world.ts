@@ -1,9 +1,11 @@
 import { randomBytes } from "node:crypto";
 import mongoose from "mongoose";
+import { Assessment } from "../../app/models/assessment.server";
 import { EmailLog } from "../../app/models/email-log.server";
 import { client, createTestUser, signIn } from "../accounts";
 import type { RunningApp } from "../app-server";
 import type { Caller, Method, Owned, RouteEntry } from "../route-registry";
+import { markedJpeg } from "../media-files";
 import { uploadMedia } from "../uploads";
 
 type Client = ReturnType<typeof client>;
@@ -21,8 +23,15 @@ export interface Account {
   cookie: string;
   /** Ids of the documents seeded for this account, by kind. */
   docs: Partial<Record<Owned, string>>;
-  /** Text only this account's documents hold (a leak check looks for it in others' answers). */
+  /** Text only this account's documents hold (a leak check looks for it in others' answers); its upload's bytes hold it too. */
   secret: string;
+  /** Bytes from the middle of its upload's thumbnail (what a PDF embeds): no answer to another account may hold them. */
+  thumbMark: Buffer;
+  /**
+   * An assessment of this account naming the first dealer's upload and contact, stored as an import
+   * before decision 0012's rules stored one (only for accounts other than the first dealer).
+   */
+  planted?: { id: string; mark: Buffer };
 }
 
 export interface World {
@@ -62,11 +71,14 @@ export function validBody(route: RouteEntry, method: Method, world: World): unkn
   return bodies[key];
 }
 
+let seeds = 0;
+
 /** Seeds the documents one account owns, over the API as a client would. */
 async function seedOwnDocs(who: Client, secret: string) {
   const contact = await who.post("/api/contacts", { firstName: secret, lastName: "Owner", email: "owner@example.com", notes: secret });
   const pkg = await who.post("/api/packages", { name: `${secret} package`, price: 10, description: secret });
-  const upload = (await uploadMedia(who)).split("/").pop() ?? "";
+  // A picture of its own, with the secret in its bytes: raw media leaks show up as the secret.
+  const upload = (await uploadMedia(who, { bytes: await markedJpeg(secret, (seeds += 1)) })).split("/").pop() ?? "";
   const assessment = await who.post("/api/assessments", { title: `${secret} car`, notes: secret, mediaUrls: [await uploadMedia(who)] });
   await who.post("/api/auth/tokens", { name: secret });
   const tokens = await who.get("/api/auth/tokens");
@@ -87,7 +99,7 @@ async function seedOwnDocs(who: Client, secret: string) {
 async function account(app: RunningApp, role: "dealer" | "vendor" | "admin"): Promise<Account> {
   const user = await createTestUser({ role });
   const cookie = await signIn(app, user.username, user.password);
-  return { id: user.id, username: user.username, password: user.password, cookie, docs: {}, secret: secretOf() };
+  return { id: user.id, username: user.username, password: user.password, cookie, docs: {}, secret: secretOf(), thumbMark: Buffer.alloc(0) };
 }
 
 export const sameSite = (app: RunningApp) => ({ Origin: app.url });
@@ -131,6 +143,13 @@ export async function seedWorld(app: RunningApp): Promise<World> {
     }),
   );
 
+  // Each account's thumbnail mark, read as its owner sees it.
+  await Promise.all(
+    Object.values(accounts).map(async (a) => {
+      a.thumbMark = await thumbMarkOf(app, a.cookie, `/media/${a.docs.upload}`);
+    }),
+  );
+
   // An email log each (sent already: the app's outbox leaves it alone), written as the outbox writes one.
   await Promise.all(
     Object.values(accounts).map(async (a) => {
@@ -167,6 +186,46 @@ export async function seedWorld(app: RunningApp): Promise<World> {
   return { app, accounts, spareUserId: spare.id };
 }
 
+/** Bytes from the middle of an upload's thumbnail, as its owner gets it (what a PDF embeds). */
+async function thumbMarkOf(app: RunningApp, cookie: string, mediaUrl: string) {
+  const thumb = await fetch(`${app.url}${mediaUrl}/thumb`, { headers: { Cookie: cookie } });
+  if (thumb.status !== 200) throw new Error(`seeding failed: thumbnail ${thumb.status}`);
+  const bytes = Buffer.from(await thumb.arrayBuffer());
+  return bytes.subarray(Math.floor(bytes.length / 2), Math.floor(bytes.length / 2) + 48);
+}
+
+/**
+ * Every account but the first dealer gets an assessment naming the first dealer's photo and contact
+ * next to a photo of its own (a new upload, `plantedMark` its thumbnail's bytes), stored as an import
+ * before decision 0012's rules stored one: such a stored reference must resolve in its owner's scope
+ * (its PDF, analysis and deletion must not reach the first dealer's upload).
+ */
+export async function plantForeignReferences(world: World) {
+  const { dealer } = world.accounts;
+  await Promise.all(
+    Object.values(world.accounts)
+      .filter((a) => a !== dealer)
+      .map(async (a) => {
+        const own = await uploadMedia(cookieClient(world.app, a.cookie), { bytes: await markedJpeg(a.secret, (seeds += 1)) });
+        const _id = new mongoose.Types.ObjectId();
+        await Assessment.collection.insertOne({
+          _id,
+          ownerId: new mongoose.Types.ObjectId(a.id),
+          title: `${a.secret} planted`,
+          contactId: new mongoose.Types.ObjectId(dealer.docs.contact),
+          mediaUrls: [`/media/${dealer.docs.upload}`, own],
+          status: "completed",
+          lineItems: [],
+          damages: [],
+          audit: [],
+          createdAt: new Date(),
+          updatedAt: new Date(),
+        });
+        a.planted = { id: String(_id), mark: await thumbMarkOf(world.app, a.cookie, own) };
+      }),
+  );
+}
+
 /** Documents in every collection but the ones sign-ins write (sessions, login attempts). */
 export async function documentCounts() {
   const collections = (await mongoose.connection.db?.collections()) ?? [];
@@ -179,11 +238,12 @@ export async function documentCounts() {
   return Object.fromEntries(counted.sort(([a], [b]) => a.localeCompare(b)));
 }
 
-/** A request's answer: status, Location and body text. */
+/** A request's answer: status, Location and body (as text, and as bytes for binary answers: media, PDFs). */
 export interface Answer {
   status: number;
   location: string | null;
   text: string;
+  bytes: Buffer;
 }
 
 /** One HTTP call as a browser or API client makes it (no redirects followed). */
@@ -199,7 +259,8 @@ export async function call(
     headers: { ...(cookie ? { Cookie: cookie } : {}), ...headers },
     body,
   });
-  return { status: res.status, location: res.headers.get("location"), text: await res.text() };
+  const bytes = Buffer.from(await res.arrayBuffer());
+  return { status: res.status, location: res.headers.get("location"), text: bytes.toString("utf8"), bytes };
 }
 
 /** Runs tasks with at most `limit` at once (the app and its database share two cores with the runner). */

@@ -18,6 +18,7 @@ import { humanize } from "../training/labels";
 import { contactName, NO_CONTACT_MESSAGE, pdfHref } from "./EstimateCard";
 import { AuditTrail, EstimateLines } from "./EstimateLines";
 import { BEING_ANALYZED } from "~/schemas/assessment-status";
+import { mediaIdOf } from "~/utils/media-url";
 
 const NOT_SPECIFIED = "Not specified";
 
@@ -44,8 +45,6 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
     </Stack>
   );
 }
-
-const mediaId = (url: string) => url.replace(/^\/media\//, "");
 
 /** A form post of one intent about this estimate (approve, reject, email). */
 function PostButton({ id, intent, children, ...props }: { id: string; intent: string; children: ReactNode; color?: string; variant?: string; disabled?: boolean; title?: string }) {
@@ -168,11 +167,15 @@ export function EstimateDetail({
 
       <Section title={`Photos (${a.mediaUrls.length})`}>
         <Group gap="xs">
-          {a.mediaUrls.map((url, i) => (
-            <a key={url} href={url} target="_blank" rel="noreferrer" aria-label={`Photo ${i + 1} full size`}>
-              <img src={`/media/${mediaId(url)}/thumb`} alt={`Photo ${i + 1}`} width={96} height={72} style={{ objectFit: "cover", borderRadius: 4 }} loading="lazy" />
-            </a>
-          ))}
+          {a.mediaUrls.map((url, i) => {
+            // Only the app's own media are linked and shown: a stored `javascript:` or outside URL is not.
+            const id = mediaIdOf(url);
+            return id ? (
+              <a key={url} href={`/media/${id}`} target="_blank" rel="noreferrer" aria-label={`Photo ${i + 1} full size`}>
+                <img src={`/media/${id}/thumb`} alt={`Photo ${i + 1}`} width={96} height={72} style={{ objectFit: "cover", borderRadius: 4 }} loading="lazy" />
+              </a>
+            ) : null;
+          })}
         </Group>
       </Section>
 

@@ -51,7 +51,7 @@ function PendingImport({ pending }: { pending: NonNullable<Data["pendingImport"]
       <Text size="sm" mb="xs">
         Archive of {report.source?.username || "an unknown account"}
         {report.source?.exportedAt ? `, exported ${new Date(report.source.exportedAt).toLocaleString("en-US")}` : ""}
-        {report.sameAccount ? " (this account: only what is missing is restored)" : " (another account: every record gets a new id)"}.
+        . Every record gets a new id in this account; one already here, or imported before, is skipped.
       </Text>
       <Table withTableBorder verticalSpacing={4} fz="sm" mb="xs">
         <Table.Thead>
@@ -75,6 +75,18 @@ function PendingImport({ pending }: { pending: NonNullable<Data["pendingImport"]
           ))}
         </Table.Tbody>
       </Table>
+      {report.totalDropped > 0 && (
+        <Stack gap={2} mb="xs">
+          <Text size="sm" fw={600}>
+            {report.totalDropped} reference(s) to what this account does not have will be dropped:
+          </Text>
+          {report.dropped.map((e, i) => (
+            <Text key={`${e.collection}-${e.line}-${i}`} size="xs">
+              {e.collection}, line {e.line}: {e.message}
+            </Text>
+          ))}
+        </Stack>
+      )}
       {report.totalErrors > 0 && (
         <Stack gap={2} mb="xs">
           <Text size="sm" fw={600}>

@@ -1,0 +1,156 @@
+import { z } from "zod";
+import { ASSESSMENT_LIMITS, ASSESSMENT_STATUSES, assessmentUpdateSchema, MAX_ASSESSMENT_MEDIA } from "./assessment";
+import { contactSchema } from "./contact";
+import { DAMAGE_LOCATIONS, DAMAGE_TYPES, SEVERITIES } from "./damage";
+import { emailTemplateSchema } from "./email";
+import { MAX_ESTIMATE_LINES } from "./estimate";
+import { packageSchema } from "./package";
+import { optionalString } from "./text-fields";
+import { learningRecordSchema, pricingRuleSchema, vendorPackageSchema } from "./vendor-pricing";
+import { MEDIA_URL_PATTERN } from "~/utils/media-url";
+
+/**
+ * An imported record is a create through the API: each collection's schema is the API's create
+ * schema (same fields, limits and messages), extended only by what the server writes itself and an
+ * export carries (timestamps; an assessment's analysis, lines and audit), each bounded too. Unknown
+ * fields are dropped. References (ids, media URLs) are checked for shape here and resolved in the
+ * importer's account by the import (services/account-data.server.ts).
+ */
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/** A stored date as an export writes it (ISO text); absent is "now" (set by the import). */
+const isoDate = (label: string) =>
+  z
+    .string({ invalid_type_error: `${label} must be an ISO date` })
+    .datetime({ offset: true, message: `${label} must be an ISO date` })
+    .transform((v) => new Date(v))
+    .refine((d) => d.getTime() <= Date.now() + DAY_MS && d.getUTCFullYear() >= 2000, `${label} must be a date between 2000 and today`);
+
+const timestamps = {
+  createdAt: isoDate("createdAt").optional(),
+  updatedAt: isoDate("updatedAt").optional(),
+};
+
+/** A reference to another document: 24 hex digits (resolved, or dropped, in the importer's account). */
+const ref = (label: string) =>
+  z
+    .string({ invalid_type_error: `${label} must be an id` })
+    .regex(/^[a-f0-9]{24}$/i, `${label} must be an id`)
+    .transform((v) => v.toLowerCase());
+
+/** Only this app's own media (`/media/<id>`): `javascript:`, another site's address or a path elsewhere is refused. */
+const mediaUrl = z
+  .string({ invalid_type_error: "Each media URL must be text" })
+  .regex(MEDIA_URL_PATTERN, "Media URLs must be this app's /media/<id> addresses");
+
+const text = (label: string, max: number) => z.string({ invalid_type_error: `${label} must be text` }).max(max, `${label} must be at most ${max} characters`);
+const list = <T extends z.ZodTypeAny>(label: string, item: T, max: number) =>
+  z.array(item, { invalid_type_error: `${label} must be a list` }).max(max, `At most ${max} ${label}`);
+const cents = (label: string) => z.number({ invalid_type_error: `${label} must be a number` }).int(`${label} must be whole cents`).min(-1e11).max(1e11);
+const factor = (label: string) => z.number({ invalid_type_error: `${label} must be a number` }).finite().min(0).max(1000);
+
+/** One estimate line as the pricing engine and an estimate edit store it (utils/estimate-lines). */
+const lineItem = z.object({
+  damageType: z.enum(DAMAGE_TYPES),
+  severity: z.enum(SEVERITIES),
+  location: z.enum(DAMAGE_LOCATIONS).nullable().default(null),
+  priced: z.boolean(),
+  reason: text("reason", 500).optional(),
+  baseCents: cents("baseCents").optional(),
+  labour: z
+    .object({ hours: factor("hours"), hoursFrom: z.enum(["training", "default"]), rateCents: cents("rateCents"), cents: cents("cents") })
+    .optional(),
+  partsCents: cents("partsCents").optional(),
+  modifiers: z.object({ make: factor("make"), location: factor("location"), seasonal: factor("seasonal") }).optional(),
+  markupPercentage: factor("markupPercentage").optional(),
+  subtotalCents: cents("subtotalCents").optional(),
+  minimumChargeCents: cents("minimumChargeCents").optional(),
+  minimumApplied: z.boolean().optional(),
+  ruleCents: cents("ruleCents").optional(),
+  learning: z.object({ factor: factor("factor"), records: z.number().int().min(0).max(1e9), cents: cents("cents") }).optional(),
+  totalCents: cents("totalCents").optional(),
+  manualCents: cents("manualCents").nullable().optional(),
+});
+
+const damage = z.object({
+  damageType: z.enum(DAMAGE_TYPES),
+  location: z.enum(DAMAGE_LOCATIONS),
+  severity: z.enum(SEVERITIES),
+  description: text("Damage description", 2000).default(""),
+  confidence: z.number().min(0).max(1),
+  mediaUrl: mediaUrl.optional(),
+});
+
+const AUDIT_ENTRIES = 500;
+const auditEntry = z.object({
+  at: isoDate("Audit date"),
+  by: ref("Audit author").nullable().default(null),
+  byName: text("Audit author name", 200),
+  action: text("Audit action", 100),
+  from: z.enum(ASSESSMENT_STATUSES).optional(),
+  to: z.enum(ASSESSMENT_STATUSES).optional(),
+  note: text("Audit note", 1000).optional(),
+  changes: list("audit changes", text("Audit change", 1000), MAX_ESTIMATE_LINES * 2).optional(),
+});
+
+const amount = (label: string) => z.number({ invalid_type_error: `${label} must be a number` }).finite().min(0).max(10_000_000);
+
+/**
+ * An assessment: the API's fields (title, vehicle, contact, notes, vendor) with its messages, its
+ * media (at most 20, this app's only: an export's may all be dropped, so none is allowed here), and
+ * what the analysis, the pricing engine, estimate edits and sending wrote.
+ */
+const assessment = assessmentUpdateSchema.extend({
+  mediaUrls: list("media URLs", mediaUrl, MAX_ASSESSMENT_MEDIA).default([]),
+  status: z.enum(ASSESSMENT_STATUSES).default("uploaded"),
+  severity: z.enum(SEVERITIES).optional(),
+  estimatedCost: amount("estimatedCost").optional(),
+  aiEstimatedCost: amount("aiEstimatedCost").optional(),
+  costNote: optionalString("costNote", 1000),
+  lineItems: list("line items", lineItem, MAX_ESTIMATE_LINES).default([]),
+  damages: list("damages", damage, MAX_ESTIMATE_LINES).default([]),
+  damageCategories: list("damage categories", z.enum(DAMAGE_TYPES), DAMAGE_TYPES.length).default([]),
+  aiAnalysis: z
+    .object({
+      confidence: z.number().min(0).max(1),
+      description: text("AI description", ASSESSMENT_LIMITS.notes).default(""),
+      provider: z.enum(["openai", "embedded"]),
+      model: text("AI model", 100).optional(),
+    })
+    .optional(),
+  analysisError: optionalString("analysisError", 1000),
+  photoHashes: list("photo hashes", z.object({ mediaUrl, hash: z.string().regex(/^[0-9a-f]{16}$/, "A photo hash is 16 hex digits") }), MAX_ASSESSMENT_MEDIA).default([]),
+  photoWarnings: list(
+    "photo warnings",
+    z.object({ mediaUrl, otherAssessmentId: ref("otherAssessmentId"), otherTitle: text("otherTitle", ASSESSMENT_LIMITS.title) }),
+    MAX_ASSESSMENT_MEDIA * 5,
+  ).default([]),
+  audit: list("audit entries", auditEntry, AUDIT_ENTRIES).default([]),
+  sentAt: isoDate("sentAt").optional(),
+  supplementOf: ref("supplementOf").optional(),
+  version: z.number().int().min(1).max(1000).default(1),
+  ...timestamps,
+});
+
+/**
+ * A learning record: the API's fields; `assessmentId` a reference. Pending, whatever the archive says:
+ * only an admin's validation lets a record move a vendor's prices.
+ */
+const learningRecord = learningRecordSchema
+  .extend({ assessmentId: ref("assessmentId").optional(), ...timestamps })
+  .transform((r) => ({ ...r, adminAdjustment: Math.round((r.finalCost - r.originalEstimate) * 100) / 100, isValidated: false }));
+
+/** Per collection of the export registry: the schema and the most records one archive may hold. */
+export const IMPORT_SCHEMAS = {
+  contacts: { schema: contactSchema.extend(timestamps), maxRecords: 50_000 },
+  packages: { schema: packageSchema.extend(timestamps), maxRecords: 5_000 },
+  assessments: { schema: assessment, maxRecords: 50_000 },
+  // An imported template is never the account's default: the account keeps its own.
+  emailTemplates: { schema: emailTemplateSchema.extend({ isDefault: z.unknown().transform(() => false), ...timestamps }), maxRecords: 1_000 },
+  pricingRules: { schema: pricingRuleSchema.extend(timestamps), maxRecords: 5_000 },
+  vendorPackages: { schema: vendorPackageSchema.extend(timestamps), maxRecords: 1_000 },
+  learningRecords: { schema: learningRecord, maxRecords: 50_000 },
+} satisfies Record<string, { schema: z.ZodTypeAny; maxRecords: number }>;
+
+export type ImportableName = keyof typeof IMPORT_SCHEMAS;
