@@ -14,6 +14,7 @@ import {
   adminExists,
   findUserForLogin,
   listUsers as listUserRecords,
+  markUserDeleted,
   User,
   usernameKey,
   toPublicUser,
@@ -102,8 +103,9 @@ export async function getUserForAdmin(actor: Actor, id: string, request: Request
 }
 
 /**
- * Deletes an account with everything it owns: first its sessions and tokens (nothing new can be
- * written), then its assessments, contacts, email templates and logs, packages, uploads with their objects (the assessments'
+ * Deletes an account with everything it owns: first the account is marked deleted (no instance
+ * lets it in, and no record can be written for it from then on: define-model's owner fence), then
+ * its sessions and tokens, then its assessments, contacts, email templates and logs, packages, uploads with their objects (the assessments'
  * media among them) and (a vendor's) pricing rules, vendor packages and learning records, and the
  * account last — a
  * failure part-way (storage down) leaves the account in place to delete again, never orphans.
@@ -115,6 +117,7 @@ export async function deleteUser(actor: Actor, id: string, request: Request) {
   if (id === actor.id) throw jsonError(400, "You cannot delete your own account");
   const user = await User.findById(id);
   if (!user) throw jsonError(404, "User not found");
+  if (!(await markUserDeleted(id))) throw jsonError(404, "User not found");
   await Promise.all([endAllSessions(id), deleteApiTokensOf({ ownerId: id })]);
   await Promise.all([
     removeAssessmentsOf({ ownerId: id }),

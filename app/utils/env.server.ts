@@ -106,6 +106,11 @@ export const envSchema = z
     /** How long a delivery attempt may go without its worker renewing it before recovery looks at it. */
     EMAIL_LEASE_MS: z.coerce.number().int().min(200, "must be at least 200").max(3_600_000, "must be at most 3600000").default(120_000),
     EMAIL_CONCURRENCY: z.coerce.number().int().min(1, "must be at least 1").max(64, "must be at most 64").default(4),
+    /**
+     * How often each process reads the cache versions (docs/decisions/0016): a change made on another
+     * instance (a revoked token, a deleted account) takes effect here within three of these.
+     */
+    CACHE_POLL_MS: z.coerce.number().int().min(20, "must be at least 20").max(300, "must be at most 300").default(250),
     // Set by server.mjs for its processes (not configuration): a cluster's primary only runs the
     // embedded database for its workers; one worker runs the housekeeping.
     DAMAGEIQ_ROLE: z.enum(["primary", "worker"]).optional(),

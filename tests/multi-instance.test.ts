@@ -1,0 +1,158 @@
+import http from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Assessment } from "../app/models/assessment.server";
+import { Contact } from "../app/models/contact.server";
+import { freePort } from "../app/utils/embedded-db.server";
+import { createTestUser, signIn, tokenFor } from "./accounts";
+import { startApp, type RunningApp } from "./app-server";
+import { startS3Server, type RunningS3 } from "./s3-server";
+import { useTestDb } from "./test-db";
+
+// Several app instances on one database and one S3 server behind a round-robin balancer
+// (issue 25, docs/deploy.md): what one instance changes, every other one honours at once.
+let s3: RunningS3;
+let apps: RunningApp[] = [];
+let balancer: http.Server;
+let lb: string;
+const figures: Record<string, number> = {};
+
+/** A balancer as simple as a real one: each request to the next instance, in turn. */
+async function startBalancer(targets: () => string[]) {
+  let next = 0;
+  const agent = new http.Agent({ keepAlive: true });
+  const server = http.createServer((req, res) => {
+    const list = targets();
+    const target = new URL(list[next++ % list.length]);
+    const upstream = http.request(
+      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers, agent },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on("error", () => {
+      if (!res.headersSent) res.writeHead(502);
+      res.end();
+    });
+    req.pipe(upstream);
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  return { server, url: `http://127.0.0.1:${port}` };
+}
+
+const call = async (base: string, method: string, path: string, auth: { cookie?: string; token?: string }, body?: unknown) => {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    redirect: "manual",
+    headers: {
+      ...(body !== undefined ? { "Content-Type": "application/json" } : {}),
+      ...(auth.cookie ? { Cookie: auth.cookie, Origin: base } : {}),
+      ...(auth.token ? { Authorization: `Bearer ${auth.token}` } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, json: text.startsWith("{") || text.startsWith("[") ? JSON.parse(text) : undefined };
+};
+
+/** Milliseconds until `check` holds, polling every 10 ms (fails after `ms`). */
+async function lagUntil(check: () => Promise<boolean>, ms = 6_000) {
+  const start = performance.now();
+  while (!(await check())) {
+    if (performance.now() - start > ms) return Infinity;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return Math.round(performance.now() - start);
+}
+
+const sharedEnv = () => ({ ...s3.appEnv, SESSION_SECRET: "multi-instance-test-secret-0123456789abcdef" });
+
+beforeAll(async () => {
+  await useTestDb();
+  s3 = await startS3Server();
+  apps = await Promise.all([startApp({ env: sharedEnv() }), startApp({ env: sharedEnv() })]);
+  ({ server: balancer, url: lb } = await startBalancer(() => apps.map((a) => a.url)));
+}, 90_000);
+
+afterAll(async () => {
+  console.log("multi-instance figures:", JSON.stringify(figures));
+  balancer?.close();
+  await Promise.all(apps.map((a) => a.stop()));
+  await s3?.stop();
+});
+
+describe("several instances on one database", () => {
+  it("a revoked token, a changed password and a deleted account stop working on the other instance within 1 s", async () => {
+    const [a, b] = apps;
+    const dealer = await createTestUser({ role: "admin" });
+    const token = await tokenFor(dealer.id);
+    const cookie = await signIn(a, dealer.username, dealer.password);
+    // Used on B first, so B keeps it in its cache.
+    expect((await call(b.url, "GET", "/api/auth/user", { token })).status).toBe(200);
+    const tokens = await call(a.url, "GET", "/api/auth/tokens", { cookie });
+    const id = (tokens.json as { id: string }[])[0].id;
+    expect((await call(a.url, "DELETE", `/api/auth/tokens/${id}`, { cookie })).status).toBeLessThan(300);
+    figures.tokenRevocationLagMs = await lagUntil(async () => (await call(b.url, "GET", "/api/auth/user", { token })).status === 401);
+    expect(figures.tokenRevocationLagMs).toBeLessThan(1000);
+
+    // A password change ends the sessions (read from the database) and revokes tokens; the user record
+    // B keeps must follow too: a second token, used on B, then the password changed on A.
+    const second = await tokenFor(dealer.id);
+    expect((await call(b.url, "GET", "/api/auth/user", { token: second })).status).toBe(200);
+    const changed = await call(a.url, "PUT", "/api/admin/change-credentials", { cookie }, { currentPassword: dealer.password, newPassword: "another-password-42" });
+    expect(changed.status).toBe(200);
+    figures.passwordChangeLagMs = await lagUntil(async () => (await call(b.url, "GET", "/api/auth/user", { token: second })).status === 401);
+    expect(figures.passwordChangeLagMs).toBeLessThan(1000);
+  });
+
+  it("no write of a deleted account lands after its deletion was acknowledged, whichever instance takes it", async () => {
+    const admin = await createTestUser({ role: "admin" });
+    const adminCookie = await signIn(apps[0], admin.username, admin.password);
+    const doomed = await createTestUser({ role: "dealer" });
+    const token = await tokenFor(doomed.id);
+    // Both instances know the token before the race.
+    for (const app of apps) expect((await call(app.url, "GET", "/api/auth/user", { token })).status).toBe(200);
+    let deletedAt = Infinity;
+    let stop = false;
+    let acceptedAfter = 0;
+    let accepted = 0;
+    const writer = async (n: number) => {
+      for (let i = 0; !stop; i++) {
+        const sentAt = performance.now();
+        const res = await call(lb, "POST", "/api/contacts", { token }, { firstName: `W${n}`, lastName: `N${i}`, email: `w${n}.${i}@example.com` });
+        if (res.status === 201) {
+          accepted++;
+          if (sentAt > deletedAt) acceptedAfter++;
+        }
+      }
+    };
+    const writers = Array.from({ length: 6 }, (_, n) => writer(n));
+    await new Promise((r) => setTimeout(r, 800));
+    const deleted = await call(apps[0].url, "DELETE", `/api/admin/users/${doomed.id}`, { cookie: adminCookie });
+    expect(deleted.status).toBe(200);
+    deletedAt = performance.now();
+    await new Promise((r) => setTimeout(r, 1500));
+    stop = true;
+    await Promise.all(writers);
+    figures.deletionRaceAccepted = accepted;
+    figures.deletionRaceAcceptedAfterAck = acceptedAfter;
+    figures.deletionOrphans = await Contact.countDocuments({ ownerId: doomed.id });
+    expect(accepted).toBeGreaterThan(0);
+    expect(acceptedAfter).toBe(0);
+    expect(figures.deletionOrphans).toBe(0);
+  });
+
+  it("the Estimates figures follow a write made on the other instance within 1 s", async () => {
+    const [a, b] = apps;
+    const dealer = await createTestUser({ role: "dealer" });
+    const token = await tokenFor(dealer.id);
+    const seeded = await Assessment.create({ ownerId: dealer.id, title: "Hail", mediaUrls: [], status: "completed", estimatedCost: 100 });
+    const screen = async () => (await call(b.url, "GET", "/estimates?_data=routes%2F_app.estimates", { token })).json?.summary?.total;
+    // B counts it once and keeps the figure.
+    expect(await screen()).toBe(1);
+    expect((await call(a.url, "DELETE", `/api/assessments/${String(seeded._id)}`, { token })).status).toBe(200);
+    figures.figuresLagMs = await lagUntil(async () => (await screen()) === 0);
+    expect(figures.figuresLagMs).toBeLessThan(1000);
+  });
+});
