@@ -1,7 +1,12 @@
+import { existsSync, readdirSync } from "node:fs";
 import http from "node:http";
+import path from "node:path";
+import { ListObjectsV2Command } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Assessment } from "../app/models/assessment.server";
 import { Contact } from "../app/models/contact.server";
+import { EmailLog } from "../app/models/email-log.server";
+import { User } from "../app/models/user.server";
 import { freePort } from "../app/utils/embedded-db.server";
 import { createTestUser, signIn, tokenFor } from "./accounts";
 import { startApp, type RunningApp } from "./app-server";
@@ -66,12 +71,13 @@ async function lagUntil(check: () => Promise<boolean>, ms = 6_000) {
   return Math.round(performance.now() - start);
 }
 
-const sharedEnv = () => ({ ...s3.appEnv, SESSION_SECRET: "multi-instance-test-secret-0123456789abcdef" });
+// No SESSION_SECRET: the instances must agree on the one kept in the database.
+const sharedEnv = (name: string) => ({ ...s3.appEnv, INSTANCE_NAME: name });
 
 beforeAll(async () => {
   await useTestDb();
   s3 = await startS3Server();
-  apps = await Promise.all([startApp({ env: sharedEnv() }), startApp({ env: sharedEnv() })]);
+  apps = await Promise.all([startApp({ env: sharedEnv("app-a") }), startApp({ env: sharedEnv("app-b") })]);
   ({ server: balancer, url: lb } = await startBalancer(() => apps.map((a) => a.url)));
 }, 90_000);
 
@@ -154,5 +160,71 @@ describe("several instances on one database", () => {
     expect((await call(a.url, "DELETE", `/api/assessments/${String(seeded._id)}`, { token })).status).toBe(200);
     figures.figuresLagMs = await lagUntil(async () => (await screen()) === 0);
     expect(figures.figuresLagMs).toBeLessThan(1000);
+  });
+
+  it("shares what a request leaves for the next one: the session secret, an import waiting for confirmation", async () => {
+    const [a, b] = apps;
+    const dealer = await createTestUser({ role: "dealer" });
+    const cookie = await signIn(a, dealer.username, dealer.password);
+    expect((await call(b.url, "GET", "/api/auth/user", { cookie })).status).toBe(200);
+
+    const other = await createTestUser({ role: "dealer" });
+    const otherCookie = await signIn(a, other.username, other.password);
+    await call(a.url, "POST", "/api/contacts", { cookie: otherCookie }, { firstName: "Moved", lastName: "Across", email: "m@example.com" });
+    const archive = Buffer.from(await (await fetch(`${a.url}/api/account/export`, { headers: { Cookie: otherCookie } })).arrayBuffer());
+    const body = new FormData();
+    body.set("file", new Blob([archive], { type: "application/gzip" }), "export.tar.gz");
+    const upload = await fetch(`${a.url}/settings/import`, { method: "POST", redirect: "manual", headers: { Cookie: cookie, Origin: a.url }, body });
+    expect(upload.status).toBe(302);
+    const token = upload.headers.get("location")!.split("import=")[1];
+    const dryRun = await fetch(`${b.url}/settings?tab=system&import=${token}`, { headers: { Cookie: cookie } });
+    const html = await dryRun.text();
+    expect(html).not.toContain("Import not found");
+    expect(html).toContain("Confirm import");
+    const confirm = await fetch(`${b.url}/settings?tab=system`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { Cookie: cookie, Origin: b.url, "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ intent: "import-confirm", token }),
+    });
+    expect(confirm.status).toBe(302);
+    expect(await Contact.countDocuments({ ownerId: dealer.id })).toBe(1);
+  });
+
+  it("the local mail drop holds a message once, whichever instance recovers a dead worker's attempt", async () => {
+    const dealer = await createTestUser({ role: "dealer" });
+    await User.updateOne({ _id: dealer.id }, { $set: { loginNotifications: true } });
+    await signIn(apps[0], dealer.username, dealer.password);
+    const sent = async () => EmailLog.findOne({ ownerId: dealer.id, status: "sent" }).lean();
+    expect(await lagUntil(async () => (await sent()) !== null, 15_000)).toBeLessThan(15_000);
+    const log = (await sent())!;
+    // Rewound to a worker that died right after writing to the drop, before recording it.
+    const last = log.attempts.length - 1;
+    await EmailLog.updateOne(
+      { _id: log._id },
+      {
+        $set: { status: "pending", inFlight: true, workerId: "dead-instance", leaseUntil: new Date(Date.now() - 60_000), [`attempts.${last}.outcome`]: "sending", [`attempts.${last}.response`]: "via drop" },
+        $unset: { sentAt: 1 },
+      },
+    );
+    expect(await lagUntil(async () => (await EmailLog.findById(log._id).lean())?.inFlight === false, 15_000)).toBeLessThan(15_000);
+    const settled = (await EmailLog.findById(log._id).lean())!;
+    const onDisks = apps.flatMap((app) => {
+      const dir = path.join(app.dataDir, "outbox", dealer.id);
+      return existsSync(dir) ? readdirSync(dir) : [];
+    });
+    const inBucket = (await s3.client.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: `outbox/${dealer.id}/` }))).KeyCount ?? 0;
+    figures.dropCopies = onDisks.length + inBucket;
+    expect(settled.status).toBe("sent");
+    expect(figures.dropCopies).toBe(1);
+    expect(inBucket).toBe(1);
+  });
+
+  it("refuses to start an instance with STORAGE=local next to running ones, saying why", async () => {
+    const started = await startApp({ env: { INSTANCE_NAME: "app-local", STORAGE: "local" } }).then(
+      async (app) => (await app.stop(), "started"),
+      (error: Error) => error.message,
+    );
+    expect(started).toMatch(/STORAGE=local keeps uploads.*Several instances need STORAGE=s3/s);
   });
 });

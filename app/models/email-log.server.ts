@@ -55,7 +55,7 @@ const emailLogSchema = new Schema(
     leaseUntil: { type: Date },
     workerId: { type: String },
     lastError: { type: String },
-    /** Delivered to the local mail drop (DATA_DIR/outbox) because no mail server is configured. */
+    /** Delivered to the local mail drop (outbox/ in object storage) because no mail server is configured. */
     localDrop: { type: Boolean, default: false },
     sentAt: { type: Date },
   },

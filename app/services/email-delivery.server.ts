@@ -1,7 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { mkdir, rename, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
-import path from "node:path";
 import { Readable } from "node:stream";
 import MailComposer from "nodemailer/lib/mail-composer";
 import type Mail from "nodemailer/lib/mailer";
@@ -38,6 +36,7 @@ import { BUILT_IN_TEMPLATE, formatCost, formatMailDate, renderTemplate } from ".
 import { estimatePdf } from "./estimate-pdf.server";
 import { closePooledTransports, mailRouteFor, ownerAccount, pooledTransport, type MailRoute } from "./mail-config.server";
 import { Doze } from "./doze.server";
+import { storage } from "./storage.server";
 import { present } from "./email-logs.server";
 
 /**
@@ -243,20 +242,19 @@ async function estimateAttachment(log: EmailLogRecord): Promise<Mail.Attachment[
   return [{ filename: `estimate-${String(log.assessmentId)}.pdf`, content: Buffer.from(await pdf.arrayBuffer()), contentType: "application/pdf" }];
 }
 
-/** The drop's file of a log: DATA_DIR/outbox/<owner>/<log id>.eml. */
-export const dropFile = (log: Pick<EmailLogRecord, "_id" | "ownerId">) =>
-  path.join(env.DATA_DIR, "outbox", String(log.ownerId), `${String(log._id)}.eml`);
+/**
+ * The drop's object of a log: `outbox/<owner>/<log id>.eml` in object storage (DATA_DIR/objects with
+ * STORAGE=local), where every instance sees it: the name comes from the log, so a message dropped
+ * twice (a worker taken over while writing) is still one message, and recovery on any instance
+ * finds what a dead one dropped.
+ */
+export const dropKey = (log: Pick<EmailLogRecord, "_id" | "ownerId">) => `outbox/${String(log.ownerId)}/${String(log._id)}.eml`;
 
-const exists = (file: string) => stat(file).then(() => true, () => false);
-
-/** Writes the raw message into the drop: a temporary file renamed into place, so the file is whole or absent. */
+/** Writes the raw message into the drop: an object is whole or absent. */
 async function dropMessage(log: EmailLogRecord, raw: Buffer) {
-  const file = dropFile(log);
-  await mkdir(path.dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.tmp`;
-  await writeFile(temp, raw);
-  await rename(temp, file);
-  return `Saved to the local mail drop: ${path.relative(env.DATA_DIR, file)}`;
+  const key = dropKey(log);
+  await storage().putStream(key, Readable.from([raw]), "message/rfc822", raw.length);
+  return `Saved to the local mail drop: ${key}`;
 }
 
 /** An error from the server itself (a 4xx/5xx reply), as opposed to a connection that broke. */
@@ -501,7 +499,7 @@ export async function recoverAbandoned(now = new Date()) {
     if (via === null) {
       result = await settleAbandoned({ log, outcome: "failed", note: "The worker stopped before sending: sending again", now });
     } else if (via === "drop") {
-      const there = await exists(dropFile(log));
+      const there = (await storage().head(dropKey(log))) !== null;
       result = await settleAbandoned({
         log,
         outcome: there ? "accepted" : "failed",

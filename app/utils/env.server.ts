@@ -107,6 +107,11 @@ export const envSchema = z
     EMAIL_LEASE_MS: z.coerce.number().int().min(200, "must be at least 200").max(3_600_000, "must be at most 3600000").default(120_000),
     EMAIL_CONCURRENCY: z.coerce.number().int().min(1, "must be at least 1").max(64, "must be at most 64").default(4),
     /**
+     * This instance's name in the database's list of running instances (server.mjs; default the
+     * host name): STORAGE=local refuses to start while an instance of another name is running.
+     */
+    INSTANCE_NAME: optionalString,
+    /**
      * How often each process reads the cache versions (docs/decisions/0016): a change made on another
      * instance (a revoked token, a deleted account) takes effect here within three of these.
      */
