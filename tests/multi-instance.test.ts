@@ -8,7 +8,11 @@ import { Contact } from "../app/models/contact.server";
 import { EmailLog } from "../app/models/email-log.server";
 import { User } from "../app/models/user.server";
 import { freePort } from "../app/utils/embedded-db.server";
-import { createTestUser, signIn, tokenFor } from "./accounts";
+import { pathToFileURL } from "node:url";
+import { client, createTestUser, signIn, tokenFor } from "./accounts";
+import { jpeg } from "./media-files";
+import { NO_DAMAGE, startOpenAiTestServer, type OpenAiTestServer } from "./openai-server";
+import { uploadMedia } from "./uploads";
 import { startApp, type RunningApp } from "./app-server";
 import { startS3Server, type RunningS3 } from "./s3-server";
 import { useTestDb } from "./test-db";
@@ -16,6 +20,7 @@ import { useTestDb } from "./test-db";
 // Several app instances on one database and one S3 server behind a round-robin balancer
 // (issue 25, docs/deploy.md): what one instance changes, every other one honours at once.
 let s3: RunningS3;
+let ai: OpenAiTestServer;
 let apps: RunningApp[] = [];
 let balancer: http.Server;
 let lb: string;
@@ -72,12 +77,20 @@ async function lagUntil(check: () => Promise<boolean>, ms = 6_000) {
 }
 
 // No SESSION_SECRET: the instances must agree on the one kept in the database.
-const sharedEnv = (name: string) => ({ ...s3.appEnv, INSTANCE_NAME: name });
+const sharedEnv = (name: string) => ({
+  ...s3.appEnv,
+  INSTANCE_NAME: name,
+  OPENAI_API_KEY: "sk-test",
+  OPENAI_BASE_URL: ai.baseURL,
+  OPENAI_MODEL: "vision-test",
+});
+// The second instance's clock runs 40 s ahead of the first's and the database's.
+const skewed = { CLOCK_SKEW_MS: "40000", NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import=${pathToFileURL(path.resolve("tests/clock-skew.mjs")).href}`.trim() };
 
 beforeAll(async () => {
   await useTestDb();
-  s3 = await startS3Server();
-  apps = await Promise.all([startApp({ env: sharedEnv("app-a") }), startApp({ env: sharedEnv("app-b") })]);
+  [s3, ai] = await Promise.all([startS3Server(), startOpenAiTestServer()]);
+  apps = await Promise.all([startApp({ env: sharedEnv("app-a") }), startApp({ env: { ...sharedEnv("app-b"), ...skewed } })]);
   ({ server: balancer, url: lb } = await startBalancer(() => apps.map((a) => a.url)));
 }, 90_000);
 
@@ -86,6 +99,7 @@ afterAll(async () => {
   balancer?.close();
   await Promise.all(apps.map((a) => a.stop()));
   await s3?.stop();
+  await ai?.close();
 });
 
 describe("several instances on one database", () => {
@@ -227,4 +241,27 @@ describe("several instances on one database", () => {
     );
     expect(started).toMatch(/STORAGE=local keeps uploads.*Several instances need STORAGE=s3/s);
   });
+
+  it("an instance whose clock is 40 s ahead never takes over an analysis running elsewhere", async () => {
+    const dealer = await createTestUser({ role: "dealer" });
+    const who = client({ url: lb } as RunningApp, { token: await tokenFor(dealer.id) });
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const mediaUrls = [await uploadMedia(who, { bytes: await jpeg({ width: 64 + i * 5, height: 48 }) })];
+      ids.push((await who.post("/api/assessments", { title: `Skew ${i}`, mediaUrls })).json.id);
+    }
+    ai.fallback = { json: NO_DAMAGE, delayMs: 3000 };
+    const asked = ai.requests.length;
+    await Promise.all(ids.map((id) => who.post(`/api/assessments/${id}/analyze`)));
+    const done = await Promise.all(
+      ids.map(async (id) => {
+        await lagUntil(async () => (await who.get(`/api/assessments/${id}`)).json.status === "completed", 30_000);
+        return (await who.get(`/api/assessments/${id}`)).json;
+      }),
+    );
+    figures.skewedAnalyses = ids.length;
+    figures.skewedProviderCalls = ai.requests.length - asked;
+    expect(done.map((a) => a.status)).toEqual(ids.map(() => "completed"));
+    expect(figures.skewedProviderCalls).toBe(ids.length);
+  }, 60_000);
 });

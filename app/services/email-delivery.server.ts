@@ -38,6 +38,7 @@ import { closePooledTransports, mailRouteFor, ownerAccount, pooledTransport, typ
 import { Doze } from "./doze.server";
 import { storage } from "./storage.server";
 import { present } from "./email-logs.server";
+import { dbNow, dbNowMs } from "~/utils/db-clock.server";
 
 /**
  * Sending email through an outbox in the database (docs/decisions/0011). A send writes one
@@ -404,9 +405,10 @@ export class MailOutbox {
   }
 
   private async deliver(log: EmailLogRecord, claim: DeliveryClaim) {
-    let leaseUntil = Date.now() + this.leaseMs;
+    // Leases are on the database's clock, as every instance reads them (docs/decisions/0016).
+    let leaseUntil = dbNowMs() + this.leaseMs;
     const heartbeat = setInterval(() => {
-      const next = Date.now() + this.leaseMs;
+      const next = dbNowMs() + this.leaseMs;
       renewLogLease({ claim, leaseUntil: new Date(next) }).then(
         (ours) => {
           if (ours) leaseUntil = next;
@@ -438,7 +440,7 @@ export class MailOutbox {
         return await this.failed(log, claim, error);
       }
       // Past this write the message may leave: a crash from here on is settled by recovery.
-      if (Date.now() >= leaseUntil || !(await markVia(claim, route))) return;
+      if (dbNowMs() >= leaseUntil || !(await markVia(claim, route))) return;
       let response: string;
       let handedOver = false;
       try {
@@ -474,7 +476,7 @@ export class MailOutbox {
     const text = errorText(error);
     const attemptNumber = claim.attempt + 1;
     const delay = this.retryDelaysMs[attemptNumber - 1];
-    const retryAt = !isPermanent(error) && delay !== undefined ? new Date(Date.now() + delay) : null;
+    const retryAt = !isPermanent(error) && delay !== undefined ? new Date(dbNowMs() + delay) : null;
     const response = (error as { response?: string }).response;
     const recorded = await recordFailed({ claim, error: text, response, retryAt });
     if (recorded && !retryAt) await notifyDeliveryFailed(recorded, text);
@@ -489,7 +491,7 @@ export class MailOutbox {
  * - via SMTP → `unknown`: the server may have accepted it and we cannot ask it, so it is not resent
  *   (at most once); the account is alerted (system alerts) to check and resend by hand.
  */
-export async function recoverAbandoned(now = new Date()) {
+export async function recoverAbandoned(now = dbNow()) {
   const abandoned = await findAbandonedLogs({ now });
   let settled = 0;
   for (const log of abandoned) {

@@ -1,5 +1,6 @@
 import mongoose from "mongoose";
 import { jsonWithout } from "~/models/define-model.server";
+import { followDbClock } from "./db-clock.server";
 import { env } from "./env.server";
 import { startEmbeddedDb, type EmbeddedDb } from "./embedded-db.server";
 
@@ -51,6 +52,7 @@ async function connect(state: DbState) {
     autoIndex: false,
     autoCreate: false,
   });
+  await followDbClock();
   await createIndexes();
 }
 
