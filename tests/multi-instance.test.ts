@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Assessment } from "../app/models/assessment.server";
 import { Contact } from "../app/models/contact.server";
 import { EmailLog } from "../app/models/email-log.server";
+import { Job } from "../app/models/job.server";
 import { User } from "../app/models/user.server";
 import { freePort } from "../app/utils/embedded-db.server";
 import { pathToFileURL } from "node:url";
@@ -83,6 +84,8 @@ const sharedEnv = (name: string) => ({
   OPENAI_API_KEY: "sk-test",
   OPENAI_BASE_URL: ai.baseURL,
   OPENAI_MODEL: "vision-test",
+  // Shorter than the default (20 s) to keep the file quick; the takeover bound is this plus 5 s.
+  EMAIL_LEASE_MS: "10000",
 });
 // The second instance's clock runs 40 s ahead of the first's and the database's.
 const skewed = { CLOCK_SKEW_MS: "40000", NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import=${pathToFileURL(path.resolve("tests/clock-skew.mjs")).href}`.trim() };
@@ -263,5 +266,50 @@ describe("several instances on one database", () => {
     figures.skewedProviderCalls = ai.requests.length - asked;
     expect(done.map((a) => a.status)).toEqual(ids.map(() => "completed"));
     expect(figures.skewedProviderCalls).toBe(ids.length);
+  }, 60_000);
+
+  // Last: it kills an instance.
+  it("a killed instance's analysis is taken over within 10 s and completed once, its email within the lease", async () => {
+    const dealer = await createTestUser({ role: "dealer" });
+    await User.updateOne({ _id: dealer.id }, { $set: { loginNotifications: true } });
+    const token = await tokenFor(dealer.id);
+    const who = client({ url: lb } as RunningApp, { token });
+    const mediaUrls = [await uploadMedia(who, { bytes: await jpeg({ width: 90, height: 60 }) })];
+    const id = (await who.post("/api/assessments", { title: "Taken over", mediaUrls })).json.id as string;
+    await signIn(apps[0], dealer.username, dealer.password);
+    expect(await lagUntil(async () => (await EmailLog.exists({ ownerId: dealer.id, status: "sent" })) !== null, 15_000)).toBeLessThan(15_000);
+
+    ai.fallback = { json: NO_DAMAGE, delayMs: 60_000 };
+    const asked = ai.requests.length;
+    void who.post(`/api/assessments/${id}/analyze`).catch(() => undefined);
+    expect(await lagUntil(async () => ai.requests.length > asked, 15_000)).toBeLessThan(15_000);
+    const job = (await Job.findOne({ key: id }).lean())!;
+    const victim = apps.find((app) => String(app.process.pid) === job.workerId!.split(":")[1])!;
+    const survivor = apps.find((app) => app !== victim)!;
+    // The victim's outbox holds an attempt too: claimed, nothing sent yet, its lease just renewed.
+    const log = (await EmailLog.findOne({ ownerId: dealer.id, status: "sent" }).lean())!;
+    await EmailLog.updateOne(
+      { _id: log._id },
+      {
+        $set: { status: "pending", inFlight: true, workerId: job.workerId, leaseUntil: new Date(Date.now() + 10_000) },
+        $push: { attempts: { at: new Date(), outcome: "sending", workerId: job.workerId } },
+      },
+    );
+    ai.fallback = { json: NO_DAMAGE };
+    victim.process.kill("SIGKILL");
+    const [jobTakeover, mailTakeover] = await Promise.all([
+      lagUntil(async () => ai.requests.length > asked + 1, 20_000),
+      lagUntil(async () => (await EmailLog.findById(log._id).lean())?.inFlight === false, 25_000),
+    ]);
+    figures.jobTakeoverMs = jobTakeover;
+    figures.emailTakeoverMs = mailTakeover;
+    const survivorClient = client(survivor, { token });
+    await lagUntil(async () => (await survivorClient.get(`/api/assessments/${id}`)).json.status === "completed", 15_000);
+    const assessment = (await survivorClient.get(`/api/assessments/${id}`)).json;
+    expect(assessment.status).toBe("completed");
+    figures.analysesCompletedTwice = assessment.audit.filter((e: { action: string }) => e.action === "analysis completed").length - 1;
+    expect(figures.analysesCompletedTwice).toBe(0);
+    expect(jobTakeover).toBeLessThan(10_000);
+    expect(mailTakeover).toBeLessThan(15_000);
   }, 60_000);
 });

@@ -50,6 +50,7 @@ export class PermanentJobError extends Error {
 export const DEFAULT_MAX_ATTEMPTS = 3;
 /** Waits before the 2nd, 3rd, 4th… attempt. */
 export const RETRY_DELAYS_MS = [5_000, 30_000, 120_000];
+/** Without JOB_LEASE_MS (entry.server passes it): tests that start a queue themselves. */
 const DEFAULT_LEASE_MS = 30_000;
 const DEFAULT_POLL_MS = 750;
 

@@ -103,8 +103,18 @@ export const envSchema = z
     SMTP_PASS: optionalString,
     MAIL_FROM: optionalString,
     EMAIL_RETRY_DELAYS: retryDelays.default("1m,5m,30m"),
-    /** How long a delivery attempt may go without its worker renewing it before recovery looks at it. */
-    EMAIL_LEASE_MS: z.coerce.number().int().min(200, "must be at least 200").max(3_600_000, "must be at most 3600000").default(120_000),
+    /**
+     * How long a delivery attempt may go without its worker renewing it (every third of it) before
+     * recovery, on any instance, settles it: a dead instance's emails are taken over within this
+     * plus 5 s (the recovery's round).
+     */
+    EMAIL_LEASE_MS: z.coerce.number().int().min(200, "must be at least 200").max(3_600_000, "must be at most 3600000").default(20_000),
+    /**
+     * The analysis job's lease, renewed every third of it: a dead instance's analyses are taken over
+     * within this plus 0.75 s (a queue's poll). A live worker whose renewals fail for this long
+     * aborts its job, so a shorter lease trades database hiccups for faster takeover.
+     */
+    JOB_LEASE_MS: z.coerce.number().int().min(500, "must be at least 500").max(3_600_000, "must be at most 3600000").default(6_000),
     EMAIL_CONCURRENCY: z.coerce.number().int().min(1, "must be at least 1").max(64, "must be at most 64").default(4),
     /**
      * This instance's name in the database's list of running instances (server.mjs; default the
