@@ -255,7 +255,8 @@ describe("several instances on one database", () => {
     }
     ai.fallback = { json: NO_DAMAGE, delayMs: 3000 };
     const asked = ai.requests.length;
-    await Promise.all(ids.map((id) => who.post(`/api/assessments/${id}/analyze`)));
+    const answers = await Promise.all(ids.map((id) => who.post(`/api/assessments/${id}/analyze`, undefined, { Prefer: "respond-async" })));
+    expect(answers.map((a) => a.status)).toEqual(ids.map(() => 202));
     const done = await Promise.all(
       ids.map(async (id) => {
         await lagUntil(async () => (await who.get(`/api/assessments/${id}`)).json.status === "completed", 30_000);
@@ -281,7 +282,10 @@ describe("several instances on one database", () => {
 
     ai.fallback = { json: NO_DAMAGE, delayMs: 60_000 };
     const asked = ai.requests.length;
-    void who.post(`/api/assessments/${id}/analyze`).catch(() => undefined);
+    // The caller is answered at once and polls: it does not depend on the instance that runs it.
+    const queued = await who.post(`/api/assessments/${id}/analyze`, undefined, { Prefer: "respond-async" });
+    expect(queued.status).toBe(202);
+    expect(queued.headers.get("location")).toBe(`/api/assessments/${id}`);
     expect(await lagUntil(async () => ai.requests.length > asked, 15_000)).toBeLessThan(15_000);
     const job = (await Job.findOne({ key: id }).lean())!;
     const victim = apps.find((app) => String(app.process.pid) === job.workerId!.split(":")[1])!;
