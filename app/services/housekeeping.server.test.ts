@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createTestUser } from "../../tests/accounts";
 import { useTestDb } from "../../tests/test-db";
 import { SessionRecord, createSessionRecord, readSessionRecord } from "../models/session.server";
 import { Upload, createUploadRecord, newUploadId } from "../models/upload.server";
@@ -10,7 +11,8 @@ import { startHousekeeping } from "./housekeeping.server";
 
 /** A pending upload with an object on disk, created `ageHours` ago. */
 async function pendingUpload(ageHours: number) {
-  const ownerId = newUploadId().toString();
+  // A real account: a record of an owner that does not exist is refused (define-model's owner fence).
+  const ownerId = (await createTestUser({ role: "dealer" })).id;
   const _id = newUploadId();
   const key = `uploads/${ownerId}/${_id}/abandoned.mp4`;
   await createUploadRecord({ _id, ownerId, key, originalName: "abandoned.mp4", contentType: "video/mp4", purpose: "wizard", draft: true });

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { createTestUser } from "../../tests/accounts";
 import { useTestDb } from "../../tests/test-db";
 import { Upload, createUploadRecord, newUploadId } from "../models/upload.server";
 import { env } from "../utils/env.server";
@@ -98,7 +99,8 @@ describe("sweeping", () => {
   });
 
   it("removes pending uploads older than a day with their objects, and keeps the rest", async () => {
-    const ownerId = newUploadId().toString();
+    // A real account: a record of an owner that does not exist is refused (define-model's owner fence).
+    const ownerId = (await createTestUser({ role: "dealer" })).id;
     const make = async (name: string, state: "pending" | "complete", ageHours: number) => {
       const _id = newUploadId();
       const key = `uploads/${ownerId}/${_id}/${name}`;
@@ -130,7 +132,7 @@ describe("claiming uploads for an assessment", () => {
   });
 
   it("takes only the caller's complete uploads and removes them from the wizard's list", async () => {
-    const ownerId = newUploadId().toString();
+    const ownerId = (await createTestUser({ role: "dealer" })).id;
     const actor = { id: ownerId, role: "dealer" } as unknown as Actor;
     const other = { id: newUploadId().toString(), role: "dealer" } as unknown as Actor;
     const _id = newUploadId();
