@@ -269,6 +269,26 @@ describe("several instances on one database", () => {
     expect(figures.skewedProviderCalls).toBe(ids.length);
   }, 60_000);
 
+  it("a multipart upload completed on one instance answers the same when the retry lands on the other", async () => {
+    const [a, b] = apps;
+    const dealer = await createTestUser({ role: "dealer" });
+    const token = await tokenFor(dealer.id);
+    const base = "/api/uploads/s3/multipart";
+    const created = await call(a.url, "POST", base, { token }, { filename: "walkaround.jpg", type: "image/jpeg" });
+    const { key, uploadId } = created.json as { key: string; uploadId: string };
+    const q = `?key=${encodeURIComponent(key)}`;
+    const signed = await call(b.url, "GET", `${base}/${uploadId}/1${q}`, { token });
+    const part = await fetch(signed.json.url, { method: "PUT", body: new Uint8Array(await jpeg({ width: 80, height: 60 })) });
+    const parts = [{ PartNumber: 1, ETag: part.headers.get("etag")! }];
+    const first = await call(a.url, "POST", `${base}/${uploadId}/complete${q}`, { token }, { parts });
+    const retried = await call(b.url, "POST", `${base}/${uploadId}/complete${q}`, { token }, { parts });
+    expect(first.status).toBe(200);
+    expect(retried.status).toBe(200);
+    // The same upload; `location` is absolute on each instance's own origin.
+    const same = (json: { location: string }) => ({ ...json, location: new URL(json.location).pathname });
+    expect(same(retried.json)).toEqual(same(first.json));
+  });
+
   // Last: it kills an instance.
   it("a killed instance's analysis is taken over within 10 s and completed once, its email within the lease", async () => {
     const dealer = await createTestUser({ role: "dealer" });

@@ -126,6 +126,27 @@ describe("sweeping", () => {
   });
 });
 
+describe("sweeping a multipart upload the store completed", () => {
+  beforeAll(async () => {
+    await useTestDb();
+  });
+
+  it("records it complete instead of deleting it: its complete succeeded, the instance died before recording it", async () => {
+    const ownerId = (await createTestUser({ role: "dealer" })).id;
+    const _id = newUploadId();
+    const key = `uploads/${ownerId}/${_id}/walkaround.jpg`;
+    await createUploadRecord({ _id, ownerId, key, originalName: "walkaround.jpg", contentType: "image/jpeg", purpose: "wizard", draft: true });
+    const file = path.join(env.DATA_DIR, "objects", key);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46]));
+    await Upload.collection.updateOne({ _id }, { $set: { multipartId: "completed-at-the-store", createdAt: new Date(Date.now() - 48 * 3600e3) } });
+    await sweepStaleUploads();
+    const record = await Upload.findById(_id);
+    expect(record?.state).toBe("complete");
+    expect(existsSync(file)).toBe(true);
+  });
+});
+
 describe("claiming uploads for an assessment", () => {
   beforeAll(async () => {
     await useTestDb();
