@@ -77,6 +77,8 @@ export const envSchema = z
         .regex(/^mongodb(\+srv)?:\/\//, "must start with mongodb:// or mongodb+srv://")
         .optional(),
     ),
+    /** The embedded database's port on loopback; unset: the one kept in DATA_DIR/db/port (chosen free the first time). */
+    EMBEDDED_DB_PORT: optionalString.pipe(z.coerce.number().int().min(1, "must be a port").max(65535, "must be a port").optional()),
     EMBEDDED_DB_HEAP: z
       .string()
       .regex(/^\d+[mMgG]$/, "must be a size like 512m or 1g")
