@@ -57,11 +57,18 @@ async function joinInstances(uri) {
   const dbName = new URL(uri.replace(/^mongodb(\+srv)?:/, "http:")).pathname.slice(1) || "damage_assess";
   const name = process.env.INSTANCE_NAME?.trim() || os.hostname();
   const storage = process.env.STORAGE?.trim() || "local";
+  const secretSet = Boolean(process.env.SESSION_SECRET);
   let connection;
   try {
-    connection = await mongoose.createConnection(uri, { dbName, serverSelectionTimeoutMS: 30_000 }).asPromise();
+    connection = await mongoose.createConnection(uri, { dbName, serverSelectionTimeoutMS: secretSet ? 5_000 : 30_000 }).asPromise();
   } catch (error) {
-    console.error(`The database at MONGODB_URI cannot be reached (${error.message}).`);
+    // With its secret the app can start and answer 503 until the database is back (as it always
+    // could); without it, it cannot know the secret the other instances use.
+    if (secretSet) {
+      console.warn(`The database at MONGODB_URI cannot be reached (${error.message}): starting without checking the other instances.`);
+      return;
+    }
+    console.error(`SESSION_SECRET is not set and the database at MONGODB_URI, which keeps the shared one, cannot be reached (${error.message}).`);
     process.exit(1);
   }
   const db = connection.db;
