@@ -111,6 +111,11 @@ export function findSignedInUser(id: string) {
   return credentialCache.get(`user:${id}`, async () => (mongoose.isValidObjectId(id) ? User.findOne({ _id: id, deletedAt: null }) : null));
 }
 
+/** Accounts marked deleted before `before` and still there (their deletion did not finish). */
+export async function markedDeletedBefore(before: Date) {
+  return User.find({ deletedAt: trusted({ $lt: before }) }).select({ _id: 1 }).limit(100).lean<{ _id: Types.ObjectId }[]>();
+}
+
 /** Marks the account deleted (the first step of deleting it); false when there is no such account. */
 export async function markUserDeleted(id: string) {
   return (await User.updateOne({ _id: id }, { $set: { deletedAt: new Date() } })).matchedCount === 1;
