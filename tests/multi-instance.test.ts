@@ -334,6 +334,7 @@ describe("several instances on one database", () => {
     figures.analysesCompletedTwice = assessment.audit.filter((e: { action: string }) => e.action === "analysis completed").length - 1;
     expect(figures.analysesCompletedTwice).toBe(0);
     expect(jobTakeover).toBeLessThan(10_000);
-    expect(mailTakeover).toBeLessThan(15_000);
+    // The lease (10 s here) plus the outbox's recovery round (5 s), plus a busy machine's slack.
+    expect(mailTakeover).toBeLessThan(18_000);
   }, 60_000);
 });
