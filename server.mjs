@@ -10,6 +10,7 @@ import { createRequestHandler, installGlobals } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
 import cluster from "node:cluster";
+import { randomBytes } from "node:crypto";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -23,10 +24,91 @@ const workerCount = Number(
   process.env.WEB_CONCURRENCY || (process.env.NODE_ENV === "production" ? os.availableParallelism() : 1)
 );
 
+// Several instances on one MongoDB (docs/deploy.md): each announces itself in the database, and
+// start-up refuses what cannot work across machines. Workers inherit what the primary settles here.
+if (cluster.isPrimary && process.env.MONGODB_URI) await joinInstances(process.env.MONGODB_URI);
+
 if (cluster.isPrimary && workerCount > 1) {
   await runPrimary();
 } else {
   await runServer();
+}
+
+/** The database's own clock (leases and heartbeats are compared on it, never on this machine's). */
+async function databaseTime(db) {
+  for (const command of [{ hello: 1 }, { serverStatus: 1 }]) {
+    const answer = await db.admin().command(command).catch(() => null);
+    if (answer?.localTime instanceof Date) return answer.localTime;
+  }
+  return new Date();
+}
+
+/**
+ * With MONGODB_URI, before serving:
+ * - without SESSION_SECRET, the secret is the one kept in the database: the first instance creates
+ *   it (insert if absent), every other reads it, so a cookie from one instance works on all;
+ * - the instance (INSTANCE_NAME, default the host name) writes a heartbeat every 5 s; STORAGE=local
+ *   keeps files on this machine's disk, so start-up refuses it while another instance is alive
+ *   (a heartbeat in the last 20 s, on the database's clock), and refuses any instance while a
+ *   STORAGE=local one is alive.
+ */
+async function joinInstances(uri) {
+  const { default: mongoose } = await import("mongoose");
+  const dbName = new URL(uri.replace(/^mongodb(\+srv)?:/, "http:")).pathname.slice(1) || "damage_assess";
+  const name = process.env.INSTANCE_NAME?.trim() || os.hostname();
+  const storage = process.env.STORAGE?.trim() || "local";
+  const secretSet = Boolean(process.env.SESSION_SECRET);
+  let connection;
+  try {
+    connection = await mongoose.createConnection(uri, { dbName, serverSelectionTimeoutMS: secretSet ? 5_000 : 30_000 }).asPromise();
+  } catch (error) {
+    // With its secret the app can start and answer 503 until the database is back (as it always
+    // could); without it, it cannot know the secret the other instances use.
+    if (secretSet) {
+      console.warn(`The database at MONGODB_URI cannot be reached (${error.message}): starting without checking the other instances.`);
+      return;
+    }
+    console.error(`SESSION_SECRET is not set and the database at MONGODB_URI, which keeps the shared one, cannot be reached (${error.message}).`);
+    process.exit(1);
+  }
+  const db = connection.db;
+  if (!process.env.SESSION_SECRET) {
+    const secrets = db.collection("appsecrets");
+    const fresh = randomBytes(32).toString("hex");
+    // Two instances starting at once may both try the insert: the unique _id lets one win, the other reads it.
+    for (let attempt = 0; !process.env.SESSION_SECRET; attempt++) {
+      try {
+        const doc = await secrets.findOneAndUpdate(
+          { _id: "session-secret" },
+          { $setOnInsert: { value: fresh, createdAt: new Date() } },
+          { upsert: true, returnDocument: "after" },
+        );
+        process.env.SESSION_SECRET = doc.value;
+      } catch (error) {
+        if (error?.code !== 11000 || attempt >= 2) throw error;
+      }
+    }
+  }
+  const instances = db.collection("instances");
+  const now = await databaseTime(db);
+  const alive = await instances
+    .find({ _id: { $ne: name }, seenAt: { $gt: new Date(now.getTime() - 20_000) } })
+    .toArray();
+  const blocking = alive.filter((other) => storage === "local" || other.storage === "local");
+  if (blocking.length > 0) {
+    console.error(
+      `Refusing to start: ${blocking.map((o) => `instance "${o._id}" (STORAGE=${o.storage})`).join(", ")} is running on this database, ` +
+        `and STORAGE=local keeps uploads, thumbnails, import archives and the mail drop on one machine's disk. ` +
+        `Several instances need STORAGE=s3 on every one of them (docs/deploy.md).`,
+    );
+    process.exit(1);
+  }
+  const beat = () =>
+    instances
+      .updateOne({ _id: name }, { $set: { storage, pid: process.pid }, $currentDate: { seenAt: true } }, { upsert: true })
+      .catch(() => {});
+  await beat();
+  setInterval(beat, 5_000).unref();
 }
 
 /** Starts the workers (and the embedded database they share), replaces dead ones, stops them in order. */

@@ -32,7 +32,7 @@ if (env.DAMAGEIQ_ROLE !== "primary") {
   // each worker, and page rendering keeps the other cores (docs/decisions/0008).
   if (env.DAMAGEIQ_HOUSEKEEPING) {
     registerAnalysisJobs();
-    globalForHousekeeping.__stopJobs ??= startJobs();
+    globalForHousekeeping.__stopJobs ??= startJobs({ leaseMs: env.JOB_LEASE_MS });
     // The email outbox's worker too (docs/decisions/0011): requests in any worker queue, this one delivers.
     globalForHousekeeping.__stopMail ??= startMailOutbox();
   }

@@ -34,6 +34,49 @@ function unavailableAs503(schema: Schema) {
   schema.post("aggregate", handler);
 }
 
+const unauthorized = () =>
+  new Response(JSON.stringify({ message: "Unauthorized" }), { status: 401, headers: { "Content-Type": "application/json" } });
+
+/**
+ * No record of a deleted account may stay behind its deletion (docs/decisions/0016): a request
+ * that authenticated just before the account was marked deleted may still be writing, on any
+ * instance. After each insert of an owned record the owner is read from the database; if it is
+ * marked deleted or gone, the insert is removed again and the request answers 401. The deletion
+ * marks the account first and removes what it owns after, so every insert is either seen by that
+ * removal or sees the mark itself.
+ */
+function ownerFence(schema: Schema) {
+  const path = schema.path("ownerId") ? "ownerId" : schema.path("vendorId") ? "vendorId" : undefined;
+  if (!path) return;
+  type Owned = mongoose.Document & Record<string, unknown>;
+  const live = async (owners: unknown[]) => {
+    const ids = [...new Set(owners.filter(Boolean).map(String))];
+    if (ids.length === 0) return new Set<string>();
+    const found = await mongoose.connection
+      .collection("users")
+      .find({ _id: { $in: ids.map((id) => new mongoose.Types.ObjectId(id)) }, deletedAt: null }, { projection: { _id: 1 } })
+      .toArray();
+    const alive = new Set(found.map((u) => String(u._id)));
+    return new Set(ids.filter((id) => !alive.has(id)));
+  };
+  schema.pre("save", function (this: Owned) {
+    this.$locals.inserting = this.isNew;
+  });
+  schema.post("save", async function (this: Owned) {
+    if (!this.$locals.inserting || !this.get(path)) return;
+    if ((await live([this.get(path)])).size === 0) return;
+    await (this.constructor as mongoose.Model<unknown>).deleteOne({ _id: this._id });
+    throw unauthorized();
+  });
+  schema.post("insertMany", async function (this: mongoose.Model<unknown>, inserted: unknown) {
+    const docs = inserted as Record<string, unknown>[];
+    const gone = await live(docs.map((d) => d[path]));
+    if (gone.size === 0) return;
+    await this.deleteMany({ _id: { $in: docs.filter((d) => gone.has(String(d[path]))).map((d) => d._id) } });
+    throw unauthorized();
+  });
+}
+
 /** Schema `toJSON` option: the API shape (`id`, no `_id`/`__v`) minus fields that must never leave the server. */
 export function jsonWithout(...hidden: string[]) {
   return {
@@ -51,5 +94,6 @@ export function jsonWithout(...hidden: string[]) {
 export function defineModel<S extends Schema>(name: string, schema: S) {
   if (mongoose.models[name]) mongoose.deleteModel(name);
   schema.plugin(unavailableAs503);
+  schema.plugin(ownerFence);
   return mongoose.model(name, schema);
 }

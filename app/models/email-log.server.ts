@@ -2,6 +2,7 @@ import { Schema, trusted, type Types } from "mongoose";
 import { defineModel } from "./define-model.server";
 import { searchFilter } from "./list-filter.server";
 import { isObjectIdHex, ownerFilter, type OwnerScope } from "./owner-scope.server";
+import { dbNow } from "~/utils/db-clock.server";
 
 export const EMAIL_STATUSES = ["pending", "sent", "failed", "unknown"] as const;
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
@@ -55,7 +56,7 @@ const emailLogSchema = new Schema(
     leaseUntil: { type: Date },
     workerId: { type: String },
     lastError: { type: String },
-    /** Delivered to the local mail drop (DATA_DIR/outbox) because no mail server is configured. */
+    /** Delivered to the local mail drop (outbox/ in object storage) because no mail server is configured. */
     localDrop: { type: Boolean, default: false },
     sentAt: { type: Date },
   },
@@ -154,7 +155,7 @@ export type NewEmailLog = Omit<
  */
 export async function insertPendingLog(fields: NewEmailLog) {
   try {
-    const doc = await EmailLog.create({ ...fields, status: "pending", nextAttemptAt: new Date(), attempts: [], inFlight: false });
+    const doc = await EmailLog.create({ ...fields, status: "pending", nextAttemptAt: dbNow(), attempts: [], inFlight: false });
     return doc.toObject() as unknown as EmailLogRecord;
   } catch (error) {
     if ((error as { code?: number }).code === 11000) return null;
@@ -180,7 +181,7 @@ const claimFilter = (claim: DeliveryClaim) => ({
  * Takes the next due pending entry and records the attempt (`sending`) in the same write, before any
  * byte goes to the mail server.
  */
-export async function claimNextLog({ workerId, leaseMs, now = new Date() }: { workerId: string; leaseMs: number; now?: Date }) {
+export async function claimNextLog({ workerId, leaseMs, now = dbNow() }: { workerId: string; leaseMs: number; now?: Date }) {
   return EmailLog.findOneAndUpdate(
     { status: "pending", inFlight: false, nextAttemptAt: trusted({ $lte: now }) },
     {
@@ -198,14 +199,14 @@ export async function renewLogLease({ claim, leaseUntil }: { claim: DeliveryClai
 
 const finishAttempt = (claim: DeliveryClaim, outcome: AttemptOutcome, extra: { error?: string; response?: string }) => ({
   [`attempts.${claim.attempt}.outcome`]: outcome,
-  [`attempts.${claim.attempt}.finishedAt`]: new Date(),
+  [`attempts.${claim.attempt}.finishedAt`]: dbNow(),
   ...(extra.error ? { [`attempts.${claim.attempt}.error`]: extra.error } : {}),
   ...(extra.response ? { [`attempts.${claim.attempt}.response`]: extra.response } : {}),
 });
 
 /** The mail server accepted the message: sent. False when the claim was lost meanwhile. */
 export async function recordAccepted({ claim, response, localDrop }: { claim: DeliveryClaim; response?: string; localDrop: boolean }) {
-  const sentAt = new Date();
+  const sentAt = dbNow();
   const result = await EmailLog.findOneAndUpdate(
     claimFilter(claim),
     {
@@ -249,14 +250,14 @@ export async function recordUnknown({ claim, error }: { claim: DeliveryClaim; er
 /** Hands an attempt back untried (the worker is stopping before it sent anything): due now, the attempt struck out. */
 export async function releaseClaim({ claim }: { claim: DeliveryClaim }) {
   const { matchedCount } = await EmailLog.updateOne(claimFilter(claim), {
-    $set: { ...finishAttempt(claim, "failed", { error: "Not sent: the worker stopped before sending" }), inFlight: false, nextAttemptAt: new Date() },
+    $set: { ...finishAttempt(claim, "failed", { error: "Not sent: the worker stopped before sending" }), inFlight: false, nextAttemptAt: dbNow() },
     $unset: { leaseUntil: 1 },
   });
   return matchedCount === 1;
 }
 
 /** Entries whose worker died during an attempt (the lease ran out with the attempt still `sending`). */
-export async function findAbandonedLogs({ now = new Date(), limit = 50 }: { now?: Date; limit?: number } = {}) {
+export async function findAbandonedLogs({ now = dbNow(), limit = 50 }: { now?: Date; limit?: number } = {}) {
   return EmailLog.find({ inFlight: true, leaseUntil: trusted({ $lt: now }) })
     .select({ html: 0, text: 0 })
     .limit(limit)
@@ -271,7 +272,7 @@ export async function settleAbandoned({
   log,
   outcome,
   note,
-  now = new Date(),
+  now = dbNow(),
 }: {
   log: EmailLogRecord;
   outcome: "accepted" | "failed" | "unknown";

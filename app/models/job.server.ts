@@ -1,6 +1,7 @@
 import { Schema, trusted, type Types } from "mongoose";
 import { defineModel } from "./define-model.server";
 import { isObjectIdHex } from "./owner-scope.server";
+import { dbNow } from "~/utils/db-clock.server";
 
 export const JOB_STATES = ["queued", "running", "done", "failed"] as const;
 export type JobState = (typeof JOB_STATES)[number];
@@ -128,7 +129,7 @@ export async function requeueFinishedJob({ id, payload, maxAttempts, runAt }: { 
  * Atomically takes the next job of these types: a queued one that is due (oldest first), or a
  * running one whose lease ran out (its worker died). Counts an attempt and sets the lease.
  */
-export async function claimNextJob({ types, workerId, leaseMs, now = new Date() }: { types: string[]; workerId: string; leaseMs: number; now?: Date }) {
+export async function claimNextJob({ types, workerId, leaseMs, now = dbNow() }: { types: string[]; workerId: string; leaseMs: number; now?: Date }) {
   if (types.length === 0) return null;
   return Job.findOneAndUpdate(
     {
@@ -152,7 +153,7 @@ export async function renewJobLease({ claim, leaseUntil }: { claim: JobClaim; le
 /** Records the result; false (nothing written) when the claim was lost meanwhile. */
 export async function completeJob({ claim, result }: { claim: JobClaim; result: unknown }) {
   const { matchedCount } = await Job.updateOne(claimFilter(claim), {
-    $set: { state: "done", finishedAt: new Date(), ...(result === undefined ? {} : { result }) },
+    $set: { state: "done", finishedAt: dbNow(), ...(result === undefined ? {} : { result }) },
     $unset: { leaseUntil: 1, lastError: 1 },
   });
   return matchedCount === 1;
@@ -162,7 +163,7 @@ export async function completeJob({ claim, result }: { claim: JobClaim; result: 
 export async function failJobAttempt({ claim, error, retryAt }: { claim: JobClaim; error: string; retryAt: Date | null }) {
   const $set = retryAt
     ? { state: "queued" as const, runAt: retryAt, lastError: error }
-    : { state: "failed" as const, finishedAt: new Date(), lastError: error };
+    : { state: "failed" as const, finishedAt: dbNow(), lastError: error };
   const { matchedCount } = await Job.updateOne(claimFilter(claim), { $set, $unset: { leaseUntil: 1 } });
   return matchedCount === 1;
 }
@@ -170,7 +171,7 @@ export async function failJobAttempt({ claim, error, retryAt }: { claim: JobClai
 /** Hands a claimed job back unfinished (the worker is stopping): due now, the attempt not counted. */
 export async function releaseJob({ claim }: { claim: JobClaim }) {
   const { matchedCount } = await Job.updateOne(claimFilter(claim), {
-    $set: { state: "queued", runAt: new Date() },
+    $set: { state: "queued", runAt: dbNow() },
     $inc: { attempts: -1 },
     $unset: { leaseUntil: 1 },
   });

@@ -80,6 +80,11 @@ const userSchema = new Schema(
       ),
       default: () => ({}),
     },
+    /**
+     * Set first when the account is deleted: from then on nothing signs in as it and no record can
+     * be written for it (define-model's owner fence), while the cascade removes what it owned.
+     */
+    deletedAt: { type: Date },
   },
   {
     timestamps: true,
@@ -103,7 +108,17 @@ export async function findUserById(id: string) {
  * concurrent requests, so treat it as read-only (write through the model functions).
  */
 export function findSignedInUser(id: string) {
-  return credentialCache.get(`user:${id}`, () => findUserById(id));
+  return credentialCache.get(`user:${id}`, async () => (mongoose.isValidObjectId(id) ? User.findOne({ _id: id, deletedAt: null }) : null));
+}
+
+/** Accounts marked deleted before `before` and still there (their deletion did not finish). */
+export async function markedDeletedBefore(before: Date) {
+  return User.find({ deletedAt: trusted({ $lt: before }) }).select({ _id: 1 }).limit(100).lean<{ _id: Types.ObjectId }[]>();
+}
+
+/** Marks the account deleted (the first step of deleting it); false when there is no such account. */
+export async function markUserDeleted(id: string) {
+  return (await User.updateOne({ _id: id }, { $set: { deletedAt: new Date() } })).matchedCount === 1;
 }
 
 export async function findUserForLogin(username: string) {

@@ -161,6 +161,24 @@ describe("POST /api/assessments/{id}/analyze with an OpenAI-compatible provider"
     expect(await Job.countDocuments({ key: created.id })).toBe(1);
   });
 
+  it("answers 202 with Location while the analysis runs: at once with Prefer: respond-async, after a few seconds without", async () => {
+    ai.script({ json: { damages: [DENT], summary: "A slow dent.", confidence: 0.9 }, delayMs: 9000 });
+    const created = await create(dealerA, { vendorId }, 1);
+    const started = performance.now();
+    const quick = await dealerA.post(`/api/assessments/${created.id}/analyze`, undefined, { Prefer: "respond-async" });
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(quick.status).toBe(202);
+    expect(quick.headers.get("location")).toBe(`/api/assessments/${created.id}`);
+    expect(quick.headers.get("preference-applied")).toBe("respond-async");
+    expect(["processing", "analyzing"]).toContain(quick.json.status);
+    // Asked again without the preference: it waits a few seconds, then answers as it stands.
+    const waited = await dealerA.post(`/api/assessments/${created.id}/analyze`);
+    expect(waited.status).toBe(202);
+    expect(waited.headers.get("retry-after")).toBe("2");
+    expect(waited.json.status).toBe("analyzing");
+    expect((await waitForStatus(dealerA, created.id, ["completed"], 20_000)).status).toBe("completed");
+  });
+
   it("flags a photo that also appears on another of the account's assessments", async () => {
     const bytes = await photo(120, 90);
     const upload = () => uploadMedia(dealerA, { name: "door.png", type: "image/png", bytes });

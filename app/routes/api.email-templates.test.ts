@@ -194,7 +194,7 @@ describe("POST /api/assessments/{id}/send-email", () => {
     expect(res.json).toMatchObject({ status: "pending", recipientEmail: "drop@example.com", assessmentTitle: "Blue Civic" });
     const log = await waitForLog(dealerA, res.json.id, (l) => l.status !== "pending");
     expect(log).toMatchObject({ status: "sent", localDrop: true, statusLabel: "sent (local drop)" });
-    const file = path.join(app.dataDir, "outbox", aId, `${res.json.id}.eml`);
+    const file = path.join(app.dataDir, "objects", "outbox", aId, `${res.json.id}.eml`);
     expect(existsSync(file)).toBe(true);
     const mail = await simpleParser(readFileSync(file));
     expect(`<${mail.messageId?.replace(/^<|>$/g, "")}>`).toBe(log.messageId);

@@ -1,6 +1,4 @@
-import { readdir, rm } from "node:fs/promises";
-import path from "node:path";
-import { env } from "~/utils/env.server";
+import { discardUploadsOf } from "./account-data.server";
 
 /**
  * Server-side caches that hold something of one account. Settings → System → Clear Cache empties
@@ -29,10 +27,5 @@ export async function clearAccountCaches(ownerId: string) {
 // Uploaded import archives waiting for their confirmation (Settings → System → Import Data).
 registerAccountCache({
   name: "Pending data imports",
-  async clear(ownerId) {
-    const dir = path.resolve(env.DATA_DIR, "tmp", "account-data");
-    const mine = (await readdir(dir).catch(() => [] as string[])).filter((f) => f.startsWith(`import-${ownerId}-`));
-    await Promise.all(mine.map((f) => rm(path.join(dir, f), { force: true })));
-    return mine.length;
-  },
+  clear: (ownerId) => discardUploadsOf(ownerId),
 });

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, readdir, rm, stat } from "node:fs/promises";
+import { mkdir, readdir, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { PassThrough, Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -21,11 +21,19 @@ import {
 import { ownedCompleteUploadIds } from "~/models/upload.server";
 import { findVendors } from "~/models/user.server";
 import { IMPORT_SCHEMAS, type ImportableName } from "~/schemas/account-import";
+import {
+  findPendingImport,
+  pendingImportsOf,
+  recordPendingImport,
+  removePendingImport,
+  stalePendingImports,
+} from "~/models/pending-import.server";
 import { env } from "~/utils/env.server";
 import { jsonError } from "~/utils/http.server";
 import { mediaIdOf } from "~/utils/media-url";
 import type { Actor } from "./auth.server";
 import { photoBandsOf } from "./image-features.server";
+import { storage } from "./storage.server";
 
 /**
  * Settings → System: the account's data out as a tar.gz of ndjson files (one per collection of the
@@ -137,12 +145,13 @@ export interface ImportReport {
 const badArchive = (message: string) => jsonError(400, message, { file: message });
 const tooLarge = (message: string) => jsonError(413, message, { file: message });
 
-/** Saves an uploaded archive to a private temporary file (bounded: 413 past MAX_ARCHIVE_BYTES). */
+/**
+ * Saves an uploaded archive (bounded: 413 past MAX_ARCHIVE_BYTES) in object storage, where any
+ * instance finds it for the confirmation: another instance may take the next request.
+ */
 export async function saveUpload(body: AsyncIterable<Uint8Array> | Readable, ownerId: string) {
-  const dir = workDir();
-  await mkdir(dir, { recursive: true });
   const token = randomBytes(12).toString("hex");
-  const file = archivePath(ownerId, token);
+  const key = `imports/${ownerId}/${token}.tar.gz`;
   let bytes = 0;
   const limit = new Transform({
     transform(chunk: Buffer, _enc, done) {
@@ -151,28 +160,64 @@ export async function saveUpload(body: AsyncIterable<Uint8Array> | Readable, own
       else done(null, chunk);
     },
   });
+  const source = Readable.from(body);
+  source.once("error", (error) => limit.destroy(error));
   try {
-    await pipeline(Readable.from(body), limit, createWriteStream(file, { mode: 0o600 }));
+    await storage().putStream(key, source.pipe(limit), "application/gzip", MAX_ARCHIVE_BYTES + 1);
   } catch (error) {
-    await rm(file, { force: true });
+    await storage().delete(key).catch(() => {});
     if (error instanceof Response) throw error;
+    if ((error as Error).name === "StorageUnavailableError") throw error;
     throw badArchive("The upload could not be read");
   }
   if (bytes === 0) {
-    await rm(file, { force: true });
+    await storage().delete(key);
     throw badArchive("Choose an export archive (.tar.gz) to import");
   }
+  await recordPendingImport({ token, ownerId, key });
   return token;
 }
 
-/** The temporary archive of an upload: its name carries the owner, so a token works for its owner only. */
+/** This instance's working copy of an upload: its name carries the owner, so a token works for its owner only. */
 export function archivePath(ownerId: string, token: string) {
   if (!/^[a-f0-9]{24}$/.test(token)) throw jsonError(404, "Import not found");
   return path.join(workDir(), `import-${ownerId}-${token}.tar.gz`);
 }
 
+/** The owner's pending archive as a local working copy (read twice by an import); 404 "Import not found". */
+async function loadUpload(ownerId: string, token: string) {
+  const file = archivePath(ownerId, token);
+  const pending = await findPendingImport({ ownerId, token });
+  if (!pending) throw jsonError(404, "Import not found");
+  if (await stat(file).then(() => true, () => false)) return file;
+  await mkdir(workDir(), { recursive: true });
+  const temp = `${file}.${randomBytes(4).toString("hex")}.tmp`;
+  try {
+    await pipeline(await storage().read(pending.key), createWriteStream(temp, { mode: 0o600 }));
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true });
+    if ((error as Error).name === "StorageUnavailableError") throw error;
+    throw jsonError(404, "Import not found");
+  }
+  return file;
+}
+
 export async function discardUpload(ownerId: string, token: string) {
-  await rm(archivePath(ownerId, token), { force: true });
+  const file = archivePath(ownerId, token);
+  const pending = await findPendingImport({ ownerId, token });
+  if (pending) {
+    await storage().delete(pending.key);
+    await removePendingImport({ token });
+  }
+  await rm(file, { force: true });
+}
+
+/** Settings → System → Clear Cache: the account's archives waiting for confirmation; how many went. */
+export async function discardUploadsOf(ownerId: string) {
+  const pending = await pendingImportsOf({ ownerId });
+  for (const { _id } of pending) await discardUpload(ownerId, _id);
+  return pending.length;
 }
 
 /**
@@ -306,10 +351,7 @@ const mediaIds = (urls: unknown[]) => urls.flatMap((u) => (typeof u === "string"
  * references resolved inside the caller's account, and — unless a dry run — stored in batches.
  */
 export async function importArchive(actor: Actor, token: string, { dryRun }: { dryRun: boolean }): Promise<ImportReport> {
-  const file = archivePath(actor.id, token);
-  await stat(file).catch(() => {
-    throw jsonError(404, "Import not found");
-  });
+  const file = await loadUpload(actor.id, token);
 
   // Pass 1: the manifest, each collection's ids; limits and duplicates refuse the whole archive.
   let manifest: Manifest | null = null;
@@ -562,8 +604,12 @@ function resolveAssessment(
   if (doc.status === "processing" || doc.status === "analyzing") doc.status = "uploaded";
 }
 
-/** Housekeeping: uploaded archives never confirmed nor cancelled, and export leftovers, after a day. */
+/** Housekeeping: uploaded archives never confirmed nor cancelled, and working copies and export leftovers, after a day. */
 export async function sweepStaleArchives(olderThanMs = 24 * 3600 * 1000) {
+  for (const stale of await stalePendingImports({ before: new Date(Date.now() - olderThanMs) })) {
+    await storage().delete(stale.key);
+    await removePendingImport({ token: stale._id });
+  }
   const dir = workDir();
   const names = await readdir(dir).catch(() => [] as string[]);
   let removed = 0;

@@ -13,7 +13,7 @@ import { assessmentNotFound, auditActor, getAssessment } from "./assessments.ser
 import type { Actor } from "./auth.server";
 import { notifyAssessmentCompleted } from "./email-delivery.server";
 import { differenceHash, hasStructure, hashDistance, photoBandsOf } from "./image-features.server";
-import { enqueueJob, PermanentJobError, registerJobHandler, waitForJob, type JobRecord } from "./jobs.server";
+import { enqueueJob, getJob, PermanentJobError, registerJobHandler, waitForJob, type JobRecord } from "./jobs.server";
 import { readMedia } from "./storage.server";
 import { quoteForVendor } from "./vendors.server";
 import { env } from "~/utils/env.server";
@@ -27,7 +27,7 @@ import { env } from "~/utils/env.server";
  */
 
 /** How long `POST /api/assessments/{id}/analyze` waits for the result before answering the assessment as it stands. */
-export const ANALYZE_WAIT_MS = 25_000;
+export const ANALYZE_WAIT_MS = 5_000;
 /** Hashes this many bits apart or fewer are the same photo (resized, recompressed, re-shot from the screen). */
 export const REUSED_PHOTO_BITS = 3;
 const REUSED_PHOTO_CANDIDATES = 20;
@@ -58,11 +58,16 @@ export async function requestAnalysis(actor: Actor, id: string) {
   return job._id.toHexString();
 }
 
-/** `POST /api/assessments/{id}/analyze`: queues the analysis, waits a bounded time, answers the assessment as it then stands. */
+/**
+ * `POST /api/assessments/{id}/analyze`: queues the analysis, waits at most `waitMs` (a few seconds:
+ * the analysis runs on whichever instance claims it, and a caller must not depend on this one
+ * staying up meanwhile), answers the assessment as it then stands and whether it is still under way.
+ */
 export async function analyzeAssessment(actor: Actor, id: string, waitMs = ANALYZE_WAIT_MS) {
   const jobId = await requestAnalysis(actor, id);
-  if (jobId) await waitForJob(jobId, waitMs);
-  return getAssessment(actor, id);
+  const job = jobId ? (waitMs > 0 ? await waitForJob(jobId, waitMs) : await getJob(jobId)) : null;
+  const underWay = job !== null && (job.state === "queued" || job.state === "running");
+  return { assessment: await getAssessment(actor, id), underWay };
 }
 
 /**

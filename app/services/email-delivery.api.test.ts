@@ -101,7 +101,13 @@ describe("delivery to a real SMTP server", () => {
     const [pdf] = mail.parsed.attachments;
     expect(pdf).toMatchObject({ contentType: "application/pdf", filename: `estimate-${id}.pdf` });
     expect(pdf.content.subarray(0, 5).toString()).toBe("%PDF-");
-    const after = await Assessment.findById(id).lean<{ status: string; audit: { action: string }[] }>();
+    // The assessment's move to sent is the write after the log's (no transactions): wait for it.
+    const read = () => Assessment.findById(id).lean<{ status: string; audit: { action: string }[] }>();
+    let after = await read();
+    for (let i = 0; i < 50 && after?.status !== "sent"; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      after = await read();
+    }
     expect(after?.status).toBe("sent");
     expect(after?.audit.at(-1)?.action).toBe("estimate emailed");
   });

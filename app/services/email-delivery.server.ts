@@ -1,7 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { mkdir, rename, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
-import path from "node:path";
 import { Readable } from "node:stream";
 import MailComposer from "nodemailer/lib/mail-composer";
 import type Mail from "nodemailer/lib/mailer";
@@ -38,7 +36,9 @@ import { BUILT_IN_TEMPLATE, formatCost, formatMailDate, renderTemplate } from ".
 import { estimatePdf } from "./estimate-pdf.server";
 import { closePooledTransports, mailRouteFor, ownerAccount, pooledTransport, type MailRoute } from "./mail-config.server";
 import { Doze } from "./doze.server";
+import { storage } from "./storage.server";
 import { present } from "./email-logs.server";
+import { dbNow, dbNowMs } from "~/utils/db-clock.server";
 
 /**
  * Sending email through an outbox in the database (docs/decisions/0011). A send writes one
@@ -243,20 +243,19 @@ async function estimateAttachment(log: EmailLogRecord): Promise<Mail.Attachment[
   return [{ filename: `estimate-${String(log.assessmentId)}.pdf`, content: Buffer.from(await pdf.arrayBuffer()), contentType: "application/pdf" }];
 }
 
-/** The drop's file of a log: DATA_DIR/outbox/<owner>/<log id>.eml. */
-export const dropFile = (log: Pick<EmailLogRecord, "_id" | "ownerId">) =>
-  path.join(env.DATA_DIR, "outbox", String(log.ownerId), `${String(log._id)}.eml`);
+/**
+ * The drop's object of a log: `outbox/<owner>/<log id>.eml` in object storage (DATA_DIR/objects with
+ * STORAGE=local), where every instance sees it: the name comes from the log, so a message dropped
+ * twice (a worker taken over while writing) is still one message, and recovery on any instance
+ * finds what a dead one dropped.
+ */
+export const dropKey = (log: Pick<EmailLogRecord, "_id" | "ownerId">) => `outbox/${String(log.ownerId)}/${String(log._id)}.eml`;
 
-const exists = (file: string) => stat(file).then(() => true, () => false);
-
-/** Writes the raw message into the drop: a temporary file renamed into place, so the file is whole or absent. */
+/** Writes the raw message into the drop: an object is whole or absent. */
 async function dropMessage(log: EmailLogRecord, raw: Buffer) {
-  const file = dropFile(log);
-  await mkdir(path.dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.tmp`;
-  await writeFile(temp, raw);
-  await rename(temp, file);
-  return `Saved to the local mail drop: ${path.relative(env.DATA_DIR, file)}`;
+  const key = dropKey(log);
+  await storage().putStream(key, Readable.from([raw]), "message/rfc822", raw.length);
+  return `Saved to the local mail drop: ${key}`;
 }
 
 /** An error from the server itself (a 4xx/5xx reply), as opposed to a connection that broke. */
@@ -406,9 +405,10 @@ export class MailOutbox {
   }
 
   private async deliver(log: EmailLogRecord, claim: DeliveryClaim) {
-    let leaseUntil = Date.now() + this.leaseMs;
+    // Leases are on the database's clock, as every instance reads them (docs/decisions/0016).
+    let leaseUntil = dbNowMs() + this.leaseMs;
     const heartbeat = setInterval(() => {
-      const next = Date.now() + this.leaseMs;
+      const next = dbNowMs() + this.leaseMs;
       renewLogLease({ claim, leaseUntil: new Date(next) }).then(
         (ours) => {
           if (ours) leaseUntil = next;
@@ -440,7 +440,7 @@ export class MailOutbox {
         return await this.failed(log, claim, error);
       }
       // Past this write the message may leave: a crash from here on is settled by recovery.
-      if (Date.now() >= leaseUntil || !(await markVia(claim, route))) return;
+      if (dbNowMs() >= leaseUntil || !(await markVia(claim, route))) return;
       let response: string;
       let handedOver = false;
       try {
@@ -476,7 +476,7 @@ export class MailOutbox {
     const text = errorText(error);
     const attemptNumber = claim.attempt + 1;
     const delay = this.retryDelaysMs[attemptNumber - 1];
-    const retryAt = !isPermanent(error) && delay !== undefined ? new Date(Date.now() + delay) : null;
+    const retryAt = !isPermanent(error) && delay !== undefined ? new Date(dbNowMs() + delay) : null;
     const response = (error as { response?: string }).response;
     const recorded = await recordFailed({ claim, error: text, response, retryAt });
     if (recorded && !retryAt) await notifyDeliveryFailed(recorded, text);
@@ -491,7 +491,7 @@ export class MailOutbox {
  * - via SMTP → `unknown`: the server may have accepted it and we cannot ask it, so it is not resent
  *   (at most once); the account is alerted (system alerts) to check and resend by hand.
  */
-export async function recoverAbandoned(now = new Date()) {
+export async function recoverAbandoned(now = dbNow()) {
   const abandoned = await findAbandonedLogs({ now });
   let settled = 0;
   for (const log of abandoned) {
@@ -501,7 +501,7 @@ export async function recoverAbandoned(now = new Date()) {
     if (via === null) {
       result = await settleAbandoned({ log, outcome: "failed", note: "The worker stopped before sending: sending again", now });
     } else if (via === "drop") {
-      const there = await exists(dropFile(log));
+      const there = (await storage().head(dropKey(log))) !== null;
       result = await settleAbandoned({
         log,
         outcome: there ? "accepted" : "failed",

@@ -2,15 +2,21 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createTestUser } from "../../tests/accounts";
 import { useTestDb } from "../../tests/test-db";
 import { SessionRecord, createSessionRecord, readSessionRecord } from "../models/session.server";
 import { Upload, createUploadRecord, newUploadId } from "../models/upload.server";
 import { env } from "../utils/env.server";
+import { Types } from "mongoose";
+import { Contact } from "../models/contact.server";
+import { User } from "../models/user.server";
 import { startHousekeeping } from "./housekeeping.server";
+import { finishDeletions } from "./users.server";
 
 /** A pending upload with an object on disk, created `ageHours` ago. */
 async function pendingUpload(ageHours: number) {
-  const ownerId = newUploadId().toString();
+  // A real account: a record of an owner that does not exist is refused (define-model's owner fence).
+  const ownerId = (await createTestUser({ role: "dealer" })).id;
   const _id = newUploadId();
   const key = `uploads/${ownerId}/${_id}/abandoned.mp4`;
   await createUploadRecord({ _id, ownerId, key, originalName: "abandoned.mp4", contentType: "video/mp4", purpose: "wizard", draft: true });
@@ -58,5 +64,19 @@ describe("housekeeping", () => {
     const stale = await pendingUpload(25);
     await sleep(300);
     expect(await Upload.exists({ _id: stale._id })).not.toBeNull();
+  });
+
+  it("finishes an account deletion that stopped part-way: what it owns, then the account", async () => {
+    const { id } = await createTestUser({ role: "dealer" });
+    // Marked deleted two minutes ago; a contact it owned is still there (the cascade never ran).
+    await User.collection.updateOne({ _id: new Types.ObjectId(id) }, { $set: { deletedAt: new Date(Date.now() - 120_000) } });
+    await Contact.collection.insertOne({ ownerId: new Types.ObjectId(id), firstName: "Left", lastName: "Behind", email: "l@example.com" });
+    const fresh = await createTestUser({ role: "dealer" });
+    await User.collection.updateOne({ _id: new Types.ObjectId(fresh.id) }, { $set: { deletedAt: new Date() } });
+    expect(await finishDeletions()).toBe(1);
+    expect(await User.exists({ _id: id })).toBeNull();
+    expect(await Contact.countDocuments({ ownerId: id })).toBe(0);
+    // One marked a moment ago is still being deleted by its own request.
+    expect(await User.exists({ _id: fresh.id })).not.toBeNull();
   });
 });

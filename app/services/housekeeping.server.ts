@@ -2,12 +2,17 @@ import { deleteExpiredSessions } from "~/models/session.server";
 import { isDbUnavailableError } from "~/utils/db-errors.server";
 import { sweepStaleArchives } from "./account-data.server";
 import { sweepStaleUploads } from "./storage.server";
+import { finishDeletions } from "./users.server";
 
 const FIRST_RUN_AFTER_MS = 60 * 1000;
 const RUN_EVERY_MS = 60 * 60 * 1000;
 
-/** One round: pending uploads and import archives older than a day (objects, parts, records) and expired sessions. */
+/**
+ * One round: account deletions that did not finish, pending uploads and import archives older than a
+ * day (objects, parts, records) and expired sessions.
+ */
 export async function runHousekeeping() {
+  await finishDeletions();
   const uploads = await sweepStaleUploads();
   await sweepStaleArchives();
   await deleteExpiredSessions();

@@ -17,6 +17,7 @@ import { isDbUnavailableError } from "~/utils/db-errors.server";
 import { db } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { Doze } from "./doze.server";
+import { dbNow, dbNowMs } from "~/utils/db-clock.server";
 
 export type { JobRecord, JobState } from "~/models/job.server";
 
@@ -49,6 +50,7 @@ export class PermanentJobError extends Error {
 export const DEFAULT_MAX_ATTEMPTS = 3;
 /** Waits before the 2nd, 3rd, 4th… attempt. */
 export const RETRY_DELAYS_MS = [5_000, 30_000, 120_000];
+/** Without JOB_LEASE_MS (entry.server passes it): tests that start a queue themselves. */
 const DEFAULT_LEASE_MS = 30_000;
 const DEFAULT_POLL_MS = 750;
 
@@ -79,7 +81,7 @@ export async function enqueueJob({
   payload = {},
   ownerId,
   maxAttempts = DEFAULT_MAX_ATTEMPTS,
-  runAt = new Date(),
+  runAt = dbNow(),
 }: {
   type: string;
   key: string;
@@ -247,13 +249,14 @@ export class JobQueue {
 
   private async execute(job: JobRecord, claim: JobClaim, registration: JobRegistration, controller: AbortController) {
     const lost = () => controller.abort(new Error("The job's lease was lost"));
-    let leaseUntil = job.leaseUntil?.getTime() ?? Date.now() + this.leaseMs;
+    // Leases are on the database's clock, as every instance reads them (docs/decisions/0016).
+    let leaseUntil = job.leaseUntil?.getTime() ?? dbNowMs() + this.leaseMs;
     const heartbeat = setInterval(() => {
-      if (Date.now() >= leaseUntil) {
+      if (dbNowMs() >= leaseUntil) {
         clearInterval(heartbeat);
         return lost(); // another worker may hold it by now
       }
-      const next = Date.now() + this.leaseMs;
+      const next = dbNowMs() + this.leaseMs;
       renewJobLease({ claim, leaseUntil: new Date(next) }).then(
         (ours) => (ours ? (leaseUntil = next) : lost()),
         () => undefined, // the database is away: the deadline above decides
@@ -286,7 +289,7 @@ export class JobQueue {
 
   private async fail(job: JobRecord, claim: JobClaim, registration: JobRegistration, error: string, retryable: boolean) {
     const delay = this.retryDelaysMs[Math.min(job.attempts - 1, this.retryDelaysMs.length - 1)] ?? 0;
-    const retryAt = retryable && job.attempts < job.maxAttempts ? new Date(Date.now() + delay) : null;
+    const retryAt = retryable && job.attempts < job.maxAttempts ? new Date(dbNowMs() + delay) : null;
     const recorded = await failJobAttempt({ claim, error, retryAt });
     if (recorded && !retryAt) await registration.onFailed?.({ ...job, state: "failed", lastError: error }, error);
   }

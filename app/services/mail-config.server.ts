@@ -9,7 +9,7 @@ import type { Actor } from "./auth.server";
 
 /**
  * Where an account's mail goes (docs/decisions/0011): its own server from Settings → Email when it
- * set a host, else the SMTP_* environment, else the local mail drop (DATA_DIR/outbox).
+ * set a host, else the SMTP_* environment, else the local mail drop (outbox/ in object storage).
  */
 export type MailRoute =
   | { kind: "smtp"; source: "account" | "environment"; host: string; port: number; secure: boolean; user?: string; pass?: string; from: string }

@@ -69,7 +69,7 @@ registerStatusProbe({
   name: "Email Service",
   async probe(_signal, actor) {
     const status = await testConnection(actor, { fresh: true });
-    if (status.via === "drop") return { ok: true, detail: "Local mail drop (DATA_DIR/outbox): no mail server configured" };
+    if (status.via === "drop") return { ok: true, detail: "Local mail drop (outbox/ in object storage): no mail server configured" };
     const where = status.via === "account" ? "the account's mail server" : "the SMTP_* server";
     return { ok: status.connected, detail: status.connected ? `Connected to ${where}` : (status.reason ?? `Could not reach ${where}`) };
   },

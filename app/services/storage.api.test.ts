@@ -1,7 +1,13 @@
 import { readdirSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+} from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,9 +16,10 @@ import { startApp, type RunningApp } from "../../tests/app-server";
 import { jpeg, mov, mp4, png } from "../../tests/media-files";
 import { startS3Server, type RunningS3 } from "../../tests/s3-server";
 import { useTestDb } from "../../tests/test-db";
-import { createUploadRecord, markUploadComplete, newUploadId } from "../models/upload.server";
+import { Upload, createUploadRecord, markUploadComplete, newUploadId } from "../models/upload.server";
 import { env } from "../utils/env.server";
 import { UPLOAD_LIMITS } from "~/schemas/upload-limits";
+import { LocalBackend } from "./storage/local";
 import { signUrl } from "./storage/signing";
 
 const MiB = 1024 * 1024;
@@ -249,6 +256,44 @@ describe.each(["local", "s3"] as const)("uploads with the %s backend", (backend)
     expect((await alice.get(`${base}/${uploadId}${q(key)}`)).status).toBe(404);
     expect((await alice.get(`${base}/${uploadId}/2${q(key)}`)).status).toBe(404);
     expect((await alice.post(`${base}/${uploadId}/complete${q(key)}`, { parts: [{ PartNumber: 1, ETag: "x" }] })).status).toBe(404);
+  });
+
+  it("completing is safe to retry: the same answer after success, and finished when the store completed it but the app did not record it", async () => {
+    const video = mp4(3000);
+    const first = await multipart(alice, "retry.mp4", "video/mp4", [video]);
+    expect(first.done.status).toBe(200);
+    const again = await alice.post(`${base}/${first.uploadId}/complete${q(first.key)}`, { parts: [{ PartNumber: 1, ETag: "whatever" }] });
+    expect(again.status).toBe(200);
+    expect(again.json).toEqual(first.done.json);
+
+    // The store completed it, then the instance died before recording it: the retry finishes it.
+    const created = await alice.post(base, { filename: "died.mp4", type: "video/mp4" });
+    const { key, uploadId } = created.json as { key: string; uploadId: string };
+    const signed = await alice.get(`${base}/${uploadId}/1${q(key)}`);
+    const part = await put(signed.json.url, video);
+    const parts = [{ PartNumber: 1, ETag: part.etag! }];
+    if (backend === "s3") {
+      await s3!.client.send(new CompleteMultipartUploadCommand({ Bucket: s3!.bucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts: parts } }));
+    } else {
+      await new LocalBackend(path.join(app.dataDir, "objects")).completeMultipart(key, uploadId, parts);
+    }
+    const retried = await alice.post(`${base}/${uploadId}/complete${q(key)}`, { parts });
+    expect(retried.status).toBe(200);
+    expect(retried.json).toMatchObject({ key, size: video.length, type: "video/mp4" });
+    expect((await media(app, alice, retried.json.url)).body.equals(video)).toBe(true);
+
+    // Aborted at the store (not through the app): neither the open upload nor an object is there.
+    const lost = await alice.post(base, { filename: "lost.mp4", type: "video/mp4" });
+    const lostPart = await put((await alice.get(`${base}/${lost.json.uploadId}/1${q(lost.json.key)}`)).json.url, video);
+    if (backend === "s3") {
+      await s3!.client.send(new AbortMultipartUploadCommand({ Bucket: s3!.bucket, Key: lost.json.key, UploadId: lost.json.uploadId }));
+    } else {
+      await new LocalBackend(path.join(app.dataDir, "objects")).abortMultipart(lost.json.key, lost.json.uploadId);
+    }
+    const refused = await alice.post(`${base}/${lost.json.uploadId}/complete${q(lost.json.key)}`, { parts: [{ PartNumber: 1, ETag: lostPart.etag! }] });
+    // S3 answers NoSuchUpload (409 here) or, as S3Proxy does, NoSuchKey (404); never a 500.
+    expect([404, 409]).toContain(refused.status);
+    expect(await Upload.exists({ key: lost.json.key, state: "complete" })).toBeNull();
   });
 
   it("rejects expired and tampered upload URLs", async () => {

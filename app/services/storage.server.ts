@@ -293,11 +293,23 @@ export async function completeMultipartUpload(
   parts: { PartNumber: number; ETag: string }[],
   origin: string,
 ) {
+  const answer = (done: UploadRecord) => ({ ...uploadJson(done), location: absolute(mediaUrl(String(done._id)), origin) });
+  // Completing is safe to retry (the instance that took the first try may have died half-way, or its
+  // answer was lost): an upload already complete answers as the first try did. Keys are ours and
+  // name one upload, so its key is enough to know it.
+  const existing = await findUploadByKey({ scope: own(actor), key });
+  if (existing?.state === "complete") return answer(existing);
   const record = await ownMultipart(actor, key, uploadId);
-  await guard(() => storage().completeMultipart(record.key, uploadId, parts));
+  try {
+    await storage().completeMultipart(record.key, uploadId, parts);
+  } catch (error) {
+    // The store no longer has the open upload: if the object is there, an earlier try completed it
+    // and died before recording it; finish recording now. Otherwise it was aborted.
+    const gone = error instanceof StorageError && (error.status === 404 || error.status === 409);
+    if (!gone || !(await storage().head(record.key))) return guard(() => Promise.reject(error));
+  }
   // finalizeUpload clears multipartId with the completion (one write).
-  const done = await finalizeUpload(record);
-  return { ...uploadJson(done), location: absolute(mediaUrl(String(done._id)), origin) };
+  return answer(await finalizeUpload(record));
 }
 
 /** `DELETE s3/multipart/{uploadId}?key=`: drops the parts and the record. */
@@ -778,6 +790,22 @@ export async function thumbnailBytes(url: string, scope: OwnerScope) {
 // ---------------------------------------------------------------------------------------------
 // Housekeeping
 
+/**
+ * A stale pending upload: a multipart upload whose object exists was completed by the store (the
+ * instance died before recording it, and the client never retried), so it is recorded complete
+ * (checked as any completion is) rather than deleted; anything else is abandoned and goes.
+ */
+async function sweepOne(record: UploadRecord) {
+  if (record.multipartId && (await storage().head(record.key))) {
+    await finalizeUpload(record).catch((error: unknown) => {
+      // Refused by the checks (size, type): finalizeUpload removed it. Anything else: next round.
+      if (!(error instanceof Response)) throw error;
+    });
+    return;
+  }
+  await discardUpload(record);
+}
+
 /** Deletes pending uploads older than a day: their objects, open multipart parts and records. */
 export async function sweepStaleUploads(now = Date.now()) {
   const before = new Date(now - STALE_UPLOAD_AGE_MS);
@@ -789,7 +817,7 @@ export async function sweepStaleUploads(now = Date.now()) {
     const stale = await findStalePendingUploads(before);
     let deleted = 0;
     for (const record of stale) {
-      deleted += await discardUpload(record).then(
+      deleted += await sweepOne(record).then(
         () => 1,
         () => 0,
       );

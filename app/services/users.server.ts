@@ -15,6 +15,8 @@ import {
   adminExists,
   findUserForLogin,
   listUsers as listUserRecords,
+  markedDeletedBefore,
+  markUserDeleted,
   User,
   usernameKey,
   toPublicUser,
@@ -36,6 +38,7 @@ import {
   type Actor,
 } from "./auth.server";
 import { commitSession, getSession } from "./session.server";
+import { discardUploadsOf } from "./account-data.server";
 import { deleteUploadsOf } from "./storage.server";
 
 const ADMIN_SETUP_LOCK = "admin-setup";
@@ -103,11 +106,13 @@ export async function getUserForAdmin(actor: Actor, id: string, request: Request
 }
 
 /**
- * Deletes an account with everything it owns: first its sessions and tokens (nothing new can be
- * written), then its assessments, contacts, email templates and logs, packages, uploads with their objects (the assessments'
+ * Deletes an account with everything it owns: first the account is marked deleted (no instance
+ * lets it in, and no record can be written for it from then on: define-model's owner fence), then
+ * its sessions and tokens, then its assessments, contacts, email templates and logs, packages, uploads with their objects (the assessments'
  * media among them) and (a vendor's) pricing rules, vendor packages and learning records, and the
  * account last — a
- * failure part-way (storage down) leaves the account in place to delete again, never orphans.
+ * failure part-way (storage down) leaves the account marked, deleted again by the admin or by
+ * housekeeping (finishDeletions), never orphans.
  * An admin cannot delete itself.
  */
 export async function deleteUser(actor: Actor, id: string, request: Request) {
@@ -116,6 +121,13 @@ export async function deleteUser(actor: Actor, id: string, request: Request) {
   if (id === actor.id) throw jsonError(400, "You cannot delete your own account");
   const user = await User.findById(id);
   if (!user) throw jsonError(404, "User not found");
+  if (!(await markUserDeleted(id))) throw jsonError(404, "User not found");
+  if (!(await purgeAccount(id))) throw jsonError(404, "User not found");
+  return toPublicUser(user);
+}
+
+/** Everything an account marked deleted owns, then the account; false when it was gone already. */
+async function purgeAccount(id: string) {
   await Promise.all([endAllSessions(id), deleteApiTokensOf({ ownerId: id })]);
   await Promise.all([
     removeAssessmentsOf({ ownerId: id }),
@@ -126,13 +138,25 @@ export async function deleteUser(actor: Actor, id: string, request: Request) {
     removePackagesOf({ ownerId: id }),
     deleteUploadsOf(id),
     removeImportKeysOf({ ownerId: id }),
+    discardUploadsOf(id),
     // A vendor's pricing goes with it: nothing would price with it, and nobody could see it.
     pricingRules.removeAllOf({ vendorId: id }),
     vendorPackages.removeAllOf({ vendorId: id }),
     learningRecords.removeAllOf({ vendorId: id }),
   ]);
-  if ((await User.deleteOne({ _id: user._id })).deletedCount !== 1) throw jsonError(404, "User not found");
-  return toPublicUser(user);
+  return (await User.deleteOne({ _id: id })).deletedCount === 1;
+}
+
+/**
+ * Housekeeping: accounts marked deleted more than a minute ago whose deletion did not finish (the
+ * storage was down, the instance died part-way) are removed again, with what they own.
+ */
+export async function finishDeletions(olderThanMs = 60_000) {
+  let finished = 0;
+  for (const { _id } of await markedDeletedBefore(new Date(Date.now() - olderThanMs))) {
+    if (await purgeAccount(String(_id))) finished += 1;
+  }
+  return finished;
 }
 
 /**

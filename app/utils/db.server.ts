@@ -1,5 +1,7 @@
 import mongoose from "mongoose";
+import path from "node:path";
 import { jsonWithout } from "~/models/define-model.server";
+import { followDbClock } from "./db-clock.server";
 import { env } from "./env.server";
 import { startEmbeddedDb, type EmbeddedDb } from "./embedded-db.server";
 
@@ -21,9 +23,10 @@ interface DbState {
 const globalForDb = globalThis as unknown as { __db?: DbState };
 
 /** The embedded engine in DATA_DIR, supervised (restarted if it dies). */
-export const startEmbedded = () =>
-  startEmbeddedDb({
+export const startEmbedded = async () => {
+  const database = await startEmbeddedDb({
     dataDir: env.DATA_DIR,
+    port: env.EMBEDDED_DB_PORT,
     heap: env.EMBEDDED_DB_HEAP,
     // The launcher logs errors only; each line is worth passing on.
     log: (chunk) => {
@@ -32,6 +35,10 @@ export const startEmbedded = () =>
       }
     },
   });
+  // Said at every start: tools pointed at it (a shell, a backup) need the address.
+  console.log(`Embedded database: ${database.uri} (data in ${path.join(env.DATA_DIR, "db")}; the port stays the same across restarts)`);
+  return database;
+};
 
 async function connect(state: DbState) {
   let uri = env.MONGODB_URI;
@@ -51,6 +58,7 @@ async function connect(state: DbState) {
     autoIndex: false,
     autoCreate: false,
   });
+  await followDbClock();
   await createIndexes();
 }
 

@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import mongoose from "mongoose";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { heapMegabytes, startEmbeddedDb, type EmbeddedDb } from "./embedded-db.server";
+import { heapMegabytes, portFile, startEmbeddedDb, type EmbeddedDb } from "./embedded-db.server";
 
 const { MongoClient, ObjectId } = mongoose.mongo;
 
@@ -47,6 +47,23 @@ describe("embedded database", () => {
     expect(await reopened.countDocuments({})).toBe(99);
     expect(await reopened.findOne({ i: 7 })).toMatchObject({ updated: true });
     expect(await reopened.findOne({ i: 99 })).toBeNull();
+  });
+
+  it("keeps its port across restarts: chosen free the first time, kept in DATA_DIR/db/port", async () => {
+    expect(readFileSync(portFile(dataDir), "utf8").trim()).toBe(String(server.port));
+    await client?.close();
+    await server.stop();
+    server = await startEmbeddedDb({ dataDir, supervise: false });
+    expect(server.port).toBe(Number(readFileSync(portFile(dataDir), "utf8")));
+    const otherDir = mkdtempSync(path.join(os.tmpdir(), "engine-db-other-"));
+    const again = await startEmbeddedDb({ dataDir: otherDir, supervise: false });
+    try {
+      // Another data directory, another engine: its own port, also kept.
+      expect(again.port).not.toBe(server.port);
+    } finally {
+      await again.stop();
+      rmSync(otherDir, { recursive: true, force: true });
+    }
   });
 
   it("advertises MongoDB 4.4 (wire version 9), which driver 7 requires", async () => {

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 
@@ -60,6 +60,30 @@ export async function stopProcess(proc: ChildProcess) {
   });
 }
 
+/** Where the embedded database's port is kept, so it stays the same from one start to the next. */
+export const portFile = (dataDir: string) => path.resolve(dataDir, "db", "port");
+
+const isFree = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const server = net.createServer();
+    server.unref();
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
+  });
+
+/**
+ * The port this data directory's engine used before (anything pointed at it keeps working after a
+ * restart); the first time, or when something else took it meanwhile, a free one, kept from then on.
+ */
+async function storedPort(dataDir: string) {
+  const file = portFile(dataDir);
+  const previous = Number(readFileSync(file, { encoding: "utf8", flag: "a+" }).trim());
+  if (Number.isInteger(previous) && previous > 0 && previous < 65536 && (await isFree(previous))) return previous;
+  const port = await freePort();
+  writeFileSync(file, `${port}\n`);
+  return port;
+}
+
 export interface EmbeddedDb {
   uri: string;
   port: number;
@@ -87,7 +111,7 @@ export async function startEmbeddedDb(options: {
   }
   const dbDir = path.resolve(options.dataDir, "db");
   mkdirSync(dbDir, { recursive: true });
-  const port = options.port ?? (await freePort());
+  const port = options.port ?? (await storedPort(options.dataDir));
   const heapMb = heapMegabytes(options.heap ?? DEFAULT_HEAP);
   const log = options.log ?? (() => {});
   let child: ChildProcess | undefined;

@@ -77,6 +77,8 @@ export const envSchema = z
         .regex(/^mongodb(\+srv)?:\/\//, "must start with mongodb:// or mongodb+srv://")
         .optional(),
     ),
+    /** The embedded database's port on loopback; unset: the one kept in DATA_DIR/db/port (chosen free the first time). */
+    EMBEDDED_DB_PORT: optionalString.pipe(z.coerce.number().int().min(1, "must be a port").max(65535, "must be a port").optional()),
     EMBEDDED_DB_HEAP: z
       .string()
       .regex(/^\d+[mMgG]$/, "must be a size like 512m or 1g")
@@ -103,9 +105,29 @@ export const envSchema = z
     SMTP_PASS: optionalString,
     MAIL_FROM: optionalString,
     EMAIL_RETRY_DELAYS: retryDelays.default("1m,5m,30m"),
-    /** How long a delivery attempt may go without its worker renewing it before recovery looks at it. */
-    EMAIL_LEASE_MS: z.coerce.number().int().min(200, "must be at least 200").max(3_600_000, "must be at most 3600000").default(120_000),
+    /**
+     * How long a delivery attempt may go without its worker renewing it (every third of it) before
+     * recovery, on any instance, settles it: a dead instance's emails are taken over within this
+     * plus 5 s (the recovery's round).
+     */
+    EMAIL_LEASE_MS: z.coerce.number().int().min(200, "must be at least 200").max(3_600_000, "must be at most 3600000").default(20_000),
+    /**
+     * The analysis job's lease, renewed every third of it: a dead instance's analyses are taken over
+     * within this plus 0.75 s (a queue's poll). A live worker whose renewals fail for this long
+     * aborts its job, so a shorter lease trades database hiccups for faster takeover.
+     */
+    JOB_LEASE_MS: z.coerce.number().int().min(500, "must be at least 500").max(3_600_000, "must be at most 3600000").default(6_000),
     EMAIL_CONCURRENCY: z.coerce.number().int().min(1, "must be at least 1").max(64, "must be at most 64").default(4),
+    /**
+     * This instance's name in the database's list of running instances (server.mjs; default the
+     * host name): STORAGE=local refuses to start while an instance of another name is running.
+     */
+    INSTANCE_NAME: optionalString,
+    /**
+     * How often each process reads the cache versions (docs/decisions/0016): a change made on another
+     * instance (a revoked token, a deleted account) takes effect here within three of these.
+     */
+    CACHE_POLL_MS: z.coerce.number().int().min(20, "must be at least 20").max(300, "must be at most 300").default(250),
     // Set by server.mjs for its processes (not configuration): a cluster's primary only runs the
     // embedded database for its workers; one worker runs the housekeeping.
     DAMAGEIQ_ROLE: z.enum(["primary", "worker"]).optional(),

@@ -24,7 +24,7 @@ export function EmailTab({ settings, formError }: { settings: MailServerSettings
   const fallback =
     settings.fallback === "environment"
       ? "Without a host here, mail goes through the server set by the administrator (SMTP_HOST)."
-      : "Without a host here, no mail server is configured: messages are kept in the local mail drop (DATA_DIR/outbox) and not delivered.";
+      : "Without a host here, no mail server is configured: messages are kept in the local mail drop (outbox/ in object storage) and not delivered.";
   return (
     <Card withBorder>
       <Title order={2} size="h4">

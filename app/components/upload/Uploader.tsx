@@ -4,7 +4,7 @@ import uppyCoreStyles from "@uppy/core/css/style.min.css";
 import uppyDashboardStyles from "@uppy/dashboard/css/style.min.css";
 import { useEffect, useRef } from "react";
 import { LOGGED_OUT_TOAST } from "~/schemas/toasts";
-import { showToast } from "../toast";
+import { loadNotifications, showToast } from "../toast";
 import {
   CHUNK_SIZE,
   MAX_IMAGE_EDGE,
@@ -191,7 +191,9 @@ export function Uploader({ purpose, onComplete, height = 360, note }: UploaderPr
         if (companionReason(error as ErrorLike) === "Unauthorized") {
           // Spec §8: the session ended; say so and go and log in again.
           showToast(LOGGED_OUT_TOAST);
-          timers.add(setTimeout(() => window.location.assign("/api/login"), 500));
+          // Half a second after the toast is on screen: the first toast fetches its module, which
+          // on a slow line (or a busy machine) can take longer than that.
+          void loadNotifications().then(() => timers.add(setTimeout(() => window.location.assign("/api/login"), 500)));
           return;
         }
         const attempt = (attempts.get(file.id) ?? 0) + 1;

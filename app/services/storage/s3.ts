@@ -38,7 +38,9 @@ const isUnreachable = (error: unknown) =>
 /** Maps the store's client errors to API answers; anything else stays a 500/503. */
 function translate(error: unknown): never {
   const name = code(error);
-  if (name === "NoSuchUpload") throw new StorageError(404, "Upload not found");
+  // The open upload is gone: completed (maybe by an earlier try of this call) or aborted.
+  if (name === "NoSuchUpload") throw new StorageError(409, "The upload is no longer open: it was completed or aborted");
+  if (name === "NoSuchKey") throw new StorageError(404, "Upload not found");
   if (name === "EntityTooSmall") {
     throw new StorageError(400, "Your proposed upload is smaller than the minimum allowed size");
   }
