@@ -46,7 +46,7 @@ export async function startApp(
   proc.stderr?.on("data", (d: Buffer) => (output += d.toString()));
 
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 45_000;
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`app exited at start:\n${output}`);
     try {
@@ -57,7 +57,7 @@ export async function startApp(
     }
     if (Date.now() > deadline) {
       proc.kill("SIGKILL");
-      throw new Error(`app did not become healthy within 20 s:\n${output}`);
+      throw new Error(`app did not become healthy within 45 s:\n${output}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }
