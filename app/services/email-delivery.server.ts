@@ -32,6 +32,7 @@ import { db } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { jsonError } from "~/utils/http.server";
 import { collectWhenIdle } from "~/utils/idle-collector.server";
+import { OutboundRefusedError } from "~/utils/outbound.server";
 import { assessmentNotFound, getAssessment, type AssessmentJson } from "./assessments.server";
 import type { Actor } from "./auth.server";
 import { BUILT_IN_TEMPLATE, formatCost, formatMailDate, renderTemplate } from "./email-render.server";
@@ -264,7 +265,7 @@ const hasReply = (error: unknown) => typeof (error as { responseCode?: number })
 
 /** Failures a retry cannot fix: authentication, a refused sender or recipient, a message the server rejects (5xx). */
 function isPermanent(error: unknown) {
-  if (error instanceof PermanentMailError) return true;
+  if (error instanceof PermanentMailError || error instanceof OutboundRefusedError) return true;
   const e = error as { code?: string; responseCode?: number };
   if (e.code === "EAUTH" || e.code === "EENVELOPE" || e.code === "EMESSAGE") return true;
   return typeof e.responseCode === "number" && e.responseCode >= 500;
