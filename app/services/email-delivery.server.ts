@@ -26,6 +26,7 @@ import {
 import { findDefaultTemplate, findTemplate } from "~/models/email-template.server";
 import { scopeFor } from "~/models/owner-scope.server";
 import { User, type Role } from "~/models/user.server";
+import { contactSchema } from "~/schemas/contact";
 import { DEFAULT_NOTIFICATIONS, type NotificationSettings, type SendEmailInput } from "~/schemas/email";
 import { isDbUnavailableError } from "~/utils/db-errors.server";
 import { db } from "~/utils/db.server";
@@ -105,6 +106,11 @@ export async function sendEstimateEmail(actor: Actor, assessmentId: string, inpu
     input.templateId ? findTemplate({ scope, id: input.templateId }) : findDefaultTemplate({ ownerId }),
   ]);
   if (!contact) throw jsonError(400, "Contact not found", { contactId: "Contact not found" });
+  // One address, as a contact's create and update check it (a stored list would mail everyone on it).
+  if (!contactSchema.shape.email.safeParse(contact.email).success) {
+    const message = "The contact's email is not a single valid address";
+    throw jsonError(400, message, { contactId: message });
+  }
   if (input.templateId && !chosen) throw jsonError(400, "Template not found", { templateId: "Template not found" });
   const template = chosen ?? BUILT_IN_TEMPLATE;
   const message = renderTemplate(ownerId, template, contextFor(assessment, contact, input.additionalMessage));
@@ -425,6 +431,7 @@ export class MailOutbox {
         route = await mailRouteFor(String(log.ownerId));
         const message: Mail.Options = {
           from: route.from,
+          ...(route.replyTo ? { replyTo: route.replyTo } : {}),
           to: log.recipientEmail,
           subject: log.subject,
           html: log.html,
@@ -436,6 +443,8 @@ export class MailOutbox {
         // Built here, once: the drop stores these bytes, SMTP sends them and we see when the last one left.
         const node = new MailComposer(message).compile();
         envelope = node.getEnvelope();
+        // One recipient per message, whatever was stored (a list in a contact's email reached 200 people).
+        if (envelope.to.length !== 1) throw new PermanentMailError("An email goes to exactly one recipient");
         raw = await node.build();
       } catch (error) {
         return await this.failed(log, claim, error);

@@ -1,5 +1,8 @@
+import { readFile } from "node:fs/promises";
 import net from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import path from "node:path";
+import { simpleParser } from "mailparser";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Assessment } from "~/models/assessment.server";
 import { User } from "~/models/user.server";
 import { freePort } from "~/utils/embedded-db.server";
@@ -95,6 +98,29 @@ describe("without OUTBOUND_ALLOW (the default)", () => {
     expect(log.attempts).toHaveLength(1); // not retried: the rule will say the same next time
     expect(log.lastError).toBe(REFUSED("localhost"));
     expect(listener.connections).toBe(0);
+  });
+});
+
+describe("the local mail drop (no mail server anywhere)", () => {
+  let app: RunningApp;
+  beforeAll(async () => {
+    app = await startApp({ env: { MAIL_FROM: "DamageIQ <estimates@operator.example>" } });
+  });
+  afterAll(() => app?.stop());
+
+  it("keeps messages From the operator's MAIL_FROM with the account's address in Reply-To", async () => {
+    const user = await createTestUser({ role: "dealer" });
+    const dealer = client(app, { cookie: await signIn(app, user.username, user.password) });
+    await dealer.put("/api/email/settings", { from: "ceo@bank.example" }, { Origin: app.url });
+    const contact = await dealer.post("/api/contacts", { firstName: "Jane", lastName: "Doe", email: "jane@example.com" }, { Origin: app.url });
+    const assessment = await Assessment.create({ ownerId: user.id, title: "Blue Civic", status: "reviewed", estimatedCost: 100 });
+    const sent = await dealer.post(`/api/assessments/${String(assessment._id)}/send-email`, { contactId: contact.json.id }, { Origin: app.url });
+    expect(sent.status).toBe(202);
+    const file = path.join(app.dataDir, "outbox", user.id, `${sent.json.id}.eml`);
+    const raw = await vi.waitFor(() => readFile(file), { timeout: 15_000, interval: 100 });
+    const mail = await simpleParser(raw);
+    expect(mail.from?.value.map((a) => a.address)).toEqual(["estimates@operator.example"]);
+    expect(mail.replyTo?.value.map((a) => a.address)).toEqual(["ceo@bank.example"]);
   });
 });
 

@@ -10,11 +10,24 @@ import type { Actor } from "./auth.server";
 
 /**
  * Where an account's mail goes (docs/decisions/0011): its own server from Settings → Email when it
- * set a host, else the SMTP_* environment, else the local mail drop (DATA_DIR/outbox).
+ * set a host, else the SMTP_* environment, else the local mail drop (DATA_DIR/outbox). Through its
+ * own server an account sends as it likes; through the operator's relay or the drop a message is
+ * From the operator (MAIL_FROM) with the account's address as Reply-To, so no account can send in
+ * another's or anyone's name through the operator's domain.
  */
 export type MailRoute =
-  | { kind: "smtp"; source: "account" | "environment"; host: string; port: number; secure: boolean; user?: string; pass?: string; from: string }
-  | { kind: "drop"; from: string };
+  | {
+      kind: "smtp";
+      source: "account" | "environment";
+      host: string;
+      port: number;
+      secure: boolean;
+      user?: string;
+      pass?: string;
+      from: string;
+      replyTo?: string;
+    }
+  | { kind: "drop"; from: string; replyTo?: string };
 
 /** Timeouts of one SMTP conversation: a dead server fails an attempt in seconds, not minutes. */
 export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 60_000 } as const;
@@ -62,13 +75,19 @@ function defaultFrom() {
 }
 
 async function storedMailServer(ownerId: string): Promise<StoredMailServer> {
-  const user = await User.findById(ownerId).select("+mailServer").lean<{ mailServer?: StoredMailServer }>();
-  return user?.mailServer ?? {};
+  return (await accountMail(ownerId)).mailServer ?? {};
+}
+
+async function accountMail(ownerId: string) {
+  const user = await User.findById(ownerId).select({ mailServer: 1, email: 1 }).lean<{ mailServer?: StoredMailServer; email?: string }>();
+  return { mailServer: user?.mailServer, email: user?.email };
 }
 
 /** Where the account's mail goes now. */
 export async function mailRouteFor(ownerId: string): Promise<MailRoute> {
-  const own = await storedMailServer(ownerId);
+  const account = await accountMail(ownerId);
+  const own = account.mailServer ?? {};
+  const replyTo = own.from || account.email || undefined;
   if (own.host) {
     return {
       kind: "smtp",
@@ -90,10 +109,11 @@ export async function mailRouteFor(ownerId: string): Promise<MailRoute> {
       secure: env.SMTP_SECURE,
       user: env.SMTP_USER,
       pass: env.SMTP_PASS,
-      from: own.from || defaultFrom(),
+      from: defaultFrom(),
+      replyTo,
     };
   }
-  return { kind: "drop", from: own.from || defaultFrom() };
+  return { kind: "drop", from: defaultFrom(), replyTo };
 }
 
 type SmtpRoute = Extract<MailRoute, { kind: "smtp" }>;
