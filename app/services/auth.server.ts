@@ -12,6 +12,7 @@ import {
   findUserById,
   findUserForLogin,
   toPublicUser,
+  usernameKey,
   type Language,
   type PublicUser,
   type Role,
@@ -32,9 +33,19 @@ import {
   type SessionTimeout,
 } from "./session.server";
 
-/** Failed sign-ins allowed per username and client IP, and per client IP over all usernames, per window. */
+/**
+ * Failed sign-ins allowed per window: per username and client IP, per client IP over all usernames,
+ * and per username over all addresses (a guesser with many addresses — 127.0.0.1 and ::1 were
+ * already two — gets no more tries at one account than this).
+ */
 export const THROTTLE_MAX_FAILURES = 5;
 export const THROTTLE_MAX_PER_IP = 30;
+export const THROTTLE_MAX_PER_ACCOUNT = 20;
+/**
+ * The account's ceiling is reached: said before the password is looked at, so a right one and a wrong
+ * one get the same answer (and an unknown username the same as a real one).
+ */
+export const ACCOUNT_LOCKED_MESSAGE = "Too many failed sign-ins to this account. It is locked for a while; please try again later.";
 export const THROTTLE_WINDOW_MS = 15 * 60 * 1000;
 /** Password checks (argon2id, 19 MiB each) at once, and how many may wait for one. */
 const MAX_CONCURRENT_HASHES = 4;
@@ -74,9 +85,11 @@ authenticator.use(
     const ip = request.headers.get(CLIENT_IP_HEADER) ?? "unknown";
     const userKey = `${username.toLowerCase()}|${ip}`;
     const ipKey = `ip|${ip}`;
+    const accountKey = `account|${usernameKey(username)}`;
     const attempt = await admitAttempt([
       { key: userKey, max: THROTTLE_MAX_FAILURES },
       { key: ipKey, max: THROTTLE_MAX_PER_IP },
+      { key: accountKey, max: THROTTLE_MAX_PER_ACCOUNT, message: ACCOUNT_LOCKED_MESSAGE },
     ]);
 
     const user = await findUserForLogin(username);
@@ -102,17 +115,17 @@ authenticator.use(
  * attempt is not kept, so refused attempts do not extend the lock-out). Writing first makes the
  * limit hold under concurrency: an attempt's count includes every attempt written before it.
  */
-async function admitAttempt(limits: { key: string; max: number }[]) {
+async function admitAttempt(limits: { key: string; max: number; message?: string }[]) {
   const keys = limits.map((l) => l.key);
   const at = await recordAttempt({ keys });
   const forget = () => forgetAttempt({ keys, at });
   const since = new Date(Date.now() - THROTTLE_WINDOW_MS);
-  for (const { key, max } of limits) {
+  for (const { key, max, message } of limits) {
     const { count, oldestAt } = await attemptsSince({ key, since });
     if (count > max) {
       await forget();
       const retryAfter = Math.ceil(((oldestAt?.getTime() ?? Date.now()) + THROTTLE_WINDOW_MS - Date.now()) / 1000);
-      throw jsonError(429, "Too many failed login attempts. Please try again later.", undefined, {
+      throw jsonError(429, message ?? "Too many failed login attempts. Please try again later.", undefined, {
         "Retry-After": String(Math.max(retryAfter, 1)),
       });
     }
@@ -159,7 +172,7 @@ async function requireSecondFactor(userId: string, code: string) {
 }
 
 /**
- * Checks username and password (throttled per username + client IP and per client IP) and starts a fresh session.
+ * Checks username and password (throttled per username + client IP, per client IP and per username) and starts a fresh session.
  * `credentials` come from a form post or a JSON body; errors are thrown as JSON Responses.
  * An account with two-factor on also needs `totp` (a code or a recovery code): without it the API
  * answers 401 "Two-factor code required", while a screen (`secondStep`) gets a pending sign-in that
