@@ -31,6 +31,7 @@ import {
   sessionCookie,
   sessionStorage,
   type SessionTimeout,
+  type Toast,
 } from "./session.server";
 
 /**
@@ -151,6 +152,25 @@ async function withPasswordCheck<T>(check: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Wrong current passwords allowed per account per window when a change asks for it again. */
+export const THROTTLE_MAX_REAUTH_FAILURES = 5;
+
+/**
+ * Re-authentication before a sensitive change (a new password, turning two-factor on, a new email):
+ * the account's current password, so a session left open or stolen cannot lock the owner out. Wrong
+ * ones are throttled per account like sign-ins (429 after 5 in 15 minutes). Answers the user with its
+ * password hash (for a change that writes it); 400 on `currentPassword` when missing or wrong.
+ */
+export async function verifyCurrentPassword(actor: Actor, password: string | undefined) {
+  if (!password) throw jsonError(400, "Current password is required", { currentPassword: "Current password is required" });
+  const attempt = await admitAttempt([{ key: `reauth|${actor.id}`, max: THROTTLE_MAX_REAUTH_FAILURES }]);
+  const user = await User.findById(actor.id).select("+passwordHash");
+  const ok = user ? await withPasswordCheck(() => verifyPassword(user.passwordHash, password)) : false;
+  if (!user || !ok) throw jsonError(400, "Current password is incorrect", { currentPassword: "Current password is incorrect" });
+  await attempt.forget();
+  return user;
+}
+
 /** Wrong second-factor codes allowed per account per window (then 429 until the window passes). */
 export const THROTTLE_MAX_CODE_FAILURES = 5;
 /** How long the login screen's code step waits after the password was right. */
@@ -235,8 +255,11 @@ export async function completeSecondStep({ request, code }: { request: Request; 
   return signIn(request, user);
 }
 
-/** A new session id at every sign-in (no fixation); the old session, if any, is destroyed. */
-export async function startSession(request: Request, user: UserRecord) {
+/**
+ * A new session id at every sign-in (no fixation); the old session, if any, is destroyed. `toast`
+ * goes into the new one for the next page (a password change redirects with it).
+ */
+export async function startSession(request: Request, user: UserRecord, toast?: Toast) {
   const old = await getSession(request);
   if (old.id) await sessionStorage.destroySession(old);
   const session = await sessionStorage.getSession();
@@ -245,6 +268,7 @@ export async function startSession(request: Request, user: UserRecord) {
   session.set("expiresAt", Date.now() + SESSION_TIMEOUTS[timeout]);
   session.set("theme", (user.theme as Theme | undefined) ?? "light");
   session.set("language", (user.language as Language | undefined) ?? "en");
+  if (toast) session.flash("toast", toast);
   return { "Set-Cookie": await commitSession(session) };
 }
 
