@@ -76,7 +76,7 @@ describe("JSON bodies", () => {
 
 describe("GET /api/uploads/s3/params (Companion's protocol: a GET that records an upload)", () => {
   const params = "/api/uploads/s3/params?filename=a.jpg&type=image/jpeg";
-  it.each([{ "Sec-Fetch-Site": "cross-site" }, { "Sec-Fetch-Site": "same-site" }, { Origin: "https://evil.example" }, { Origin: "null" }])(
+  it.each<Record<string, string>>([{ "Sec-Fetch-Site": "cross-site" }, { "Sec-Fetch-Site": "same-site" }, { Origin: "https://evil.example" }, { Origin: "null" }])(
     "refuses a request another site started (%j): 403, nothing recorded",
     async (headers) => {
       const before = await Upload.countDocuments();
