@@ -187,6 +187,17 @@ async function runServer() {
     });
     next();
   });
+  // The methods the app answers. TRACE (and any other) came back a 500 from deep inside Remix, and an
+  // OPTIONS ran the route's loader (GET /api/uploads/s3/params records an upload): the app takes no
+  // cross-origin calls, so OPTIONS only says which methods exist, with nothing run.
+  const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]);
+  app.use((req, res, next) => {
+    if (METHODS.has(req.method)) return next();
+    res.set("Allow", "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS");
+    res.set("Cache-Control", "no-store");
+    if (req.method === "OPTIONS") return res.status(204).end();
+    return res.status(405).json({ message: "Method not allowed" });
+  });
   const httpsOnly = build.entry.module.httpsOnly === true;
   app.use((_req, res, next) => {
     if (httpsOnly) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");

@@ -1,7 +1,7 @@
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { startEmbeddedDb } from "../app/utils/embedded-db.server";
-import { startApp } from "../tests/app-server";
+import { ALLOW_LOCAL_MAIL_SERVERS, startApp } from "../tests/app-server";
 
 /** One app and one fresh database for the browser run; fixtures reach the same database. */
 export default async function globalSetup() {
@@ -20,7 +20,8 @@ export default async function globalSetup() {
   const uri = new URL(mongoBase);
   uri.pathname = `/e2e_${Date.now()}`;
   process.env.E2E_MONGODB_URI = uri.toString();
-  const app = await startApp({ mongoUri: uri.toString() });
+  // e2e/email.spec.ts saves 127.0.0.1 as the account's mail server.
+  const app = await startApp({ mongoUri: uri.toString(), env: { ...ALLOW_LOCAL_MAIL_SERVERS } });
   process.env.E2E_BASE_URL = app.url;
   return async () => {
     await app.stop();

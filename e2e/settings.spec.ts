@@ -14,7 +14,7 @@ async function expectToast(page: Page, title: string, message?: string) {
 }
 
 test("update the profile", async ({ page, loginAs }) => {
-  await loginAs("dealer");
+  const user = await loginAs("dealer");
   await page.goto("/settings");
   await expect(page.getByRole("tab", { name: "Profile" })).toHaveAttribute("aria-selected", "true");
   await expect(page.getByTestId("profile-role")).toHaveText("Dealer Admin");
@@ -22,6 +22,10 @@ test("update the profile", async ({ page, loginAs }) => {
   await page.getByLabel("Last name").fill("Parks");
   await page.getByLabel("Email").fill("rosa@example.com");
   await page.getByLabel("Company").fill("Parks Motors");
+  // A new email asks for the current password.
+  await page.getByRole("button", { name: "Save Changes" }).click();
+  await expect(page.getByText("Current password is required")).toBeVisible();
+  await page.getByLabel("Current password").fill(user.password);
   await page.getByRole("button", { name: "Save Changes" }).click();
   await expectToast(page, "Profile Updated", "Your profile has been updated.");
   await expect(page.getByTestId("profile-name")).toHaveText("Rosa Parks");
@@ -72,6 +76,39 @@ test("switch the language and see the shell translated", async ({ page, loginAs 
   await expect(page.getByRole("tab", { name: "Système" })).toBeVisible();
 });
 
+test("change the password: the spec's rules, then the old one no longer signs in", async ({ page, createUser }) => {
+  const user = await createUser("vendor");
+  await signInPage(page, user.username, user.password);
+  await page.goto("/settings?tab=security");
+  const section = page.getByTestId("change-password");
+  await expect(section.getByRole("heading", { name: "Change Password" })).toBeVisible();
+  await section.getByLabel("Current password").fill(user.password);
+  await section.getByLabel(/^New password/).fill("short");
+  await section.getByLabel("Confirm new password").fill("other");
+  await section.getByRole("button", { name: "Change Password" }).click();
+  await expect(section.getByText("Password must be at least 8 characters")).toBeVisible();
+  await section.getByLabel(/^New password/).fill("a-new-password-1");
+  await section.getByLabel("Confirm new password").fill("a-new-password-2");
+  await section.getByRole("button", { name: "Change Password" }).click();
+  await expect(section.getByText("Passwords don't match")).toBeVisible();
+  await section.getByLabel("Current password").fill("not-my-password");
+  await section.getByLabel(/^New password/).fill("a-new-password-1");
+  await section.getByLabel("Confirm new password").fill("a-new-password-1");
+  await section.getByRole("button", { name: "Change Password" }).click();
+  await expect(section.getByText("Current password is incorrect")).toBeVisible();
+
+  await section.getByLabel("Current password").fill(user.password);
+  await section.getByLabel(/^New password/).fill("a-new-password-1");
+  await section.getByLabel("Confirm new password").fill("a-new-password-1");
+  await section.getByRole("button", { name: "Change Password" }).click();
+  await expectToast(page, "Password Changed", "Your password has been changed. Your other sessions were signed out.");
+  // Still signed in here (a fresh session); the old password is refused, the new one works.
+  await page.goto("/settings?tab=security");
+  await expect(page.getByTestId("change-password")).toBeVisible();
+  expect((await page.request.post("/api/admin/login", { data: { username: user.username, password: user.password } })).status()).toBe(401);
+  expect((await page.request.post("/api/admin/login", { data: { username: user.username, password: "a-new-password-1" } })).status()).toBe(200);
+});
+
 test("enable two-factor and sign in with a code", async ({ page, createUser }) => {
   const user = await createUser("dealer");
   await signInPage(page, user.username, user.password);
@@ -82,6 +119,13 @@ test("enable two-factor and sign in with a code", async ({ page, createUser }) =
   // Confirm with the previous time step's code (accepted: one step of drift), so the current one is
   // still unused for the sign-in below.
   await page.getByLabel("Verification code").fill(await generate({ secret, epoch: Math.floor(Date.now() / 1000) - 30 }));
+  // Turning it on asks for the current password too.
+  const twoFactor = page.getByTestId("two-factor");
+  await twoFactor.getByLabel("Current password").fill("not-my-password");
+  await page.getByRole("button", { name: "Confirm" }).click();
+  await expect(page.getByText("Current password is incorrect").first()).toBeVisible();
+  await page.getByLabel("Verification code").fill(await generate({ secret, epoch: Math.floor(Date.now() / 1000) - 30 }));
+  await twoFactor.getByLabel("Current password").fill(user.password);
   await page.getByRole("button", { name: "Confirm" }).click();
   await expect(page.getByTestId("recovery-codes").locator("code")).toHaveCount(10);
   await page.goto("/settings?tab=security");

@@ -5,6 +5,13 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort, stopProcess } from "../app/utils/embedded-db.server";
 
+/**
+ * The suite's own mail servers (tests/smtp-server.ts) listen on 127.0.0.1, which the app refuses as an
+ * account's mail server (app/utils/outbound.server.ts) unless the operator allows it: add this to the
+ * env of an app whose tests save 127.0.0.1 under Settings → Email. Apps started without it hold the rule.
+ */
+export const ALLOW_LOCAL_MAIL_SERVERS = { OUTBOUND_ALLOW: "loopback" } as const;
+
 export interface RunningApp {
   url: string;
   dataDir: string;

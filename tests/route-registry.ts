@@ -71,6 +71,8 @@ export const routes: readonly RouteEntry[] = [
   { file: "api.auth.user.ts", kind: "api", path: "/api/auth/user", methods: { GET: SIGNED_IN, PUT: SIGNED_IN } },
   // The caller's own settings and data: no id in the path, always the caller's account.
   { file: "api.auth.preferences.ts", kind: "api", path: "/api/auth/preferences", methods: { PUT: SIGNED_IN } },
+  // Ends the caller's other sessions and revokes its tokens (the matrix's empty body is refused first).
+  { file: "api.auth.password.ts", kind: "api", path: "/api/auth/password", methods: { PUT: SIGNED_IN } },
   { file: "api.account.export.ts", kind: "api", path: "/api/account/export", methods: { GET: SIGNED_IN } },
   { file: "api.account.import.ts", kind: "api", path: "/api/account/import", methods: { POST: SIGNED_IN } },
   // Tokens are created from a session only (a token minting tokens is 403): the matrix signs in with cookies.

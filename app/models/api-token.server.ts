@@ -55,8 +55,9 @@ export async function deleteApiToken({ ownerId, id }: { ownerId: string; id: str
   return res.deletedCount === 1;
 }
 
+/** Deletes every token of the owner; answers how many there were. */
 export async function deleteApiTokensOf({ ownerId }: { ownerId: string }) {
-  await ApiToken.deleteMany({ ownerId });
+  return (await ApiToken.deleteMany({ ownerId })).deletedCount;
 }
 
 /** Finds the token's owner id and records the use (at most once a minute, to spare writes). */

@@ -6,7 +6,7 @@ import { Assessment } from "~/models/assessment.server";
 import { Contact } from "~/models/contact.server";
 import { SessionRecord } from "~/models/session.server";
 import { User } from "~/models/user.server";
-import { client, createTestUser, signIn } from "../../tests/accounts";
+import { client, createTestUser, signIn, tokenFor } from "../../tests/accounts";
 import { startApp, type RunningApp } from "../../tests/app-server";
 import { useTestDb } from "../../tests/test-db";
 import { uploadMedia } from "../../tests/uploads";
@@ -39,6 +39,7 @@ describe("PUT /api/auth/user", () => {
       companyName: "Lee Motors",
       role: "admin",
       username: "hijack",
+      currentPassword: u.password,
     });
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ firstName: "Ann", lastName: "Lee", email: "ann@example.com", phone: "555", companyName: "Lee Motors", role: "dealer" });
@@ -67,7 +68,7 @@ describe("PUT /api/auth/user", () => {
     const u = await createTestUser({ role: "dealer" });
     const { tokenFor } = await import("../../tests/accounts");
     const c = client(app, { token: await tokenFor(u.id) });
-    const res = await c.put("/api/auth/user", { firstName: "Tok", lastName: "En", email: "t@example.com" });
+    const res = await c.put("/api/auth/user", { firstName: "Tok", lastName: "En", email: "t@example.com", currentPassword: u.password });
     expect(res.status).toBe(200);
     expect((await User.findById(u.id).lean())?.firstName).toBe("Tok");
   });
@@ -181,21 +182,117 @@ describe("session timeout", () => {
 });
 
 /** Turns two-factor on through the Security tab as a browser would; answers the secret and recovery codes. */
-async function enableTwoFactor(cookie: string) {
+async function enableTwoFactor(cookie: string, currentPassword = "password123") {
   expect((await form(cookie, { intent: "2fa-begin" })).status).toBe(302);
   const html = await page(cookie, "/settings?tab=security");
   expect(html).toContain("<svg");
   const key = /data-testid="totp-key"[^>]*>([A-Z2-7 ]+)</.exec(html)?.[1]?.replace(/ /g, "");
   expect(key).toMatch(/^[A-Z2-7]{16,}$/);
-  const wrong = await form(cookie, { intent: "2fa-confirm", code: "000000" });
+  const wrong = await form(cookie, { intent: "2fa-confirm", code: "000000", currentPassword });
   expect(wrong.status).toBe(400);
-  const res = await form(cookie, { intent: "2fa-confirm", code: await generate({ secret: key! }) });
+  const res = await form(cookie, { intent: "2fa-confirm", code: await generate({ secret: key! }), currentPassword });
   expect(res.status).toBe(200);
   const page2 = await res.text();
-  const codes = [...page2.matchAll(/\b([a-f0-9]{5}-[a-f0-9]{5})\b/g)].map((m) => m[1]);
+  // 80 random bits each (20 hex digits).
+  const codes = [...page2.matchAll(/\b([a-f0-9]{5}-[a-f0-9]{5}-[a-f0-9]{5}-[a-f0-9]{5})\b/g)].map((m) => m[1]);
   expect(new Set(codes).size).toBe(10);
   return { secret: key!, codes: [...new Set(codes)] };
 }
+
+describe("passwords and re-authentication", () => {
+  const PASSWORD_ERRORS = { currentPassword: "Current password is required", newPassword: "Password must be at least 8 characters", confirmPassword: "Passwords don't match" };
+
+  it("PUT /api/auth/password checks the spec's rules, then ends the other sessions and revokes the tokens", async () => {
+    for (const role of ["dealer", "vendor", "admin"] as const) {
+      const u = await createTestUser({ role });
+      const cookie = await signIn(app, u.username, u.password);
+      const other = await signIn(app, u.username, u.password);
+      const token = await tokenFor(u.id);
+      const c = client(app, { cookie });
+
+      const empty = await c.put("/api/auth/password", {});
+      expect(empty.status).toBe(400);
+      expect(empty.json.errors).toMatchObject({ currentPassword: PASSWORD_ERRORS.currentPassword, newPassword: PASSWORD_ERRORS.newPassword });
+      const short = await c.put("/api/auth/password", { currentPassword: u.password, newPassword: "short", confirmPassword: "short" });
+      expect(short.json.errors).toEqual({ newPassword: PASSWORD_ERRORS.newPassword });
+      const mismatch = await c.put("/api/auth/password", { currentPassword: u.password, newPassword: "new-password-1", confirmPassword: "new-password-2" });
+      expect(mismatch.json.errors).toEqual({ confirmPassword: PASSWORD_ERRORS.confirmPassword });
+      const wrong = await c.put("/api/auth/password", { currentPassword: "not-it", newPassword: "new-password-1", confirmPassword: "new-password-1" });
+      expect(wrong.status).toBe(400);
+      expect(wrong.json.errors).toEqual({ currentPassword: "Current password is incorrect" });
+      // Refused: nothing changed, every way in still works.
+      expect((await client(app, { token }).get("/api/auth/user")).status).toBe(200);
+      expect((await client(app, { cookie: other }).get("/api/auth/user")).status).toBe(200);
+
+      const ok = await c.put("/api/auth/password", { currentPassword: u.password, newPassword: "new-password-1", confirmPassword: "new-password-1" });
+      expect(ok.status).toBe(200);
+      expect(ok.json.message).toBe("Your password has been changed. Your other sessions were signed out and 1 API token was revoked.");
+      const fresh = (ok.headers.get("set-cookie") ?? "").split(";")[0];
+      expect((await client(app, { cookie: fresh }).get("/api/auth/user")).status).toBe(200);
+      for (const gone of [{ cookie: other }, { cookie }, { token }]) expect((await client(app, gone).get("/api/auth/user")).status).toBe(401);
+      expect((await client(app).post("/api/admin/login", { username: u.username, password: u.password })).status).toBe(401);
+      expect((await client(app).post("/api/admin/login", { username: u.username, password: "new-password-1" })).status).toBe(200);
+    }
+  });
+
+  it("needs a signed-in session (a token would revoke itself), and throttles wrong current passwords", async () => {
+    const u = await createTestUser({ role: "dealer" });
+    const body = { currentPassword: u.password, newPassword: "new-password-1", confirmPassword: "new-password-1" };
+    const byToken = await client(app, { token: await tokenFor(u.id) }).put("/api/auth/password", body);
+    expect(byToken.status).toBe(403);
+    const c = client(app, { cookie: await signIn(app, u.username, u.password) });
+    const statuses = [];
+    for (let i = 0; i < 6; i += 1) statuses.push((await c.put("/api/auth/password", { ...body, currentPassword: `guess-${i}` })).status);
+    expect(statuses).toEqual([400, 400, 400, 400, 400, 429]);
+    // Throttled, the right one is refused too (the answer says nothing about it).
+    expect((await c.put("/api/auth/password", body)).status).toBe(429);
+  });
+
+  it("Settings → Security → Change Password: the same rules on the form, then a fresh session", async () => {
+    const u = await createTestUser({ role: "vendor" });
+    const cookie = await signIn(app, u.username, u.password);
+    const other = await signIn(app, u.username, u.password);
+    const mismatch = await form(cookie, { intent: "change-password", currentPassword: u.password, newPassword: "new-password-1", confirmPassword: "nope" });
+    expect(mismatch.status).toBe(422);
+    expect(await mismatch.text()).toContain("Passwords don&#x27;t match");
+    const ok = await form(cookie, { intent: "change-password", currentPassword: u.password, newPassword: "new-password-1", confirmPassword: "new-password-1" });
+    expect(ok.status).toBe(302);
+    expect(ok.headers.get("location")).toBe("/settings?tab=security");
+    const fresh = (ok.headers.get("set-cookie") ?? "").split(";")[0];
+    expect(await page(fresh, "/settings?tab=security")).toContain("Your password has been changed. Your other sessions were signed out.");
+    expect((await client(app, { cookie: fresh }).get("/api/auth/user")).status).toBe(200);
+    expect((await client(app, { cookie: other }).get("/api/auth/user")).status).toBe(401);
+  });
+
+  it("a new email needs the current password; the other profile fields do not", async () => {
+    const u = await createTestUser({ role: "dealer" });
+    const c = client(app, { cookie: await signIn(app, u.username, u.password) });
+    const profile = { firstName: "Ann", lastName: "Lee", email: `${u.username}@example.com` };
+    expect((await c.put("/api/auth/user", profile)).status).toBe(200);
+    const moved = { ...profile, email: "thief@evil.example" };
+    const missing = await c.put("/api/auth/user", moved);
+    expect(missing.status).toBe(400);
+    expect(missing.json.errors).toEqual({ currentPassword: "Current password is required" });
+    const wrong = await c.put("/api/auth/user", { ...moved, currentPassword: "guess" });
+    expect(wrong.json.errors).toEqual({ currentPassword: "Current password is incorrect" });
+    expect((await User.findById(u.id).lean())?.email).toBe(profile.email);
+    expect((await c.put("/api/auth/user", { ...moved, currentPassword: u.password })).json.email).toBe("thief@evil.example");
+  });
+
+  it("turning two-factor on needs the current password", async () => {
+    const u = await createTestUser({ role: "dealer" });
+    const cookie = await signIn(app, u.username, u.password);
+    expect((await form(cookie, { intent: "2fa-begin" })).status).toBe(302);
+    const key = /data-testid="totp-key"[^>]*>([A-Z2-7 ]+)</.exec(await page(cookie, "/settings?tab=security"))?.[1]?.replace(/ /g, "");
+    const code = await generate({ secret: key! });
+    expect((await form(cookie, { intent: "2fa-confirm", code })).status).toBe(422);
+    const wrong = await form(cookie, { intent: "2fa-confirm", code, currentPassword: "guess" });
+    expect(wrong.status).toBe(400);
+    expect(await wrong.text()).toContain("Current password is incorrect");
+    expect((await User.findById(u.id).lean<{ twoFactor?: { enabled?: boolean } }>())?.twoFactor?.enabled).toBeFalsy();
+    expect((await form(cookie, { intent: "2fa-confirm", code, currentPassword: u.password })).status).toBe(200);
+  });
+});
 
 describe("two-factor sign-in", () => {
   it("is stored encrypted; the API login then needs the code (401 without, 401 wrong, 200 right, a code works once)", async () => {

@@ -1,13 +1,16 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/services/auth.server";
-import { createUploadParams, parsePurpose, uploadError } from "~/services/storage.server";
+import { createUploadParams, parsePurpose, publicOrigin, uploadError } from "~/services/storage.server";
 import { api } from "~/utils/http.server";
+import { assertNotFromAnotherSite } from "~/utils/request.server";
 
 /**
  * `GET s3/params?filename=&type=&metadata[purpose]=` → `{method: "POST", url, fields, headers}`:
- * a form POST (fields, then `file`) to the app's signed URL stores a small file.
+ * a form POST (fields, then `file`) to the app's signed URL stores a small file. Companion's protocol
+ * makes it a GET that records an upload: one another site started (a link, an image) is refused.
  */
 export const loader = api(async ({ request }: LoaderFunctionArgs) => {
+  assertNotFromAnotherSite(request);
   const actor = await requireUser(request);
   const search = new URL(request.url).searchParams;
   const filename = search.get("filename");
@@ -16,7 +19,7 @@ export const loader = api(async ({ request }: LoaderFunctionArgs) => {
     await createUploadParams(
       actor,
       { filename, type: search.get("type") ?? undefined, purpose: parsePurpose(search.get("metadata[purpose]")) },
-      new URL(request.url).origin,
+      publicOrigin(request),
     ),
   );
 });

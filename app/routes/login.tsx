@@ -6,6 +6,7 @@ import { useSearchParams } from "@remix-run/react";
 import { AuthCard } from "~/components/auth/AuthCard";
 import { LoginForm } from "~/components/auth/LoginForm";
 import { loginScreenAction, loginScreenHeaders } from "~/screens/login-screen.server";
+import { safeRedirect } from "~/utils/safe-redirect";
 
 export const meta: MetaFunction = () => [{ title: "Sign in · DamageIQ" }];
 export const action = loginScreenAction;
@@ -23,7 +24,8 @@ const TABS = [
 export default function Login() {
   const [params] = useSearchParams();
   const tab = TABS.find((t) => t.value === params.get("tab")) ?? TABS[0];
-  const redirectTo = params.get("redirectTo");
+  // The tabs carry only a path of this site (never a crafted one) on to the next page.
+  const redirectTo = safeRedirect(params.get("redirectTo"), "");
   return (
     <AuthCard title="Sign in" subtitle="Vehicle damage assessment for dealers, shops and vendors.">
       <Box mb="md">

@@ -39,13 +39,17 @@ export const registrationSchema = z.object({
   ...person,
 });
 
+/** The account's current password, asked again before a sensitive change (re-authentication). */
+export const currentPasswordField = z
+  .string({
+    required_error: "Current password is required",
+    invalid_type_error: "Current password is required",
+  })
+  .min(1, "Current password is required")
+  .max(200, "Password must be at most 200 characters");
+
 export const changeCredentialsSchema = z.object({
-  currentPassword: z
-    .string({
-      required_error: "Current password is required",
-      invalid_type_error: "Current password is required",
-    })
-    .min(1, "Current password is required"),
+  currentPassword: currentPasswordField,
   newUsername: z.preprocess(blankToUndefined, usernameField.optional()),
   newPassword: z.preprocess(blankToUndefined, passwordField(8).optional()),
 });
@@ -56,6 +60,19 @@ export const changeCredentialsFormSchema = changeCredentialsSchema
     message: "Passwords don't match",
     path: ["confirmPassword"],
   });
+
+/**
+ * Settings → Security → Change Password and `PUT /api/auth/password` (every role): the spec's rules
+ * of the credential change — 8+ characters, the confirmation must match.
+ */
+export const changePasswordSchema = z
+  .object({
+    currentPassword: currentPasswordField,
+    newPassword: passwordField(8),
+    confirmPassword: z.string({ invalid_type_error: "Passwords don't match" }).optional(),
+  })
+  .refine((v) => v.newPassword === v.confirmPassword, { message: "Passwords don't match", path: ["confirmPassword"] });
+export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;
 
 const creatableRole = z.enum(["dealer", "vendor"], {
   errorMap: () => ({ message: "Please select a role" }),
@@ -101,6 +118,7 @@ export const apiTokenSchema = z.object({
 export const loginValidator = withZod(loginSchema);
 export const registrationValidator = withZod(registrationSchema);
 export const changeCredentialsValidator = withZod(changeCredentialsFormSchema);
+export const changePasswordValidator = withZod(changePasswordSchema);
 export const createUserValidator = withZod(createUserSchema);
 export const createManagedUserValidator = withZod(createManagedUserSchema);
 export const switchRoleValidator = withZod(switchRoleSchema);

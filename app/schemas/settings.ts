@@ -1,12 +1,21 @@
 import { withZod } from "@remix-validated-form/with-zod";
 import { z } from "zod";
+import { currentPasswordField } from "./auth";
 import { contactSchema } from "./contact";
 
 /**
  * Settings → Profile and `PUT /api/auth/user`: first name, last name and email as for a contact;
- * phone and company optional. Anything else (role, username, password…) is dropped.
+ * phone and company optional; the current password, needed only to change the email (the address
+ * notices and the login notification go to). Anything else (role, username…) is dropped.
  */
-export const profileSchema = contactSchema.pick({ firstName: true, lastName: true, email: true, phone: true, companyName: true });
+export const profileSchema = contactSchema
+  .pick({ firstName: true, lastName: true, email: true, phone: true, companyName: true })
+  .extend({
+    currentPassword: z.preprocess(
+      (v) => (v === "" || v === null ? undefined : v),
+      z.string({ invalid_type_error: "Current password is required" }).max(200, "Password must be at most 200 characters").optional(),
+    ),
+  });
 export type ProfileInput = z.infer<typeof profileSchema>;
 
 export const SESSION_TIMEOUT_CHOICES = [
@@ -80,8 +89,12 @@ export const twoFactorCodeSchema = z.object({
     .max(40, "Invalid verification code"),
 });
 
+/** Turning two-factor on: a code from the app and the account's current password (re-authentication). */
+export const twoFactorConfirmSchema = twoFactorCodeSchema.extend({ currentPassword: currentPasswordField });
+
 export const profileValidator = withZod(profileSchema);
 export const securityValidator = withZod(securitySchema);
 export const appearanceValidator = withZod(appearanceSchema);
 export const defaultVendorValidator = withZod(defaultVendorSchema);
 export const twoFactorCodeValidator = withZod(twoFactorCodeSchema);
+export const twoFactorConfirmValidator = withZod(twoFactorConfirmSchema);

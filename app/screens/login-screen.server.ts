@@ -2,27 +2,7 @@ import { json, redirect, type ActionFunctionArgs, type HeadersFunction } from "@
 import { loginValidator, totpCodeValidator } from "~/schemas/auth";
 import { completeSecondStep, login } from "~/services/auth.server";
 import { asFormFailure, handleForm } from "~/utils/forms.server";
-
-const LOCAL = "http://local.invalid";
-
-/**
- * Only a path of this site: a crafted ?redirectTo= must not send the user to another one. Browsers
- * drop tabs and newlines from URLs and read a backslash as a slash, so "/\t/evil.example" or
- * "/\\evil.example" would leave the site: control characters and backslashes are refused outright,
- * and what remains must resolve to this origin. The answer is the normalised path.
- */
-export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/") {
-  // eslint-disable-next-line no-control-regex
-  if (typeof to !== "string" || !to.startsWith("/") || /[\u0000-\u001f\u007f\\]/.test(to)) return fallback;
-  let url: URL;
-  try {
-    url = new URL(to, LOCAL);
-  } catch {
-    return fallback;
-  }
-  if (url.origin !== LOCAL || to.startsWith("//")) return fallback;
-  return `${url.pathname}${url.search}${url.hash}`;
-}
+import { safeRedirect } from "~/utils/safe-redirect";
 
 /**
  * Shared by /login and /admin/login. With JavaScript the page shows a toast and redirects itself

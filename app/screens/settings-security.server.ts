@@ -1,13 +1,13 @@
-import { json } from "@remix-run/node";
-import { apiTokenValidator } from "~/schemas/auth";
-import { securityValidator, twoFactorCodeValidator } from "~/schemas/settings";
+import { json, redirect } from "@remix-run/node";
+import { apiTokenValidator, changePasswordValidator } from "~/schemas/auth";
+import { securityValidator, twoFactorCodeValidator, twoFactorConfirmValidator } from "~/schemas/settings";
 import { createToken, listTokens, revokeToken } from "~/services/api-tokens.server";
 import type { Actor } from "~/services/auth.server";
 import { getSession } from "~/services/session.server";
-import { apiKeysOverview, updateSecurity } from "~/services/settings.server";
+import { apiKeysOverview, enableTwoFactor, updateSecurity } from "~/services/settings.server";
+import { changePassword } from "~/services/users.server";
 import {
   beginEnrolment,
-  confirmEnrolment,
   disableTwoFactor,
   pendingEnrolment,
   recoveryCodesLeft,
@@ -26,6 +26,8 @@ export async function securityTab(actor: Actor) {
     enabled ? recoveryCodesLeft(actor.id) : 0,
   ]);
   return {
+    /** Changes with every save of the account (the Change Password form's key). */
+    accountVersion: String(actor.user.updatedAt),
     sessionTimeout: (actor.user.sessionTimeout as string | undefined) ?? "7d",
     loginNotifications: Boolean(actor.user.loginNotifications),
     twoFactor: { enabled, enrolment, recoveryCodesLeft: codesLeft },
@@ -58,9 +60,9 @@ export const securityActions: Record<string, SettingsAction> = {
   "2fa-confirm": ({ actor, request, form }) =>
     handleForm(
       request,
-      twoFactorCodeValidator,
-      async ({ code }) => {
-        const { recoveryCodes } = await confirmEnrolment(actor.id, code);
+      twoFactorConfirmValidator,
+      async (input) => {
+        const { recoveryCodes } = await enableTwoFactor(actor, input);
         // Shown once: the page renders them from this answer and never again.
         return json({ recoveryCodes }, { headers: { "Cache-Control": "no-store" } });
       },
@@ -73,6 +75,17 @@ export const securityActions: Record<string, SettingsAction> = {
       async ({ code }) => {
         await disableTwoFactor(actor.id, code);
         return toTab(request, "security", { title: "Success", message: "Two-factor authentication is off." });
+      },
+      form,
+    ),
+  "change-password": ({ actor, request, form }) =>
+    handleForm(
+      request,
+      changePasswordValidator,
+      async (input) => {
+        // The caller's fresh session (the old one ended with the others) carries the toast.
+        const { headers } = await changePassword(actor, input, request);
+        return redirect("/settings?tab=security", { headers });
       },
       form,
     ),

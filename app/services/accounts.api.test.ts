@@ -156,6 +156,60 @@ describe("behind a load balancer (TRUST_PROXY=1)", () => {
   });
 });
 
+describe("per account across addresses (TRUST_PROXY=1)", () => {
+  let proxied: RunningApp;
+  beforeAll(async () => {
+    proxied = await startApp({ env: { TRUST_PROXY: "1" } });
+  });
+  afterAll(() => proxied?.stop());
+
+  const attempt = (username: string, password: string, ip: string) =>
+    client(proxied).post("/api/admin/login", { username, password }, { "X-Forwarded-For": ip });
+  const LOCKED = "Too many failed sign-ins to this account. It is locked for a while; please try again later.";
+
+  /** 20 failures at `username` from 5 addresses, 4 each: every address stays under its own limit of 5. */
+  async function failFromManyAddresses(username: string) {
+    for (let host = 1; host <= 5; host++) {
+      for (let i = 0; i < 4; i++) expect((await attempt(username, "wrong-password", `198.18.${host}.1`)).status).toBe(401);
+    }
+  }
+
+  it("locks an account after 20 failures from any number of addresses, and the lock-out does not confirm the password", async () => {
+    const target = await createTestUser({ role: "dealer" });
+    const bystander = await createTestUser({ role: "dealer" });
+    await failFromManyAddresses(target.username);
+
+    // A sixth address, with the right password and with a wrong one: the same answer.
+    const right = await attempt(target.username, target.password, "198.18.6.1");
+    const wrong = await attempt(target.username, "another-guess", "198.18.7.1");
+    for (const res of [right, wrong]) {
+      expect(res.status).toBe(429);
+      expect(res.json).toEqual({ message: LOCKED });
+      expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(res.headers.get("set-cookie")).toBeNull();
+    }
+    // The screen says the same (as 127.0.0.1 and ::1 would count as two addresses).
+    const screen = await fetch(`${proxied.url}/login`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Forwarded-For": "198.18.8.1" },
+      body: new URLSearchParams({ username: target.username.toUpperCase(), password: target.password }),
+    });
+    expect(screen.status).toBe(429);
+    expect(await screen.text()).toContain("locked for a while");
+    // Another account from the same addresses is not affected.
+    expect((await attempt(bystander.username, bystander.password, "198.18.1.1")).status).toBe(200);
+  });
+
+  it("treats a username that does not exist the same (the lock-out tells nothing about who exists)", async () => {
+    const ghost = `ghost-${Date.now()}`;
+    await failFromManyAddresses(ghost);
+    const res = await attempt(ghost, "whatever-password", "198.18.9.1");
+    expect(res.status).toBe(429);
+    expect(res.json).toEqual({ message: LOCKED });
+  });
+});
+
 describe("current user, logout and sessions", () => {
   it("answers 401 when signed out", async () => {
     const res = await anon().get("/api/auth/user");

@@ -12,6 +12,7 @@ import {
   findUserById,
   findUserForLogin,
   toPublicUser,
+  usernameKey,
   type Language,
   type PublicUser,
   type Role,
@@ -30,11 +31,22 @@ import {
   sessionCookie,
   sessionStorage,
   type SessionTimeout,
+  type Toast,
 } from "./session.server";
 
-/** Failed sign-ins allowed per username and client IP, and per client IP over all usernames, per window. */
+/**
+ * Failed sign-ins allowed per window: per username and client IP, per client IP over all usernames,
+ * and per username over all addresses (a guesser with many addresses — 127.0.0.1 and ::1 were
+ * already two — gets no more tries at one account than this).
+ */
 export const THROTTLE_MAX_FAILURES = 5;
 export const THROTTLE_MAX_PER_IP = 30;
+export const THROTTLE_MAX_PER_ACCOUNT = 20;
+/**
+ * The account's ceiling is reached: said before the password is looked at, so a right one and a wrong
+ * one get the same answer (and an unknown username the same as a real one).
+ */
+export const ACCOUNT_LOCKED_MESSAGE = "Too many failed sign-ins to this account. It is locked for a while; please try again later.";
 export const THROTTLE_WINDOW_MS = 15 * 60 * 1000;
 /** Password checks (argon2id, 19 MiB each) at once, and how many may wait for one. */
 const MAX_CONCURRENT_HASHES = 4;
@@ -74,9 +86,11 @@ authenticator.use(
     const ip = request.headers.get(CLIENT_IP_HEADER) ?? "unknown";
     const userKey = `${username.toLowerCase()}|${ip}`;
     const ipKey = `ip|${ip}`;
+    const accountKey = `account|${usernameKey(username)}`;
     const attempt = await admitAttempt([
       { key: userKey, max: THROTTLE_MAX_FAILURES },
       { key: ipKey, max: THROTTLE_MAX_PER_IP },
+      { key: accountKey, max: THROTTLE_MAX_PER_ACCOUNT, message: ACCOUNT_LOCKED_MESSAGE },
     ]);
 
     const user = await findUserForLogin(username);
@@ -102,17 +116,17 @@ authenticator.use(
  * attempt is not kept, so refused attempts do not extend the lock-out). Writing first makes the
  * limit hold under concurrency: an attempt's count includes every attempt written before it.
  */
-async function admitAttempt(limits: { key: string; max: number }[]) {
+async function admitAttempt(limits: { key: string; max: number; message?: string }[]) {
   const keys = limits.map((l) => l.key);
   const at = await recordAttempt({ keys });
   const forget = () => forgetAttempt({ keys, at });
   const since = new Date(Date.now() - THROTTLE_WINDOW_MS);
-  for (const { key, max } of limits) {
+  for (const { key, max, message } of limits) {
     const { count, oldestAt } = await attemptsSince({ key, since });
     if (count > max) {
       await forget();
       const retryAfter = Math.ceil(((oldestAt?.getTime() ?? Date.now()) + THROTTLE_WINDOW_MS - Date.now()) / 1000);
-      throw jsonError(429, "Too many failed login attempts. Please try again later.", undefined, {
+      throw jsonError(429, message ?? "Too many failed login attempts. Please try again later.", undefined, {
         "Retry-After": String(Math.max(retryAfter, 1)),
       });
     }
@@ -138,6 +152,25 @@ async function withPasswordCheck<T>(check: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Wrong current passwords allowed per account per window when a change asks for it again. */
+export const THROTTLE_MAX_REAUTH_FAILURES = 5;
+
+/**
+ * Re-authentication before a sensitive change (a new password, turning two-factor on, a new email):
+ * the account's current password, so a session left open or stolen cannot lock the owner out. Wrong
+ * ones are throttled per account like sign-ins (429 after 5 in 15 minutes). Answers the user with its
+ * password hash (for a change that writes it); 400 on `currentPassword` when missing or wrong.
+ */
+export async function verifyCurrentPassword(actor: Actor, password: string | undefined) {
+  if (!password) throw jsonError(400, "Current password is required", { currentPassword: "Current password is required" });
+  const attempt = await admitAttempt([{ key: `reauth|${actor.id}`, max: THROTTLE_MAX_REAUTH_FAILURES }]);
+  const user = await User.findById(actor.id).select("+passwordHash");
+  const ok = user ? await withPasswordCheck(() => verifyPassword(user.passwordHash, password)) : false;
+  if (!user || !ok) throw jsonError(400, "Current password is incorrect", { currentPassword: "Current password is incorrect" });
+  await attempt.forget();
+  return user;
+}
+
 /** Wrong second-factor codes allowed per account per window (then 429 until the window passes). */
 export const THROTTLE_MAX_CODE_FAILURES = 5;
 /** How long the login screen's code step waits after the password was right. */
@@ -159,7 +192,7 @@ async function requireSecondFactor(userId: string, code: string) {
 }
 
 /**
- * Checks username and password (throttled per username + client IP and per client IP) and starts a fresh session.
+ * Checks username and password (throttled per username + client IP, per client IP and per username) and starts a fresh session.
  * `credentials` come from a form post or a JSON body; errors are thrown as JSON Responses.
  * An account with two-factor on also needs `totp` (a code or a recovery code): without it the API
  * answers 401 "Two-factor code required", while a screen (`secondStep`) gets a pending sign-in that
@@ -222,8 +255,11 @@ export async function completeSecondStep({ request, code }: { request: Request; 
   return signIn(request, user);
 }
 
-/** A new session id at every sign-in (no fixation); the old session, if any, is destroyed. */
-export async function startSession(request: Request, user: UserRecord) {
+/**
+ * A new session id at every sign-in (no fixation); the old session, if any, is destroyed. `toast`
+ * goes into the new one for the next page (a password change redirects with it).
+ */
+export async function startSession(request: Request, user: UserRecord, toast?: Toast) {
   const old = await getSession(request);
   if (old.id) await sessionStorage.destroySession(old);
   const session = await sessionStorage.getSession();
@@ -232,6 +268,7 @@ export async function startSession(request: Request, user: UserRecord) {
   session.set("expiresAt", Date.now() + SESSION_TIMEOUTS[timeout]);
   session.set("theme", (user.theme as Theme | undefined) ?? "light");
   session.set("language", (user.language as Language | undefined) ?? "en");
+  if (toast) session.flash("toast", toast);
   return { "Set-Cookie": await commitSession(session) };
 }
 

@@ -24,12 +24,14 @@ import {
 import { findDefaultTemplate, findTemplate } from "~/models/email-template.server";
 import { scopeFor } from "~/models/owner-scope.server";
 import { User, type Role } from "~/models/user.server";
+import { contactSchema } from "~/schemas/contact";
 import { DEFAULT_NOTIFICATIONS, type NotificationSettings, type SendEmailInput } from "~/schemas/email";
 import { isDbUnavailableError } from "~/utils/db-errors.server";
 import { db } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { jsonError } from "~/utils/http.server";
 import { collectWhenIdle } from "~/utils/idle-collector.server";
+import { OutboundRefusedError } from "~/utils/outbound.server";
 import { assessmentNotFound, getAssessment, type AssessmentJson } from "./assessments.server";
 import type { Actor } from "./auth.server";
 import { BUILT_IN_TEMPLATE, formatCost, formatMailDate, renderTemplate } from "./email-render.server";
@@ -104,6 +106,11 @@ export async function sendEstimateEmail(actor: Actor, assessmentId: string, inpu
     input.templateId ? findTemplate({ scope, id: input.templateId }) : findDefaultTemplate({ ownerId }),
   ]);
   if (!contact) throw jsonError(400, "Contact not found", { contactId: "Contact not found" });
+  // One address, as a contact's create and update check it (a stored list would mail everyone on it).
+  if (!contactSchema.shape.email.safeParse(contact.email).success) {
+    const message = "The contact's email is not a single valid address";
+    throw jsonError(400, message, { contactId: message });
+  }
   if (input.templateId && !chosen) throw jsonError(400, "Template not found", { templateId: "Template not found" });
   const template = chosen ?? BUILT_IN_TEMPLATE;
   const message = renderTemplate(ownerId, template, contextFor(assessment, contact, input.additionalMessage));
@@ -263,7 +270,7 @@ const hasReply = (error: unknown) => typeof (error as { responseCode?: number })
 
 /** Failures a retry cannot fix: authentication, a refused sender or recipient, a message the server rejects (5xx). */
 function isPermanent(error: unknown) {
-  if (error instanceof PermanentMailError) return true;
+  if (error instanceof PermanentMailError || error instanceof OutboundRefusedError) return true;
   const e = error as { code?: string; responseCode?: number };
   if (e.code === "EAUTH" || e.code === "EENVELOPE" || e.code === "EMESSAGE") return true;
   return typeof e.responseCode === "number" && e.responseCode >= 500;
@@ -424,6 +431,7 @@ export class MailOutbox {
         route = await mailRouteFor(String(log.ownerId));
         const message: Mail.Options = {
           from: route.from,
+          ...(route.replyTo ? { replyTo: route.replyTo } : {}),
           to: log.recipientEmail,
           subject: log.subject,
           html: log.html,
@@ -435,6 +443,8 @@ export class MailOutbox {
         // Built here, once: the drop stores these bytes, SMTP sends them and we see when the last one left.
         const node = new MailComposer(message).compile();
         envelope = node.getEnvelope();
+        // One recipient per message, whatever was stored (a list in a contact's email reached 200 people).
+        if (envelope.to.length !== 1) throw new PermanentMailError("An email goes to exactly one recipient");
         raw = await node.build();
       } catch (error) {
         return await this.failed(log, claim, error);

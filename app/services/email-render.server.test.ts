@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { checkTemplate, clearTemplateCache, htmlToText, renderTemplate, SAMPLE_CONTEXT } from "./email-render.server";
+import type { Actor } from "./auth.server";
+import {
+  checkTemplate,
+  clearTemplateCache,
+  compiledSizeEstimate,
+  htmlToText,
+  renderTemplate,
+  SAMPLE_CONTEXT,
+  TEMPLATE_CACHE_BYTES,
+} from "./email-render.server";
+import { previewEmailTemplate } from "./email-templates.server";
 
 async function refusal(run: () => unknown) {
   try {
@@ -72,6 +82,31 @@ describe("email templates", () => {
     expect(clearTemplateCache("owner-b")).toBe(3);
     expect(clearTemplateCache("owner-b")).toBe(0);
     expect(clearTemplateCache("owner-c")).toBe(2);
+  });
+
+  it("never keeps a preview of unsaved text compiled", () => {
+    clearTemplateCache("owner-p");
+    for (let i = 0; i < 5; i += 1) {
+      const out = previewEmailTemplate({ id: "owner-p" } as Actor, { subject: `Draft ${i} {{date}}`, htmlContent: `<p>Draft ${i} {{contact.firstName}}</p>` });
+      expect(out.html).toBe(`<p>Draft ${i} Jane</p>`);
+    }
+    expect(clearTemplateCache("owner-p")).toBe(0);
+  });
+
+  it("bounds the compiled templates it keeps by their size, not their number", () => {
+    clearTemplateCache("owner-z");
+    // About 4 MiB each by the estimate (plain text compiles fast): 12 of them would be 48 MiB.
+    const big = (i: number) => `<p>${i}</p>${"x".repeat(1_000_000)}`;
+    for (let i = 0; i < 12; i += 1) render(big(i), SAMPLE_CONTEXT, "owner-z");
+    const fits = Math.floor(TEMPLATE_CACHE_BYTES / compiledSizeEstimate(big(10)));
+    const kept = clearTemplateCache("owner-z") - 1; // the subject, shared by all
+    expect(kept).toBeGreaterThan(0);
+    expect(kept).toBeLessThanOrEqual(fits);
+    expect(fits).toBeLessThan(12);
+    // One bigger than the whole budget renders and is not kept.
+    const huge = `{{date}}${"x".repeat(TEMPLATE_CACHE_BYTES / 4)}`;
+    expect(render(huge, SAMPLE_CONTEXT, "owner-z").html).toContain(SAMPLE_CONTEXT.date);
+    expect(clearTemplateCache("owner-z")).toBe(1);
   });
 
   it("keeps the additional message, escaped, with its lines", () => {

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import Handlebars from "handlebars";
+import { LRUCache } from "lru-cache";
 import { TEMPLATE_VARIABLES } from "~/schemas/email";
 import { jsonError } from "~/utils/http.server";
 import { registerAccountCache } from "./account-caches.server";
@@ -8,7 +9,7 @@ import { registerAccountCache } from "./account-caches.server";
  * Email templates are Handlebars with escaping on (docs/decisions/0011). Our own instance without
  * the `log` helper; partials and unescaped output (`{{{x}}}`, `{{& x}}`) are refused when a template
  * is saved; prototype properties and methods (`{{constructor}}`, `{{__proto__}}`, …) resolve to
- * nothing at render time. Compiled templates are cached per account by the source's hash.
+ * nothing at render time. Compiled templates of saved templates are cached per account by the source's hash.
  */
 const hb = Handlebars.create();
 hb.unregisterHelper("log");
@@ -102,23 +103,37 @@ export function checkTemplate({ subject, htmlContent }: { subject: string; htmlC
   return { warnings };
 }
 
-const MAX_CACHED = 1_000;
+/**
+ * Compiled templates kept per worker, in bytes (estimated): a compiled template costs about 1 KiB
+ * per `{{…}}` on top of its text (a 100,000-character template full of variables is 6–8 MiB), so
+ * the cache is bounded by that estimate, least recently used out first. A template bigger than the
+ * whole budget is compiled for its message and not kept.
+ */
+export const TEMPLATE_CACHE_BYTES = 32 * 1024 * 1024;
 type Compiled = HandlebarsTemplateDelegate<TemplateContext>;
-const globalForTemplates = globalThis as typeof globalThis & { __emailTemplateCache?: Map<string, Compiled> };
-// Insertion order is the eviction order: the oldest compiled template goes first.
-const cache = (globalForTemplates.__emailTemplateCache ??= new Map());
+
+/** A generous estimate of a compiled template's memory (measured: 0.9–1.3 KiB per expression, 3 bytes per character). */
+export const compiledSizeEstimate = (source: string) => 4 * source.length + 1536 * (source.split("{{").length - 1) + 1024;
+
+const globalForTemplates = globalThis as typeof globalThis & { __compiledEmailTemplates?: LRUCache<string, Compiled> };
+const cache = (globalForTemplates.__compiledEmailTemplates ??= new LRUCache<string, Compiled>({
+  maxSize: TEMPLATE_CACHE_BYTES,
+  maxEntrySize: TEMPLATE_CACHE_BYTES,
+}));
 
 const sourceHash = (source: string) => createHash("sha256").update(source).digest("hex");
 
-/** The subject is a plain-text header, not HTML: rendered without HTML escaping (line breaks are removed after). */
-function compiled(ownerId: string, source: string, field: Field): Compiled {
+/**
+ * The subject is a plain-text header, not HTML: rendered without HTML escaping (line breaks are
+ * removed after). `keep: false` (a preview of text not saved yet) compiles without caching.
+ */
+function compiled(ownerId: string, source: string, field: Field, keep: boolean): Compiled {
   const key = `${ownerId}:${field === "subject" ? "s" : "h"}:${sourceHash(source)}`;
   const hit = cache.get(key);
   if (hit) return hit;
   const { program } = parse(source, field);
   const fn = hb.compile<TemplateContext>(program, { strict: false, noEscape: field === "subject" });
-  cache.set(key, fn);
-  if (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value as string);
+  if (keep) cache.set(key, fn, { size: compiledSizeEstimate(source) });
   return fn;
 }
 
@@ -169,10 +184,17 @@ export function htmlToText(html: string) {
 /**
  * Renders a template for one message. The subject is one header line: any line break a variable
  * brought in is collapsed. The additional message (escaped, its lines kept) follows the content.
+ * `preview`: text typed into the dialog, not saved — compiled for this answer and not kept (every
+ * keystroke's version would otherwise stay in memory).
  */
-export function renderTemplate(ownerId: string, template: { subject: string; htmlContent: string }, context: TemplateContext) {
-  const subject = run(compiled(ownerId, template.subject, "subject"), context, "subject").replace(/\s+/g, " ").trim();
-  let html = run(compiled(ownerId, template.htmlContent, "htmlContent"), context, "htmlContent");
+export function renderTemplate(
+  ownerId: string,
+  template: { subject: string; htmlContent: string },
+  context: TemplateContext,
+  { preview = false }: { preview?: boolean } = {},
+) {
+  const subject = run(compiled(ownerId, template.subject, "subject", !preview), context, "subject").replace(/\s+/g, " ").trim();
+  let html = run(compiled(ownerId, template.htmlContent, "htmlContent", !preview), context, "htmlContent");
   if (context.additionalMessage) {
     html += `\n<p>${escapeHtml(context.additionalMessage).replace(/\r?\n/g, "<br>")}</p>`;
   }

@@ -107,6 +107,6 @@ export async function deleteEmailTemplate(actor: Actor, id: string) {
 /** The dialog's preview: the template rendered with sample data; 400 when it does not compile. */
 export function previewEmailTemplate(actor: Actor, input: TemplatePreviewInput) {
   const { warnings } = checkTemplate(input);
-  const rendered = renderTemplate(actor.id, input, SAMPLE_CONTEXT);
+  const rendered = renderTemplate(actor.id, input, SAMPLE_CONTEXT, { preview: true });
   return { subject: rendered.subject, html: rendered.html, warnings };
 }

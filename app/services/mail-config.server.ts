@@ -5,15 +5,29 @@ import { User, findUserById } from "~/models/user.server";
 import type { MailServerInput } from "~/schemas/email";
 import { env } from "~/utils/env.server";
 import { jsonError } from "~/utils/http.server";
+import { connectOutbound, OutboundRefusedError, resolveOutbound } from "~/utils/outbound.server";
 import type { Actor } from "./auth.server";
 
 /**
  * Where an account's mail goes (docs/decisions/0011): its own server from Settings → Email when it
- * set a host, else the SMTP_* environment, else the local mail drop (outbox/ in object storage).
+ * set a host, else the SMTP_* environment, else the local mail drop (outbox/ in object storage). Through its
+ * own server an account sends as it likes; through the operator's relay or the drop a message is
+ * From the operator (MAIL_FROM) with the account's address as Reply-To, so no account can send in
+ * another's or anyone's name through the operator's domain.
  */
 export type MailRoute =
-  | { kind: "smtp"; source: "account" | "environment"; host: string; port: number; secure: boolean; user?: string; pass?: string; from: string }
-  | { kind: "drop"; from: string };
+  | {
+      kind: "smtp";
+      source: "account" | "environment";
+      host: string;
+      port: number;
+      secure: boolean;
+      user?: string;
+      pass?: string;
+      from: string;
+      replyTo?: string;
+    }
+  | { kind: "drop"; from: string; replyTo?: string };
 
 /** Timeouts of one SMTP conversation: a dead server fails an attempt in seconds, not minutes. */
 export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 60_000 } as const;
@@ -61,13 +75,19 @@ function defaultFrom() {
 }
 
 async function storedMailServer(ownerId: string): Promise<StoredMailServer> {
-  const user = await User.findById(ownerId).select("+mailServer").lean<{ mailServer?: StoredMailServer }>();
-  return user?.mailServer ?? {};
+  return (await accountMail(ownerId)).mailServer ?? {};
+}
+
+async function accountMail(ownerId: string) {
+  const user = await User.findById(ownerId).select({ mailServer: 1, email: 1 }).lean<{ mailServer?: StoredMailServer; email?: string }>();
+  return { mailServer: user?.mailServer, email: user?.email };
 }
 
 /** Where the account's mail goes now. */
 export async function mailRouteFor(ownerId: string): Promise<MailRoute> {
-  const own = await storedMailServer(ownerId);
+  const account = await accountMail(ownerId);
+  const own = account.mailServer ?? {};
+  const replyTo = own.from || account.email || undefined;
   if (own.host) {
     return {
       kind: "smtp",
@@ -89,13 +109,32 @@ export async function mailRouteFor(ownerId: string): Promise<MailRoute> {
       secure: env.SMTP_SECURE,
       user: env.SMTP_USER,
       pass: env.SMTP_PASS,
-      from: own.from || defaultFrom(),
+      from: defaultFrom(),
+      replyTo,
     };
   }
-  return { kind: "drop", from: own.from || defaultFrom() };
+  return { kind: "drop", from: defaultFrom(), replyTo };
 }
 
 type SmtpRoute = Extract<MailRoute, { kind: "smtp" }>;
+
+/**
+ * An account's own server is reached only through the outbound rule (app/utils/outbound.server.ts):
+ * every connection (a test, a message, a pool's reconnect) resolves the host, refuses a private or
+ * local address unless OUTBOUND_ALLOW lets it, and connects to the address it checked; the host name
+ * stays the TLS server name. The operator's SMTP_* relay is the operator's choice and is not checked.
+ */
+const guardedSocket: SMTPTransport.Options["getSocket"] = (options, callback) => {
+  connectOutbound({
+    host: options.host ?? "",
+    port: Number(options.port ?? 587),
+    allow: env.OUTBOUND_ALLOW,
+    timeoutMs: SMTP_TIMEOUTS.connectionTimeout,
+  }).then(
+    (connection) => callback(null, { connection }),
+    (error: Error) => callback(error, {}),
+  );
+};
 
 const smtpOptions = (route: SmtpRoute): SMTPTransport.Options => ({
   host: route.host,
@@ -103,6 +142,7 @@ const smtpOptions = (route: SmtpRoute): SMTPTransport.Options => ({
   secure: route.secure,
   ...(route.user ? { auth: { user: route.user, pass: route.pass ?? "" } } : {}),
   ...SMTP_TIMEOUTS,
+  ...(route.source === "account" ? { getSocket: guardedSocket } : {}),
 });
 
 /** A one-off transport (Test Connection's `verify()`); the caller closes it. */
@@ -164,6 +204,7 @@ export type MailServerSettings = Awaited<ReturnType<typeof getMailServerSettings
 
 /** Saves Settings → Email. A blank password keeps the stored one; `clearPassword` removes it. */
 export async function saveMailServerSettings(actor: Actor, input: MailServerInput) {
+  if (input.host) await assertHostAllowed(input.host);
   const own = await storedMailServer(actor.id);
   const passwordEnc = input.clearPassword ? undefined : input.password ? encryptSecret(input.password) : own.passwordEnc;
   const mailServer: StoredMailServer = {
@@ -180,6 +221,18 @@ export async function saveMailServerSettings(actor: Actor, input: MailServerInpu
   return getMailServerSettings(actor);
 }
 
+/**
+ * A host that resolves to a private or local address is refused when saved (it would be refused at
+ * every connection anyway). One that does not resolve now is kept: its connections are checked.
+ */
+async function assertHostAllowed(host: string) {
+  try {
+    await resolveOutbound(host, env.OUTBOUND_ALLOW);
+  } catch (error) {
+    if (error instanceof OutboundRefusedError) throw jsonError(400, error.message, { host: error.message });
+  }
+}
+
 export interface ConnectionStatus {
   connected: boolean;
   /** Why not (or where mail goes), in words. */
@@ -192,10 +245,16 @@ const STATUS_TTL_MS = 30_000;
 const statusCache = new Map<string, { at: number; status: ConnectionStatus }>();
 const forgetStatus = (ownerId: string) => statusCache.delete(ownerId);
 
-const reasonOf = (error: unknown) => {
-  const e = error as { code?: string; response?: string; message?: string };
-  return [e.code, e.response ?? e.message].filter(Boolean).join(": ") || "Unknown error";
-};
+/**
+ * Why a test failed, in our words only: what the other side said (its banner, its replies) is never
+ * shown, and a closed port, an open one that is not a mail server and a server that did not answer
+ * read the same. Only a refused login (the server spoke SMTP and said no) and our own refusal differ.
+ */
+function reasonOf(route: SmtpRoute, error: unknown) {
+  if (error instanceof OutboundRefusedError) return error.message;
+  if ((error as { code?: string }).code === "EAUTH") return `${route.host}:${route.port}: the mail server did not accept the user name or password`;
+  return `Could not connect to a mail server at ${route.host}:${route.port}`;
+}
 
 /**
  * `GET /api/email/test` and the Email Center's indicator: `transporter.verify()` against the
@@ -219,7 +278,7 @@ export async function testConnection(actor: Actor, { fresh = false } = {}): Prom
       await transport.verify();
       status = { connected: true, via: route.source };
     } catch (error) {
-      status = { connected: false, via: route.source, reason: `${route.host}:${route.port}: ${reasonOf(error)}` };
+      status = { connected: false, via: route.source, reason: reasonOf(route, error) };
     } finally {
       transport.close();
     }

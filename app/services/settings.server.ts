@@ -3,7 +3,8 @@ import { findVendor, toPublicUser, User } from "~/models/user.server";
 import type { AppearanceInput, PreferencesInput, ProfileInput, SecurityInput } from "~/schemas/settings";
 import { env } from "~/utils/env.server";
 import { jsonError } from "~/utils/http.server";
-import type { Actor } from "./auth.server";
+import { verifyCurrentPassword, type Actor } from "./auth.server";
+import { confirmEnrolment } from "./two-factor.server";
 import { SESSION_TIMEOUTS, type SessionTimeout } from "./session.server";
 
 /**
@@ -21,9 +22,14 @@ async function save(actor: Actor, set: Record<string, unknown>, unset: Record<st
   return toPublicUser(user);
 }
 
-/** First and last name, email, and optionally phone and company (blank clears them). */
-export function updateProfile(actor: Actor, input: ProfileInput) {
-  const { phone, companyName, ...required } = input;
+/**
+ * First and last name, email, and optionally phone and company (blank clears them). A new email
+ * needs the current password: it is where the account's notices go, so a stolen session must not
+ * be able to move them.
+ */
+export async function updateProfile(actor: Actor, input: ProfileInput) {
+  const { phone, companyName, currentPassword, ...required } = input;
+  if (required.email.toLowerCase() !== (actor.user.email ?? "").toLowerCase()) await verifyCurrentPassword(actor, currentPassword);
   const unset: Record<string, ""> = {};
   if (phone === undefined) unset.phone = "";
   if (companyName === undefined) unset.companyName = "";
@@ -51,6 +57,15 @@ export async function updatePreferences(actor: Actor, input: PreferencesInput, c
 export const updateSecurity = (actor: Actor, input: SecurityInput, currentSessionId?: string) =>
   updatePreferences(actor, input, currentSessionId);
 export const updateAppearance = (actor: Actor, input: AppearanceInput) => updatePreferences(actor, input);
+
+/**
+ * Turns two-factor on: the current password (re-authentication: a stolen session must not be able to
+ * tie the account to the thief's phone) and a code from the app; answers the recovery codes.
+ */
+export async function enableTwoFactor(actor: Actor, input: { code: string; currentPassword: string }) {
+  await verifyCurrentPassword(actor, input.currentPassword);
+  return confirmEnrolment(actor.id, input.code);
+}
 
 /** Enough of a key to recognise it ("sk-…abcd"), never enough to use it. */
 export function maskKey(key: string | undefined) {

@@ -1,3 +1,4 @@
+import os from "node:os";
 import { json, unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
 import path from "node:path";
 import { Readable } from "node:stream";
@@ -137,9 +138,26 @@ function assertAllowedName(purpose: UploadPurpose, filename: string) {
 
 export const mediaUrl = (id: string) => `/media/${id}`;
 
-/** The public origin upload URLs are made absolute against. */
+/** The names and addresses of this machine (a kiosk on the shop's network reaches the app by one of them). */
+function thisMachine() {
+  const names = new Set(["localhost", os.hostname().toLowerCase()]);
+  for (const list of Object.values(os.networkInterfaces())) for (const i of list ?? []) names.add(i.address.toLowerCase());
+  return names;
+}
+
+/**
+ * The public origin upload URLs are made absolute against: PUBLIC_URL; without it the address the
+ * request came to only when it names this machine (its host name or one of its addresses, on the
+ * app's port or a standard one), else http://localhost:PORT. The Host (or X-Forwarded-Host) header
+ * is the client's to write: it must not decide where another request sends an upload.
+ */
 export function publicOrigin(request: Request) {
-  return env.PUBLIC_URL ? new URL(env.PUBLIC_URL).origin : new URL(request.url).origin;
+  if (env.PUBLIC_URL) return new URL(env.PUBLIC_URL).origin;
+  const url = new URL(request.url);
+  const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  const port = url.port || (url.protocol === "https:" ? "443" : "80");
+  if (thisMachine().has(host) && [String(env.PORT), "80", "443"].includes(port)) return url.origin;
+  return `http://localhost:${env.PORT}`;
 }
 const absolute = (url: string, origin: string) => new URL(url, origin).toString();
 

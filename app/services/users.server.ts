@@ -13,7 +13,6 @@ import { vendorPackages } from "~/models/vendor-package.server";
 import { claimLock, releaseLock } from "~/models/lock.server";
 import {
   adminExists,
-  findUserForLogin,
   listUsers as listUserRecords,
   markedDeletedBefore,
   markUserDeleted,
@@ -23,6 +22,7 @@ import {
 } from "~/models/user.server";
 import type { z } from "zod";
 import type {
+  ChangePasswordInput,
   changeCredentialsSchema,
   createManagedUserSchema,
   createUserSchema,
@@ -34,10 +34,10 @@ import {
   forbidden,
   hashPassword,
   startSession,
-  verifyPassword,
+  verifyCurrentPassword,
   type Actor,
 } from "./auth.server";
-import { commitSession, getSession } from "./session.server";
+import { commitSession, getSession, type Toast } from "./session.server";
 import { discardUploadsOf } from "./account-data.server";
 import { deleteUploadsOf } from "./storage.server";
 
@@ -168,11 +168,9 @@ export async function changeCredentials(
   actor: Actor,
   input: z.infer<typeof changeCredentialsSchema>,
   request: Request,
+  toast?: (revokedTokens: number) => Toast,
 ) {
-  const user = await findUserForLogin(actor.user.username);
-  if (!user || !(await verifyPassword(user.passwordHash, input.currentPassword))) {
-    throw jsonError(400, "Current password is incorrect", { currentPassword: "Current password is incorrect" });
-  }
+  const user = await verifyCurrentPassword(actor, input.currentPassword);
   if (!input.newUsername && !input.newPassword) {
     throw jsonError(400, "Enter a new username or a new password");
   }
@@ -190,13 +188,30 @@ export async function changeCredentials(
     throw error;
   }
   // A new password ends every way in that the old one opened: sessions and API tokens.
-  if (input.newPassword) await deleteApiTokensOf({ ownerId: actor.id });
+  const revokedTokens = input.newPassword ? await deleteApiTokensOf({ ownerId: actor.id }) : 0;
   if (!input.newPassword || actor.via !== "session") {
     if (input.newPassword) await endAllSessions(actor.id);
-    return { user: toPublicUser(user), headers: undefined };
+    return { user: toPublicUser(user), headers: undefined, revokedTokens };
   }
   await endAllSessions(actor.id);
-  return { user: toPublicUser(user), headers: await startSession(request, user) };
+  return { user: toPublicUser(user), headers: await startSession(request, user, toast?.(revokedTokens)), revokedTokens };
+}
+
+/**
+ * Settings → Security → Change Password and `PUT /api/auth/password`, for every role: the current
+ * password, then the new one; every other session ends and every API token is revoked, and the caller
+ * gets a fresh session. From a signed-in session only: a token (which the change revokes) cannot.
+ */
+export async function changePassword(actor: Actor, input: ChangePasswordInput, request: Request) {
+  if (actor.via !== "session") throw jsonError(403, "Changing the password needs a signed-in session, not an API token");
+  let message = "";
+  const { headers } = await changeCredentials(actor, { currentPassword: input.currentPassword, newPassword: input.newPassword }, request, (revoked) => {
+    const tokens = revoked === 1 ? "1 API token was" : `${revoked} API tokens were`;
+    message = `Your password has been changed. Your other sessions were signed out${revoked ? ` and ${tokens} revoked` : ""}.`;
+    // The next page (the screen redirects) says so; the API answers it.
+    return { title: "Password Changed", message, color: "green" };
+  });
+  return { headers, message };
 }
 
 export function roleStatus(actor: Actor) {

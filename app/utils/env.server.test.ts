@@ -53,6 +53,17 @@ describe("parseEnv", () => {
     }
   });
 
+  it("reads OUTBOUND_ALLOW as range names, subnets, addresses and host names (none by default)", () => {
+    const read = (value?: string) => {
+      const result = parseEnv(value === undefined ? {} : { OUTBOUND_ALLOW: value });
+      return result.ok ? result.env.OUTBOUND_ALLOW : result.message;
+    };
+    expect(read()).toMatchObject({ ranges: new Set(), subnets: [], hosts: new Set() });
+    const allow = read("loopback, CGNAT, 10.0.0.0/8, mail.internal");
+    expect(allow).toMatchObject({ ranges: new Set(["loopback", "carrierGradeNat"]), hosts: new Set(["mail.internal"]) });
+    for (const bad of ["10.0.0.0/40", "*", "loopback;private"]) expect(read(bad)).toMatch(/OUTBOUND_ALLOW: ".+" is not loopback, private/);
+  });
+
   it("refuses an embedded database heap that is not a size", () => {
     const result = parseEnv({ EMBEDDED_DB_HEAP: "lots" });
     expect(result.ok).toBe(false);

@@ -4,6 +4,7 @@ import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 import { DEFAULT_HEAP } from "./embedded-db.server";
+import { NO_OUTBOUND_EXCEPTIONS, parseOutboundAllow } from "./outbound.server";
 
 const bool = z
   .enum(["true", "false", "1", "0", "yes", "no"], {
@@ -64,6 +65,23 @@ const retryDelays = z
     return delays;
   });
 
+/**
+ * Private or local destinations the app may connect to on an account's behalf (its mail server):
+ * range names, addresses, subnets and host names, e.g. "loopback, 10.0.0.0/8, mail.internal".
+ */
+const outboundAllow = optionalString.transform((value, ctx) => {
+  if (value === undefined) return NO_OUTBOUND_EXCEPTIONS;
+  const parsed = parseOutboundAllow(value);
+  if (!parsed.ok) {
+    ctx.addIssue({
+      code: "custom",
+      message: `"${parsed.bad}" is not loopback, private, linklocal, uniquelocal, cgnat, an address, a subnet or a host name`,
+    });
+    return z.NEVER;
+  }
+  return parsed.allow;
+});
+
 const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
 
 export const envSchema = z
@@ -117,6 +135,7 @@ export const envSchema = z
      * aborts its job, so a shorter lease trades database hiccups for faster takeover.
      */
     JOB_LEASE_MS: z.coerce.number().int().min(500, "must be at least 500").max(3_600_000, "must be at most 3600000").default(6_000),
+    OUTBOUND_ALLOW: outboundAllow,
     EMAIL_CONCURRENCY: z.coerce.number().int().min(1, "must be at least 1").max(64, "must be at most 64").default(4),
     /**
      * This instance's name in the database's list of running instances (server.mjs; default the

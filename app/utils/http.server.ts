@@ -23,6 +23,9 @@ export function validationError(error: ZodError) {
   return jsonError(400, Object.values(errors)[0] ?? "Invalid request", errors);
 }
 
+/** application/json or a +json type (application/merge-patch+json…); not any type that mentions json. */
+const JSON_MEDIA_TYPE = /^application\/([a-z0-9!#$&^_.-]+\+)?json$/i;
+
 /**
  * Reads a JSON object body; anything else is a 400/415 Response thrown to the caller (413 past
  * `maxBytes`). The body is read first (server.mjs caps every body at 1 MiB): answering before the
@@ -34,7 +37,7 @@ export async function readJson(request: Request, { maxBytes }: { maxBytes?: numb
   const text = await request.text();
   if (maxBytes !== undefined && Buffer.byteLength(text) > maxBytes) throw tooLarge();
   if (text.trim() === "") return {};
-  if (!/json/i.test(type)) {
+  if (!JSON_MEDIA_TYPE.test(type.split(";")[0].trim())) {
     throw jsonError(415, "Content-Type must be application/json");
   }
   try {

@@ -18,20 +18,21 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 export function assertSameOrigin(request: Request) {
   if (SAFE_METHODS.has(request.method)) return;
   assertNotFromAnotherSite(request);
+}
+
+/**
+ * For a GET that changes state (the spec's `GET /api/logout`, Companion's `GET s3/params`) and every
+ * cookie write: a browser's request started by another site (a link, an image, a script) says so in
+ * Sec-Fetch-Site or Origin; API clients send neither.
+ */
+export function assertNotFromAnotherSite(request: Request) {
+  const site = request.headers.get("Sec-Fetch-Site");
+  if (site && site !== "same-origin" && site !== "none") throw forbidden();
   const origin = request.headers.get("Origin");
   if (!origin) return;
   const allowed = new Set([new URL(request.url).origin]);
   if (env.PUBLIC_URL) allowed.add(new URL(env.PUBLIC_URL).origin);
   if (!allowed.has(origin)) throw forbidden();
-}
-
-/**
- * For the one GET that changes state (the spec's `GET /api/logout`): a browser's request started by
- * another site (a link, an image) says so in Sec-Fetch-Site; API clients send none.
- */
-export function assertNotFromAnotherSite(request: Request) {
-  const site = request.headers.get("Sec-Fetch-Site");
-  if (site && site !== "same-origin" && site !== "none") throw forbidden();
 }
 
 function forbidden() {

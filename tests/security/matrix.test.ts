@@ -121,6 +121,7 @@ const ADMITTED: Record<string, number> = {
   "POST /api/auth/tokens": 201,
   "PUT /api/auth/user": 400,
   "PUT /api/auth/preferences": 400,
+  "PUT /api/auth/password": 400,
   "POST /api/account/import": 415,
   "POST /api/email-templates": 201,
   "POST /api/email-templates/:id/copy": 201,

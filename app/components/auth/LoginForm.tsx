@@ -8,6 +8,7 @@ import { useEffect } from "react";
 import { ValidatedForm } from "remix-validated-form";
 import { loginValidator, totpCodeValidator } from "~/schemas/auth";
 import { useT } from "~/utils/i18n";
+import { safeRedirect } from "~/utils/safe-redirect";
 import { FormError } from "../form/fields/FormError";
 import { PasswordField } from "../form/fields/PasswordField";
 import { SubmitButton } from "../form/fields/SubmitButton";
@@ -45,7 +46,7 @@ export function LoginForm({
     if (!data) return;
     if ("ok" in data) {
       showToast({ title: "Success", message: successMessage, color: "green" });
-      const timer = setTimeout(() => window.location.assign(data.redirectTo), redirectDelayMs);
+      const timer = setTimeout(() => window.location.assign(safeRedirect(data.redirectTo)), redirectDelayMs);
       return () => clearTimeout(timer);
     }
     if ("formError" in data) {
@@ -54,7 +55,7 @@ export function LoginForm({
   }, [data, failureTitle, successMessage, redirectDelayMs]);
 
   const formError = data && "formError" in data ? data.formError : null;
-  const redirectTo = params.get("redirectTo") ?? "/";
+  const redirectTo = safeRedirect(params.get("redirectTo"));
   if (data && "twoFactor" in data && data.twoFactor) {
     return (
       <ValidatedForm validator={totpCodeValidator} method="post" noValidate id="totp-step">

@@ -5,6 +5,7 @@ import { lazyValidator } from "./lazy-validator";
 export const loginValidator = lazyValidator(() => import("~/schemas/auth").then((m) => m.loginValidator));
 export const registrationValidator = lazyValidator(() => import("~/schemas/auth").then((m) => m.registrationValidator));
 export const changeCredentialsValidator = lazyValidator(() => import("~/schemas/auth").then((m) => m.changeCredentialsValidator));
+export const changePasswordValidator = lazyValidator(() => import("~/schemas/auth").then((m) => m.changePasswordValidator));
 export const createUserValidator = lazyValidator(() => import("~/schemas/auth").then((m) => m.createUserValidator));
 export const createManagedUserValidator = lazyValidator(() => import("~/schemas/auth").then((m) => m.createManagedUserValidator));
 export const apiTokenValidator = lazyValidator(() => import("~/schemas/auth").then((m) => m.apiTokenValidator));

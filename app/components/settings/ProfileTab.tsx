@@ -17,6 +17,7 @@ import { profileValidator } from "~/schemas/settings";
 import { useT } from "~/utils/i18n";
 import { initials, roleLabel } from "../AppShellLayout";
 import { FormError } from "../form/fields/FormError";
+import { PasswordField } from "../form/fields/PasswordField";
 import { SubmitButton } from "../form/fields/SubmitButton";
 import { TextField } from "../form/fields/TextField";
 import { showToast } from "../toast";
@@ -71,6 +72,12 @@ export function ProfileTab({ data }: { data: SerializeFrom<typeof profileTab> })
               <TextField name="lastName" label="Last name" required autoComplete="family-name" />
             </SimpleGrid>
             <TextField name="email" label="Email" type="email" required autoComplete="email" />
+            <PasswordField
+              name="currentPassword"
+              label="Current password"
+              description="Needed only to change the email"
+              autoComplete="current-password"
+            />
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
               <TextField name="phone" label="Phone" autoComplete="tel" />
               <TextField name="companyName" label="Company" autoComplete="organization" />

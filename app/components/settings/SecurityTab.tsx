@@ -18,19 +18,21 @@ import { Form, useActionData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { ValidatedForm } from "remix-validated-form";
 import { apiTokenValidator, TOKEN_LIFETIMES } from "~/schemas/auth";
-import { SESSION_TIMEOUT_CHOICES, twoFactorCodeValidator } from "~/schemas/settings";
+import { SESSION_TIMEOUT_CHOICES, twoFactorCodeValidator, twoFactorConfirmValidator } from "~/schemas/settings";
 import type { securityTab } from "~/screens/settings-security.server";
 import { useT } from "~/utils/i18n";
 import { FormError } from "../form/fields/FormError";
+import { PasswordField } from "../form/fields/PasswordField";
 import { SelectField } from "../form/fields/SelectField";
 import { SubmitButton } from "../form/fields/SubmitButton";
 import { TextField } from "../form/fields/TextField";
+import { ChangePassword } from "./ChangePassword";
 
 type Data = SerializeFrom<typeof securityTab>;
 type ActionData =
   | { createdToken: { token: string; name: string } }
   | { recoveryCodes: string[] }
-  | { formError?: string; fieldErrors?: Record<string, string> }
+  | { formError?: string; formId?: string; fieldErrors?: Record<string, string> }
   | undefined;
 
 const dateTime = (iso: string | null) => (iso ? new Date(iso).toLocaleString("en-US") : "Never");
@@ -72,7 +74,7 @@ function TwoFactor({ data, actionData }: { data: Data; actionData: ActionData })
   const t = useT();
   const { enabled, enrolment, recoveryCodesLeft } = data.twoFactor;
   const recoveryCodes = actionData && "recoveryCodes" in actionData ? actionData.recoveryCodes : null;
-  const formError = actionData && "formError" in actionData ? actionData.formError : null;
+  const formError = actionData && "formError" in actionData && actionData.formId !== "change-password" ? actionData.formError : null;
   return (
     <Card withBorder data-testid="two-factor">
       <Group justify="space-between" mb="sm">
@@ -121,7 +123,7 @@ function TwoFactor({ data, actionData }: { data: Data; actionData: ActionData })
               <Code data-testid="totp-key">{enrolment.manualKey}</Code>
             </Stack>
           </Group>
-          <CodeForm intent="2fa-confirm" label="Verification code" formError={formError}>
+          <CodeForm intent="2fa-confirm" label="Verification code" formError={formError} withPassword>
             <SubmitButton formId="2fa-confirm">{t("Confirm")}</SubmitButton>
           </CodeForm>
           <Form method="post">
@@ -144,14 +146,30 @@ function TwoFactor({ data, actionData }: { data: Data; actionData: ActionData })
   );
 }
 
-/** A form asking for an authenticator code, posting `intent` (the form's id too). */
-function CodeForm({ intent, label, formError, children }: { intent: string; label: string; formError: string | null | undefined; children: ReactNode }) {
+/**
+ * A form asking for an authenticator code, posting `intent` (the form's id too); `withPassword` also
+ * asks for the current password (turning two-factor on re-authenticates).
+ */
+function CodeForm({
+  intent,
+  label,
+  formError,
+  withPassword = false,
+  children,
+}: {
+  intent: string;
+  label: string;
+  formError: string | null | undefined;
+  withPassword?: boolean;
+  children: ReactNode;
+}) {
   return (
-    <ValidatedForm validator={twoFactorCodeValidator} method="post" id={intent} noValidate>
+    <ValidatedForm validator={withPassword ? twoFactorConfirmValidator : twoFactorCodeValidator} method="post" id={intent} noValidate>
       <input type="hidden" name="intent" value={intent} />
       <FormError message={formError} />
       <Group align="flex-end">
         <TextField name="code" label={label} autoComplete="one-time-code" />
+        {withPassword && <PasswordField name="currentPassword" id="two-factor-current-password" label="Current password" autoComplete="current-password" />}
         {children}
       </Group>
     </ValidatedForm>
@@ -276,9 +294,12 @@ function ApiTokens({ tokens, actionData }: { tokens: Data["tokens"]; actionData:
 /** Settings → Security. */
 export function SecurityTab({ data }: { data: Data }) {
   const actionData = useActionData<ActionData>();
+  // A refusal of the Change Password form is shown on it (its field errors on their fields).
+  const passwordError = actionData && "formError" in actionData && actionData.formId === "change-password" ? actionData.formError : null;
   return (
     <Stack>
       <SignInSettings data={data} />
+      <ChangePassword formError={passwordError} version={data.accountVersion} />
       <TwoFactor data={data} actionData={actionData} />
       <ApiKeys keys={data.keys} />
       <ApiTokens tokens={data.tokens} actionData={actionData} />

@@ -10,6 +10,8 @@ export const VALIDATION = { validationBehavior: { initial: "onSubmit", whenTouch
 
 export interface FieldBase {
   name: string;
+  /** The input's id when the name is not unique on the page (two forms asking for the same field). */
+  id?: string;
   label: string;
   description?: string;
   required?: boolean;
