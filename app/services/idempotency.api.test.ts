@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IdempotencyKey } from "~/models/idempotency-key.server";
 import { client, createTestUser, signIn, tenancyClients, tokenFor } from "../../tests/accounts";
@@ -16,11 +17,12 @@ let dealerB: Client;
 let admin: Client;
 let vendor: Client;
 let vendorId: string;
+let aId: string;
 
 beforeAll(async () => {
   await useTestDb();
   app = await startApp();
-  ({ dealerA, dealerB, admin } = await tenancyClients(app));
+  ({ aId, dealerA, dealerB, admin } = await tenancyClients(app));
   const v = await createTestUser({ role: "vendor" });
   vendorId = v.id;
   vendor = client(app, { cookie: await signIn(app, v.username, v.password) });
@@ -115,6 +117,23 @@ describe("keys and failures", () => {
     const created = await dealerA.post("/api/contacts", jane("later@example.com"), withKey(key));
     expect(created.status).toBe(201);
     expect(created.headers.get("idempotent-replayed")).toBeNull();
+  });
+
+  it("a claim left pending by a request that died is taken over after a minute", async () => {
+    const key = newKey();
+    const body = JSON.stringify(jane("stuck@example.com"));
+    await IdempotencyKey.create({
+      ownerId: aId,
+      key,
+      operation: "POST /api/contacts",
+      bodyHash: createHash("sha256").update(body).digest("hex"),
+      state: "pending",
+      createdAt: new Date(Date.now() - 2 * 60 * 1000),
+    });
+    const res = await dealerA.post("/api/contacts", body, withKey(key));
+    expect(res.status).toBe(201);
+    expect(res.headers.get("idempotent-replayed")).toBeNull();
+    expect(await IdempotencyKey.countDocuments({ key, state: "done" })).toBe(1);
   });
 
   it("without a key every POST creates", async () => {

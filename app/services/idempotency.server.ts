@@ -110,10 +110,12 @@ export async function idempotentPost(actor: Actor, request: Request, run: () => 
     await releaseClaim(claim._id);
     return response;
   }
+  // The record exists: the client is told so even if keeping the answer fails (the claim then
+  // stays pending and is taken over after ABANDONED_AFTER_MS).
   await completeClaim(claim._id, {
     status: response.status,
     contentType: response.headers.get("Content-Type") ?? "application/json",
     answer: await response.clone().text(),
-  });
+  }).catch((error: unknown) => console.error("Could not keep an idempotent answer", error));
   return response;
 }
