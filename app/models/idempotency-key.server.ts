@@ -80,3 +80,8 @@ export async function deleteExpiredClaims(before: Date) {
   const { deletedCount } = await IdempotencyKey.deleteMany({ createdAt: trusted({ $lt: before }) });
   return deletedCount;
 }
+
+/** An account's deletion: its stored answers hold its records. */
+export async function removeIdempotencyKeysOf({ ownerId }: { ownerId: string }) {
+  await IdempotencyKey.deleteMany({ ownerId });
+}
