@@ -270,6 +270,13 @@ async function runServer() {
     }
     next();
   });
+  // The adapter drops a header whose value is empty, so the app would take an empty Idempotency-Key
+  // for none and create again: refused here with the app's own message (app/schemas/email.ts).
+  app.use((req, res, next) => {
+    if (req.method !== "POST" || !req.path.startsWith("/api/") || req.headers["idempotency-key"] !== "") return next();
+    const message = "Idempotency-Key must be 8 to 200 characters";
+    res.status(400).json({ message, errors: { "Idempotency-Key": message } });
+  });
   // Remix's Express adapter, except that a JSON answer (the API, a screen's data) is sent whole
   // with its Content-Length: one write to the socket and no chunked framing, where the adapter
   // streams every body.

@@ -1,6 +1,7 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { trainingFilterSchema, trainingItemSchema } from "~/schemas/training";
 import { requireAdmin } from "~/services/auth.server";
+import { idempotentPost } from "~/services/idempotency.server";
 import { createTrainingItem, listTrainingItems } from "~/services/training.server";
 import { api, methods, parseJson, validationError } from "~/utils/http.server";
 
@@ -20,7 +21,9 @@ export const loader = api(async ({ request }: LoaderFunctionArgs) => {
 export const action = methods({
   POST: async ({ request }: ActionFunctionArgs) => {
     const actor = await requireAdmin(request);
-    const input = await parseJson(request, trainingItemSchema);
-    return json(await createTrainingItem(actor, input), { status: 201 });
+    return idempotentPost(actor, request, async () => {
+      const input = await parseJson(request, trainingItemSchema);
+      return json(await createTrainingItem(actor, input), { status: 201 });
+    });
   },
 });

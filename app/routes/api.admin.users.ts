@@ -1,6 +1,7 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { createManagedUserSchema } from "~/schemas/auth";
 import { requireAdmin } from "~/services/auth.server";
+import { idempotentPost } from "~/services/idempotency.server";
 import { createUser, listUsers } from "~/services/users.server";
 import { api, methods, parseJson } from "~/utils/http.server";
 
@@ -13,8 +14,10 @@ export const loader = api(async ({ request }: LoaderFunctionArgs) => {
 export const action = methods({
   POST: async ({ request }: ActionFunctionArgs) => {
     const actor = await requireAdmin(request);
-    const input = await parseJson(request, createManagedUserSchema);
-    const user = await createUser(actor, input, request);
-    return json({ message: "User created successfully", user }, { status: 201 });
+    return idempotentPost(actor, request, async () => {
+      const input = await parseJson(request, createManagedUserSchema);
+      const user = await createUser(actor, input, request);
+      return json({ message: "User created successfully", user }, { status: 201 });
+    });
   },
 });

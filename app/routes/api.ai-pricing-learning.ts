@@ -1,6 +1,7 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { learningRecordSchema } from "~/schemas/vendor-pricing";
 import { requireUser } from "~/services/auth.server";
+import { idempotentPost } from "~/services/idempotency.server";
 import { listLearningRecords, createLearningRecord, requireVendorWriter } from "~/services/vendors.server";
 import { api, methods } from "~/utils/http.server";
 import { parseVendorBody, vendorIdFromQuery } from "~/utils/vendor-request.server";
@@ -14,7 +15,9 @@ export const loader = api(async ({ request }: LoaderFunctionArgs) => {
 export const action = methods({
   POST: async ({ request }: ActionFunctionArgs) => {
     const actor = requireVendorWriter(await requireUser(request));
-    const { vendorId, input } = await parseVendorBody(request, learningRecordSchema);
-    return json(await createLearningRecord(actor, vendorId, input), { status: 201 });
+    return idempotentPost(actor, request, async () => {
+      const { vendorId, input } = await parseVendorBody(request, learningRecordSchema);
+      return json(await createLearningRecord(actor, vendorId, input), { status: 201 });
+    });
   },
 });

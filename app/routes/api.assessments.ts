@@ -2,6 +2,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { assessmentCreateSchema, assessmentListQueryInput, assessmentListQuerySchema } from "~/schemas/assessment";
 import { createAssessment, listAssessments } from "~/services/assessments.server";
 import { requireUser } from "~/services/auth.server";
+import { idempotentPost } from "~/services/idempotency.server";
 import { api, methods, parseJson, validationError } from "~/utils/http.server";
 
 /** The caller's assessments; `?q=` searches title, make, model and VIN; `?status=` filters; `?limit=&offset=` pages. */
@@ -15,7 +16,9 @@ export const loader = api(async ({ request }: LoaderFunctionArgs) => {
 export const action = methods({
   POST: async ({ request }: ActionFunctionArgs) => {
     const actor = await requireUser(request);
-    const input = await parseJson(request, assessmentCreateSchema);
-    return json(await createAssessment(actor, input), { status: 201 });
+    return idempotentPost(actor, request, async () => {
+      const input = await parseJson(request, assessmentCreateSchema);
+      return json(await createAssessment(actor, input), { status: 201 });
+    });
   },
 });

@@ -3,6 +3,7 @@ import { contactSchema } from "~/schemas/contact";
 import { listQueryInput, listQuerySchema } from "~/schemas/list-query";
 import { requireUser } from "~/services/auth.server";
 import { createContact, listContacts } from "~/services/contacts.server";
+import { idempotentPost } from "~/services/idempotency.server";
 import { api, methods, parseJson, validationError } from "~/utils/http.server";
 
 /** The caller's contacts; `?q=` searches names, email, company and phone; `?limit=&offset=` pages. */
@@ -16,7 +17,9 @@ export const loader = api(async ({ request }: LoaderFunctionArgs) => {
 export const action = methods({
   POST: async ({ request }: ActionFunctionArgs) => {
     const actor = await requireUser(request);
-    const input = await parseJson(request, contactSchema);
-    return json(await createContact(actor, input), { status: 201 });
+    return idempotentPost(actor, request, async () => {
+      const input = await parseJson(request, contactSchema);
+      return json(await createContact(actor, input), { status: 201 });
+    });
   },
 });

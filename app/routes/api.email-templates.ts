@@ -3,6 +3,7 @@ import { emailTemplateSchema, TEMPLATE_LIMITS } from "~/schemas/email";
 import { listQueryInput, listQuerySchema } from "~/schemas/list-query";
 import { requireUser } from "~/services/auth.server";
 import { createEmailTemplate, listEmailTemplates } from "~/services/email-templates.server";
+import { idempotentPost } from "~/services/idempotency.server";
 import { api, methods, parseJson, validationError } from "~/utils/http.server";
 
 /** The caller's templates; `?q=` searches name and subject; `?limit=&offset=` pages. */
@@ -17,8 +18,10 @@ export const loader = api(async ({ request }: LoaderFunctionArgs) => {
 export const action = methods({
   POST: async ({ request }: ActionFunctionArgs) => {
     const actor = await requireUser(request);
-    const input = await parseJson(request, emailTemplateSchema, { maxBytes: TEMPLATE_LIMITS.bodyBytes });
-    const { template, warnings } = await createEmailTemplate(actor, input);
-    return json({ ...template, warnings }, { status: 201 });
+    return idempotentPost(actor, request, async () => {
+      const input = await parseJson(request, emailTemplateSchema, { maxBytes: TEMPLATE_LIMITS.bodyBytes });
+      const { template, warnings } = await createEmailTemplate(actor, input);
+      return json({ ...template, warnings }, { status: 201 });
+    });
   },
 });

@@ -2,6 +2,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { packageSchema } from "~/schemas/package";
 import { listQueryInput, listQuerySchema } from "~/schemas/list-query";
 import { requireUser } from "~/services/auth.server";
+import { idempotentPost } from "~/services/idempotency.server";
 import { createPackage, listPackages } from "~/services/packages.server";
 import { api, methods, parseJson, validationError } from "~/utils/http.server";
 
@@ -16,7 +17,9 @@ export const loader = api(async ({ request }: LoaderFunctionArgs) => {
 export const action = methods({
   POST: async ({ request }: ActionFunctionArgs) => {
     const actor = await requireUser(request);
-    const input = await parseJson(request, packageSchema);
-    return json(await createPackage(actor, input), { status: 201 });
+    return idempotentPost(actor, request, async () => {
+      const input = await parseJson(request, packageSchema);
+      return json(await createPackage(actor, input), { status: 201 });
+    });
   },
 });

@@ -9,6 +9,7 @@ import { Upload, createUploadRecord, newUploadId } from "../models/upload.server
 import { env } from "../utils/env.server";
 import { Types } from "mongoose";
 import { Contact } from "../models/contact.server";
+import { IdempotencyKey } from "../models/idempotency-key.server";
 import { User } from "../models/user.server";
 import { startHousekeeping } from "./housekeeping.server";
 import { finishDeletions } from "./users.server";
@@ -71,11 +72,13 @@ describe("housekeeping", () => {
     // Marked deleted two minutes ago; a contact it owned is still there (the cascade never ran).
     await User.collection.updateOne({ _id: new Types.ObjectId(id) }, { $set: { deletedAt: new Date(Date.now() - 120_000) } });
     await Contact.collection.insertOne({ ownerId: new Types.ObjectId(id), firstName: "Left", lastName: "Behind", email: "l@example.com" });
+    await IdempotencyKey.collection.insertOne({ ownerId: new Types.ObjectId(id), key: "left-behind", operation: "POST /api/contacts", bodyHash: "x", state: "done", createdAt: new Date() });
     const fresh = await createTestUser({ role: "dealer" });
     await User.collection.updateOne({ _id: new Types.ObjectId(fresh.id) }, { $set: { deletedAt: new Date() } });
     expect(await finishDeletions()).toBe(1);
     expect(await User.exists({ _id: id })).toBeNull();
     expect(await Contact.countDocuments({ ownerId: id })).toBe(0);
+    expect(await IdempotencyKey.countDocuments({ ownerId: id })).toBe(0);
     // One marked a moment ago is still being deleted by its own request.
     expect(await User.exists({ _id: fresh.id })).not.toBeNull();
   });

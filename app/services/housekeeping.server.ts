@@ -2,6 +2,7 @@ import { deleteExpiredSessions } from "~/models/session.server";
 import { isDbUnavailableError } from "~/utils/db-errors.server";
 import { sweepStaleArchives } from "./account-data.server";
 import { sweepStaleUploads } from "./storage.server";
+import { sweepExpiredIdempotencyKeys } from "./idempotency.server";
 import { finishDeletions } from "./users.server";
 
 const FIRST_RUN_AFTER_MS = 60 * 1000;
@@ -9,13 +10,14 @@ const RUN_EVERY_MS = 60 * 60 * 1000;
 
 /**
  * One round: account deletions that did not finish, pending uploads and import archives older than a
- * day (objects, parts, records) and expired sessions.
+ * day (objects, parts, records), expired sessions and idempotency keys past their day.
  */
 export async function runHousekeeping() {
   await finishDeletions();
   const uploads = await sweepStaleUploads();
   await sweepStaleArchives();
   await deleteExpiredSessions();
+  await sweepExpiredIdempotencyKeys();
   return { uploads };
 }
 

@@ -2,6 +2,7 @@ import mongoose from "mongoose";
 import { removeImportKeysOf } from "~/models/account-data.server";
 import { deleteApiTokensOf } from "~/models/api-token.server";
 import { removeAssessmentsOf } from "~/models/assessment.server";
+import { removeIdempotencyKeysOf } from "~/models/idempotency-key.server";
 import { deleteJobsOf } from "~/models/job.server";
 import { removeContactsOf } from "~/models/contact.server";
 import { removeLogsOf } from "~/models/email-log.server";
@@ -138,6 +139,7 @@ async function purgeAccount(id: string) {
     removePackagesOf({ ownerId: id }),
     deleteUploadsOf(id),
     removeImportKeysOf({ ownerId: id }),
+    removeIdempotencyKeysOf({ ownerId: id }),
     discardUploadsOf(id),
     // A vendor's pricing goes with it: nothing would price with it, and nobody could see it.
     pricingRules.removeAllOf({ vendorId: id }),
