@@ -77,7 +77,10 @@ const FALLBACK = { lang: "en", theme: "light", colorScheme: "light", messages: {
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
-  const scripts = !useMatches().some((match) => (match.handle as RouteHandle | undefined)?.scripts === false);
+  const matches = useMatches();
+  const scripts = !matches.some((match) => (match.handle as RouteHandle | undefined)?.scripts === false);
+  // The screens inside the signed-in shell (routes/_app…) are an account's own pages.
+  const accountPage = matches.some((match) => match.id.startsWith("routes/_app"));
   // The error page renders this too, maybe without the loader's data.
   const data = useRouteLoaderData<typeof loader>("root") ?? FALLBACK;
   const fixed = data.theme === "auto" ? undefined : data.colorScheme;
@@ -86,6 +89,9 @@ export function Layout({ children }: { children: ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="description" content="DamageIQ: photograph a damaged vehicle, get an AI damage assessment and a cost estimate, and email it to your customer." />
+        {/* An account's pages are nobody's search result; the sign-in pages may be. */}
+        {accountPage ? <meta name="robots" content="noindex, nofollow" /> : null}
         {/* Lets Chromium tell the server the system theme, so "Auto" renders right without JavaScript. */}
         <meta httpEquiv="Accept-CH" content="Sec-CH-Prefers-Color-Scheme" />
         <Meta />

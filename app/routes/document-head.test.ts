@@ -28,6 +28,16 @@ describe("the document head of every screen", () => {
     expect(html.match(/<meta name="viewport"/g)).toHaveLength(1);
     expect(html.match(/<meta charSet="utf-8"\/>/g)).toHaveLength(1);
     expect(html).toMatch(/<title>[^<]*DamageIQ[^<]*<\/title>/);
+    expect(html.match(/<meta name="description" content="[^"]{50,160}"\/>/g)).toHaveLength(1);
+    // An account's pages stay out of search engines; the sign-in pages do not.
+    expect(html.includes('<meta name="robots" content="noindex, nofollow"/>'), path).toBe(SCREENS.includes(path));
+  });
+
+  it("serves a robots.txt that crawlers can read", async () => {
+    const res = await fetch(`${app.url}/robots.txt`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/plain/);
+    expect(await res.text()).toMatch(/^User-agent: \*\nAllow: \/login\nDisallow: \/\n$/);
   });
 });
 
