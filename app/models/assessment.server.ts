@@ -27,7 +27,7 @@ const aiAnalysisSchema = new Schema(
   {
     confidence: { type: Number, min: 0, max: 1, required: true },
     description: { type: String, default: "" },
-    provider: { type: String, enum: ["openai", "embedded"], required: true },
+    provider: { type: String, enum: ["openai", "embedded", "none"], required: true },
     model: { type: String },
   },
   { _id: false },
@@ -172,7 +172,7 @@ export interface AssessmentRecord {
   lineItems: Record<string, unknown>[];
   damages: FoundDamageRecord[];
   damageCategories: string[];
-  aiAnalysis?: { confidence: number; description: string; provider: "openai" | "embedded"; model?: string };
+  aiAnalysis?: { confidence: number; description: string; provider: "openai" | "embedded" | "none"; model?: string };
   analysisError?: string;
   photoHashes: { mediaUrl: string; hash: string }[];
   photoBands: string[];

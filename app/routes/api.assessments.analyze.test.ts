@@ -265,7 +265,9 @@ describe("the embedded matcher (no OpenAI key)", () => {
       expect(a.status).toBe("completed");
       expect(a.damages).toEqual([]);
       expect(a.severity).toBeNull();
-      expect(a.aiAnalysis).toMatchObject({ confidence: 0, provider: "embedded", description: "No verified training examples yet — needs manual review." });
+      // Nothing analysed the photos, and the answer says so (provider "none") instead of a result.
+      expect(a.aiAnalysis).toMatchObject({ confidence: 0, provider: "none", model: null });
+      expect(a.aiAnalysis.description).toMatch(/^Not analysed: no AI provider is set up and there are no verified training images/);
       expect(a.estimatedCost).toBeNull();
     } finally {
       await embedded.stop();

@@ -444,7 +444,9 @@ describe("export and import", () => {
     const u = await createTestUser({ role: "admin" });
     const html = await page(await signIn(app, u.username, u.password), "/settings?tab=system");
     for (const name of ["AI Service", "Email Service", "Object Storage", "Database"]) expect(html).toContain(name);
-    expect(html).toContain("Local mail drop");
+    // The drop keeps mail without delivering it: not configured, as the Email Center says.
+    expect(html).toMatch(/Email Service<\/td><td[^>]*><div[^>]*><span[^>]*>Not configured<\/span>/);
+    expect(html).toContain("only saved to the local mail drop");
     expect(html).toMatch(/\d+ ms/);
   });
 });

@@ -149,7 +149,7 @@ async function runAnalysis(job: JobRecord, { signal }: { signal: AbortSignal }) 
   if (record.status !== "analyzing") return { skipped: record.status };
 
   const photos = await photosOf(record, signal);
-  const result = await analysisProvider().analyze(photos, { signal });
+  const result = await (await analysisProvider()).analyze(photos, { signal });
   const [price, reuse] = await Promise.all([priceOf(record, result), reusedPhotos(record, photos)]);
   signal.throwIfAborted();
   const severity = worst(result.damages.map((d) => d.severity));

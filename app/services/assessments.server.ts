@@ -66,7 +66,7 @@ export interface AssessmentJson {
     mediaUrl: string | null;
   }[];
   damageCategories: string[];
-  aiAnalysis: { confidence: number; description: string; provider: "openai" | "embedded"; model: string | null } | null;
+  aiAnalysis: { confidence: number; description: string; provider: "openai" | "embedded" | "none"; model: string | null } | null;
   analysisError: string | null;
   photoHashes: { mediaUrl: string; hash: string }[];
   photoWarnings: { mediaUrl: string; otherAssessmentId: string; otherTitle: string }[];

@@ -157,9 +157,11 @@ export function EstimateDetail({
         {a.aiAnalysis ? (
           <>
             {a.aiAnalysis.description || "No description."}{" "}
-            <Text span c="dimmed" size="xs">
-              Confidence {Math.round(a.aiAnalysis.confidence * 100)}%
-            </Text>
+            {a.aiAnalysis.provider !== "none" && (
+              <Text span c="dimmed" size="xs">
+                Confidence {Math.round(a.aiAnalysis.confidence * 100)}%
+              </Text>
+            )}
           </>
         ) : (
           "Not analyzed yet"

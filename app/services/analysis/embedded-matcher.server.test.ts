@@ -54,8 +54,7 @@ describe("embedded matcher", () => {
       damages: [],
       summary: NO_TRAINING_SUMMARY,
       confidence: 0,
-      provider: "embedded",
-      model: "nearest-5",
+      provider: "none",
     });
   });
 

@@ -24,7 +24,8 @@ export const K = 5;
 export const FAR = 0.35;
 /** Bounds the examples held in memory (each about 1 KB). */
 const MAX_EXAMPLES = 10_000;
-export const NO_TRAINING_SUMMARY = "No verified training examples yet — needs manual review.";
+export const NO_TRAINING_SUMMARY =
+  "Not analysed: no AI provider is set up and there are no verified training images, so nothing looked at these photos — needs manual review.";
 const NO_MATCH_SUMMARY = "No verified training example resembles these photos closely enough — needs manual review.";
 
 interface Example {
@@ -118,7 +119,8 @@ function damageOn(photo: AnalysisPhoto, neighbours: Neighbour[]): FoundDamage | 
 export async function matchPhotos(photos: AnalysisPhoto[], { signal }: { signal?: AbortSignal } = {}): Promise<AnalysisResult> {
   const examples = await currentExamples();
   const base = { provider: "embedded" as const, model: `nearest-${K}` };
-  if (examples.length === 0) return { ...base, damages: [], summary: NO_TRAINING_SUMMARY, confidence: 0 };
+  // Nothing to compare with: no analysis took place, and the result says so (provider "none").
+  if (examples.length === 0) return { provider: "none", damages: [], summary: NO_TRAINING_SUMMARY, confidence: 0 };
 
   const byKey = new Map<string, FoundDamage>();
   for (const photo of photos) {

@@ -22,7 +22,8 @@ export interface FoundDamage {
   mediaUrl: string;
 }
 
-export type AnalysisProviderName = "openai" | "embedded";
+/** "none": nothing could look at the photos (no AI provider configured, no verified training images). */
+export type AnalysisProviderName = "openai" | "embedded" | "none";
 
 export interface AnalysisResult {
   damages: FoundDamage[];
