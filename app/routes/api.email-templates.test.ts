@@ -186,21 +186,22 @@ describe("POST /api/assessments/{id}/send-email", () => {
     expect((await dealerA.post(`/api/assessments/${MISSING}/send-email`, { contactId: MISSING })).status).toBe(404);
   });
 
-  it("with no mail server, delivers to the local mail drop: 202 pending, then 'sent (local drop)' with the .eml file", async () => {
+  it("with no mail server, saves to the local mail drop: 202 pending via drop, then 'saved' (not sent) with the .eml file; the assessment is not sent", async () => {
     const id = await assessmentOf(aId, { title: "Blue Civic" });
     const contactId = await contactOf(dealerA, "drop@example.com");
     const res = await dealerA.post(`/api/assessments/${id}/send-email`, { contactId, additionalMessage: "See you Monday" });
     expect(res.status).toBe(202);
-    expect(res.json).toMatchObject({ status: "pending", recipientEmail: "drop@example.com", assessmentTitle: "Blue Civic" });
+    expect(res.json).toMatchObject({ status: "pending", recipientEmail: "drop@example.com", assessmentTitle: "Blue Civic", via: "drop" });
     const log = await waitForLog(dealerA, res.json.id, (l) => l.status !== "pending");
-    expect(log).toMatchObject({ status: "sent", localDrop: true, statusLabel: "sent (local drop)" });
+    expect(log).toMatchObject({ status: "saved", localDrop: true, statusLabel: "saved (local drop, not sent)", sentAt: null });
     const file = path.join(app.dataDir, "outbox", aId, `${res.json.id}.eml`);
     expect(existsSync(file)).toBe(true);
     const mail = await simpleParser(readFileSync(file));
     expect(`<${mail.messageId?.replace(/^<|>$/g, "")}>`).toBe(log.messageId);
     expect(mail.html).toContain("See you Monday");
     expect(mail.attachments.map((a) => a.contentType)).toEqual(["application/pdf"]);
-    expect((await Assessment.findById(id).lean<{ status: string }>())?.status).toBe("sent");
+    // Nothing left the server: the estimate is not "sent".
+    expect((await Assessment.findById(id).lean<{ status: string }>())?.status).toBe("completed");
   });
 
   it("lists the logs, 404 for another account's, and the connection test says why it is disconnected", async () => {

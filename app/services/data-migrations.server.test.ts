@@ -1,0 +1,34 @@
+import { Types } from "mongoose";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestDb } from "../../tests/test-db";
+import { EmailLog } from "../models/email-log.server";
+import { runDataMigrations } from "./data-migrations.server";
+
+const log = (fields: Record<string, unknown>) => ({
+  ownerId: new Types.ObjectId(),
+  kind: "estimate",
+  idempotencyKey: new Types.ObjectId().toHexString(),
+  recipientEmail: "jane@example.com",
+  subject: "Estimate",
+  html: "<p>x</p>",
+  text: "x",
+  messageId: `<${new Types.ObjectId().toHexString()}@example.com>`,
+  ...fields,
+});
+
+describe("data migrations at start-up", () => {
+  beforeAll(async () => {
+    await useTestDb();
+  });
+
+  it("turns an earlier version's 'sent' local-drop logs into 'saved', leaves real deliveries, and is idempotent", async () => {
+    const sentAt = new Date();
+    const [dropped, delivered] = await EmailLog.insertMany([log({ status: "sent", localDrop: true, sentAt }), log({ status: "sent", localDrop: false, sentAt })]);
+    await runDataMigrations();
+    await runDataMigrations();
+    const after = await EmailLog.findById(dropped._id).lean<{ status: string; sentAt?: Date }>();
+    expect(after).toMatchObject({ status: "saved" });
+    expect(after?.sentAt).toBeUndefined();
+    expect((await EmailLog.findById(delivered._id).lean<{ status: string; sentAt?: Date }>())?.status).toBe("sent");
+  });
+});

@@ -1,0 +1,34 @@
+import { EmailLog } from "~/models/email-log.server";
+import { isDbUnavailableError } from "~/utils/db-errors.server";
+
+/**
+ * Data written by earlier versions, brought to what the code now means (docs/decisions/0016). Each
+ * step is one idempotent update done by the database, run at start-up by the worker that runs the
+ * background jobs: running it twice, or on a database already current, changes nothing.
+ */
+const steps: { name: string; run: () => Promise<number> }[] = [
+  {
+    // A message only written to the local drop was recorded as "sent": it is "saved" (never delivered).
+    name: "email logs saved to the local drop",
+    run: async () =>
+      (await EmailLog.updateMany({ status: "sent", localDrop: true }, { $set: { status: "saved" }, $unset: { sentAt: 1 } })).modifiedCount,
+  },
+];
+
+/** Registers another step (a module with data to bring forward adds its own). */
+export function registerDataMigration(step: { name: string; run: () => Promise<number> }) {
+  steps.push(step);
+}
+
+export async function runDataMigrations() {
+  for (const step of steps) {
+    try {
+      const changed = await step.run();
+      if (changed > 0) console.info(`data migration "${step.name}": ${changed} document(s) updated`);
+    } catch (error) {
+      // A database still starting: the next start-up does it (every step is idempotent).
+      if (!isDbUnavailableError(error) && !(error instanceof Response)) throw error;
+      console.warn(`data migration "${step.name}" postponed: the database is unavailable`);
+    }
+  }
+}
