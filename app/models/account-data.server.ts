@@ -38,7 +38,7 @@ export const EXPORTABLE: ExportableCollection[] = [
     model: Assessment,
     ownerField: "ownerId",
     roles: ANY_ACCOUNT,
-    refs: { contactId: "contacts", supplementOf: "assessments", "photoWarnings.otherAssessmentId": "assessments" },
+    refs: { contactId: "contacts", supplementOf: "assessments", supersededBy: "assessments", "photoWarnings.otherAssessmentId": "assessments" },
   },
   // Email logs stay behind: they are this server's delivery record, and an imported pending one would be sent.
   { name: "emailTemplates", model: EmailTemplate, ownerField: "ownerId", roles: ANY_ACCOUNT },

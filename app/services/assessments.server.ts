@@ -86,6 +86,8 @@ export interface AssessmentJson {
   supplementOf: string | null;
   /** 1 for an original estimate, n + 1 for a supplement of version n. */
   version: number;
+  /** The supplement that replaced this version; null for the latest. */
+  supersededBy: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -158,6 +160,7 @@ function toJson(record: AssessmentRecord, contacts: Map<string, ContactJson>, ow
     sentAt: record.sentAt ? iso(record.sentAt) : null,
     supplementOf: record.supplementOf ? String(record.supplementOf) : null,
     version: record.version ?? 1,
+    supersededBy: record.supersededBy ? String(record.supersededBy) : null,
     createdAt: iso(record.createdAt),
     updatedAt: iso(record.updatedAt),
   };

@@ -1,4 +1,5 @@
 import { EmailLog } from "~/models/email-log.server";
+import { linkSupplements } from "~/models/estimate.server";
 import { isDbUnavailableError } from "~/utils/db-errors.server";
 
 /**
@@ -12,6 +13,12 @@ const steps: { name: string; run: () => Promise<number> }[] = [
     name: "email logs saved to the local drop",
     run: async () =>
       (await EmailLog.updateMany({ status: "sent", localDrop: true }, { $set: { status: "saved" }, $unset: { sentAt: 1 } })).modifiedCount,
+  },
+  {
+    // Lists, counts and sums take the latest version of an estimate: supplements made before
+    // `supersededBy` existed mark the version they replaced.
+    name: "supplements replace their sent version",
+    run: () => linkSupplements(),
   },
 ];
 
