@@ -77,8 +77,8 @@ const assessmentSchema = new Schema(
     damageCategories: { type: [String], default: [] },
     aiAnalysis: { type: aiAnalysisSchema },
     analysisError: { type: String },
-    /** 64-bit dHash (hex) of each photo, for the reused-photo check. */
-    photoHashes: { type: [new Schema({ mediaUrl: String, hash: String }, { _id: false })], default: [] },
+    /** 64-bit dHash (hex) and 16 × 16 thumbnail (base64) of each photo, for the reused-photo check. */
+    photoHashes: { type: [new Schema({ mediaUrl: String, hash: String, thumb: String }, { _id: false })], default: [] },
     /**
      * The hashes cut in four 16-bit bands ("<band>:<4 hex digits>"): two hashes within 3 bits of each
      * other share a band whole, so the reused-photo check finds candidates through an index.
@@ -180,7 +180,7 @@ export interface AssessmentRecord {
   damageCategories: string[];
   aiAnalysis?: { confidence: number; description: string; provider: "openai" | "embedded" | "none"; model?: string };
   analysisError?: string;
-  photoHashes: { mediaUrl: string; hash: string }[];
+  photoHashes: { mediaUrl: string; hash: string; thumb?: string }[];
   photoBands: string[];
   photoWarnings: { mediaUrl: string; otherAssessmentId: Types.ObjectId; otherTitle: string }[];
   audit: AuditEntry[];
@@ -392,13 +392,26 @@ export async function transitionAssessment({
   return null;
 }
 
-/** Other assessments of the owner with a photo hash sharing one of `bands` (candidates for a reused photo). */
-export async function findAssessmentsSharingPhotoBands({ ownerId, bands, exceptId, limit }: { ownerId: string; bands: string[]; exceptId: string; limit: number }) {
+/** The owner's assessments created before `before` with a photo hash sharing one of `bands` (candidates for a reused photo), newest first. */
+export async function findAssessmentsSharingPhotoBands({
+  ownerId,
+  bands,
+  exceptId,
+  before,
+  limit,
+}: {
+  ownerId: string;
+  bands: string[];
+  exceptId: string;
+  before: Date;
+  limit: number;
+}) {
   if (bands.length === 0) return [];
-  return Assessment.find({ ownerId, photoBands: trusted({ $in: bands }), _id: trusted({ $ne: exceptId }) })
-    .select({ title: 1, photoHashes: 1 })
+  return Assessment.find({ ownerId, photoBands: trusted({ $in: bands }), _id: trusted({ $ne: exceptId }), createdAt: trusted({ $lt: before }) })
+    .select({ title: 1, photoHashes: 1, supersededBy: 1 })
+    .sort({ createdAt: -1 })
     .limit(limit)
-    .lean<Pick<AssessmentRecord, "_id" | "title" | "photoHashes">[]>();
+    .lean<Pick<AssessmentRecord, "_id" | "title" | "photoHashes" | "supersededBy">[]>();
 }
 
 /** Deletes one version; the version it had replaced is the latest again. */
