@@ -177,6 +177,22 @@ describe("POST /api/assessments/{id}/analyze with an OpenAI-compatible provider"
     expect((await dealerB.post(`/api/assessments/${other.id}/analyze`)).json.photoWarnings).toEqual([]);
   });
 
+  it("keeps the damages of an answer without photo numbers over several photos (a server that ignores the schema), their photo not stated", async () => {
+    const { photo: _dent, ...dentWithoutPhoto } = DENT;
+    const { photo: _scratch, ...scratchWithoutPhoto } = SCRATCH;
+    ai.script({ json: { damages: [dentWithoutPhoto, scratchWithoutPhoto], summary: "A dent and a scratch.", confidence: 0.6 } });
+    const created = await create(dealerA, {}, 2);
+    const a = (await dealerA.post(`/api/assessments/${created.id}/analyze`)).json;
+    expect(a.status).toBe("completed");
+    expect(a.analysisError ?? null).toBeNull();
+    expect(a.damages.map((d: { damageType: string; mediaUrl: string | null }) => [d.damageType, d.mediaUrl])).toEqual([
+      ["dent", null],
+      ["scratch", null],
+    ]);
+    const page = await dealerA.get(`/estimates?view=${created.id}`);
+    expect(page.text).toContain("Photo not stated");
+  });
+
   it("warns once per photo per earlier assessment, and only for the same picture: a near-identical copy yes, another shot of the scene no", async () => {
     ai.fallback = { json: { damages: [], summary: "No damage visible.", confidence: 0.9 } };
     const original = await scene(7);

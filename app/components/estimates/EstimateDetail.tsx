@@ -202,7 +202,7 @@ export function EstimateDetail({
                     <Table.Td>{d.location}</Table.Td>
                     <Table.Td>{d.severity}</Table.Td>
                     <Table.Td>{Math.round(d.confidence * 100)}%</Table.Td>
-                    <Table.Td>{photoOf(d.mediaUrl) > 0 ? `Photo ${photoOf(d.mediaUrl)}` : "—"}</Table.Td>
+                    <Table.Td>{photoOf(d.mediaUrl) > 0 ? `Photo ${photoOf(d.mediaUrl)}` : "Photo not stated"}</Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>

@@ -1,7 +1,7 @@
 import { verifiedExamples, verifiedExamplesVersion, type VerifiedExample } from "~/models/training-item.server";
 import { DAMAGE_LOCATIONS, DAMAGE_TYPES, SEVERITIES, type DamageLocation, type DamageType, type Severity } from "~/schemas/damage";
 import { computeImageFeatures, featureDistance, type ImageFeatures } from "../image-features.server";
-import type { AnalysisPhoto, AnalysisProvider, AnalysisResult, FoundDamage } from "./types";
+import { describePictures, type AnalysisPhoto, type AnalysisProvider, type AnalysisResult, type FoundDamage } from "./types";
 
 /**
  * The default provider (no OpenAI key): each photo is compared with the **verified** AI-training
@@ -143,7 +143,7 @@ export async function matchPhotos(photos: AnalysisPhoto[], { signal }: { signal?
   const confidence = round2(damages.reduce((sum, d) => sum + d.confidence, 0) / damages.length);
   const list = damages.map((d) => `${d.severity} ${d.damageType.replace(/_/g, " ")} (${d.location})`).join(", ");
   const summary =
-    `Compared ${photos.length} photo${photos.length === 1 ? "" : "s"} with ${examples.length} verified training example${examples.length === 1 ? "" : "s"}: ` +
+    `Compared ${describePictures(photos)} with ${examples.length} verified training example${examples.length === 1 ? "" : "s"}: ` +
     `${list}.${confidence < 0.5 ? " The matches are distant — have a person review them." : ""}`;
   return { ...base, damages, summary, confidence };
 }

@@ -111,7 +111,8 @@ describe("OpenAI-compatible provider", () => {
     server.script({ json: answer([{ ...DENT, photo: 3 }]) }, { json: answer([{ ...DENT, damageType: "smudge", photo: 1 }]) });
     await expect(provider().analyze(photos, {})).rejects.toThrow(/the answer did not match the damage format \(damages\.0\.damageType: Invalid enum value/);
     expect(() => parseAnswer(JSON.stringify(answer([{ ...DENT, photo: 3 }])), photos)).toThrow("damage 1 names photo 3 of 2");
-    expect(() => parseAnswer(JSON.stringify(answer([DENT])), photos)).toThrow("damage 1 does not say which photo it is on");
+    // Without a photo number over several files the damage is kept, its photo not stated (no mediaUrl).
+    expect(parseAnswer(JSON.stringify(answer([DENT, { ...SCRATCH, photo: 2 }])), photos).damages).toEqual([DENT, { ...SCRATCH, mediaUrl: "/media/side" }]);
     // Without a photo number, a damage is placed when every photo comes from one file (a video's frames).
     const frames = photos.map((p) => ({ ...p, mediaUrl: "/media/video" }));
     expect(parseAnswer(JSON.stringify(answer([DENT])), frames).damages).toEqual([{ ...DENT, mediaUrl: "/media/video" }]);
