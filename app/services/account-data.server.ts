@@ -336,7 +336,11 @@ export async function importArchive(actor: Actor, token: string, { dryRun }: { d
       fields[collection.ownerField] = actor.id;
       for (const [refPath, target] of Object.entries(collection.refs ?? {})) mapRefs(fields, refPath.split("."), mapperFor(target));
       const doc = new collection.model(fields);
-      const error = doc.validateSync();
+      // validate(), not the deprecated validateSync(): mongoose 9 warns in the server log on each call.
+      const error = await doc.validate().then(
+        () => null,
+        (invalid: unknown) => invalid as { errors?: Record<string, unknown>; message: string },
+      );
       if (error) {
         counts.invalid += 1;
         fail(collection.name, lineNo, Object.values(error.errors ?? {}).map((e) => (e as Error).message).join("; ") || error.message);

@@ -1,6 +1,7 @@
 import { EmailLog } from "~/models/email-log.server";
 import { linkSupplements } from "~/models/estimate.server";
 import { isDbUnavailableError } from "~/utils/db-errors.server";
+import { db } from "~/utils/db.server";
 
 /**
  * Data written by earlier versions, brought to what the code now means (docs/decisions/0016). Each
@@ -28,6 +29,8 @@ export function registerDataMigration(step: { name: string; run: () => Promise<n
 }
 
 export async function runDataMigrations() {
+  // Started with the process: the connection is still being made.
+  await db().ready;
   for (const step of steps) {
     try {
       const changed = await step.run();
