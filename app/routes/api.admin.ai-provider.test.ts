@@ -116,6 +116,10 @@ describe("the AI provider (Admin Settings → AI Provider)", () => {
     const aiRow = /AI Service[\s\S]*?Email Service/.exec(page.text)?.[0] ?? "";
     expect(aiRow).toContain("Operational");
     expect(aiRow).toContain("vision-2");
+    // Settings → Security shows the key in use, masked.
+    const security = await dealerOnSecond.get("/settings?tab=security");
+    expect(security.text).toContain("sk-…cret");
+    expect(security.text).not.toContain("sk-admin-secret");
   });
 
   it("removed, analyses go back to the default at once", async () => {
