@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import { renderToPipeableStream } from "react-dom/server";
 import { startHousekeeping } from "~/services/housekeeping.server";
 import { registerAnalysisJobs } from "~/services/assessment-analysis.server";
+import { runDataMigrations } from "~/services/data-migrations.server";
 import { startMailOutbox } from "~/services/email-delivery.server";
 import { startJobs } from "~/services/jobs.server";
 import { closeDb, db, startEmbedded } from "~/utils/db.server";
@@ -20,6 +21,7 @@ const globalForHousekeeping = globalThis as typeof globalThis & {
   __stopJobs?: () => Promise<void>;
   __stopMail?: () => Promise<void>;
   __stopIdleCollector?: () => void;
+  __migrated?: Promise<void>;
 };
 // A cluster's primary (server.mjs) serves nothing: it runs the embedded database for its workers.
 if (env.DAMAGEIQ_ROLE !== "primary") {
@@ -31,6 +33,8 @@ if (env.DAMAGEIQ_ROLE !== "primary") {
   // Background jobs (analyses) run in that same worker: ANALYSIS_CONCURRENCY bounds the machine, not
   // each worker, and page rendering keeps the other cores (docs/decisions/0008).
   if (env.DAMAGEIQ_HOUSEKEEPING) {
+    // Earlier versions' data brought to today's meaning, once per start (idempotent steps).
+    globalForHousekeeping.__migrated ??= runDataMigrations().catch((error: unknown) => console.warn("data migrations failed:", error));
     registerAnalysisJobs();
     globalForHousekeeping.__stopJobs ??= startJobs({ leaseMs: env.JOB_LEASE_MS });
     // The email outbox's worker too (docs/decisions/0011): requests in any worker queue, this one delivers.

@@ -90,19 +90,25 @@ test("create a template with its preview, send an estimate, see the log turn sen
   await expect(card.getByTestId("template-content")).toContainText("<p>Dear {{contact.firstName}}");
   await expect(stat(page, "Default Templates")).toHaveText("1");
 
-  // Send from the Estimates desk: the account's default template, to the assessment's contact.
+  // Send from the Estimates desk: the account's default template, to the assessment's contact. No
+  // mail server: the message is saved to the local drop, and nothing claims it was sent.
   await page.goto(`/estimates?view=${assessmentId}`);
   await dialog(page).getByRole("button", { name: "Email", exact: true }).click();
-  await expectToast(page, "Email Sent", "Estimate has been sent successfully.");
-  await expectLogStatus(page, "sent (local drop)");
+  await expectToast(page, "Email Saved, Not Sent", "the estimate was saved to the local mail drop on the server (DATA_DIR/outbox) instead of being sent");
+  await expectLogStatus(page, "saved (local drop, not sent)");
   const log = page.getByRole("listitem", { name: "Estimate for Jane" });
   await expect(log).toContainText("To jane.doe@example.com");
   await expect(log).toContainText("Assessment: Silver Camry");
+  await expect(log).toContainText("Saved on the server (local mail drop): not delivered.");
 
   // The log's view: the rendered message and the attempt.
   await log.getByRole("link", { name: "View Estimate for Jane" }).click();
   await expect(dialog(page).frameLocator("iframe").locator("p").first()).toHaveText("Dear Jane Doe, your 2019 Toyota Camry: $425.50");
   await expect(dialog(page).getByRole("table", { name: "Delivery attempts" })).toContainText("accepted");
+
+  // The estimate did not leave: it is not "sent".
+  await page.goto(`/estimates?view=${assessmentId}`);
+  await expect(dialog(page).getByTestId("status-badge").first()).toHaveText(/reviewed/i);
 
   // Compose: assessment and contact required, then a send with an additional message.
   await page.goto("/email?dialog=compose");
@@ -113,12 +119,40 @@ test("create a template with its preview, send an estimate, see the log turn sen
   await dialog(page).getByLabel("Contact").selectOption({ label: "Jane Doe <jane.doe@example.com>" });
   await dialog(page).getByLabel("Additional Message").fill("We can start on Monday.");
   await dialog(page).getByRole("button", { name: "Send Email" }).click();
-  await expectToast(page, "Email Sent", "Estimate has been sent successfully.");
-  await expectLogStatus(page, "sent (local drop)");
+  await expectToast(page, "Email Saved, Not Sent", "No mail server is configured");
+  await expectLogStatus(page, "saved (local drop, not sent)");
   await expect(page.getByRole("tab", { name: "Email Logs (2)" })).toBeVisible();
+  // An automatic notice (a sign-in notice the mail server accepted) is no estimate email.
+  const now = new Date();
+  await mongoose.connection.collection("emaillogs").insertOne({
+    ownerId: new mongoose.Types.ObjectId(user.id),
+    kind: "notification",
+    idempotencyKey: `login-${now.getTime()}`,
+    recipientEmail: "dealer@example.com",
+    subject: "New sign-in to your DamageIQ account",
+    html: "<p>A sign-in</p>",
+    text: "A sign-in",
+    status: "sent",
+    messageId: `<notice-${now.getTime()}@example.com>`,
+    attempts: [],
+    inFlight: false,
+    localDrop: false,
+    attachEstimate: false,
+    sentAt: now,
+    createdAt: now,
+    updatedAt: now,
+  });
+  await page.goto("/email?tab=logs");
+  const notice = page.getByRole("listitem", { name: "New sign-in to your DamageIQ account" });
+  await expect(notice).toContainText("Automatic notice");
+  await expect(notice).not.toContainText("Assessment: N/A");
+  // Only estimate emails a mail server accepted count: none here.
   await page.goto("/email");
-  await expect(stat(page, "Emails Sent Today")).toHaveText("2");
-  await expect(stat(page, "Success Rate")).toHaveText("100%");
+  await expect(stat(page, "Emails Sent Today")).toHaveText("0");
+  await expect(stat(page, "Success Rate")).toHaveText("0%");
+  // Settings → System agrees with the Email Center's Disconnected.
+  await page.goto("/settings?tab=system");
+  await expect(page.getByTestId("status-list").getByRole("row").filter({ hasText: "Email Service" })).toContainText("Not configured");
 });
 
 test("change the mail server settings; the password is kept but never shown; Test Connection", async ({ page, loginAs }) => {

@@ -149,3 +149,55 @@ test("at 360 px the list, the detail and the edit form fit without sideways scro
     expect(overflow, `${path} scrolls sideways by ${overflow} px`).toBeLessThanOrEqual(0);
   }
 });
+
+test("a sent estimate edited into version 2 counts once, with its version, and the first version stays reachable", async ({ page, loginAs, createUser }) => {
+  test.setTimeout(60_000);
+  const vendor = await createUser("vendor");
+  const dealer = await loginAs("dealer");
+  const now = new Date();
+  await mongoose.connection.collection("assessments").insertOne({
+    ownerId: new mongoose.Types.ObjectId(dealer.id),
+    vendorId: new mongoose.Types.ObjectId(vendor.id),
+    title: "Red Polo",
+    vehicleMake: "VW",
+    status: "sent",
+    sentAt: now,
+    severity: "moderate",
+    estimatedCost: 300,
+    damages: [{ damageType: "dent", location: "left", severity: "moderate", description: "Door dent", confidence: 0.8 }],
+    damageCategories: ["dent"],
+    lineItems: [line("dent", "moderate", "left", 30000)],
+    mediaUrls: [],
+    photoHashes: [],
+    photoBands: [],
+    photoWarnings: [],
+    audit: [],
+    createdAt: now,
+    updatedAt: now,
+  });
+
+  await page.goto("/estimates");
+  await page.getByRole("link", { name: "View Red Polo" }).click();
+  await dialog(page).getByRole("link", { name: "Edit (new supplement)" }).click();
+  await dialog(page).getByTestId("estimate-row").first().getByLabel("Amount (USD)").fill("450");
+  await dialog(page).getByLabel("Reason for the change").fill("Hidden damage behind the panel");
+  await dialog(page).getByRole("button", { name: "Create Supplement" }).click();
+  await expect(dialog(page).getByTestId("earlier-versions")).toContainText("version 1 (sent)");
+
+  await page.goto("/estimates");
+  await expect(stat(page, "Total Estimates")).toHaveText("1");
+  await expect(stat(page, "Total Value")).toHaveText("$450.00");
+  await expect(cards(page)).toHaveCount(1);
+  await expect(cards(page).first().getByTestId("version-badge")).toHaveText("Supplement v2");
+  // The first version, from the latest one.
+  await page.getByRole("link", { name: "View Red Polo" }).click();
+  await dialog(page).getByTestId("earlier-versions").getByRole("link", { name: "version 1 (sent)" }).click();
+  await expect(dialog(page).getByTestId("later-versions")).toContainText("version 2 (reviewed)");
+  await expect(dialog(page).getByTestId("estimate-total")).toHaveText("$300.00");
+
+  await page.goto("/");
+  await expect(page.getByRole("group", { name: "Total Assessments" }).getByTestId("stat-value")).toHaveText("1");
+  const recent = page.getByTestId("recent-assessment");
+  await expect(recent).toHaveCount(1);
+  await expect(recent.first().getByTestId("version-badge")).toHaveText("Supplement v2");
+});

@@ -1,4 +1,5 @@
 import mongoose from "mongoose";
+import sharp from "sharp";
 import { jpeg, mp4, png } from "../tests/media-files";
 import { expect, test } from "./fixtures";
 import { MiB, media, uploadWithUppy } from "./uppy";
@@ -126,6 +127,25 @@ test.describe("with JavaScript", () => {
       .first()
       .setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello") });
     await expect(page.getByText("You can only upload: .jpg, .jpeg, .png, .gif, .mp4, .mov").first()).toBeVisible();
+  });
+
+  test("an image still over the size limit after downscaling (a GIF, which is not recompressed) says why", async ({ page, loginAs }) => {
+    test.setTimeout(120_000);
+    await loginAs("admin");
+    await page.goto("/ai-training?dialog=new");
+    const dialog = page.getByRole("dialog");
+    const dashboard = dialog.locator(".uppy-Dashboard");
+    await expect(dashboard).toBeVisible();
+    // Over the training image's 10 MB, under the 40 MB a photo may have before it is downscaled.
+    // Noise does not compress: the downscaled copy stays over 10 MB too, so the original is kept.
+    const gif = await sharp({ create: { width: 3400, height: 3400, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128, sigma: 70 } } })
+      .gif({ effort: 1 })
+      .toBuffer();
+    expect(gif.length).toBeGreaterThan(10 * MiB);
+    await dashboard.locator("input.uppy-Dashboard-input").first().setInputFiles({ name: "hail.gif", mimeType: "image/gif", buffer: gif });
+    await dashboard.locator(".uppy-StatusBar-actionBtn--upload").click();
+    await expect(page.getByText("hail.gif exceeds maximum allowed size of 10 MB").first()).toBeVisible();
+    await expect(page.getByText("0 of 0 files uploaded")).toHaveCount(0);
   });
 
   test("the dashboard's Upload Media modal uploads 3 photos and a video", async ({ page, loginAs }) => {

@@ -16,6 +16,8 @@ export interface RunningApp {
   url: string;
   dataDir: string;
   process: ChildProcess;
+  /** Everything the app wrote to stdout and stderr so far (its server log). */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -73,6 +75,7 @@ export async function startApp(
     url,
     dataDir,
     process: proc,
+    output: () => output,
     async stop() {
       await stopProcess(proc);
       rmSync(dataDir, { recursive: true, force: true });

@@ -60,3 +60,33 @@ export async function markedJpeg(mark: string, seed: number) {
   length.writeUInt16BE(text.length + 2);
   return Buffer.concat([image.subarray(0, 2), Buffer.from([0xff, 0xfe]), length, text, image.subarray(2)]);
 }
+
+/**
+ * A JPEG "scene" of soft coloured blobs (deterministic by seed): `shiftX`/`shiftY` move the camera by
+ * that many pixels (another shot of the same scene, for the reused-photo check's "merely similar").
+ */
+export async function scene(seed: number, { width = 400, height = 300, shiftX = 0, shiftY = 0 } = {}) {
+  let state = seed;
+  const random = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const blobs = Array.from({ length: 40 }, () => ({
+    x: random() * width * 1.2,
+    y: random() * height * 1.2,
+    radius: (10 + random() * 60) * (width / 400),
+    colour: [random() * 255, random() * 255, random() * 255],
+  }));
+  const pixels = Buffer.alloc(width * height * 3);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      let colour = [90, 100, 110];
+      for (const b of blobs) {
+        const d = Math.hypot(x + shiftX - b.x, y + shiftY - b.y);
+        if (d < b.radius) {
+          const t = 1 - d / b.radius;
+          colour = colour.map((v, i) => v * (1 - t) + b.colour[i] * t);
+        }
+      }
+      pixels.set(colour.map(Math.round), (y * width + x) * 3);
+    }
+  }
+  return sharp(pixels, { raw: { width, height, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
+}

@@ -86,6 +86,9 @@ export const routes: readonly RouteEntry[] = [
   { file: "api.admin.users.ts", kind: "api", path: "/api/admin/users", methods: { GET: ADMIN, POST: ADMIN } },
   { file: "api.admin.users.$id.ts", kind: "api", path: "/api/admin/users/:id", methods: { GET: ADMIN, DELETE: ADMIN }, owned: "user" },
   { file: "api.admin.role-status.ts", kind: "api", path: "/api/admin/role-status", methods: { GET: ADMIN }, realRole: true },
+  // The installation's AI provider (Admin Settings → AI Provider).
+  { file: "api.admin.ai-provider.ts", kind: "api", path: "/api/admin/ai-provider", methods: { GET: ADMIN, PUT: ADMIN, DELETE: ADMIN } },
+  { file: "api.admin.ai-provider.[test].ts", kind: "api", path: "/api/admin/ai-provider/test", methods: { POST: ADMIN } },
   { file: "api.admin.switch-role.ts", kind: "api", path: "/api/admin/switch-role", methods: { POST: ADMIN }, realRole: true },
 
   // --- A dealer's own data

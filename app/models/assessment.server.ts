@@ -27,7 +27,7 @@ const aiAnalysisSchema = new Schema(
   {
     confidence: { type: Number, min: 0, max: 1, required: true },
     description: { type: String, default: "" },
-    provider: { type: String, enum: ["openai", "embedded"], required: true },
+    provider: { type: String, enum: ["openai", "embedded", "none"], required: true },
     model: { type: String },
   },
   { _id: false },
@@ -77,8 +77,8 @@ const assessmentSchema = new Schema(
     damageCategories: { type: [String], default: [] },
     aiAnalysis: { type: aiAnalysisSchema },
     analysisError: { type: String },
-    /** 64-bit dHash (hex) of each photo, for the reused-photo check. */
-    photoHashes: { type: [new Schema({ mediaUrl: String, hash: String }, { _id: false })], default: [] },
+    /** 64-bit dHash (hex) and 16 × 16 thumbnail (base64) of each photo, for the reused-photo check. */
+    photoHashes: { type: [new Schema({ mediaUrl: String, hash: String, thumb: String }, { _id: false })], default: [] },
     /**
      * The hashes cut in four 16-bit bands ("<band>:<4 hex digits>"): two hashes within 3 bits of each
      * other share a band whole, so the reused-photo check finds candidates through an index.
@@ -94,26 +94,32 @@ const assessmentSchema = new Schema(
     supplementOf: { type: Schema.Types.ObjectId },
     /** 1 for an original estimate, n + 1 for a supplement of version n. */
     version: { type: Number, min: 1 },
+    /**
+     * The supplement that replaced this version (set when it is created, removed when it is deleted).
+     * Absent: the latest version, the one lists, counts and sums take (docs/decisions/0018).
+     */
+    supersededBy: { type: Schema.Types.ObjectId },
   },
   { timestamps: true },
 );
-// The list and the dashboard's recent five: one owner's assessments, newest first.
+// The list and the dashboard's recent five: one owner's latest versions, newest first.
+assessmentSchema.index({ ownerId: 1, supersededBy: 1, createdAt: -1 });
 assessmentSchema.index({ ownerId: 1, createdAt: -1 });
 // The status filter and the per-status counts (workflow board, pending reviews): owner and status are
 // equalities, so a page walks that status's entries in order and counts are read from the index alone.
-assessmentSchema.index({ ownerId: 1, status: 1, createdAt: -1 });
+assessmentSchema.index({ ownerId: 1, supersededBy: 1, status: 1, createdAt: -1 });
 // The dashboard's revenue and AI accuracy: a `$match` on owner and status and a `$group` over the two
 // costs, answered from this index's entries alone (a covered aggregate, MongoDB and the embedded engine
 // alike), so no assessment is read.
-assessmentSchema.index({ ownerId: 1, status: 1, estimatedCost: 1, aiEstimatedCost: 1 });
+assessmentSchema.index({ ownerId: 1, supersededBy: 1, status: 1, estimatedCost: 1, aiEstimatedCost: 1 });
 // The search: the list's order, then every searched field, so a search walks the owner's entries
 // newest first testing the words on the entries (MongoDB and the embedded engine alike), stops at the
 // page's last match, and reads only the page's assessments.
-assessmentSchema.index({ ownerId: 1, createdAt: -1, _id: -1, title: 1, vehicleMake: 1, vehicleModel: 1, vin: 1 });
-// Total Value: the sum of an owner's estimated costs from index entries alone.
-assessmentSchema.index({ ownerId: 1, estimatedCost: 1 });
-// Sent Today: a count on index entries alone (owner and status equalities, then a range of updatedAt).
-assessmentSchema.index({ ownerId: 1, status: 1, updatedAt: 1 });
+assessmentSchema.index({ ownerId: 1, createdAt: -1, _id: -1, title: 1, vehicleMake: 1, vehicleModel: 1, vin: 1, supersededBy: 1 });
+// Total Value: the sum of an owner's latest estimated costs from index entries alone.
+assessmentSchema.index({ ownerId: 1, supersededBy: 1, estimatedCost: 1 });
+// Sent Today: a count on index entries alone (owner, latest and status equalities, then a range of updatedAt).
+assessmentSchema.index({ ownerId: 1, supersededBy: 1, status: 1, updatedAt: 1 });
 // The supplements of an estimate.
 assessmentSchema.index({ ownerId: 1, supplementOf: 1 });
 // The reused-photo check: the owner's assessments holding any band of a new photo's hash.
@@ -172,15 +178,16 @@ export interface AssessmentRecord {
   lineItems: Record<string, unknown>[];
   damages: FoundDamageRecord[];
   damageCategories: string[];
-  aiAnalysis?: { confidence: number; description: string; provider: "openai" | "embedded"; model?: string };
+  aiAnalysis?: { confidence: number; description: string; provider: "openai" | "embedded" | "none"; model?: string };
   analysisError?: string;
-  photoHashes: { mediaUrl: string; hash: string }[];
+  photoHashes: { mediaUrl: string; hash: string; thumb?: string }[];
   photoBands: string[];
   photoWarnings: { mediaUrl: string; otherAssessmentId: Types.ObjectId; otherTitle: string }[];
   audit: AuditEntry[];
   sentAt?: Date;
   supplementOf?: Types.ObjectId;
   version?: number;
+  supersededBy?: Types.ObjectId;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -212,9 +219,17 @@ export interface AssessmentListFilter {
   status?: AssessmentStatus;
 }
 
-/** Owner equality first, status next (the leading keys of the indexes), then the search words. */
+/**
+ * The latest version of each estimate: an earlier one (replaced by a supplement) is reached from it,
+ * never listed, counted or summed beside it. `null` matches a missing field: what every assessment
+ * that never had a supplement holds.
+ */
+export const LATEST_VERSION = { supersededBy: null } as const;
+
+/** Owner equality first, latest and status next (the leading keys of the indexes), then the search words. */
 const listFilter = ({ scope, q, status }: AssessmentListFilter) => ({
   ...ownerFilter(scope),
+  ...LATEST_VERSION,
   ...(status ? { status } : {}),
   ...searchFilter(q, ASSESSMENT_SEARCH_FIELDS),
 });
@@ -233,7 +248,7 @@ export function countAssessments(filter: AssessmentListFilter) {
 /** The scope's assessments per status, each count read from the `{ownerId, status}` index. */
 export async function countAssessmentsByStatus({ scope }: { scope: OwnerScope }) {
   const counts = await Promise.all(
-    ASSESSMENT_STATUSES.map((status) => Assessment.countDocuments({ ...ownerFilter(scope), status })),
+    ASSESSMENT_STATUSES.map((status) => Assessment.countDocuments({ ...ownerFilter(scope), ...LATEST_VERSION, status })),
   );
   return Object.fromEntries(ASSESSMENT_STATUSES.map((status, i) => [status, counts[i]])) as Record<AssessmentStatus, number>;
 }
@@ -260,7 +275,7 @@ export async function costFigures({ scope, status, tolerance }: { scope: OwnerSc
     ],
   };
   const [row] = await Assessment.aggregate<{ total: number; compared: number; within: number }>([
-    { $match: { ...aggregateOwner(scope), status } },
+    { $match: { ...aggregateOwner(scope), ...LATEST_VERSION, status } },
     {
       $group: {
         _id: null,
@@ -377,18 +392,34 @@ export async function transitionAssessment({
   return null;
 }
 
-/** Other assessments of the owner with a photo hash sharing one of `bands` (candidates for a reused photo). */
-export async function findAssessmentsSharingPhotoBands({ ownerId, bands, exceptId, limit }: { ownerId: string; bands: string[]; exceptId: string; limit: number }) {
+/** The owner's assessments created before `before` with a photo hash sharing one of `bands` (candidates for a reused photo), newest first. */
+export async function findAssessmentsSharingPhotoBands({
+  ownerId,
+  bands,
+  exceptId,
+  before,
+  limit,
+}: {
+  ownerId: string;
+  bands: string[];
+  exceptId: string;
+  before: Date;
+  limit: number;
+}) {
   if (bands.length === 0) return [];
-  return Assessment.find({ ownerId, photoBands: trusted({ $in: bands }), _id: trusted({ $ne: exceptId }) })
-    .select({ title: 1, photoHashes: 1 })
+  return Assessment.find({ ownerId, photoBands: trusted({ $in: bands }), _id: trusted({ $ne: exceptId }), createdAt: trusted({ $lt: before }) })
+    .select({ title: 1, photoHashes: 1, supersededBy: 1 })
+    .sort({ createdAt: -1 })
     .limit(limit)
-    .lean<Pick<AssessmentRecord, "_id" | "title" | "photoHashes">[]>();
+    .lean<Pick<AssessmentRecord, "_id" | "title" | "photoHashes" | "supersededBy">[]>();
 }
 
+/** Deletes one version; the version it had replaced is the latest again. */
 export async function removeAssessment({ scope, id }: { scope: OwnerScope; id: string }) {
   if (!isObjectIdHex(id)) return null;
-  return Assessment.findOneAndDelete({ _id: id, ...ownerFilter(scope) }).lean<AssessmentRecord>();
+  const removed = await Assessment.findOneAndDelete({ _id: id, ...ownerFilter(scope) }).lean<AssessmentRecord>();
+  if (removed) await Assessment.updateMany({ ownerId: removed.ownerId, supersededBy: removed._id }, { $unset: { supersededBy: 1 } }, { timestamps: false });
+  return removed;
 }
 
 /** Which of `urls` another assessment of the owner still shows (media are their uploader's alone). */

@@ -4,7 +4,8 @@ import { searchFilter } from "./list-filter.server";
 import { isObjectIdHex, ownerFilter, type OwnerScope } from "./owner-scope.server";
 import { dbNow } from "~/utils/db-clock.server";
 
-export const EMAIL_STATUSES = ["pending", "sent", "failed", "unknown"] as const;
+/** `saved`: kept in the local mail drop because no mail server is configured — not delivered, never "sent". */
+export const EMAIL_STATUSES = ["pending", "sent", "saved", "failed", "unknown"] as const;
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
 export const ATTEMPT_OUTCOMES = ["sending", "accepted", "failed", "unknown"] as const;
 export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
@@ -67,6 +68,8 @@ emailLogSchema.index({ ownerId: 1, idempotencyKey: 1 }, { unique: true });
 emailLogSchema.index({ ownerId: 1, createdAt: -1 });
 emailLogSchema.index({ ownerId: 1, recipientEmail: 1, subject: 1, createdAt: -1 });
 emailLogSchema.index({ ownerId: 1, status: 1, sentAt: 1 });
+// The Templates tab's cards count estimate emails only (notices are not estimates).
+emailLogSchema.index({ ownerId: 1, kind: 1, status: 1, sentAt: 1 });
 // The worker's claim (due pending entries) and its recovery (attempts whose lease ran out).
 emailLogSchema.index({ status: 1, inFlight: 1, nextAttemptAt: 1 });
 emailLogSchema.index({ inFlight: 1, leaseUntil: 1 });
@@ -122,12 +125,13 @@ export async function findLogs({ scope, q, skip = 0, limit }: { scope: OwnerScop
   return (limit === undefined ? query : query.limit(limit)).lean<EmailLogRecord[]>();
 }
 
-export async function countLogs({ scope, q, status }: { scope: OwnerScope; q?: string; status?: EmailStatus }) {
-  return EmailLog.countDocuments({ ...listFilter(scope, q), ...(status ? { status } : {}) });
+export async function countLogs({ scope, q, status, kind }: { scope: OwnerScope; q?: string; status?: EmailStatus; kind?: EmailLogRecord["kind"] }) {
+  return EmailLog.countDocuments({ ...listFilter(scope, q), ...(kind ? { kind } : {}), ...(status ? { status } : {}) });
 }
 
-export async function countSentSince({ scope, since }: { scope: OwnerScope; since: Date }) {
-  return EmailLog.countDocuments({ ...ownerFilter(scope), status: "sent", sentAt: trusted({ $gte: since }) });
+/** Estimate emails a mail server accepted since `since` (notices and the local drop's are not deliveries of estimates). */
+export async function countEstimatesSentSince({ scope, since }: { scope: OwnerScope; since: Date }) {
+  return EmailLog.countDocuments({ ...ownerFilter(scope), kind: "estimate", status: "sent", sentAt: trusted({ $gte: since }) });
 }
 
 export async function findLog({ scope, id }: { scope: OwnerScope; id: string }) {
@@ -204,13 +208,20 @@ const finishAttempt = (claim: DeliveryClaim, outcome: AttemptOutcome, extra: { e
   ...(extra.response ? { [`attempts.${claim.attempt}.response`]: extra.response } : {}),
 });
 
-/** The mail server accepted the message: sent. False when the claim was lost meanwhile. */
+/**
+ * The mail server accepted the message: sent. Written to the local drop instead: saved (kept, not
+ * delivered; no sentAt). Null when the claim was lost meanwhile.
+ */
 export async function recordAccepted({ claim, response, localDrop }: { claim: DeliveryClaim; response?: string; localDrop: boolean }) {
-  const sentAt = dbNow();
   const result = await EmailLog.findOneAndUpdate(
     claimFilter(claim),
     {
-      $set: { ...finishAttempt(claim, "accepted", { response }), status: "sent", sentAt, inFlight: false, localDrop },
+      $set: {
+        ...finishAttempt(claim, "accepted", { response }),
+        inFlight: false,
+        localDrop,
+        ...(localDrop ? { status: "saved" } : { status: "sent", sentAt: dbNow() }),
+      },
       $unset: { leaseUntil: 1, nextAttemptAt: 1, lastError: 1 },
     },
     { returnDocument: "after" },
@@ -265,7 +276,7 @@ export async function findAbandonedLogs({ now = dbNow(), limit = 50 }: { now?: D
 }
 
 /**
- * Settles an abandoned attempt, if it is still abandoned: `sent` (the drop holds the message),
+ * Settles an abandoned attempt, if it is still abandoned: `saved` (the drop holds the message),
  * `pending` (known not sent: retry) or `unknown` (the server may have it: not resent).
  */
 export async function settleAbandoned({
@@ -281,7 +292,8 @@ export async function settleAbandoned({
 }) {
   const attempt = log.attempts.length - 1;
   const claim = { id: log._id, workerId: log.workerId ?? "", attempt };
-  const status: EmailStatus = outcome === "accepted" ? "sent" : outcome === "failed" ? "pending" : "unknown";
+  // Only the local drop's attempts are settled as accepted (a mail server cannot be asked afterwards).
+  const status: EmailStatus = outcome === "accepted" ? "saved" : outcome === "failed" ? "pending" : "unknown";
   return EmailLog.findOneAndUpdate(
     { ...claimFilter(claim), leaseUntil: trusted({ $lt: now }) },
     {
@@ -289,7 +301,7 @@ export async function settleAbandoned({
         ...finishAttempt(claim, outcome, { error: outcome === "accepted" ? undefined : note, response: outcome === "accepted" ? note : undefined }),
         inFlight: false,
         status,
-        ...(outcome === "accepted" ? { sentAt: now, localDrop: true } : {}),
+        ...(outcome === "accepted" ? { localDrop: true } : {}),
         ...(outcome === "failed" ? { nextAttemptAt: now } : {}),
         ...(outcome === "unknown" ? { lastError: note } : {}),
       },

@@ -1,6 +1,6 @@
 import { trusted, Types } from "mongoose";
 import type { AssessmentStatus } from "~/schemas/assessment";
-import { Assessment, auditEntry, type AssessmentRecord, type AuditActor } from "./assessment.server";
+import { Assessment, auditEntry, LATEST_VERSION, type AssessmentRecord, type AuditActor } from "./assessment.server";
 import { isObjectIdHex, ownerFilter, type OwnerScope } from "./owner-scope.server";
 
 // The estimate side of assessments: the Estimates screen's summary, an edit as one conditional
@@ -16,7 +16,7 @@ const aggregateOwner = (scope: OwnerScope) => ("ownerId" in scope ? { ownerId: n
  */
 export async function sumEstimatedCosts({ scope }: { scope: OwnerScope }) {
   const [row] = await Assessment.aggregate<{ total: number }>([
-    { $match: aggregateOwner(scope) },
+    { $match: { ...aggregateOwner(scope), ...LATEST_VERSION } },
     { $group: { _id: null, total: { $sum: "$estimatedCost" } } },
   ]);
   return Math.round((row?.total ?? 0) * 100) / 100;
@@ -24,7 +24,7 @@ export async function sumEstimatedCosts({ scope }: { scope: OwnerScope }) {
 
 /** How many of the scope's assessments are sent and were last updated at or after `since`. */
 export function countSentSince({ scope, since }: { scope: OwnerScope; since: Date }) {
-  return Assessment.countDocuments({ ...ownerFilter(scope), status: "sent", updatedAt: trusted({ $gte: since }) });
+  return Assessment.countDocuments({ ...ownerFilter(scope), ...LATEST_VERSION, status: "sent", updatedAt: trusted({ $gte: since }) });
 }
 
 export interface EstimateChange {
@@ -69,7 +69,12 @@ export async function writeEstimateEdit({
   ).lean<AssessmentRecord>();
 }
 
-/** A supplement of a sent estimate: a new assessment (status reviewed) with the sent one's facts and the edit. */
+/**
+ * A supplement of a sent estimate: a new assessment (status reviewed) with the sent one's facts and
+ * the edit, which then replaces it (`supersededBy`). Inserted first, marked after: a crash between
+ * the two leaves both listed until the start-up backfill links them, never a version hidden with
+ * nothing in its place. Null when another supplement replaced it first (the new one is removed).
+ */
 export async function insertSupplement({ sent, change, by }: { sent: AssessmentRecord; change: EstimateChange; by: AuditActor }) {
   const copied = {
     title: sent.title,
@@ -104,7 +109,56 @@ export async function insertSupplement({ sent, change, by }: { sent: AssessmentR
       }),
     ],
   });
+  // The sent version stays as it was sent: its updatedAt too (Sent Today reads it).
+  const { modifiedCount } = await Assessment.updateOne({ _id: sent._id, ...LATEST_VERSION }, { $set: { supersededBy: doc._id } }, { timestamps: false });
+  if (modifiedCount !== 1) {
+    await Assessment.deleteOne({ _id: doc._id });
+    return null;
+  }
   return doc.toObject() as unknown as AssessmentRecord;
+}
+
+/** The earlier versions an estimate replaced, newest first (a chain of supplements is short). */
+export async function findEarlierVersions({ scope, record, limit = 50 }: { scope: OwnerScope; record: AssessmentRecord; limit?: number }) {
+  const versions: Pick<AssessmentRecord, "_id" | "version" | "status">[] = [];
+  let previous = record.supplementOf;
+  while (previous && versions.length < limit) {
+    const found = await Assessment.findOne({ _id: previous, ...ownerFilter(scope) })
+      .select({ version: 1, status: 1, supplementOf: 1 })
+      .lean<Pick<AssessmentRecord, "_id" | "version" | "status" | "supplementOf">>();
+    if (!found) break;
+    versions.push({ _id: found._id, version: found.version, status: found.status });
+    previous = found.supplementOf;
+  }
+  return versions;
+}
+
+/**
+ * Start-up backfill: every supplement's sent version is marked replaced by it (data from before
+ * `supersededBy`, or a crash between a supplement's insert and its mark). Done by the database, a
+ * page of supplements at a time; a version already marked is left as it is.
+ */
+export async function linkSupplements({ batch = 500, ownerId }: { batch?: number; ownerId?: string } = {}) {
+  let changed = 0;
+  let after: unknown = null;
+  const owner = ownerId ? { ownerId } : {};
+  for (;;) {
+    const page = await Assessment.find({ ...owner, supplementOf: trusted({ $exists: true }), ...(after ? { _id: trusted({ $gt: after }) } : {}) })
+      .select({ _id: 1, supplementOf: 1 })
+      .sort({ _id: 1 })
+      .limit(batch)
+      .lean<{ _id: Types.ObjectId; supplementOf: Types.ObjectId }[]>();
+    if (page.length === 0) return changed;
+    for (const supplement of page) {
+      const { modifiedCount } = await Assessment.updateOne(
+        { _id: supplement.supplementOf, ...owner, ...LATEST_VERSION },
+        { $set: { supersededBy: supplement._id } },
+        { timestamps: false },
+      );
+      changed += modifiedCount;
+    }
+    after = page[page.length - 1]._id;
+  }
 }
 
 /** The supplements of an estimate (newest first): id, version and status. */

@@ -15,23 +15,29 @@ import { requireAdmin } from "~/services/auth.server";
 import { changeCredentials } from "~/services/users.server";
 import { handleForm } from "~/utils/forms.server";
 import { loadUserAdmin, userAdminAction } from "~/screens/user-admin-screen.server";
+import { AI_PROVIDER_INTENTS } from "~/screens/ai-provider-screen.server";
+import { getAiProviderSettings } from "~/services/ai-provider.server";
 
 // Each tab's forms and table load apart from the page's first JavaScript (lazyComponent): after
 // it when the page opens on that tab, when the tab is opened otherwise.
 const CredentialsForm = lazyComponent("admin-settings/CredentialsForm", () => import("~/components/users/CredentialsForm").then((m) => m.CredentialsForm));
 const CreateUserForm = lazyComponent("admin-settings/CreateUserForm", () => import("~/components/users/CreateUserForm").then((m) => m.CreateUserForm));
 const UserTable = lazyComponent("admin-settings/UserTable", () => import("~/components/users/UserTable").then((m) => m.UserTable));
+const AiProviderForm = lazyComponent("admin-settings/AiProviderForm", () => import("~/components/admin/AiProviderForm").then((m) => m.AiProviderForm));
 const DeleteUserConfirm = lazyComponent("admin-settings/DeleteUserConfirm", () => import("~/components/users/UserTable").then((m) => m.DeleteUserConfirm));
 
 export const meta: MetaFunction = () => [{ title: "Admin Settings · DamageIQ" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { actor, users, confirmDelete } = await loadUserAdmin(request);
-  return json({ users, confirmDelete, username: actor.user.username });
+  const aiProvider = new URL(request.url).searchParams.get("tab") === "ai-provider" ? await getAiProviderSettings() : null;
+  return json({ users, confirmDelete, username: actor.user.username, aiProvider });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const form = await request.formData();
+  const aiProviderAction = AI_PROVIDER_INTENTS[String(form.get("intent"))];
+  if (aiProviderAction) return aiProviderAction(await requireAdmin(request), request, form);
   if (form.get("intent") === "change-credentials") {
     const actor = await requireAdmin(request);
     return handleForm(
@@ -56,13 +62,14 @@ export async function action({ request }: ActionFunctionArgs) {
 const TABS = [
   { value: "credentials", label: "Credentials" },
   { value: "users", label: "Users" },
+  { value: "ai-provider", label: "AI Provider" },
 ];
 
 export default function AdminSettings() {
-  const { users, confirmDelete, username } = useLoaderData<typeof loader>();
+  const { users, confirmDelete, username, aiProvider } = useLoaderData<typeof loader>();
   const data = useActionData<ActionData>();
   const [params] = useSearchParams();
-  const tab = params.get("tab") === "users" ? "users" : "credentials";
+  const tab = TABS.find((t) => t.value === params.get("tab"))?.value ?? "credentials";
   const createError = data && "formError" in data && data.formId === "create-user" ? data.formError : null;
   return (
     <>
@@ -75,6 +82,12 @@ export default function AdminSettings() {
       </Box>
       {tab === "credentials" ? (
         <CredentialsForm data={data} />
+      ) : tab === "ai-provider" && aiProvider ? (
+        <AiProviderForm
+          settings={aiProvider}
+          validator={clientValidators.aiProviderValidator}
+          formError={data && "formError" in data && data.formId === "ai-provider-form" ? data.formError || "Failed to save the AI provider" : null}
+        />
       ) : (
         <Stack>
           {confirmDelete && <DeleteUserConfirm user={confirmDelete} cancelTo="/admin-settings?tab=users" />}

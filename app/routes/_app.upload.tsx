@@ -80,7 +80,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 /** With JavaScript the analyzing step polls its loader, and says when the result arrives or the analysis failed. */
-function useAnalysisPolling(view: WizardView, failed: boolean) {
+function useAnalysisPolling(view: WizardView, failed: boolean, notAnalysed: boolean) {
   const revalidator = useRevalidator();
   const previous = useRef(view);
   useEffect(() => {
@@ -91,10 +91,10 @@ function useAnalysisPolling(view: WizardView, failed: boolean) {
     return () => clearInterval(timer);
   }, [view, revalidator]);
   useEffect(() => {
-    if (previous.current === "analyzing" && view === "complete") showToast(ANALYSIS_TOASTS.complete);
+    if (previous.current === "analyzing" && view === "complete") showToast(notAnalysed ? ANALYSIS_TOASTS.notAnalysed : ANALYSIS_TOASTS.complete);
     if (previous.current === "analyzing" && view === "details" && failed) showToast(ANALYSIS_TOASTS.failed);
     previous.current = view;
-  }, [view, failed]);
+  }, [view, failed, notAnalysed]);
 }
 
 export default function UploadPage() {
@@ -102,7 +102,7 @@ export default function UploadPage() {
   const actionData = useActionData<{ formError?: string }>();
   const revalidator = useRevalidator();
   const failed = Boolean(assessment?.analysisError);
-  useAnalysisPolling(view, failed);
+  useAnalysisPolling(view, failed, assessment?.aiAnalysis?.provider === "none");
   const limit = UPLOAD_LIMITS.wizard;
   const onComplete = useCallback(
     (uploaded: UploadedFile[]) => {

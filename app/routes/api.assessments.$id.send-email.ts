@@ -5,8 +5,8 @@ import { assertAssessmentInScope, sendEstimateEmail } from "~/services/email-del
 import { methods, parseJson, validationError } from "~/utils/http.server";
 
 /**
- * `{contactId, templateId?, additionalMessage?}` → 202 with the email log (`pending`): the worker
- * delivers it. An `Idempotency-Key` header names the send: repeated, it answers the first send as it
+ * `{contactId, templateId?, additionalMessage?}` → 202 with the email log (`pending`) and `via`: the
+ * worker delivers it (or, with no mail server, saves it to the local drop: status `saved`). An `Idempotency-Key` header names the send: repeated, it answers the first send as it
  * stands (202, nothing queued again).
  */
 export const action = methods({
@@ -22,7 +22,8 @@ export const action = methods({
       key = parsed.data;
     }
     const input = await parseJson(request, sendEmailSchema);
-    const { log, created } = await sendEstimateEmail(actor, params.id ?? "", input, key);
-    return json(log, { status: 202, headers: created ? undefined : { "Idempotent-Replayed": "true" } });
+    const { log, created, via } = await sendEstimateEmail(actor, params.id ?? "", input, key);
+    // `via`: where it goes ("account", "environment" mail server, or "drop": saved locally, not delivered).
+    return json({ ...log, via }, { status: 202, headers: created ? undefined : { "Idempotent-Replayed": "true" } });
   },
 });

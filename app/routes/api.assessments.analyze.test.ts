@@ -6,7 +6,8 @@ import { Job } from "~/models/job.server";
 import { PricingRule } from "~/models/pricing-rule.server";
 import { client, createTestUser, signIn, tenancyClients } from "../../tests/accounts";
 import { startApp, type RunningApp } from "../../tests/app-server";
-import { jpeg, photo } from "../../tests/media-files";
+import sharp from "sharp";
+import { jpeg, photo, scene } from "../../tests/media-files";
 import { startOpenAiTestServer, type OpenAiTestServer } from "../../tests/openai-server";
 import { useTestDb } from "../../tests/test-db";
 import { uploadMedia } from "../../tests/uploads";
@@ -194,6 +195,48 @@ describe("POST /api/assessments/{id}/analyze with an OpenAI-compatible provider"
     expect((await dealerB.post(`/api/assessments/${other.id}/analyze`)).json.photoWarnings).toEqual([]);
   });
 
+  it("keeps the damages of an answer without photo numbers over several photos (a server that ignores the schema), their photo not stated", async () => {
+    const { photo: _dent, ...dentWithoutPhoto } = DENT;
+    const { photo: _scratch, ...scratchWithoutPhoto } = SCRATCH;
+    ai.script({ json: { damages: [dentWithoutPhoto, scratchWithoutPhoto], summary: "A dent and a scratch.", confidence: 0.6 } });
+    const created = await create(dealerA, {}, 2);
+    const a = (await dealerA.post(`/api/assessments/${created.id}/analyze`)).json;
+    expect(a.status).toBe("completed");
+    expect(a.analysisError ?? null).toBeNull();
+    expect(a.damages.map((d: { damageType: string; mediaUrl: string | null }) => [d.damageType, d.mediaUrl])).toEqual([
+      ["dent", null],
+      ["scratch", null],
+    ]);
+    const page = await dealerA.get(`/estimates?view=${created.id}`);
+    expect(page.text).toContain("Photo not stated");
+  });
+
+  it("warns once per photo per earlier assessment, and only for the same picture: a near-identical copy yes, another shot of the scene no", async () => {
+    ai.fallback = { json: { damages: [], summary: "No damage visible.", confidence: 0.9 } };
+    const original = await scene(7);
+    // The same picture downscaled and recompressed (sent on by a customer, re-saved by a phone).
+    const copy = await sharp(original).resize(250).jpeg({ quality: 55 }).toBuffer();
+    // The camera moved by 4 px of 400: a different photo, whose 64-bit hash is within 3 bits of the original's.
+    const similar = await scene(7, { shiftX: 4 });
+    const up = (bytes: Buffer) => uploadMedia(dealerA, { name: "scene.jpg", type: "image/jpeg", bytes });
+    const analysed = async (title: string, photos: Buffer[]) => {
+      const mediaUrls = [];
+      for (const bytes of photos) mediaUrls.push(await up(bytes));
+      const created = (await dealerA.post("/api/assessments", { title, mediaUrls })).json;
+      return (await dealerA.post(`/api/assessments/${created.id}/analyze`)).json;
+    };
+    const first = await analysed("Scene, first visit", [original, await scene(11)]);
+    expect(first.photoWarnings).toEqual([]);
+    // The copy twice in one assessment (uploaded twice) is one photo of the first visit: one warning.
+    const second = await analysed("Scene, second claim", [copy, copy]);
+    expect(second.photoWarnings).toEqual([{ mediaUrl: second.mediaUrls[0], otherAssessmentId: first.id, otherTitle: "Scene, first visit" }]);
+    const third = await analysed("Scene, another car", [similar]);
+    expect(third.photoWarnings).toEqual([]);
+    // Analysed again, the first visit names no later assessment.
+    expect((await dealerA.post(`/api/assessments/${first.id}/reject`)).status).toBe(200);
+    expect((await dealerA.post(`/api/assessments/${first.id}/analyze`)).json.photoWarnings).toEqual([]);
+  });
+
   it("404 for another account's assessment or a malformed id, 401 signed out; nothing is queued", async () => {
     const created = await create(dealerA, {}, 1);
     for (const res of [await dealerB.post(`/api/assessments/${created.id}/analyze`), await dealerA.post("/api/assessments/nope/analyze")]) {
@@ -283,7 +326,9 @@ describe("the embedded matcher (no OpenAI key)", () => {
       expect(a.status).toBe("completed");
       expect(a.damages).toEqual([]);
       expect(a.severity).toBeNull();
-      expect(a.aiAnalysis).toMatchObject({ confidence: 0, provider: "embedded", description: "No verified training examples yet — needs manual review." });
+      // Nothing analysed the photos, and the answer says so (provider "none") instead of a result.
+      expect(a.aiAnalysis).toMatchObject({ confidence: 0, provider: "none", model: null });
+      expect(a.aiAnalysis.description).toMatch(/^Not analysed: no AI provider is set up and there are no verified training images/);
       expect(a.estimatedCost).toBeNull();
     } finally {
       await embedded.stop();

@@ -103,6 +103,7 @@ describe("POST /api/assessments", () => {
       sentAt: null,
       supplementOf: null,
       version: 1,
+      supersededBy: null,
       createdAt: expect.stringMatching(ISO),
       updatedAt: expect.stringMatching(ISO),
     });

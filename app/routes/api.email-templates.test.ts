@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Assessment } from "~/models/assessment.server";
 import { User } from "~/models/user.server";
 import { client, tenancyClients } from "../../tests/accounts";
-import { startApp, type RunningApp } from "../../tests/app-server";
+import { ALLOW_LOCAL_MAIL_SERVERS, startApp, type RunningApp } from "../../tests/app-server";
 import { useTestDb } from "../../tests/test-db";
 
 // The Email Center's API over HTTP, with no mail server configured (the local mail drop):
@@ -25,7 +25,8 @@ const template = { name: "Estimate ready", subject: "Your estimate for {{assessm
 
 beforeAll(async () => {
   await useTestDb();
-  app = await startApp();
+  // The mail server tests save 127.0.0.1 (the suite's own SMTP server) as an account's host.
+  app = await startApp({ env: { ...ALLOW_LOCAL_MAIL_SERVERS } });
   ({ aId, bId, dealerA, dealerB, admin } = await tenancyClients(app));
 });
 afterAll(() => app?.stop());
@@ -186,21 +187,22 @@ describe("POST /api/assessments/{id}/send-email", () => {
     expect((await dealerA.post(`/api/assessments/${MISSING}/send-email`, { contactId: MISSING })).status).toBe(404);
   });
 
-  it("with no mail server, delivers to the local mail drop: 202 pending, then 'sent (local drop)' with the .eml file", async () => {
+  it("with no mail server, saves to the local mail drop: 202 pending via drop, then 'saved' (not sent) with the .eml file; the assessment is not sent", async () => {
     const id = await assessmentOf(aId, { title: "Blue Civic" });
     const contactId = await contactOf(dealerA, "drop@example.com");
     const res = await dealerA.post(`/api/assessments/${id}/send-email`, { contactId, additionalMessage: "See you Monday" });
     expect(res.status).toBe(202);
-    expect(res.json).toMatchObject({ status: "pending", recipientEmail: "drop@example.com", assessmentTitle: "Blue Civic" });
+    expect(res.json).toMatchObject({ status: "pending", recipientEmail: "drop@example.com", assessmentTitle: "Blue Civic", via: "drop" });
     const log = await waitForLog(dealerA, res.json.id, (l) => l.status !== "pending");
-    expect(log).toMatchObject({ status: "sent", localDrop: true, statusLabel: "sent (local drop)" });
+    expect(log).toMatchObject({ status: "saved", localDrop: true, statusLabel: "saved (local drop, not sent)", sentAt: null });
     const file = path.join(app.dataDir, "objects", "outbox", aId, `${res.json.id}.eml`);
     expect(existsSync(file)).toBe(true);
     const mail = await simpleParser(readFileSync(file));
     expect(`<${mail.messageId?.replace(/^<|>$/g, "")}>`).toBe(log.messageId);
     expect(mail.html).toContain("See you Monday");
     expect(mail.attachments.map((a) => a.contentType)).toEqual(["application/pdf"]);
-    expect((await Assessment.findById(id).lean<{ status: string }>())?.status).toBe("sent");
+    // Nothing left the server: the estimate is not "sent".
+    expect((await Assessment.findById(id).lean<{ status: string }>())?.status).toBe("completed");
   });
 
   it("lists the logs, 404 for another account's, and the connection test says why it is disconnected", async () => {

@@ -244,12 +244,59 @@ describe("PUT /api/assessments/{id}/estimate", () => {
     expect(res.json.id).not.toBe(id);
     expect(res.json.audit).toHaveLength(1);
     expect(res.json.audit[0]).toMatchObject({ action: "supplement of version 1", to: "reviewed", note: "Hidden damage found" });
+    // As it was sent, updatedAt included; only marked as replaced by the supplement.
     const after = await Assessment.findById(id).lean();
-    expect(after).toEqual(before);
+    expect(after).toEqual({ ...before, supersededBy: new Assessment.base.Types.ObjectId(res.json.id as string) });
     const [record] = await LearningRecord.find({ assessmentId: res.json.id }).lean();
     expect(record).toMatchObject({ originalEstimate: 300, finalCost: 520 });
     const detail = (await screen(dealerA, `view=${id}`)).json.target;
     expect(detail.supplements).toEqual([{ id: res.json.id, version: 2, status: "reviewed" }]);
+  });
+
+  it("lists, counts and sums take the latest version once; earlier versions are reached from it; deleting the latest restores the one before", async () => {
+    const who = await tenancyClients(app);
+    const mine = client(app, { token: await tokenFor(who.aId) });
+    const v1 = String(
+      (
+        await Assessment.create({
+          ownerId: who.aId,
+          title: "Blue Golf",
+          mediaUrls: [],
+          status: "sent",
+          sentAt: new Date(),
+          estimatedCost: 400,
+          damages: [{ damageType: "dent", location: "left", severity: "moderate", description: "Door dent", confidence: 0.8 }],
+          damageCategories: ["dent"],
+          lineItems: [pricedLine("dent", "moderate", "left", 40000)],
+        })
+      )._id,
+    );
+    const edit = (id: string, amount: number) =>
+      mine.put(`/api/assessments/${id}/estimate`, { severity: "moderate", reason: "Hidden damage", damages: [{ line: 0, damageType: "dent", location: "left", severity: "moderate", amount }] });
+    const v2 = await edit(v1, 650);
+    expect(v2.status).toBe(201);
+    // Editing the replaced version again is refused: there is a newer one.
+    const again = await edit(v1, 700);
+    expect(again.status).toBe(409);
+    expect(again.json.message).toBe("A newer version of this estimate exists: edit the latest version");
+
+    const list = (await mine.get("/api/assessments")).json as { id: string; version: number; supersededBy: string | null }[];
+    expect(list.map((a) => [a.id, a.version])).toEqual([[v2.json.id, 2]]);
+    expect((await mine.get("/api/assessments?status=sent")).json).toEqual([]);
+    const page = (await screen(mine, "")).json;
+    expect(page.summary).toEqual({ total: 1, pendingReview: 0, totalValue: 650, sentToday: 0 });
+    expect(page.assessments.map((a: { version: number }) => a.version)).toEqual([2]);
+    const stats = (await mine.get("/api/dashboard/stats")).json;
+    expect(stats).toMatchObject({ totalAssessments: 1, totalRevenue: 0 });
+    expect(stats.recentAssessments.map((a: { id: string; version: number }) => [a.id, a.version])).toEqual([[v2.json.id, 2]]);
+    // The earlier version is still there, named from the latest and naming it.
+    expect((await mine.get(`/api/assessments/${v1}`)).json).toMatchObject({ id: v1, version: 1, supersededBy: v2.json.id });
+    const detail = (await screen(mine, `view=${v2.json.id}`)).json.target;
+    expect(detail.earlierVersions).toEqual([{ id: v1, version: 1, status: "sent" }]);
+
+    expect((await mine.del(`/api/assessments/${v2.json.id}`)).status).toBe(200);
+    expect(((await mine.get("/api/assessments")).json as { id: string }[]).map((a) => a.id)).toEqual([v1]);
+    expect((await screen(mine, "")).json.summary).toMatchObject({ total: 1, totalValue: 400, sentToday: 1 });
   });
 
   it("nothing changed: 200 with the estimate as it was, no audit entry", async () => {

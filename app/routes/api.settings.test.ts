@@ -469,6 +469,8 @@ describe("export and import", () => {
     // Into the account it came from: everything is there already.
     const back = await post(ca, "", archive);
     expect(back.json.collections.find((c: { name: string }) => c.name === "contacts")).toMatchObject({ existing: 1, imported: 0 });
+    // Validating every imported record left no deprecation warning in the server log (mongoose's validateSync).
+    expect(app.output().split("\n").filter((line) => /deprecated/i.test(line))).toEqual([]);
   });
 
   it("refuses what is not an archive: 415 wrong type, 400 not gzip/tar or no manifest, 413 too big, invalid records reported", async () => {
@@ -539,7 +541,9 @@ describe("export and import", () => {
     const u = await createTestUser({ role: "admin" });
     const html = await page(await signIn(app, u.username, u.password), "/settings?tab=system");
     for (const name of ["AI Service", "Email Service", "Object Storage", "Database"]) expect(html).toContain(name);
-    expect(html).toContain("Local mail drop");
+    // The drop keeps mail without delivering it: not configured, as the Email Center says.
+    expect(html).toMatch(/Email Service<\/td><td[^>]*><div[^>]*><span[^>]*>Not configured<\/span>/);
+    expect(html).toContain("only saved to the local mail drop");
     expect(html).toMatch(/\d+ ms/);
   });
 });

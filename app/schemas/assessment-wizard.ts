@@ -16,6 +16,12 @@ export function wizardViewOf(status: string): WizardView {
 /** Spec part 1 §8 (Analysis, Create assessment, Send email) and part 2 §8 ('No Contact'). */
 export const ANALYSIS_TOASTS = {
   complete: { title: "Analysis Complete", message: "AI damage assessment completed successfully", color: "green" },
+  /** Nothing could analyse the photos (no AI provider, no verified training images): never "completed successfully". */
+  notAnalysed: {
+    title: "Not Analysed",
+    message: "No AI provider is set up and no training image is verified, so the photos were not assessed.",
+    color: "yellow",
+  },
   failed: { title: "Analysis Failed", message: "Failed to analyze damage. Please try again.", color: "red" },
   createFailed: { title: "Error", message: "Failed to create assessment", color: "red" },
   noFiles: { title: "No Files", message: "Please upload at least one file", color: "red" },

@@ -142,6 +142,13 @@ export const notificationsValidator = withZod(notificationsSchema);
 /** Spec §8's messages of the Email Center and the send call. */
 export const EMAIL_TOASTS = {
   sent: { title: "Email Sent", message: "Estimate has been sent successfully.", color: "green" },
+  /** No mail server: the message is only kept on this server, so it must not say "sent". */
+  saved: {
+    title: "Email Saved, Not Sent",
+    message:
+      "No mail server is configured, so the estimate was saved to the local mail drop on the server (DATA_DIR/outbox) instead of being sent. Set up a mail server in Settings → Email to deliver estimates.",
+    color: "yellow",
+  },
   sendFailed: { title: "Error", message: "Failed to send email", color: "red" },
   templateCreated: { title: "Template Created", message: "The email template has been created.", color: "green" },
   templateCreateFailed: { title: "Error", message: "Failed to create template", color: "red" },

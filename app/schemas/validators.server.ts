@@ -7,3 +7,4 @@ export { contactValidator } from "./contact";
 export { packageValidator } from "./package";
 export { trainingFilterSchema, trainingItemValidator } from "./training";
 export { pricingRuleValidator, vendorPackageValidator } from "./vendor-pricing";
+export { aiProviderValidator } from "./ai-provider";

@@ -165,8 +165,8 @@ export async function emailCenterAction(actor: Actor, request: Request) {
         request,
         composeEmailValidator,
         async ({ assessmentId, ...input }) => {
-          await sendEstimateEmail(actor, assessmentId, input, formSendKey(form));
-          return redirectWithToast(request, "/email?tab=logs", EMAIL_TOASTS.sent);
+          const { via } = await sendEstimateEmail(actor, assessmentId, input, formSendKey(form));
+          return redirectWithToast(request, "/email?tab=logs", via === "drop" ? EMAIL_TOASTS.saved : EMAIL_TOASTS.sent);
         },
         form,
       );

@@ -19,7 +19,8 @@ export function formSendKey(form: FormData) {
 export async function sendEstimateFromScreen(actor: Actor, request: Request, id: string, form: FormData, returnTo: string) {
   try {
     const result = await sendEstimateToContact(actor, id, formSendKey(form));
-    return redirectWithToast(request, returnTo, result.noContact ? ANALYSIS_TOASTS.noContact : EMAIL_TOASTS.sent);
+    if (result.noContact) return redirectWithToast(request, returnTo, ANALYSIS_TOASTS.noContact);
+    return redirectWithToast(request, returnTo, result.via === "drop" ? EMAIL_TOASTS.saved : EMAIL_TOASTS.sent);
   } catch (error) {
     const failure = await asFormFailure(error);
     if (!failure) throw error;

@@ -20,10 +20,11 @@ const accountLabel = (actor: Actor) => actor.user.email || actor.user.username;
 /** Settings → Security: session timeout, login notifications, two-factor, API tokens and keys. */
 export async function securityTab(actor: Actor) {
   const enabled = Boolean(actor.user.twoFactor?.enabled);
-  const [tokens, enrolment, codesLeft] = await Promise.all([
+  const [tokens, enrolment, codesLeft, keys] = await Promise.all([
     listTokens(actor),
     enabled ? null : pendingEnrolment(actor.id, accountLabel(actor)),
     enabled ? recoveryCodesLeft(actor.id) : 0,
+    apiKeysOverview(),
   ]);
   return {
     /** Changes with every save of the account (the Change Password form's key). */
@@ -32,7 +33,7 @@ export async function securityTab(actor: Actor) {
     loginNotifications: Boolean(actor.user.loginNotifications),
     twoFactor: { enabled, enrolment, recoveryCodesLeft: codesLeft },
     tokens,
-    keys: apiKeysOverview(),
+    keys,
   };
 }
 

@@ -18,6 +18,7 @@ import {
   saveImportKeys,
   type ExportableCollection,
 } from "~/models/account-data.server";
+import { linkSupplements } from "~/models/estimate.server";
 import { ownedCompleteUploadIds } from "~/models/upload.server";
 import { findVendors } from "~/models/user.server";
 import { IMPORT_SCHEMAS, type ImportableName } from "~/schemas/account-import";
@@ -438,7 +439,11 @@ export async function importArchive(actor: Actor, token: string, { dryRun }: { d
       const keys: { sourceId: string; targetId: string }[] = [];
       for (const [i, doc] of docs.entries()) {
         // The model's own rules last (a schema and the model could drift apart).
-        const error = new collection.model(doc).validateSync();
+        // validate(), not the deprecated validateSync(): mongoose 9 warns in the server log on each call.
+        const error = await new collection.model(doc).validate().then(
+          () => null,
+          (invalid: unknown) => invalid as { errors?: Record<string, unknown>; message: string },
+        );
         if (error) {
           counts.invalid += 1;
           fail(collection.name, batch[i].line, Object.values(error.errors ?? {}).map((e) => (e as Error).message).join("; ") || error.message);
@@ -497,6 +502,9 @@ export async function importArchive(actor: Actor, token: string, { dryRun }: { d
     }
     if (batch.length) await flush();
   });
+  // The archive's versions of an estimate arrive without `supersededBy` (ours, never the archive's):
+  // the importer's supplements mark the versions they replaced, so lists count each estimate once.
+  if (!dryRun) await linkSupplements({ ownerId: actor.id });
   return report;
 }
 

@@ -12,7 +12,8 @@ import { ANALYSIS_JOB, type AnalysisPhoto, type AnalysisResult } from "./analysi
 import { assessmentNotFound, auditActor, getAssessment } from "./assessments.server";
 import type { Actor } from "./auth.server";
 import { notifyAssessmentCompleted } from "./email-delivery.server";
-import { differenceHash, hasStructure, hashDistance, photoBandsOf } from "./image-features.server";
+import { findEarlierVersions } from "~/models/estimate.server";
+import { differenceHash, hashDistance, hasStructure, photoBandsOf, thumbnailDistance, thumbnailPrint } from "./image-features.server";
 import { enqueueJob, getJob, PermanentJobError, registerJobHandler, waitForJob, type JobRecord } from "./jobs.server";
 import { readMedia } from "./storage.server";
 import { quoteForVendor } from "./vendors.server";
@@ -28,8 +29,17 @@ import { env } from "~/utils/env.server";
 
 /** How long `POST /api/assessments/{id}/analyze` waits for the result before answering the assessment as it stands. */
 export const ANALYZE_WAIT_MS = 5_000;
-/** Hashes this many bits apart or fewer are the same photo (resized, recompressed, re-shot from the screen). */
-export const REUSED_PHOTO_BITS = 3;
+/**
+ * Candidates share a 16-bit band of the hash (found through the index; certain within 3 bits) and
+ * lie within this many bits: a heavy downscale and recompression moves the hash up to 4 bits.
+ */
+export const REUSED_PHOTO_BITS = 8;
+/**
+ * A candidate is the same photo when the thumbnails are this close too (thumbnailDistance): the same
+ * picture resized, recompressed, brightened or converted measured 0.01–0.072, another shot of the
+ * same scene (the camera moved by 1 % of the width) 0.09 and up (docs/decisions/0018).
+ */
+export const REUSED_PHOTO_THUMB = 0.08;
 const REUSED_PHOTO_CANDIDATES = 20;
 /** Pictures sent to the provider for one assessment (20 photos, or fewer photos and some video frames). */
 export const MAX_PICTURES = 24;
@@ -113,23 +123,58 @@ async function priceOf(record: AssessmentRecord, result: AnalysisResult) {
   return { estimatedCost: quoted.total, aiEstimatedCost: quoted.total, lineItems };
 }
 
-/** Each media file's hash (a video's first frame), and where the owner's other assessments show the same photo. */
+type PhotoPrint = AssessmentRecord["photoHashes"][number];
+
+/**
+ * The same photo: hashes within REUSED_PHOTO_BITS and thumbnails within REUSED_PHOTO_THUMB. A print
+ * stored before thumbnails existed has only its hash: then only an identical hash counts.
+ */
+function samePhoto(mine: PhotoPrint, theirs: PhotoPrint) {
+  if (hashDistance(mine.hash, theirs.hash) > REUSED_PHOTO_BITS) return false;
+  if (!mine.thumb || !theirs.thumb) return mine.hash === theirs.hash;
+  return thumbnailDistance(mine.thumb, theirs.thumb) <= REUSED_PHOTO_THUMB;
+}
+
+/**
+ * Each media file's prints (a video's first frame), and which of the owner's earlier assessments
+ * show the same photo: one warning per photo per earlier assessment (a photo uploaded twice here,
+ * or held twice there, is still one), never one of this estimate's own earlier versions, and for an
+ * estimate and its supplement only the latest version that holds it.
+ */
 async function reusedPhotos(record: AssessmentRecord, photos: AnalysisPhoto[]) {
   const firstPhotos = photos.filter((p, i) => photos.findIndex((q) => q.mediaUrl === p.mediaUrl) === i);
-  const photoHashes = await Promise.all(firstPhotos.map(async (p) => ({ mediaUrl: p.mediaUrl, hash: await differenceHash(p.bytes) })));
-  const photoBands = photoBandsOf(photoHashes.map((p) => p.hash));
-  const others = await findAssessmentsSharingPhotoBands({
-    ownerId: String(record.ownerId),
-    bands: photoBands,
-    exceptId: String(record._id),
-    limit: REUSED_PHOTO_CANDIDATES,
-  });
-  const photoWarnings = photoHashes.filter((p) => hasStructure(p.hash)).flatMap((mine) =>
-    others
-      .filter((other) => other.photoHashes.some((theirs) => hashDistance(mine.hash, theirs.hash) <= REUSED_PHOTO_BITS))
-      .map((other) => ({ mediaUrl: mine.mediaUrl, otherAssessmentId: other._id, otherTitle: other.title })),
+  const photoHashes: PhotoPrint[] = await Promise.all(
+    firstPhotos.map(async (p) => ({ mediaUrl: p.mediaUrl, hash: await differenceHash(p.bytes), thumb: await thumbnailPrint(p.bytes) })),
   );
-  return { photoHashes, photoBands, photoWarnings };
+  const structured = photoHashes.filter((p) => hasStructure(p.hash));
+  const photoBands = photoBandsOf(structured.map((p) => p.hash));
+  const [candidates, ownVersions] = await Promise.all([
+    findAssessmentsSharingPhotoBands({
+      ownerId: String(record.ownerId),
+      bands: photoBands,
+      exceptId: String(record._id),
+      before: record.createdAt,
+      limit: REUSED_PHOTO_CANDIDATES,
+    }),
+    findEarlierVersions({ scope: { ownerId: String(record.ownerId) }, record }),
+  ]);
+  const own = new Set(ownVersions.map((v) => String(v._id)));
+  const others = candidates.filter((other) => !own.has(String(other._id)));
+  const photoWarnings: AssessmentRecord["photoWarnings"] = [];
+  for (const other of others) {
+    const theirsTaken = new Set<string>();
+    for (const mine of structured) {
+      const theirs = other.photoHashes.find((t) => !theirsTaken.has(t.mediaUrl) && samePhoto(mine, t));
+      if (!theirs) continue;
+      theirsTaken.add(theirs.mediaUrl);
+      // One of my photos matching two of theirs is still one warning (the inner find stops at the first).
+      photoWarnings.push({ mediaUrl: mine.mediaUrl, otherAssessmentId: other._id, otherTitle: other.title });
+    }
+  }
+  // An earlier version that a matching later version replaced: the later one names the estimate.
+  const warned = new Set(photoWarnings.map((w) => String(w.otherAssessmentId)));
+  const replaced = new Set(others.filter((o) => o.supersededBy && warned.has(String(o.supersededBy))).map((o) => String(o._id)));
+  return { photoHashes, photoBands, photoWarnings: photoWarnings.filter((w) => !replaced.has(String(w.otherAssessmentId))) };
 }
 
 /** The job: processing → analyzing → provider → price → completed. A failed attempt is retried by the queue. */
@@ -143,7 +188,7 @@ async function runAnalysis(job: JobRecord, { signal }: { signal: AbortSignal }) 
   if (record.status !== "analyzing") return { skipped: record.status };
 
   const photos = await photosOf(record, signal);
-  const result = await analysisProvider().analyze(photos, { signal });
+  const result = await (await analysisProvider()).analyze(photos, { signal });
   const [price, reuse] = await Promise.all([priceOf(record, result), reusedPhotos(record, photos)]);
   signal.throwIfAborted();
   const severity = worst(result.damages.map((d) => d.severity));

@@ -66,7 +66,7 @@ export interface AssessmentJson {
     mediaUrl: string | null;
   }[];
   damageCategories: string[];
-  aiAnalysis: { confidence: number; description: string; provider: "openai" | "embedded"; model: string | null } | null;
+  aiAnalysis: { confidence: number; description: string; provider: "openai" | "embedded" | "none"; model: string | null } | null;
   analysisError: string | null;
   photoHashes: { mediaUrl: string; hash: string }[];
   photoWarnings: { mediaUrl: string; otherAssessmentId: string; otherTitle: string }[];
@@ -86,6 +86,8 @@ export interface AssessmentJson {
   supplementOf: string | null;
   /** 1 for an original estimate, n + 1 for a supplement of version n. */
   version: number;
+  /** The supplement that replaced this version; null for the latest. */
+  supersededBy: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -157,6 +159,7 @@ function toJson(record: AssessmentRecord, contacts: Map<string, ContactJson>, ow
     sentAt: record.sentAt ? isoDate(record.sentAt, record._id) : null,
     supplementOf: record.supplementOf ? String(record.supplementOf) : null,
     version: record.version ?? 1,
+    supersededBy: record.supersededBy ? String(record.supersededBy) : null,
     ...timestamps(record),
   };
 }

@@ -93,9 +93,11 @@ async function queue(fields: Omit<NewEmailLog, "_id" | "messageId">) {
 export async function sendEstimateEmail(actor: Actor, assessmentId: string, input: SendEmailInput, idempotencyKey?: string) {
   const assessment = await getAssessment(actor, assessmentId);
   const ownerId = assessment.ownerId;
+  // Where it will go: a mail server, or only the local drop (then the screens say "saved", not "sent").
+  const via = routeKind(await mailRouteFor(ownerId));
   if (idempotencyKey) {
     const first = await findLogByKey({ ownerId, idempotencyKey });
-    if (first) return { log: (await present(actor, [first]))[0], created: false };
+    if (first) return { log: (await present(actor, [first]))[0], created: false, via };
   }
   if (!SENDABLE.has(assessment.status)) {
     throw jsonError(409, "Only a completed or reviewed assessment can be sent");
@@ -127,8 +129,10 @@ export async function sendEstimateEmail(actor: Actor, assessmentId: string, inpu
     ...(chosen ? { templateId: chosen._id } : {}),
     attachEstimate: true,
   });
-  return { log: (await present(actor, [record]))[0], created };
+  return { log: (await present(actor, [record]))[0], created, via };
 }
+
+const routeKind = (route: MailRoute) => (route.kind === "drop" ? ("drop" as const) : route.source);
 
 /** 404 for an assessment out of scope, checked before a send's body is read (another account's id is never a 400). */
 export async function assertAssessmentInScope(actor: Actor, id: string) {
@@ -293,9 +297,12 @@ async function markVia(claim: DeliveryClaim, route: MailRoute) {
   return matchedCount === 1;
 }
 
-/** After the server accepted an estimate: the assessment moves to sent (from completed or reviewed). */
+/**
+ * After a mail server accepted an estimate: the assessment moves to sent (from completed or
+ * reviewed). One only saved to the local drop left nothing: the assessment stays as it was.
+ */
 async function markAssessmentSent(log: EmailLogRecord) {
-  if (log.kind !== "estimate" || !log.assessmentId) return;
+  if (log.kind !== "estimate" || !log.assessmentId || log.status !== "sent") return;
   await transitionAssessment({
     scope: { ownerId: String(log.ownerId) },
     id: String(log.assessmentId),
@@ -496,7 +503,7 @@ export class MailOutbox {
 /**
  * Settles attempts whose worker died (lease ran out while `sending`):
  * - it never reached the point of sending (no "via" recorded) → pending again, due now;
- * - via the local drop → the drop's file decides: there (sent) or not (pending again; the file is
+ * - via the local drop → the drop's file decides: there (saved) or not (pending again; the file is
  *   written whole or not at all);
  * - via SMTP → `unknown`: the server may have accepted it and we cannot ask it, so it is not resent
  *   (at most once); the account is alerted (system alerts) to check and resend by hand.
@@ -518,7 +525,6 @@ export async function recoverAbandoned(now = dbNow()) {
         note: there ? "Found in the local mail drop after the worker stopped" : "The worker stopped before the drop held the message: sending again",
         now,
       });
-      if (result && there) await markAssessmentSent(result);
     } else {
       result = await settleAbandoned({
         log,

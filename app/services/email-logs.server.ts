@@ -1,4 +1,4 @@
-import { countLogs, countSentSince, findLog, findLogs, type EmailLogRecord } from "~/models/email-log.server";
+import { countEstimatesSentSince, countLogs, findLog, findLogs, type EmailLogRecord } from "~/models/email-log.server";
 import { scopeFor } from "~/models/owner-scope.server";
 import type { ListQuery } from "~/schemas/list-query";
 import { jsonError } from "~/utils/http.server";
@@ -24,7 +24,7 @@ export interface EmailLogJson {
   recipientEmail: string;
   subject: string;
   status: string;
-  /** The status as the Logs tab words it ("sent (local drop)"). */
+  /** The status as the Logs tab words it ("saved (local drop, not sent)"). */
   statusLabel: string;
   localDrop: boolean;
   assessmentId: string | null;
@@ -46,7 +46,7 @@ export interface EmailLogDetailJson extends EmailLogJson {
 const iso = (d: Date | string | undefined | null) => (d ? new Date(d).toISOString() : null);
 
 function statusLabel(record: Pick<EmailLogRecord, "status" | "localDrop">) {
-  if (record.status === "sent" && record.localDrop) return "sent (local drop)";
+  if (record.status === "saved") return "saved (local drop, not sent)";
   if (record.status === "unknown") return "unknown (not resent)";
   return record.status;
 }
@@ -104,15 +104,19 @@ export async function emailLogsPage(actor: Actor, { q, page, pageSize }: { q?: s
   return { logs, matched, page: current, pageCount };
 }
 
-/** Stat cards: sent today (since midnight, server time) and the success rate (sent ÷ all, rounded; 0 without logs). */
+/**
+ * Stat cards, over estimate emails only (the automatic notices are not estimates): sent today (since
+ * midnight, server time) and the success rate (delivered ÷ all, rounded; 0 without any). Only a mail
+ * server's acceptance counts: a message saved to the local drop was not delivered.
+ */
 export async function emailLogStats(actor: Actor) {
   const scope = scopeFor(actor);
   const midnight = new Date();
   midnight.setHours(0, 0, 0, 0);
   const [all, sent, sentToday] = await Promise.all([
-    countLogs({ scope }),
-    countLogs({ scope, status: "sent" }),
-    countSentSince({ scope, since: midnight }),
+    countLogs({ scope, kind: "estimate" }),
+    countLogs({ scope, kind: "estimate", status: "sent" }),
+    countEstimatesSentSince({ scope, since: midnight }),
   ]);
   return { sentToday, successRate: all === 0 ? 0 : Math.round((sent / all) * 100) };
 }

@@ -1,11 +1,11 @@
 import { assessmentFigure, findAssessment } from "~/models/assessment.server";
-import { countSentSince, findSupplements, insertSupplement, sumEstimatedCosts, writeEstimateEdit } from "~/models/estimate.server";
+import { countSentSince, findEarlierVersions, findSupplements, insertSupplement, sumEstimatedCosts, writeEstimateEdit } from "~/models/estimate.server";
 import { learningRecords } from "~/models/learning-record.server";
 import { scopeFor } from "~/models/owner-scope.server";
 import type { AssessmentStatus } from "~/schemas/assessment";
 import { REASON_REQUIRED_MESSAGE, type EstimateEditInput } from "~/schemas/estimate";
 import { jsonError } from "~/utils/http.server";
-import { assessmentNotFound, assessmentsPage, auditActor, getAssessment, presentOne, type AssessmentJson } from "./assessments.server";
+import { assessmentNotFound, assessmentsPage, auditActor, presentOne, type AssessmentJson } from "./assessments.server";
 import type { Actor } from "./auth.server";
 import { planEdit } from "./estimate-edit.server";
 
@@ -51,12 +51,21 @@ function estimateCard(a: AssessmentJson) {
 }
 export type EstimateCardJson = ReturnType<typeof estimateCard>;
 
-/** One estimate with its supplements (id, version, status) for the detail dialog. */
+/** One estimate with its supplements and the earlier versions it replaced (id, version, status) for the detail dialog. */
 export async function getEstimate(actor: Actor, id: string) {
-  const [estimate, supplements] = await Promise.all([getAssessment(actor, id), findSupplements({ scope: scopeFor(actor), id })]);
+  const scope = scopeFor(actor);
+  const record = await findAssessment({ scope, id });
+  if (!record) throw assessmentNotFound();
+  const [estimate, supplements, earlier] = await Promise.all([
+    presentOne(actor, record),
+    findSupplements({ scope, id }),
+    findEarlierVersions({ scope, record }),
+  ]);
+  const version = (v: { _id: unknown; version?: number; status: AssessmentStatus }, fallback: number) => ({ id: String(v._id), version: v.version ?? fallback, status: v.status });
   return {
     ...estimate,
-    supplements: supplements.map((s) => ({ id: String(s._id), version: s.version ?? 2, status: s.status })),
+    supplements: supplements.map((s) => version(s, 2)),
+    earlierVersions: earlier.map((v) => version(v, 1)),
   };
 }
 export type EstimateJson = Awaited<ReturnType<typeof getEstimate>>;
@@ -93,7 +102,9 @@ export async function editEstimate(actor: Actor, id: string, input: EstimateEdit
       ? await insertSupplement({ sent: current, change: plan.change, by })
       : await writeEstimateEdit({ scope, current, change: plan.change, by });
   if (!record) {
-    if (!(await findAssessment({ scope, id }))) throw assessmentNotFound();
+    const now = await findAssessment({ scope, id });
+    if (!now) throw assessmentNotFound();
+    if (now.supersededBy) throw jsonError(409, "A newer version of this estimate exists: edit the latest version");
     throw jsonError(409, "The estimate changed while you were editing it: open it again and repeat your change");
   }
   if (current.vendorId) {

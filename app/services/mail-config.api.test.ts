@@ -116,7 +116,7 @@ describe("the local mail drop (no mail server anywhere)", () => {
     const assessment = await Assessment.create({ ownerId: user.id, title: "Blue Civic", status: "reviewed", estimatedCost: 100 });
     const sent = await dealer.post(`/api/assessments/${String(assessment._id)}/send-email`, { contactId: contact.json.id }, { Origin: app.url });
     expect(sent.status).toBe(202);
-    const file = path.join(app.dataDir, "outbox", user.id, `${sent.json.id}.eml`);
+    const file = path.join(app.dataDir, "objects", "outbox", user.id, `${sent.json.id}.eml`);
     const raw = await vi.waitFor(() => readFile(file), { timeout: 15_000, interval: 100 });
     const mail = await simpleParser(raw);
     expect(mail.from?.value.map((a) => a.address)).toEqual(["estimates@operator.example"]);

@@ -3,6 +3,7 @@ import { findVendor, toPublicUser, User } from "~/models/user.server";
 import type { AppearanceInput, PreferencesInput, ProfileInput, SecurityInput } from "~/schemas/settings";
 import { env } from "~/utils/env.server";
 import { jsonError } from "~/utils/http.server";
+import { activeProviderConfig } from "./ai-provider.server";
 import { verifyCurrentPassword, type Actor } from "./auth.server";
 import { confirmEnrolment } from "./two-factor.server";
 import { SESSION_TIMEOUTS, type SessionTimeout } from "./session.server";
@@ -16,7 +17,7 @@ async function save(actor: Actor, set: Record<string, unknown>, unset: Record<st
   const user = await User.findOneAndUpdate(
     { _id: actor.id },
     { $set: set, ...(Object.keys(unset).length ? { $unset: unset } : {}) },
-    { new: true, runValidators: true },
+    { returnDocument: "after", runValidators: true },
   );
   if (!user) throw jsonError(404, "User not found");
   return toPublicUser(user);
@@ -75,11 +76,12 @@ export function maskKey(key: string | undefined) {
   return `${prefix}…${key.slice(-4)}`;
 }
 
-/** The Security tab's "API keys" section: the AI key (masked) and where media is stored. */
-export function apiKeysOverview() {
+/** The Security tab's "API keys" section: the AI key in use (Admin Settings', else OPENAI_API_KEY; masked) and where media is stored. */
+export async function apiKeysOverview() {
+  const provider = await activeProviderConfig();
   return {
-    aiKey: maskKey(env.OPENAI_API_KEY),
-    aiModel: env.OPENAI_MODEL,
+    aiKey: maskKey(provider && provider.apiKey !== "none" ? provider.apiKey : undefined),
+    aiModel: provider?.model ?? env.OPENAI_MODEL,
     storage:
       env.STORAGE === "s3"
         ? { kind: "s3" as const, label: `S3 bucket ${env.S3_BUCKET}${env.S3_ENDPOINT ? ` at ${new URL(env.S3_ENDPOINT).host}` : ` (${env.S3_REGION})`}` }

@@ -1,6 +1,8 @@
 import { env } from "~/utils/env.server";
 import { pingDb } from "~/utils/db.server";
 import type { Actor } from "./auth.server";
+import { verifiedExamplesVersion } from "~/models/training-item.server";
+import { activeProviderConfig, OPENAI_BASE_URL } from "./ai-provider.server";
 import { testConnection } from "./mail-config.server";
 import { storage } from "./storage.server";
 
@@ -11,6 +13,8 @@ import { storage } from "./storage.server";
 export interface ProbeResult {
   ok: boolean;
   detail: string;
+  /** Not down, but not set up either: nothing to reach (shown as "Not configured", not "Operational"). */
+  notConfigured?: boolean;
 }
 export interface StatusProbe {
   name: string;
@@ -54,13 +58,23 @@ export async function probeServices(actor: Actor, timeoutMs = PROBE_TIMEOUT_MS):
 registerStatusProbe({
   name: "AI Service",
   async probe(signal) {
-    if (!env.OPENAI_API_KEY) return { ok: true, detail: "Embedded analysis (no OpenAI key configured)" };
-    const base = (env.OPENAI_BASE_URL ?? "https://api.openai.com/v1").replace(/\/$/, "");
-    const res = await fetch(`${base}/models`, { headers: { Authorization: `Bearer ${env.OPENAI_API_KEY}` }, signal });
+    const config = await activeProviderConfig();
+    if (!config) {
+      const [verified] = (await verifiedExamplesVersion()).split(":");
+      if (Number(verified) > 0) return { ok: true, detail: `Embedded matcher: ${verified} verified training image(s); no AI provider set up` };
+      return {
+        ok: false,
+        notConfigured: true,
+        detail: "Not configured: no AI provider (Admin Settings → AI Provider) and no verified training images (AI Training), so photos are not analysed",
+      };
+    }
+    const base = (config.baseURL ?? OPENAI_BASE_URL).replace(/\/$/, "");
+    const res = await fetch(`${base}/models`, { headers: { Authorization: `Bearer ${config.apiKey}` }, signal });
     await res.body?.cancel();
     if (res.status === 401 || res.status === 403) return { ok: false, detail: `The API key was refused (${res.status})` };
     if (res.status >= 500) return { ok: false, detail: `The AI service answered ${res.status}` };
-    return { ok: true, detail: `${new URL(base).host}, model ${env.OPENAI_MODEL}` };
+    const where = config.source === "settings" ? "Admin Settings" : "OPENAI_* environment";
+    return { ok: true, detail: `${new URL(base).host}, model ${config.model} (${where})` };
   },
 });
 
@@ -69,7 +83,8 @@ registerStatusProbe({
   name: "Email Service",
   async probe(_signal, actor) {
     const status = await testConnection(actor, { fresh: true });
-    if (status.via === "drop") return { ok: true, detail: "Local mail drop (outbox/ in object storage): no mail server configured" };
+    // As the Email Center says: the drop keeps messages, it delivers nothing.
+    if (status.via === "drop") return { ok: false, notConfigured: true, detail: "Not configured: no mail server (Settings → Email or SMTP_HOST); messages are only saved to the local mail drop" };
     const where = status.via === "account" ? "the account's mail server" : "the SMTP_* server";
     return { ok: status.connected, detail: status.connected ? `Connected to ${where}` : (status.reason ?? `Could not reach ${where}`) };
   },

@@ -120,6 +120,8 @@ const ADMITTED: Record<string, number> = {
   "POST /api/packages": 201,
   "POST /api/auth/tokens": 201,
   "PUT /api/auth/user": 400,
+  // The AI provider needs its model (an empty body saves nothing).
+  "PUT /api/admin/ai-provider": 400,
   "PUT /api/auth/preferences": 400,
   "PUT /api/auth/password": 400,
   "POST /api/account/import": 415,

@@ -14,6 +14,7 @@ import { Form, Link } from "@remix-run/react";
 import type { AssessmentJson } from "~/services/assessments.server";
 import { formatUsd } from "../crud/format";
 import { humanize } from "../training/labels";
+import { ANALYSIS_TOASTS } from "~/schemas/assessment-wizard";
 import { SeverityBadge } from "./badges";
 
 /** How often the analyzing screen looks again (the no-JS page through a meta refresh). */
@@ -55,16 +56,35 @@ export function AnalyzingCard({ assessment }: { assessment: Pick<AssessmentJson,
 
 const confidencePercent = (confidence: number | undefined | null) => `${Math.round((confidence ?? 0) * 100)}%`;
 
+/** A price left TBD for want of a vendor's rule: who can fix it, and where. */
+const needsRule = (note: string | null | undefined) => Boolean(note && /pricing rule/i.test(note));
+
 /** Step 4: the result and what to do next. */
 export function ResultCard({ assessment }: { assessment: AssessmentJson }) {
   const photoWarnings = assessment.photoWarnings ?? [];
+  // Nothing looked at the photos: say what is missing and who can set it up, never "completed successfully".
+  const notAnalysed = assessment.aiAnalysis?.provider === "none";
   return (
     <Card withBorder padding="lg" data-testid="analysis-result">
       <Stack>
-        <div>
-          <Title order={3}>Analysis Complete</Title>
-          <Text c="dimmed">AI damage assessment completed successfully</Text>
-        </div>
+        {notAnalysed ? (
+          <>
+            <div>
+              <Title order={3}>{ANALYSIS_TOASTS.notAnalysed.title}</Title>
+              <Text c="dimmed">{ANALYSIS_TOASTS.notAnalysed.message}</Text>
+            </div>
+            <Alert color="orange" title="What to do" data-testid="analysis-missing">
+              An admin sets up an AI provider (Admin Settings → AI Provider) or verifies training images (AI Training);
+              then analyse the assessment again. Meanwhile a person can enter the damages and prices by hand: View Full
+              Estimate, then Edit.
+            </Alert>
+          </>
+        ) : (
+          <div>
+            <Title order={3}>{ANALYSIS_TOASTS.complete.title}</Title>
+            <Text c="dimmed">{ANALYSIS_TOASTS.complete.message}</Text>
+          </div>
+        )}
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
           <div>
             <Text size="sm" c="dimmed">
@@ -80,8 +100,9 @@ export function ResultCard({ assessment }: { assessment: AssessmentJson }) {
               {assessment.estimatedCost == null ? "TBD" : formatUsd(assessment.estimatedCost)}
             </Text>
             {assessment.estimatedCost == null && assessment.costNote && (
-              <Text size="xs" c="dimmed">
+              <Text size="xs" c="dimmed" data-testid="result-cost-note">
                 {assessment.costNote}
+                {needsRule(assessment.costNote) && ". The vendor adds the missing pricing rules in Vendor AI Training; the price follows when the assessment is analysed again."}
               </Text>
             )}
           </div>

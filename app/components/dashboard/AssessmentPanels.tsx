@@ -69,6 +69,11 @@ export function RecentAssessments({ assessments }: { assessments: AssessmentJson
                       {a.title}
                     </Text>
                     <StatusBadge status={a.status} />
+                    {a.version > 1 && (
+                      <Badge variant="outline" size="sm" data-testid="version-badge">
+                        Supplement v{a.version}
+                      </Badge>
+                    )}
                   </Group>
                   <Text size="sm" c="dimmed">
                     {vehicleOf(a)} · {formatDate(a.createdAt)}

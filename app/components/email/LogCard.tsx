@@ -37,10 +37,12 @@ export function LogCard({ log, timeZone, viewTo }: { log: EmailLogJson; timeZone
         </div>
       </div>
       <div className={classes.rows}>
-        <p className={classes.dim}>Assessment: {log.assessmentTitle ?? "N/A"}</p>
+        {/* An automatic notice (sign-in, analysis completed, delivery problem) is about no estimate. */}
+        <p className={classes.dim}>{log.kind === "notification" ? "Automatic notice" : `Assessment: ${log.assessmentTitle ?? "N/A"}`}</p>
         <p className={classes.dim}>
           {log.sentAt ? `Sent ${formatDateTime(log.sentAt, timeZone)}` : `Created ${formatDateTime(log.createdAt, timeZone)}`}
         </p>
+        {log.status === "saved" && <p className={classes.dim}>Saved on the server (local mail drop): not delivered.</p>}
         {log.status !== "sent" && log.lastError && (
           <p className={classes.dim} style={{ color: "var(--mantine-color-red-light-color)" }}>
             {log.lastError}

@@ -76,7 +76,11 @@ export function EstimateCard({ estimate, hrefWith }: { estimate: EstimateCardJso
           <span className={classes.cost} data-testid="estimate-cost">
             {formatDollars(a.estimatedCost)}
           </span>
-          {a.version > 1 && <span className={classes.badge}>Supplement v{a.version}</span>}
+          {a.version > 1 && (
+            <span className={classes.badge} data-testid="version-badge">
+              Supplement v{a.version}
+            </span>
+          )}
         </div>
         {a.damageCategories.length > 0 && (
           <div className={classes.chips} data-testid="estimate-categories">

@@ -74,16 +74,18 @@ export function EstimateDetail({
   return (
     <Stack gap="md" data-testid="estimate-detail">
       {a.supplementOf && (
-        <Alert color="blue" variant="light">
-          Supplement (version {a.version}) of a sent estimate.{" "}
-          <Anchor component={Link} to={hrefWith({ view: a.supplementOf })}>
-            Open the sent version
-          </Anchor>
+        <Alert color="blue" variant="light" data-testid="earlier-versions">
+          Supplement (version {a.version}) of a sent estimate. Earlier versions:{" "}
+          {a.earlierVersions.map((v) => (
+            <Anchor key={v.id} component={Link} to={hrefWith({ view: v.id })} mr="xs">
+              version {v.version} ({v.status})
+            </Anchor>
+          ))}
         </Alert>
       )}
       {a.supplements.length > 0 && (
-        <Alert color="yellow" variant="light">
-          This estimate was revised after it was sent:{" "}
+        <Alert color="yellow" variant="light" data-testid="later-versions">
+          Version {a.version}: this estimate was revised after it was sent (lists and totals count the latest version):{" "}
           {a.supplements.map((s) => (
             <Anchor key={s.id} component={Link} to={hrefWith({ view: s.id })} mr="xs">
               version {s.version} ({s.status})
@@ -156,9 +158,11 @@ export function EstimateDetail({
         {a.aiAnalysis ? (
           <>
             {a.aiAnalysis.description || "No description."}{" "}
-            <Text span c="dimmed" size="xs">
-              Confidence {Math.round(a.aiAnalysis.confidence * 100)}%
-            </Text>
+            {a.aiAnalysis.provider !== "none" && (
+              <Text span c="dimmed" size="xs">
+                Confidence {Math.round(a.aiAnalysis.confidence * 100)}%
+              </Text>
+            )}
           </>
         ) : (
           "Not analyzed yet"
@@ -201,7 +205,7 @@ export function EstimateDetail({
                     <Table.Td>{d.location}</Table.Td>
                     <Table.Td>{d.severity}</Table.Td>
                     <Table.Td>{Math.round(d.confidence * 100)}%</Table.Td>
-                    <Table.Td>{photoOf(d.mediaUrl) > 0 ? `Photo ${photoOf(d.mediaUrl)}` : "—"}</Table.Td>
+                    <Table.Td>{photoOf(d.mediaUrl) > 0 ? `Photo ${photoOf(d.mediaUrl)}` : "Photo not stated"}</Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>

@@ -16,3 +16,4 @@ export const assessmentCreateValidator = lazyValidator(() => import("~/schemas/a
 export const trainingItemValidator = lazyValidator(() => import("~/schemas/training").then((m) => m.trainingItemValidator));
 export const pricingRuleValidator = lazyValidator(() => import("~/schemas/vendor-pricing").then((m) => m.pricingRuleValidator));
 export const vendorPackageValidator = lazyValidator(() => import("~/schemas/vendor-pricing").then((m) => m.vendorPackageValidator));
+export const aiProviderValidator = lazyValidator(() => import("~/schemas/ai-provider").then((m) => m.aiProviderValidator));

@@ -175,8 +175,8 @@ function Status({ statuses }: { statuses: Data["statuses"] }) {
             <Table.Tr key={s.name}>
               <Table.Td fw={600}>{s.name}</Table.Td>
               <Table.Td>
-                <Badge color={s.ok ? "green" : "red"} variant="light">
-                  {s.ok ? "Operational" : "Down"}
+                <Badge color={s.ok ? "green" : s.notConfigured ? "gray" : "red"} variant="light">
+                  {s.ok ? "Operational" : s.notConfigured ? "Not configured" : "Down"}
                 </Badge>
               </Table.Td>
               <Table.Td>

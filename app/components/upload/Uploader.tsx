@@ -162,17 +162,19 @@ export function Uploader({ purpose, onComplete, height = 360, note }: UploaderPr
         note: note ?? null,
       });
       uppy.use(Compressor, { maxWidth: MAX_IMAGE_EDGE, maxHeight: MAX_IMAGE_EDGE, quality: 0.8 });
-      // After the compressor: the photo as it will be sent must fit the limit.
+      // After the compressor: the photo as it will be sent must fit the limit. One that does not (a
+      // GIF is not recompressed; a photo that stayed large) leaves the upload with the spec's message
+      // on screen, instead of a bare "0 of 0 files uploaded".
+      // The names as the user chose them (the compressor renames a converted image: hail.gif → hail.png).
+      const chosenNames = new Map<string, string>();
+      uppy.on("file-added", (file) => chosenNames.set(file.id, file.name ?? "file"));
       uppy.addPreProcessor(async (fileIDs) => {
-        for (const id of fileIDs) {
-          const file = uppy.getFile(id);
-          if (file && (file.size ?? 0) > limit.maxFileSize) {
-            const error = Object.assign(new Error(messages.exceedsSize(file.name ?? "file", limit.maxFileSize)), {
-              notRetryable: true,
-            });
-            uppy.emit("upload-error", file, error);
-          }
-        }
+        const tooLarge = fileIDs.map((id) => uppy.getFile(id)).filter((file) => file && (file.size ?? 0) > limit.maxFileSize);
+        if (tooLarge.length === 0) return;
+        const message = tooLarge.map((file) => messages.exceedsSize(chosenNames.get(file.id) ?? file.name ?? "file", limit.maxFileSize)).join(" ");
+        for (const file of tooLarge) uppy.removeFile(file.id);
+        uppy.info(message, "error", 8000);
+        showToast({ title: "Upload Error", message, color: "red" });
       });
       uppy.use(AwsS3, {
         companionEndpoint: COMPANION_ENDPOINT,

@@ -54,8 +54,7 @@ describe("embedded matcher", () => {
       damages: [],
       summary: NO_TRAINING_SUMMARY,
       confidence: 0,
-      provider: "embedded",
-      model: "nearest-5",
+      provider: "none",
     });
   });
 
@@ -73,6 +72,14 @@ describe("embedded matcher", () => {
 
     const other = await analyze([await photo("vstripes", { shift: 5 })]);
     expect(other.damages[0]).toMatchObject({ damageType: "scratch", severity: "minor", location: "left" });
+  });
+
+  it("says what it compared: photos and video frames, counted apart", async () => {
+    await trainingItem("hstripes", { damageType: "dent", severity: "major", location: "front" });
+    const still = await photo("hstripes", { shift: 3 });
+    const frame = { ...(await photo("vstripes")), mediaUrl: "/media/clip", videoFrame: true as const };
+    const result = await analyze([still, { ...still, mediaUrl: "/media/second" }, ...Array.from({ length: 6 }, () => frame)]);
+    expect(result.summary).toMatch(/^Compared 2 photos and 6 video frames with 1 verified training example: /);
   });
 
   it("never uses unverified items, and a photo like nothing verified gets no damage (confidence 0)", async () => {

@@ -1,7 +1,7 @@
 import { verifiedExamples, verifiedExamplesVersion, type VerifiedExample } from "~/models/training-item.server";
 import { DAMAGE_LOCATIONS, DAMAGE_TYPES, SEVERITIES, type DamageLocation, type DamageType, type Severity } from "~/schemas/damage";
 import { computeImageFeatures, featureDistance, type ImageFeatures } from "../image-features.server";
-import type { AnalysisPhoto, AnalysisProvider, AnalysisResult, FoundDamage } from "./types";
+import { describePictures, type AnalysisPhoto, type AnalysisProvider, type AnalysisResult, type FoundDamage } from "./types";
 
 /**
  * The default provider (no OpenAI key): each photo is compared with the **verified** AI-training
@@ -24,7 +24,8 @@ export const K = 5;
 export const FAR = 0.35;
 /** Bounds the examples held in memory (each about 1 KB). */
 const MAX_EXAMPLES = 10_000;
-export const NO_TRAINING_SUMMARY = "No verified training examples yet — needs manual review.";
+export const NO_TRAINING_SUMMARY =
+  "Not analysed: no AI provider is set up and there are no verified training images, so nothing looked at these photos — needs manual review.";
 const NO_MATCH_SUMMARY = "No verified training example resembles these photos closely enough — needs manual review.";
 
 interface Example {
@@ -118,7 +119,8 @@ function damageOn(photo: AnalysisPhoto, neighbours: Neighbour[]): FoundDamage | 
 export async function matchPhotos(photos: AnalysisPhoto[], { signal }: { signal?: AbortSignal } = {}): Promise<AnalysisResult> {
   const examples = await currentExamples();
   const base = { provider: "embedded" as const, model: `nearest-${K}` };
-  if (examples.length === 0) return { ...base, damages: [], summary: NO_TRAINING_SUMMARY, confidence: 0 };
+  // Nothing to compare with: no analysis took place, and the result says so (provider "none").
+  if (examples.length === 0) return { provider: "none", damages: [], summary: NO_TRAINING_SUMMARY, confidence: 0 };
 
   const byKey = new Map<string, FoundDamage>();
   for (const photo of photos) {
@@ -141,7 +143,7 @@ export async function matchPhotos(photos: AnalysisPhoto[], { signal }: { signal?
   const confidence = round2(damages.reduce((sum, d) => sum + d.confidence, 0) / damages.length);
   const list = damages.map((d) => `${d.severity} ${d.damageType.replace(/_/g, " ")} (${d.location})`).join(", ");
   const summary =
-    `Compared ${photos.length} photo${photos.length === 1 ? "" : "s"} with ${examples.length} verified training example${examples.length === 1 ? "" : "s"}: ` +
+    `Compared ${describePictures(photos)} with ${examples.length} verified training example${examples.length === 1 ? "" : "s"}: ` +
     `${list}.${confidence < 0.5 ? " The matches are distant — have a person review them." : ""}`;
   return { ...base, damages, summary, confidence };
 }

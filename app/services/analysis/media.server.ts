@@ -121,7 +121,7 @@ export async function toAnalysisPhotos(
         if (signal?.aborted) throw error;
         throw new Error(`Could not read the video ${file.mediaUrl}: ${(error as Error).message.replace(/^Could not read the video: /, "")}`);
       });
-      for (const bytes of frames) photos.push({ mediaUrl: file.mediaUrl, contentType: "image/jpeg", bytes });
+      for (const bytes of frames) photos.push({ mediaUrl: file.mediaUrl, contentType: "image/jpeg", bytes, videoFrame: true });
     } else {
       throw new Error(`Cannot analyse ${file.mediaUrl}: ${file.contentType} is neither an image nor a video`);
     }

@@ -1,6 +1,7 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startOpenAiTestServer, type OpenAiTestServer } from "../../../tests/openai-server";
+import { useTestDb } from "../../../tests/test-db";
 import { env } from "../../utils/env.server";
 import { embeddedMatcher } from "./embedded-matcher.server";
 import { toAnalysisPhotos } from "./media.server";
@@ -19,6 +20,8 @@ const provider = (timeoutMs = 5000) => createOpenAiProvider({ apiKey: "test-key"
 
 describe("OpenAI-compatible provider", () => {
   beforeAll(async () => {
+    // The provider an admin saved (Admin Settings → AI Provider) is read from the database.
+    await useTestDb();
     server = await startOpenAiTestServer();
     const image = (width: number, height: number, r: number) =>
       sharp({ create: { width, height, channels: 3, background: { r, g: 80, b: 80 } } }).png().toBuffer();
@@ -108,7 +111,8 @@ describe("OpenAI-compatible provider", () => {
     server.script({ json: answer([{ ...DENT, photo: 3 }]) }, { json: answer([{ ...DENT, damageType: "smudge", photo: 1 }]) });
     await expect(provider().analyze(photos, {})).rejects.toThrow(/the answer did not match the damage format \(damages\.0\.damageType: Invalid enum value/);
     expect(() => parseAnswer(JSON.stringify(answer([{ ...DENT, photo: 3 }])), photos)).toThrow("damage 1 names photo 3 of 2");
-    expect(() => parseAnswer(JSON.stringify(answer([DENT])), photos)).toThrow("damage 1 does not say which photo it is on");
+    // Without a photo number over several files the damage is kept, its photo not stated (no mediaUrl).
+    expect(parseAnswer(JSON.stringify(answer([DENT, { ...SCRATCH, photo: 2 }])), photos).damages).toEqual([DENT, { ...SCRATCH, mediaUrl: "/media/side" }]);
     // Without a photo number, a damage is placed when every photo comes from one file (a video's frames).
     const frames = photos.map((p) => ({ ...p, mediaUrl: "/media/video" }));
     expect(parseAnswer(JSON.stringify(answer([DENT])), frames).damages).toEqual([{ ...DENT, mediaUrl: "/media/video" }]);
@@ -123,15 +127,15 @@ describe("OpenAI-compatible provider", () => {
     await expect(pending).rejects.toThrow("lease lost");
   });
 
-  it("is chosen when OPENAI_API_KEY is set; the embedded matcher otherwise", () => {
+  it("is chosen when OPENAI_API_KEY is set; the embedded matcher otherwise", async () => {
     const saved = { key: env.OPENAI_API_KEY, url: env.OPENAI_BASE_URL };
     try {
       env.OPENAI_API_KEY = undefined;
-      expect(analysisProvider()).toBe(embeddedMatcher);
+      expect(await analysisProvider()).toBe(embeddedMatcher);
       env.OPENAI_API_KEY = "sk-test";
       env.OPENAI_BASE_URL = server.baseURL;
-      expect(analysisProvider().name).toBe("openai");
-      expect(analysisProvider()).toBe(analysisProvider());
+      expect((await analysisProvider()).name).toBe("openai");
+      expect(await analysisProvider()).toBe(await analysisProvider());
     } finally {
       env.OPENAI_API_KEY = saved.key;
       env.OPENAI_BASE_URL = saved.url;

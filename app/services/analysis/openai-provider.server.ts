@@ -93,9 +93,9 @@ export function parseAnswer(content: string | null | undefined, photos: Analysis
   const distinctMedia = new Set(photos.map((p) => p.mediaUrl));
   const damages: FoundDamage[] = parsed.data.damages.map(({ photo, ...damage }, i) => {
     if (photo === undefined) {
-      // Without a photo number the damage can be placed only when every photo is of one media file.
-      if (distinctMedia.size !== 1) throw new InvalidAnswer(`damage ${i + 1} does not say which photo it is on`);
-      return { ...damage, mediaUrl: photos[0].mediaUrl };
+      // A server that ignores the schema may leave the number out: with one media file the damage is
+      // on it; with several it is kept, its photo not stated (never guessed, never the whole analysis lost).
+      return distinctMedia.size === 1 ? { ...damage, mediaUrl: photos[0].mediaUrl } : damage;
     }
     if (photo < 1 || photo > photos.length) throw new InvalidAnswer(`damage ${i + 1} names photo ${photo} of ${photos.length}`);
     return { ...damage, mediaUrl: photos[photo - 1].mediaUrl };

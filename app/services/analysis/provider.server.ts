@@ -1,17 +1,21 @@
-import { env } from "~/utils/env.server";
+import { activeProviderConfig } from "../ai-provider.server";
 import { embeddedMatcher } from "./embedded-matcher.server";
 import { createOpenAiProvider } from "./openai-provider.server";
 import type { AnalysisProvider } from "./types";
 
 let openAi: { key: string; provider: AnalysisProvider } | undefined;
 
-/** The OpenAI-compatible vision provider when OPENAI_API_KEY is set, else the embedded matcher. */
-export function analysisProvider(): AnalysisProvider {
-  const apiKey = env.OPENAI_API_KEY;
-  if (!apiKey) return embeddedMatcher;
-  // One client (and its connection pool) for the process.
-  if (openAi?.key !== apiKey) {
-    openAi = { key: apiKey, provider: createOpenAiProvider({ apiKey, baseURL: env.OPENAI_BASE_URL, model: env.OPENAI_MODEL }) };
+/**
+ * The OpenAI-compatible vision provider when one is configured (Admin Settings → AI Provider, else
+ * OPENAI_API_KEY), else the embedded matcher. The configuration is read at each analysis; only the
+ * client (and its connection pool) for the current one is kept.
+ */
+export async function analysisProvider(): Promise<AnalysisProvider> {
+  const config = await activeProviderConfig();
+  if (!config) return embeddedMatcher;
+  const key = JSON.stringify([config.apiKey, config.baseURL, config.model]);
+  if (openAi?.key !== key) {
+    openAi = { key, provider: createOpenAiProvider({ apiKey: config.apiKey, baseURL: config.baseURL, model: config.model }) };
   }
   return openAi.provider;
 }

@@ -9,6 +9,17 @@ export interface AnalysisPhoto {
   mediaUrl: string;
   contentType: string;
   bytes: Buffer;
+  /** Set on a video's frames: the picture is one frame of the video, not a photo. */
+  videoFrame?: true;
+}
+
+/** "2 photos and 6 video frames": what a set of pictures is, counted as a person would. */
+export function describePictures(photos: Pick<AnalysisPhoto, "videoFrame">[]) {
+  const frames = photos.filter((p) => p.videoFrame).length;
+  const stills = photos.length - frames;
+  const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  const parts = [stills > 0 || frames === 0 ? count(stills, "photo", "photos") : "", frames > 0 ? count(frames, "video frame", "video frames") : ""];
+  return parts.filter(Boolean).join(" and ");
 }
 
 export interface FoundDamage {
@@ -18,11 +29,12 @@ export interface FoundDamage {
   description: string;
   /** 0–1. */
   confidence: number;
-  /** The photo (or video) it was found on. */
-  mediaUrl: string;
+  /** The photo (or video) it was found on; absent when the provider did not say ("photo not stated"). */
+  mediaUrl?: string;
 }
 
-export type AnalysisProviderName = "openai" | "embedded";
+/** "none": nothing could look at the photos (no AI provider configured, no verified training images). */
+export type AnalysisProviderName = "openai" | "embedded" | "none";
 
 export interface AnalysisResult {
   damages: FoundDamage[];

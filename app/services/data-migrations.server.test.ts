@@ -1,0 +1,47 @@
+import { Types } from "mongoose";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestDb } from "../../tests/test-db";
+import { Assessment } from "../models/assessment.server";
+import { EmailLog } from "../models/email-log.server";
+import { runDataMigrations } from "./data-migrations.server";
+
+const log = (fields: Record<string, unknown>) => ({
+  ownerId: new Types.ObjectId(),
+  kind: "estimate",
+  idempotencyKey: new Types.ObjectId().toHexString(),
+  recipientEmail: "jane@example.com",
+  subject: "Estimate",
+  html: "<p>x</p>",
+  text: "x",
+  messageId: `<${new Types.ObjectId().toHexString()}@example.com>`,
+  ...fields,
+});
+
+describe("data migrations at start-up", () => {
+  beforeAll(async () => {
+    await useTestDb();
+  });
+
+  it("turns an earlier version's 'sent' local-drop logs into 'saved', leaves real deliveries, and is idempotent", async () => {
+    const sentAt = new Date();
+    const [dropped, delivered] = await EmailLog.insertMany([log({ status: "sent", localDrop: true, sentAt }), log({ status: "sent", localDrop: false, sentAt })]);
+    await runDataMigrations();
+    await runDataMigrations();
+    const after = await EmailLog.findById(dropped._id).lean<{ status: string; sentAt?: Date }>();
+    expect(after).toMatchObject({ status: "saved" });
+    expect(after?.sentAt).toBeUndefined();
+    expect((await EmailLog.findById(delivered._id).lean<{ status: string; sentAt?: Date }>())?.status).toBe("sent");
+  });
+
+  it("marks the sent version each earlier supplement replaced (a chain too), keeping its updatedAt", async () => {
+    const ownerId = new Types.ObjectId();
+    const v1 = await Assessment.create({ ownerId, title: "Golf", status: "sent", version: 1 });
+    const v2 = await Assessment.create({ ownerId, title: "Golf", status: "sent", version: 2, supplementOf: v1._id });
+    const v3 = await Assessment.create({ ownerId, title: "Golf", status: "reviewed", version: 3, supplementOf: v2._id });
+    await runDataMigrations();
+    await runDataMigrations();
+    const after = await Assessment.find({ ownerId }).sort({ version: 1 }).lean<{ supersededBy?: Types.ObjectId; updatedAt: Date }[]>();
+    expect(after.map((a) => a.supersededBy && String(a.supersededBy))).toEqual([String(v2._id), String(v3._id), undefined]);
+    expect(after[0].updatedAt).toEqual(v1.updatedAt);
+  });
+});

@@ -1,0 +1,44 @@
+import { EmailLog } from "~/models/email-log.server";
+import { linkSupplements } from "~/models/estimate.server";
+import { isDbUnavailableError } from "~/utils/db-errors.server";
+import { db } from "~/utils/db.server";
+
+/**
+ * Data written by earlier versions, brought to what the code now means (docs/decisions/0018). Each
+ * step is one idempotent update done by the database, run at start-up by the worker that runs the
+ * background jobs: running it twice, or on a database already current, changes nothing.
+ */
+const steps: { name: string; run: () => Promise<number> }[] = [
+  {
+    // A message only written to the local drop was recorded as "sent": it is "saved" (never delivered).
+    name: "email logs saved to the local drop",
+    run: async () =>
+      (await EmailLog.updateMany({ status: "sent", localDrop: true }, { $set: { status: "saved" }, $unset: { sentAt: 1 } })).modifiedCount,
+  },
+  {
+    // Lists, counts and sums take the latest version of an estimate: supplements made before
+    // `supersededBy` existed mark the version they replaced.
+    name: "supplements replace their sent version",
+    run: () => linkSupplements(),
+  },
+];
+
+/** Registers another step (a module with data to bring forward adds its own). */
+export function registerDataMigration(step: { name: string; run: () => Promise<number> }) {
+  steps.push(step);
+}
+
+export async function runDataMigrations() {
+  // Started with the process: the connection is still being made.
+  await db().ready;
+  for (const step of steps) {
+    try {
+      const changed = await step.run();
+      if (changed > 0) console.info(`data migration "${step.name}": ${changed} document(s) updated`);
+    } catch (error) {
+      // A database still starting: the next start-up does it (every step is idempotent).
+      if (!isDbUnavailableError(error) && !(error instanceof Response)) throw error;
+      console.warn(`data migration "${step.name}" postponed: the database is unavailable`);
+    }
+  }
+}
