@@ -162,3 +162,29 @@ test("personal API tokens: create (shown once), use, revoke", async ({ page, log
   await expect(page.getByText("API token revoked").first()).toBeVisible();
   expect((await request.get("/api/auth/user", { headers: { Authorization: `Bearer ${token}` } })).status()).toBe(401);
 });
+
+test("Admin Settings → Users → Delete asks first, and the users table fits a 1366 px laptop", async ({ page, loginAs, createUser }) => {
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await loginAs("admin");
+  const dealer = await createUser("dealer", `departing.dealership.account.${test.info().project.name.replace("-", "")}${Date.now() % 100000}`);
+  await page.goto("/admin-settings?tab=users");
+  await expect(page.getByTestId(`user-row-${dealer.username}`)).toBeVisible();
+  // The page never scrolls sideways; the table reaches its Delete column or scrolls in its own box.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+  const deleteLink = page.getByRole("link", { name: `Delete ${dealer.username}` });
+  // Reachable without scrolling sideways: inside the page's width and not clipped by its table box.
+  const box = await deleteLink.evaluate((el) => {
+    const rect = el.getBoundingClientRect();
+    const clip = el.closest(".m_a100c15")?.getBoundingClientRect();
+    return { right: rect.right, limit: Math.min(window.innerWidth, clip?.right ?? Infinity) };
+  });
+  expect(box.right).toBeLessThanOrEqual(box.limit);
+  await deleteLink.click();
+  await expect(page).toHaveURL(/tab=users/);
+  await expect(
+    page.getByText(`Are you sure you want to delete user "${dealer.username}"? This action cannot be undone.`),
+  ).toBeVisible();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
+  await expect(page.getByText("User account deleted successfully").first()).toBeVisible();
+  await expect(page.getByTestId(`user-row-${dealer.username}`)).toHaveCount(0);
+});

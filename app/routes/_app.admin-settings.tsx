@@ -78,7 +78,8 @@ export default function AdminSettings() {
       ) : (
         <Stack>
           {confirmDelete && <DeleteUserConfirm user={confirmDelete} cancelTo="/admin-settings?tab=users" />}
-          <SimpleGrid cols={{ base: 1, lg: 2 }}>
+          {/* One column up to wide screens: beside the form, a laptop's half column cut the table off. */}
+          <SimpleGrid cols={{ base: 1, xl: 2 }}>
             <Card withBorder>
               <Title order={2} size="h4" mb="sm">
                 Create user account
@@ -94,7 +95,12 @@ export default function AdminSettings() {
               <Title order={2} size="h4" mb="sm">
                 User accounts
               </Title>
-              <UserTable users={users} canDelete={(u) => u.role !== "admin"} emptyText="No user accounts found" />
+              <UserTable
+                users={users}
+                canDelete={(u) => u.role !== "admin"}
+                emptyText="No user accounts found"
+                deleteTo={(u) => `?tab=users&delete=${u.id}`}
+              />
             </Card>
           </SimpleGrid>
         </Stack>

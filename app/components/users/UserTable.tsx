@@ -27,10 +27,13 @@ export function UserTable({
   users,
   canDelete,
   emptyText,
+  deleteTo = (user) => `?delete=${user.id}`,
 }: {
   users: UserRow[];
   canDelete: (user: UserRow) => boolean;
   emptyText: string;
+  /** The confirmation's address; a screen with tabs keeps its tab in it. */
+  deleteTo?: (user: UserRow) => string;
 }) {
   if (users.length === 0) {
     return (
@@ -75,7 +78,7 @@ export function UserTable({
                 {canDelete(user) && (
                   <Button
                     component={Link}
-                    to={`?delete=${user.id}`}
+                    to={deleteTo(user)}
                     preventScrollReset
                     size="xs"
                     color="red"
