@@ -149,3 +149,22 @@ test("at 360 px the list, the detail and the edit form fit without sideways scro
     expect(overflow, `${path} scrolls sideways by ${overflow} px`).toBeLessThanOrEqual(0);
   }
 });
+
+test("an estimate without a customer gets one in Edit Estimate, and its Email button works", async ({ page, loginAs, createUser }) => {
+  const vendor = await createUser("vendor");
+  const dealer = await loginAs("dealer");
+  await seed(dealer.id, vendor.id);
+  const contact = await page.request.post("/api/contacts", { data: { firstName: "Carla", lastName: "Customer", email: "carla@example.com" } });
+  expect(contact.status()).toBe(201);
+  await page.goto("/estimates");
+  await page.getByRole("link", { name: "View Silver Camry" }).click();
+  await expect(dialog(page).getByRole("button", { name: "Email" })).toBeDisabled();
+  await dialog(page).getByRole("link", { name: "Edit" }).click();
+  await dialog(page).getByLabel("Customer").selectOption({ label: "Carla Customer" });
+  await dialog(page).getByRole("button", { name: "Save Estimate" }).click();
+  await expectToast(page, "Estimate Updated", "“Silver Camry” has been updated.");
+  await expect(dialog(page).getByText("Carla Customer").first()).toBeVisible();
+  await expect(dialog(page).getByTestId("audit-trail").getByText("Customer: none → Carla Customer")).toBeVisible();
+  await dialog(page).getByRole("button", { name: "Email" }).click();
+  await expectToast(page, "Email Sent", "Estimate has been sent successfully.");
+});

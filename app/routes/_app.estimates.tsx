@@ -47,7 +47,7 @@ const STATUS_OPTIONS = [{ value: "all", label: "All Statuses" }, ...ASSESSMENT_S
 const PLACEHOLDERS = 5;
 
 export default function EstimatesPage() {
-  const { q, status, assessments, matched, page, pageCount, pageSize, summary, target, timeZone } = useLoaderData<typeof loader>();
+  const { q, status, assessments, matched, page, pageCount, pageSize, summary, target, timeZone, contacts } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const loading = useListLoading(200, ESTIMATE_LIST_PARAMS);
   const dialog = readEstimateDialog(params);
@@ -118,7 +118,7 @@ export default function EstimatesPage() {
           ) : dialog.kind === "edit" && BEING_ANALYZED.includes(estimate.status) ? (
             <Text>This estimate is being analyzed: edit it when the analysis is done.</Text>
           ) : dialog.kind === "edit" ? (
-            <EstimateForm estimate={estimate} cancelTo={hrefWith({ view: estimate.id })} />
+            <EstimateForm estimate={estimate} contacts={contacts} cancelTo={hrefWith({ view: estimate.id })} />
           ) : (
             <ConfirmDelete id={estimate.id} question={`Are you sure you want to delete “${estimate.title}”? This action cannot be undone.`} cancelTo={closeTo} />
           )}

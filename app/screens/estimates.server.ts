@@ -2,6 +2,7 @@ import { assessmentListQuerySchema } from "~/schemas/assessment";
 import { estimateFormValidator } from "~/schemas/estimate";
 import { approveAssessment, deleteAssessment, rejectAssessment } from "~/services/assessments.server";
 import type { Actor } from "~/services/auth.server";
+import { contactChoices } from "~/services/contacts.server";
 import { editEstimate, estimatesPage, getEstimate } from "~/services/estimates.server";
 import { redirectWithToast } from "~/services/session.server";
 import { asFormFailure, handleForm } from "~/utils/forms.server";
@@ -32,9 +33,12 @@ export async function estimatesData(actor: Actor, requestUrl: string) {
     estimatesPage(actor, { q, status, page, pageSize: ESTIMATES_PAGE_SIZE }),
     dialog ? getEstimate(actor, dialog.id).catch(nullIfNotFound) : null,
   ]);
+  // Edit Estimate's customer dropdown: the estimate owner's contacts.
+  const contacts = dialog?.kind === "edit" && target ? await contactChoices(actor, target.ownerId) : [];
   return {
     q: q ?? "",
     status: status ?? "all",
+    contacts,
     pageSize: ESTIMATES_PAGE_SIZE,
     timeZone: SERVER_TIME_ZONE,
     ...list,

@@ -121,6 +121,12 @@ export function EstimateDetail({
       {!a.contactId && (
         <Text size="xs" c="dimmed">
           {NO_CONTACT_MESSAGE}
+          {!BEING_ANALYZED.includes(a.status) && (
+            <>
+              {" "}
+              <Link to={hrefWith({ view: null, edit: a.id })}>Choose the customer</Link>
+            </>
+          )}
         </Text>
       )}
 
