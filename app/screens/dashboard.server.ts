@@ -10,6 +10,7 @@ import type { Actor } from "~/services/auth.server";
 import { activePackages } from "~/services/packages.server";
 import { redirectWithToast } from "~/services/session.server";
 import { switchRole } from "~/services/users.server";
+import { wizardDraft } from "~/services/storage.server";
 import { vendorLabourRates } from "~/services/vendors.server";
 import { asFormFailure, hasForbiddenFieldName } from "~/utils/forms.server";
 import { sendEstimateFromScreen } from "./send-estimate.server";
@@ -20,15 +21,17 @@ const PANEL_ROWS = 3;
 
 /** Everything the dashboard shows, each figure from the database. */
 export async function dashboardData(actor: Actor) {
-  const [stats, upload, review, complete, packages, rates] = await Promise.all([
+  const [stats, upload, review, complete, packages, rates, draft] = await Promise.all([
     dashboardStats(actor),
     listAssessments(actor, { status: "uploaded", limit: BOARD_ITEMS }),
     listAssessments(actor, { status: "completed", limit: BOARD_ITEMS }),
     listAssessments(actor, { status: "reviewed", limit: BOARD_ITEMS }),
     activePackages(actor, PANEL_ROWS),
     vendorLabourRates(PANEL_ROWS),
+    wizardDraft(actor),
   ]);
-  return { stats, board: { upload, review, complete }, packages, rates };
+  // Files uploaded (Upload Media, or a wizard run left behind) and waiting for an assessment.
+  return { stats, board: { upload, review, complete }, packages, rates, draftFiles: draft.length };
 }
 
 /** Runs a board action and comes back to the dashboard with its toast; a refusal (e.g. already approved) as an error toast. */
