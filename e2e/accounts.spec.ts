@@ -1,4 +1,5 @@
 import { expect, test } from "./fixtures";
+import mongoose from "mongoose";
 import type { Page } from "@playwright/test";
 
 async function fillLogin(page: Page, username: string, password: string) {
@@ -187,4 +188,47 @@ test("Admin Settings → Users → Delete asks first, and the users table fits a
   await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
   await expect(page.getByText("User account deleted successfully").first()).toBeVisible();
   await expect(page.getByTestId(`user-row-${dealer.username}`)).toHaveCount(0);
+});
+
+test("a form posted after the session ended: the spec's message, sign in, and back to the form with what was typed (no password kept)", async ({ page, loginAs }) => {
+  const admin = await loginAs("admin");
+  const username = `typed${test.info().project.name.replace("-", "")}${Date.now() % 100000}`;
+  await page.goto("/admin-settings?tab=users");
+  const form = page.locator("form#create-user");
+  await form.getByLabel("First name").fill("Terry");
+  await form.getByLabel("Last name").fill("Typed");
+  await form.getByLabel("Username").fill(username);
+  await form.locator('input[name="password"]').fill("secret-pass-1");
+  await form.getByLabel("Email").fill(`${username}@example.com`);
+  // The session ends while the form is open (its cookie expired with it).
+  await page.context().clearCookies();
+  await form.getByRole("button", { name: "Create Account" }).click();
+
+  await expect(page).toHaveURL(/\/login\?redirectTo=%2Fadmin-settings%3Ftab%3Dusers$/);
+  await expect(page.getByText("You are logged out. Logging in again...").first()).toBeVisible();
+  await expect(page.getByText("Unauthorized", { exact: true }).first()).toBeVisible();
+  // Kept server-side, without the password.
+  const kept = await mongoose.connection
+    .collection("sessions")
+    .find({ "data.resume.path": "/admin-settings?tab=users" })
+    .toArray();
+  const mine = kept.find((s) => s.data.resume.fields.username === username);
+  expect(mine?.data.resume.fields).toEqual({ firstName: "Terry", lastName: "Typed", username, email: `${username}@example.com`, role: "dealer" });
+
+  await page.getByLabel("Username").fill(admin.username);
+  await page.locator('input[name="password"]').fill(admin.password);
+  await page.getByRole("button", { name: "Sign in as Admin" }).click();
+  await expect(page).toHaveURL(/\/admin-settings\?tab=users$/);
+  await expect(form.getByLabel("First name")).toHaveValue("Terry");
+  await expect(form.getByLabel("Last name")).toHaveValue("Typed");
+  await expect(form.getByLabel("Username")).toHaveValue(username);
+  await expect(form.getByLabel("Email")).toHaveValue(`${username}@example.com`);
+  await expect(form.locator('input[name="password"]')).toHaveValue("");
+  await form.locator('input[name="password"]').fill("secret-pass-1");
+  await form.getByRole("button", { name: "Create Account" }).click();
+  await expect(page.getByText("User account created successfully").first()).toBeVisible();
+  await expect(page.getByTestId(`user-row-${username}`)).toBeVisible();
+  // Given back once: the next visit shows the empty form.
+  await page.goto("/admin-settings?tab=users");
+  await expect(form.getByLabel("First name")).toHaveValue("");
 });

@@ -31,9 +31,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
+  // Before the body is read: a post after the session ended keeps its typed fields for the sign-in.
+  const actor = await requireAdmin(request);
   const form = await request.formData();
   if (form.get("intent") === "change-credentials") {
-    const actor = await requireAdmin(request);
     return handleForm(
       request,
       changeCredentialsValidator,

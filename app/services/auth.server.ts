@@ -3,6 +3,7 @@ import { json, redirect } from "@remix-run/node";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { LOGGED_OUT_TOAST } from "~/schemas/toasts";
+import { keptFields, pagePath, RESUME_MS, type ResumedForm } from "~/schemas/resume";
 import { redeemApiToken } from "~/models/api-token.server";
 import { attemptsSince, clearAttempts, forgetAttempt, recordAttempt } from "~/models/login-attempt.server";
 import { deleteUserSessions } from "~/models/session.server";
@@ -29,6 +30,7 @@ import {
   SESSION_TIMEOUTS,
   sessionCookie,
   sessionStorage,
+  type AppSession,
   type SessionTimeout,
 } from "./session.server";
 
@@ -203,8 +205,10 @@ async function signIn(request: Request, user: UserRecord, clientIp?: string) {
 /** The password was right: a session that signs no one in, only remembers whose code to ask for. */
 async function startSecondStep(request: Request, user: UserRecord) {
   const old = await getSession(request);
+  const resume = unexpiredResume(old);
   if (old.id) await sessionStorage.destroySession(old);
   const session = await sessionStorage.getSession();
+  if (resume) session.set("resume", resume);
   const expiresAt = Date.now() + SECOND_STEP_MS;
   session.set("pendingUserId", String(user._id));
   session.set("expiresAt", expiresAt);
@@ -222,11 +226,20 @@ export async function completeSecondStep({ request, code }: { request: Request; 
   return signIn(request, user);
 }
 
+/** Typed work the signed-out session keeps, while it is fresh. */
+function unexpiredResume(session: AppSession) {
+  const resume = session.get("resume");
+  return resume && Date.now() - resume.at < RESUME_MS ? resume : undefined;
+}
+
 /** A new session id at every sign-in (no fixation); the old session, if any, is destroyed. */
 export async function startSession(request: Request, user: UserRecord) {
   const old = await getSession(request);
+  const resume = unexpiredResume(old);
   if (old.id) await sessionStorage.destroySession(old);
   const session = await sessionStorage.getSession();
+  // The typed work of a form posted after the last session ended: for the first page.
+  if (resume) session.set("resumed", resume);
   const timeout = (user.sessionTimeout as SessionTimeout | undefined) ?? DEFAULT_SESSION_TIMEOUT;
   session.set("userId", String(user._id));
   session.set("expiresAt", Date.now() + SESSION_TIMEOUTS[timeout]);
@@ -275,20 +288,39 @@ async function resolveActor(request: Request): Promise<Actor | null> {
   return { id: String(user._id), user, role: preview ?? realRole, realRole, via: "session" };
 }
 
+/**
+ * A screen's form post whose session ended: its typed fields (never a password), for the page after
+ * the sign-in. The body is read from a copy when the action has not read it yet.
+ */
+async function typedWork(request: Request, path: string): Promise<ResumedForm | null> {
+  const type = request.headers.get("Content-Type") ?? "";
+  if (request.method !== "POST" || request.bodyUsed || !type.startsWith("application/x-www-form-urlencoded")) return null;
+  const fields = keptFields(await request.clone().formData());
+  return Object.keys(fields).length > 0 ? { path, fields, at: Date.now() } : null;
+}
+
 async function unauthorized(request: Request): Promise<Response> {
   if (isApiRequest(request)) return json({ message: "Unauthorized" }, { status: 401 });
   const url = new URL(request.url);
-  const redirectTo = `${url.pathname}${url.search}`;
+  const redirectTo = pagePath(url);
   const login = redirectTo === "/" ? "/login" : `/login?redirectTo=${encodeURIComponent(redirectTo)}`;
   // A session cookie that no longer signs anyone in: the session ended, so say so on the login page
   // (through a new session: the ended one's record is gone or expired and takes no flash).
   // Remix sends a loader's redirect as it is (entry.server's headers never see it): the same address
   // is a page when signed in, so this answer must not be cached for another visitor either.
+  // A form post without any session is one whose session ended too (its cookie expired with it).
   const headers = new Headers();
   setPrivateCaching(headers, request);
-  if ((await sessionCookie.parse(request.headers.get("Cookie"))) === null) return redirect(login, { headers });
+  const posted = request.method !== "GET" && request.method !== "HEAD";
+  if (!posted && (await sessionCookie.parse(request.headers.get("Cookie"))) === null) return redirect(login, { headers });
   const session = await sessionStorage.getSession();
   session.flash("toast", LOGGED_OUT_TOAST);
+  const work = await typedWork(request, redirectTo);
+  if (work) {
+    // Kept server-side in this anonymous session, which ends with it (RESUME_MS).
+    session.set("resume", work);
+    session.set("expiresAt", work.at + RESUME_MS);
+  }
   headers.set("Set-Cookie", await commitSession(session));
   return redirect(login, { headers });
 }
