@@ -21,7 +21,7 @@ import {
 import { loginSchema } from "~/schemas/auth";
 import { checkSecondFactor } from "./two-factor.server";
 import { jsonError, setPrivateCaching, validationError } from "~/utils/http.server";
-import { assertSameOrigin, isApiRequest } from "~/utils/request.server";
+import { assertSameOrigin, isApiRequest, isOwnPagePost } from "~/utils/request.server";
 import { sendLoginNotification } from "./email-delivery.server";
 import {
   commitSession,
@@ -295,6 +295,8 @@ async function resolveActor(request: Request): Promise<Actor | null> {
 async function typedWork(request: Request, path: string): Promise<ResumedForm | null> {
   const type = request.headers.get("Content-Type") ?? "";
   if (request.method !== "POST" || request.bodyUsed || !type.startsWith("application/x-www-form-urlencoded")) return null;
+  // Only this site's own pages: another site's post must not fill in a form for the next sign-in.
+  if (!isOwnPagePost(request)) return null;
   const fields = keptFields(await request.clone().formData());
   return Object.keys(fields).length > 0 ? { path, fields, at: Date.now() } : null;
 }
@@ -315,12 +317,10 @@ async function unauthorized(request: Request): Promise<Response> {
   if (!posted && (await sessionCookie.parse(request.headers.get("Cookie"))) === null) return redirect(login, { headers });
   const session = await sessionStorage.getSession();
   session.flash("toast", LOGGED_OUT_TOAST);
+  // This anonymous session only carries the message and the typed work to the sign-in: short-lived.
+  session.set("expiresAt", Date.now() + RESUME_MS);
   const work = await typedWork(request, redirectTo);
-  if (work) {
-    // Kept server-side in this anonymous session, which ends with it (RESUME_MS).
-    session.set("resume", work);
-    session.set("expiresAt", work.at + RESUME_MS);
-  }
+  if (work) session.set("resume", work);
   headers.set("Set-Cookie", await commitSession(session));
   return redirect(login, { headers });
 }

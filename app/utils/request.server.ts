@@ -25,6 +25,17 @@ export function assertSameOrigin(request: Request) {
   if (!allowed.has(origin)) throw forbidden();
 }
 
+/** A write a browser says comes from one of this site's own pages (Origin or Sec-Fetch-Site present and ours). */
+export function isOwnPagePost(request: Request) {
+  if (!request.headers.get("Origin") && !request.headers.get("Sec-Fetch-Site")) return false;
+  try {
+    assertSameOrigin(request);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * For the one GET that changes state (the spec's `GET /api/logout`): a browser's request started by
  * another site (a link, an image) says so in Sec-Fetch-Site; API clients send none.
