@@ -13,6 +13,8 @@ async function logout(page: Page) {
 }
 
 test("first admin set-up, users, dealer login, role preview, delete, logout", async ({ page, resetAdminSetup }) => {
+  // A long walk: on a shared machine it ran at the 30 s default.
+  test.setTimeout(60_000);
   const suffix = test.info().project.name.replace("-", "");
   const admin = { username: `boss${suffix}`, password: "admin-pass-1" };
   const dealer = { username: `dealer${suffix}`, password: "dealer-pass-1" };
@@ -91,7 +93,8 @@ test("first admin set-up, users, dealer login, role preview, delete, logout", as
   await page.goto("/");
   await logout(page);
 
-  // The admin previews the vendor interface and resets.
+  // The admin previews the vendor interface and resets (the login opened on the last tab used: Dealer).
+  await page.getByRole("tab", { name: "Admin" }).click();
   await fillLogin(page, admin.username, admin.password);
   await page.getByRole("button", { name: "Sign in as Admin" }).click();
   await expect(page).toHaveURL(/\/$/);
@@ -231,4 +234,38 @@ test("a form posted after the session ended: the spec's message, sign in, and ba
   // Given back once: the next visit shows the empty form.
   await page.goto("/admin-settings?tab=users");
   await expect(form.getByLabel("First name")).toHaveValue("");
+});
+
+test("create-user resets after success; a wrong password keeps the username; the login reopens on the last tab", async ({ page, loginAs, createUser }) => {
+  await loginAs("admin");
+  const username = `fresh${test.info().project.name.replace("-", "")}${Date.now() % 100000}`;
+  await page.goto("/admin-settings?tab=users");
+  const form = page.locator("form#create-user");
+  await form.getByLabel("First name").fill("Rita");
+  await form.getByLabel("Last name").fill("Reset");
+  await form.getByLabel("Username").fill(username);
+  await form.locator('input[name="password"]').fill("reset-pass-1");
+  await form.getByLabel("Email").fill(`${username}@example.com`);
+  await form.getByRole("button", { name: "Create Account" }).click();
+  await expect(page.getByText("User account created successfully").first()).toBeVisible();
+  await expect(page.getByTestId(`user-row-${username}`)).toBeVisible();
+  for (const label of ["First name", "Last name", "Username", "Email"]) await expect(form.getByLabel(label)).toHaveValue("");
+  await expect(form.locator('input[name="password"]')).toHaveValue("");
+
+  // Sign out, then a vendor signs in on the Vendor tab after a wrong password.
+  await logout(page);
+  const vendor = await createUser("vendor");
+  await page.getByRole("tab", { name: "Vendor" }).click();
+  await fillLogin(page, vendor.username, "not-the-password");
+  await page.getByRole("button", { name: "Sign in as Vendor" }).click();
+  await expect(page.getByText("Invalid credentials").first()).toBeVisible();
+  await expect(page.getByLabel("Username")).toHaveValue(vendor.username);
+  await expect(page.getByRole("button", { name: "Sign in as Vendor" })).toBeVisible();
+  await page.locator('input[name="password"]').fill(vendor.password);
+  await page.getByRole("button", { name: "Sign in as Vendor" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await logout(page);
+  // The login opens on the tab last used.
+  await expect(page.getByRole("tab", { name: "Vendor" })).toHaveAttribute("aria-selected", "true");
+  await expect(page.getByRole("button", { name: "Sign in as Vendor" })).toBeVisible();
 });

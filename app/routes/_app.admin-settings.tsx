@@ -86,6 +86,8 @@ export default function AdminSettings() {
                 Create user account
               </Title>
               <CreateUserForm
+                // A new account joins the list: the form starts again empty (the spec resets it).
+                key={users.length}
                 validator={clientValidators.createUserValidator}
                 formError={createError ? createError || "Failed to create user account" : null}
                 requireRoleChoice={false}

@@ -1,9 +1,30 @@
-import { json, redirect, type ActionFunctionArgs, type HeadersFunction } from "@remix-run/node";
+import { createCookie, json, redirect, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { loginValidator, totpCodeValidator } from "~/schemas/auth";
 import { completeSecondStep, login } from "~/services/auth.server";
 import { asFormFailure, handleForm } from "~/utils/forms.server";
 
 const LOCAL = "http://local.invalid";
+
+export const LOGIN_TABS = ["admin", "dealer", "vendor"] as const;
+type LoginTab = (typeof LOGIN_TABS)[number];
+const isLoginTab = (value: unknown): value is LoginTab => LOGIN_TABS.includes(value as LoginTab);
+
+/** The /login tab of the last sign-in on this browser: the login opens on it (after a logout too). */
+const lastTabCookie = createCookie("login-tab", { path: "/login", httpOnly: true, sameSite: "lax", maxAge: 365 * 86400 });
+
+/** /login's loader: the remembered tab, for a visit without ?tab=. */
+export async function loginScreenLoader({ request }: LoaderFunctionArgs) {
+  const remembered: unknown = await lastTabCookie.parse(request.headers.get("Cookie"));
+  return json({ lastTab: isLoginTab(remembered) ? remembered : null });
+}
+
+/** Remembers the tab a sign-in used (the combined login's `tab` field). */
+async function rememberTab(form: FormData, headers: HeadersInit) {
+  const tab = form.get("tab");
+  const all = new Headers(headers);
+  if (isLoginTab(tab)) all.append("Set-Cookie", await lastTabCookie.serialize(tab));
+  return all;
+}
 
 /**
  * Only a path of this site: a crafted ?redirectTo= must not send the user to another one. Browsers
@@ -32,8 +53,9 @@ export function safeRedirect(to: FormDataEntryValue | string | null | undefined,
  */
 export async function loginScreenAction({ request, context }: ActionFunctionArgs) {
   const form = await request.formData();
-  const signedIn = (user: unknown, headers: HeadersInit) => {
+  const signedIn = async (user: unknown, sessionHeaders: HeadersInit) => {
     const redirectTo = safeRedirect(form.get("redirectTo"));
+    const headers = await rememberTab(form, sessionHeaders);
     if (form.get("_js") === "1") return json({ ok: true as const, user, redirectTo }, { headers });
     return redirect(redirectTo, { headers });
   };
@@ -57,7 +79,7 @@ export async function loginScreenAction({ request, context }: ActionFunctionArgs
       form,
     );
   }
-  return handleForm(
+  const answer = await handleForm(
     request,
     loginValidator,
     async (credentials) => {
@@ -67,6 +89,13 @@ export async function loginScreenAction({ request, context }: ActionFunctionArgs
     },
     form,
   );
+  // A refused sign-in (wrong password, throttled) keeps the username for the next try; never the password.
+  const username = form.get("username");
+  if (answer.status >= 400 && answer.headers.get("Content-Type")?.includes("json") && typeof username === "string") {
+    const body = (await answer.clone().json()) as Record<string, unknown>;
+    if ("formError" in body) return json({ ...body, username: username.slice(0, 200) }, { status: answer.status, headers: answer.headers });
+  }
+  return answer;
 }
 
 /**

@@ -22,6 +22,9 @@ export interface UserRow {
 /** The display name in the delete confirmation: the username, or lacking one the email. */
 export const userDisplayName = (user: Pick<UserRow, "username" | "email">) => user.username || user.email;
 
+/** Long usernames and addresses break anywhere rather than push Created and Delete off the card. */
+const WRAP = { overflowWrap: "anywhere" } as const;
+
 /** Users with a delete link that leads to a confirmation (a URL, so it works without JavaScript). */
 export function UserTable({
   users,
@@ -43,13 +46,12 @@ export function UserTable({
     );
   }
   return (
-    <Table.ScrollContainer minWidth={640}>
+    <Table.ScrollContainer minWidth={520}>
       <Table striped highlightOnHover verticalSpacing="sm">
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Name</Table.Th>
             <Table.Th>Username</Table.Th>
-            <Table.Th>Email</Table.Th>
             <Table.Th>Role</Table.Th>
             <Table.Th>Created</Table.Th>
             <Table.Th aria-label="Actions" />
@@ -58,16 +60,14 @@ export function UserTable({
         <Table.Tbody>
           {users.map((user) => (
             <Table.Tr key={user.id} data-testid={`user-row-${user.username}`}>
-              <Table.Td>
+              <Table.Td style={WRAP}>
                 {user.firstName} {user.lastName}
-                {user.companyName && (
-                  <Text size="xs" c="dimmed">
-                    {user.companyName}
-                  </Text>
-                )}
+                <Text size="xs" c="dimmed">
+                  {user.email}
+                  {user.companyName && ` · ${user.companyName}`}
+                </Text>
               </Table.Td>
-              <Table.Td>{user.username}</Table.Td>
-              <Table.Td>{user.email}</Table.Td>
+              <Table.Td style={WRAP}>{user.username}</Table.Td>
               <Table.Td>
                 <Badge variant="light" color={user.role === "admin" ? "red" : user.role === "vendor" ? "teal" : "indigo"}>
                   {roleLabel(user.role)}
