@@ -72,7 +72,7 @@ export default function EstimatesPage() {
         {newButton("New Estimate")}
       </Group>
 
-      <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
+      <SimpleGrid cols={{ base: 2, xs: 2, md: 4 }} spacing={{ base: "xs", sm: "md" }}>
         <StatCard label="Total Estimates" value={summary.total} icon={<FileIcon />} />
         <StatCard label="Pending Review" value={summary.pendingReview} icon={<ClockIcon />} color="yellow" />
         <StatCard label="Total Value" value={formatDollars(summary.totalValue)} icon={<CurrencyIcon />} color="teal" />

@@ -27,7 +27,7 @@ export function DashboardStatCards({ stats }: { stats: DashboardStats }) {
     { label: "AI Accuracy", value: `${stats.aiAccuracy.toFixed(1)}%`, change: "+2.1% from last month", icon: <TrendingUpIcon />, color: "grape" },
   ];
   return (
-    <SimpleGrid cols={{ base: 1, xs: 2, lg: 4 }}>
+    <SimpleGrid cols={{ base: 2, xs: 2, lg: 4 }} spacing={{ base: "xs", sm: "md" }}>
       {cards.map((c) => (
         <div key={c.label}>
           <StatCard label={c.label} value={c.value} icon={c.icon} color={c.color} />

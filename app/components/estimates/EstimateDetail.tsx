@@ -186,8 +186,8 @@ export function EstimateDetail({
         {a.damages.length === 0 ? (
           <Text size="sm">None recorded.</Text>
         ) : (
-          <Table.ScrollContainer minWidth={420}>
-            <Table verticalSpacing={4} data-testid="estimate-damages">
+          <Table.ScrollContainer minWidth={420} stackOnPhone>
+            <Table verticalSpacing={4} data-testid="estimate-damages" stackOnPhone>
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>Type</Table.Th>
@@ -200,11 +200,11 @@ export function EstimateDetail({
               <Table.Tbody>
                 {a.damages.map((d, i) => (
                   <Table.Tr key={i}>
-                    <Table.Td>{humanize(d.damageType)}</Table.Td>
-                    <Table.Td>{d.location}</Table.Td>
-                    <Table.Td>{d.severity}</Table.Td>
-                    <Table.Td>{Math.round(d.confidence * 100)}%</Table.Td>
-                    <Table.Td>{photoOf(d.mediaUrl) > 0 ? `Photo ${photoOf(d.mediaUrl)}` : "—"}</Table.Td>
+                    <Table.Td data-label="Type">{humanize(d.damageType)}</Table.Td>
+                    <Table.Td data-label="Location">{d.location}</Table.Td>
+                    <Table.Td data-label="Severity">{d.severity}</Table.Td>
+                    <Table.Td data-label="Confidence">{Math.round(d.confidence * 100)}%</Table.Td>
+                    <Table.Td data-label="Photo">{photoOf(d.mediaUrl) > 0 ? `Photo ${photoOf(d.mediaUrl)}` : "—"}</Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>

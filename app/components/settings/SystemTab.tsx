@@ -157,20 +157,21 @@ function Status({ statuses }: { statuses: Data["statuses"] }) {
       <Title order={2} size="h4" mb="sm">
         Status
       </Title>
-      <Table verticalSpacing="xs" data-testid="status-list">
+      <Table verticalSpacing="xs" data-testid="status-list" stackOnPhone>
         <Table.Tbody>
           {statuses.map((s) => (
             <Table.Tr key={s.name}>
               <Table.Td fw={600}>{s.name}</Table.Td>
               <Table.Td>
-                <Badge color={s.ok ? "green" : "red"} variant="light">
+                {/* Never squeezed to a dot: the badge keeps its text's width. */}
+                <Badge color={s.ok ? "green" : "red"} variant="light" style={{ flex: "none", overflow: "visible" }}>
                   {s.ok ? "Operational" : "Down"}
                 </Badge>
               </Table.Td>
               <Table.Td>
                 <Text size="sm">{s.detail}</Text>
               </Table.Td>
-              <Table.Td>
+              <Table.Td style={{ whiteSpace: "nowrap" }}>
                 <Text size="sm" c="dimmed">
                   {`${s.latencyMs} ms`}
                 </Text>

@@ -46,8 +46,8 @@ export function UserTable({
     );
   }
   return (
-    <Table.ScrollContainer minWidth={520}>
-      <Table striped highlightOnHover verticalSpacing="sm">
+    <Table.ScrollContainer minWidth={520} stackOnPhone>
+      <Table striped highlightOnHover verticalSpacing="sm" stackOnPhone>
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Name</Table.Th>
@@ -67,13 +67,15 @@ export function UserTable({
                   {user.companyName && ` · ${user.companyName}`}
                 </Text>
               </Table.Td>
-              <Table.Td style={WRAP}>{user.username}</Table.Td>
-              <Table.Td>
+              <Table.Td style={WRAP} data-label="Username">
+                {user.username}
+              </Table.Td>
+              <Table.Td data-label="Role">
                 <Badge variant="light" color={user.role === "admin" ? "red" : user.role === "vendor" ? "teal" : "indigo"}>
                   {roleLabel(user.role)}
                 </Badge>
               </Table.Td>
-              <Table.Td>{new Date(user.createdAt).toLocaleDateString("en-US")}</Table.Td>
+              <Table.Td data-label="Created">{new Date(user.createdAt).toLocaleDateString("en-US")}</Table.Td>
               <Table.Td>
                 {canDelete(user) && (
                   <Button
