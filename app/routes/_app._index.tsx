@@ -44,7 +44,7 @@ export default function Dashboard() {
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 4 }}>
           <Stack>
-            <QuickActions />
+            <QuickActions recent={stats.recentAssessments} />
             <AiInsights />
           </Stack>
         </Grid.Col>

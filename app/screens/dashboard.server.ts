@@ -1,5 +1,6 @@
 import { redirect } from "@remix-run/node";
 import { switchRoleValidator } from "~/schemas/auth";
+import { REJECTED_MESSAGE } from "~/schemas/toasts";
 import {
   approveAssessment,
   dashboardStats,
@@ -72,7 +73,7 @@ export async function dashboardAction(actor: Actor, request: Request) {
     case "reject":
       return boardAction(request, async () => {
         const a = await rejectAssessment(actor, id);
-        return { title: "Assessment Rejected", message: `“${a.title}” is back in Upload: analyze it again or price it by hand.` };
+        return { title: "Assessment Rejected", message: REJECTED_MESSAGE(a.title) };
       });
     case "send":
       return sendEstimateFromScreen(actor, request, id, form, "/");

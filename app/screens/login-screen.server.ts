@@ -51,8 +51,19 @@ export function safeRedirect(to: FormDataEntryValue | string | null | undefined,
  * An account with two-factor on gets `{twoFactor: true}` after its password: the page then asks
  * for the code (`intent=totp`), JavaScript or not.
  */
+/**
+ * The spec's success message (part 1 §8): the admin login's, or the combined login's with its tab.
+ * With JavaScript the page shows it before redirecting; without, the first page after shows it.
+ */
+export function loginSuccessMessage(request: Request, tab: unknown) {
+  if (new URL(request.url).pathname.startsWith("/admin/")) return "Login successful! Redirecting to dashboard...";
+  const role = isLoginTab(tab) ? tab : "admin";
+  return `${role[0].toUpperCase()}${role.slice(1)} login successful! Redirecting to dashboard...`;
+}
+
 export async function loginScreenAction({ request, context }: ActionFunctionArgs) {
   const form = await request.formData();
+  const welcome = form.get("_js") === "1" ? undefined : { title: "Success", message: loginSuccessMessage(request, form.get("tab")), color: "green" as const };
   const signedIn = async (user: unknown, sessionHeaders: HeadersInit) => {
     const redirectTo = safeRedirect(form.get("redirectTo"));
     const headers = await rememberTab(form, sessionHeaders);
@@ -65,7 +76,7 @@ export async function loginScreenAction({ request, context }: ActionFunctionArgs
       totpCodeValidator,
       async ({ code }) => {
         try {
-          const { user, headers } = await completeSecondStep({ request, code });
+          const { user, headers } = await completeSecondStep({ request, code, welcome });
           return signedIn(user, headers);
         } catch (error) {
           const failure = await asFormFailure(error);
@@ -83,7 +94,7 @@ export async function loginScreenAction({ request, context }: ActionFunctionArgs
     request,
     loginValidator,
     async (credentials) => {
-      const result = await login({ request, credentials, clientIp: context.clientIp, secondStep: true });
+      const result = await login({ request, credentials, clientIp: context.clientIp, secondStep: true, welcome });
       if (result.twoFactor) return json({ twoFactor: true as const }, { headers: result.headers });
       return signedIn(result.user, result.headers);
     },

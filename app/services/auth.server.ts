@@ -32,6 +32,7 @@ import {
   sessionStorage,
   type AppSession,
   type SessionTimeout,
+  type Toast,
 } from "./session.server";
 
 /** Failed sign-ins allowed per username and client IP, and per client IP over all usernames, per window. */
@@ -167,7 +168,7 @@ async function requireSecondFactor(userId: string, code: string) {
  * answers 401 "Two-factor code required", while a screen (`secondStep`) gets a pending sign-in that
  * `completeSecondStep` finishes.
  */
-type LoginArgs = { request: Request; credentials: unknown; clientIp?: string };
+type LoginArgs = { request: Request; credentials: unknown; clientIp?: string; welcome?: Toast };
 type SignedIn = { twoFactor?: false; user: PublicUser; headers: HeadersInit };
 export async function login(args: LoginArgs & { secondStep?: false }): Promise<SignedIn>;
 export async function login(args: LoginArgs & { secondStep: true }): Promise<SignedIn | { twoFactor: true; headers: HeadersInit }>;
@@ -175,6 +176,7 @@ export async function login({
   request,
   credentials,
   clientIp,
+  welcome,
   secondStep = false,
 }: LoginArgs & { secondStep?: boolean }): Promise<SignedIn | { twoFactor: true; headers: HeadersInit }> {
   assertSameOrigin(request);
@@ -192,12 +194,12 @@ export async function login({
     else if (secondStep) return { twoFactor: true, headers: await startSecondStep(request, user) };
     else throw codeRequired();
   }
-  return signIn(request, user, clientIp);
+  return signIn(request, user, clientIp, welcome);
 }
 
 /** A session for `user`, and the login notice (queued in the email outbox: nothing waits for the mail server). */
-async function signIn(request: Request, user: UserRecord, clientIp?: string) {
-  const headers = await startSession(request, user);
+async function signIn(request: Request, user: UserRecord, clientIp?: string, welcome?: Toast) {
+  const headers = await startSession(request, user, welcome);
   await sendLoginNotification(user, { ip: clientIp, userAgent: request.headers.get("User-Agent") });
   return { user: toPublicUser(user), headers };
 }
@@ -216,14 +218,14 @@ async function startSecondStep(request: Request, user: UserRecord) {
 }
 
 /** The login screen's second step: the code for the pending sign-in; a real session when it is right. */
-export async function completeSecondStep({ request, code }: { request: Request; code: string }) {
+export async function completeSecondStep({ request, code, welcome }: { request: Request; code: string; welcome?: Toast }) {
   assertSameOrigin(request);
   const session = await getSession(request);
   const userId = session.get("pendingUserId");
   const user = userId ? await findUserById(userId) : null;
   if (!user) throw jsonError(401, "Your sign-in has expired. Please enter your username and password again.");
   await requireSecondFactor(String(user._id), code);
-  return signIn(request, user);
+  return signIn(request, user, undefined, welcome);
 }
 
 /** Typed work the signed-out session keeps, while it is fresh. */
@@ -233,13 +235,15 @@ function unexpiredResume(session: AppSession) {
 }
 
 /** A new session id at every sign-in (no fixation); the old session, if any, is destroyed. */
-export async function startSession(request: Request, user: UserRecord) {
+export async function startSession(request: Request, user: UserRecord, welcome?: Toast) {
   const old = await getSession(request);
   const resume = unexpiredResume(old);
   if (old.id) await sessionStorage.destroySession(old);
   const session = await sessionStorage.getSession();
   // The typed work of a form posted after the last session ended: for the first page.
   if (resume) session.set("resumed", resume);
+  // The sign-in's success message, for the first page (a screen's sign-in without JavaScript).
+  if (welcome) session.flash("toast", welcome);
   const timeout = (user.sessionTimeout as SessionTimeout | undefined) ?? DEFAULT_SESSION_TIMEOUT;
   session.set("userId", String(user._id));
   session.set("expiresAt", Date.now() + SESSION_TIMEOUTS[timeout]);

@@ -70,6 +70,7 @@ export function LoginForm({
           <input type="hidden" name="intent" value="totp" />
           <input type="hidden" name="_js" value={hydrated ? "1" : ""} />
           <input type="hidden" name="redirectTo" value={redirectTo} />
+          {tab && <input type="hidden" name="tab" value={tab} />}
           <TextField name="code" label={t("Verification code")} autoComplete="one-time-code" required />
           <SubmitButton fullWidth formId="totp-step">
             {t("Verify")}

@@ -98,6 +98,11 @@ export function EstimateDetail({
             Approve
           </PostButton>
         )}
+        {a.status === "uploaded" && (
+          <PostButton id={a.id} intent="analyze" color="indigo">
+            Analyze
+          </PostButton>
+        )}
         {(a.status === "completed" || a.status === "reviewed") && (
           <PostButton id={a.id} intent="reject" color="red" variant="light">
             Reject

@@ -14,6 +14,8 @@ import { Form } from "@remix-run/react";
 import { LANGUAGE_CHOICES, THEME_CHOICES } from "~/schemas/settings";
 import type { systemTab } from "~/screens/settings-system.server";
 import { useT } from "~/utils/i18n";
+import { DATA_EXPORT_TOAST } from "~/schemas/toasts";
+import { showToast } from "../toast";
 
 type Data = SerializeFrom<typeof systemTab>;
 
@@ -114,7 +116,14 @@ function DataTools({ data }: { data: Data }) {
       </Title>
       <Stack>
         <div>
-          <Button component="a" href="/api/account/export" download variant="light" data-testid="export-data">
+          <Button
+            component="a"
+            href="/api/account/export"
+            download
+            variant="light"
+            data-testid="export-data"
+            onClick={() => showToast({ title: t(DATA_EXPORT_TOAST.title), message: t(DATA_EXPORT_TOAST.message) })}
+          >
             {t("Export Data")}
           </Button>
           <Text size="xs" c="dimmed" mt={4}>
