@@ -2,11 +2,20 @@ import { withZod } from "@remix-validated-form/with-zod";
 import { z } from "zod";
 import { contactSchema } from "./contact";
 
+/** An optional profile field: absent keeps what is stored (undefined), blank clears it (null). */
+const clearable = <T extends z.ZodTypeAny>(field: T) =>
+  z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? null : v), field.nullable());
+
 /**
  * Settings → Profile and `PUT /api/auth/user`: first name, last name and email as for a contact;
- * phone and company optional. Anything else (role, username, password…) is dropped.
+ * phone, company and address optional (every account, vendors' address shows in the vendor
+ * selector). Anything else (role, username, password…) is dropped.
  */
-export const profileSchema = contactSchema.pick({ firstName: true, lastName: true, email: true, phone: true, companyName: true });
+export const profileSchema = contactSchema.pick({ firstName: true, lastName: true, email: true }).extend({
+  phone: clearable(contactSchema.shape.phone),
+  companyName: clearable(contactSchema.shape.companyName),
+  address: clearable(contactSchema.shape.address),
+});
 export type ProfileInput = z.infer<typeof profileSchema>;
 
 export const SESSION_TIMEOUT_CHOICES = [

@@ -21,13 +21,16 @@ async function save(actor: Actor, set: Record<string, unknown>, unset: Record<st
   return toPublicUser(user);
 }
 
-/** First and last name, email, and optionally phone and company (blank clears them). */
+/** First and last name, email; phone, company and address are kept when absent, cleared when blank (null). */
 export function updateProfile(actor: Actor, input: ProfileInput) {
-  const { phone, companyName, ...required } = input;
+  const { phone, companyName, address, ...required } = input;
+  const set: Record<string, unknown> = { ...required };
   const unset: Record<string, ""> = {};
-  if (phone === undefined) unset.phone = "";
-  if (companyName === undefined) unset.companyName = "";
-  return save(actor, { ...required, ...(phone !== undefined ? { phone } : {}), ...(companyName !== undefined ? { companyName } : {}) }, unset);
+  for (const [field, value] of Object.entries({ phone, companyName, address })) {
+    if (value === null) unset[field] = "";
+    else if (value !== undefined) set[field] = value;
+  }
+  return save(actor, set, unset);
 }
 
 /**
