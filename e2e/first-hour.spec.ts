@@ -63,7 +63,7 @@ async function expectToast(page: Page, title: string, message: string) {
 }
 
 for (const width of [1366, 360]) {
-  test(`a dealership's first hour at ${width} px`, async ({ page, resetAdminSetup, createUser }) => {
+  test(`a dealership's first hour at ${width} px`, async ({ page, resetAdminSetup }) => {
     test.setTimeout(240_000);
     await page.setViewportSize({ width, height: width === 360 ? 740 : 900 });
     const suffix = `${test.info().project.name.replace("-", "")}${width}`;
