@@ -21,6 +21,7 @@ import { RouteErrorCard } from "~/components/ErrorCard";
 import { ToastHost } from "~/components/ToastHost";
 import { clientMessages, isLanguage, languageFromHeader, translator } from "~/services/i18n.server";
 import { commitSession, getSession } from "~/services/session.server";
+import { pagePath, RESUME_MS } from "~/schemas/resume";
 import { serverColorScheme, type ColorSchemeChoice } from "~/services/appearance.server";
 import { theme } from "~/theme";
 import { I18nProvider } from "~/utils/i18n";
@@ -58,10 +59,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
     messages: clientMessages(lang),
   };
   const toast = session?.get("toast");
-  if (!session || !toast) return json({ toast: null, ...appearance });
+  // Typed work of a form posted after the session ended: for its page, right after the sign-in.
+  // Other pages (the sign-in's own answer, on the way there) leave it; shown once, or gone when stale.
+  const resumed = session?.get("resumed");
+  const resume = resumed && resumed.path === pagePath(new URL(request.url)) ? resumed : null;
+  const spent = resume || (resumed && Date.now() - resumed.at > RESUME_MS);
+  if (spent) session?.unset("resumed");
+  if (!session || (!toast && !spent)) return json({ toast: null, resume: null, ...appearance });
   const t = translator(lang);
   return json(
-    { toast: { ...toast, title: t(toast.title), message: t(toast.message), id: `${Date.now()}` }, ...appearance },
+    { toast: toast ? { ...toast, title: t(toast.title), message: t(toast.message), id: `${Date.now()}` } : null, resume, ...appearance },
     { headers: { "Set-Cookie": await commitSession(session) } },
   );
 }

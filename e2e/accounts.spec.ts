@@ -1,4 +1,5 @@
 import { expect, test } from "./fixtures";
+import mongoose from "mongoose";
 import type { Page } from "@playwright/test";
 
 async function fillLogin(page: Page, username: string, password: string) {
@@ -12,6 +13,8 @@ async function logout(page: Page) {
 }
 
 test("first admin set-up, users, dealer login, role preview, delete, logout", async ({ page, resetAdminSetup }) => {
+  // A long walk: on a shared machine it ran at the 30 s default.
+  test.setTimeout(60_000);
   const suffix = test.info().project.name.replace("-", "");
   const admin = { username: `boss${suffix}`, password: "admin-pass-1" };
   const dealer = { username: `dealer${suffix}`, password: "dealer-pass-1" };
@@ -90,7 +93,8 @@ test("first admin set-up, users, dealer login, role preview, delete, logout", as
   await page.goto("/");
   await logout(page);
 
-  // The admin previews the vendor interface and resets.
+  // The admin previews the vendor interface and resets (the login opened on the last tab used: Dealer).
+  await page.getByRole("tab", { name: "Admin" }).click();
   await fillLogin(page, admin.username, admin.password);
   await page.getByRole("button", { name: "Sign in as Admin" }).click();
   await expect(page).toHaveURL(/\/$/);
@@ -161,4 +165,107 @@ test("personal API tokens: create (shown once), use, revoke", async ({ page, log
   await page.getByRole("button", { name: "Revoke Kiosk" }).click();
   await expect(page.getByText("API token revoked").first()).toBeVisible();
   expect((await request.get("/api/auth/user", { headers: { Authorization: `Bearer ${token}` } })).status()).toBe(401);
+});
+
+test("Admin Settings → Users → Delete asks first, and the users table fits a 1366 px laptop", async ({ page, loginAs, createUser }) => {
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await loginAs("admin");
+  const dealer = await createUser("dealer", `departing.dealership.account.${test.info().project.name.replace("-", "")}${Date.now() % 100000}`);
+  await page.goto("/admin-settings?tab=users");
+  await expect(page.getByTestId(`user-row-${dealer.username}`)).toBeVisible();
+  // The page never scrolls sideways; the table reaches its Delete column or scrolls in its own box.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+  const deleteLink = page.getByRole("link", { name: `Delete ${dealer.username}` });
+  // Reachable without scrolling sideways: inside the page's width and not clipped by its table box.
+  const box = await deleteLink.evaluate((el) => {
+    const rect = el.getBoundingClientRect();
+    const clip = el.closest(".m_a100c15")?.getBoundingClientRect();
+    return { right: rect.right, limit: Math.min(window.innerWidth, clip?.right ?? Infinity) };
+  });
+  expect(box.right).toBeLessThanOrEqual(box.limit);
+  await deleteLink.click();
+  await expect(page).toHaveURL(/tab=users/);
+  await expect(
+    page.getByText(`Are you sure you want to delete user "${dealer.username}"? This action cannot be undone.`),
+  ).toBeVisible();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
+  await expect(page.getByText("User account deleted successfully").first()).toBeVisible();
+  await expect(page.getByTestId(`user-row-${dealer.username}`)).toHaveCount(0);
+});
+
+test("a form posted after the session ended: the spec's message, sign in, and back to the form with what was typed (no password kept)", async ({ page, loginAs }) => {
+  const admin = await loginAs("admin");
+  const username = `typed${test.info().project.name.replace("-", "")}${Date.now() % 100000}`;
+  await page.goto("/admin-settings?tab=users");
+  const form = page.locator("form#create-user");
+  await form.getByLabel("First name").fill("Terry");
+  await form.getByLabel("Last name").fill("Typed");
+  await form.getByLabel("Username").fill(username);
+  await form.locator('input[name="password"]').fill("secret-pass-1");
+  await form.getByLabel("Email").fill(`${username}@example.com`);
+  // The session ends while the form is open (its cookie expired with it).
+  await page.context().clearCookies();
+  await form.getByRole("button", { name: "Create Account" }).click();
+
+  await expect(page).toHaveURL(/\/login\?redirectTo=%2Fadmin-settings%3Ftab%3Dusers$/);
+  await expect(page.getByText("You are logged out. Logging in again...").first()).toBeVisible();
+  await expect(page.getByText("Unauthorized", { exact: true }).first()).toBeVisible();
+  // Kept server-side, without the password.
+  const kept = await mongoose.connection
+    .collection("sessions")
+    .find({ "data.resume.path": "/admin-settings?tab=users" })
+    .toArray();
+  const mine = kept.find((s) => s.data.resume.fields.username === username);
+  expect(mine?.data.resume.fields).toEqual({ firstName: "Terry", lastName: "Typed", username, email: `${username}@example.com`, role: "dealer" });
+
+  await page.getByLabel("Username").fill(admin.username);
+  await page.locator('input[name="password"]').fill(admin.password);
+  await page.getByRole("button", { name: "Sign in as Admin" }).click();
+  await expect(page).toHaveURL(/\/admin-settings\?tab=users$/);
+  await expect(form.getByLabel("First name")).toHaveValue("Terry");
+  await expect(form.getByLabel("Last name")).toHaveValue("Typed");
+  await expect(form.getByLabel("Username")).toHaveValue(username);
+  await expect(form.getByLabel("Email")).toHaveValue(`${username}@example.com`);
+  await expect(form.locator('input[name="password"]')).toHaveValue("");
+  await form.locator('input[name="password"]').fill("secret-pass-1");
+  await form.getByRole("button", { name: "Create Account" }).click();
+  await expect(page.getByText("User account created successfully").first()).toBeVisible();
+  await expect(page.getByTestId(`user-row-${username}`)).toBeVisible();
+  // Given back once: the next visit shows the empty form.
+  await page.goto("/admin-settings?tab=users");
+  await expect(form.getByLabel("First name")).toHaveValue("");
+});
+
+test("create-user resets after success; a wrong password keeps the username; the login reopens on the last tab", async ({ page, loginAs, createUser }) => {
+  await loginAs("admin");
+  const username = `fresh${test.info().project.name.replace("-", "")}${Date.now() % 100000}`;
+  await page.goto("/admin-settings?tab=users");
+  const form = page.locator("form#create-user");
+  await form.getByLabel("First name").fill("Rita");
+  await form.getByLabel("Last name").fill("Reset");
+  await form.getByLabel("Username").fill(username);
+  await form.locator('input[name="password"]').fill("reset-pass-1");
+  await form.getByLabel("Email").fill(`${username}@example.com`);
+  await form.getByRole("button", { name: "Create Account" }).click();
+  await expect(page.getByText("User account created successfully").first()).toBeVisible();
+  await expect(page.getByTestId(`user-row-${username}`)).toBeVisible();
+  for (const label of ["First name", "Last name", "Username", "Email"]) await expect(form.getByLabel(label)).toHaveValue("");
+  await expect(form.locator('input[name="password"]')).toHaveValue("");
+
+  // Sign out, then a vendor signs in on the Vendor tab after a wrong password.
+  await logout(page);
+  const vendor = await createUser("vendor");
+  await page.getByRole("tab", { name: "Vendor" }).click();
+  await fillLogin(page, vendor.username, "not-the-password");
+  await page.getByRole("button", { name: "Sign in as Vendor" }).click();
+  await expect(page.getByText("Invalid credentials").first()).toBeVisible();
+  await expect(page.getByLabel("Username")).toHaveValue(vendor.username);
+  await expect(page.getByRole("button", { name: "Sign in as Vendor" })).toBeVisible();
+  await page.locator('input[name="password"]').fill(vendor.password);
+  await page.getByRole("button", { name: "Sign in as Vendor" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await logout(page);
+  // The login opens on the tab last used.
+  await expect(page.getByRole("tab", { name: "Vendor" })).toHaveAttribute("aria-selected", "true");
+  await expect(page.getByRole("button", { name: "Sign in as Vendor" })).toBeVisible();
 });

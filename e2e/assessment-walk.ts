@@ -72,7 +72,9 @@ export async function approveOnDashboard(page: Page, base: string, { title, cost
   await page.goto(`${base}/`);
   await expect(page.getByRole("group", { name: "Total Assessments" }).getByTestId("stat-value")).toHaveText("1");
   await expect(page.getByRole("group", { name: "Pending Reviews" }).getByTestId("stat-value")).toHaveText("1");
-  await expect(page.getByTestId("recent-assessment").filter({ hasText: title })).toContainText(cost);
+  // The dashboard's costs are whole dollars (spec part 1 §9).
+  const whole = `$${Math.round(Number(cost.replace(/[$,]/g, ""))).toLocaleString("en-US")}`;
+  await expect(page.getByTestId("recent-assessment").filter({ hasText: title })).toContainText(whole);
   const review = page.getByTestId("workflow-review");
   await expect(review.getByTestId("workflow-count")).toHaveText("1");
   await review.getByRole("button", { name: "Approve" }).click();

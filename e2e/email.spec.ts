@@ -87,14 +87,16 @@ test("create a template with its preview, send an estimate, see the log turn sen
   await expectToast(page, "Template Created", "“Estimate ready” has been created.");
   const card = page.getByRole("listitem", { name: "Estimate ready" });
   await expect(card.getByTestId("default-badge")).toBeVisible();
-  await expect(card.getByTestId("template-content")).toContainText("<p>Dear {{contact.firstName}}");
+  // The card shows the text of the template, not its HTML.
+  await expect(card.getByTestId("template-content")).toContainText("Dear {{contact.firstName}}");
+  await expect(card.getByTestId("template-content")).not.toContainText("<p>");
   await expect(stat(page, "Default Templates")).toHaveText("1");
 
   // Send from the Estimates desk: the account's default template, to the assessment's contact. No
   // mail server: the message is saved to the local drop, and nothing claims it was sent.
   await page.goto(`/estimates?view=${assessmentId}`);
   await dialog(page).getByRole("button", { name: "Email", exact: true }).click();
-  await expectToast(page, "Email Saved, Not Sent", "the estimate was saved to the local mail drop on the server (DATA_DIR/outbox) instead of being sent");
+  await expectToast(page, "Email Saved, Not Sent", "the estimate was saved to the local mail drop in the app's storage (outbox/) instead of being sent");
   await expectLogStatus(page, "saved (local drop, not sent)");
   const log = page.getByRole("listitem", { name: "Estimate for Jane" });
   await expect(log).toContainText("To jane.doe@example.com");
@@ -195,4 +197,36 @@ test("change the mail server settings; the password is kept but never shown; Tes
   await expect(page.getByLabel("Delivery status")).not.toBeChecked();
   await expect(page.getByLabel("Sound")).toBeChecked();
   await expect(page.getByLabel("Assessment completed")).toBeChecked();
+});
+
+test("at 1366 px long titles wrap whole on template, estimate and package cards; template cards show text, not HTML", async ({ page, loginAs }) => {
+  await page.setViewportSize({ width: 1366, height: 900 });
+  const dealer = await loginAs("dealer");
+  const long = "Spring hail season follow-up for fleet customers with windshield and roof damage";
+  const template = await page.request.post("/api/email-templates", {
+    data: { name: long, subject: `${long} — your estimate`, htmlContent: "<style>p{color:red}</style><h1>Hello {{contact.firstName}}</h1><p>Your estimate &amp; photos are ready.</p>" },
+  });
+  expect(template.status()).toBe(201);
+  expect((await page.request.post("/api/packages", { data: { name: `${long} package`, price: 299, features: [] } })).status()).toBe(201);
+  const now = new Date();
+  await mongoose.connection.collection("assessments").insertOne({
+    ownerId: new mongoose.Types.ObjectId(dealer.id), title: `${long} estimate`, status: "uploaded", mediaUrls: [], photoHashes: [], photoBands: [],
+    photoWarnings: [], audit: [], damages: [], lineItems: [], damageCategories: [], createdAt: now, updatedAt: now,
+  });
+  const whole = async (selector: string) => {
+    const cut = await page.locator(selector).evaluateAll((els) => els.filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent));
+    expect(cut, `${selector} cut off`).toEqual([]);
+  };
+  await page.goto("/email");
+  const card = page.getByRole("listitem", { name: long });
+  await expect(card.getByText(long, { exact: true })).toBeVisible();
+  await whole('[data-testid="template-card"] p');
+  await expect(card.getByTestId("template-content")).toHaveText("Hello {{contact.firstName}} Your estimate & photos are ready.");
+  await page.goto("/estimates");
+  await expect(page.getByText(`${long} estimate`)).toBeVisible();
+  await whole('[data-testid="estimate-card"] p, [data-testid="estimate-card"] a');
+  await page.goto("/packages");
+  await expect(page.getByText(`${long} package`)).toBeVisible();
+  await whole('[data-testid="package-card"] p');
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
 });

@@ -201,3 +201,69 @@ test("a sent estimate edited into version 2 counts once, with its version, and t
   await expect(recent).toHaveCount(1);
   await expect(recent.first().getByTestId("version-badge")).toHaveText("Supplement v2");
 });
+
+test("an estimate without a customer gets one in Edit Estimate, and its Email button works", async ({ page, loginAs, createUser }) => {
+  const vendor = await createUser("vendor");
+  const dealer = await loginAs("dealer");
+  await seed(dealer.id, vendor.id);
+  const contact = await page.request.post("/api/contacts", { data: { firstName: "Carla", lastName: "Customer", email: "carla@example.com" } });
+  expect(contact.status()).toBe(201);
+  await page.goto("/estimates");
+  await page.getByRole("link", { name: "View Silver Camry" }).click();
+  await expect(dialog(page).getByRole("button", { name: "Email" })).toBeDisabled();
+  await dialog(page).getByRole("link", { name: "Edit" }).click();
+  await dialog(page).getByLabel("Customer").selectOption({ label: "Carla Customer" });
+  await dialog(page).getByRole("button", { name: "Save Estimate" }).click();
+  await expectToast(page, "Estimate Updated", "“Silver Camry” has been updated.");
+  await expect(dialog(page).getByText("Carla Customer").first()).toBeVisible();
+  await expect(dialog(page).getByTestId("audit-trail").getByText("Customer: none → Carla Customer")).toBeVisible();
+  await dialog(page).getByRole("button", { name: "Email" }).click();
+  // No mail server in the walks: the estimate is kept in the mail drop, and the toast says so.
+  await expectToast(page, "Email Saved, Not Sent", "No mail server is configured");
+});
+
+test("the spec's words: login toast, dashboard costs, download and Generate Report, Verified, delete toast, Reject → Analyze, Data Export", async ({ page, createUser }) => {
+  test.setTimeout(60_000);
+  const vendor = await createUser("vendor");
+  const dealer = await createUser("dealer");
+  await seed(dealer.id, vendor.id);
+  await page.goto("/login?tab=dealer");
+  await page.getByLabel("Username").fill(dealer.username);
+  await page.locator('input[name="password"]').fill(dealer.password);
+  await page.getByRole("button", { name: "Sign in as Dealer" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByText("Dealer login successful! Redirecting to dashboard...").first()).toBeVisible();
+
+  // Dashboard: whole dollars, a download per recent row, Generate Report gives the chosen PDF, Verified rates.
+  const camry = page.getByTestId("recent-assessment").filter({ hasText: "Silver Camry" });
+  await expect(camry.getByText("$426", { exact: true })).toBeVisible();
+  await expect(camry.getByRole("link", { name: "Download Silver Camry" })).toHaveAttribute("href", /\/api\/assessments\/[0-9a-f]{24}\/estimate\.pdf$/);
+  await expect(page.getByTestId("vendor-pricing").getByText("Verified").first()).toBeVisible();
+  await page.getByTestId("generate-report").getByText("Generate Report").click();
+  const [report] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByTestId("generate-report").getByRole("link", { name: "Silver Camry (PDF)" }).click(),
+  ]);
+  expect(readFileSync(await report.path()).subarray(0, 5).toString()).toBe("%PDF-");
+
+  // Reject offers Analyze, and the estimate dialog has it.
+  await page.goto("/estimates");
+  await page.getByRole("link", { name: "View Silver Camry" }).click();
+  await dialog(page).getByRole("button", { name: "Reject" }).click();
+  await expectToast(page, "Assessment Rejected", "“Silver Camry” is back in Upload: choose Analyze to run the analysis again, or Edit to price it by hand.");
+  await dialog(page).getByRole("button", { name: "Analyze" }).click();
+  await expectToast(page, "Analysis Started", "“Silver Camry” is being analyzed: the result shows here when it is done.");
+
+  // Delete: the spec's toast.
+  await page.goto("/estimates");
+  await page.getByRole("button", { name: "Delete Kia bumper" }).or(page.getByRole("link", { name: "Delete Kia bumper" })).click();
+  await dialog(page).getByRole("button", { name: "Delete" }).click();
+  await expectToast(page, "Assessment Deleted", "Assessment has been successfully deleted.");
+
+  // Export Data: the 'Data Export' message, and the archive still downloads.
+  await page.goto("/settings?tab=system");
+  const [archive] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-data").click()]);
+  expect(archive.suggestedFilename()).toMatch(/\.tar\.gz$/);
+  // With JavaScript the click says so (without it, the browser's own download bar is the answer).
+  if (!noJs()) await expect(page.getByRole("alert").filter({ hasText: "Your data export is being prepared" }).getByText("Data Export", { exact: true })).toBeVisible();
+});

@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
 import { measureJsBudgets } from "../bench/js-budget.mjs";
+import mongoose from "mongoose";
 import { expect, test } from "./fixtures";
 
 // Staff use the app on phones (projects `phone` and `phone-no-js`: 360 px wide, touch). Every
@@ -71,4 +72,63 @@ test("the sign-in screen fits a phone and signs in", async ({ page, createUser }
   await page.getByRole("button", { name: "Sign in as Dealer" }).tap();
   await expect(page).toHaveURL(/\/$/);
   await expectNoSidewaysScroll(page, "/");
+});
+
+/** The element's right edge is on the screen and nothing cuts its text off. */
+async function expectWhole(page: Page, selector: string, what: string) {
+  const boxes = await page.locator(selector).evaluateAll((els) =>
+    els.map((el) => {
+      const rect = el.getBoundingClientRect();
+      let clipped = el.scrollWidth > el.clientWidth + 1;
+      for (let p = el.parentElement; p; p = p.parentElement) {
+        const style = getComputedStyle(p);
+        if (style.overflowX !== "visible" && p.getBoundingClientRect().right < rect.right - 0.5) clipped = true;
+      }
+      return { right: rect.right, clipped, text: (el.textContent ?? "").trim() };
+    }),
+  );
+  expect(boxes.length, `${what}: none found`).toBeGreaterThan(0);
+  for (const box of boxes) {
+    expect(box.right, `${what} "${box.text}" past the edge`).toBeLessThanOrEqual(PHONE_WIDTH);
+    expect(box.clipped, `${what} "${box.text}" cut off`).toBe(false);
+  }
+}
+
+test("phone: whole login tabs, status badges with text, tables that stack, and a compact stat row", async ({ page, loginAs, createUser }) => {
+  test.setTimeout(60_000);
+  await page.goto("/login");
+  await expectWhole(page, '[role="tablist"] [role="tab"] .mantine-Button-label', "login tab");
+  const dealer = await createUser("dealer");
+  await loginAs("admin");
+
+  await page.goto("/settings?tab=system");
+  await expectWhole(page, '[data-testid="status-list"] .mantine-Badge-label', "status badge");
+  await expectWhole(page, '[data-testid="status-list"] td:last-child', "latency");
+
+  await page.goto("/user-management");
+  await expectWhole(page, `[data-testid="user-row-${dealer.username}"] a`, "Delete");
+  await expectNoSidewaysScroll(page, "/user-management");
+
+  await page.request.post("/api/auth/tokens", { data: { name: "Phone kiosk" } });
+  await page.goto("/settings?tab=security");
+  await expectWhole(page, 'button[aria-label="Revoke Phone kiosk"]', "Revoke");
+
+  // An estimate with damages: its Damages table's last column is on the screen.
+  const created = await page.request.post("/api/contacts", { data: { firstName: "Pat", lastName: "Phone", email: "pat@example.com" } });
+  expect(created.status()).toBe(201);
+  const owner = new mongoose.Types.ObjectId((await (await page.request.get("/api/auth/user")).json()).id);
+  const now = new Date();
+  const { insertedId } = await mongoose.connection.collection("assessments").insertOne({
+    ownerId: owner, title: "Phone Corolla", status: "completed", mediaUrls: [], photoHashes: [], photoBands: [], photoWarnings: [], audit: [],
+    damages: [{ damageType: "bumper_damage", location: "front", severity: "moderate", description: "Cracked bumper", confidence: 0.8 }],
+    damageCategories: ["bumper_damage"], lineItems: [], createdAt: now, updatedAt: now,
+  });
+  await page.goto(`/estimates?view=${insertedId}`);
+  await expectWhole(page, '[data-testid="estimate-damages"] tbody td:last-child', "Photo column");
+  await expectNoSidewaysScroll(page, "/estimates?view");
+
+  // The figures take one compact block: the list starts within the first screen.
+  await page.goto("/estimates");
+  const top = await page.getByTestId("estimate-card").first().evaluate((el) => el.getBoundingClientRect().top);
+  expect(top).toBeLessThan(740);
 });

@@ -159,10 +159,61 @@ test.describe("with JavaScript", () => {
       timeout: 20_000,
     });
     await expect(page.getByRole("dialog", { name: "Upload Media" })).toBeHidden();
-    // The wizard picks them up.
+    // Not a hidden draft: the dashboard says they wait for an assessment, and the wizard shows them as a draft.
+    await expect(page.getByTestId("upload-draft")).toContainText("4 file(s) uploaded earlier are waiting for an assessment.");
+    await page.getByRole("link", { name: "Continue where you left off" }).click();
+    await expect(page.getByText("4 file(s) ready for the assessment.")).toBeVisible();
     await page.goto("/upload");
+    await expect(page.getByTestId("upload-draft")).toBeVisible();
     await expect(page.getByTestId("uploaded-file")).toHaveCount(4);
   });
+});
+
+test("a draft from an earlier visit shows as a draft, lists a file uploaded again once, and Start over empties it", async ({ page, loginAs, javaScriptEnabled }) => {
+  await loginAs("dealer");
+  const hood = { name: "hood.jpg", mimeType: "image/jpeg", buffer: await jpeg({ width: 320, height: 240 }) };
+  const wing = { name: "wing.png", mimeType: "image/png", buffer: await png(120, 90) };
+  const upload = async (files: (typeof hood)[]) => {
+    if (javaScriptEnabled) {
+      await uploadWithUppy(page, '[data-testid="uploader-wizard"]', files);
+      await expect(page.getByText(`${files.length} file(s) uploaded successfully`).first()).toBeVisible({ timeout: 20_000 });
+    } else {
+      const form = page.getByTestId("upload-fallback-wizard");
+      await form.locator('input[type="file"]').setInputFiles(files);
+      await form.getByRole("button", { name: "Upload" }).click();
+      await expect(page.getByTestId("flash-banner")).toContainText(`${files.length} file(s) uploaded successfully`);
+    }
+  };
+  const listed = page.getByTestId("uploaded-file");
+
+  await page.goto("/upload");
+  await upload([hood]);
+  await expect(listed).toHaveCount(1);
+  // This visit's own upload is no draft; the widget hands it to the list (it shows once on the page).
+  await expect(page.getByTestId("upload-draft")).toHaveCount(0);
+  if (javaScriptEnabled) await expect(page.locator('[data-testid="uploader-wizard"] .uppy-Dashboard-Item')).toHaveCount(0);
+
+  // A later visit finds it as a draft, on the dashboard and in the wizard.
+  await page.goto("/");
+  await expect(page.getByTestId("upload-draft")).toContainText("1 file(s) uploaded earlier are waiting for an assessment.");
+  await page.goto("/upload");
+  await expect(page.getByTestId("upload-draft")).toBeVisible();
+  await expect(page.getByTestId("upload-draft").getByRole("link", { name: "Continue where you left off" })).toBeVisible();
+
+  // The same photo again and a new one: two files, not three.
+  await upload([hood, wing]);
+  await expect(listed).toHaveCount(2);
+  await expect(page.getByTestId("uploaded-files").getByText("hood.jpg")).toHaveCount(1);
+  await page.getByRole("button", { name: "Continue to Assessment Details" }).click();
+  await expect(page.getByText("2 file(s) ready for the assessment.")).toBeVisible();
+
+  // Start over throws the draft away.
+  await page.goto("/upload");
+  await page.getByTestId("upload-draft").getByRole("button", { name: "Start over" }).click();
+  await expect(listed).toHaveCount(0);
+  await expect(page.getByTestId("upload-draft")).toHaveCount(0);
+  await page.goto("/");
+  await expect(page.getByTestId("upload-draft")).toHaveCount(0);
 });
 
 test.describe("without JavaScript", () => {

@@ -29,6 +29,8 @@ export function LinkTabs({
           aria-selected={t.value === active}
           variant={t.value === active ? "filled" : "light"}
           size="sm"
+          // Growing tabs share a narrow card (the login on a phone): slim sides keep whole words.
+          px={grow ? 4 : undefined}
         >
           {t.label}
         </Button>

@@ -1,5 +1,6 @@
 import { Box } from "#mantine/core/Box/Box";
 import type { BoxProps, MantineSpacing } from "@mantine/core";
+import stackClasses from "./Table.module.css";
 import { createContext, useContext, type ComponentPropsWithoutRef, type CSSProperties, type ReactNode } from "react";
 
 /**
@@ -29,6 +30,8 @@ type Props<T extends keyof React.JSX.IntrinsicElements> = BoxProps &
   Omit<ComponentPropsWithoutRef<T>, "style"> & { style?: CSSProperties };
 
 type TableProps = Props<"table"> & {
+  /** On phones each row stacks as a block of "label value" lines (cells carry data-label). */
+  stackOnPhone?: boolean;
   striped?: boolean;
   highlightOnHover?: boolean;
   withTableBorder?: boolean;
@@ -37,13 +40,13 @@ type TableProps = Props<"table"> & {
 
 const classNames = (...names: (string | undefined)[]) => names.filter(Boolean).join(" ");
 
-function TableRoot({ striped = false, highlightOnHover = false, withTableBorder = false, verticalSpacing = 7, style, className, ...props }: TableProps) {
+function TableRoot({ striped = false, highlightOnHover = false, withTableBorder = false, verticalSpacing = 7, stackOnPhone = false, style, className, ...props }: TableProps) {
   const vars = { "--table-vertical-spacing": spacing(verticalSpacing) } as CSSProperties;
   return (
     <RowStyle.Provider value={{ striped, hover: highlightOnHover }}>
       <Box
         component="table"
-        className={classNames(TABLE_CLASSES.table, className)}
+        className={classNames(TABLE_CLASSES.table, stackOnPhone ? stackClasses.stack : undefined, className)}
         style={{ ...vars, ...style }}
         data-with-table-border={withTableBorder || undefined}
         {...props}
@@ -73,11 +76,11 @@ function Tr({ className, ...props }: Props<"tr">) {
   );
 }
 
-/** A horizontally scrolling box for a table wider than the screen (phones). */
-function ScrollContainer({ minWidth, children }: { minWidth: number; children: ReactNode }) {
+/** A horizontally scrolling box for a table wider than the screen; a stacking table's needs no width on phones. */
+function ScrollContainer({ minWidth, stackOnPhone = false, children }: { minWidth: number; stackOnPhone?: boolean; children: ReactNode }) {
   return (
     <div className={TABLE_CLASSES.scrollContainer} style={{ "--table-overflow": "auto" } as CSSProperties}>
-      <div className={TABLE_CLASSES.scrollContainerInner} style={{ "--table-min-width": `calc(${minWidth / 16}rem * var(--mantine-scale))` } as CSSProperties}>
+      <div className={classNames(TABLE_CLASSES.scrollContainerInner, stackOnPhone ? stackClasses.stackScroll : undefined)} style={{ "--table-min-width": `calc(${minWidth / 16}rem * var(--mantine-scale))` } as CSSProperties}>
         {children}
       </div>
     </div>

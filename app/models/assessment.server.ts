@@ -347,6 +347,19 @@ export async function replaceAssessmentFields({
 }
 
 /**
+ * Gives an assessment without a customer this one (sending it to a contact from Compose): the
+ * condition "no contact yet" is in the filter, so a customer chosen meanwhile is never replaced.
+ */
+export async function assignContactIfNone({ ownerId, id, contactId, by, name }: { ownerId: string; id: string; contactId: string; by: AuditActor; name: string }) {
+  if (!isObjectIdHex(id)) return null;
+  return Assessment.findOneAndUpdate(
+    { _id: id, ownerId, contactId: null },
+    { $set: { contactId }, $push: { audit: auditEntry(by, "customer assigned", { changes: [`Customer: none → ${name}`] }) } },
+    { returnDocument: "after" },
+  ).lean<AssessmentRecord>();
+}
+
+/**
  * Moves an assessment from one of `from` to `to` atomically: the status condition is part of the
  * update's filter, so two callers racing (a person approving while the worker re-analyses) cannot
  * both win, and the audit entry (who, when, from, to) is pushed in the same write. `set`/`unset`

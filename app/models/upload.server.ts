@@ -102,6 +102,11 @@ export async function listDraftUploads(ownerId: string) {
   return Upload.find({ ownerId, draft: true, state: "complete" }).sort({ createdAt: 1, _id: 1 });
 }
 
+/** Other complete draft files of the owner with this name and size: the same file uploaded again. */
+export async function findDuplicateDrafts({ ownerId, originalName, size, exceptId }: { ownerId: string; originalName: string; size: number; exceptId: Types.ObjectId }) {
+  return Upload.find({ ownerId, draft: true, state: "complete", originalName, size, _id: trusted({ $ne: exceptId }) });
+}
+
 /** Up to `limit` uploads of an account, any state (the account is being deleted). */
 export async function findUploadsOf({ ownerId, limit }: { ownerId: string; limit: number }) {
   return Upload.find({ ownerId }).limit(limit);

@@ -7,6 +7,7 @@ import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { DashboardStatCards, RecentAssessments, WorkflowBoard } from "~/components/dashboard/AssessmentPanels";
 import { ActivePackages, AiInsights, QuickActions, VendorPricing } from "~/components/dashboard/InfoPanels";
 import { RolePreviewCard } from "~/components/RolePreview";
+import { DraftNotice } from "~/components/upload/DraftNotice";
 import { uploaderLinks } from "~/components/upload/UploadMediaModal";
 import { dashboardAction, dashboardData } from "~/screens/dashboard.server";
 import { requireUser } from "~/services/auth.server";
@@ -26,7 +27,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Dashboard() {
-  const { stats, board, packages, rates } = useLoaderData<typeof loader>();
+  const { stats, board, packages, rates, draftFiles } = useLoaderData<typeof loader>();
   const user = useRouteLoaderData<typeof appLoader>("routes/_app")?.user;
   return (
     <Stack>
@@ -35,6 +36,7 @@ export default function Dashboard() {
         <Text c="dimmed">AI damage assessment for dealers, body shops and repair vendors.</Text>
       </div>
       {user?.realRole === "admin" && <RolePreviewCard role={user.role} />}
+      {draftFiles > 0 && <DraftNotice count={draftFiles} />}
       <DashboardStatCards stats={stats} />
       <Grid>
         <Grid.Col span={{ base: 12, md: 8 }}>
@@ -42,7 +44,7 @@ export default function Dashboard() {
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 4 }}>
           <Stack>
-            <QuickActions />
+            <QuickActions recent={stats.recentAssessments} />
             <AiInsights />
           </Stack>
         </Grid.Col>

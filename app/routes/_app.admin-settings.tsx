@@ -35,11 +35,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
+  // Before the body is read: a post after the session ended keeps its typed fields for the sign-in.
+  const actor = await requireAdmin(request);
   const form = await request.formData();
   const aiProviderAction = AI_PROVIDER_INTENTS[String(form.get("intent"))];
   if (aiProviderAction) return aiProviderAction(await requireAdmin(request), request, form);
   if (form.get("intent") === "change-credentials") {
-    const actor = await requireAdmin(request);
     return handleForm(
       request,
       changeCredentialsValidator,
@@ -91,12 +92,15 @@ export default function AdminSettings() {
       ) : (
         <Stack>
           {confirmDelete && <DeleteUserConfirm user={confirmDelete} cancelTo="/admin-settings?tab=users" />}
-          <SimpleGrid cols={{ base: 1, lg: 2 }}>
+          {/* One column up to wide screens: beside the form, a laptop's half column cut the table off. */}
+          <SimpleGrid cols={{ base: 1, xl: 2 }}>
             <Card withBorder>
               <Title order={2} size="h4" mb="sm">
                 Create user account
               </Title>
               <CreateUserForm
+                // A new account joins the list: the form starts again empty (the spec resets it).
+                key={users.length}
                 validator={clientValidators.createUserValidator}
                 formError={createError ? createError || "Failed to create user account" : null}
                 requireRoleChoice={false}
@@ -107,7 +111,12 @@ export default function AdminSettings() {
               <Title order={2} size="h4" mb="sm">
                 User accounts
               </Title>
-              <UserTable users={users} canDelete={(u) => u.role !== "admin"} emptyText="No user accounts found" />
+              <UserTable
+                users={users}
+                canDelete={(u) => u.role !== "admin"}
+                emptyText="No user accounts found"
+                deleteTo={(u) => `?tab=users&delete=${u.id}`}
+              />
             </Card>
           </SimpleGrid>
         </Stack>

@@ -186,7 +186,7 @@ export default function AiTrainingPage() {
         {addButton}
       </Group>
 
-      <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
+      <SimpleGrid cols={{ base: 2, xs: 2, md: 4 }} spacing={{ base: "xs", sm: "md" }}>
         <StatCard label="Total Images" value={stats.total} icon={<BoxIcon />} />
         <StatCard label="Verified" value={stats.verified} icon={<CheckIcon />} color="green" />
         <StatCard label="Pending Review" value={stats.pending} icon={<StarIcon />} color="yellow" />

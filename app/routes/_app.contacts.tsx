@@ -89,7 +89,7 @@ export default function ContactsPage() {
         {addButton}
       </Group>
 
-      <SimpleGrid cols={{ base: 1, sm: 3 }}>
+      <SimpleGrid cols={{ base: 2, sm: 3 }} spacing={{ base: "xs", sm: "md" }}>
         <StatCard label="Total Contacts" value={stats.total} icon={<UsersIcon />} />
         <StatCard label="With Companies" value={stats.withCompany} icon={<BuildingIcon />} color="teal" />
         <StatCard label="With Phone" value={stats.withPhone} icon={<PhoneIcon />} color="grape" />

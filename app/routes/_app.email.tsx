@@ -104,7 +104,7 @@ export default function EmailCenter() {
 
       {tab === "templates" ? (
         <>
-          <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
+          <SimpleGrid cols={{ base: 2, sm: 2, lg: 4 }} spacing={{ base: "xs", sm: "md" }}>
             <StatCard label="Total Templates" value={stats.totalTemplates} icon={<FileIcon />} />
             <StatCard label="Default Templates" value={stats.defaultTemplates} icon={<CheckIcon />} color="teal" />
             <StatCard label="Emails Sent Today" value={stats.sentToday} icon={<MailIcon />} color="grape" />

@@ -47,7 +47,7 @@ const STATUS_OPTIONS = [{ value: "all", label: "All Statuses" }, ...ASSESSMENT_S
 const PLACEHOLDERS = 5;
 
 export default function EstimatesPage() {
-  const { q, status, assessments, matched, page, pageCount, pageSize, summary, target, timeZone } = useLoaderData<typeof loader>();
+  const { q, status, assessments, matched, page, pageCount, pageSize, summary, target, timeZone, contacts } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const loading = useListLoading(200, ESTIMATE_LIST_PARAMS);
   const dialog = readEstimateDialog(params);
@@ -72,7 +72,7 @@ export default function EstimatesPage() {
         {newButton("New Estimate")}
       </Group>
 
-      <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
+      <SimpleGrid cols={{ base: 2, xs: 2, md: 4 }} spacing={{ base: "xs", sm: "md" }}>
         <StatCard label="Total Estimates" value={summary.total} icon={<FileIcon />} />
         <StatCard label="Pending Review" value={summary.pendingReview} icon={<ClockIcon />} color="yellow" />
         <StatCard label="Total Value" value={formatDollars(summary.totalValue)} icon={<CurrencyIcon />} color="teal" />
@@ -118,7 +118,7 @@ export default function EstimatesPage() {
           ) : dialog.kind === "edit" && BEING_ANALYZED.includes(estimate.status) ? (
             <Text>This estimate is being analyzed: edit it when the analysis is done.</Text>
           ) : dialog.kind === "edit" ? (
-            <EstimateForm estimate={estimate} cancelTo={hrefWith({ view: estimate.id })} />
+            <EstimateForm estimate={estimate} contacts={contacts} cancelTo={hrefWith({ view: estimate.id })} />
           ) : (
             <ConfirmDelete id={estimate.id} question={`Are you sure you want to delete “${estimate.title}”? This action cannot be undone.`} cancelTo={closeTo} />
           )}

@@ -87,7 +87,7 @@ export default function PackagesPage() {
         {addButton}
       </Group>
 
-      <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
+      <SimpleGrid cols={{ base: 2, xs: 2, md: 4 }} spacing={{ base: "xs", sm: "md" }}>
         <StatCard label="Total" value={stats.total} icon={<BoxIcon />} />
         <StatCard label="Active" value={stats.active} icon={<CheckIcon />} color="green" />
         <StatCard label="Average Price" value={formatWholeUsd(stats.averagePrice)} icon={<CurrencyIcon />} color="blue" />

@@ -15,10 +15,11 @@ import {
   type MetaFunction,
 } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
-import { useCallback, useEffect, useRef } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { AnalyzingCard, ANALYSIS_POLL_SECONDS, ResultCard } from "~/components/assessments/AnalysisCards";
 import { FormError } from "~/components/form/fields/FormError";
 import { showToast } from "~/components/toast";
+import { DraftNotice } from "~/components/upload/DraftNotice";
 import { UploadFallbackForm } from "~/components/upload/UploadFallbackForm";
 import { UploadedFileList, type ListedFile } from "~/components/upload/UploadedFileList";
 import { Uploader, uploaderLinks, type UploadedFile } from "~/components/upload/Uploader";
@@ -28,7 +29,7 @@ import { uploadWizardAction } from "~/screens/upload-wizard.server";
 import { requireUser } from "~/services/auth.server";
 import { getAssessment } from "~/services/assessments.server";
 import { listContacts } from "~/services/contacts.server";
-import { listDraft } from "~/services/storage.server";
+import { wizardDraft } from "~/services/storage.server";
 import { listVendors } from "~/services/vendors.server";
 
 // The details step's form (with the form library) loads when the wizard reaches that step.
@@ -66,12 +67,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const assessment = await getAssessment(actor, id);
     const view = wizardViewOf(assessment.status);
     const choices = view === "details" ? await detailsChoices(actor) : { contacts: [], vendors: [], defaultVendorId: null };
-    return json({ view, files: [] as ListedFile[], assessment, ...choices });
+    return json({ view, files: [] as ListedFile[], assessment, draft: false, ...choices });
   }
-  const files: ListedFile[] = (await listDraft(actor)).map(({ id, url, name, size, type }) => ({ id, url, name, size, type }));
+  const files: ListedFile[] = (await wizardDraft(actor)).map(({ id, url, name, size, type }) => ({ id, url, name, size, type }));
   const view: WizardView = url.searchParams.get("step") === "details" && files.length > 0 ? "details" : "upload";
   const choices = view === "details" ? await detailsChoices(actor) : { contacts: [], vendors: [], defaultVendorId: null };
-  return json({ view, files, assessment: null, ...choices });
+  // Files found on opening the wizard are a draft from before (an upload or removal here adds ?added=1).
+  const draft = view === "upload" && files.length > 0 && !url.searchParams.has("added");
+  return json({ view, files, assessment: null, draft, ...choices });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -98,7 +101,10 @@ function useAnalysisPolling(view: WizardView, failed: boolean, notAnalysed: bool
 }
 
 export default function UploadPage() {
-  const { view, files, assessment, contacts, vendors, defaultVendorId } = useLoaderData<typeof loader>();
+  const { view, files, assessment, contacts, vendors, defaultVendorId, draft } = useLoaderData<typeof loader>();
+  // Decided when the page opens: files this visit uploads (the list refreshes) are not a draft.
+  const [openedOnDraft] = useState(draft);
+  const showDraft = openedOnDraft && draft;
   const actionData = useActionData<{ formError?: string }>();
   const revalidator = useRevalidator();
   const failed = Boolean(assessment?.analysisError);
@@ -135,7 +141,8 @@ export default function UploadPage() {
                 file, up to {limit.maxNumberOfFiles} files.
               </Text>
             </div>
-            <Uploader purpose="wizard" onComplete={onComplete} />
+            {showDraft && <DraftNotice count={files.length} />}
+            <Uploader purpose="wizard" onComplete={onComplete} handOver />
             <UploadFallbackForm purpose="wizard" redirectTo="/upload" />
             <UploadedFileList files={files} />
             <Form method="post">

@@ -327,6 +327,92 @@ describe("PUT /api/assessments/{id}/estimate", () => {
   });
 });
 
+describe("the estimate's customer", () => {
+  const newContact = async (who: Client, firstName: string) => {
+    const res = await who.post("/api/contacts", { firstName, lastName: "Lee", email: `${firstName.toLowerCase()}@example.com` });
+    expect(res.status, JSON.stringify(res.json)).toBe(201);
+    return res.json.id as string;
+  };
+
+  it("PUT /estimate sets and changes the customer (audited, no reason asked: the total stays); absent keeps it", async () => {
+    const id = await completedEstimate();
+    const ann = await newContact(dealerA, "Ann");
+    const bob = await newContact(dealerA, "Bob");
+    const set = await dealerA.put(`/api/assessments/${id}/estimate`, { severity: "moderate", damages: rows(300, 125.5), contactId: ann });
+    expect(set.status, JSON.stringify(set.json)).toBe(200);
+    expect(set.json).toMatchObject({ contactId: ann, contact: { firstName: "Ann" }, status: "reviewed", estimatedCost: 425.5 });
+    expect(set.json.audit.at(-1).changes).toEqual(["Customer: none → Ann Lee"]);
+    const kept = await dealerA.put(`/api/assessments/${id}/estimate`, { severity: "major", damages: rows(300, 125.5) });
+    expect(kept.json.contactId).toBe(ann);
+    const changed = await dealerA.put(`/api/assessments/${id}/estimate`, { severity: "major", damages: rows(300, 125.5), contactId: bob });
+    expect(changed.json.contactId).toBe(bob);
+    expect(changed.json.audit.at(-1).changes).toEqual(["Customer: Ann Lee → Bob Lee"]);
+  });
+
+  it("another account's contact, a malformed or missing one: 400 on contactId, nothing changes; another account's estimate: 404", async () => {
+    const id = await completedEstimate();
+    const theirs = await newContact(dealerB, "Theo");
+    const before = await Assessment.findById(id).lean();
+    for (const contactId of [theirs, MISSING, "nope", { $ne: null }]) {
+      const res = await dealerA.put(`/api/assessments/${id}/estimate`, { damages: rows(300, 125.5), contactId });
+      expect(res.status, JSON.stringify(contactId)).toBe(400);
+      expect(res.json.errors?.contactId).toBe("Contact not found");
+    }
+    expect((await Assessment.findById(id).lean())?.updatedAt).toEqual(before?.updatedAt);
+    const mine = await newContact(dealerA, "Mia");
+    expect((await dealerB.put(`/api/assessments/${id}/estimate`, { damages: rows(300, 125.5), contactId: mine })).status).toBe(404);
+    // PUT /api/assessments/{id} holds the same rule.
+    const put = await dealerA.put(`/api/assessments/${id}`, { title: "Silver Camry", contactId: theirs });
+    expect(put.status).toBe(400);
+    expect(put.json.errors?.contactId).toBe("Contact not found");
+  });
+
+  it("a sent estimate's new customer is a supplement; the sent version keeps whom it went to", async () => {
+    const ann = await newContact(dealerA, "Ann");
+    const bob = await newContact(dealerA, "Bob");
+    const id = await completedEstimate({ status: "sent", sentAt: new Date(), contactId: ann });
+    const res = await dealerA.put(`/api/assessments/${id}/estimate`, { severity: "moderate", damages: rows(300, 125.5), contactId: bob });
+    expect(res.status, JSON.stringify(res.json)).toBe(201);
+    expect(res.json).toMatchObject({ supplementOf: id, version: 2, contactId: bob });
+    expect(String((await Assessment.findById(id).lean())?.contactId)).toBe(ann);
+  });
+
+  it("the Edit Estimate form offers the owner's contacts and saves the choice", async () => {
+    const id = await completedEstimate();
+    const ann = await newContact(dealerA, "Ann");
+    const dialog = (await screen(dealerA, `edit=${id}`)).json;
+    expect(dialog.contacts).toContainEqual({ id: ann, firstName: "Ann", lastName: "Lee" });
+    const res = await dealerA.post(
+      `/estimates?edit=${id}`,
+      new URLSearchParams({
+        intent: "update",
+        id,
+        severity: "moderate",
+        contactId: ann,
+        "damages[0].line": "0", "damages[0].damageType": "dent", "damages[0].location": "left", "damages[0].severity": "moderate", "damages[0].amount": "300",
+        "damages[1].line": "1", "damages[1].damageType": "scratch", "damages[1].location": "front", "damages[1].severity": "minor", "damages[1].amount": "125.50",
+      }).toString(),
+      { "Content-Type": "application/x-www-form-urlencoded", Origin: app.url },
+    );
+    expect(res.status, res.text.slice(0, 300)).toBe(302);
+    expect(String((await Assessment.findById(id).lean())?.contactId)).toBe(ann);
+  });
+
+  it("sending from Compose to an estimate without a customer makes that contact its customer", async () => {
+    const id = await completedEstimate();
+    const ann = await newContact(dealerA, "Ann");
+    const res = await dealerA.post(`/api/assessments/${id}/send-email`, { contactId: ann });
+    expect(res.status, JSON.stringify(res.json)).toBeLessThan(300);
+    const saved = await Assessment.findById(id).lean();
+    expect(String(saved?.contactId)).toBe(ann);
+    expect(saved?.audit.at(-1)).toMatchObject({ action: "customer assigned", changes: ["Customer: none → Ann Lee"] });
+    // An estimate with a customer keeps it when sent elsewhere once.
+    const bob = await newContact(dealerA, "Bob");
+    await dealerA.post(`/api/assessments/${id}/send-email`, { contactId: bob });
+    expect(String((await Assessment.findById(id).lean())?.contactId)).toBe(ann);
+  });
+});
+
 describe("GET /api/assessments/{id}/estimate.pdf", () => {
   it("streams a PDF with the VIN and the total; works with a Bearer token; 404 for another account's", async () => {
     const id = await completedEstimate();

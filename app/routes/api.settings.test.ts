@@ -45,9 +45,41 @@ describe("PUT /api/auth/user", () => {
     expect(res.json).toMatchObject({ firstName: "Ann", lastName: "Lee", email: "ann@example.com", phone: "555", companyName: "Lee Motors", role: "dealer" });
     const stored = await User.findById(u.id).lean();
     expect(stored).toMatchObject({ role: "dealer", username: u.username });
-    // Blank optional fields clear them.
+    // A blank optional field clears it; one left out keeps what is stored.
     const cleared = await c.put("/api/auth/user", { firstName: "Ann", lastName: "Lee", email: "ann@example.com", phone: "" });
-    expect(cleared.json).toMatchObject({ phone: null, companyName: null });
+    expect(cleared.json).toMatchObject({ phone: null, companyName: "Lee Motors" });
+    const kept = await c.put("/api/auth/user", { firstName: "Ann", lastName: "Lee", email: "ann@example.com" });
+    expect(kept.json).toMatchObject({ phone: null, companyName: "Lee Motors" });
+    const blank = await c.put("/api/auth/user", { firstName: "Ann", lastName: "Lee", email: "ann@example.com", companyName: "  " });
+    expect(blank.json.companyName).toBeNull();
+    expect((await c.put("/api/auth/user", { firstName: "A", lastName: "B", email: "a@b.co", phone: { $ne: null } })).json.errors?.phone).toBe("Phone must be text");
+  });
+
+  it("every account, vendors included, keeps company, address and phone; a vendor's name and address answer GET /api/vendors", async () => {
+    const v = await createTestUser({ role: "vendor" });
+    const c = client(app, { cookie: await signIn(app, v.username, v.password) });
+    const res = await c.put("/api/auth/user", {
+      firstName: "Vic",
+      lastName: "Vendor",
+      email: "vic@example.com",
+      phone: "555-0100",
+      companyName: "Vic's Body Works",
+      address: "12 Main St, Springfield",
+    });
+    expect(res.status, JSON.stringify(res.json)).toBe(200);
+    expect(res.json).toMatchObject({ phone: "555-0100", companyName: "Vic's Body Works", address: "12 Main St, Springfield" });
+    expect((await c.get("/api/auth/user")).json.address).toBe("12 Main St, Springfield");
+    const vendors = (await c.get("/api/vendors")).json as { id: string; name: string; address: string | null }[];
+    expect(vendors.find((x) => x.id === v.id)).toEqual({ id: v.id, name: "Vic's Body Works", address: "12 Main St, Springfield" });
+    // The Profile form posts it too (a plain form post).
+    const form = await c.post(
+      "/settings?tab=profile",
+      new URLSearchParams({ intent: "update-profile", firstName: "Vic", lastName: "Vendor", email: "vic@example.com", phone: "", companyName: "Vic's Body Works", address: "14 Main St" }).toString(),
+      { "Content-Type": "application/x-www-form-urlencoded", Origin: app.url },
+    );
+    expect(form.status, form.text.slice(0, 200)).toBeLessThan(400);
+    expect(await User.findById(v.id).lean()).toMatchObject({ address: "14 Main St", companyName: "Vic's Body Works" });
+    expect((await User.findById(v.id).lean())?.phone).toBeUndefined();
   });
 
   it("refuses bad input with the messages: 400 per field, 415 for a non-JSON body, 413 past 1 MiB, 401 anonymous", async () => {

@@ -2,13 +2,14 @@ import { Box } from "#mantine/core/Box/Box";
 import { LinkTabs } from "~/components/LinkTabs";
 import type { MetaFunction } from "@remix-run/node";
 import type { RouteHandle } from "~/root";
-import { useSearchParams } from "@remix-run/react";
+import { useLoaderData, useSearchParams } from "@remix-run/react";
 import { AuthCard } from "~/components/auth/AuthCard";
 import { LoginForm } from "~/components/auth/LoginForm";
-import { loginScreenAction, loginScreenHeaders } from "~/screens/login-screen.server";
+import { loginScreenAction, loginScreenHeaders, loginScreenLoader } from "~/screens/login-screen.server";
 import { safeRedirect } from "~/utils/safe-redirect";
 
 export const meta: MetaFunction = () => [{ title: "Sign in · DamageIQ" }];
+export const loader = loginScreenLoader;
 export const action = loginScreenAction;
 export const headers = loginScreenHeaders;
 /** A plain form: the page loads no JavaScript (see RouteHandle in root.tsx). */
@@ -20,10 +21,14 @@ const TABS = [
   { value: "vendor", label: "Vendor" },
 ] as const;
 
-/** The combined login: the tab only changes wording; it is a query parameter so it works without JS. */
+/**
+ * The combined login: the tab only changes wording; it is a query parameter so it works without JS.
+ * Without one it opens on the tab of this browser's last sign-in (a cookie), else Admin.
+ */
 export default function Login() {
   const [params] = useSearchParams();
-  const tab = TABS.find((t) => t.value === params.get("tab")) ?? TABS[0];
+  const { lastTab } = useLoaderData<typeof loginScreenLoader>();
+  const tab = TABS.find((t) => t.value === (params.get("tab") ?? lastTab)) ?? TABS[0];
   // The tabs carry only a path of this site (never a crafted one) on to the next page.
   const redirectTo = safeRedirect(params.get("redirectTo"), "");
   return (
@@ -42,6 +47,7 @@ export default function Login() {
         successMessage={`${tab.label} login successful! Redirecting to dashboard...`}
         redirectDelayMs={500}
         submitLabel={`Sign in as ${tab.label}`}
+        tab={tab.value}
       />
     </AuthCard>
   );

@@ -146,7 +146,7 @@ export const EMAIL_TOASTS = {
   saved: {
     title: "Email Saved, Not Sent",
     message:
-      "No mail server is configured, so the estimate was saved to the local mail drop on the server (DATA_DIR/outbox) instead of being sent. Set up a mail server in Settings → Email to deliver estimates.",
+      "No mail server is configured, so the estimate was saved to the local mail drop in the app's storage (outbox/) instead of being sent. Set up a mail server in Settings → Email to deliver estimates.",
     color: "yellow",
   },
   sendFailed: { title: "Error", message: "Failed to send email", color: "red" },

@@ -11,6 +11,8 @@ export { REASON_MAX };
 export const MAX_ESTIMATE_LINES = 50;
 export const REASON_REQUIRED_MESSAGE = "A reason is required when the total changes";
 
+export const CONTACT_NOT_FOUND = "Contact not found";
+
 const blank = (v: unknown) => v === undefined || v === null || (typeof v === "string" && v.trim() === "");
 
 /**
@@ -31,6 +33,11 @@ const fields = {
   severity: z.preprocess((v) => (blank(v) ? undefined : v), enumField(SEVERITIES, "Severity").optional()),
   /** Why it changed: required (by the service, which knows the total before) when the total changes. */
   reason: optionalString("Reason", REASON_MAX),
+  /** The customer: one of the estimate owner's contacts; absent or blank keeps the one it has. */
+  contactId: z.preprocess(
+    (v) => (blank(v) ? undefined : typeof v === "string" ? v.trim().toLowerCase() : v),
+    z.string({ invalid_type_error: CONTACT_NOT_FOUND }).regex(/^[a-f0-9]{24}$/, CONTACT_NOT_FOUND).optional(),
+  ),
 };
 
 /** Each estimate line refers to one of the estimate's damages at most once. */
@@ -45,7 +52,7 @@ function distinctLines(input: { damages: EstimateRow[] }, ctx: z.RefinementCtx) 
 
 /**
  * `PUT /api/assessments/{id}/estimate` and the Edit Estimate form: the writable fields of an
- * estimate (severity, damages with their lines, the reason). Everything else is derived: the
+ * estimate (severity, damages with their lines, the customer, the reason). Everything else is derived: the
  * categories from the damages, the total from the lines, the status and the audit entry.
  */
 export const estimateEditSchema = z

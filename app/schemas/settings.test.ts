@@ -4,7 +4,8 @@ import { appearanceSchema, defaultVendorSchema, preferencesSchema, profileSchema
 describe("settings schemas", () => {
   it("profile: names and email as for a contact, phone and company optional, other fields dropped", () => {
     const ok = profileSchema.parse({ firstName: " A ", lastName: "B", email: "a@b.co", phone: "", role: "admin" });
-    expect(ok).toEqual({ firstName: "A", lastName: "B", email: "a@b.co", phone: undefined, companyName: undefined });
+    // Blank clears (null), absent keeps (undefined).
+    expect(ok).toEqual({ firstName: "A", lastName: "B", email: "a@b.co", phone: null, companyName: undefined, address: undefined });
     const bad = profileSchema.safeParse({ firstName: "", lastName: "", email: "x" });
     expect(bad.success || bad.error.issues.map((i) => i.message)).toEqual([
       "First name is required",

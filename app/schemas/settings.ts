@@ -3,19 +3,25 @@ import { z } from "zod";
 import { currentPasswordField } from "./auth";
 import { contactSchema } from "./contact";
 
+/** An optional profile field: absent keeps what is stored (undefined), blank clears it (null). */
+const clearable = <T extends z.ZodTypeAny>(field: T) =>
+  z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? null : v), field.nullable());
+
 /**
  * Settings → Profile and `PUT /api/auth/user`: first name, last name and email as for a contact;
- * phone and company optional; the current password, needed only to change the email (the address
- * notices and the login notification go to). Anything else (role, username…) is dropped.
+ * phone, company and address optional (every account, vendors' address shows in the vendor
+ * selector); the current password, needed only to change the email (the address notices and the
+ * login notification go to). Anything else (role, username…) is dropped.
  */
-export const profileSchema = contactSchema
-  .pick({ firstName: true, lastName: true, email: true, phone: true, companyName: true })
-  .extend({
-    currentPassword: z.preprocess(
-      (v) => (v === "" || v === null ? undefined : v),
-      z.string({ invalid_type_error: "Current password is required" }).max(200, "Password must be at most 200 characters").optional(),
-    ),
-  });
+export const profileSchema = contactSchema.pick({ firstName: true, lastName: true, email: true }).extend({
+  phone: clearable(contactSchema.shape.phone),
+  companyName: clearable(contactSchema.shape.companyName),
+  address: clearable(contactSchema.shape.address),
+  currentPassword: z.preprocess(
+    (v) => (v === "" || v === null ? undefined : v),
+    z.string({ invalid_type_error: "Current password is required" }).max(200, "Password must be at most 200 characters").optional(),
+  ),
+});
 export type ProfileInput = z.infer<typeof profileSchema>;
 
 export const SESSION_TIMEOUT_CHOICES = [

@@ -11,3 +11,18 @@ export const LOGGED_OUT_TOAST: ToastOptions = {
   message: "You are logged out. Logging in again...",
   color: "red",
 };
+
+/** Delete assessment (spec part 1 §8). */
+export const DELETE_TOASTS = {
+  deleted: { title: "Assessment Deleted", message: "Assessment has been successfully deleted." },
+  failed: { title: "Error", message: "Failed to delete assessment", color: "red" },
+} as const;
+
+/** Review's Reject: the estimate dialog offers both ways on (Analyze, Edit). */
+export const REJECTED_MESSAGE = (title: string) => `“${title}” is back in Upload: choose Analyze to run the analysis again, or Edit to price it by hand.`;
+
+/** Settings → System → Export Data (spec part 2 §7: a 'Data Export' confirmation); the download is the export. */
+export const DATA_EXPORT_TOAST: ToastOptions = {
+  title: "Data Export",
+  message: "Your data export is being prepared and downloads when it is ready.",
+};

@@ -1,5 +1,6 @@
 import { redirect } from "@remix-run/node";
 import { switchRoleValidator } from "~/schemas/auth";
+import { REJECTED_MESSAGE } from "~/schemas/toasts";
 import {
   approveAssessment,
   dashboardStats,
@@ -10,6 +11,7 @@ import type { Actor } from "~/services/auth.server";
 import { activePackages } from "~/services/packages.server";
 import { redirectWithToast } from "~/services/session.server";
 import { switchRole } from "~/services/users.server";
+import { wizardDraft } from "~/services/storage.server";
 import { vendorLabourRates } from "~/services/vendors.server";
 import { asFormFailure, hasForbiddenFieldName } from "~/utils/forms.server";
 import { sendEstimateFromScreen } from "./send-estimate.server";
@@ -20,15 +22,17 @@ const PANEL_ROWS = 3;
 
 /** Everything the dashboard shows, each figure from the database. */
 export async function dashboardData(actor: Actor) {
-  const [stats, upload, review, complete, packages, rates] = await Promise.all([
+  const [stats, upload, review, complete, packages, rates, draft] = await Promise.all([
     dashboardStats(actor),
     listAssessments(actor, { status: "uploaded", limit: BOARD_ITEMS }),
     listAssessments(actor, { status: "completed", limit: BOARD_ITEMS }),
     listAssessments(actor, { status: "reviewed", limit: BOARD_ITEMS }),
     activePackages(actor, PANEL_ROWS),
     vendorLabourRates(PANEL_ROWS),
+    wizardDraft(actor),
   ]);
-  return { stats, board: { upload, review, complete }, packages, rates };
+  // Files uploaded (Upload Media, or a wizard run left behind) and waiting for an assessment.
+  return { stats, board: { upload, review, complete }, packages, rates, draftFiles: draft.length };
 }
 
 /** Runs a board action and comes back to the dashboard with its toast; a refusal (e.g. already approved) as an error toast. */
@@ -69,7 +73,7 @@ export async function dashboardAction(actor: Actor, request: Request) {
     case "reject":
       return boardAction(request, async () => {
         const a = await rejectAssessment(actor, id);
-        return { title: "Assessment Rejected", message: `“${a.title}” is back in Upload: analyze it again or price it by hand.` };
+        return { title: "Assessment Rejected", message: REJECTED_MESSAGE(a.title) };
       });
     case "send":
       return sendEstimateFromScreen(actor, request, id, form, "/");

@@ -1,7 +1,10 @@
 import { assessmentListQuerySchema } from "~/schemas/assessment";
 import { estimateFormValidator } from "~/schemas/estimate";
+import { requestAnalysis } from "~/services/assessment-analysis.server";
 import { approveAssessment, deleteAssessment, rejectAssessment } from "~/services/assessments.server";
+import { DELETE_TOASTS, REJECTED_MESSAGE } from "~/schemas/toasts";
 import type { Actor } from "~/services/auth.server";
+import { contactChoices } from "~/services/contacts.server";
 import { editEstimate, estimatesPage, getEstimate } from "~/services/estimates.server";
 import { redirectWithToast } from "~/services/session.server";
 import { asFormFailure, handleForm } from "~/utils/forms.server";
@@ -32,9 +35,12 @@ export async function estimatesData(actor: Actor, requestUrl: string) {
     estimatesPage(actor, { q, status, page, pageSize: ESTIMATES_PAGE_SIZE }),
     dialog ? getEstimate(actor, dialog.id).catch(nullIfNotFound) : null,
   ]);
+  // Edit Estimate's customer dropdown: the estimate owner's contacts.
+  const contacts = dialog?.kind === "edit" && target ? await contactChoices(actor, target.ownerId) : [];
   return {
     q: q ?? "",
     status: status ?? "all",
+    contacts,
     pageSize: ESTIMATES_PAGE_SIZE,
     timeZone: SERVER_TIME_ZONE,
     ...list,
@@ -51,7 +57,7 @@ const backTo = (requestUrl: string, changes: Record<string, string | null>) => {
   return listReturnTo(url.toString(), { keys: [...ESTIMATE_LIST_PARAMS, "view"] });
 };
 
-/** The form posts of /estimates: `intent` = update | approve | reject | email | delete, with the estimate's `id`. */
+/** The form posts of /estimates: `intent` = update | approve | reject | analyze | email | delete, with the estimate's `id`. */
 export async function estimatesAction(actor: Actor, request: Request) {
   const form = await request.formData();
   const id = String(form.get("id") ?? "");
@@ -99,7 +105,7 @@ export async function estimatesAction(actor: Actor, request: Request) {
         toDetail(id),
         async () => {
           const a = await rejectAssessment(actor, id);
-          return { title: "Assessment Rejected", message: `“${a.title}” is back in Upload: analyze it again or price it by hand.` };
+          return { title: "Assessment Rejected", message: REJECTED_MESSAGE(a.title) };
         },
         "Only a completed or reviewed assessment can be rejected",
       );
@@ -110,10 +116,21 @@ export async function estimatesAction(actor: Actor, request: Request) {
         request,
         backTo(request.url, { view: null }),
         async () => {
-          const a = await deleteAssessment(actor, id);
-          return { title: "Estimate Deleted", message: `“${a.title}” has been deleted.` };
+          await deleteAssessment(actor, id);
+          return DELETE_TOASTS.deleted;
         },
-        "Failed to delete estimate",
+        DELETE_TOASTS.failed.message,
+      );
+    case "analyze":
+      return writeAndReturn(
+        request,
+        toDetail(id),
+        async () => {
+          const a = await getEstimate(actor, id);
+          if (!(await requestAnalysis(actor, id))) throw jsonError(409, "Only an assessment in Upload can be analyzed");
+          return { title: "Analysis Started", message: `“${a.title}” is being analyzed: the result shows here when it is done.` };
+        },
+        "Only an assessment in Upload can be analyzed",
       );
     default:
       throw jsonError(400, "Unknown action");

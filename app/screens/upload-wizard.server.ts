@@ -6,7 +6,7 @@ import { requestAnalysis } from "~/services/assessment-analysis.server";
 import { createAssessment, updateAssessment } from "~/services/assessments.server";
 import type { Actor } from "~/services/auth.server";
 import { redirectWithToast } from "~/services/session.server";
-import { listDraft, receiveFormUploads, removeUpload } from "~/services/storage.server";
+import { discardDraft, discardDraftCopies, receiveFormUploads, removeUpload, wizardDraft } from "~/services/storage.server";
 import { handleForm } from "~/utils/forms.server";
 import { sendEstimateFromScreen } from "./send-estimate.server";
 
@@ -15,22 +15,26 @@ const safeRedirect = (value: string | null) => (value === "/" || value === "/upl
 
 const assessmentUrl = (id: string) => `/upload?assessment=${encodeURIComponent(id)}`;
 
+/** The wizard after an upload or a removal in this visit: its list is this run's, not a draft from before. */
+export const WIZARD_IN_USE = "/upload?added=1";
+
 /** The no-JS uploader: files are streamed into storage as the multipart form arrives. */
 async function receiveFiles(actor: Actor, request: Request) {
   const url = new URL(request.url);
   const purpose = url.searchParams.get("purpose") === "dashboard" ? "dashboard" : "wizard";
   const back = safeRedirect(url.searchParams.get("redirectTo"));
+  const wizard = back === "/upload" ? WIZARD_IN_USE : back;
   const { stored, errors } = await receiveFormUploads(actor, request, purpose);
   if (errors.length > 0) {
     const done = stored.length > 0 ? `${messages.uploaded(stored.length)}. ` : "";
-    return redirectWithToast(request, back === "/" ? "/?upload=1" : back, {
+    return redirectWithToast(request, back === "/" ? "/?upload=1" : wizard, {
       title: "Upload Error",
       message: `${done}${errors.join(" ")}`,
       color: "red",
     });
   }
-  if (stored.length === 0) return redirectWithToast(request, back, ANALYSIS_TOASTS.noFiles);
-  return redirectWithToast(request, back, {
+  if (stored.length === 0) return redirectWithToast(request, wizard, ANALYSIS_TOASTS.noFiles);
+  return redirectWithToast(request, wizard, {
     title: "Upload Complete",
     message: purpose === "dashboard" ? messages.dashboardComplete : messages.uploaded(stored.length),
   });
@@ -48,6 +52,8 @@ function submitDetails(actor: Actor, request: Request, form: FormData, retryId: 
     async (input) => {
       const { mediaUrls, ...fields } = input;
       const assessment = retryId ? await updateAssessment(actor, retryId, fields) : await createAssessment(actor, { ...fields, mediaUrls });
+      // Copies of the files uploaded again stood behind them on the list: they go with the run.
+      if (!retryId) await discardDraftCopies(actor, assessment.mediaUrls.map((u) => u.replace(/^\/media\//, "")));
       await requestAnalysis(actor, assessment.id);
       return redirect(assessmentUrl(assessment.id));
     },
@@ -55,7 +61,7 @@ function submitDetails(actor: Actor, request: Request, form: FormData, retryId: 
   );
 }
 
-/** The wizard's form posts: `intent` = remove | continue | create | retry | new | send, or a no-JS upload. */
+/** The wizard's form posts: `intent` = remove | discard | continue | create | retry | new | send, or a no-JS upload. */
 export async function uploadWizardAction(actor: Actor, request: Request) {
   if ((request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data")) return receiveFiles(actor, request);
 
@@ -64,13 +70,18 @@ export async function uploadWizardAction(actor: Actor, request: Request) {
   switch (form.get("intent")) {
     case "remove":
       try {
+        await discardDraftCopies(actor, [id]);
         await removeUpload(actor, id);
       } catch (error) {
         if (!(error instanceof Response)) throw error;
       }
-      return redirect("/upload");
+      return redirect(WIZARD_IN_USE);
+    case "discard":
+      // "Start over": the draft's files go, the wizard starts empty.
+      await discardDraft(actor);
+      return redirect(WIZARD_IN_USE);
     case "continue":
-      if ((await listDraft(actor)).length === 0) return redirectWithToast(request, "/upload", ANALYSIS_TOASTS.noFiles);
+      if ((await wizardDraft(actor)).length === 0) return redirectWithToast(request, "/upload", ANALYSIS_TOASTS.noFiles);
       return redirect("/upload?step=details");
     case "create":
       if (!form.has("mediaUrls[0]")) return redirectWithToast(request, "/upload", ANALYSIS_TOASTS.noFiles);

@@ -3,6 +3,7 @@ import { json, redirect } from "@remix-run/node";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { LOGGED_OUT_TOAST } from "~/schemas/toasts";
+import { keptFields, pagePath, RESUME_MS, type ResumedForm } from "~/schemas/resume";
 import { redeemApiToken } from "~/models/api-token.server";
 import { attemptsSince, clearAttempts, forgetAttempt, recordAttempt } from "~/models/login-attempt.server";
 import { deleteUserSessions } from "~/models/session.server";
@@ -21,7 +22,7 @@ import {
 import { loginSchema } from "~/schemas/auth";
 import { checkSecondFactor } from "./two-factor.server";
 import { jsonError, setPrivateCaching, validationError } from "~/utils/http.server";
-import { assertSameOrigin, isApiRequest } from "~/utils/request.server";
+import { assertSameOrigin, isApiRequest, isOwnPagePost } from "~/utils/request.server";
 import { sendLoginNotification } from "./email-delivery.server";
 import {
   commitSession,
@@ -30,6 +31,7 @@ import {
   SESSION_TIMEOUTS,
   sessionCookie,
   sessionStorage,
+  type AppSession,
   type SessionTimeout,
   type Toast,
 } from "./session.server";
@@ -198,7 +200,7 @@ async function requireSecondFactor(userId: string, code: string) {
  * answers 401 "Two-factor code required", while a screen (`secondStep`) gets a pending sign-in that
  * `completeSecondStep` finishes.
  */
-type LoginArgs = { request: Request; credentials: unknown; clientIp?: string };
+type LoginArgs = { request: Request; credentials: unknown; clientIp?: string; welcome?: Toast };
 type SignedIn = { twoFactor?: false; user: PublicUser; headers: HeadersInit };
 export async function login(args: LoginArgs & { secondStep?: false }): Promise<SignedIn>;
 export async function login(args: LoginArgs & { secondStep: true }): Promise<SignedIn | { twoFactor: true; headers: HeadersInit }>;
@@ -206,6 +208,7 @@ export async function login({
   request,
   credentials,
   clientIp,
+  welcome,
   secondStep = false,
 }: LoginArgs & { secondStep?: boolean }): Promise<SignedIn | { twoFactor: true; headers: HeadersInit }> {
   assertSameOrigin(request);
@@ -223,12 +226,12 @@ export async function login({
     else if (secondStep) return { twoFactor: true, headers: await startSecondStep(request, user) };
     else throw codeRequired();
   }
-  return signIn(request, user, clientIp);
+  return signIn(request, user, clientIp, welcome);
 }
 
 /** A session for `user`, and the login notice (queued in the email outbox: nothing waits for the mail server). */
-async function signIn(request: Request, user: UserRecord, clientIp?: string) {
-  const headers = await startSession(request, user);
+async function signIn(request: Request, user: UserRecord, clientIp?: string, welcome?: Toast) {
+  const headers = await startSession(request, user, welcome);
   await sendLoginNotification(user, { ip: clientIp, userAgent: request.headers.get("User-Agent") });
   return { user: toPublicUser(user), headers };
 }
@@ -236,8 +239,10 @@ async function signIn(request: Request, user: UserRecord, clientIp?: string) {
 /** The password was right: a session that signs no one in, only remembers whose code to ask for. */
 async function startSecondStep(request: Request, user: UserRecord) {
   const old = await getSession(request);
+  const resume = unexpiredResume(old);
   if (old.id) await sessionStorage.destroySession(old);
   const session = await sessionStorage.getSession();
+  if (resume) session.set("resume", resume);
   const expiresAt = Date.now() + SECOND_STEP_MS;
   session.set("pendingUserId", String(user._id));
   session.set("expiresAt", expiresAt);
@@ -245,29 +250,39 @@ async function startSecondStep(request: Request, user: UserRecord) {
 }
 
 /** The login screen's second step: the code for the pending sign-in; a real session when it is right. */
-export async function completeSecondStep({ request, code }: { request: Request; code: string }) {
+export async function completeSecondStep({ request, code, welcome }: { request: Request; code: string; welcome?: Toast }) {
   assertSameOrigin(request);
   const session = await getSession(request);
   const userId = session.get("pendingUserId");
   const user = userId ? await findUserById(userId) : null;
   if (!user) throw jsonError(401, "Your sign-in has expired. Please enter your username and password again.");
   await requireSecondFactor(String(user._id), code);
-  return signIn(request, user);
+  return signIn(request, user, undefined, welcome);
+}
+
+/** Typed work the signed-out session keeps, while it is fresh. */
+function unexpiredResume(session: AppSession) {
+  const resume = session.get("resume");
+  return resume && Date.now() - resume.at < RESUME_MS ? resume : undefined;
 }
 
 /**
  * A new session id at every sign-in (no fixation); the old session, if any, is destroyed. `toast`
- * goes into the new one for the next page (a password change redirects with it).
+ * goes into the new one for the next page (the sign-in's welcome, or a password change's message).
  */
 export async function startSession(request: Request, user: UserRecord, toast?: Toast) {
   const old = await getSession(request);
+  const resume = unexpiredResume(old);
   if (old.id) await sessionStorage.destroySession(old);
   const session = await sessionStorage.getSession();
+  // The typed work of a form posted after the last session ended: for the first page.
+  if (resume) session.set("resumed", resume);
   const timeout = (user.sessionTimeout as SessionTimeout | undefined) ?? DEFAULT_SESSION_TIMEOUT;
   session.set("userId", String(user._id));
   session.set("expiresAt", Date.now() + SESSION_TIMEOUTS[timeout]);
   session.set("theme", (user.theme as Theme | undefined) ?? "light");
   session.set("language", (user.language as Language | undefined) ?? "en");
+  // The sign-in's success message or the password change's, for the first page (JavaScript or not).
   if (toast) session.flash("toast", toast);
   return { "Set-Cookie": await commitSession(session) };
 }
@@ -312,20 +327,39 @@ async function resolveActor(request: Request): Promise<Actor | null> {
   return { id: String(user._id), user, role: preview ?? realRole, realRole, via: "session" };
 }
 
+/**
+ * A screen's form post whose session ended: its typed fields (never a password), for the page after
+ * the sign-in. The body is read from a copy when the action has not read it yet.
+ */
+async function typedWork(request: Request, path: string): Promise<ResumedForm | null> {
+  const type = request.headers.get("Content-Type") ?? "";
+  if (request.method !== "POST" || request.bodyUsed || !type.startsWith("application/x-www-form-urlencoded")) return null;
+  // Only this site's own pages: another site's post must not fill in a form for the next sign-in.
+  if (!isOwnPagePost(request)) return null;
+  const fields = keptFields(await request.clone().formData());
+  return Object.keys(fields).length > 0 ? { path, fields, at: Date.now() } : null;
+}
+
 async function unauthorized(request: Request): Promise<Response> {
   if (isApiRequest(request)) return json({ message: "Unauthorized" }, { status: 401 });
   const url = new URL(request.url);
-  const redirectTo = `${url.pathname}${url.search}`;
+  const redirectTo = pagePath(url);
   const login = redirectTo === "/" ? "/login" : `/login?redirectTo=${encodeURIComponent(redirectTo)}`;
   // A session cookie that no longer signs anyone in: the session ended, so say so on the login page
   // (through a new session: the ended one's record is gone or expired and takes no flash).
   // Remix sends a loader's redirect as it is (entry.server's headers never see it): the same address
   // is a page when signed in, so this answer must not be cached for another visitor either.
+  // A form post without any session is one whose session ended too (its cookie expired with it).
   const headers = new Headers();
   setPrivateCaching(headers, request);
-  if ((await sessionCookie.parse(request.headers.get("Cookie"))) === null) return redirect(login, { headers });
+  const posted = request.method !== "GET" && request.method !== "HEAD";
+  if (!posted && (await sessionCookie.parse(request.headers.get("Cookie"))) === null) return redirect(login, { headers });
   const session = await sessionStorage.getSession();
   session.flash("toast", LOGGED_OUT_TOAST);
+  // This anonymous session only carries the message and the typed work to the sign-in: short-lived.
+  session.set("expiresAt", Date.now() + RESUME_MS);
+  const work = await typedWork(request, redirectTo);
+  if (work) session.set("resume", work);
   headers.set("Set-Cookie", await commitSession(session));
   return redirect(login, { headers });
 }

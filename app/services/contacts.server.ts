@@ -12,7 +12,7 @@ import { scopeFor } from "~/models/owner-scope.server";
 import type { ContactInput } from "~/schemas/contact";
 import type { ListQuery } from "~/schemas/list-query";
 import { jsonError } from "~/utils/http.server";
-import type { Actor } from "./auth.server";
+import { isAdmin, type Actor } from "./auth.server";
 import { ownership, presentOwned, timestamps } from "./owned-json.server";
 
 /** A contact as the API answers it and the screen renders it. */
@@ -56,6 +56,12 @@ const present = (actor: Actor, records: ContactRecord[]) => presentOwned(actor, 
 /** `GET /api/contacts`: the caller's contacts (an admin's: everyone's), newest first; `q`, `limit`, `offset`. */
 export async function listContacts(actor: Actor, { q, limit, offset = 0 }: ListQuery = {}) {
   return present(actor, await findContacts({ scope: scopeFor(actor), q, skip: offset, limit }));
+}
+
+/** A customer dropdown's choices: the newest contacts of `ownerId` (an admin's pick for that account; anyone else has only their own). */
+export async function contactChoices(actor: Actor, ownerId: string, limit = 500) {
+  const records = await findContacts({ scope: isAdmin(actor) ? { ownerId } : scopeFor(actor), limit });
+  return records.map((r) => ({ id: String(r._id), firstName: r.firstName, lastName: r.lastName }));
 }
 
 /** The Contacts screen: the summary cards over every contact, how many the search matched, one page. */

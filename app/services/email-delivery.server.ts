@@ -4,7 +4,7 @@ import { Readable } from "node:stream";
 import MailComposer from "nodemailer/lib/mail-composer";
 import type Mail from "nodemailer/lib/mailer";
 import { Types } from "mongoose";
-import { findAssessment, transitionAssessment } from "~/models/assessment.server";
+import { assignContactIfNone, findAssessment, transitionAssessment } from "~/models/assessment.server";
 import { findContact } from "~/models/contact.server";
 import {
   claimNextLog,
@@ -32,7 +32,7 @@ import { env } from "~/utils/env.server";
 import { jsonError } from "~/utils/http.server";
 import { collectWhenIdle } from "~/utils/idle-collector.server";
 import { OutboundRefusedError } from "~/utils/outbound.server";
-import { assessmentNotFound, getAssessment, type AssessmentJson } from "./assessments.server";
+import { assessmentNotFound, auditActor, getAssessment, type AssessmentJson } from "./assessments.server";
 import type { Actor } from "./auth.server";
 import { BUILT_IN_TEMPLATE, formatCost, formatMailDate, renderTemplate } from "./email-render.server";
 import { estimatePdf } from "./estimate-pdf.server";
@@ -129,6 +129,16 @@ export async function sendEstimateEmail(actor: Actor, assessmentId: string, inpu
     ...(chosen ? { templateId: chosen._id } : {}),
     attachEstimate: true,
   });
+  // An estimate without a customer gets the one it was sent to (Compose), so its Email button works next time.
+  if (created && !assessment.contactId) {
+    await assignContactIfNone({
+      ownerId,
+      id: assessment.id,
+      contactId: String(contact._id),
+      by: auditActor(actor),
+      name: `${contact.firstName} ${contact.lastName}`.trim(),
+    });
+  }
   return { log: (await present(actor, [record]))[0], created, via };
 }
 

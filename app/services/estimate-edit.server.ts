@@ -37,7 +37,14 @@ const label = (d: { damageType: string; severity: string; location: string | nul
  */
 const AFTER_EDIT: AssessmentStatus = "reviewed";
 
-export function planEdit(current: AssessmentRecord, input: EstimateEditInput, editorName: string): EditPlan {
+/** A new customer for the estimate: the contact's id and the names before and after (for the audit). */
+export interface ContactChange {
+  id: string;
+  before: string | null;
+  after: string;
+}
+
+export function planEdit(current: AssessmentRecord, input: EstimateEditInput, editorName: string, contact?: ContactChange): EditPlan {
   const damagesBefore = current.damages ?? [];
   const linesBefore = asLines(current.lineItems ?? []);
   // Lines match damages one for one when the engine priced them (else there are none yet).
@@ -88,6 +95,8 @@ export function planEdit(current: AssessmentRecord, input: EstimateEditInput, ed
     changes.push(`Severity: ${current.severity ?? "not determined"} → ${input.severity ?? "not determined"}`);
   }
 
+  if (contact) changes.push(`Customer: ${contact.before ?? "none"} → ${contact.after}`);
+
   const totalBefore = current.estimatedCost === undefined ? null : Math.round(current.estimatedCost * 100);
   const totalAfter = linesTotalCents(lines);
   if (totalBefore !== totalAfter) changes.unshift(`Total: ${formatCents(totalBefore)} → ${formatCents(totalAfter)}`);
@@ -99,6 +108,7 @@ export function planEdit(current: AssessmentRecord, input: EstimateEditInput, ed
     damageCategories: [...new Set(damages.map((d) => d.damageType))],
   };
   const unset: string[] = [];
+  if (contact) set.contactId = contact.id;
   if (input.severity) set.severity = input.severity;
   else unset.push("severity");
   if (totalAfter === null) {

@@ -1,13 +1,14 @@
-import { assessmentFigure, findAssessment } from "~/models/assessment.server";
+import { assessmentFigure, findAssessment, type AssessmentRecord } from "~/models/assessment.server";
 import { countSentSince, findEarlierVersions, findSupplements, insertSupplement, sumEstimatedCosts, writeEstimateEdit } from "~/models/estimate.server";
+import { findContact, findContactsByIds } from "~/models/contact.server";
 import { learningRecords } from "~/models/learning-record.server";
 import { scopeFor } from "~/models/owner-scope.server";
 import type { AssessmentStatus } from "~/schemas/assessment";
-import { REASON_REQUIRED_MESSAGE, type EstimateEditInput } from "~/schemas/estimate";
+import { CONTACT_NOT_FOUND, REASON_REQUIRED_MESSAGE, type EstimateEditInput } from "~/schemas/estimate";
 import { jsonError } from "~/utils/http.server";
 import { assessmentNotFound, assessmentsPage, auditActor, presentOne, type AssessmentJson } from "./assessments.server";
 import type { Actor } from "./auth.server";
-import { planEdit } from "./estimate-edit.server";
+import { planEdit, type ContactChange } from "./estimate-edit.server";
 
 /**
  * Midnight today in the server's time zone (the `TZ` environment variable; UTC when unset): the
@@ -70,6 +71,24 @@ export async function getEstimate(actor: Actor, id: string) {
 }
 export type EstimateJson = Awaited<ReturnType<typeof getEstimate>>;
 
+const fullName = (c: { firstName: string; lastName: string }) => `${c.firstName} ${c.lastName}`.trim();
+
+/**
+ * The customer an edit asks for, when it differs from the estimate's: one of the estimate owner's
+ * contacts (an admin editing a dealer's estimate picks from the dealer's), else 400 on the field.
+ */
+async function contactChange(current: AssessmentRecord, contactId: string | undefined): Promise<ContactChange | undefined> {
+  const before = current.contactId ? String(current.contactId) : null;
+  if (!contactId || contactId === before) return undefined;
+  const scope = { ownerId: String(current.ownerId) };
+  const [chosen, previous] = await Promise.all([
+    findContact({ scope, id: contactId }),
+    before ? findContactsByIds({ scope, ids: [before] }) : [],
+  ]);
+  if (!chosen) throw jsonError(400, CONTACT_NOT_FOUND, { contactId: CONTACT_NOT_FOUND });
+  return { id: contactId, before: previous[0] ? fullName(previous[0]) : null, after: fullName(chosen) };
+}
+
 const NOT_EDITABLE: readonly AssessmentStatus[] = ["processing", "analyzing"];
 
 /**
@@ -87,7 +106,8 @@ export async function editEstimate(actor: Actor, id: string, input: EstimateEdit
     throw jsonError(409, "The estimate is being analyzed: edit it when the analysis is done");
   }
   const by = auditActor(actor);
-  const plan = planEdit(current, input, by?.name ?? "a reviewer");
+  const contact = await contactChange(current, input.contactId);
+  const plan = planEdit(current, input, by?.name ?? "a reviewer", contact);
   if (plan.unknownLine !== null) {
     const message = "This line is not on the estimate";
     throw jsonError(400, message, { [`damages.${plan.unknownLine}.line`]: message });

@@ -5,6 +5,7 @@ import {
   readSessionRecord,
   updateSessionRecord,
 } from "~/models/session.server";
+import type { ResumedForm } from "~/schemas/resume";
 import { env } from "~/utils/env.server";
 
 export const SESSION_TIMEOUTS = { "1h": 3600e3, "1d": 86400e3, "7d": 7 * 86400e3, "30d": 30 * 86400e3 } as const;
@@ -21,6 +22,10 @@ export interface SessionData {
   language?: "en" | "es" | "fr";
   /** Epoch ms when this sign-in ends (from the session-timeout setting at login). */
   expiresAt?: number;
+  /** A signed-out visitor's form post, kept for after the sign-in (a short-lived anonymous session). */
+  resume?: ResumedForm;
+  /** The same after the sign-in, until its page is shown (then removed). */
+  resumed?: ResumedForm;
 }
 export interface Toast {
   title: string;

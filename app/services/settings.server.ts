@@ -24,17 +24,20 @@ async function save(actor: Actor, set: Record<string, unknown>, unset: Record<st
 }
 
 /**
- * First and last name, email, and optionally phone and company (blank clears them). A new email
- * needs the current password: it is where the account's notices go, so a stolen session must not
- * be able to move them.
+ * First and last name, email; phone, company and address are kept when absent, cleared when blank
+ * (null). A new email needs the current password: it is where the account's notices go, so a stolen
+ * session must not be able to move them.
  */
 export async function updateProfile(actor: Actor, input: ProfileInput) {
-  const { phone, companyName, currentPassword, ...required } = input;
+  const { phone, companyName, address, currentPassword, ...required } = input;
   if (required.email.toLowerCase() !== (actor.user.email ?? "").toLowerCase()) await verifyCurrentPassword(actor, currentPassword);
+  const set: Record<string, unknown> = { ...required };
   const unset: Record<string, ""> = {};
-  if (phone === undefined) unset.phone = "";
-  if (companyName === undefined) unset.companyName = "";
-  return save(actor, { ...required, ...(phone !== undefined ? { phone } : {}), ...(companyName !== undefined ? { companyName } : {}) }, unset);
+  for (const [field, value] of Object.entries({ phone, companyName, address })) {
+    if (value === null) unset[field] = "";
+    else if (value !== undefined) set[field] = value;
+  }
+  return save(actor, set, unset);
 }
 
 /**

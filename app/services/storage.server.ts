@@ -18,6 +18,7 @@ import {
   findUploadByKey,
   countDraftUploads,
   listDraftUploads,
+  findDuplicateDrafts,
   markUploadComplete,
   newUploadId,
   UPLOAD_PURPOSES,
@@ -630,6 +631,34 @@ export async function receiveFormUploads(actor: Actor, request: Request, purpose
 
 export async function listDraft(actor: Actor) {
   return (await listDraftUploads(actor.id)).map(uploadJson);
+}
+
+/** A draft file's identity on the wizard's list: the same name and size is the same file uploaded again. */
+const sameFile = (r: UploadRecord) => `${r.originalName}\u0000${r.size ?? 0}`;
+
+/**
+ * The wizard's list (a draft until an assessment takes it): each file once, however often it was
+ * uploaded (again in a later visit, or from the dashboard) — the newest copy stands for the others.
+ */
+export async function wizardDraft(actor: Actor) {
+  const newest = new Map<string, UploadRecord>();
+  for (const record of await listDraftUploads(actor.id)) newest.set(sameFile(record), record);
+  return [...newest.values()].map(uploadJson);
+}
+
+/** The draft's other copies of these files (taken by an assessment, or removed from the list) go too. */
+export async function discardDraftCopies(actor: Actor, ids: string[]) {
+  for (const id of ids) {
+    const record = await findUpload({ scope: own(actor), id });
+    if (!record) continue;
+    const copies = await findDuplicateDrafts({ ownerId: actor.id, originalName: record.originalName, size: record.size ?? 0, exceptId: record._id });
+    for (const copy of copies) await discardUpload(copy);
+  }
+}
+
+/** Every file of the caller's draft (the wizard's "Start over"). */
+export async function discardDraft(actor: Actor) {
+  for (const record of await listDraftUploads(actor.id)) await discardUpload(record);
 }
 
 /** Removes one of the caller's uploads (object and record); another account's id is a 404. */

@@ -35,6 +35,17 @@ export function assertNotFromAnotherSite(request: Request) {
   if (!allowed.has(origin)) throw forbidden();
 }
 
+/** A write a browser says comes from one of this site's own pages (Origin or Sec-Fetch-Site present and ours). */
+export function isOwnPagePost(request: Request) {
+  if (!request.headers.get("Origin") && !request.headers.get("Sec-Fetch-Site")) return false;
+  try {
+    assertSameOrigin(request);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function forbidden() {
   return jsonError(403, "Cross-site request rejected");
 }

@@ -16,7 +16,7 @@ import { TextField } from "../form/fields/TextField";
 
 type LoginActionData =
   | { ok: true; redirectTo: string }
-  | { formError: string; twoFactor?: boolean }
+  | { formError: string; twoFactor?: boolean; username?: string }
   | { twoFactor: true }
   | undefined;
 
@@ -30,12 +30,15 @@ export function LoginForm({
   redirectDelayMs,
   submitLabel = "Sign In",
   showSetupLink = false,
+  tab,
 }: {
   failureTitle: string;
   successMessage: string;
   redirectDelayMs: number;
   submitLabel?: string;
   showSetupLink?: boolean;
+  /** The combined login's tab, remembered with the sign-in. */
+  tab?: string;
 }) {
   const data = useActionData<LoginActionData>();
   const hydrated = useMounted();
@@ -68,6 +71,7 @@ export function LoginForm({
           <input type="hidden" name="intent" value="totp" />
           <input type="hidden" name="_js" value={hydrated ? "1" : ""} />
           <input type="hidden" name="redirectTo" value={redirectTo} />
+          {tab && <input type="hidden" name="tab" value={tab} />}
           <TextField name="code" label={t("Verification code")} autoComplete="one-time-code" required />
           <SubmitButton fullWidth formId="totp-step">
             {t("Verify")}
@@ -77,12 +81,19 @@ export function LoginForm({
     );
   }
   return (
-    <ValidatedForm validator={loginValidator} method="post" noValidate>
+    <ValidatedForm
+      validator={loginValidator}
+      method="post"
+      noValidate
+      // A refused sign-in comes back with the username typed (never the password).
+      defaultValues={data && "username" in data && data.username ? { username: data.username } : undefined}
+    >
       <Stack>
         <FormError title={failureTitle} message={formError} />
         {data && "ok" in data && <Text c="green" role="status">{successMessage}</Text>}
         <input type="hidden" name="_js" value={hydrated ? "1" : ""} />
         <input type="hidden" name="redirectTo" value={redirectTo} />
+        {tab && <input type="hidden" name="tab" value={tab} />}
         <TextField name="username" label="Username" autoComplete="username" required />
         <PasswordField name="password" label="Password" autoComplete="current-password" required />
         <SubmitButton fullWidth>{submitLabel}</SubmitButton>

@@ -17,17 +17,18 @@ export function StatCard({
   color?: string;
 }) {
   return (
-    <Card withBorder padding="md" role="group" aria-label={label}>
+    // Compact on phones (two to a row, no icon): four figures must not push the list a screen down.
+    <Card withBorder padding="md" p={{ base: "xs", sm: "md" }} role="group" aria-label={label}>
       <Group justify="space-between" wrap="nowrap">
-        <div>
-          <Text size="sm" c="dimmed">
+        <div style={{ minWidth: 0 }}>
+          <Text size="sm" fz={{ base: "xs", sm: "sm" }} c="dimmed">
             {label}
           </Text>
-          <Text fz={26} fw={700} data-testid="stat-value">
+          <Text fz={{ base: 20, sm: 26 }} fw={700} data-testid="stat-value" style={{ overflowWrap: "anywhere" }}>
             {value}
           </Text>
         </div>
-        <ThemeIcon variant="light" color={color} size={44} radius="md">
+        <ThemeIcon variant="light" color={color} size={44} radius="md" visibleFrom="sm">
           {icon}
         </ThemeIcon>
       </Group>

@@ -22,6 +22,17 @@ export const formatUsd = (amount: number) => usd.format(amount);
 /** The first `max` characters followed by "..." when the text is longer. */
 export const truncate = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}...` : text);
 
+const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'", apos: "'", nbsp: " " };
+
+/** What an HTML template reads as (a card's preview): no tags, styles or scripts, entities decoded, spaces collapsed. */
+export const plainText = (html: string) =>
+  html
+    .replace(/<(style|script|head)\b[^>]*>[\s\S]*?<\/\1>/gi, " ")
+    .replace(/<[^>]*>/g, " ")
+    .replace(/&(amp|lt|gt|quot|#39|apos|nbsp);/g, (_, name: string) => ENTITIES[name])
+    .replace(/\s+/g, " ")
+    .trim();
+
 const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** Date and time in `timeZone` (the server's, sent by the loader, so server and browser agree); formats made once per zone. */

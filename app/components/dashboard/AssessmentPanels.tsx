@@ -14,7 +14,7 @@ import { Form, Link, useNavigation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import type { AssessmentJson, DashboardStats } from "~/services/assessments.server";
 import { StatusBadge } from "../assessments/badges";
-import { formatDate, formatUsd, formatWholeUsd } from "../crud/format";
+import { formatDate, formatWholeUsd } from "../crud/format";
 import { CheckIcon, CurrencyIcon, StarIcon, TrendingUpIcon } from "../crud/icons";
 import { StatCard } from "../crud/StatCard";
 
@@ -27,7 +27,7 @@ export function DashboardStatCards({ stats }: { stats: DashboardStats }) {
     { label: "AI Accuracy", value: `${stats.aiAccuracy.toFixed(1)}%`, change: "+2.1% from last month", icon: <TrendingUpIcon />, color: "grape" },
   ];
   return (
-    <SimpleGrid cols={{ base: 1, xs: 2, lg: 4 }}>
+    <SimpleGrid cols={{ base: 2, xs: 2, lg: 4 }} spacing={{ base: "xs", sm: "md" }}>
       {cards.map((c) => (
         <div key={c.label}>
           <StatCard label={c.label} value={c.value} icon={c.icon} color={c.color} />
@@ -43,7 +43,8 @@ export function DashboardStatCards({ stats }: { stats: DashboardStats }) {
 const vehicleOf = (a: Pick<AssessmentJson, "vehicleYear" | "vehicleMake" | "vehicleModel">) =>
   [a.vehicleYear, a.vehicleMake, a.vehicleModel].filter(Boolean).join(" ") || "Vehicle not specified";
 
-export const costOf = (a: Pick<AssessmentJson, "estimatedCost">) => (a.estimatedCost == null ? "TBD" : formatUsd(a.estimatedCost));
+/** The dashboard's costs: whole US dollars (spec part 1 §9), or TBD. */
+export const costOf = (a: Pick<AssessmentJson, "estimatedCost">) => (a.estimatedCost == null ? "TBD" : formatWholeUsd(a.estimatedCost));
 
 export function RecentAssessments({ assessments }: { assessments: AssessmentJson[] }) {
   return (
@@ -83,6 +84,9 @@ export function RecentAssessments({ assessments }: { assessments: AssessmentJson
                   <Text fw={600}>{costOf(a)}</Text>
                   <ActionIcon component={Link} to={`/estimates?view=${a.id}`} variant="subtle" aria-label={`View ${a.title}`}>
                     →
+                  </ActionIcon>
+                  <ActionIcon component="a" href={`/api/assessments/${a.id}/estimate.pdf`} download variant="subtle" aria-label={`Download ${a.title}`} title="Download PDF">
+                    ↓
                   </ActionIcon>
                 </Group>
               </Group>

@@ -1,3 +1,4 @@
+import { Anchor } from "#mantine/components/Anchor/Anchor";
 import { Badge } from "#mantine/components/Badge/Badge";
 import { Button } from "#mantine/components/Button/Button";
 import { Card } from "#mantine/components/Card/Card";
@@ -39,7 +40,11 @@ export function AiInsights() {
   );
 }
 
-export function QuickActions() {
+/**
+ * Quick Actions. Generate Report opens a chooser (a <details>: it works without JavaScript) of the
+ * recent estimates, each a link to its PDF.
+ */
+export function QuickActions({ recent }: { recent: { id: string; title: string }[] }) {
   return (
     <Card withBorder padding="lg" data-testid="quick-actions">
       <Title order={2} size="h4" mb="sm">
@@ -50,9 +55,29 @@ export function QuickActions() {
         <Button component={Link} to="/contacts?dialog=new" variant="light" fullWidth>
           New Contact
         </Button>
-        <Button component={Link} to="/estimates" variant="light" fullWidth>
-          Generate Report
-        </Button>
+        <details data-testid="generate-report">
+          <Button component="summary" variant="light" fullWidth>
+            Generate Report
+          </Button>
+          <Stack gap={4} mt="xs" px="xs">
+            {recent.length === 0 ? (
+              <Text size="sm" c="dimmed">
+                No assessments yet
+              </Text>
+            ) : (
+              <>
+                <Text size="sm" c="dimmed">
+                  Choose the estimate for its PDF:
+                </Text>
+                {recent.map((a) => (
+                  <Anchor key={a.id} href={`/api/assessments/${a.id}/estimate.pdf`} download size="sm" style={{ overflowWrap: "anywhere" }}>
+                    {a.title} (PDF)
+                  </Anchor>
+                ))}
+              </>
+            )}
+          </Stack>
+        </details>
         <Button component={Link} to="/estimates?status=reviewed" variant="light" fullWidth>
           Send Estimate
         </Button>
@@ -151,11 +176,9 @@ export function VendorPricing({ rates }: { rates: VendorRate[] }) {
             <Text fw={600} size="sm">
               {rateText(r)}
             </Text>
-            {real && (
-              <Badge size="xs" color="green" variant="light">
-                Verified
-              </Badge>
-            )}
+            <Badge size="xs" color="green" variant="light">
+              Verified
+            </Badge>
           </Group>
         ),
       }))}

@@ -2,7 +2,7 @@ import { Form, Link } from "@remix-run/react";
 import { TEMPLATE_PREVIEW_CHARS } from "~/schemas/email-display";
 import type { EmailTemplateJson } from "~/services/email-templates.server";
 import classes from "../crud/cards.module.css";
-import { formatDate, truncate } from "../crud/format";
+import { formatDate, plainText, truncate } from "../crud/format";
 import { EyeIcon, FileIcon, PencilIcon, TrashIcon } from "../crud/icons";
 
 /** One template (spec §2): name, Default badge, subject, the first 150 characters, created date; view, edit, copy, delete. */
@@ -48,7 +48,7 @@ export function TemplateCard({ template, hrefWith }: { template: EmailTemplateJs
         </div>
       </div>
       <p className={classes.dim} style={{ marginTop: 8, wordBreak: "break-word" }} data-testid="template-content">
-        {truncate(t.htmlContent, TEMPLATE_PREVIEW_CHARS)}
+        {truncate(plainText(t.htmlContent), TEMPLATE_PREVIEW_CHARS)}
       </p>
       <p className={classes.dim} style={{ marginTop: 8 }}>
         Created {formatDate(t.createdAt)}

@@ -54,7 +54,7 @@ export function EstimateCard({ estimate, hrefWith }: { estimate: EstimateCardJso
       <div className={classes.head}>
         <div style={{ minWidth: 0 }}>
           <p className={classes.name}>
-            <Link to={hrefWith({ view: a.id })} preventScrollReset className={classes.link} style={{ color: "inherit" }}>
+            <Link to={hrefWith({ view: a.id })} preventScrollReset style={{ color: "inherit", textDecoration: "none" }}>
               {a.title}
             </Link>
           </p>

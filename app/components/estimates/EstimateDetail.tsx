@@ -99,6 +99,11 @@ export function EstimateDetail({
             Approve
           </PostButton>
         )}
+        {a.status === "uploaded" && (
+          <PostButton id={a.id} intent="analyze" color="indigo">
+            Analyze
+          </PostButton>
+        )}
         {(a.status === "completed" || a.status === "reviewed") && (
           <PostButton id={a.id} intent="reject" color="red" variant="light">
             Reject
@@ -122,6 +127,12 @@ export function EstimateDetail({
       {!a.contactId && (
         <Text size="xs" c="dimmed">
           {NO_CONTACT_MESSAGE}
+          {!BEING_ANALYZED.includes(a.status) && (
+            <>
+              {" "}
+              <Link to={hrefWith({ view: null, edit: a.id })}>Choose the customer</Link>
+            </>
+          )}
         </Text>
       )}
 
@@ -187,8 +198,8 @@ export function EstimateDetail({
         {a.damages.length === 0 ? (
           <Text size="sm">None recorded.</Text>
         ) : (
-          <Table.ScrollContainer minWidth={420}>
-            <Table verticalSpacing={4} data-testid="estimate-damages">
+          <Table.ScrollContainer minWidth={420} stackOnPhone>
+            <Table verticalSpacing={4} data-testid="estimate-damages" stackOnPhone>
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>Type</Table.Th>
@@ -201,11 +212,11 @@ export function EstimateDetail({
               <Table.Tbody>
                 {a.damages.map((d, i) => (
                   <Table.Tr key={i}>
-                    <Table.Td>{humanize(d.damageType)}</Table.Td>
-                    <Table.Td>{d.location}</Table.Td>
-                    <Table.Td>{d.severity}</Table.Td>
-                    <Table.Td>{Math.round(d.confidence * 100)}%</Table.Td>
-                    <Table.Td>{photoOf(d.mediaUrl) > 0 ? `Photo ${photoOf(d.mediaUrl)}` : "Photo not stated"}</Table.Td>
+                    <Table.Td data-label="Type">{humanize(d.damageType)}</Table.Td>
+                    <Table.Td data-label="Location">{d.location}</Table.Td>
+                    <Table.Td data-label="Severity">{d.severity}</Table.Td>
+                    <Table.Td data-label="Confidence">{Math.round(d.confidence * 100)}%</Table.Td>
+                    <Table.Td data-label="Photo">{photoOf(d.mediaUrl) > 0 ? `Photo ${photoOf(d.mediaUrl)}` : "Photo not stated"}</Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>

@@ -27,7 +27,16 @@ const dollars = (cents: number | null) => (cents === null ? "" : (cents / 100).t
  * Remove box) and a blank row to add one, the overall severity and the reason. Plain fields, so it
  * posts without JavaScript; with it the same schema checks it in the browser first.
  */
-export function EstimateForm({ estimate, cancelTo }: { estimate: AssessmentJson; cancelTo: string }) {
+export function EstimateForm({
+  estimate,
+  contacts,
+  cancelTo,
+}: {
+  estimate: AssessmentJson;
+  /** The customer dropdown: the estimate owner's contacts. */
+  contacts: { id: string; firstName: string; lastName: string }[];
+  cancelTo: string;
+}) {
   const lines = asLines(estimate.lineItems);
   const priced = lines.length === estimate.damages.length;
   const rows = estimate.damages.map((d, i) => ({
@@ -40,6 +49,7 @@ export function EstimateForm({ estimate, cancelTo }: { estimate: AssessmentJson;
   const added = rows.length;
   const defaults = {
     severity: estimate.severity ?? "",
+    contactId: estimate.contactId ?? "",
     reason: "",
     damages: [...rows, { line: "", damageType: "", location: "front", severity: "minor", amount: "" }],
   };
@@ -62,6 +72,20 @@ export function EstimateForm({ estimate, cancelTo }: { estimate: AssessmentJson;
             This estimate was sent: saving keeps it as it was and creates a supplement (version {estimate.version + 1}).
           </Alert>
         )}
+        <SelectField
+          name="contactId"
+          label="Customer"
+          description={contacts.length === 0 ? "No contacts yet: add the customer under Contacts first." : undefined}
+          data={[
+            // Without a customer the first choice keeps it so; a customer, once set, is changed, not removed.
+            ...(estimate.contactId ? [] : [{ value: "", label: "No contact" }]),
+            ...contacts.map((c) => ({ value: c.id, label: `${c.firstName} ${c.lastName}` })),
+            // The current customer stays a choice even when it is not among the newest contacts.
+            ...(estimate.contactId && estimate.contact && !contacts.some((c) => c.id === estimate.contactId)
+              ? [{ value: estimate.contactId, label: `${estimate.contact.firstName} ${estimate.contact.lastName}` }]
+              : []),
+          ]}
+        />
         <SelectField name="severity" label="Severity" data={[{ value: "", label: "Not determined" }, ...SEVERITY_OPTIONS]} />
         {defaults.damages.map((row, i) => (
           <fieldset key={i} style={{ border: "1px solid var(--mantine-color-gray-3)", borderRadius: 6, padding: 10, margin: 0 }} data-testid="estimate-row">

@@ -25,7 +25,7 @@ export function PackageCard({ pkg, editTo, deleteTo }: { pkg: PackageJson; editT
             <Icon size={22} />
           </ThemeIcon>
           <div style={{ minWidth: 0 }}>
-            <Text fw={600} truncate>
+            <Text fw={600} style={{ overflowWrap: "anywhere" }}>
               {pkg.name}
             </Text>
             <Badge color={pkg.isActive ? "green" : "gray"} variant="light" size="sm">

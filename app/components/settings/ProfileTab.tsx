@@ -62,6 +62,7 @@ export function ProfileTab({ data }: { data: SerializeFrom<typeof profileTab> })
             email: user.email,
             phone: user.phone ?? "",
             companyName: user.companyName ?? "",
+            address: user.address ?? "",
           }}
         >
           <input type="hidden" name="intent" value="update-profile" />
@@ -82,6 +83,7 @@ export function ProfileTab({ data }: { data: SerializeFrom<typeof profileTab> })
               <TextField name="phone" label="Phone" autoComplete="tel" />
               <TextField name="companyName" label="Company" autoComplete="organization" />
             </SimpleGrid>
+            <TextField name="address" label="Address" autoComplete="street-address" />
             <Group justify="flex-end">
               <SubmitButton formId="profile">{t("Save Changes")}</SubmitButton>
             </Group>

@@ -250,7 +250,7 @@ function ApiTokens({ tokens, actionData }: { tokens: Data["tokens"]; actionData:
           No API tokens yet.
         </Text>
       ) : (
-        <Table mt="md" verticalSpacing="xs">
+        <Table mt="md" verticalSpacing="xs" stackOnPhone>
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Name</Table.Th>
@@ -264,15 +264,15 @@ function ApiTokens({ tokens, actionData }: { tokens: Data["tokens"]; actionData:
           <Table.Tbody>
             {tokens.map((token) => (
               <Table.Tr key={token.id}>
-                <Table.Td>{token.name}</Table.Td>
-                <Table.Td>
+                <Table.Td data-label="Name">{token.name}</Table.Td>
+                <Table.Td data-label="Token">
                   <Badge variant="light" color="gray">
                     {token.prefix}…
                   </Badge>
                 </Table.Td>
-                <Table.Td>{dateTime(token.createdAt)}</Table.Td>
-                <Table.Td>{dateTime(token.lastUsedAt)}</Table.Td>
-                <Table.Td>{dateTime(token.expiresAt)}</Table.Td>
+                <Table.Td data-label="Created">{dateTime(token.createdAt)}</Table.Td>
+                <Table.Td data-label="Last used">{dateTime(token.lastUsedAt)}</Table.Td>
+                <Table.Td data-label="Expires">{dateTime(token.expiresAt)}</Table.Td>
                 <Table.Td>
                   <Form method="post">
                     <input type="hidden" name="intent" value="revoke-token" />

@@ -14,6 +14,8 @@ import { Form } from "@remix-run/react";
 import { LANGUAGE_CHOICES, THEME_CHOICES } from "~/schemas/settings";
 import type { systemTab } from "~/screens/settings-system.server";
 import { useT } from "~/utils/i18n";
+import { DATA_EXPORT_TOAST } from "~/schemas/toasts";
+import { showToast } from "../toast";
 
 type Data = SerializeFrom<typeof systemTab>;
 
@@ -126,7 +128,14 @@ function DataTools({ data }: { data: Data }) {
       </Title>
       <Stack>
         <div>
-          <Button component="a" href="/api/account/export" download variant="light" data-testid="export-data">
+          <Button
+            component="a"
+            href="/api/account/export"
+            download
+            variant="light"
+            data-testid="export-data"
+            onClick={() => showToast({ title: t(DATA_EXPORT_TOAST.title), message: t(DATA_EXPORT_TOAST.message) })}
+          >
             {t("Export Data")}
           </Button>
           <Text size="xs" c="dimmed" mt={4}>
@@ -169,20 +178,21 @@ function Status({ statuses }: { statuses: Data["statuses"] }) {
       <Title order={2} size="h4" mb="sm">
         Status
       </Title>
-      <Table verticalSpacing="xs" data-testid="status-list">
+      <Table verticalSpacing="xs" data-testid="status-list" stackOnPhone>
         <Table.Tbody>
           {statuses.map((s) => (
             <Table.Tr key={s.name}>
               <Table.Td fw={600}>{s.name}</Table.Td>
               <Table.Td>
-                <Badge color={s.ok ? "green" : s.notConfigured ? "gray" : "red"} variant="light">
+                {/* Never squeezed to a dot: the badge keeps its text's width. */}
+                <Badge color={s.ok ? "green" : s.notConfigured ? "gray" : "red"} variant="light" style={{ flex: "none", overflow: "visible" }}>
                   {s.ok ? "Operational" : s.notConfigured ? "Not configured" : "Down"}
                 </Badge>
               </Table.Td>
               <Table.Td>
                 <Text size="sm">{s.detail}</Text>
               </Table.Td>
-              <Table.Td>
+              <Table.Td style={{ whiteSpace: "nowrap" }}>
                 <Text size="sm" c="dimmed">
                   {`${s.latencyMs} ms`}
                 </Text>

@@ -40,6 +40,8 @@ export interface UploaderProps {
   onComplete?: (files: UploadedFile[]) => void;
   height?: number;
   note?: string;
+  /** Take uploaded files off the widget: the screen lists them itself (the wizard), so each shows once. */
+  handOver?: boolean;
 }
 
 // Reason phrases of the retryable statuses (spec §9), for errors that carry only statusText.
@@ -113,7 +115,7 @@ function mediaUrlOf(body: { location?: string; key?: string } | undefined, uploa
  * server and is fetched only by screens that upload. Without JavaScript the screen's
  * `<UploadFallbackForm>` does the same job.
  */
-export function Uploader({ purpose, onComplete, height = 360, note }: UploaderProps) {
+export function Uploader({ purpose, onComplete, height = 360, note, handOver = false }: UploaderProps) {
   const target = useRef<HTMLDivElement>(null);
   const onCompleteRef = useRef(onComplete);
   useEffect(() => {
@@ -220,6 +222,7 @@ export function Uploader({ purpose, onComplete, height = 360, note }: UploaderPr
           .map((f) => uploaded.get(f.id))
           .filter((f): f is UploadedFile => Boolean(f));
         if (files.length > 0) onCompleteRef.current?.(files);
+        if (handOver) for (const f of result?.successful ?? []) if (uppy.getFile(f.id)) uppy.removeFile(f.id);
       }
       uppy.on("upload-success", (file, response) => {
         if (!file) return;
@@ -240,7 +243,7 @@ export function Uploader({ purpose, onComplete, height = 360, note }: UploaderPr
       cancelled = true;
       destroy();
     };
-  }, [purpose, height, note]);
+  }, [purpose, height, note, handOver]);
 
   return <Box ref={target} data-testid={`uploader-${purpose}`} />;
 }

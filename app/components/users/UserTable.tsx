@@ -22,15 +22,21 @@ export interface UserRow {
 /** The display name in the delete confirmation: the username, or lacking one the email. */
 export const userDisplayName = (user: Pick<UserRow, "username" | "email">) => user.username || user.email;
 
+/** Long usernames and addresses break anywhere rather than push Created and Delete off the card. */
+const WRAP = { overflowWrap: "anywhere" } as const;
+
 /** Users with a delete link that leads to a confirmation (a URL, so it works without JavaScript). */
 export function UserTable({
   users,
   canDelete,
   emptyText,
+  deleteTo = (user) => `?delete=${user.id}`,
 }: {
   users: UserRow[];
   canDelete: (user: UserRow) => boolean;
   emptyText: string;
+  /** The confirmation's address; a screen with tabs keeps its tab in it. */
+  deleteTo?: (user: UserRow) => string;
 }) {
   if (users.length === 0) {
     return (
@@ -40,13 +46,12 @@ export function UserTable({
     );
   }
   return (
-    <Table.ScrollContainer minWidth={640}>
-      <Table striped highlightOnHover verticalSpacing="sm">
+    <Table.ScrollContainer minWidth={520} stackOnPhone>
+      <Table striped highlightOnHover verticalSpacing="sm" stackOnPhone>
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Name</Table.Th>
             <Table.Th>Username</Table.Th>
-            <Table.Th>Email</Table.Th>
             <Table.Th>Role</Table.Th>
             <Table.Th>Created</Table.Th>
             <Table.Th aria-label="Actions" />
@@ -55,27 +60,27 @@ export function UserTable({
         <Table.Tbody>
           {users.map((user) => (
             <Table.Tr key={user.id} data-testid={`user-row-${user.username}`}>
-              <Table.Td>
+              <Table.Td style={WRAP}>
                 {user.firstName} {user.lastName}
-                {user.companyName && (
-                  <Text size="xs" c="dimmed">
-                    {user.companyName}
-                  </Text>
-                )}
+                <Text size="xs" c="dimmed">
+                  {user.email}
+                  {user.companyName && ` · ${user.companyName}`}
+                </Text>
               </Table.Td>
-              <Table.Td>{user.username}</Table.Td>
-              <Table.Td>{user.email}</Table.Td>
-              <Table.Td>
+              <Table.Td style={WRAP} data-label="Username">
+                {user.username}
+              </Table.Td>
+              <Table.Td data-label="Role">
                 <Badge variant="light" color={user.role === "admin" ? "red" : user.role === "vendor" ? "teal" : "indigo"}>
                   {roleLabel(user.role)}
                 </Badge>
               </Table.Td>
-              <Table.Td>{new Date(user.createdAt).toLocaleDateString("en-US")}</Table.Td>
+              <Table.Td data-label="Created">{new Date(user.createdAt).toLocaleDateString("en-US")}</Table.Td>
               <Table.Td>
                 {canDelete(user) && (
                   <Button
                     component={Link}
-                    to={`?delete=${user.id}`}
+                    to={deleteTo(user)}
                     preventScrollReset
                     size="xs"
                     color="red"

@@ -1,0 +1,27 @@
+import { Alert } from "#mantine/components/Alert/Alert";
+import { Button } from "#mantine/components/Button/Button";
+import { Group } from "#mantine/components/Group/Group";
+import { Form, Link } from "@remix-run/react";
+
+/**
+ * Files uploaded earlier (an abandoned wizard run, or the dashboard's Upload Media) and not yet
+ * taken by an assessment: shown as a draft, to carry on with or to throw away — never silently
+ * added to the next run.
+ */
+export function DraftNotice({ count }: { count: number }) {
+  return (
+    <Alert color="yellow" variant="light" title="Draft" data-testid="upload-draft">
+      {count} file(s) uploaded earlier are waiting for an assessment.
+      <Group mt="sm" gap="xs">
+        <Button component={Link} to="/upload?step=details" size="xs">
+          Continue where you left off
+        </Button>
+        <Form method="post" action="/upload">
+          <Button type="submit" name="intent" value="discard" size="xs" variant="default">
+            Start over
+          </Button>
+        </Form>
+      </Group>
+    </Alert>
+  );
+}
