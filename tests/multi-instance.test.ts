@@ -212,9 +212,9 @@ describe("several instances on one database", () => {
     const dealer = await createTestUser({ role: "dealer" });
     await User.updateOne({ _id: dealer.id }, { $set: { loginNotifications: true } });
     await signIn(apps[0], dealer.username, dealer.password);
-    const sent = async () => EmailLog.findOne({ ownerId: dealer.id, status: "sent" }).lean();
-    expect(await lagUntil(async () => (await sent()) !== null, 15_000)).toBeLessThan(15_000);
-    const log = (await sent())!;
+    const saved = async () => EmailLog.findOne({ ownerId: dealer.id, status: "saved" }).lean();
+    expect(await lagUntil(async () => (await saved()) !== null, 15_000)).toBeLessThan(15_000);
+    const log = (await saved())!;
     // Rewound to a worker that died right after writing to the drop, before recording it.
     const last = log.attempts.length - 1;
     await EmailLog.updateOne(
@@ -232,7 +232,7 @@ describe("several instances on one database", () => {
     });
     const inBucket = (await s3.client.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: `outbox/${dealer.id}/` }))).KeyCount ?? 0;
     figures.dropCopies = onDisks.length + inBucket;
-    expect(settled.status).toBe("sent");
+    expect(settled.status).toBe("saved");
     expect(figures.dropCopies).toBe(1);
     expect(inBucket).toBe(1);
   });
@@ -298,7 +298,7 @@ describe("several instances on one database", () => {
     const mediaUrls = [await uploadMedia(who, { bytes: await jpeg({ width: 90, height: 60 }) })];
     const id = (await who.post("/api/assessments", { title: "Taken over", mediaUrls })).json.id as string;
     await signIn(apps[0], dealer.username, dealer.password);
-    expect(await lagUntil(async () => (await EmailLog.exists({ ownerId: dealer.id, status: "sent" })) !== null, 15_000)).toBeLessThan(15_000);
+    expect(await lagUntil(async () => (await EmailLog.exists({ ownerId: dealer.id, status: "saved" })) !== null, 15_000)).toBeLessThan(15_000);
 
     ai.fallback = { json: NO_DAMAGE, delayMs: 60_000 };
     const asked = ai.requests.length;
@@ -311,7 +311,7 @@ describe("several instances on one database", () => {
     const victim = apps.find((app) => String(app.process.pid) === job.workerId!.split(":")[1])!;
     const survivor = apps.find((app) => app !== victim)!;
     // The victim's outbox holds an attempt too: claimed, nothing sent yet, its lease just renewed.
-    const log = (await EmailLog.findOne({ ownerId: dealer.id, status: "sent" }).lean())!;
+    const log = (await EmailLog.findOne({ ownerId: dealer.id, status: "saved" }).lean())!;
     await EmailLog.updateOne(
       { _id: log._id },
       {

@@ -72,7 +72,7 @@ function ownerFence(schema: Schema) {
     const docs = inserted as Record<string, unknown>[];
     const gone = await live(docs.map((d) => d[path]));
     if (gone.size === 0) return;
-    await this.deleteMany({ _id: { $in: docs.filter((d) => gone.has(String(d[path]))).map((d) => d._id) } });
+    await this.deleteMany({ _id: mongoose.trusted({ $in: docs.filter((d) => gone.has(String(d[path]))).map((d) => d._id) }) });
     throw unauthorized();
   });
 }

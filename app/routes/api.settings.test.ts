@@ -65,6 +65,8 @@ describe("PUT /api/auth/user", () => {
       phone: "555-0100",
       companyName: "Vic's Body Works",
       address: "12 Main St, Springfield",
+      // A new email needs the current password (re-authentication).
+      currentPassword: v.password,
     });
     expect(res.status, JSON.stringify(res.json)).toBe(200);
     expect(res.json).toMatchObject({ phone: "555-0100", companyName: "Vic's Body Works", address: "12 Main St, Springfield" });

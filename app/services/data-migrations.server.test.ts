@@ -1,12 +1,15 @@
 import { Types } from "mongoose";
 import { beforeAll, describe, expect, it } from "vitest";
+import { createTestUser } from "../../tests/accounts";
 import { useTestDb } from "../../tests/test-db";
 import { Assessment } from "../models/assessment.server";
 import { EmailLog } from "../models/email-log.server";
 import { runDataMigrations } from "./data-migrations.server";
 
+// Owned records need a live owner (an insert for a deleted account is removed again: 401).
+let ownerId: string;
 const log = (fields: Record<string, unknown>) => ({
-  ownerId: new Types.ObjectId(),
+  ownerId,
   kind: "estimate",
   idempotencyKey: new Types.ObjectId().toHexString(),
   recipientEmail: "jane@example.com",
@@ -20,6 +23,7 @@ const log = (fields: Record<string, unknown>) => ({
 describe("data migrations at start-up", () => {
   beforeAll(async () => {
     await useTestDb();
+    ownerId = (await createTestUser({ role: "dealer" })).id;
   });
 
   it("turns an earlier version's 'sent' local-drop logs into 'saved', leaves real deliveries, and is idempotent", async () => {
@@ -34,7 +38,6 @@ describe("data migrations at start-up", () => {
   });
 
   it("marks the sent version each earlier supplement replaced (a chain too), keeping its updatedAt", async () => {
-    const ownerId = new Types.ObjectId();
     const v1 = await Assessment.create({ ownerId, title: "Golf", status: "sent", version: 1 });
     const v2 = await Assessment.create({ ownerId, title: "Golf", status: "sent", version: 2, supplementOf: v1._id });
     const v3 = await Assessment.create({ ownerId, title: "Golf", status: "reviewed", version: 3, supplementOf: v2._id });
@@ -43,5 +46,13 @@ describe("data migrations at start-up", () => {
     const after = await Assessment.find({ ownerId }).sort({ version: 1 }).lean<{ supersededBy?: Types.ObjectId; updatedAt: Date }[]>();
     expect(after.map((a) => a.supersededBy && String(a.supersededBy))).toEqual([String(v2._id), String(v3._id), undefined]);
     expect(after[0].updatedAt).toEqual(v1.updatedAt);
+  });
+
+  it("refuses a record for an account that is gone, one by one or in a batch, and keeps none of it", async () => {
+    const gone = new Types.ObjectId();
+    await expect(Assessment.create({ ownerId: gone, title: "Orphan" })).rejects.toMatchObject({ status: 401 });
+    await expect(EmailLog.insertMany([log({ ownerId: gone, status: "pending" }), log({ status: "pending" })])).rejects.toMatchObject({ status: 401 });
+    expect(await Assessment.countDocuments({ ownerId: gone })).toBe(0);
+    expect(await EmailLog.countDocuments({ ownerId: gone })).toBe(0);
   });
 });

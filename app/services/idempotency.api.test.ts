@@ -203,6 +203,7 @@ const notCreating = new Set([
   "/api/uploads/s3/multipart/:uploadId/complete",
   "/api/uploads/s3/multipart/:uploadId/batch",
   "/api/vendors/:vendorId/quote", // computes a price, stores nothing
+  "/api/admin/ai-provider/test", // one request to the provider, stores nothing
   "/api/ai-pricing-learning/validate/:id",
 ]);
 
