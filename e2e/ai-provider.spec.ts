@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { startApp, type RunningApp } from "../tests/app-server";
 import { photo } from "../tests/media-files";
-import { startOpenAiTestServer, type OpenAiTestServer } from "../tests/openai-server";
+import { FRONT_BUMPER_DENT, startOpenAiTestServer, type OpenAiTestServer } from "../tests/openai-server";
 import { uploadPhotos } from "./assessment-walk";
 import { expect, test } from "./fixtures";
 
@@ -25,13 +25,7 @@ test.describe("AI provider", () => {
   test.beforeAll(async ({ request }, info) => {
     test.setTimeout(60_000);
     ai = await startOpenAiTestServer();
-    ai.fallback = {
-      json: {
-        damages: [{ damageType: "dent", location: "front", severity: "moderate", description: "Dent in the front bumper", confidence: 0.86, photo: 1 }],
-        summary: "A moderate dent in the front bumper.",
-        confidence: 0.86,
-      },
-    };
+    ai.fallback = { json: FRONT_BUMPER_DENT };
     const uri = new URL(process.env.E2E_MONGODB_URI!);
     uri.pathname = `${uri.pathname}_provider_${info.project.name}`;
     app = await startApp({ mongoUri: uri.toString() });

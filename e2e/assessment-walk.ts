@@ -1,6 +1,8 @@
 // The main walk of the product, shared by the embedded-matcher and the OpenAI-compatible specs:
 // upload two photos, give the details, watch the analysis, read the priced result, approve it.
 import type { Page } from "@playwright/test";
+import mongoose from "mongoose";
+import { computeImageFeatures } from "../app/services/image-features.server";
 import { expect, test } from "./fixtures";
 import { uploadWithUppy } from "./uppy";
 
@@ -83,4 +85,44 @@ export async function approveOnDashboard(page: Page, base: string, { title, cost
   await expect(page.getByTestId("workflow-complete").getByTestId("workflow-count")).toHaveText("1");
   await expect(page.getByRole("group", { name: "Pending Reviews" }).getByTestId("stat-value")).toHaveText("0");
   await expectFitsPhone(page, "the dashboard");
+}
+
+/** A vendor's active rule for moderate dents and verified training examples of `photos` (what the walks analyse and price with). */
+export async function seedPricingKnowledge(vendorId: string, photos: Buffer[]) {
+  const db = mongoose.connection;
+  const now = new Date();
+  await db.collection("pricingrules").insertOne({
+    vendorId: new mongoose.Types.ObjectId(vendorId),
+    damageType: "dent",
+    severity: "moderate",
+    basePrice: 120,
+    laborRate: 90,
+    markupPercentage: 0,
+    minimumCharge: 0,
+    vehicleMakeModifier: {},
+    locationModifier: {},
+    seasonalModifier: {},
+    isActive: true,
+    createdAt: now,
+    updatedAt: now,
+  });
+  // What an admin's Verify leaves behind: verified examples carrying their image's features.
+  for (const bytes of photos) {
+    await db.collection("trainingitems").insertOne({
+      createdBy: new mongoose.Types.ObjectId(vendorId),
+      imageUrl: "/media/000000000000000000000000",
+      damageType: "dent",
+      severity: "moderate",
+      location: "front",
+      description: "Verified dent",
+      estimatedCost: 400,
+      laborHours: 2,
+      partsCost: 50,
+      isVerified: true,
+      verifiedAt: now,
+      features: await computeImageFeatures(bytes),
+      createdAt: now,
+      updatedAt: now,
+    });
+  }
 }

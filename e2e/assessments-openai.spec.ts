@@ -1,6 +1,6 @@
 import { startApp, type RunningApp } from "../tests/app-server";
 import { photo } from "../tests/media-files";
-import { startOpenAiTestServer, type OpenAiTestServer } from "../tests/openai-server";
+import { FRONT_BUMPER_DENT, startOpenAiTestServer, type OpenAiTestServer } from "../tests/openai-server";
 import { approveOnDashboard, detailsToResult, uploadPhotos } from "./assessment-walk";
 import { expect, test } from "./fixtures";
 
@@ -16,13 +16,7 @@ test.describe("with an OpenAI-compatible provider", () => {
   test.beforeAll(async ({ request }, info) => {
     test.setTimeout(60_000);
     ai = await startOpenAiTestServer();
-    ai.fallback = {
-      json: {
-        damages: [{ damageType: "dent", location: "front", severity: "moderate", description: "Dent in the front bumper", confidence: 0.86, photo: 1 }],
-        summary: "A moderate dent in the front bumper.",
-        confidence: 0.86,
-      },
-    };
+    ai.fallback = { json: FRONT_BUMPER_DENT };
     const uri = new URL(process.env.E2E_MONGODB_URI!);
     uri.pathname = `${uri.pathname}_openai_${info.project.name}`;
     app = await startApp({ mongoUri: uri.toString(), env: { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: ai.baseURL } });

@@ -1,52 +1,11 @@
-import mongoose from "mongoose";
-import { computeImageFeatures } from "../app/services/image-features.server";
 import { photo } from "../tests/media-files";
-import { approveOnDashboard, detailsToResult, uploadPhotos } from "./assessment-walk";
+import { approveOnDashboard, detailsToResult, seedPricingKnowledge, uploadPhotos } from "./assessment-walk";
 import { expect, test } from "./fixtures";
 
 // The product's main walk, with JavaScript on (Uppy, polling) and off (the plain upload form, a
 // refreshing analysis page): upload two photos, give the details, watch the analysis, read a result
 // priced from a vendor's rules by the embedded matcher (verified training examples of these photos),
 // then approve it on the dashboard.
-
-async function seedPricingKnowledge(vendorId: string, photos: Buffer[]) {
-  const db = mongoose.connection;
-  const now = new Date();
-  await db.collection("pricingrules").insertOne({
-    vendorId: new mongoose.Types.ObjectId(vendorId),
-    damageType: "dent",
-    severity: "moderate",
-    basePrice: 120,
-    laborRate: 90,
-    markupPercentage: 0,
-    minimumCharge: 0,
-    vehicleMakeModifier: {},
-    locationModifier: {},
-    seasonalModifier: {},
-    isActive: true,
-    createdAt: now,
-    updatedAt: now,
-  });
-  // What an admin's Verify leaves behind: verified examples carrying their image's features.
-  for (const bytes of photos) {
-    await db.collection("trainingitems").insertOne({
-      createdBy: new mongoose.Types.ObjectId(vendorId),
-      imageUrl: "/media/000000000000000000000000",
-      damageType: "dent",
-      severity: "moderate",
-      location: "front",
-      description: "Verified dent",
-      estimatedCost: 400,
-      laborHours: 2,
-      partsCost: 50,
-      isVerified: true,
-      verifiedAt: now,
-      features: await computeImageFeatures(bytes),
-      createdAt: now,
-      updatedAt: now,
-    });
-  }
-}
 
 test("upload → details → analysis → a priced result, then Approve on the dashboard", async ({ page, loginAs, createUser }) => {
   test.setTimeout(90_000);

@@ -1,9 +1,8 @@
 import type { Page } from "@playwright/test";
 import mongoose from "mongoose";
-import { computeImageFeatures } from "../app/services/image-features.server";
 import { photo } from "../tests/media-files";
 import { startSmtpServer, type TestSmtpServer } from "../tests/smtp-server";
-import { detailsToResult, uploadPhotos } from "./assessment-walk";
+import { detailsToResult, seedPricingKnowledge, uploadPhotos } from "./assessment-walk";
 import { expect, test } from "./fixtures";
 
 // Issue 26's proof: a dealership's first hour, from an install without an admin, with JavaScript on
@@ -17,44 +16,6 @@ import { expect, test } from "./fixtures";
 // straight into the database: the walk is about the first hour's screens, not the training center.
 
 const noJs = () => test.info().project.name === "no-js";
-
-async function seedPricingKnowledge(vendorId: string, photos: Buffer[]) {
-  const db = mongoose.connection;
-  const now = new Date();
-  await db.collection("pricingrules").insertOne({
-    vendorId: new mongoose.Types.ObjectId(vendorId),
-    damageType: "dent",
-    severity: "moderate",
-    basePrice: 120,
-    laborRate: 90,
-    markupPercentage: 0,
-    minimumCharge: 0,
-    vehicleMakeModifier: {},
-    locationModifier: {},
-    seasonalModifier: {},
-    isActive: true,
-    createdAt: now,
-    updatedAt: now,
-  });
-  for (const bytes of photos) {
-    await db.collection("trainingitems").insertOne({
-      createdBy: new mongoose.Types.ObjectId(vendorId),
-      imageUrl: "/media/000000000000000000000000",
-      damageType: "dent",
-      severity: "moderate",
-      location: "front",
-      description: "Verified dent",
-      estimatedCost: 400,
-      laborHours: 2,
-      partsCost: 50,
-      isVerified: true,
-      verifiedAt: now,
-      features: await computeImageFeatures(bytes),
-      createdAt: now,
-      updatedAt: now,
-    });
-  }
-}
 
 /** A toast: a notification with JavaScript, the flash banner without. */
 async function expectToast(page: Page, title: string, message: string) {

@@ -34,6 +34,12 @@ export interface RecordedRequest {
 
 /** A valid answer with no damage found. */
 export const NO_DAMAGE = { damages: [], summary: "No damage visible.", confidence: 0.9 };
+/** One moderate dent on the first photo: what the browser walks' provider sees. */
+export const FRONT_BUMPER_DENT = {
+  damages: [{ damageType: "dent", location: "front", severity: "moderate", description: "Dent in the front bumper", confidence: 0.86, photo: 1 }],
+  summary: "A moderate dent in the front bumper.",
+  confidence: 0.86,
+};
 
 export interface OpenAiTestServer {
   /** The base URL to give the client (`http://127.0.0.1:<port>/v1`). */
