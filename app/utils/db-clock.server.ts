@@ -14,15 +14,19 @@ export const dbNowMs = () => Date.now() + offsetMs;
 export const dbNow = () => new Date(dbNowMs());
 export const dbClockOffsetMs = () => offsetMs;
 
+/** The commands tried for the time; once one answers, only that one (the embedded engine logs an error for `hello`). */
+let clockCommands: Record<string, 1>[] = [{ hello: 1 }, { serverStatus: 1 }];
+
 /** Measures the offset (MongoDB answers `hello` with its time, the embedded engine `serverStatus`). */
 export async function measureDbClock() {
   const admin = mongoose.connection.db?.admin();
   if (!admin) return offsetMs;
-  for (const command of [{ hello: 1 }, { serverStatus: 1 }]) {
+  for (const command of clockCommands) {
     const before = Date.now();
     const answer = await admin.command(command).catch(() => null);
     const after = Date.now();
     if (answer?.localTime instanceof Date) {
+      clockCommands = [command];
       offsetMs = Math.round(answer.localTime.getTime() - (before + after) / 2);
       return offsetMs;
     }
