@@ -110,6 +110,11 @@ interface Field {
   typical: (r: Rng) => unknown;
   /** Arrays by design (mongoose's default []): never given an adversarial scalar. */
   array?: boolean;
+  /**
+   * Never an array: one array under a key turns an index multikey, and the planner then leaves its
+   * null equalities to the scan, so a field whose nulls the app filters on must stay scalar to be tested.
+   */
+  scalar?: boolean;
 }
 
 interface Model {
@@ -147,6 +152,8 @@ const MODELS: Model[] = [
       { name: "vehicleModel", typical: (r) => pick(r, ["Camry", "F-150", "X5"]) },
       { name: "vin", typical: (r) => `1HGCM${Math.floor(r() * 100)}` },
       { name: "supplementOf", typical: (r) => (chance(r, 0.7) ? MISSING : objectId(r)) },
+      // The latest version is the one without it; mostly missing, sometimes null (an edit that unset it).
+      { name: "supersededBy", typical: (r) => (chance(r, 0.7) ? MISSING : chance(r, 0.3) ? null : objectId(r)), scalar: true },
       { name: "photoBands", typical: (r) => (chance(r, 0.5) ? [] : [`0:${Math.floor(r() * 4)}`, `1:${Math.floor(r() * 4)}`]), array: true },
       { name: "mediaUrls", typical: (r) => (chance(r, 0.3) ? [] : [`/media/${Math.floor(r() * 6)}`]), array: true },
     ],
@@ -159,6 +166,9 @@ const MODELS: Model[] = [
       { key: { ownerId: 1, status: 1, updatedAt: 1 } },
       { key: { ownerId: 1, supplementOf: 1 } },
       { key: { ownerId: 1, photoBands: 1 } },
+      { key: { ownerId: 1, supersededBy: 1, createdAt: -1 } },
+      { key: { ownerId: 1, supersededBy: 1, status: 1, createdAt: -1 } },
+      { key: { ownerId: 1, supersededBy: 1, estimatedCost: 1 } },
     ],
     appQueries: (r, { owners, ids }) => {
       const ownerId = pick(r, owners);
@@ -178,6 +188,15 @@ const MODELS: Model[] = [
         { kind: "find", filter: { ownerId, photoBands: { $in: [`0:${Math.floor(r() * 4)}`, "1:2"] }, _id: { $ne: pick(r, ids) } } },
         { kind: "distinct", key: "mediaUrls", filter: { ownerId, _id: { $ne: pick(r, ids) } } },
         { kind: "find", filter: { ownerId, supplementOf: pick(r, ids) } },
+        { kind: "find", filter: { ownerId, supersededBy: null }, sort: newest, skip: Math.floor(r() * 5), limit: 20 },
+        { kind: "find", filter: { ownerId, supersededBy: null, status }, sort: newest, limit: 10 },
+        { kind: "find", filter: { ownerId, supersededBy: { $eq: null } }, sort: { createdAt: 1, _id: 1 }, limit: 10 },
+        { kind: "count", filter: { ownerId, supersededBy: null } },
+        { kind: "count", filter: { ownerId, supersededBy: null, status } },
+        {
+          kind: "aggregate",
+          pipeline: [{ $match: { ownerId, supersededBy: null } }, { $group: { _id: null, total: { $sum: "$estimatedCost" }, n: { $sum: 1 } } }],
+        },
         { kind: "find", filter: { _id: pick(r, ids), ownerId } },
         { kind: "find", filter: { _id: { $in: [pick(r, ids), pick(r, ids), pick(r, ids)] }, ownerId } },
         { kind: "find", filter: { ownerId, estimatedCost: { $exists: true } }, projection: { _id: 0, estimatedCost: 1 } },
@@ -271,7 +290,8 @@ function document(r: Rng, model: Model, ctx: Context): Doc {
   const doc: Doc = { _id: objectId(r), [model.owner]: pick(r, ctx.owners) };
   for (const field of model.fields) {
     const typical = () => field.typical(r);
-    const value = !field.array && chance(r, 0.15) ? adversarial(r, typical) : typical();
+    let value = !field.array && chance(r, 0.15) ? adversarial(r, typical) : typical();
+    if (field.scalar && Array.isArray(value)) value = typical();
     if (value !== MISSING) doc[field.name] = value;
   }
   return doc;

@@ -108,10 +108,6 @@ assessmentSchema.index({ ownerId: 1, createdAt: -1 });
 // The status filter and the per-status counts (workflow board, pending reviews): owner and status are
 // equalities, so a page walks that status's entries in order and counts are read from the index alone.
 assessmentSchema.index({ ownerId: 1, supersededBy: 1, status: 1, createdAt: -1 });
-// The same without the version: the embedded engine's planner leaves `supersededBy: null` (null also
-// matches a missing field) to the filter, so the index above is walked by owner alone there; this one
-// keeps the status filter a walk of that status's entries (bench/estimates: engine 10.4 → 4.0 ms a page).
-assessmentSchema.index({ ownerId: 1, status: 1, createdAt: -1 });
 // The dashboard's revenue and AI accuracy: a `$match` on owner and status and a `$group` over the two
 // costs, answered from this index's entries alone (a covered aggregate, MongoDB and the embedded engine
 // alike), so no assessment is read.

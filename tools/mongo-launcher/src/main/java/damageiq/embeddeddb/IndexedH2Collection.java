@@ -360,7 +360,7 @@ final class IndexedH2Collection extends H2Collection {
             }
             List<Object> prefix = new ArrayList<>();
             for (String key : ordered.keyNames()) {
-                Object value = equalityValue(query.get(key), query.containsKey(key));
+                Object value = prefixValue(key, query);
                 if (value == NOT_EQUALITY) {
                     break;
                 }
@@ -432,6 +432,24 @@ final class IndexedH2Collection extends H2Collection {
             index.getPositions(lookup).forEach(positions::add);
         }
         return new Plan(positions.stream(), positions.size() <= 1, null, null);
+    }
+
+    /**
+     * The equality a key of an ordered index bounds its range by. Null included: null and a missing
+     * value are one key in the index's order, so {@code supersededBy: null} (the latest versions) walks
+     * the null-or-missing entries, as MongoDB's bounds [null, null] do; an array holding null has such
+     * an entry too, and {@code []} (its own key) is rightly left out. Not on a dotted key: an array on
+     * the path has its own null rule.
+     */
+    private static Object prefixValue(String key, Document query) {
+        Object condition = query.get(key);
+        boolean isNull = condition == null
+            || (condition instanceof Document document && document.size() == 1 && document.containsKey("$eq")
+                && document.get("$eq") == null);
+        if (isNull && query.containsKey(key) && !key.contains(".")) {
+            return null;
+        }
+        return equalityValue(condition, query.containsKey(key));
     }
 
     /** The value of {@code field: value} or {@code field: {$eq: value}}; NOT_EQUALITY for anything else. */
