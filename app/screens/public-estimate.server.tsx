@@ -15,13 +15,12 @@ import { assertSameOrigin } from "~/utils/request.server";
 // The glue between the public estimate routes (/e/{token}…) and the customer-approval service: HTTP
 // status, headers and the whole HTML document (no Remix app shell: docs/decisions/0019).
 
-/** Nothing else may load, frame or be posted to from these pages; the token never leaves in a Referer. */
+/** Nothing else may load, frame or be posted to from these pages (Referer: same-origin, set for every answer, so the token never leaves the site). */
 const HEADERS = {
   "Content-Type": "text/html; charset=utf-8",
   "Content-Security-Policy":
     "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   "Cache-Control": "no-store",
-  "Referrer-Policy": "no-referrer",
   "X-Robots-Tag": "noindex, nofollow",
 };
 

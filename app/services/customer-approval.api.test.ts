@@ -177,8 +177,8 @@ describe("the public page", () => {
     expect(page.status).toBe(200);
     expect(page.headers.get("content-type")).toContain("text/html");
     expect(page.headers.get("cache-control")).toBe("no-store");
-    // The last policy a browser understands wins: no Referer carries the token anywhere.
-    expect(page.headers.get("referrer-policy")).toMatch(/(^|, )no-referrer$/);
+    // No Referer carries the token to another site (and the page links nowhere else).
+    expect(page.headers.get("referrer-policy")).toBe("same-origin");
     expect(page.headers.get("content-security-policy")).toContain("default-src 'none'");
     expect(page.text).not.toMatch(/<script/i);
     expect(page.text).not.toMatch(/<link[^>]+stylesheet/i);

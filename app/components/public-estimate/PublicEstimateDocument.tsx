@@ -51,7 +51,6 @@ function Shell({ title, children }: { title: string; children: ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="robots" content="noindex, nofollow" />
-        <meta name="referrer" content="no-referrer" />
         <title>{title}</title>
         <style dangerouslySetInnerHTML={{ __html: CSS }} />
       </head>
