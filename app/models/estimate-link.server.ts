@@ -91,10 +91,9 @@ export async function revokeLink({ scope, rootId, id, at }: { scope: OwnerScope;
   return EstimateLink.findOne(filter).lean<EstimateLinkRecord>();
 }
 
-/** Records an opening of the link: the first time once, the last every time. */
+/** Records an opening of the link in one write: the first time once ($min keeps the earliest), the last every time. */
 export async function recordLinkView({ id, at }: { id: Types.ObjectId; at: Date }) {
-  await EstimateLink.updateOne({ _id: id, firstViewedAt: null }, { $set: { firstViewedAt: at } });
-  await EstimateLink.updateOne({ _id: id }, { $set: { lastViewedAt: at }, $inc: { views: 1 } });
+  await EstimateLink.updateOne({ _id: id }, { $min: { firstViewedAt: at }, $set: { lastViewedAt: at }, $inc: { views: 1 } });
 }
 
 export async function removeEstimateLinksOf({ ownerId }: { ownerId: string }) {

@@ -144,7 +144,7 @@ export function PublicEstimateDocument({
           <h2>Photos</h2>
           <div className="photos">
             {Array.from({ length: estimate.photoCount }, (_, i) => (
-              <img key={i} src={`${base}/photos/${i}`} alt={`Photo ${i + 1} of the vehicle`} width={480} height={360} loading={i < 2 ? "eager" : "lazy"} decoding="async" />
+              <img key={i} src={`${base}/photos/${i}`} alt={`Photo ${i + 1} of the vehicle`} width={480} height={360} loading="lazy" decoding="async" />
             ))}
           </div>
         </>
