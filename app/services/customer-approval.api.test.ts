@@ -5,6 +5,7 @@ import { Assessment } from "~/models/assessment.server";
 import { CustomerDecision } from "~/models/customer-decision.server";
 import { EmailLog } from "~/models/email-log.server";
 import { EstimateLink } from "~/models/estimate-link.server";
+import { User } from "~/models/user.server";
 import {
   QUESTION_REQUIRED,
   REASON_TOO_LONG,
@@ -13,7 +14,7 @@ import {
   TERMS_REQUIRED,
 } from "~/schemas/customer-approval";
 import { ESTIMATE_LINK_DAYS_MESSAGE } from "~/schemas/settings";
-import { client, tenancyClients } from "../../tests/accounts";
+import { client, createTestUser, signIn, tenancyClients } from "../../tests/accounts";
 import { ALLOW_LOCAL_MAIL_SERVERS, startApp, type RunningApp } from "../../tests/app-server";
 import { startSmtpServer, type TestSmtpServer } from "../../tests/smtp-server";
 import { useTestDb } from "../../tests/test-db";
@@ -392,6 +393,26 @@ describe("revocation, expiry, supersession", () => {
     expect(page.status).toBe(410);
     expect(page.text).toContain("This estimate link has expired");
     expect((await own.get(`/api/assessments/${id}/links`)).json.links[0].state).toBe("expired");
+  });
+
+  it("Settings → Security sets the days without JavaScript, with the field's message on a bad value", async () => {
+    const user = await createTestUser({ role: "dealer" });
+    const cookie = await signIn(app, user.username, user.password);
+    const post = (body: Record<string, string>) =>
+      fetch(`${app.url}/settings?tab=security`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { Cookie: cookie, Origin: app.url, "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(body),
+      });
+    const page = await (await fetch(`${app.url}/settings?tab=security`, { headers: { Cookie: cookie } })).text();
+    expect(page).toContain("Customer estimate links");
+    expect(page).toMatch(/name="estimateLinkDays"[^>]*value="30"|value="30"[^>]*name="estimateLinkDays"/);
+    const bad = await post({ intent: "update-estimate-links", estimateLinkDays: "400" });
+    expect(bad.status).toBe(422);
+    expect(await bad.text()).toContain(ESTIMATE_LINK_DAYS_MESSAGE);
+    expect((await post({ intent: "update-estimate-links", estimateLinkDays: "45" })).status).toBe(302);
+    expect((await User.findById(user.id).lean<{ estimateLinkDays: number }>())?.estimateLinkDays).toBe(45);
   });
 
   it("an app whose own clock runs two days fast still keeps a one-day link open (the database's clock decides)", async () => {

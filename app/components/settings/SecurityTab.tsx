@@ -85,7 +85,7 @@ function EstimateLinks({ days }: { days: number }) {
         <input type="hidden" name="intent" value="update-estimate-links" />
         <Group align="flex-end">
           <TextField name="estimateLinkDays" label="Link expiry (days)" type="number" step="1" />
-          <SubmitButton formId="estimate-links">Save</SubmitButton>
+          <SubmitButton formId="estimate-links">Save link expiry</SubmitButton>
         </Group>
       </ValidatedForm>
     </Card>
