@@ -167,6 +167,26 @@ describe("the estimate email carries the link", () => {
   });
 });
 
+describe("one send, one live link", () => {
+  it("a send repeated with its Idempotency-Key leaves one active link (a twin that lost the race revokes its own)", async () => {
+    const id = await sentEstimate();
+    const contactId = String((await Assessment.findById(id).lean<{ contactId: unknown }>())!.contactId);
+    const key = `links-${Math.random().toString(36).slice(2, 10)}`;
+    const answers = await Promise.all([1, 2, 3].map(() => dealerA.post(`/api/assessments/${id}/send-email`, { contactId }, { "Idempotency-Key": key })));
+    expect(answers.map((a) => a.status)).toEqual([202, 202, 202]);
+    expect(new Set(answers.map((a) => a.json.id)).size).toBe(1);
+    const again = await dealerA.post(`/api/assessments/${id}/send-email`, { contactId }, { "Idempotency-Key": key });
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    const states = (await dealerA.get(`/api/assessments/${id}/links`)).json.links.map((l: { state: string }) => l.state);
+    expect(states.filter((s: string) => s === "active")).toHaveLength(1);
+    expect(states.every((s: string) => s === "active" || s === "revoked")).toBe(true);
+    // The active one is the one in the email.
+    const log = await EmailLog.findById(answers[0].json.id).lean<{ html: string }>();
+    const token = /\/e\/([A-Za-z0-9_-]{43})/.exec(log!.html)![1];
+    expect((await customer().get(pagePath(token))).status).toBe(200);
+  });
+});
+
 describe("the public page", () => {
   it("is plain HTML without script, shows the version's lines, photos and PDF, and records the openings", async () => {
     const id = await sentEstimate();
