@@ -105,6 +105,9 @@ export const routes: readonly RouteEntry[] = [
   { file: "api.assessments.$id.estimate[.]pdf.ts", kind: "api", path: "/api/assessments/:id/estimate.pdf", methods: { GET: SIGNED_IN }, owned: "assessment" },
   { file: "api.dashboard.stats.ts", kind: "api", path: "/api/dashboard/stats", methods: { GET: SIGNED_IN } },
   { file: "api.assessments.$id.send-email.ts", kind: "api", path: "/api/assessments/:id/send-email", methods: { POST: SIGNED_IN }, owned: "assessment" },
+  // The customer's links to an estimate (docs/decisions/0019); a link of another estimate is 404.
+  { file: "api.assessments.$id.links.ts", kind: "api", path: "/api/assessments/:id/links", methods: { GET: SIGNED_IN, POST: SIGNED_IN }, owned: "assessment" },
+  { file: "api.assessments.$id.links.$linkId.ts", kind: "api", path: "/api/assessments/:id/links/:linkId", methods: { DELETE: SIGNED_IN }, owned: "assessment" },
 
   // --- Email (app/services/email-*.server.ts, mail-config.server.ts)
   { file: "api.email-templates.ts", kind: "api", path: "/api/email-templates", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
@@ -147,6 +150,10 @@ export const routes: readonly RouteEntry[] = [
 
   // --- Screens (the _app layout signs in; its pages and their form posts)
   { file: "healthz.ts", kind: "other", path: "/healthz", methods: { GET: ANYONE } },
+  // The customer's estimate page: no account, the token is the key (an unknown one is 404, a dead one 410).
+  { file: "e.$token.tsx", kind: "other", path: "/e/:token", methods: { GET: ANYONE, POST: ANYONE } },
+  { file: "e.$token.pdf.ts", kind: "other", path: "/e/:token/pdf", methods: { GET: ANYONE } },
+  { file: "e.$token.photos.$n.ts", kind: "other", path: "/e/:token/photos/:n", methods: { GET: ANYONE } },
   { file: "login.tsx", kind: "screen", path: "/login", methods: { GET: ANYONE, POST: ANYONE } },
   { file: "admin.login.tsx", kind: "screen", path: "/admin/login", methods: { GET: ANYONE, POST: ANYONE } },
   { file: "admin.setup.tsx", kind: "screen", path: "/admin/setup", methods: { GET: ANYONE, POST: ANYONE } },

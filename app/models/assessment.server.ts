@@ -99,6 +99,21 @@ const assessmentSchema = new Schema(
      * Absent: the latest version, the one lists, counts and sums take (docs/decisions/0018).
      */
     supersededBy: { type: Schema.Types.ObjectId },
+    /**
+     * The customer's answer on the public estimate page, beside the status (which keeps the spec's
+     * values): a copy of the insert-only record in customerdecisions (docs/decisions/0019).
+     */
+    customerDecision: {
+      type: new Schema(
+        {
+          decision: { type: String, enum: ["approved", "declined"], required: true },
+          decidedAt: { type: Date, required: true },
+          decisionId: { type: Schema.Types.ObjectId, required: true },
+        },
+        { _id: false },
+      ),
+      default: undefined,
+    },
   },
   { timestamps: true },
 );
@@ -188,6 +203,7 @@ export interface AssessmentRecord {
   supplementOf?: Types.ObjectId;
   version?: number;
   supersededBy?: Types.ObjectId;
+  customerDecision?: { decision: "approved" | "declined"; decidedAt: Date; decisionId: Types.ObjectId };
   createdAt: Date;
   updatedAt: Date;
 }
@@ -425,6 +441,42 @@ export async function findAssessmentsSharingPhotoBands({
     .sort({ createdAt: -1 })
     .limit(limit)
     .lean<Pick<AssessmentRecord, "_id" | "title" | "photoHashes" | "supersededBy">[]>();
+}
+
+/**
+ * Copies a customer's decision onto the version decided on (set once: a version already holding
+ * one keeps it). The status and updatedAt stay as they were (Sent Today reads updatedAt).
+ */
+export async function setCustomerDecision({ ownerId, id, decision }: { ownerId: Types.ObjectId; id: Types.ObjectId; decision: NonNullable<AssessmentRecord["customerDecision"]> }) {
+  await Assessment.updateOne({ _id: id, ownerId, customerDecision: null }, { $set: { customerDecision: decision } }, { timestamps: false });
+}
+
+/**
+ * Total Revenue (dashboard): the estimated costs of the scope's latest versions that are sent and not
+ * declined by the customer, or approved by the customer whatever their status (an estimate only saved
+ * to the mail drop can be approved too). TBD adds nothing.
+ */
+export async function sumRevenue({ scope }: { scope: OwnerScope }) {
+  const [row] = await Assessment.aggregate<{ total: number }>([
+    {
+      $match: {
+        ...aggregateOwner(scope),
+        ...LATEST_VERSION,
+        $or: [{ status: "sent", "customerDecision.decision": { $ne: "declined" } }, { "customerDecision.decision": "approved" }],
+      },
+    },
+    { $group: { _id: null, total: { $sum: "$estimatedCost" } } },
+  ]);
+  return Math.round((row?.total ?? 0) * 100) / 100;
+}
+
+/** The titles of the scope's assessments among `ids`, by id. */
+export async function assessmentTitles({ scope, ids }: { scope: OwnerScope; ids: Types.ObjectId[] }) {
+  if (ids.length === 0) return new Map<string, string>();
+  const found = await Assessment.find({ ...ownerFilter(scope), _id: trusted({ $in: ids }) })
+    .select({ title: 1 })
+    .lean<{ _id: Types.ObjectId; title: string }[]>();
+  return new Map(found.map((a) => [String(a._id), a.title]));
 }
 
 /** Deletes one version; the version it had replaced is the latest again. */

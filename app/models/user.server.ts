@@ -28,6 +28,8 @@ const userSchema = new Schema(
     loginNotifications: { type: Boolean, default: false },
     theme: { type: String, enum: THEMES, default: "light" },
     language: { type: String, enum: LANGUAGES, default: "en" },
+    /** How long a customer's estimate link (/e/{token}) stays open, in days (Settings → Security). */
+    estimateLinkDays: { type: Number, min: 1, max: 365, default: 30 },
     /** The vendor the upload wizard preselects for pricing. */
     defaultVendorId: { type: Schema.Types.ObjectId, default: null },
     /**
@@ -159,6 +161,7 @@ export function toPublicUser(user: InstanceType<typeof User>) {
     theme: ((json.theme as Theme | undefined) ?? "light") as Theme,
     language: ((json.language as Language | undefined) ?? "en") as Language,
     defaultVendorId: json.defaultVendorId ? String(json.defaultVendorId) : null,
+    estimateLinkDays: (json.estimateLinkDays as number | undefined) ?? 30,
     createdAt: json.createdAt as Date,
     updatedAt: json.updatedAt as Date,
   };

@@ -5,6 +5,7 @@ import { Title } from "#mantine/components/Title/Title";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { DashboardStatCards, RecentAssessments, WorkflowBoard } from "~/components/dashboard/AssessmentPanels";
+import { CustomerDecisions } from "~/components/dashboard/CustomerDecisions";
 import { ActivePackages, AiInsights, QuickActions, VendorPricing } from "~/components/dashboard/InfoPanels";
 import { RolePreviewCard } from "~/components/RolePreview";
 import { DraftNotice } from "~/components/upload/DraftNotice";
@@ -27,7 +28,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Dashboard() {
-  const { stats, board, packages, rates, draftFiles } = useLoaderData<typeof loader>();
+  const { stats, board, packages, rates, draftFiles, decisions } = useLoaderData<typeof loader>();
   const user = useRouteLoaderData<typeof appLoader>("routes/_app")?.user;
   return (
     <Stack>
@@ -40,7 +41,10 @@ export default function Dashboard() {
       <DashboardStatCards stats={stats} />
       <Grid>
         <Grid.Col span={{ base: 12, md: 8 }}>
-          <RecentAssessments assessments={stats.recentAssessments} />
+          <Stack>
+            {decisions.length > 0 && <CustomerDecisions decisions={decisions} />}
+            <RecentAssessments assessments={stats.recentAssessments} />
+          </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 4 }}>
           <Stack>

@@ -2,6 +2,7 @@ import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { idempotencyKeySchema, sendEmailSchema } from "~/schemas/email";
 import { requireUser } from "~/services/auth.server";
 import { assertAssessmentInScope, sendEstimateEmail } from "~/services/email-delivery.server";
+import { publicOrigin } from "~/services/storage.server";
 import { methods, parseJson, validationError } from "~/utils/http.server";
 
 /**
@@ -22,7 +23,7 @@ export const action = methods({
       key = parsed.data;
     }
     const input = await parseJson(request, sendEmailSchema);
-    const { log, created, via } = await sendEstimateEmail(actor, params.id ?? "", input, key);
+    const { log, created, via } = await sendEstimateEmail(actor, params.id ?? "", input, key, { origin: publicOrigin(request) });
     // `via`: where it goes ("account", "environment" mail server, or "drop": saved locally, not delivered).
     return json({ ...log, via }, { status: 202, headers: created ? undefined : { "Idempotent-Replayed": "true" } });
   },

@@ -104,6 +104,7 @@ describe("POST /api/assessments", () => {
       supplementOf: null,
       version: 1,
       supersededBy: null,
+      customerDecision: null,
       createdAt: expect.stringMatching(ISO),
       updatedAt: expect.stringMatching(ISO),
     });

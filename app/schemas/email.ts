@@ -14,6 +14,7 @@ export const TEMPLATE_VARIABLES = [
   "assessment.vehicle",
   "assessment.estimatedCost",
   "date",
+  "estimateLink",
 ] as const;
 
 export const TEMPLATE_LIMITS = {

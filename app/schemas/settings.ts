@@ -74,16 +74,31 @@ export const defaultVendorSchema = z.object({
   ),
 });
 
+export const ESTIMATE_LINK_DAYS_MESSAGE = "Link expiry must be a whole number of days from 1 to 365";
+/** Settings → Security → Customer estimate links: how many days a new link stays open (default 30). */
+export const estimateLinkSettingsSchema = z.object({
+  estimateLinkDays: z.preprocess(
+    (v) => (typeof v === "string" && v.trim() !== "" && /^\s*\d+\s*$/.test(v) ? Number(v) : v),
+    z
+      .number({ required_error: ESTIMATE_LINK_DAYS_MESSAGE, invalid_type_error: ESTIMATE_LINK_DAYS_MESSAGE })
+      .int(ESTIMATE_LINK_DAYS_MESSAGE)
+      .min(1, ESTIMATE_LINK_DAYS_MESSAGE)
+      .max(365, ESTIMATE_LINK_DAYS_MESSAGE),
+  ),
+});
+export type EstimateLinkSettingsInput = z.infer<typeof estimateLinkSettingsSchema>;
+
 /**
- * `PUT /api/auth/preferences`: any of the Security and Appearance choices and the default vendor;
- * only the fields sent change.
+ * `PUT /api/auth/preferences`: any of the Security and Appearance choices, the default vendor and the
+ * estimate links' expiry; only the fields sent change.
  */
 export const preferencesSchema = securitySchema
   .merge(appearanceSchema)
   .merge(defaultVendorSchema)
+  .merge(estimateLinkSettingsSchema)
   .partial()
-  .strict("Unknown field: writable fields are sessionTimeout, loginNotifications, theme, language, defaultVendorId")
-  .refine((v) => Object.keys(v).length > 0, "Send at least one of sessionTimeout, loginNotifications, theme, language, defaultVendorId");
+  .strict("Unknown field: writable fields are sessionTimeout, loginNotifications, theme, language, defaultVendorId, estimateLinkDays")
+  .refine((v) => Object.keys(v).length > 0, "Send at least one of sessionTimeout, loginNotifications, theme, language, defaultVendorId, estimateLinkDays");
 export type PreferencesInput = z.infer<typeof preferencesSchema>;
 
 /** A code from the authenticator app (enrolment, turning it off). */
@@ -102,5 +117,6 @@ export const profileValidator = withZod(profileSchema);
 export const securityValidator = withZod(securitySchema);
 export const appearanceValidator = withZod(appearanceSchema);
 export const defaultVendorValidator = withZod(defaultVendorSchema);
+export const estimateLinkSettingsValidator = withZod(estimateLinkSettingsSchema);
 export const twoFactorCodeValidator = withZod(twoFactorCodeSchema);
 export const twoFactorConfirmValidator = withZod(twoFactorConfirmSchema);

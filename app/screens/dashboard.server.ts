@@ -8,6 +8,7 @@ import {
   rejectAssessment,
 } from "~/services/assessments.server";
 import type { Actor } from "~/services/auth.server";
+import { recentCustomerDecisions } from "~/services/customer-approval.server";
 import { activePackages } from "~/services/packages.server";
 import { redirectWithToast } from "~/services/session.server";
 import { switchRole } from "~/services/users.server";
@@ -22,7 +23,7 @@ const PANEL_ROWS = 3;
 
 /** Everything the dashboard shows, each figure from the database. */
 export async function dashboardData(actor: Actor) {
-  const [stats, upload, review, complete, packages, rates, draft] = await Promise.all([
+  const [stats, upload, review, complete, packages, rates, draft, decisions] = await Promise.all([
     dashboardStats(actor),
     listAssessments(actor, { status: "uploaded", limit: BOARD_ITEMS }),
     listAssessments(actor, { status: "completed", limit: BOARD_ITEMS }),
@@ -30,9 +31,10 @@ export async function dashboardData(actor: Actor) {
     activePackages(actor, PANEL_ROWS),
     vendorLabourRates(PANEL_ROWS),
     wizardDraft(actor),
+    recentCustomerDecisions(actor),
   ]);
   // Files uploaded (Upload Media, or a wizard run left behind) and waiting for an assessment.
-  return { stats, board: { upload, review, complete }, packages, rates, draftFiles: draft.length };
+  return { stats, board: { upload, review, complete }, packages, rates, draftFiles: draft.length, decisions };
 }
 
 /** Runs a board action and comes back to the dashboard with its toast; a refusal (e.g. already approved) as an error toast. */

@@ -6,6 +6,7 @@ import { composeEmailValidator, EMAIL_TOASTS, emailTemplateValidator, type Email
 import { listAssessments } from "~/services/assessments.server";
 import type { Actor } from "~/services/auth.server";
 import { sendEstimateEmail } from "~/services/email-delivery.server";
+import { publicOrigin } from "~/services/storage.server";
 import { emailLogsPage, emailLogStats, getEmailLog } from "~/services/email-logs.server";
 import { SAMPLE_CONTEXT, renderTemplate } from "~/services/email-render.server";
 import {
@@ -165,7 +166,7 @@ export async function emailCenterAction(actor: Actor, request: Request) {
         request,
         composeEmailValidator,
         async ({ assessmentId, ...input }) => {
-          const { via } = await sendEstimateEmail(actor, assessmentId, input, formSendKey(form));
+          const { via } = await sendEstimateEmail(actor, assessmentId, input, formSendKey(form), { origin: publicOrigin(request) });
           return redirectWithToast(request, "/email?tab=logs", via === "drop" ? EMAIL_TOASTS.saved : EMAIL_TOASTS.sent);
         },
         form,

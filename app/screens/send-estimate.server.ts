@@ -2,6 +2,7 @@ import { ANALYSIS_TOASTS } from "~/schemas/assessment-wizard";
 import { EMAIL_TOASTS, idempotencyKeySchema } from "~/schemas/email";
 import type { Actor } from "~/services/auth.server";
 import { sendEstimateToContact } from "~/services/email-delivery.server";
+import { publicOrigin } from "~/services/storage.server";
 import { redirectWithToast } from "~/services/session.server";
 import { asFormFailure } from "~/utils/forms.server";
 
@@ -18,7 +19,7 @@ export function formSendKey(form: FormData) {
  */
 export async function sendEstimateFromScreen(actor: Actor, request: Request, id: string, form: FormData, returnTo: string) {
   try {
-    const result = await sendEstimateToContact(actor, id, formSendKey(form));
+    const result = await sendEstimateToContact(actor, id, formSendKey(form), publicOrigin(request));
     if (result.noContact) return redirectWithToast(request, returnTo, ANALYSIS_TOASTS.noContact);
     return redirectWithToast(request, returnTo, result.via === "drop" ? EMAIL_TOASTS.saved : EMAIL_TOASTS.sent);
   } catch (error) {

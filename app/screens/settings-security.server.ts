@@ -1,10 +1,10 @@
 import { json, redirect } from "@remix-run/node";
 import { apiTokenValidator, changePasswordValidator } from "~/schemas/auth";
-import { securityValidator, twoFactorCodeValidator, twoFactorConfirmValidator } from "~/schemas/settings";
+import { estimateLinkSettingsValidator, securityValidator, twoFactorCodeValidator, twoFactorConfirmValidator } from "~/schemas/settings";
 import { createToken, listTokens, revokeToken } from "~/services/api-tokens.server";
 import type { Actor } from "~/services/auth.server";
 import { getSession } from "~/services/session.server";
-import { apiKeysOverview, enableTwoFactor, updateSecurity } from "~/services/settings.server";
+import { apiKeysOverview, enableTwoFactor, updatePreferences, updateSecurity } from "~/services/settings.server";
 import { changePassword } from "~/services/users.server";
 import {
   beginEnrolment,
@@ -31,6 +31,7 @@ export async function securityTab(actor: Actor) {
     accountVersion: String(actor.user.updatedAt),
     sessionTimeout: (actor.user.sessionTimeout as string | undefined) ?? "7d",
     loginNotifications: Boolean(actor.user.loginNotifications),
+    estimateLinkDays: (actor.user.get("estimateLinkDays") as number | undefined) ?? 30,
     twoFactor: { enabled, enrolment, recoveryCodesLeft: codesLeft },
     tokens,
     keys,
@@ -46,6 +47,16 @@ export const securityActions: Record<string, SettingsAction> = {
         const session = await getSession(request);
         await updateSecurity(actor, input, session.id || undefined);
         return toTab(request, "security", { title: "Settings Saved", message: "Your security settings have been saved." });
+      },
+      form,
+    ),
+  "update-estimate-links": ({ actor, request, form }) =>
+    handleForm(
+      request,
+      estimateLinkSettingsValidator,
+      async (input) => {
+        await updatePreferences(actor, input);
+        return toTab(request, "security", { title: "Settings Saved", message: `New estimate links stay open ${input.estimateLinkDays} days.` });
       },
       form,
     ),

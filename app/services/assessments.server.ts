@@ -10,6 +10,7 @@ import {
   newAssessmentId,
   removeAssessment,
   replaceAssessmentFields,
+  sumRevenue,
   transitionAssessment,
   type AssessmentRecord,
   type AuditActor,
@@ -88,6 +89,8 @@ export interface AssessmentJson {
   version: number;
   /** The supplement that replaced this version; null for the latest. */
   supersededBy: string | null;
+  /** The customer's answer on the public estimate page (null: none yet); the status keeps its values. */
+  customerDecision: { decision: "approved" | "declined"; decidedAt: string; decisionId: string } | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -160,6 +163,9 @@ function toJson(record: AssessmentRecord, contacts: Map<string, ContactJson>, ow
     supplementOf: record.supplementOf ? String(record.supplementOf) : null,
     version: record.version ?? 1,
     supersededBy: record.supersededBy ? String(record.supersededBy) : null,
+    customerDecision: record.customerDecision
+      ? { decision: record.customerDecision.decision, decidedAt: isoDate(record.customerDecision.decidedAt, record._id), decisionId: String(record.customerDecision.decisionId) }
+      : null,
     ...timestamps(record),
   };
 }
@@ -332,7 +338,8 @@ const RECENT_COUNT = 5;
  * `GET /api/dashboard/stats`, every figure computed by the database over the assessments in scope:
  * - totalAssessments: all of them;
  * - pendingReviews: status completed (the AI is done, a person has not reviewed it yet);
- * - totalRevenue: the sum of estimatedCost of sent assessments (dollars; a TBD cost adds nothing);
+ * - totalRevenue: the sum of estimatedCost (dollars; a TBD cost adds nothing) of the latest versions
+ *   that are sent and not declined by the customer, or approved by the customer (docs/decisions/0019);
  * - aiAccuracy: of the reviewed and sent assessments that have both an AI estimate and a final cost,
  *   the share whose final cost stayed within 15 % of the AI's, in percent with one decimal; 0 when none;
  * - recentAssessments: the 5 newest;
@@ -342,18 +349,19 @@ const RECENT_COUNT = 5;
 export async function dashboardStats(actor: Actor) {
   const scope = scopeFor(actor);
   const costs = (status: AssessmentStatus) => costFigures({ scope, status, tolerance: AI_ACCURACY_TOLERANCE });
-  const [{ total, byStatus }, reviewed, sent, recent] = await Promise.all([
+  const [{ total, byStatus }, reviewed, sent, recent, revenue] = await Promise.all([
     statusCounts(scope),
     costs("reviewed"),
     costs("sent"),
     findAssessments({ scope, limit: RECENT_COUNT }),
+    assessmentFigure(scope, "revenue", () => sumRevenue({ scope })),
   ]);
   const compared = reviewed.compared + sent.compared;
   const within = reviewed.within + sent.within;
   return {
     totalAssessments: total,
     pendingReviews: byStatus.completed,
-    totalRevenue: Math.round(sent.total * 100) / 100,
+    totalRevenue: revenue,
     aiAccuracy: compared === 0 ? 0 : Math.round((within / compared) * 1000) / 10,
     recentAssessments: await present(actor, recent),
     workflow: {

@@ -23,7 +23,7 @@ import {
 } from "~/models/email-log.server";
 import { findDefaultTemplate, findTemplate } from "~/models/email-template.server";
 import { scopeFor } from "~/models/owner-scope.server";
-import { User, type Role } from "~/models/user.server";
+import { User } from "~/models/user.server";
 import { contactSchema } from "~/schemas/contact";
 import { DEFAULT_NOTIFICATIONS, type NotificationSettings, type SendEmailInput } from "~/schemas/email";
 import { isDbUnavailableError } from "~/utils/db-errors.server";
@@ -36,7 +36,8 @@ import { assessmentNotFound, auditActor, getAssessment, type AssessmentJson } fr
 import type { Actor } from "./auth.server";
 import { BUILT_IN_TEMPLATE, formatCost, formatMailDate, renderTemplate } from "./email-render.server";
 import { estimatePdf } from "./estimate-pdf.server";
-import { closePooledTransports, mailRouteFor, ownerAccount, pooledTransport, type MailRoute } from "./mail-config.server";
+import { createEstimateLink, ownerActor, revokeUnsentLink } from "./estimate-links.server";
+import { closePooledTransports, mailRouteFor, pooledTransport, type MailRoute } from "./mail-config.server";
 import { Doze } from "./doze.server";
 import { storage } from "./storage.server";
 import { present } from "./email-logs.server";
@@ -58,7 +59,7 @@ const messageDomain = () => (env.PUBLIC_URL ? new URL(env.PUBLIC_URL).hostname :
 const newMessageId = (id: Types.ObjectId) => `<${id.toHexString()}.${randomBytes(6).toString("hex")}@${messageDomain()}>`;
 
 /** The variables of a message about this assessment to this contact. */
-function contextFor(assessment: AssessmentJson, contact: { firstName: string; lastName: string; email: string }, additionalMessage?: string) {
+function contextFor(assessment: AssessmentJson, contact: { firstName: string; lastName: string; email: string }, additionalMessage?: string, estimateLink?: string) {
   return {
     contact: { firstName: contact.firstName, lastName: contact.lastName, email: contact.email },
     assessment: {
@@ -68,6 +69,7 @@ function contextFor(assessment: AssessmentJson, contact: { firstName: string; la
     },
     date: formatMailDate(new Date()),
     ...(additionalMessage ? { additionalMessage } : {}),
+    ...(estimateLink ? { estimateLink } : {}),
   };
 }
 
@@ -90,7 +92,13 @@ async function queue(fields: Omit<NewEmailLog, "_id" | "messageId">) {
  * `pending` at once; the worker delivers it. With an idempotency key already used on this account,
  * answers that send as it stands now and queues nothing.
  */
-export async function sendEstimateEmail(actor: Actor, assessmentId: string, input: SendEmailInput, idempotencyKey?: string) {
+export async function sendEstimateEmail(
+  actor: Actor,
+  assessmentId: string,
+  input: SendEmailInput,
+  idempotencyKey?: string,
+  { origin }: { origin?: string } = {},
+) {
   const assessment = await getAssessment(actor, assessmentId);
   const ownerId = assessment.ownerId;
   // Where it will go: a mail server, or only the local drop (then the screens say "saved", not "sent").
@@ -115,7 +123,11 @@ export async function sendEstimateEmail(actor: Actor, assessmentId: string, inpu
   }
   if (input.templateId && !chosen) throw jsonError(400, "Template not found", { templateId: "Template not found" });
   const template = chosen ?? BUILT_IN_TEMPLATE;
-  const message = renderTemplate(ownerId, template, contextFor(assessment, contact, input.additionalMessage));
+  // The customer's page for this version (docs/decisions/0019): `{{estimateLink}}` in the template,
+  // else a paragraph after it, so every estimate email carries it.
+  const link = await createEstimateLink(actor, assessment.id, { via: "email", origin: origin ?? linkOrigin() });
+  const rendered = renderTemplate(ownerId, template, contextFor(assessment, contact, input.additionalMessage, link.url));
+  const message = usesEstimateLink(template) ? rendered : withEstimateLink(rendered, link.url);
   const { record, created } = await queue({
     ownerId: new Types.ObjectId(ownerId),
     requestedBy: new Types.ObjectId(actor.id),
@@ -129,6 +141,7 @@ export async function sendEstimateEmail(actor: Actor, assessmentId: string, inpu
     ...(chosen ? { templateId: chosen._id } : {}),
     attachEstimate: true,
   });
+  if (!created) await revokeUnsentLink(actor, assessment.id, link.id);
   // An estimate without a customer gets the one it was sent to (Compose), so its Email button works next time.
   if (created && !assessment.contactId) {
     await assignContactIfNone({
@@ -142,6 +155,20 @@ export async function sendEstimateEmail(actor: Actor, assessmentId: string, inpu
   return { log: (await present(actor, [record]))[0], created, via };
 }
 
+/** Where the links in emails point without a request to take it from: PUBLIC_URL, else this machine. */
+const linkOrigin = () => (env.PUBLIC_URL ? new URL(env.PUBLIC_URL).origin : `http://localhost:${env.PORT}`);
+
+const usesEstimateLink = (template: { subject: string; htmlContent: string }) => /\{\{\s*estimateLink\s*\}\}/.test(template.htmlContent);
+
+function withEstimateLink(message: { subject: string; html: string; text: string }, url: string) {
+  const href = escapeHtml(url);
+  return {
+    subject: message.subject,
+    html: `${message.html}\n<p>View, approve or decline your estimate online: <a href="${href}">${href}</a></p>`,
+    text: `${message.text}\n\nView, approve or decline your estimate online: ${url}`,
+  };
+}
+
 const routeKind = (route: MailRoute) => (route.kind === "drop" ? ("drop" as const) : route.source);
 
 /** 404 for an assessment out of scope, checked before a send's body is read (another account's id is never a 400). */
@@ -150,10 +177,10 @@ export async function assertAssessmentInScope(actor: Actor, id: string) {
 }
 
 /** Sends the assessment's estimate to its own contact (the Estimates, dashboard and wizard buttons). */
-export async function sendEstimateToContact(actor: Actor, assessmentId: string, idempotencyKey?: string) {
+export async function sendEstimateToContact(actor: Actor, assessmentId: string, idempotencyKey?: string, origin?: string) {
   const assessment = await getAssessment(actor, assessmentId);
   if (!assessment.contactId) return { noContact: true as const };
-  const result = await sendEstimateEmail(actor, assessmentId, { contactId: assessment.contactId }, idempotencyKey);
+  const result = await sendEstimateEmail(actor, assessmentId, { contactId: assessment.contactId }, idempotencyKey, { origin });
   return { noContact: false as const, ...result };
 }
 
@@ -238,15 +265,51 @@ export async function sendLoginNotification(
   ]);
 }
 
-// --- The worker
-
-/** The account's role-free actor the worker renders an estimate PDF as (its owner). */
-async function ownerActor(ownerId: string): Promise<Actor | null> {
-  const user = await ownerAccount(ownerId);
-  if (!user) return null;
-  const role = user.role as Role;
-  return { id: ownerId, user, role, realRole: role, via: "session" };
+/**
+ * The dealer hears of the customer's answer on the public estimate page (always sent: it is the
+ * reason the link exists); idempotent per decision.
+ */
+export async function notifyCustomerDecision(decision: {
+  id: string;
+  ownerId: string;
+  assessmentId: string;
+  title: string;
+  version: number;
+  decision: "approved" | "declined";
+  signatureName?: string;
+  reason?: string;
+  customer: string;
+}) {
+  const verb = decision.decision === "approved" ? "approved" : "declined";
+  const lines = [
+    `${decision.customer} ${verb} the estimate "${decision.title}" (version ${decision.version}).`,
+    ...(decision.signatureName ? [`Signed as: ${decision.signatureName}`] : []),
+    ...(decision.decision === "declined" ? [`Reason: ${decision.reason || "none given"}`] : []),
+    `Open it in Estimates: ${linkOrigin()}/estimates?view=${decision.assessmentId}`,
+  ];
+  return notifyOwner(decision.ownerId, `customer-decision:${decision.id}`, `Estimate ${verb}: ${decision.title}`, lines);
 }
+
+/** A customer's question from the public estimate page, to the dealer. */
+export async function notifyCustomerQuestion(question: {
+  ownerId: string;
+  assessmentId: string;
+  title: string;
+  version: number;
+  customer: string;
+  message: string;
+  replyEmail?: string;
+}) {
+  const lines = [
+    `${question.customer} asked about the estimate "${question.title}" (version ${question.version}):`,
+    question.message,
+    `Reply to: ${question.replyEmail ?? "the customer's address on the estimate"}`,
+    `Open it in Estimates: ${linkOrigin()}/estimates?view=${question.assessmentId}`,
+  ];
+  return notifyOwner(question.ownerId, `customer-question:${randomUUID()}`, `Question about your estimate: ${question.title}`, lines);
+}
+
+// --- The worker
 
 class PermanentMailError extends Error {}
 

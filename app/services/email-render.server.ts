@@ -25,6 +25,8 @@ export interface TemplateContext {
   assessment: { title: string; vehicle: string; estimatedCost: string };
   date: string;
   additionalMessage?: string;
+  /** The customer's page for the estimate (/e/{token}); a template without it gets it appended. */
+  estimateLink?: string;
 }
 
 type Field = "subject" | "htmlContent";
@@ -214,6 +216,7 @@ export const SAMPLE_CONTEXT: TemplateContext = {
   contact: { firstName: "Jane", lastName: "Doe", email: "jane.doe@example.com" },
   assessment: { title: "Front bumper and headlight", vehicle: "2021 Toyota Camry", estimatedCost: formatCost(1250) },
   date: formatMailDate(new Date()),
+  estimateLink: "https://dealer.example.com/e/sample-link",
 };
 
 /** The template used when the account has none (or none is chosen and none is its default). */
@@ -224,5 +227,6 @@ export const BUILT_IN_TEMPLATE = {
     "<p>Please find attached the estimate for your {{assessment.vehicle}} ({{assessment.title}}).</p>",
     "<p>Estimated cost: <strong>{{assessment.estimatedCost}}</strong></p>",
     "<p>Date: {{date}}</p>",
+    '<p>View, approve or decline it online: <a href="{{estimateLink}}">{{estimateLink}}</a></p>',
   ].join("\n"),
 };

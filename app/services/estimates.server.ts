@@ -46,8 +46,8 @@ export async function estimatesPage(
  * damages, audit trail and photo hashes stay for the detail dialog.
  */
 function estimateCard(a: AssessmentJson) {
-  const { id, title, status, vehicleYear, vehicleMake, vehicleModel, contactId, contact, estimatedCost, damageCategories, createdAt, version } = a;
-  const card = { id, title, status, vehicleYear, vehicleMake, vehicleModel, contactId, contact, estimatedCost, damageCategories, createdAt, version };
+  const { id, title, status, vehicleYear, vehicleMake, vehicleModel, contactId, contact, estimatedCost, damageCategories, createdAt, version, customerDecision } = a;
+  const card = { id, title, status, vehicleYear, vehicleMake, vehicleModel, contactId, contact, estimatedCost, damageCategories, createdAt, version, customerDecision };
   return a.owner ? { ...card, owner: a.owner } : card;
 }
 export type EstimateCardJson = ReturnType<typeof estimateCard>;

@@ -1,4 +1,6 @@
+import { sweepRateCounters } from "~/models/rate-counter.server";
 import { deleteExpiredSessions } from "~/models/session.server";
+import { dbNow } from "~/utils/db-clock.server";
 import { isDbUnavailableError } from "~/utils/db-errors.server";
 import { sweepStaleArchives } from "./account-data.server";
 import { sweepStaleUploads } from "./storage.server";
@@ -10,7 +12,8 @@ const RUN_EVERY_MS = 60 * 60 * 1000;
 
 /**
  * One round: account deletions that did not finish, pending uploads and import archives older than a
- * day (objects, parts, records), expired sessions and idempotency keys past their day.
+ * day (objects, parts, records), expired sessions, idempotency keys past their day and the public
+ * estimate pages' rate counters of past windows.
  */
 export async function runHousekeeping() {
   await finishDeletions();
@@ -18,6 +21,7 @@ export async function runHousekeeping() {
   await sweepStaleArchives();
   await deleteExpiredSessions();
   await sweepExpiredIdempotencyKeys();
+  await sweepRateCounters(dbNow());
   return { uploads };
 }
 

@@ -190,6 +190,7 @@ const notCreating = new Set([
   "/api/admin/create-account", // first-run setup: no account yet to scope a key by, and once only
   "/api/admin/switch-role",
   "/api/auth/tokens", // its answer carries the token's secret, which is never stored
+  "/api/assessments/:id/links", // as tokens: its answer carries the link's token, which is never stored
   "/api/account/import", // an archive: import already skips records that are there
   "/api/assessments/:id/analyze", // transitions, not creations
   "/api/assessments/:id/approve",

@@ -3,6 +3,7 @@ import { removeImportKeysOf } from "~/models/account-data.server";
 import { deleteApiTokensOf } from "~/models/api-token.server";
 import { removeAssessmentsOf } from "~/models/assessment.server";
 import { removeIdempotencyKeysOf } from "~/models/idempotency-key.server";
+import { removeCustomerApprovalsOf } from "./estimate-links.server";
 import { deleteJobsOf } from "~/models/job.server";
 import { removeContactsOf } from "~/models/contact.server";
 import { removeLogsOf } from "~/models/email-log.server";
@@ -140,6 +141,7 @@ async function purgeAccount(id: string) {
     deleteUploadsOf(id),
     removeImportKeysOf({ ownerId: id }),
     removeIdempotencyKeysOf({ ownerId: id }),
+    removeCustomerApprovalsOf(id),
     discardUploadsOf(id),
     // A vendor's pricing goes with it: nothing would price with it, and nobody could see it.
     pricingRules.removeAllOf({ vendorId: id }),

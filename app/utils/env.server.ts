@@ -135,6 +135,15 @@ export const envSchema = z
      * aborts its job, so a shorter lease trades database hiccups for faster takeover.
      */
     JOB_LEASE_MS: z.coerce.number().int().min(500, "must be at least 500").max(3_600_000, "must be at most 3600000").default(6_000),
+    /**
+     * The public estimate pages (/e/{token}, docs/decisions/0019): requests allowed per client address
+     * and per link in each window of ESTIMATE_LINK_RATE_WINDOW_S seconds (counted in the database, so
+     * the limit holds across instances); a customer's answers (approve, decline, a question) per link.
+     */
+    ESTIMATE_LINK_RATE_IP: z.coerce.number().int().min(1, "must be at least 1").max(100_000, "must be at most 100000").default(300),
+    ESTIMATE_LINK_RATE_TOKEN: z.coerce.number().int().min(1, "must be at least 1").max(100_000, "must be at most 100000").default(200),
+    ESTIMATE_LINK_RATE_POSTS: z.coerce.number().int().min(1, "must be at least 1").max(10_000, "must be at most 10000").default(20),
+    ESTIMATE_LINK_RATE_WINDOW_S: z.coerce.number().int().min(1, "must be at least 1").max(86_400, "must be at most 86400").default(600),
     OUTBOUND_ALLOW: outboundAllow,
     EMAIL_CONCURRENCY: z.coerce.number().int().min(1, "must be at least 1").max(64, "must be at most 64").default(4),
     /**

@@ -132,6 +132,14 @@ const ADMITTED: Record<string, number> = {
   "POST /api/vendor-pricing-rules": 201,
   "POST /api/vendor-packages": 201,
   "POST /api/ai-pricing-learning": 201,
+  // The world's assessment is not completed yet (409); the path's ":linkId" names no link (404).
+  "POST /api/assessments/:id/links": 409,
+  "DELETE /api/assessments/:id/links/:linkId": 404,
+  // The customer's page: the path's ":token" is no token of ours (404); a JSON body is not its form (415).
+  "GET /e/:token": 404,
+  "GET /e/:token/pdf": 404,
+  "GET /e/:token/photos/:n": 404,
+  "POST /e/:token": 415,
   "POST /login": 422,
   "POST /admin/login": 422,
   "POST /admin/setup": 422,

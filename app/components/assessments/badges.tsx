@@ -18,6 +18,17 @@ export function StatusBadge({ status }: { status: AssessmentStatus }) {
   );
 }
 
+/** The customer's answer on the estimate page, beside the status: Approved (green) or Declined (red). */
+export function DecisionBadge({ decision }: { decision: { decision: "approved" | "declined" } | null }) {
+  if (!decision) return null;
+  const approved = decision.decision === "approved";
+  return (
+    <Badge color={approved ? "green" : "red"} variant="filled" data-testid="decision-badge">
+      {approved ? "Approved" : "Declined"}
+    </Badge>
+  );
+}
+
 export function SeverityBadge({ severity }: { severity: string | null }) {
   if (!severity) return null;
   return (

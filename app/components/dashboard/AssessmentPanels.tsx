@@ -13,7 +13,7 @@ import { Title } from "#mantine/components/Title/Title";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import type { AssessmentJson, DashboardStats } from "~/services/assessments.server";
-import { StatusBadge } from "../assessments/badges";
+import { DecisionBadge, StatusBadge } from "../assessments/badges";
 import { formatDate, formatWholeUsd } from "../crud/format";
 import { CheckIcon, CurrencyIcon, StarIcon, TrendingUpIcon } from "../crud/icons";
 import { StatCard } from "../crud/StatCard";
@@ -70,6 +70,7 @@ export function RecentAssessments({ assessments }: { assessments: AssessmentJson
                       {a.title}
                     </Text>
                     <StatusBadge status={a.status} />
+                    <DecisionBadge decision={a.customerDecision} />
                     {a.version > 1 && (
                       <Badge variant="outline" size="sm" data-testid="version-badge">
                         Supplement v{a.version}

@@ -76,6 +76,18 @@ export function EstimateCard({ estimate, hrefWith }: { estimate: EstimateCardJso
           <span className={classes.cost} data-testid="estimate-cost">
             {formatDollars(a.estimatedCost)}
           </span>
+          {a.customerDecision && (
+            <span
+              className={classes.badge}
+              data-testid="decision-badge"
+              style={{
+                background: `var(--mantine-color-${a.customerDecision.decision === "approved" ? "green" : "red"}-filled)`,
+                color: "var(--mantine-color-white)",
+              }}
+            >
+              {a.customerDecision.decision === "approved" ? "Approved" : "Declined"}
+            </span>
+          )}
           {a.version > 1 && (
             <span className={classes.badge} data-testid="version-badge">
               Supplement v{a.version}

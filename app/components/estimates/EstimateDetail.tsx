@@ -13,7 +13,7 @@ import { Form, Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import type { EstimateJson } from "~/services/estimates.server";
 import { formatDollars } from "~/utils/estimate-lines";
-import { SeverityBadge, StatusBadge } from "../assessments/badges";
+import { DecisionBadge, SeverityBadge, StatusBadge } from "../assessments/badges";
 import { humanize } from "../training/labels";
 import { contactName, NO_CONTACT_MESSAGE, pdfHref } from "./EstimateCard";
 import { AuditTrail, EstimateLines } from "./EstimateLines";
@@ -153,6 +153,15 @@ export function EstimateDetail({
           <strong>{formatDollars(a.estimatedCost)}</strong>
         </Field>
         <Field label="Customer">{contactName(a)}</Field>
+        <Field label="Customer decision" testId="detail-decision">
+          {a.customerDecision ? (
+            <>
+              <DecisionBadge decision={a.customerDecision} /> {formatTime(a.customerDecision.decidedAt)}
+            </>
+          ) : (
+            "None yet"
+          )}
+        </Field>
       </SimpleGrid>
       {a.estimatedCost === null && a.costNote && (
         <Text size="xs" c="dimmed">

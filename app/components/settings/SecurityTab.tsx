@@ -18,7 +18,7 @@ import { Form, useActionData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { ValidatedForm } from "remix-validated-form";
 import { apiTokenValidator, TOKEN_LIFETIMES } from "~/schemas/auth";
-import { SESSION_TIMEOUT_CHOICES, twoFactorCodeValidator, twoFactorConfirmValidator } from "~/schemas/settings";
+import { estimateLinkSettingsValidator, SESSION_TIMEOUT_CHOICES, twoFactorCodeValidator, twoFactorConfirmValidator } from "~/schemas/settings";
 import type { securityTab } from "~/screens/settings-security.server";
 import { useT } from "~/utils/i18n";
 import { FormError } from "../form/fields/FormError";
@@ -66,6 +66,28 @@ function SignInSettings({ data }: { data: Data }) {
           </Group>
         </Stack>
       </Form>
+    </Card>
+  );
+}
+
+/** How long the customer's estimate links (in estimate emails and made through the API) stay open. */
+function EstimateLinks({ days }: { days: number }) {
+  return (
+    <Card withBorder data-testid="estimate-links-settings">
+      <Title order={2} size="h4" mb="sm">
+        Customer estimate links
+      </Title>
+      <Text size="sm" c="dimmed" mb="sm">
+        Every estimate email carries a link where your customer sees that version of the estimate and approves or declines it. New links
+        stay open this many days; a link already sent keeps its date.
+      </Text>
+      <ValidatedForm validator={estimateLinkSettingsValidator} method="post" id="estimate-links" noValidate defaultValues={{ estimateLinkDays: days }}>
+        <input type="hidden" name="intent" value="update-estimate-links" />
+        <Group align="flex-end">
+          <TextField name="estimateLinkDays" label="Link expiry (days)" type="number" step="1" />
+          <SubmitButton formId="estimate-links">Save link expiry</SubmitButton>
+        </Group>
+      </ValidatedForm>
     </Card>
   );
 }
@@ -299,6 +321,7 @@ export function SecurityTab({ data }: { data: Data }) {
   return (
     <Stack>
       <SignInSettings data={data} />
+      <EstimateLinks days={data.estimateLinkDays} />
       <ChangePassword formError={passwordError} version={data.accountVersion} />
       <TwoFactor data={data} actionData={actionData} />
       <ApiKeys keys={data.keys} />

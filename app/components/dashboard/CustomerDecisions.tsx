@@ -1,0 +1,37 @@
+import { Anchor } from "#mantine/components/Anchor/Anchor";
+import { Card } from "#mantine/components/Card/Card";
+import { Group } from "#mantine/components/Group/Group";
+import { Stack } from "#mantine/components/Stack/Stack";
+import { Text } from "#mantine/components/Text/Text";
+import { Title } from "#mantine/components/Title/Title";
+import { Link } from "@remix-run/react";
+import type { RecentCustomerDecision } from "~/services/customer-approval.server";
+import { DecisionBadge } from "../assessments/badges";
+import { formatDate } from "../crud/format";
+
+/** The customers' latest answers on their estimate pages (the dealer's notice on the dashboard). */
+export function CustomerDecisions({ decisions }: { decisions: RecentCustomerDecision[] }) {
+  return (
+    <Card withBorder padding="lg" data-testid="customer-decisions">
+      <Title order={2} size="h4" mb="sm">
+        Customer Decisions
+      </Title>
+      <Stack gap="xs">
+        {decisions.map((d) => (
+          <Group key={d.id} justify="space-between" wrap="wrap" gap="xs" data-testid="customer-decision">
+            <div style={{ minWidth: 0 }}>
+              <Anchor component={Link} to={`/estimates?view=${d.estimateId}`} fw={600}>
+                {d.title}
+              </Anchor>
+              <Text size="sm" c="dimmed">
+                {d.version > 1 ? `Version ${d.version} · ` : ""}
+                {d.decision === "approved" ? `Signed by ${d.signatureName ?? ""}` : d.reason ? `Reason: ${d.reason}` : "No reason given"} · {formatDate(d.decidedAt)}
+              </Text>
+            </div>
+            <DecisionBadge decision={d} />
+          </Group>
+        ))}
+      </Stack>
+    </Card>
+  );
+}

@@ -1,0 +1,253 @@
+import type { ReactNode } from "react";
+import type { DealerCard, PublicEstimatePage } from "~/services/customer-approval.server";
+import { formatDollars } from "~/utils/estimate-lines";
+import { PublicEstimateLines } from "./PublicEstimateLines";
+
+// The customer's estimate page (/e/{token}) and its "not available" pages: whole HTML documents
+// rendered on the server, phone-first, with no script and one small inline style sheet, so the
+// first load on a slow line is this document and the photos only (docs/decisions/0019).
+
+const CSS = `
+*{box-sizing:border-box}
+body{margin:0;font:16px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#111827;background:#f3f4f6}
+main{max-width:40rem;margin:0 auto;padding:1rem;background:#fff;min-height:100vh}
+header{border-bottom:1px solid #e5e7eb;padding-bottom:.5rem;margin-bottom:1rem}
+h1{font-size:1.5rem;margin:.25rem 0}
+h2{font-size:1.1rem;margin:1.5rem 0 .5rem}
+.dim{color:#4b5563;font-size:.9rem}
+.total{font-size:1.75rem;font-weight:700;margin:.5rem 0}
+.lines{width:100%;border-collapse:collapse}
+.lines td,.lines th{padding:.4rem 0;border-bottom:1px solid #e5e7eb;text-align:left;vertical-align:top}
+.amount{text-align:right!important;white-space:nowrap;padding-left:1rem!important}
+.damages{padding-left:1.25rem}
+.photos{display:grid;grid-template-columns:repeat(2,1fr);gap:.5rem}
+.photos img{width:100%;height:auto;border-radius:.375rem;background:#e5e7eb;display:block}
+label{display:block;font-weight:600;margin:.75rem 0 .25rem}
+input[type=text],input[type=email],textarea{width:100%;font:inherit;padding:.6rem;border:1px solid #9ca3af;border-radius:.375rem}
+textarea{min-height:5rem}
+.check{display:flex;gap:.5rem;align-items:flex-start;font-weight:400}
+.check input{width:1.4rem;height:1.4rem;margin:0;flex:none}
+button{font:inherit;font-weight:600;width:100%;padding:.8rem;margin-top:.75rem;border:0;border-radius:.375rem;color:#fff;background:#1d4ed8;cursor:pointer}
+button.decline{background:#b91c1c}
+button.secondary{background:#374151}
+.error{color:#b91c1c;font-size:.9rem;margin:.25rem 0 0}
+.banner{padding:.75rem;border-radius:.375rem;margin:1rem 0;font-weight:600}
+.ok{background:#dcfce7;color:#14532d}
+.no{background:#fee2e2;color:#7f1d1d}
+.info{background:#dbeafe;color:#1e3a8a}
+details{border:1px solid #e5e7eb;border-radius:.375rem;padding:.5rem .75rem;margin:.75rem 0}
+summary{font-weight:600;cursor:pointer}
+a{color:#1d4ed8}
+footer{margin-top:2rem;border-top:1px solid #e5e7eb;padding-top:.5rem}
+`;
+
+const dateText = (iso: string) => new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" }).format(new Date(iso));
+const timeText = (iso: string) => new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeStyle: "short", timeZone: "UTC" }).format(new Date(iso));
+
+function Shell({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="robots" content="noindex, nofollow" />
+        <title>{title}</title>
+        <style dangerouslySetInnerHTML={{ __html: CSS }} />
+      </head>
+      <body>
+        <main>{children}</main>
+      </body>
+    </html>
+  );
+}
+
+function Dealer({ dealer }: { dealer: DealerCard | null }) {
+  if (!dealer) return null;
+  return (
+    <header>
+      <strong data-testid="dealer-name">{dealer.name}</strong>
+      <div className="dim">
+        {[dealer.address, dealer.phone, dealer.email].filter(Boolean).join(" · ")}
+      </div>
+    </header>
+  );
+}
+
+export interface FormState {
+  intent?: string;
+  errors?: Record<string, string>;
+  values?: Record<string, string>;
+}
+
+function FieldError({ id, message }: { id: string; message?: string }) {
+  return message ? (
+    <p className="error" id={id} role="alert">
+      {message}
+    </p>
+  ) : null;
+}
+
+/** `done`: what the customer just did (after the redirect), shown as a banner. */
+export function PublicEstimateDocument({
+  page,
+  base,
+  form,
+  done,
+}: {
+  page: PublicEstimatePage;
+  base: string;
+  form: FormState;
+  done: string | null;
+}) {
+  const { estimate, dealer, decision, customer } = page;
+  const errors = form.intent ? (form.errors ?? {}) : {};
+  const values = form.values ?? {};
+  const err = (intent: string, field: string) => (form.intent === intent ? errors[field] : undefined);
+  return (
+    <Shell title={`Estimate: ${estimate.title}`}>
+      <Dealer dealer={dealer} />
+      <p className="dim">{customer ? `For ${customer.firstName} ${customer.lastName}` : "Your estimate"}</p>
+      <h1>{estimate.title}</h1>
+      <p className="dim">
+        {estimate.vehicle ?? "Vehicle not specified"}
+        {estimate.vin ? ` · VIN ${estimate.vin}` : ""} · {estimate.version > 1 ? `Supplement, version ${estimate.version}` : "Version 1"} ·{" "}
+        {dateText(estimate.createdAt)}
+      </p>
+      <p className="total" data-testid="headline-total">
+        {formatDollars(estimate.estimatedCost)}
+      </p>
+
+      {done === "question" ? (
+        <p className="banner info" role="status">
+          Your question was sent to {dealer?.name ?? "the dealer"}. They will get back to you.
+        </p>
+      ) : null}
+      {decision ? (
+        <p className={`banner ${decision.decision === "approved" ? "ok" : "no"}`} role="status" data-testid="decision-banner">
+          {decision.decision === "approved"
+            ? `Approved on ${timeText(decision.decidedAt ?? "")} UTC, signed as ${decision.signatureName ?? ""}.`
+            : `Declined on ${timeText(decision.decidedAt ?? "")} UTC.${decision.reason ? ` Reason: ${decision.reason}` : ""}`}
+          {done === decision.decision ? ` Thank you: ${dealer?.name ?? "the dealer"} has been told.` : ""}
+        </p>
+      ) : null}
+
+      <PublicEstimateLines damages={estimate.damages} lineItems={estimate.lineItems} estimatedCost={estimate.estimatedCost} costNote={estimate.costNote} />
+
+      <p>
+        <a href={`${base}/pdf`} data-testid="pdf-link">
+          Download the estimate (PDF, version {estimate.version})
+        </a>
+      </p>
+
+      {estimate.photoCount > 0 ? (
+        <>
+          <h2>Photos</h2>
+          <div className="photos">
+            {Array.from({ length: estimate.photoCount }, (_, i) => (
+              <img key={i} src={`${base}/photos/${i}`} alt={`Photo ${i + 1} of the vehicle`} width={480} height={360} loading="lazy" decoding="async" />
+            ))}
+          </div>
+        </>
+      ) : null}
+
+      {decision ? null : (
+        <>
+          <h2>Approve</h2>
+          <form method="post" action={base} noValidate>
+            <input type="hidden" name="intent" value="approve" />
+            <label htmlFor="signatureName">Your full name (your signature)</label>
+            <input
+              type="text"
+              id="signatureName"
+              name="signatureName"
+              autoComplete="name"
+              defaultValue={form.intent === "approve" ? values.signatureName : ""}
+              aria-invalid={err("approve", "signatureName") ? true : undefined}
+              aria-describedby={err("approve", "signatureName") ? "signatureName-error" : undefined}
+            />
+            <FieldError id="signatureName-error" message={err("approve", "signatureName")} />
+            <label className="check" htmlFor="termsAccepted">
+              <input
+                type="checkbox"
+                id="termsAccepted"
+                name="termsAccepted"
+                aria-invalid={err("approve", "termsAccepted") ? true : undefined}
+                aria-describedby={err("approve", "termsAccepted") ? "termsAccepted-error" : undefined}
+              />
+              <span>
+                I accept this estimate and its terms (see the PDF), for a total of {formatDollars(estimate.estimatedCost)}, and I authorise{" "}
+                {dealer?.name ?? "the dealer"} to carry out the work.
+              </span>
+            </label>
+            <FieldError id="termsAccepted-error" message={err("approve", "termsAccepted")} />
+            <button type="submit">Approve estimate</button>
+          </form>
+
+          <details open={form.intent === "decline" || undefined}>
+            <summary>Decline</summary>
+            <form method="post" action={base} noValidate>
+              <input type="hidden" name="intent" value="decline" />
+              <label htmlFor="reason">Reason (optional)</label>
+              <textarea id="reason" name="reason" maxLength={1000} defaultValue={form.intent === "decline" ? values.reason : ""} />
+              <FieldError id="reason-error" message={err("decline", "reason")} />
+              <button type="submit" className="decline">
+                Decline estimate
+              </button>
+            </form>
+          </details>
+        </>
+      )}
+
+      <details open={form.intent === "question" || undefined}>
+        <summary>Ask a question</summary>
+        <form method="post" action={base} noValidate>
+          <input type="hidden" name="intent" value="question" />
+          <label htmlFor="message">Your question</label>
+          <textarea
+            id="message"
+            name="message"
+            defaultValue={form.intent === "question" ? values.message : ""}
+            aria-invalid={err("question", "message") ? true : undefined}
+            aria-describedby={err("question", "message") ? "message-error" : undefined}
+          />
+          <FieldError id="message-error" message={err("question", "message")} />
+          <label htmlFor="replyEmail">Your email for the answer (optional)</label>
+          <input type="email" id="replyEmail" name="replyEmail" autoComplete="email" defaultValue={form.intent === "question" ? values.replyEmail : ""} />
+          <FieldError id="replyEmail-error" message={err("question", "replyEmail")} />
+          <button type="submit" className="secondary">
+            Send question
+          </button>
+        </form>
+      </details>
+
+      <footer className="dim">This link is for you alone and stays open until {dateText(page.expiresAt)}.</footer>
+    </Shell>
+  );
+}
+
+const UNAVAILABLE: Record<string, { title: string; text: (dealer: string) => string }> = {
+  "not-found": { title: "Link not found", text: () => "This estimate link is not valid. Please check that you opened the whole link from your email." },
+  revoked: { title: "Link withdrawn", text: (d) => `This estimate link has been withdrawn by ${d}. Please contact them for a current estimate.` },
+  expired: { title: "Link expired", text: (d) => `This estimate link has expired. Please contact ${d} for a new link.` },
+  superseded: {
+    title: "Estimate replaced",
+    text: (d) => `This estimate has been replaced by a newer version. Please use the link in the most recent email from ${d}.`,
+  },
+  gone: { title: "Estimate no longer available", text: (d) => `This estimate is no longer available. Please contact ${d}.` },
+  "rate-limited": { title: "Too many requests", text: () => "Too many requests from your connection. Please wait a few minutes and try again." },
+  decided: { title: "Already answered", text: () => "This estimate has already been answered; your earlier answer stands." },
+};
+
+/** The page of a link that shows no estimate: why, and whom to ask (never a link elsewhere). */
+export function LinkUnavailableDocument({ reason, dealer, retryAfter }: { reason: string; dealer: DealerCard | null; retryAfter?: number }) {
+  const entry = UNAVAILABLE[reason] ?? UNAVAILABLE["not-found"];
+  const name = dealer?.name ?? "the dealer who sent it";
+  return (
+    <Shell title={entry.title}>
+      <Dealer dealer={dealer} />
+      <h1 data-testid="unavailable-title">{entry.title}</h1>
+      <p data-testid="unavailable-text">{entry.text(name)}</p>
+      {retryAfter ? <p className="dim">Try again in {retryAfter} seconds.</p> : null}
+    </Shell>
+  );
+}

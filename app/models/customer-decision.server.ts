@@ -1,0 +1,104 @@
+import { Schema, Types } from "mongoose";
+import { defineModel } from "./define-model.server";
+import { isObjectIdHex, ownerFilter, type OwnerScope } from "./owner-scope.server";
+
+// The customer's answer to one version of an estimate, kept as evidence (docs/decisions/0019):
+// inserted once and never changed. The model refuses every update and single deletion; only an
+// account's deletion removes its decisions (with everything else it owns).
+
+export const CUSTOMER_DECISIONS = ["approved", "declined"] as const;
+export type CustomerDecisionKind = (typeof CUSTOMER_DECISIONS)[number];
+
+const customerDecisionSchema = new Schema(
+  {
+    ownerId: { type: Schema.Types.ObjectId, required: true, immutable: true },
+    /** The version decided on: one decision per version (unique). */
+    assessmentId: { type: Schema.Types.ObjectId, required: true, immutable: true },
+    rootId: { type: Schema.Types.ObjectId, required: true, immutable: true },
+    version: { type: Number, required: true, immutable: true },
+    linkId: { type: Schema.Types.ObjectId, required: true, immutable: true },
+    decision: { type: String, enum: CUSTOMER_DECISIONS, required: true, immutable: true },
+    /** Approve: the full name the customer typed as signature, and the terms tick. */
+    signatureName: { type: String, immutable: true },
+    termsAccepted: { type: Boolean, immutable: true },
+    /** Decline: the optional reason. */
+    reason: { type: String, immutable: true },
+    /** Database clock. */
+    decidedAt: { type: Date, required: true, immutable: true },
+    ip: { type: String, required: true, immutable: true },
+    userAgent: { type: String, default: "", immutable: true },
+    /** SHA-256 (hex) of the PDF the link served: the document the customer saw. */
+    pdfSha256: { type: String, required: true, immutable: true },
+    /** The amount of the version decided on (dollars; null = TBD), as it stood. */
+    estimatedCost: { type: Number, default: null, immutable: true },
+  },
+  { timestamps: false },
+);
+customerDecisionSchema.index({ assessmentId: 1 }, { unique: true });
+// The dashboard's latest decisions of an account.
+customerDecisionSchema.index({ ownerId: 1, decidedAt: -1 });
+
+const insertOnly = () => {
+  throw new Error("Customer decisions are insert-only");
+};
+for (const op of ["updateOne", "updateMany", "findOneAndUpdate", "replaceOne", "findOneAndReplace", "deleteOne", "findOneAndDelete"] as const) {
+  customerDecisionSchema.pre(op, insertOnly);
+}
+customerDecisionSchema.pre("save", function () {
+  if (!this.isNew) throw new Error("Customer decisions are insert-only");
+});
+
+export const CustomerDecision = defineModel("CustomerDecision", customerDecisionSchema);
+
+export interface CustomerDecisionRecord {
+  _id: Types.ObjectId;
+  ownerId: Types.ObjectId;
+  assessmentId: Types.ObjectId;
+  rootId: Types.ObjectId;
+  version: number;
+  linkId: Types.ObjectId;
+  decision: CustomerDecisionKind;
+  signatureName?: string;
+  termsAccepted?: boolean;
+  reason?: string;
+  decidedAt: Date;
+  ip: string;
+  userAgent: string;
+  pdfSha256: string;
+  estimatedCost: number | null;
+}
+
+/** Inserts the decision; null when the version already has one (the unique index decides a race). */
+export async function insertDecision(fields: Omit<CustomerDecisionRecord, "_id">) {
+  try {
+    const doc = await CustomerDecision.create({ _id: new Types.ObjectId(), ...fields });
+    return doc.toObject() as unknown as CustomerDecisionRecord;
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 11000) return null;
+    throw error;
+  }
+}
+
+export function findDecisionOf({ assessmentId }: { assessmentId: Types.ObjectId }) {
+  return CustomerDecision.findOne({ assessmentId }).lean<CustomerDecisionRecord>();
+}
+
+/** The decisions on an estimate's versions, in scope, newest first. */
+export function findDecisionsOfEstimate({ scope, rootId }: { scope: OwnerScope; rootId: Types.ObjectId }) {
+  return CustomerDecision.find({ ...ownerFilter(scope), rootId }).sort({ decidedAt: -1 }).limit(100).lean<CustomerDecisionRecord[]>();
+}
+
+/** The latest decisions in scope (the dashboard). */
+export function findRecentDecisions({ scope, limit }: { scope: OwnerScope; limit: number }) {
+  return CustomerDecision.find(ownerFilter(scope)).sort({ decidedAt: -1 }).limit(limit).lean<CustomerDecisionRecord[]>();
+}
+
+export function findDecision({ scope, id }: { scope: OwnerScope; id: string }) {
+  if (!isObjectIdHex(id)) return null;
+  return CustomerDecision.findOne({ _id: id, ...ownerFilter(scope) }).lean<CustomerDecisionRecord>();
+}
+
+/** The account is being deleted: its evidence goes with it. */
+export async function removeDecisionsOf({ ownerId }: { ownerId: string }) {
+  await CustomerDecision.deleteMany({ ownerId });
+}

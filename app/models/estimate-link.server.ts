@@ -1,0 +1,108 @@
+import { Schema, trusted, Types } from "mongoose";
+import { defineModel } from "./define-model.server";
+import { isObjectIdHex, ownerFilter, type OwnerScope } from "./owner-scope.server";
+
+// The customer's links to one version of an estimate (docs/decisions/0019). The token itself is never
+// stored: only its SHA-256, so a copy of the database opens no estimate.
+
+const estimateLinkSchema = new Schema(
+  {
+    ownerId: { type: Schema.Types.ObjectId, required: true, immutable: true },
+    /** The version (assessment document) the link shows, and nothing else. */
+    assessmentId: { type: Schema.Types.ObjectId, required: true, immutable: true },
+    /** The first version of the estimate: the chain whose later versions supersede this link. */
+    rootId: { type: Schema.Types.ObjectId, required: true, immutable: true },
+    version: { type: Number, required: true, min: 1, immutable: true },
+    tokenHash: { type: String, required: true, immutable: true },
+    /** Database clock. */
+    createdAt: { type: Date, required: true, immutable: true },
+    expiresAt: { type: Date, required: true, immutable: true },
+    via: { type: String, enum: ["email", "api"], required: true },
+    createdBy: { type: Schema.Types.ObjectId, default: null },
+    emailLogId: { type: Schema.Types.ObjectId },
+    /** The PDF served by the link, stored when it was created: what the customer sees is what was hashed. */
+    pdfKey: { type: String, required: true },
+    pdfSha256: { type: String, required: true },
+    pdfBytes: { type: Number, required: true },
+    revokedAt: { type: Date },
+    /** A later version of the estimate got a link of its own. */
+    supersededAt: { type: Date },
+    firstViewedAt: { type: Date },
+    lastViewedAt: { type: Date },
+    views: { type: Number, default: 0 },
+  },
+  { timestamps: false },
+);
+estimateLinkSchema.index({ tokenHash: 1 }, { unique: true });
+// The links of an estimate (all its versions), newest first; supersession walks the same entries.
+estimateLinkSchema.index({ ownerId: 1, rootId: 1, createdAt: -1 });
+
+export const EstimateLink = defineModel("EstimateLink", estimateLinkSchema);
+
+export interface EstimateLinkRecord {
+  _id: Types.ObjectId;
+  ownerId: Types.ObjectId;
+  assessmentId: Types.ObjectId;
+  rootId: Types.ObjectId;
+  version: number;
+  tokenHash: string;
+  createdAt: Date;
+  expiresAt: Date;
+  via: "email" | "api";
+  createdBy: Types.ObjectId | null;
+  emailLogId?: Types.ObjectId;
+  pdfKey: string;
+  pdfSha256: string;
+  pdfBytes: number;
+  revokedAt?: Date;
+  supersededAt?: Date;
+  firstViewedAt?: Date;
+  lastViewedAt?: Date;
+  views: number;
+}
+
+export async function insertEstimateLink(fields: Omit<EstimateLinkRecord, "views" | "revokedAt" | "supersededAt" | "firstViewedAt" | "lastViewedAt">) {
+  const doc = await EstimateLink.create(fields);
+  return doc.toObject() as unknown as EstimateLinkRecord;
+}
+
+/** Marks the links of the estimate's earlier versions superseded (a later version was sent). */
+export async function supersedeEarlierLinks({ ownerId, rootId, version, at }: { ownerId: Types.ObjectId; rootId: Types.ObjectId; version: number; at: Date }) {
+  await EstimateLink.updateMany(
+    { ownerId, rootId, version: trusted({ $lt: version }), supersededAt: null },
+    { $set: { supersededAt: at } },
+  );
+}
+
+export function findLinkByTokenHash(tokenHash: string) {
+  return EstimateLink.findOne({ tokenHash }).lean<EstimateLinkRecord>();
+}
+
+/** The links of an estimate (every version of it), newest first. */
+export function findLinksOfEstimate({ scope, rootId }: { scope: OwnerScope; rootId: Types.ObjectId }) {
+  return EstimateLink.find({ ...ownerFilter(scope), rootId }).sort({ createdAt: -1 }).limit(200).lean<EstimateLinkRecord[]>();
+}
+
+/** Revokes one link of the estimate in scope; null when it is not there. Revoking twice keeps the first time. */
+export async function revokeLink({ scope, rootId, id, at }: { scope: OwnerScope; rootId: Types.ObjectId; id: string; at: Date }) {
+  if (!isObjectIdHex(id)) return null;
+  const filter = { _id: id, ...ownerFilter(scope), rootId };
+  await EstimateLink.updateOne({ ...filter, revokedAt: null }, { $set: { revokedAt: at } });
+  return EstimateLink.findOne(filter).lean<EstimateLinkRecord>();
+}
+
+/** Records an opening of the link in one write: the first time once ($min keeps the earliest), the last every time. */
+export async function recordLinkView({ id, at }: { id: Types.ObjectId; at: Date }) {
+  await EstimateLink.updateOne({ _id: id }, { $min: { firstViewedAt: at }, $set: { lastViewedAt: at }, $inc: { views: 1 } });
+}
+
+export async function removeEstimateLinksOf({ ownerId }: { ownerId: string }) {
+  await EstimateLink.deleteMany({ ownerId });
+}
+
+/** The stored PDFs of an account's links (the account is being deleted). */
+export function linkPdfKeysOf({ ownerId }: { ownerId: string }) {
+  return EstimateLink.find({ ownerId }).select({ pdfKey: 1 }).lean<{ pdfKey: string }[]>();
+}
+
+export const newLinkId = () => new Types.ObjectId();

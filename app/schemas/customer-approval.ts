@@ -1,0 +1,45 @@
+import { z } from "zod";
+
+// The customer's forms on the public estimate page (/e/{token}): one schema each, used by the page's
+// action; the page works as plain HTML, so the server's messages are the only ones shown.
+
+export const SIGNATURE_REQUIRED = "Please type your full name to sign";
+export const SIGNATURE_TOO_SHORT = "Please type your full name (at least 2 letters)";
+export const SIGNATURE_TOO_LONG = "Your name must be at most 120 characters";
+export const TERMS_REQUIRED = "Please tick the box to accept the terms";
+export const REASON_TOO_LONG = "The reason must be at most 1000 characters";
+export const QUESTION_REQUIRED = "Please type your question";
+export const QUESTION_TOO_LONG = "Your question must be at most 2000 characters";
+export const REPLY_EMAIL_INVALID = "Please enter a valid email address, or leave it empty";
+
+const text = (required: string) =>
+  z.preprocess((v) => (typeof v === "string" ? v.trim() : v), z.string({ required_error: required, invalid_type_error: required }));
+
+/** A tick box posts "on" when ticked and nothing otherwise; JSON may send true. */
+const ticked = z.preprocess((v) => v === "on" || v === "true" || v === true, z.literal(true, { errorMap: () => ({ message: TERMS_REQUIRED }) }));
+
+export const approveSchema = z.object({
+  signatureName: text(SIGNATURE_REQUIRED)
+    .refine((v) => v.length > 0, SIGNATURE_REQUIRED)
+    .refine((v) => v.length === 0 || (v.match(/\p{L}/gu)?.length ?? 0) >= 2, SIGNATURE_TOO_SHORT)
+    .refine((v) => v.length <= 120, SIGNATURE_TOO_LONG),
+  termsAccepted: ticked,
+});
+export type ApproveInput = z.infer<typeof approveSchema>;
+
+export const declineSchema = z.object({
+  reason: z.preprocess(
+    (v) => (typeof v === "string" ? v.trim() : v === null ? undefined : v),
+    z.string({ invalid_type_error: REASON_TOO_LONG }).max(1000, REASON_TOO_LONG).optional(),
+  ),
+});
+export type DeclineInput = z.infer<typeof declineSchema>;
+
+export const questionSchema = z.object({
+  message: text(QUESTION_REQUIRED).refine((v) => v.length > 0, QUESTION_REQUIRED).refine((v) => v.length <= 2000, QUESTION_TOO_LONG),
+  replyEmail: z.preprocess(
+    (v) => (typeof v === "string" ? (v.trim() === "" ? undefined : v.trim()) : v),
+    z.string({ invalid_type_error: REPLY_EMAIL_INVALID }).email(REPLY_EMAIL_INVALID).max(254, REPLY_EMAIL_INVALID).optional(),
+  ),
+});
+export type QuestionInput = z.infer<typeof questionSchema>;

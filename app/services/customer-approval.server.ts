@@ -1,0 +1,267 @@
+import { Types } from "mongoose";
+import type { z } from "zod";
+import { assessmentTitles, findAssessment, setCustomerDecision, type AssessmentRecord } from "~/models/assessment.server";
+import { findContactsByIds } from "~/models/contact.server";
+import { findDecisionOf, findRecentDecisions, insertDecision, type CustomerDecisionRecord } from "~/models/customer-decision.server";
+import { recordLinkView } from "~/models/estimate-link.server";
+import { scopeFor } from "~/models/owner-scope.server";
+import { countRequest } from "~/models/rate-counter.server";
+import { findUserById } from "~/models/user.server";
+import { approveSchema, declineSchema, questionSchema, type ApproveInput, type DeclineInput, type QuestionInput } from "~/schemas/customer-approval";
+import { dbNow, dbNowMs } from "~/utils/db-clock.server";
+import { env } from "~/utils/env.server";
+import { fieldErrors, type FieldErrors } from "~/utils/http.server";
+import type { Actor } from "./auth.server";
+import { notifyCustomerDecision, notifyCustomerQuestion } from "./email-delivery.server";
+import { decisionJson, findLinkByToken, hashToken, isTokenShaped, linkState, type LinkState } from "./estimate-links.server";
+import { storage, thumbnailBytes } from "./storage.server";
+
+/**
+ * The customer's side of an estimate link (/e/{token}, docs/decisions/0019): no account, only the
+ * token. Everything is reached from the link's own record (its owner and its one version), never
+ * from anything the request names, so a token reaches one version of one account's estimate.
+ */
+
+/** Why a link shows no estimate: 404 not one of ours, 410 revoked/expired/superseded/gone, 429 throttled. */
+export class PublicLinkError extends Error {
+  constructor(
+    readonly status: 404 | 409 | 410 | 429,
+    readonly reason: Exclude<LinkState, "active"> | "not-found" | "gone" | "rate-limited" | "decided",
+    readonly detail: { retryAfter?: number; dealer?: DealerCard | null; decision?: CustomerDecisionRecord } = {},
+  ) {
+    super(reason);
+    this.name = "PublicLinkError";
+  }
+}
+
+export interface DealerCard {
+  name: string;
+  phone: string | null;
+  email: string | null;
+  address: string | null;
+}
+
+export interface PublicClient {
+  ip: string;
+  userAgent: string;
+}
+
+async function dealerCard(ownerId: Types.ObjectId): Promise<DealerCard | null> {
+  const owner = await findUserById(String(ownerId));
+  if (!owner) return null;
+  return {
+    name: owner.companyName || `${owner.firstName} ${owner.lastName}`.trim() || owner.username,
+    phone: owner.phone || null,
+    email: owner.email || null,
+    address: owner.address || null,
+  };
+}
+
+/**
+ * Counts the request against the caller's address and the token (and, for a customer's answer, the
+ * token's answers) in the current window of the database's clock; over a limit: 429 with the
+ * seconds until the window ends. A token that is not token-shaped counts against the address only.
+ */
+export async function admitPublicRequest({ ip, token, answer = false }: { ip: string; token: string; answer?: boolean }) {
+  const windowMs = env.ESTIMATE_LINK_RATE_WINDOW_S * 1000;
+  const now = dbNowMs();
+  const windowStart = new Date(Math.floor(now / windowMs) * windowMs);
+  const expiresAt = new Date(windowStart.getTime() + 2 * windowMs);
+  const tokenKey = isTokenShaped(token) ? hashToken(token) : null;
+  const limits = [
+    { key: `estimate-link-ip|${ip}`, max: env.ESTIMATE_LINK_RATE_IP },
+    ...(tokenKey ? [{ key: `estimate-link-token|${tokenKey}`, max: env.ESTIMATE_LINK_RATE_TOKEN }] : []),
+    ...(tokenKey && answer ? [{ key: `estimate-link-answer|${tokenKey}`, max: env.ESTIMATE_LINK_RATE_POSTS }] : []),
+  ];
+  // Counted at once (each an atomic increment): the page's first byte waits for one round trip, not three.
+  const counts = await Promise.all(limits.map(({ key }) => countRequest({ key, windowStart, expiresAt })));
+  if (counts.some((count, i) => count > limits[i].max)) {
+    throw new PublicLinkError(429, "rate-limited", { retryAfter: Math.max(1, Math.ceil((windowStart.getTime() + windowMs - now) / 1000)) });
+  }
+}
+
+/** The active link behind a token and the version it shows; a PublicLinkError otherwise. */
+async function activeLink(token: string) {
+  const link = await findLinkByToken(token);
+  if (!link) throw new PublicLinkError(404, "not-found");
+  const state = linkState(link);
+  if (state !== "active") throw new PublicLinkError(410, state, { dealer: await dealerCard(link.ownerId) });
+  // The link's owner is part of the filter: its version, in its account, or nothing.
+  const estimate = await findAssessment({ scope: { ownerId: String(link.ownerId) }, id: String(link.assessmentId) });
+  if (!estimate) throw new PublicLinkError(410, "gone", { dealer: await dealerCard(link.ownerId) });
+  return { link, estimate };
+}
+
+async function customerOf(estimate: AssessmentRecord) {
+  if (!estimate.contactId) return null;
+  const [contact] = await findContactsByIds({ scope: { ownerId: String(estimate.ownerId) }, ids: [String(estimate.contactId)] });
+  return contact ? { firstName: contact.firstName, lastName: contact.lastName, email: contact.email } : null;
+}
+
+/** What the public page shows of the version: as the estimate holds it (the lines component renders the rest). */
+function estimateView(estimate: AssessmentRecord) {
+  return {
+    title: estimate.title,
+    version: estimate.version ?? 1,
+    vehicle: [estimate.vehicleYear, estimate.vehicleMake, estimate.vehicleModel].filter(Boolean).join(" ") || null,
+    vin: estimate.vin ?? null,
+    createdAt: estimate.createdAt.toISOString(),
+    estimatedCost: estimate.estimatedCost ?? null,
+    costNote: estimate.costNote ?? null,
+    lineItems: estimate.lineItems ?? [],
+    damages: (estimate.damages ?? []).map((d) => ({ damageType: d.damageType, location: d.location, severity: d.severity, description: d.description ?? "" })),
+    photoCount: (estimate.mediaUrls ?? []).length,
+  };
+}
+export type PublicEstimateView = ReturnType<typeof estimateView>;
+
+/**
+ * `GET /e/{token}`: the estimate version behind an active link, its dealer, and the customer's
+ * decision if there is one. Records the opening (first and last viewed, on the database's clock).
+ */
+export async function openEstimatePage(token: string) {
+  const { link, estimate } = await activeLink(token);
+  const [dealer, customer, decision] = await Promise.all([
+    dealerCard(link.ownerId),
+    customerOf(estimate),
+    findDecisionOf({ assessmentId: estimate._id }),
+    recordLinkView({ id: link._id, at: dbNow() }),
+  ]);
+  return {
+    dealer,
+    customer,
+    estimate: estimateView(estimate),
+    expiresAt: link.expiresAt.toISOString(),
+    decision: decision ? decisionJson(decision) : null,
+  };
+}
+export type PublicEstimatePage = Awaited<ReturnType<typeof openEstimatePage>>;
+
+/** `GET /e/{token}/pdf`: the PDF stored when the link was made (the bytes whose SHA-256 a decision records). */
+export async function linkPdf(token: string) {
+  const { link } = await activeLink(token);
+  const stream = await storage().read(link.pdfKey);
+  return { stream, bytes: link.pdfBytes, version: link.version, sha256: link.pdfSha256 };
+}
+
+/**
+ * `GET /e/{token}/photos/{n}`: the n-th photo of the link's version, as a small JPEG, read in the
+ * link owner's scope (a media URL naming another account's upload resolves to nothing). Null: no
+ * such photo, or not an image.
+ */
+export async function linkPhoto(token: string, n: number) {
+  const { estimate } = await activeLink(token);
+  const url = (estimate.mediaUrls ?? [])[n];
+  if (url === undefined) return null;
+  return thumbnailBytes(url, { ownerId: String(estimate.ownerId) });
+}
+
+export type DecisionResult =
+  | { ok: true; decision: ReturnType<typeof decisionJson> }
+  | { ok: false; errors: FieldErrors };
+
+function parsed<S extends z.ZodTypeAny>(schema: S, body: unknown): { data: z.infer<S> } | { errors: FieldErrors } {
+  const result = schema.safeParse(body);
+  return result.success ? { data: result.data } : { errors: fieldErrors(result.error) };
+}
+
+/**
+ * Records the customer's decision on the link's version, once: insert-only, with the database's time,
+ * the caller's address and user agent, the version and the SHA-256 of the PDF the link served; copies
+ * it onto the estimate (customerDecision, beside its status) and tells the dealer (email through the
+ * outbox; the dashboard lists it). A version already decided: 409 with that decision. Exported for the
+ * integrations that announce decisions (webhooks): the one place a decision is made.
+ */
+export async function recordCustomerDecision(
+  token: string,
+  input: { decision: "approved"; fields: ApproveInput } | { decision: "declined"; fields: DeclineInput },
+  client: PublicClient,
+) {
+  const { link, estimate } = await activeLink(token);
+  const decision = await insertDecision({
+    ownerId: link.ownerId,
+    assessmentId: estimate._id,
+    rootId: link.rootId,
+    version: link.version,
+    linkId: link._id,
+    decision: input.decision,
+    ...(input.decision === "approved"
+      ? { signatureName: input.fields.signatureName, termsAccepted: true }
+      : input.fields.reason
+        ? { reason: input.fields.reason }
+        : {}),
+    decidedAt: dbNow(),
+    ip: client.ip,
+    userAgent: client.userAgent.slice(0, 500),
+    pdfSha256: link.pdfSha256,
+    estimatedCost: estimate.estimatedCost ?? null,
+  });
+  if (!decision) {
+    const first = await findDecisionOf({ assessmentId: estimate._id });
+    throw new PublicLinkError(409, "decided", { ...(first ? { decision: first } : {}) });
+  }
+  await setCustomerDecision({
+    ownerId: link.ownerId,
+    id: estimate._id,
+    decision: { decision: decision.decision, decidedAt: decision.decidedAt, decisionId: decision._id },
+  });
+  const customer = await customerOf(estimate);
+  await notifyCustomerDecision({
+    id: String(decision._id),
+    ownerId: String(link.ownerId),
+    assessmentId: String(estimate._id),
+    title: estimate.title,
+    version: link.version,
+    decision: decision.decision,
+    signatureName: decision.signatureName,
+    reason: decision.reason,
+    customer: customer ? `${customer.firstName} ${customer.lastName}`.trim() : "The customer",
+  });
+  return { decision, link, estimate };
+}
+
+/** The page's Approve and Decline forms: validated (the schema's messages), then recorded. */
+export async function decideFromPage(token: string, kind: "approved" | "declined", body: unknown, client: PublicClient): Promise<DecisionResult> {
+  const fields = kind === "approved" ? parsed(approveSchema, body) : parsed(declineSchema, body);
+  if ("errors" in fields) return { ok: false, errors: fields.errors };
+  const input = kind === "approved" ? { decision: kind, fields: fields.data as ApproveInput } : { decision: kind, fields: fields.data as DeclineInput };
+  const { decision } = await recordCustomerDecision(token, input, client);
+  return { ok: true, decision: decisionJson(decision) };
+}
+
+/** The page's question form: validated, then emailed to the dealer through the outbox. */
+export async function askQuestion(token: string, body: unknown): Promise<{ ok: true } | { ok: false; errors: FieldErrors }> {
+  const fields = parsed(questionSchema, body);
+  if ("errors" in fields) return { ok: false, errors: fields.errors };
+  const { link, estimate } = await activeLink(token);
+  const input = fields.data as QuestionInput;
+  const customer = await customerOf(estimate);
+  await notifyCustomerQuestion({
+    ownerId: String(link.ownerId),
+    assessmentId: String(estimate._id),
+    title: estimate.title,
+    version: link.version,
+    customer: customer ? `${customer.firstName} ${customer.lastName} <${customer.email}>` : "Your customer",
+    message: input.message,
+    ...(input.replyEmail ? { replyEmail: input.replyEmail } : {}),
+  });
+  return { ok: true };
+}
+
+/** The dashboard's latest customer decisions in the actor's scope, with their estimates' titles. */
+export async function recentCustomerDecisions(actor: Actor, limit = 5) {
+  const scope = scopeFor(actor);
+  const decisions = await findRecentDecisions({ scope, limit });
+  const titles = await assessmentTitles({ scope, ids: decisions.map((d) => d.assessmentId) });
+  return decisions.map((d) => ({
+    id: String(d._id),
+    estimateId: String(d.assessmentId),
+    title: titles.get(String(d.assessmentId)) ?? "Deleted estimate",
+    version: d.version,
+    decision: d.decision,
+    decidedAt: d.decidedAt.toISOString(),
+    signatureName: d.signatureName ?? null,
+    reason: d.reason ?? null,
+  }));
+}
+export type RecentCustomerDecision = Awaited<ReturnType<typeof recentCustomerDecisions>>[number];

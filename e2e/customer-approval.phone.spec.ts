@@ -1,0 +1,86 @@
+import type { Page } from "@playwright/test";
+import { Assessment } from "../app/models/assessment.server";
+import { client, tokenFor } from "../tests/accounts";
+import type { RunningApp } from "../tests/app-server";
+import { uploadMedia } from "../tests/uploads";
+import { expect, test } from "./fixtures";
+
+// The customer's side of an estimate (issue 27 item 5), on a phone (projects `phone` and
+// `phone-no-js`: 360 px, touch): the link from the email opens the page of that version, the
+// server's messages for a missing signature and terms, then Approve; on another estimate, Decline
+// with a reason. The page carries no script, so both projects walk the same HTML forms.
+
+async function estimateLink(createUser: (role: "dealer") => Promise<{ id: string }>, title: string) {
+  const user = await createUser("dealer");
+  const api = client({ url: process.env.E2E_BASE_URL! } as RunningApp, { token: await tokenFor(user.id) });
+  const mediaUrl = await uploadMedia(api);
+  const contact = await api.post("/api/contacts", { firstName: "Jane", lastName: "Doe", email: "jane.doe@example.com" });
+  const estimate = await Assessment.create({
+    ownerId: user.id,
+    title,
+    vehicleYear: 2019,
+    vehicleMake: "Toyota",
+    vehicleModel: "Camry",
+    contactId: contact.json.id,
+    mediaUrls: [mediaUrl, mediaUrl],
+    status: "sent",
+    sentAt: new Date(),
+    estimatedCost: 425.5,
+    damages: [{ damageType: "dent", location: "left", severity: "moderate", description: "Door dent", confidence: 0.8, mediaUrl }],
+    damageCategories: ["dent"],
+    lineItems: [{ damageType: "dent", severity: "moderate", location: "left", priced: true, totalCents: 42550 }],
+  });
+  const link = await api.post(`/api/assessments/${String(estimate._id)}/links`);
+  expect(link.status).toBe(201);
+  return { path: new URL(link.json.url as string).pathname, id: String(estimate._id) };
+}
+
+async function expectPhoneLayout(page: Page) {
+  expect(page.viewportSize()?.width).toBe(360);
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+  // No script on the page, whatever the browser allows.
+  expect(await page.locator("script").count()).toBe(0);
+}
+
+test("the customer approves an estimate on a phone: the server's messages, then the signature recorded", async ({ page, createUser }) => {
+  const { path, id } = await estimateLink(createUser, "Silver Camry door");
+  await page.goto(path);
+  await expect(page.getByRole("heading", { level: 1, name: "Silver Camry door" })).toBeVisible();
+  await expect(page.getByTestId("headline-total")).toHaveText("$425.50");
+  await expect(page.getByTestId("public-damages")).toContainText("Door dent");
+  await expectPhoneLayout(page);
+  // The first photo shows (served through the link).
+  await expect.poll(() => page.locator("img").first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+  await expect(page.getByTestId("pdf-link")).toHaveAttribute("href", `${path}/pdf`);
+
+  await page.getByRole("button", { name: "Approve estimate" }).click();
+  await expect(page.getByText("Please type your full name to sign")).toBeVisible();
+  await page.getByLabel("Your full name (your signature)").fill("Jane Doe");
+  await page.getByRole("button", { name: "Approve estimate" }).click();
+  await expect(page.getByText("Please tick the box to accept the terms")).toBeVisible();
+  // What was typed is still there.
+  await expect(page.getByLabel("Your full name (your signature)")).toHaveValue("Jane Doe");
+  await page.getByLabel(/I accept this estimate and its terms/).check();
+  await page.getByRole("button", { name: "Approve estimate" }).click();
+
+  await expect(page.getByTestId("decision-banner")).toContainText("signed as Jane Doe");
+  await expect(page.getByTestId("decision-banner")).toContainText("has been told");
+  await expect(page.getByRole("button", { name: "Approve estimate" })).toHaveCount(0);
+  await expectPhoneLayout(page);
+  await page.screenshot({ path: test.info().outputPath("approved.png"), fullPage: true });
+  const stored = await Assessment.findById(id).lean<{ status: string; customerDecision?: { decision: string } }>();
+  expect(stored).toMatchObject({ status: "sent", customerDecision: { decision: "approved" } });
+});
+
+test("the customer declines with a reason", async ({ page, createUser }) => {
+  const { path, id } = await estimateLink(createUser, "Blue Civic bumper");
+  await page.goto(path);
+  await page.getByText("Decline", { exact: true }).click();
+  await page.getByLabel("Reason (optional)").fill("I will get another quote");
+  await page.getByRole("button", { name: "Decline estimate" }).click();
+  await expect(page.getByTestId("decision-banner")).toContainText("Declined on");
+  await expect(page.getByTestId("decision-banner")).toContainText("I will get another quote");
+  await expectPhoneLayout(page);
+  const stored = await Assessment.findById(id).lean<{ customerDecision?: { decision: string } }>();
+  expect(stored?.customerDecision?.decision).toBe("declined");
+});
