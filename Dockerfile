@@ -11,7 +11,7 @@ RUN npm ci --no-audit --no-fund
 FROM deps AS build
 WORKDIR /app
 COPY . .
-RUN npx remix build && npm prune --omit=dev
+RUN npx remix build && node scripts/rechunk.mjs && npm prune --omit=dev
 
 FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production PORT=3000 DATA_DIR=/data

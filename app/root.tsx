@@ -20,7 +20,7 @@ import type { ReactNode } from "react";
 import { RouteErrorCard } from "~/components/ErrorCard";
 import { ToastHost } from "~/components/ToastHost";
 import { clientMessages, isLanguage, languageFromHeader, translator } from "~/services/i18n.server";
-import { commitSession, getSession } from "~/services/session.server";
+import { commitSession, requestSession } from "~/services/session.server";
 import { pagePath, RESUME_MS } from "~/schemas/resume";
 import { serverColorScheme, type ColorSchemeChoice } from "~/services/appearance.server";
 import { theme } from "~/theme";
@@ -47,7 +47,7 @@ export const meta: MetaFunction = () => [{ title: "DamageIQ — AI vehicle damag
  * its Accept-Language header.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const session = request.headers.get("Cookie") ? await getSession(request) : null;
+  const session = request.headers.get("Cookie") ? await requestSession(request) : null;
   const signedIn = Boolean(session?.get("userId"));
   const stored = session?.get("language");
   const lang = signedIn && isLanguage(stored) ? stored : languageFromHeader(request.headers.get("Accept-Language"));

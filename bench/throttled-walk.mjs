@@ -1,9 +1,12 @@
 // The throttled walkthrough (issue 15): runs e2e/throttled.walk.ts (Playwright, JavaScript on and
 // off, 1.6 Mbit/s down / 750 kbit/s up / 150 ms RTT, CPU 4× slower) and prints each step's largest
-// contentful paint, load time, bytes and duration. `--write` puts the table into docs/performance.md
+// contentful paint, load time, bytes and duration, then a cold pass (issue 30: every screen with the
+// cache disabled: requests before the first paint and before interactive, LCP, hydration done).
+// `--write` puts the table into docs/performance.md
 // (between its markers). Slow (a few minutes), so it is a bench, not part of `npm test`.
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -43,13 +46,28 @@ for (const name of names) {
 const table = lines.join("\n");
 console.log(`\n${table}\n`);
 
+// The cold pass (issue 30): every screen with the cache disabled.
+const coldOf = (p) => walks[p]?.cold ?? [];
+const coldHeader = ["Screen (cold)", ...PROJECTS.flatMap((p) => [`requests before paint (${p})`, `before interactive (${p})`, `requests (${p})`, `LCP ms (${p})`, `hydrated ms (${p})`, `KB (${p})`])];
+const coldLines = [`| ${coldHeader.join(" | ")} |`, `|${coldHeader.map((_, i) => (i === 0 ? "---" : "---:")).join("|")}|`];
+for (const screen of [...new Set(PROJECTS.flatMap((p) => coldOf(p).map((v) => v.screen)))]) {
+  const cells = PROJECTS.flatMap((p) => {
+    const v = coldOf(p).find((x) => x.screen === screen);
+    return v ? [String(v.beforePaint), v.beforeInteractive ?? "—", String(v.requests), ms(v.lcpMs), ms(v.hydratedMs), v.kb.toFixed(1)] : ["—", "—", "—", "—", "—", "—"];
+  });
+  coldLines.push(`| ${screen} | ${cells.join(" | ")} |`);
+}
+const coldTable = coldLines.join("\n");
+console.log(`${coldTable}\n`);
+
 if (process.argv.includes("--write")) {
   const doc = readFileSync(DOC, "utf8");
   const start = doc.indexOf(BEGIN);
   const end = doc.indexOf(END);
   if (start < 0 || end < start) throw new Error(`${DOC} has no ${BEGIN} … ${END} section`);
   const when = new Date().toISOString().slice(0, 10);
-  const section = `${BEGIN}\nMeasured ${when} (\`node bench/throttled-walk.mjs --write\`).\n\n${table}\n${END}`;
+  const load = os.loadavg().map((l) => l.toFixed(1)).join(", ");
+  const section = `${BEGIN}\nMeasured ${when} (\`node bench/throttled-walk.mjs --write\`, load average ${load}).\n\n${table}\n\nCold cache (every screen again with the cache disabled):\n\n${coldTable}\n${END}`;
   writeFileSync(DOC, doc.slice(0, start) + section + doc.slice(end + END.length));
   console.log(`wrote ${path.relative(root, DOC)}`);
 }

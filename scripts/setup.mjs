@@ -75,12 +75,17 @@ export function ensureAppBuild() {
     newest(path.join(root, "public"), (f) => !f.includes(`${path.sep}build${path.sep}`)),
     mtime(path.join(root, "remix.config.js")),
     mtime(path.join(root, "package-lock.json")),
+    mtime(path.join(root, "scripts/rechunk.mjs")),
   );
-  if (built > sources) return;
-  log("building the app");
-  run(process.execPath, [path.join(root, "node_modules/@remix-run/dev/dist/cli.js"), "build"], {
-    env: { ...process.env, NODE_ENV: "production" },
-  });
+  if (built <= sources) {
+    log("building the app");
+    run(process.execPath, [path.join(root, "node_modules/@remix-run/dev/dist/cli.js"), "build"], {
+      env: { ...process.env, NODE_ENV: "production" },
+    });
+  }
+  // The browser build's chunks regrouped (decision 0020); does nothing when already done, so a
+  // build made with `remix build` alone is completed here.
+  run(process.execPath, [path.join(root, "scripts/rechunk.mjs")]);
 }
 
 export function ensureChromium() {

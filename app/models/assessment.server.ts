@@ -250,9 +250,18 @@ const listFilter = ({ scope, q, status }: AssessmentListFilter) => ({
   ...searchFilter(q, ASSESSMENT_SEARCH_FIELDS),
 });
 
-/** One page of the scope's assessments matching the search and status, newest first (all without a limit). */
-export function findAssessments({ skip = 0, limit, ...filter }: AssessmentListFilter & { skip?: number; limit?: number }) {
-  const query = Assessment.find(listFilter(filter)).sort({ createdAt: -1, _id: -1 }).skip(skip);
+/**
+ * One page of the scope's assessments matching the search and status, newest first (all without a
+ * limit); `fields` reads only those (and `_id`), for a list that shows a few.
+ */
+export function findAssessments({
+  skip = 0,
+  limit,
+  fields,
+  ...filter
+}: AssessmentListFilter & { skip?: number; limit?: number; fields?: readonly (keyof AssessmentRecord)[] }) {
+  let query = Assessment.find(listFilter(filter)).sort({ createdAt: -1, _id: -1 }).skip(skip);
+  if (fields) query = query.select(Object.fromEntries(fields.map((field) => [field, 1])));
   return (limit === undefined ? query : query.limit(limit)).lean<AssessmentRecord[]>();
 }
 

@@ -239,7 +239,13 @@ async function statusCounts(scope: OwnerScope) {
  */
 export async function assessmentsPage(
   actor: Actor,
-  { q, status, page, pageSize }: { q?: string; status?: AssessmentStatus; page: number; pageSize: number },
+  {
+    q,
+    status,
+    page,
+    pageSize,
+    fields,
+  }: { q?: string; status?: AssessmentStatus; page: number; pageSize: number; fields?: readonly (keyof AssessmentRecord)[] },
 ) {
   const scope = scopeFor(actor);
   const [total, pendingReview, filtered] = await Promise.all([
@@ -253,7 +259,7 @@ export async function assessmentsPage(
   const matched = filtered ?? (status ? pendingReview : total);
   const pageCount = Math.max(1, Math.ceil(matched / pageSize));
   const current = Math.min(Math.max(1, page), pageCount);
-  const records = await findAssessments({ scope, q, status, skip: (current - 1) * pageSize, limit: pageSize });
+  const records = await findAssessments({ scope, q, status, skip: (current - 1) * pageSize, limit: pageSize, fields });
   return { assessments: await present(actor, records), matched, page: current, pageCount, total, pendingReview };
 }
 

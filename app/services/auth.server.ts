@@ -28,6 +28,7 @@ import {
   commitSession,
   DEFAULT_SESSION_TIMEOUT,
   getSession,
+  requestSession,
   SESSION_TIMEOUTS,
   sessionCookie,
   sessionStorage,
@@ -317,7 +318,7 @@ async function resolveActor(request: Request): Promise<Actor | null> {
     return { id: String(user._id), user, role: user.role as Role, realRole: user.role as Role, via: "token" };
   }
   if (!request.headers.get("Cookie")) return null;
-  const session = await getSession(request);
+  const session = await requestSession(request);
   const userId = session.get("userId");
   if (!userId) return null;
   const user = await findSignedInUser(userId);

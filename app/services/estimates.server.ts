@@ -33,13 +33,32 @@ export async function estimatesPage(
   const scope = scopeFor(actor);
   const since = startOfToday();
   const [page, totalValue, sentToday] = await Promise.all([
-    assessmentsPage(actor, params),
+    assessmentsPage(actor, { ...params, fields: CARD_FIELDS }),
     assessmentFigure(scope, "total value", () => sumEstimatedCosts({ scope })),
     assessmentFigure(scope, `sent since ${since.toISOString()}`, () => countSentSince({ scope, since })),
   ]);
   const { total, pendingReview, assessments, ...list } = page;
   return { ...list, assessments: assessments.map(estimateCard), summary: { total, pendingReview, totalValue, sentToday } };
 }
+
+/**
+ * What a card is made from: the page reads only these from the database (the lines, damages, audit
+ * trail and photo hashes of 24 estimates were most of a page's decoding and presenting work).
+ */
+const CARD_FIELDS = [
+  "ownerId",
+  "title",
+  "status",
+  "vehicleYear",
+  "vehicleMake",
+  "vehicleModel",
+  "contactId",
+  "estimatedCost",
+  "damageCategories",
+  "createdAt",
+  "version",
+  "customerDecision",
+] as const satisfies readonly (keyof AssessmentRecord)[];
 
 /**
  * What a card shows, and no more: the page's data travels in the HTML (24 cards), so the lines,

@@ -1,4 +1,4 @@
-import { createCookie, createSessionStorage, redirect, type Session } from "@remix-run/node";
+import { createCookie, createSession, createSessionStorage, redirect, type Session } from "@remix-run/node";
 import {
   createSessionRecord,
   deleteSessionRecord,
@@ -59,6 +59,31 @@ export type AppSession = Session<SessionData, FlashData>;
 
 export function getSession(request: Request) {
   return sessionStorage.getSession(request.headers.get("Cookie"));
+}
+
+// A page's loaders (root, layout, screen) run side by side with the same Request: the session as the
+// request brought it is read once (cookie signature and database record), not once per loader.
+const initial = new WeakMap<Request, Promise<{ id: string; data: Record<string, unknown> }>>();
+
+/**
+ * The session as it was when the request arrived, for reading who is calling and what the page
+ * shows: one database read per request however many loaders ask. Each call answers a session of
+ * its own (a change to one is not seen by another); code that changes the session after a write
+ * reads it fresh with `getSession`.
+ */
+export async function requestSession(request: Request): Promise<AppSession> {
+  let read = initial.get(request);
+  if (!read) {
+    read = (async () => {
+      const id: string | null = await sessionCookie.parse(request.headers.get("Cookie"));
+      const data = id ? await readSessionRecord(id) : null;
+      return { id: id ?? "", data: data ?? {} };
+    })();
+    initial.set(request, read);
+  }
+  const { id, data } = await read;
+  // A copy: a loader setting or unsetting a key changes its own session only.
+  return createSession<SessionData, FlashData>({ ...data } as unknown as SessionData, id);
 }
 
 /** Commits with the session's own expiry so the cookie and the record end together. */
