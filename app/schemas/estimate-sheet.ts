@@ -93,3 +93,37 @@ export const sheetFields = {
 
 /** "S01" for the first supplement, "Original" for version 1 (how shops name versions). */
 export const versionLabel = (version: number) => (version <= 1 ? "Original" : `S${String(version - 1).padStart(2, "0")}`);
+
+const storedCents = z.number().int().min(-MAX_LINE_CENTS).max(MAX_LINE_CENTS);
+const storedText = (max: number) => z.string().max(max).default("");
+
+/** The sheet as stored (an import re-validates it with this: a line as the edit writes it). */
+export const storedSheetSchema = z.object({
+  lines: z
+    .array(
+      z.object({
+        id: z.string().max(40).regex(/^[a-z0-9-]+$/),
+        damage: z.number().int().min(0).max(199).nullable(),
+        operation: z.enum(OPERATIONS),
+        description: storedText(200),
+        labour: z.object({ category: z.enum(LABOUR_CATEGORIES), hours: z.number().min(0).max(MAX_HOURS), rateCents: storedCents.min(0) }).nullable(),
+        part: z
+          .object({
+            type: z.enum(PART_TYPES),
+            number: storedText(60),
+            description: storedText(200),
+            quantity: z.number().int().min(1).max(MAX_QUANTITY),
+            unitPriceCents: storedCents.min(0),
+          })
+          .nullable(),
+        amountCents: storedCents,
+        note: storedText(500),
+      }),
+    )
+    .max(MAX_SHEET_LINES),
+  rates: z.object({ body: storedCents.min(0), refinish: storedCents.min(0), mechanical: storedCents.min(0), frame: storedCents.min(0) }),
+  materialsRateCents: storedCents.min(0),
+  taxRates: z.object({ parts: z.number().min(0).max(100), labour: z.number().min(0).max(100), materials: z.number().min(0).max(100) }),
+  deductibleCents: storedCents.min(0).nullable(),
+  language: z.enum(ESTIMATE_LANGUAGES).nullable(),
+});
