@@ -163,6 +163,7 @@ export const routes: readonly RouteEntry[] = [
   { file: "_app.upload.tsx", kind: "screen", path: "/upload", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
   { file: "_app.settings.tsx", kind: "screen", path: "/settings", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
   // Settings → System → Import Data's upload (multipart, bigger than a screen form).
+  { file: "settings.logo.ts", kind: "screen", path: "/settings/logo", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
   { file: "settings.import.ts", kind: "screen", path: "/settings/import", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
   { file: "_app.email.tsx", kind: "screen", path: "/email", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
   { file: "_app.vendor-ai-training.tsx", kind: "screen", path: "/vendor-ai-training", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },

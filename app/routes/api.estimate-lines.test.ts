@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Assessment } from "~/models/assessment.server";
 import { LearningRecord } from "~/models/learning-record.server";
-import { client, createTestUser, tenancyClients } from "../../tests/accounts";
+import { client, createTestUser, tenancyClients, tokenFor } from "../../tests/accounts";
+import { png } from "../../tests/media-files";
 import { startApp, type RunningApp } from "../../tests/app-server";
 import { useTestDb } from "../../tests/test-db";
 
@@ -343,5 +344,54 @@ describe("versions", () => {
     const screen = await dealerA.get(`/estimates?view=${s02.json.id}`);
     expect(screen.text).toContain("Changes from S01");
     expect(screen.text).toContain("Line Repair Inner door panel: labour 1.5 h frame at $70.00/h → 1 h frame at $70.00/h");
+  });
+});
+
+describe("the account's logo and estimate settings (Settings → Profile)", () => {
+  const postLogo = async (userId: string, file: { name: string; type: string; bytes: Buffer }, path = "/api/auth/logo") => {
+    const body = new FormData();
+    body.append("logo", new Blob([new Uint8Array(file.bytes)], { type: file.type }), file.name);
+    const res = await fetch(`${app.url}${path}`, { method: "POST", body, redirect: "manual", headers: { Authorization: `Bearer ${await tokenFor(userId)}` } });
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, json: text.startsWith("{") ? JSON.parse(text) : undefined };
+  };
+
+  it("uploads a PNG logo into storage (served to its owner only), replaces and removes it; refuses what is not a PNG or JPEG", async () => {
+    const first = await postLogo(aId, { name: "logo.png", type: "image/png", bytes: await png(64, 32) });
+    expect(first.status, JSON.stringify(first.json)).toBe(200);
+    expect(first.json.logoUrl).toMatch(/^\/media\/[a-f0-9]{24}$/);
+    expect((await dealerA.get(first.json.logoUrl)).status).toBe(200);
+    expect((await dealerB.get(first.json.logoUrl)).status).toBe(404);
+    const second = await postLogo(aId, { name: "logo2.png", type: "image/png", bytes: await png(80, 40) });
+    expect(second.json.logoUrl).not.toBe(first.json.logoUrl);
+    expect((await dealerA.get(first.json.logoUrl)).status).toBe(404);
+
+    const text = await postLogo(aId, { name: "notes.txt", type: "text/plain", bytes: Buffer.from("hello") });
+    expect(text.status).toBe(400);
+    expect(text.json.message).toBe("You can only upload: .png, .jpg, .jpeg");
+    expect((await dealerA.get("/api/auth/estimate-settings")).json.logoUrl).toBe(second.json.logoUrl);
+
+    const removed = await dealerA.del("/api/auth/logo");
+    expect(removed.json.logoUrl).toBeNull();
+    expect((await dealerA.get(second.json.logoUrl)).status).toBe(404);
+  });
+
+  it("the Profile tab's Estimates form saves the rates with JavaScript off and shows messages on the fields", async () => {
+    const post = (fields: Record<string, string>) =>
+      dealerA.post("/settings?tab=profile", new URLSearchParams({ intent: "estimate-settings", ...fields }).toString(), {
+        "Content-Type": "application/x-www-form-urlencoded",
+        Origin: app.url,
+      });
+    const ok = await post({ taxParts: "6.5", taxLabour: "", taxMaterials: "6.5", terms: "Thank you, {{customer.name}}", validityDays: "14" });
+    expect(ok.status, ok.text.slice(0, 300)).toBe(302);
+    expect((await dealerA.get("/api/auth/estimate-settings")).json).toMatchObject({ taxRates: { parts: 6.5, labour: 0, materials: 6.5 }, validityDays: 14 });
+    const bad = await post({ taxParts: "150", taxLabour: "0", taxMaterials: "0", terms: "", validityDays: "0" });
+    expect(bad.status).toBe(422);
+    expect(bad.text).toContain("Tax on parts must be at most 100");
+    expect(bad.text).toContain("Validity must be at least 1");
+    const page = await dealerA.get("/settings?tab=profile");
+    expect(page.text).toContain("Save Estimate Settings");
+    expect(page.text).toContain("Thank you, {{customer.name}}");
+    await dealerA.put("/api/auth/estimate-settings", { taxParts: 0, taxLabour: 0, taxMaterials: 0, terms: "", validityDays: 30 });
   });
 });
