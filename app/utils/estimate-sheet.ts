@@ -186,7 +186,7 @@ function linesFromEngine(line: EstimateLine, damage: number, materialsRateCents:
     operation: OPERATION_FOR_TYPE[line.damageType] ?? "repair",
     description: label,
     labour: line.labour ? { category: "body", hours: line.labour.hours, rateCents: line.labour.rateCents } : null,
-    part: line.partsCents ? { type: "aftermarket", number: "", description: `${humanizeType(line.damageType)} parts`, quantity: 1, unitPriceCents: line.partsCents } : null,
+    part: line.partsCents && line.partsCents > 0 ? { type: "aftermarket", number: "", description: `${humanizeType(line.damageType)} parts`, quantity: 1, unitPriceCents: line.partsCents } : null,
     amountCents: 0,
     note: "",
   };

@@ -180,7 +180,7 @@ export function EstimateForm({
         <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="xs">
           <TextField name="materialsRate" label="Paint materials (USD per refinish hour)" type="number" step="0.01" />
           <TextField name="deductible" label="Deductible (USD, insurer pays the rest)" type="number" step="0.01" placeholder="None" />
-          <SelectField name="language" label="Customer's language" data={LANGUAGE_OPTIONS} />
+          <SelectField name="language" label="Estimate language" data={LANGUAGE_OPTIONS} />
         </SimpleGrid>
         <Text size="xs" c="dimmed">
           A damage without any line keeps the total to be determined (TBD). Tax rates come from Settings → Profile.
