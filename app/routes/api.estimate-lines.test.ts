@@ -3,6 +3,8 @@ import { Assessment } from "~/models/assessment.server";
 import { LearningRecord } from "~/models/learning-record.server";
 import { client, createTestUser, tenancyClients, tokenFor } from "../../tests/accounts";
 import { png } from "../../tests/media-files";
+import { PDFParse } from "pdf-parse";
+import { User } from "~/models/user.server";
 import { startApp, type RunningApp } from "../../tests/app-server";
 import { useTestDb } from "../../tests/test-db";
 
@@ -15,12 +17,13 @@ type Client = ReturnType<typeof client>;
 let dealerA: Client;
 let dealerB: Client;
 let aId: string;
+let bId: string;
 let vendorId: string;
 
 beforeAll(async () => {
   await useTestDb();
   app = await startApp();
-  ({ aId, dealerA, dealerB } = await tenancyClients(app));
+  ({ aId, bId, dealerA, dealerB } = await tenancyClients(app));
   vendorId = (await createTestUser({ role: "vendor" })).id;
 });
 afterAll(() => app?.stop());
@@ -393,5 +396,50 @@ describe("the account's logo and estimate settings (Settings → Profile)", () =
     expect(page.text).toContain("Save Estimate Settings");
     expect(page.text).toContain("Thank you, {{customer.name}}");
     await dealerA.put("/api/auth/estimate-settings", { taxParts: 0, taxLabour: 0, taxMaterials: 0, terms: "", validityDays: 30 });
+  });
+});
+
+describe("GET /api/assessments/{id}/estimate.pdf", () => {
+  const pdfOf = async (userId: string, id: string, query = "") => {
+    const res = await fetch(`${app.url}/api/assessments/${id}/estimate.pdf${query}`, { headers: { Authorization: `Bearer ${await tokenFor(userId)}` } });
+    const bytes = Buffer.from(await res.arrayBuffer());
+    if (res.status !== 200) return { status: res.status, text: "", images: 0 };
+    const parser = new PDFParse({ data: new Uint8Array(bytes) });
+    const { text } = await parser.getText();
+    await parser.destroy();
+    return { status: res.status, text, images: bytes.toString("latin1").split("/Subtype /Image").length - 1 };
+  };
+
+  it("prints the lines, totals, mileage and terms in the estimate's language; the logo only when it is the owner's upload", async () => {
+    const id = await oldEstimate();
+    const { sheet } = (await dealerA.get(`/api/assessments/${id}`)).json;
+    await dealerA.put(`/api/assessments/${id}/estimate`, { damages, lines: sheet.lines.map(asInput), mileage: 48210, language: "es" });
+    await dealerA.put("/api/auth/estimate-settings", { terms: "Gracias, {{customer.name}}. Válido hasta {{estimate.validUntil}}.", validityDays: 30 });
+    const uploadLogo = async (userId: string) => {
+      const body = new FormData();
+      body.append("logo", new Blob([new Uint8Array(await png(60, 30))], { type: "image/png" }), "logo.png");
+      const res = await fetch(`${app.url}/api/auth/logo`, { method: "POST", body, headers: { Authorization: `Bearer ${await tokenFor(userId)}` } });
+      return ((await res.json()) as { logoUrl: string }).logoUrl;
+    };
+    await uploadLogo(aId);
+    const bLogo = await uploadLogo(bId);
+
+    const es = await pdfOf(aId, id);
+    expect(es.status).toBe(200);
+    expect(es.text).toContain("PRESUPUESTO");
+    expect(es.text).toContain("Kilometraje: 48,210");
+    expect(es.text).toContain("Gracias, Contacto desconocido.");
+    expect(es.text).toContain("$425.50");
+    expect(es.images).toBeGreaterThan(0);
+    const en = await pdfOf(aId, id, "?lang=en");
+    expect(en.text).toContain("Mileage: 48,210");
+    expect(en.text).toContain("Page 1 of 1");
+
+    // A stored logo URL naming another account's upload (an import, a guessed id) prints nothing.
+    await User.updateOne({ _id: aId }, { $set: { "estimateSettings.logoUrl": bLogo } });
+    expect((await pdfOf(aId, id)).images).toBe(0);
+    expect((await pdfOf(aId, id, "?lang=de")).status).toBe(200);
+    await dealerA.put("/api/auth/estimate-settings", { terms: "", validityDays: 30 });
+    expect((await dealerB.get(`/api/assessments/${id}/estimate.pdf`)).status).toBe(404);
   });
 });

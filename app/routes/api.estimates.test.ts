@@ -434,7 +434,7 @@ describe("GET /api/assessments/{id}/estimate.pdf", () => {
     expect(text).toContain("$425.50");
     expect(text).toContain("2019 Toyota Camry");
     expect(text).toContain("Unknown contact");
-    expect(text).toContain(`Assessment ${id}`);
+    expect(text).toContain(`Estimate ${id}`);
 
     expect((await dealerB.get(`/api/assessments/${id}/estimate.pdf`)).status).toBe(404);
     expect((await client(app).get(`/api/assessments/${id}/estimate.pdf`)).status).toBe(401);

@@ -89,6 +89,8 @@ export const sheetFields = {
   /** Absent keeps the deductible as it is; null removes it (no insurer). */
   deductibleCents: z.preprocess((v) => (v === "" ? null : formNumber(v)), cents("Deductible").nullish()),
   language: z.preprocess(blankToUndefined, enumField(ESTIMATE_LANGUAGES, "Language").optional()),
+  /** The vehicle's odometer when it was estimated; absent keeps it, null removes it. */
+  mileage: z.preprocess((v) => (v === "" ? null : formNumber(v)), wholeField("Mileage", 0, 2_000_000).nullish()),
 };
 
 /** "S01" for the first supplement, "Original" for version 1 (how shops name versions). */
@@ -126,4 +128,5 @@ export const storedSheetSchema = z.object({
   taxRates: z.object({ parts: z.number().min(0).max(100), labour: z.number().min(0).max(100), materials: z.number().min(0).max(100) }),
   deductibleCents: storedCents.min(0).nullable(),
   language: z.enum(ESTIMATE_LANGUAGES).nullable(),
+  mileage: z.number().int().min(0).max(2_000_000).nullable().default(null),
 });

@@ -159,7 +159,9 @@ export const estimateFormSchema = z
             ...v,
             rawDamages: v.damages,
             materialsRateCents: blank(v.materialsRate) ? undefined : dollarsToCents(v.materialsRate),
-            deductibleCents: blank(v.deductible) ? null : dollarsToCents(v.deductible),
+            // A field the post leaves out keeps what is stored; posted blank, it is removed.
+            deductibleCents: v.deductible === undefined ? undefined : blank(v.deductible) ? null : dollarsToCents(v.deductible),
+            mileage: v.mileage === undefined ? undefined : blank(v.mileage) ? null : v.mileage,
           }
         : v,
     z

@@ -168,6 +168,7 @@ export function planEdit(
     taxRates: ctx.taxRates,
     deductibleCents: input.deductibleCents === undefined ? before.deductibleCents : input.deductibleCents,
     language: input.language ?? before.language,
+    mileage: input.mileage === undefined ? before.mileage : input.mileage,
   };
 
   input.damages.forEach((row, j) => {

@@ -46,6 +46,7 @@ export interface Sheet {
   /** With a deductible the insurer pays the rest; null: the customer pays all. */
   deductibleCents: number | null;
   language: EstimateLanguage | null;
+  mileage: number | null;
 }
 
 export interface SheetTotals {
@@ -252,6 +253,7 @@ export function readSheet(source: SheetSource, fallback: { taxRates?: TaxRates; 
       taxRates: readTaxRates(stored.taxRates),
       deductibleCents: typeof stored.deductibleCents === "number" ? int(stored.deductibleCents) : null,
       language: LANGUAGES.includes(stored.language as EstimateLanguage) ? (stored.language as EstimateLanguage) : null,
+      mileage: typeof stored.mileage === "number" && Number.isSafeInteger(stored.mileage) && stored.mileage >= 0 ? stored.mileage : null,
     };
   }
   const engine = asLines(source.lineItems);
@@ -275,6 +277,7 @@ export function readSheet(source: SheetSource, fallback: { taxRates?: TaxRates; 
     taxRates: fallback.taxRates ?? NO_TAX,
     deductibleCents: null,
     language: fallback.language ?? null,
+    mileage: null,
   };
 }
 
@@ -334,6 +337,7 @@ function diffSheetSettings(before: Sheet, after: Sheet) {
     const show = (v: number | null) => (v === null ? "none" : formatCents(v));
     changes.push(`Deductible: ${show(before.deductibleCents)} → ${show(after.deductibleCents)}`);
   }
+  if (before.mileage !== after.mileage) changes.push(`Mileage: ${before.mileage ?? "not given"} → ${after.mileage ?? "not given"}`);
   if ((before.language ?? "en") !== (after.language ?? "en")) changes.push(`Language: ${before.language ?? "en"} → ${after.language ?? "en"}`);
   return changes;
 }

@@ -88,6 +88,7 @@ export function EstimateForm({
     materialsRate: dollars(sheet.materialsRateCents),
     deductible: sheet.deductibleCents === null ? "" : dollars(sheet.deductibleCents),
     language: sheet.language ?? "en",
+    mileage: sheet.mileage === null ? "" : String(sheet.mileage),
     damages: [...rows, { line: "", damageType: "", location: "front", severity: "minor" }],
     lines: [...lines, BLANK_LINE],
   };
@@ -177,7 +178,8 @@ export function EstimateForm({
             )}
           </fieldset>
         ))}
-        <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="xs">
+        <SimpleGrid cols={{ base: 1, sm: 4 }} spacing="xs">
+          <TextField name="mileage" label="Mileage" type="number" step="1" placeholder="Not given" />
           <TextField name="materialsRate" label="Paint materials (USD per refinish hour)" type="number" step="0.01" />
           <TextField name="deductible" label="Deductible (USD, insurer pays the rest)" type="number" step="0.01" placeholder="None" />
           <SelectField name="language" label="Estimate language" data={LANGUAGE_OPTIONS} />
