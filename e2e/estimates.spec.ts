@@ -116,8 +116,10 @@ test("search and filter, open an estimate, approve it, edit a line with a reason
 
   // Edit the dent's line: the reason is required once the total changes.
   await dialog(page).getByRole("link", { name: "Edit" }).click();
-  const firstRow = dialog(page).getByTestId("estimate-row").first();
-  await firstRow.getByLabel("Amount (USD)").fill("450");
+  // The dent's line: labour $100 + parts $100 + the rule's other charges $100; other charges to $250.
+  const firstRow = dialog(page).getByTestId("sheet-line-row").first();
+  await expect(firstRow.getByLabel("Sublet / other (USD)")).toHaveValue("100.00");
+  await firstRow.getByLabel("Sublet / other (USD)").fill("250");
   await dialog(page).getByRole("button", { name: "Save Estimate" }).click();
   await expect(dialog(page).getByText("A reason is required when the total changes")).toBeVisible();
   await dialog(page).getByLabel("Reason for the change").fill("OEM door skin needed");
@@ -134,6 +136,58 @@ test("search and filter, open an estimate, approve it, edit a line with a reason
   expect(download.suggestedFilename()).toMatch(/^estimate-[0-9a-f]{24}\.pdf$/);
   const file = await download.path();
   expect(readFileSync(file).subarray(0, 5).toString()).toBe("%PDF-");
+});
+
+test("the reviewer writes lines as a shop does: a part, a refinish with paint materials, a removed line; totals by category", async ({ page, loginAs, createUser }) => {
+  test.setTimeout(60_000);
+  const vendor = await createUser("vendor");
+  const dealer = await loginAs("dealer");
+  await seed(dealer.id, vendor.id);
+  await page.goto("/estimates");
+  await page.getByRole("link", { name: "View Silver Camry" }).click();
+  await expect(dialog(page).getByTestId("sheet-line")).toHaveCount(2);
+  await dialog(page).getByRole("link", { name: "Edit" }).click();
+
+  const rows = dialog(page).getByTestId("sheet-line-row");
+  await expect(rows).toHaveCount(3);
+  const added = rows.last();
+  await added.getByLabel("Damage").selectOption({ label: "#1 dent (left)" });
+  await added.getByLabel("Operation").selectOption("replace");
+  await added.getByLabel("Description", { exact: true }).fill("Door shell LF");
+  await added.getByLabel("Part type").selectOption("oem");
+  await added.getByLabel("Part number").fill("67001-TBA-A00");
+  await added.getByLabel("Qty").fill("1");
+  await added.getByLabel("Unit price").fill("489.99");
+  await added.getByLabel("Labour", { exact: true }).selectOption("body");
+  await added.getByLabel("Hours").fill("1.5");
+  await dialog(page).getByLabel("Paint materials (USD per refinish hour)").fill("35");
+  await dialog(page).getByLabel("Reason for the change").fill("Door shell must be replaced");
+  await dialog(page).getByRole("button", { name: "Save Estimate" }).click();
+  await expectToast(page, "Estimate Updated", "“Silver Camry” has been updated.");
+  // 425.50 + 489.99 + 1.5 h × $50 (the body rate).
+  await expect(dialog(page).getByTestId("estimate-total")).toHaveText("$990.49");
+  const table = dialog(page).getByTestId("estimate-lines");
+  await expect(table.getByText("OEM part 67001-TBA-A00 × 1 @ $489.99", { exact: false })).toBeVisible();
+  await expect(table.getByRole("row", { name: /Labour \(body\)/ })).toContainText("$275.00");
+  await expect(dialog(page).getByTestId("audit-trail").getByText("Added line Replace Door shell LF: $564.99")).toBeVisible();
+
+  // A refinish line bills paint materials; the part line goes again.
+  await dialog(page).getByRole("link", { name: "Edit" }).click();
+  await expect(rows).toHaveCount(4);
+  await rows.nth(2).getByLabel("Remove this line").check();
+  const refinish = rows.last();
+  await refinish.getByLabel("Damage").selectOption({ label: "#2 scratch (front)" });
+  await refinish.getByLabel("Operation").selectOption("refinish");
+  await refinish.getByLabel("Labour", { exact: true }).selectOption("refinish");
+  await refinish.getByLabel("Hours").fill("2");
+  await refinish.getByLabel("Rate (USD/h)").fill("60");
+  await dialog(page).getByLabel("Reason for the change").fill("Shell repairable; bumper refinish");
+  await dialog(page).getByRole("button", { name: "Save Estimate" }).click();
+  await expectToast(page, "Estimate Updated", "“Silver Camry” has been updated.");
+  // 425.50 + 2 h × $60 + 2 h × $35 materials.
+  await expect(dialog(page).getByTestId("estimate-total")).toHaveText("$615.50");
+  await expect(table.getByRole("row", { name: /Paint materials/ })).toContainText("$70.00");
+  await expect(table.getByText("OEM part", { exact: false })).toHaveCount(0);
 });
 
 test("at 360 px the list, the detail and the edit form fit without sideways scrolling", async ({ page, loginAs, createUser }) => {
@@ -179,10 +233,12 @@ test("a sent estimate edited into version 2 counts once, with its version, and t
   await page.goto("/estimates");
   await page.getByRole("link", { name: "View Red Polo" }).click();
   await dialog(page).getByRole("link", { name: "Edit (new supplement)" }).click();
-  await dialog(page).getByTestId("estimate-row").first().getByLabel("Amount (USD)").fill("450");
+  await dialog(page).getByTestId("sheet-line-row").first().getByLabel("Sublet / other (USD)").fill("250");
   await dialog(page).getByLabel("Reason for the change").fill("Hidden damage behind the panel");
   await dialog(page).getByRole("button", { name: "Create Supplement" }).click();
-  await expect(dialog(page).getByTestId("earlier-versions")).toContainText("version 1 (sent)");
+  await expect(dialog(page).getByTestId("earlier-versions")).toContainText("Supplement S01 (version 2)");
+  await expect(dialog(page).getByTestId("earlier-versions")).toContainText("Original (version 1, sent)");
+  await expect(dialog(page).getByTestId("version-differences")).toContainText("Total: $300.00 → $450.00");
 
   await page.goto("/estimates");
   await expect(stat(page, "Total Estimates")).toHaveText("1");
@@ -191,8 +247,8 @@ test("a sent estimate edited into version 2 counts once, with its version, and t
   await expect(cards(page).first().getByTestId("version-badge")).toHaveText("Supplement v2");
   // The first version, from the latest one.
   await page.getByRole("link", { name: "View Red Polo" }).click();
-  await dialog(page).getByTestId("earlier-versions").getByRole("link", { name: "version 1 (sent)" }).click();
-  await expect(dialog(page).getByTestId("later-versions")).toContainText("version 2 (reviewed)");
+  await dialog(page).getByTestId("earlier-versions").getByRole("link", { name: "Original (version 1, sent)" }).click();
+  await expect(dialog(page).getByTestId("later-versions")).toContainText("S01 (version 2, reviewed)");
   await expect(dialog(page).getByTestId("estimate-total")).toHaveText("$300.00");
 
   await page.goto("/");

@@ -167,7 +167,7 @@ for (const width of [1366, 360]) {
       .poll(async () => (await (await page.request.get(`/api/assessments/${id}`)).json()).status, { timeout: 20_000 })
       .toBe("sent");
     await page.goto(`/estimates?edit=${id}`);
-    await estimate.getByTestId("estimate-row").first().getByLabel("Amount (USD)").fill("999");
+    await estimate.getByTestId("sheet-line-row").first().getByLabel("Sublet / other (USD)").fill("999");
     await estimate.getByLabel("Reason for the change").fill("Hidden damage behind the bumper");
     await estimate.getByRole("button", { name: "Create Supplement" }).click();
     await expectToast(page, "Supplement Created", `“${title}” was sent already: your changes are version 2.`);

@@ -71,6 +71,8 @@ export const routes: readonly RouteEntry[] = [
   { file: "api.auth.user.ts", kind: "api", path: "/api/auth/user", methods: { GET: SIGNED_IN, PUT: SIGNED_IN } },
   // The caller's own settings and data: no id in the path, always the caller's account.
   { file: "api.auth.preferences.ts", kind: "api", path: "/api/auth/preferences", methods: { PUT: SIGNED_IN } },
+  { file: "api.auth.estimate-settings.ts", kind: "api", path: "/api/auth/estimate-settings", methods: { GET: SIGNED_IN, PUT: SIGNED_IN } },
+  { file: "api.auth.logo.ts", kind: "api", path: "/api/auth/logo", methods: { POST: SIGNED_IN, DELETE: SIGNED_IN } },
   // Ends the caller's other sessions and revokes its tokens (the matrix's empty body is refused first).
   { file: "api.auth.password.ts", kind: "api", path: "/api/auth/password", methods: { PUT: SIGNED_IN } },
   { file: "api.account.export.ts", kind: "api", path: "/api/account/export", methods: { GET: SIGNED_IN } },
@@ -101,7 +103,7 @@ export const routes: readonly RouteEntry[] = [
   { file: "api.assessments.$id.analyze.ts", kind: "api", path: "/api/assessments/:id/analyze", methods: { POST: SIGNED_IN }, owned: "assessment" },
   { file: "api.assessments.$id.approve.ts", kind: "api", path: "/api/assessments/:id/approve", methods: { POST: SIGNED_IN }, owned: "assessment" },
   { file: "api.assessments.$id.reject.ts", kind: "api", path: "/api/assessments/:id/reject", methods: { POST: SIGNED_IN }, owned: "assessment" },
-  { file: "api.assessments.$id.estimate.ts", kind: "api", path: "/api/assessments/:id/estimate", methods: { PUT: SIGNED_IN }, owned: "assessment" },
+  { file: "api.assessments.$id.estimate.ts", kind: "api", path: "/api/assessments/:id/estimate", methods: { GET: SIGNED_IN, PUT: SIGNED_IN }, owned: "assessment" },
   { file: "api.assessments.$id.estimate[.]pdf.ts", kind: "api", path: "/api/assessments/:id/estimate.pdf", methods: { GET: SIGNED_IN }, owned: "assessment" },
   { file: "api.dashboard.stats.ts", kind: "api", path: "/api/dashboard/stats", methods: { GET: SIGNED_IN } },
   { file: "api.assessments.$id.send-email.ts", kind: "api", path: "/api/assessments/:id/send-email", methods: { POST: SIGNED_IN }, owned: "assessment" },
@@ -168,6 +170,7 @@ export const routes: readonly RouteEntry[] = [
   { file: "_app.upload.tsx", kind: "screen", path: "/upload", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
   { file: "_app.settings.tsx", kind: "screen", path: "/settings", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
   // Settings → System → Import Data's upload (multipart, bigger than a screen form).
+  { file: "settings.logo.ts", kind: "screen", path: "/settings/logo", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
   { file: "settings.import.ts", kind: "screen", path: "/settings/import", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
   { file: "_app.email.tsx", kind: "screen", path: "/email", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
   { file: "_app.vendor-ai-training.tsx", kind: "screen", path: "/vendor-ai-training", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },

@@ -74,6 +74,11 @@ const assessmentSchema = new Schema(
     /** The pricing engine's quote lines. */
     lineItems: { type: [Schema.Types.Mixed], default: [] },
     damages: { type: [damageSchema], default: [] },
+    /**
+     * The estimate as a shop writes it once a person edited it (issue 27): lines, rates, the tax rates
+     * it was priced at, deductible, language. Absent: read from `lineItems` (app/utils/estimate-sheet.ts).
+     */
+    estimateSheet: { type: Schema.Types.Mixed },
     damageCategories: { type: [String], default: [] },
     aiAnalysis: { type: aiAnalysisSchema },
     analysisError: { type: String },
@@ -192,6 +197,7 @@ export interface AssessmentRecord {
   costNote?: string;
   lineItems: Record<string, unknown>[];
   damages: FoundDamageRecord[];
+  estimateSheet?: Record<string, unknown>;
   damageCategories: string[];
   aiAnalysis?: { confidence: number; description: string; provider: "openai" | "embedded" | "none"; model?: string };
   analysisError?: string;

@@ -18,6 +18,10 @@ const pricingRuleSchema = new Schema(
     seasonalModifier: { type: Schema.Types.Mixed, default: {} },
     notes: { type: String },
     isActive: { type: Boolean, default: true },
+    refinishHours: { type: Number, min: 0 },
+    refinishRate: { type: Number, min: 0 },
+    materialsRate: { type: Number, min: 0 },
+    partPrice: { type: Number, min: 0 },
   },
   { timestamps: true, minimize: false },
 );

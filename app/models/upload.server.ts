@@ -2,7 +2,7 @@ import mongoose, { Schema, trusted, type Types } from "mongoose";
 import { defineModel, jsonWithout } from "./define-model.server";
 import { isObjectIdHex, ownerFilter, type OwnerScope } from "./owner-scope.server";
 
-export const UPLOAD_PURPOSES = ["wizard", "dashboard", "training"] as const;
+export const UPLOAD_PURPOSES = ["wizard", "dashboard", "training", "logo"] as const;
 export type UploadPurpose = (typeof UPLOAD_PURPOSES)[number];
 export const UPLOAD_STATES = ["pending", "complete"] as const;
 export type UploadState = (typeof UPLOAD_STATES)[number];

@@ -32,6 +32,20 @@ const userSchema = new Schema(
     estimateLinkDays: { type: Number, min: 1, max: 365, default: 30 },
     /** The vendor the upload wizard preselects for pricing. */
     defaultVendorId: { type: Schema.Types.ObjectId, default: null },
+    /** What an estimate is priced and printed with (issue 27): tax rates in percent, terms, validity, the logo's media URL. */
+    estimateSettings: {
+      type: new Schema(
+        {
+          taxParts: { type: Number, default: 0, min: 0, max: 100 },
+          taxLabour: { type: Number, default: 0, min: 0, max: 100 },
+          taxMaterials: { type: Number, default: 0, min: 0, max: 100 },
+          terms: { type: String, default: "" },
+          validityDays: { type: Number, default: 30, min: 1, max: 365 },
+          logoUrl: { type: String },
+        },
+        { _id: false },
+      ),
+    },
     /**
      * Two-factor sign-in (TOTP). The secrets are sealed (AES-GCM, see secret-box) and never selected
      * unless asked for; recovery codes are kept as SHA-256 hashes, each removed when used.

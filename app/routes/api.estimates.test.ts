@@ -170,8 +170,13 @@ describe("PUT /api/assessments/{id}/estimate", () => {
     });
     expect(res.status, JSON.stringify(res.json)).toBe(200);
     expect(res.json).toMatchObject({ id, status: "reviewed", severity: "major", estimatedCost: 575.5, aiEstimatedCost: 425.5 });
-    expect(res.json.lineItems[0]).toMatchObject({ priced: true, totalCents: 30000, manualCents: 45000 });
-    expect(res.json.lineItems[1].manualCents).toBeUndefined();
+    // The engine's line stays on record; the sheet carries the reviewer's amount as one line of the damage.
+    expect(res.json.lineItems[0]).toMatchObject({ priced: true, totalCents: 30000 });
+    expect(res.json.lineItems[0].manualCents).toBeUndefined();
+    expect(res.json.sheet.lines.filter((l: { damage: number }) => l.damage === 0)).toEqual([
+      expect.objectContaining({ damage: 0, operation: "repair", labour: null, part: null, amountCents: 45000, note: "Amount set by a reviewer" }),
+    ]);
+    expect(res.json.sheet.totals).toMatchObject({ subtotalCents: 57550, totalCents: 57550, taxTotalCents: 0 });
     const entry = res.json.audit.at(-1);
     expect(entry).toMatchObject({ action: "estimate edited", from: "completed", to: "reviewed", note: "OEM door skin needed", by: aId });
     expect(entry.changes).toEqual([
@@ -250,7 +255,7 @@ describe("PUT /api/assessments/{id}/estimate", () => {
     const [record] = await LearningRecord.find({ assessmentId: res.json.id }).lean();
     expect(record).toMatchObject({ originalEstimate: 300, finalCost: 520 });
     const detail = (await screen(dealerA, `view=${id}`)).json.target;
-    expect(detail.supplements).toEqual([{ id: res.json.id, version: 2, status: "reviewed" }]);
+    expect(detail.supplements).toEqual([{ id: res.json.id, version: 2, label: "S01", status: "reviewed" }]);
   });
 
   it("lists, counts and sums take the latest version once; earlier versions are reached from it; deleting the latest restores the one before", async () => {
@@ -292,7 +297,7 @@ describe("PUT /api/assessments/{id}/estimate", () => {
     // The earlier version is still there, named from the latest and naming it.
     expect((await mine.get(`/api/assessments/${v1}`)).json).toMatchObject({ id: v1, version: 1, supersededBy: v2.json.id });
     const detail = (await screen(mine, `view=${v2.json.id}`)).json.target;
-    expect(detail.earlierVersions).toEqual([{ id: v1, version: 1, status: "sent" }]);
+    expect(detail.earlierVersions).toEqual([{ id: v1, version: 1, label: "Original", status: "sent" }]);
 
     expect((await mine.del(`/api/assessments/${v2.json.id}`)).status).toBe(200);
     expect(((await mine.get("/api/assessments")).json as { id: string }[]).map((a) => a.id)).toEqual([v1]);
@@ -429,7 +434,7 @@ describe("GET /api/assessments/{id}/estimate.pdf", () => {
     expect(text).toContain("$425.50");
     expect(text).toContain("2019 Toyota Camry");
     expect(text).toContain("Unknown contact");
-    expect(text).toContain(`Assessment ${id}`);
+    expect(text).toContain(`Estimate ${id}`);
 
     expect((await dealerB.get(`/api/assessments/${id}/estimate.pdf`)).status).toBe(404);
     expect((await client(app).get(`/api/assessments/${id}/estimate.pdf`)).status).toBe(401);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_SHEET_LINES, storedSheetSchema } from "./estimate-sheet";
 import { ASSESSMENT_LIMITS, ASSESSMENT_STATUSES, assessmentUpdateSchema, MAX_ASSESSMENT_MEDIA } from "./assessment";
 import { contactSchema } from "./contact";
 import { DAMAGE_LOCATIONS, DAMAGE_TYPES, SEVERITIES } from "./damage";
@@ -62,6 +63,9 @@ const lineItem = z.object({
     .object({ hours: factor("hours"), hoursFrom: z.enum(["training", "default"]), rateCents: cents("rateCents"), cents: cents("cents") })
     .optional(),
   partsCents: cents("partsCents").optional(),
+  refinish: z.object({ hours: factor("hours"), rateCents: cents("rateCents"), cents: cents("cents") }).optional(),
+  materialsRateCents: cents("materialsRateCents").optional(),
+  materialsCents: cents("materialsCents").optional(),
   modifiers: z.object({ make: factor("make"), location: factor("location"), seasonal: factor("seasonal") }).optional(),
   markupPercentage: factor("markupPercentage").optional(),
   subtotalCents: cents("subtotalCents").optional(),
@@ -91,7 +95,7 @@ const auditEntry = z.object({
   from: z.enum(ASSESSMENT_STATUSES).optional(),
   to: z.enum(ASSESSMENT_STATUSES).optional(),
   note: text("Audit note", 1000).optional(),
-  changes: list("audit changes", text("Audit change", 1000), MAX_ESTIMATE_LINES * 2).optional(),
+  changes: list("audit changes", text("Audit change", 1000), MAX_SHEET_LINES * 2 + MAX_ESTIMATE_LINES * 2).optional(),
 });
 
 const amount = (label: string) => z.number({ invalid_type_error: `${label} must be a number` }).finite().min(0).max(10_000_000);
@@ -109,6 +113,7 @@ const assessment = assessmentUpdateSchema.extend({
   aiEstimatedCost: amount("aiEstimatedCost").optional(),
   costNote: optionalString("costNote", 1000),
   lineItems: list("line items", lineItem, MAX_ESTIMATE_LINES).default([]),
+  estimateSheet: storedSheetSchema.optional(),
   damages: list("damages", damage, MAX_ESTIMATE_LINES).default([]),
   damageCategories: list("damage categories", z.enum(DAMAGE_TYPES), DAMAGE_TYPES.length).default([]),
   aiAnalysis: z

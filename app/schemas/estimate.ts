@@ -4,6 +4,7 @@ import { DAMAGE_LOCATIONS, DAMAGE_TYPES, SEVERITIES } from "./damage";
 import { amountField, enumField, formNumber, wholeField } from "./number-fields";
 import { optionalString } from "./text-fields";
 import { REASON_MAX } from "./estimate-limits";
+import { MAX_SHEET_LINES, sheetFields, sheetLineSchema, type SheetLineInput } from "./estimate-sheet";
 
 export { REASON_MAX };
 
@@ -38,7 +39,30 @@ const fields = {
     (v) => (blank(v) ? undefined : typeof v === "string" ? v.trim().toLowerCase() : v),
     z.string({ invalid_type_error: CONTACT_NOT_FOUND }).regex(/^[a-f0-9]{24}$/, CONTACT_NOT_FOUND).optional(),
   ),
+  ...sheetFields,
 };
+
+const linesList = z
+  .array(sheetLineSchema, { invalid_type_error: "Lines must be a list" })
+  .max(MAX_SHEET_LINES, `At most ${MAX_SHEET_LINES} lines`);
+
+/** Lines name a damage of the edit's list and each line already on the estimate once; amounts go on lines or on damages, not both. */
+function linesFit(input: { damages: EstimateRow[]; lines?: SheetLineInput[] }, ctx: z.RefinementCtx) {
+  if (!input.lines) return;
+  const seen = new Set<string>();
+  input.lines.forEach((line, i) => {
+    if (line.damage != null && line.damage >= input.damages.length) {
+      ctx.addIssue({ code: "custom", path: ["lines", i, "damage"], message: "This damage is not on the estimate" });
+    }
+    if (line.id !== undefined) {
+      if (seen.has(line.id)) ctx.addIssue({ code: "custom", path: ["lines", i, "id"], message: "Each line can be edited once" });
+      seen.add(line.id);
+    }
+  });
+  input.damages.forEach((row, i) => {
+    if (row.amount !== undefined) ctx.addIssue({ code: "custom", path: ["damages", i, "amount"], message: "With lines, amounts are set on the lines" });
+  });
+}
 
 /** Each estimate line refers to one of the estimate's damages at most once. */
 function distinctLines(input: { damages: EstimateRow[] }, ctx: z.RefinementCtx) {
@@ -61,8 +85,11 @@ export const estimateEditSchema = z
     damages: z
       .array(estimateRowSchema, { invalid_type_error: "Damages must be a list", required_error: "Damages are required" })
       .max(MAX_ESTIMATE_LINES, `At most ${MAX_ESTIMATE_LINES} damages`),
+    /** The estimate's lines as shops write them; absent: the damages' amounts (one line each), as before issue 27. */
+    lines: linesList.optional(),
   })
-  .superRefine(distinctLines);
+  .superRefine(distinctLines)
+  .superRefine(linesFit);
 export type EstimateEditInput = z.infer<typeof estimateEditSchema>;
 
 type FormRow = Record<string, unknown>;
@@ -87,6 +114,64 @@ const formDamages = z
   })
   .refine((rows) => rows.length <= MAX_ESTIMATE_LINES, `At most ${MAX_ESTIMATE_LINES} damages`);
 
-export const estimateFormSchema = z.object({ ...fields, damages: formDamages }).superRefine(distinctLines);
+const dollarsToCents = (v: unknown) => {
+  const n = formNumber(v);
+  return typeof n === "number" && Number.isFinite(n) ? Math.round(n * 100) : n;
+};
+const centsOf = (row: FormRow, from: string) => (blank(row[from]) ? undefined : dollarsToCents(row[from]));
+
+/**
+ * The form's lines (`lines[i].…`, dollars as typed) in the API's shape (cents), with a Remove box
+ * per line and a blank line to add one; a line of a damage removed in the same post goes with it.
+ * The damage is the damage row's index in the form, renumbered as the kept damages are.
+ */
+function formLines(rawDamages: unknown, rawLines: unknown, ctx: z.RefinementCtx) {
+  const damages = Array.isArray(rawDamages) ? rawDamages : [];
+  const renumber = new Map<number, number>();
+  damages.forEach((row, i) => {
+    if (isRow(row) && row.remove !== "on" && !(blank(row.line) && blank(row.damageType))) renumber.set(i, renumber.size);
+  });
+  const kept: SheetLineInput[] = [];
+  (Array.isArray(rawLines) ? rawLines : []).forEach((row, i) => {
+    if (!isRow(row) || row.remove === "on" || (blank(row.id) && blank(row.operation))) return;
+    const damageIndex = blank(row.damage) ? null : Number(row.damage);
+    if (damageIndex !== null && !renumber.has(damageIndex)) return;
+    const parsed = sheetLineSchema.safeParse({
+      ...row,
+      damage: damageIndex === null ? null : renumber.get(damageIndex),
+      rateCents: centsOf(row, "rate"),
+      unitPriceCents: centsOf(row, "unitPrice"),
+      amountCents: centsOf(row, "amount"),
+    });
+    const formName: Record<string, string> = { rateCents: "rate", unitPriceCents: "unitPrice", amountCents: "amount" };
+    if (parsed.success) kept.push(parsed.data);
+    else for (const issue of parsed.error.issues) ctx.addIssue({ code: "custom", message: issue.message.replace(/\bcents\b/, "dollars"), path: ["lines", i, ...issue.path.map((p) => formName[String(p)] ?? p)] });
+  });
+  if (kept.length > MAX_SHEET_LINES) ctx.addIssue({ code: "custom", path: ["lines"], message: `At most ${MAX_SHEET_LINES} lines` });
+  return kept;
+}
+
+export const estimateFormSchema = z
+  .preprocess(
+    (v) =>
+      isRow(v)
+        ? {
+            ...v,
+            rawDamages: v.damages,
+            materialsRateCents: blank(v.materialsRate) ? undefined : dollarsToCents(v.materialsRate),
+            // A field the post leaves out keeps what is stored; posted blank, it is removed.
+            deductibleCents: v.deductible === undefined ? undefined : blank(v.deductible) ? null : dollarsToCents(v.deductible),
+            mileage: v.mileage === undefined ? undefined : blank(v.mileage) ? null : v.mileage,
+          }
+        : v,
+    z
+      .object({ ...fields, damages: formDamages, rawDamages: z.unknown(), lines: z.unknown() })
+      // A post without any line fields sets one amount per damage, as the form did before lines.
+      .transform(({ rawDamages, lines, ...rest }, ctx) => ({ ...rest, lines: lines === undefined ? undefined : formLines(rawDamages, lines, ctx) })),
+  )
+  .superRefine((v, ctx) => {
+    distinctLines(v, ctx);
+    linesFit(v, ctx);
+  });
 
 export const estimateFormValidator = withZod(estimateFormSchema);

@@ -20,6 +20,8 @@ export const UPLOAD_LIMITS = {
   dashboard: { maxNumberOfFiles: 10, maxFileSize: 52428800, allowedFileTypes: MEDIA_EXTENSIONS, mimeTypes: MEDIA_MIME_TYPES },
   /** AI training image: 1 image × 10 MB (the generic uploader default). */
   training: { maxNumberOfFiles: 1, maxFileSize: 10485760, allowedFileTypes: IMAGE_EXTENSIONS, mimeTypes: IMAGE_MIME_TYPES },
+  /** Settings → Profile, the account's logo on its estimates: 1 PNG or JPEG × 2 MB (what the PDF can embed). */
+  logo: { maxNumberOfFiles: 1, maxFileSize: 2097152, allowedFileTypes: [".png", ".jpg", ".jpeg"], mimeTypes: ["image/png", "image/jpeg"] },
 } as const satisfies Record<string, UploadLimit>;
 
 export type UploadPurposeName = keyof typeof UPLOAD_LIMITS;

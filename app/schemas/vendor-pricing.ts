@@ -60,6 +60,11 @@ export const pricingRuleSchema = z.object({
   seasonalModifier: modifierMap("Seasonal modifier", MONTHS),
   notes: optionalString("Notes", 2000),
   isActive: z.boolean({ invalid_type_error: "isActive must be true or false" }).default(true),
+  // Shop defaults of estimate lines (issue 27): a refinish line, paint materials per refinish hour, the part's price.
+  refinishHours: decimalField("Refinish hours", 0, 999).nullish(),
+  refinishRate: amountField("Refinish rate", { max: 100_000 }).nullish(),
+  materialsRate: amountField("Paint materials rate", { max: 100_000 }).nullish(),
+  partPrice: amountField("Part price").nullish(),
 });
 export type PricingRuleInput = z.infer<typeof pricingRuleSchema>;
 

@@ -4,6 +4,8 @@ import {
   transitionAssessment,
   type AssessmentRecord,
 } from "~/models/assessment.server";
+import { readSheet, sheetTotals } from "~/utils/estimate-sheet";
+import { estimateSettingsOf } from "./estimate-settings.server";
 import { scopeFor, type OwnerScope } from "~/models/owner-scope.server";
 import { SEVERITIES, type Severity } from "~/schemas/damage";
 import { MAX_VIDEO_FRAMES, toAnalysisPhotos } from "./analysis/media.server";
@@ -120,7 +122,14 @@ async function priceOf(record: AssessmentRecord, result: AnalysisResult) {
     const reasons = quoted.lines.flatMap((line) => (line.priced ? [] : [line.reason]));
     return { costNote: [...new Set(reasons)].join("; "), lineItems };
   }
-  return { estimatedCost: quoted.total, aiEstimatedCost: quoted.total, lineItems };
+  // The account's tax rates now: kept with the estimate (a later change of the rates moves no sent figure).
+  const { taxRates } = await estimateSettingsOf(String(record.ownerId));
+  if (taxRates.parts === 0 && taxRates.labour === 0 && taxRates.materials === 0) {
+    return { estimatedCost: quoted.total, aiEstimatedCost: quoted.total, lineItems };
+  }
+  const estimateSheet = { ...readSheet({ lineItems, damages: result.damages }), taxRates };
+  const total = sheetTotals(estimateSheet).totalCents / 100;
+  return { estimatedCost: total, aiEstimatedCost: total, lineItems, estimateSheet };
 }
 
 type PhotoPrint = AssessmentRecord["photoHashes"][number];
@@ -192,7 +201,7 @@ async function runAnalysis(job: JobRecord, { signal }: { signal: AbortSignal }) 
   const [price, reuse] = await Promise.all([priceOf(record, result), reusedPhotos(record, photos)]);
   signal.throwIfAborted();
   const severity = worst(result.damages.map((d) => d.severity));
-  const unset = ["analysisError", "estimatedCost", "aiEstimatedCost", "costNote", "severity"].filter(
+  const unset = ["analysisError", "estimatedCost", "aiEstimatedCost", "costNote", "severity", "estimateSheet"].filter(
     (field) => !(field in price) && !(field === "severity" && severity),
   );
   const completed = await transitionAssessment({

@@ -26,6 +26,7 @@ import type {
   AssessmentUpdateInput,
 } from "~/schemas/assessment";
 import { jsonError } from "~/utils/http.server";
+import { readSheet, sheetTotals, type Sheet, type SheetTotals } from "~/utils/estimate-sheet";
 import { isAdmin, type Actor } from "./auth.server";
 import { ANALYSIS_JOB } from "./analysis/types";
 import { removeJobs } from "./jobs.server";
@@ -58,6 +59,8 @@ export interface AssessmentJson {
   aiEstimatedCost: number | null;
   costNote: string | null;
   lineItems: Record<string, unknown>[];
+  /** The estimate as a shop writes it: lines, rates, tax rates, deductible, language, and its totals (integer cents). */
+  sheet: Sheet & { totals: SheetTotals };
   damages: {
     damageType: string;
     location: string;
@@ -95,6 +98,8 @@ export interface AssessmentJson {
   updatedAt: string;
 }
 
+const withTotals = (sheet: Sheet) => ({ ...sheet, totals: sheetTotals(sheet) });
+
 export const assessmentNotFound = () => jsonError(404, "Assessment not found");
 
 /** Who is acting, as the audit list names them. */
@@ -125,6 +130,7 @@ function toJson(record: AssessmentRecord, contacts: Map<string, ContactJson>, ow
     aiEstimatedCost: record.aiEstimatedCost ?? null,
     costNote: record.costNote ?? null,
     lineItems: record.lineItems ?? [],
+    sheet: withTotals(readSheet(record)),
     damages: (record.damages ?? []).map((d) => ({
       damageType: d.damageType,
       location: d.location,

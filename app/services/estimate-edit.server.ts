@@ -2,7 +2,19 @@ import type { AssessmentRecord, FoundDamageRecord } from "~/models/assessment.se
 import type { EstimateChange } from "~/models/estimate.server";
 import type { AssessmentStatus } from "~/schemas/assessment";
 import type { EstimateEditInput, EstimateRow } from "~/schemas/estimate";
-import { aiCents, asLines, formatCents, humanizeType, lineCents, linesTotalCents, type EstimateLine } from "~/utils/estimate-lines";
+import type { SheetLineInput } from "~/schemas/estimate-sheet";
+import { aiCents, asLines, formatCents, humanizeType, type EstimateLine } from "~/utils/estimate-lines";
+import {
+  diffSheets,
+  lineTotalCents,
+  OPERATION_FOR_TYPE,
+  readSheet,
+  sheetTotalCents,
+  unpricedDamages,
+  type Sheet,
+  type SheetLine,
+  type TaxRates,
+} from "~/utils/estimate-sheet";
 
 /**
  * An estimate edit worked out from the estimate as read and the reviewer's rows (pure, no database):
@@ -26,6 +38,8 @@ export interface EditPlan {
   learning: LearningFromEdit[];
   /** A row whose `line` is not one of the estimate's damages: its index. */
   unknownLine: number | null;
+  /** A line whose `id` is not one of the estimate's lines: its index. */
+  unknownSheetLine: number | null;
 }
 
 const label = (d: { damageType: string; severity: string; location: string | null | undefined }) =>
@@ -44,67 +58,155 @@ export interface ContactChange {
   after: string;
 }
 
-export function planEdit(current: AssessmentRecord, input: EstimateEditInput, editorName: string, contact?: ContactChange): EditPlan {
+/** What an edit is priced with besides the input: the account's tax rates now, and ids for new lines. */
+export interface EditContext {
+  taxRates: TaxRates;
+  newId: () => string;
+}
+
+/** The estimate's lines after the edit, from the lines the reviewer sent (`input.lines`). */
+function linesFromInput(input: EstimateEditInput, before: Sheet, ctx: EditContext): { lines: SheetLine[]; unknownLine: number | null } {
+  const known = new Map(before.lines.map((l) => [l.id, l]));
+  const lines: SheetLine[] = [];
+  let unknownLine: number | null = null;
+  (input.lines ?? []).forEach((row: SheetLineInput, i) => {
+    if (row.id !== undefined && !known.has(row.id)) unknownLine ??= i;
+    const category = row.labourCategory ?? (row.hours !== undefined ? "body" : undefined);
+    lines.push({
+      id: row.id ?? ctx.newId(),
+      damage: row.damage ?? null,
+      operation: row.operation,
+      description: row.description,
+      labour: category ? { category, hours: row.hours ?? 0, rateCents: row.rateCents ?? before.rates[category] } : null,
+      part: row.partType
+        ? { type: row.partType, number: row.partNumber, description: row.partDescription, quantity: row.quantity ?? 1, unitPriceCents: row.unitPriceCents ?? 0 }
+        : null,
+      amountCents: row.amountCents ?? 0,
+      note: row.note,
+    });
+  });
+  return { lines, unknownLine };
+}
+
+/**
+ * The estimate's lines after an edit that sets one amount per damage (the API before issue 27): a
+ * damage whose amount stays keeps its lines, another gets one line of its amount, a blank amount
+ * leaves it to be determined (no line).
+ */
+function linesFromAmounts(input: EstimateEditInput, before: Sheet, ctx: EditContext): SheetLine[] {
+  const lines: SheetLine[] = before.lines.filter((l) => l.damage === null);
+  input.damages.forEach((row, j) => {
+    if (row.amount === undefined) return;
+    const cents = Math.round(row.amount * 100);
+    const previous = row.line === undefined ? [] : before.lines.filter((l) => l.damage === row.line);
+    const sum = previous.reduce((total, l) => total + lineTotalCents(l, before.materialsRateCents), 0);
+    if (previous.length > 0 && sum === cents) {
+      lines.push(...previous.map((l) => ({ ...l, damage: j })));
+      return;
+    }
+    lines.push({
+      id: ctx.newId(),
+      damage: j,
+      operation: OPERATION_FOR_TYPE[row.damageType] ?? "repair",
+      description: `${humanizeType(row.damageType)} (${row.location})`,
+      labour: null,
+      part: null,
+      amountCents: cents,
+      note: "Amount set by a reviewer",
+    });
+  });
+  return lines;
+}
+
+const damageSum = (sheet: Sheet, damage: number) => {
+  const lines = sheet.lines.filter((l) => l.damage === damage);
+  return lines.length === 0 ? null : lines.reduce((total, l) => total + lineTotalCents(l, sheet.materialsRateCents), 0);
+};
+
+export function planEdit(
+  current: AssessmentRecord,
+  input: EstimateEditInput,
+  editorName: string,
+  contact: ContactChange | undefined,
+  ctx: EditContext,
+): EditPlan {
   const damagesBefore = current.damages ?? [];
-  const linesBefore = asLines(current.lineItems ?? []);
-  // Lines match damages one for one when the engine priced them (else there are none yet).
-  const lineOf = (i: number): EstimateLine | undefined => (linesBefore.length === damagesBefore.length ? linesBefore[i] : undefined);
+  const enginesBefore = asLines(current.lineItems ?? []);
+  // Engine lines match damages one for one when the engine priced them (else there are none yet).
+  const engineOf = (i: number): EstimateLine | undefined => (enginesBefore.length === damagesBefore.length ? enginesBefore[i] : undefined);
+  const before = readSheet(current);
   const changes: string[] = [];
   const learning: LearningFromEdit[] = [];
   const damages: FoundDamageRecord[] = [];
-  const lines: EstimateLine[] = [];
-  const unknownLine = input.damages.findIndex((row) => row.line !== undefined && row.line >= damagesBefore.length);
+  const engineLines: EstimateLine[] = [];
+  const unknownDamage = input.damages.findIndex((row) => row.line !== undefined && row.line >= damagesBefore.length);
 
   input.damages.forEach((row: EstimateRow) => {
-    const cents = row.amount === undefined ? null : Math.round(row.amount * 100);
-    const before = row.line === undefined ? undefined : damagesBefore[row.line];
-    const previousLine = row.line === undefined ? undefined : lineOf(row.line);
+    const was = row.line === undefined ? undefined : damagesBefore[row.line];
+    const engine = row.line === undefined ? undefined : engineOf(row.line);
     damages.push({
       damageType: row.damageType,
       location: row.location,
       severity: row.severity,
-      description: before?.description ?? `Added by ${editorName}`,
-      confidence: before?.confidence ?? 1,
-      ...(before?.mediaUrl ? { mediaUrl: before.mediaUrl } : {}),
+      description: was?.description ?? `Added by ${editorName}`,
+      confidence: was?.confidence ?? 1,
+      ...(was?.mediaUrl ? { mediaUrl: was.mediaUrl } : {}),
     });
-    const sameKind = previousLine && previousLine.damageType === row.damageType && previousLine.severity === row.severity;
-    const base: EstimateLine = sameKind
-      ? { ...previousLine, location: row.location }
+    const sameKind = engine && engine.damageType === row.damageType && engine.severity === row.severity;
+    const kept: EstimateLine = sameKind
+      ? { ...engine, location: row.location }
       : { damageType: row.damageType, severity: row.severity, location: row.location, priced: false, reason: "Priced by hand" };
-    delete base.manualCents;
-    const line: EstimateLine = cents === aiCents(base) ? base : { ...base, manualCents: cents };
-    lines.push(line);
+    delete kept.manualCents;
+    engineLines.push(kept);
+  });
 
-    const previousCents = previousLine ? lineCents(previousLine) : null;
-    if (!before) {
+  const fromLines = input.lines ? linesFromInput(input, before, ctx) : null;
+  const after: Sheet = {
+    lines: fromLines ? fromLines.lines : linesFromAmounts(input, before, ctx),
+    rates: before.rates,
+    materialsRateCents: input.materialsRateCents ?? before.materialsRateCents,
+    taxRates: ctx.taxRates,
+    deductibleCents: input.deductibleCents === undefined ? before.deductibleCents : input.deductibleCents,
+    language: input.language ?? before.language,
+    mileage: input.mileage === undefined ? before.mileage : input.mileage,
+  };
+
+  input.damages.forEach((row, j) => {
+    const was = row.line === undefined ? undefined : damagesBefore[row.line];
+    const cents = damageSum(after, j);
+    if (!was) {
       changes.push(`Added ${label(row)}: ${formatCents(cents)}`);
       return;
     }
-    if (label(before) !== label(row)) changes.push(`${label(before)} → ${label(row)}`);
+    const previousCents = damageSum(before, row.line!);
+    if (label(was) !== label(row)) changes.push(`${label(was)} → ${label(row)}`);
     if (previousCents !== cents) changes.push(`${label(row)}: ${formatCents(previousCents)} → ${formatCents(cents)}`);
-    const original = previousLine ? aiCents(previousLine) : null;
+    const engine = engineOf(row.line!);
+    const original = engine ? aiCents(engine) : null;
+    const sameKind = engine && engine.damageType === row.damageType && engine.severity === row.severity;
     if (sameKind && original !== null && original > 0 && cents !== null && cents !== previousCents) {
       learning.push({ damageType: row.damageType, severity: row.severity, originalEstimate: original / 100, finalCost: cents / 100 });
     }
   });
-  const kept = new Set(input.damages.flatMap((row) => (row.line === undefined ? [] : [row.line])));
+  const keptDamages = new Set(input.damages.flatMap((row) => (row.line === undefined ? [] : [row.line])));
   damagesBefore.forEach((d, i) => {
-    if (!kept.has(i)) changes.push(`Removed ${label(d)}: ${formatCents(lineOf(i) ? lineCents(lineOf(i)!) : null)}`);
+    if (!keptDamages.has(i)) changes.push(`Removed ${label(d)}: ${formatCents(damageSum(before, i))}`);
   });
+  changes.push(...diffSheets(before, after, { lines: Boolean(fromLines) }));
   if ((current.severity ?? null) !== (input.severity ?? null)) {
     changes.push(`Severity: ${current.severity ?? "not determined"} → ${input.severity ?? "not determined"}`);
   }
-
   if (contact) changes.push(`Customer: ${contact.before ?? "none"} → ${contact.after}`);
 
   const totalBefore = current.estimatedCost === undefined ? null : Math.round(current.estimatedCost * 100);
-  const totalAfter = linesTotalCents(lines);
+  const totalAfter = sheetTotalCents(after, damages.length);
   if (totalBefore !== totalAfter) changes.unshift(`Total: ${formatCents(totalBefore)} → ${formatCents(totalAfter)}`);
-  const unpricedReasons = lines.flatMap((l) => (lineCents(l) === null ? [l.reason ?? "Amount to be determined"] : []));
+  const unpricedReasons = unpricedDamages(after, damages.length).map((j) => engineLines[j]?.reason ?? "Amount to be determined");
 
   const set: Record<string, unknown> = {
     damages,
-    lineItems: lines,
+    lineItems: engineLines,
+    estimateSheet: after,
     damageCategories: [...new Set(damages.map((d) => d.damageType))],
   };
   const unset: string[] = [];
@@ -113,7 +215,7 @@ export function planEdit(current: AssessmentRecord, input: EstimateEditInput, ed
   else unset.push("severity");
   if (totalAfter === null) {
     unset.push("estimatedCost");
-    set.costNote = [...new Set(unpricedReasons)].join("; ");
+    set.costNote = [...new Set(unpricedReasons.length > 0 ? unpricedReasons : ["No line items"])].join("; ");
   } else {
     set.estimatedCost = totalAfter / 100;
     unset.push("costNote");
@@ -123,6 +225,25 @@ export function planEdit(current: AssessmentRecord, input: EstimateEditInput, ed
     totalBefore,
     totalAfter,
     learning,
-    unknownLine: unknownLine === -1 ? null : unknownLine,
+    unknownLine: unknownDamage === -1 ? null : unknownDamage,
+    unknownSheetLine: fromLines?.unknownLine ?? null,
   };
+}
+
+/**
+ * What changed from one version of an estimate to the next (a sent one and its supplement): the
+ * damages, the lines field by field, rates, taxes and deductible, then the total. Lines keep their
+ * ids across versions (a supplement copies them), so a line is matched to itself.
+ */
+export function versionDifferences(before: AssessmentRecord, after: AssessmentRecord): string[] {
+  const changes: string[] = [];
+  const damageLabels = (r: AssessmentRecord) => (r.damages ?? []).map((d) => label(d));
+  const a = damageLabels(before);
+  const b = damageLabels(after);
+  for (const d of b.filter((x) => !a.includes(x))) changes.push(`Added damage ${d}`);
+  for (const d of a.filter((x) => !b.includes(x))) changes.push(`Removed damage ${d}`);
+  changes.push(...diffSheets(readSheet(before), readSheet(after)));
+  const total = (r: AssessmentRecord) => (r.estimatedCost === undefined ? null : Math.round(r.estimatedCost * 100));
+  if (total(before) !== total(after)) changes.push(`Total: ${formatCents(total(before))} → ${formatCents(total(after))}`);
+  return changes;
 }

@@ -1,4 +1,5 @@
-import { assessmentFigure, findAssessment, type AssessmentRecord } from "~/models/assessment.server";
+import { assessmentFigure, findAssessment, newAssessmentId, type AssessmentRecord } from "~/models/assessment.server";
+import { LINE_NOT_ON_ESTIMATE, versionLabel } from "~/schemas/estimate-sheet";
 import { countSentSince, findEarlierVersions, findSupplements, insertSupplement, sumEstimatedCosts, writeEstimateEdit } from "~/models/estimate.server";
 import { findContact, findContactsByIds } from "~/models/contact.server";
 import { learningRecords } from "~/models/learning-record.server";
@@ -8,7 +9,8 @@ import { CONTACT_NOT_FOUND, REASON_REQUIRED_MESSAGE, type EstimateEditInput } fr
 import { jsonError } from "~/utils/http.server";
 import { assessmentNotFound, assessmentsPage, auditActor, presentOne, type AssessmentJson } from "./assessments.server";
 import type { Actor } from "./auth.server";
-import { planEdit, type ContactChange } from "./estimate-edit.server";
+import { planEdit, versionDifferences, type ContactChange } from "./estimate-edit.server";
+import { estimateSettingsOf } from "./estimate-settings.server";
 
 /**
  * Midnight today in the server's time zone (the `TZ` environment variable; UTC when unset): the
@@ -76,16 +78,23 @@ export async function getEstimate(actor: Actor, id: string) {
   const scope = scopeFor(actor);
   const record = await findAssessment({ scope, id });
   if (!record) throw assessmentNotFound();
-  const [estimate, supplements, earlier] = await Promise.all([
+  const [estimate, supplements, earlier, previous] = await Promise.all([
     presentOne(actor, record),
     findSupplements({ scope, id }),
     findEarlierVersions({ scope, record }),
+    record.supplementOf ? findAssessment({ scope, id: String(record.supplementOf) }) : null,
   ]);
-  const version = (v: { _id: unknown; version?: number; status: AssessmentStatus }, fallback: number) => ({ id: String(v._id), version: v.version ?? fallback, status: v.status });
+  const version = (v: { _id: unknown; version?: number; status: AssessmentStatus }, fallback: number) => {
+    const n = v.version ?? fallback;
+    return { id: String(v._id), version: n, label: versionLabel(n), status: v.status };
+  };
   return {
     ...estimate,
+    versionLabel: versionLabel(estimate.version),
     supplements: supplements.map((s) => version(s, 2)),
     earlierVersions: earlier.map((v) => version(v, 1)),
+    /** A supplement: what changed from the version it revises (lines, rates, taxes, damages, totals). */
+    differences: previous ? { from: version(previous, 1), changes: versionDifferences(previous, record) } : null,
   };
 }
 export type EstimateJson = Awaited<ReturnType<typeof getEstimate>>;
@@ -108,6 +117,9 @@ async function contactChange(current: AssessmentRecord, contactId: string | unde
   return { id: contactId, before: previous[0] ? fullName(previous[0]) : null, after: fullName(chosen) };
 }
 
+/** A new line's id: ours, unguessable enough and unique (an ObjectId's hex). */
+const newLineId = () => newAssessmentId().toHexString();
+
 const NOT_EDITABLE: readonly AssessmentStatus[] = ["processing", "analyzing"];
 
 /**
@@ -126,10 +138,14 @@ export async function editEstimate(actor: Actor, id: string, input: EstimateEdit
   }
   const by = auditActor(actor);
   const contact = await contactChange(current, input.contactId);
-  const plan = planEdit(current, input, by?.name ?? "a reviewer", contact);
+  const { taxRates } = await estimateSettingsOf(String(current.ownerId));
+  const plan = planEdit(current, input, by?.name ?? "a reviewer", contact, { taxRates, newId: newLineId });
   if (plan.unknownLine !== null) {
     const message = "This line is not on the estimate";
     throw jsonError(400, message, { [`damages.${plan.unknownLine}.line`]: message });
+  }
+  if (plan.unknownSheetLine !== null) {
+    throw jsonError(400, LINE_NOT_ON_ESTIMATE, { [`lines.${plan.unknownSheetLine}.id`]: LINE_NOT_ON_ESTIMATE });
   }
   if (plan.change.changes.length === 0) return presentOne(actor, current);
   if (plan.totalBefore !== plan.totalAfter && !input.reason) {

@@ -8,6 +8,7 @@ import {
   type PricedLine,
   type PricingRuleInput,
 } from "./pricing-engine.server";
+import { readSheet, sheetTotals } from "~/utils/estimate-sheet";
 
 const rule = (over: Partial<PricingRuleInput> = {}): PricingRuleInput => ({
   id: "r1",
@@ -25,6 +26,28 @@ const rule = (over: Partial<PricingRuleInput> = {}): PricingRuleInput => ({
 const priced = (line: unknown) => line as PricedLine;
 
 describe("quote", () => {
+  it("a rule's shop defaults: its part price, refinish hours at the refinish rate and paint materials per refinish hour; the estimate's lines add up to its figure", () => {
+    const q = quote({
+      damages: [{ damageType: "dent", severity: "moderate", location: "front" }],
+      rules: [rule({ partPrice: 249.99, refinishHours: 1.5, refinishRate: 60, materialsRate: 35, markupPercentage: 10 })],
+      trainingExamples: [{ damageType: "dent", severity: "moderate", laborHours: 3, partsCost: 900 }],
+      learningRecords: [],
+    });
+    const line = priced(q.lines[0]);
+    expect(line.partsCents).toBe(24999);
+    expect(line.refinish).toEqual({ hours: 1.5, rateCents: 6000, cents: 9000 });
+    expect(line).toMatchObject({ materialsRateCents: 3500, materialsCents: 5250 });
+    // (base 100 + labour 3 h × 80 + part 249.99 + refinish 90 + materials 52.50) × 1.10
+    expect(line.totalCents).toBe(Math.round((10000 + 24000 + 24999 + 9000 + 5250) * 1.1));
+    const sheet = readSheet({ lineItems: q.lines as unknown as Record<string, unknown>[], damages: [{}] });
+    expect(sheet.lines.map((l) => [l.operation, l.labour?.category, l.labour?.hours])).toEqual([
+      ["repair", "body", 3],
+      ["refinish", "refinish", 1.5],
+    ]);
+    expect(sheet.materialsRateCents).toBe(3500);
+    expect(sheetTotals(sheet).totalCents).toBe(line.totalCents);
+  });
+
   it("prices a damage from its rule, default hours and no parts when nothing is trained", () => {
     const q = quote({ damages: [{ damageType: "dent", severity: "moderate", location: "front" }], rules: [rule()], trainingExamples: [], learningRecords: [] });
     const line = priced(q.lines[0]);

@@ -40,6 +40,11 @@ export interface PricingRuleInput {
   vehicleMakeModifier: Record<string, number>;
   locationModifier: Record<string, number>;
   seasonalModifier: Record<string, number>;
+  /** Issue 27's shop defaults (optional): refinish hours for the damage at the refinish rate (else the labour rate), paint materials per refinish hour, the part's price (else the training median). */
+  refinishHours?: number | null;
+  refinishRate?: number | null;
+  materialsRate?: number | null;
+  partPrice?: number | null;
 }
 
 export interface TrainingExampleInput {
@@ -66,6 +71,9 @@ export interface PricedLine {
   baseCents: number;
   labour: { hours: number; hoursFrom: "training" | "default"; rateCents: number; cents: number };
   partsCents: number;
+  refinish?: { hours: number; rateCents: number; cents: number };
+  materialsRateCents?: number;
+  materialsCents?: number;
   modifiers: { make: number; location: number; seasonal: number };
   markupPercentage: number;
   /** After modifiers and markup, before the minimum charge. */
@@ -173,9 +181,15 @@ export function quote(input: QuoteInput): Quote {
     const known = examples.get(key) ?? [];
     const trainedHours = median(known.flatMap((e) => (e.laborHours != null && e.laborHours >= 0 ? [e.laborHours] : [])));
     const hours = trainedHours ?? DEFAULT_LABOUR_HOURS[damage.severity];
-    const partsCents = cents(median(known.flatMap((e) => (e.partsCost != null && e.partsCost >= 0 ? [e.partsCost] : []))) ?? 0);
+    const partsCents =
+      rule.partPrice != null ? cents(rule.partPrice) : cents(median(known.flatMap((e) => (e.partsCost != null && e.partsCost >= 0 ? [e.partsCost] : []))) ?? 0);
     const rateCents = cents(rule.laborRate);
     const labourCents = Math.round(hours * rateCents);
+    const refinishHours = rule.refinishHours ?? 0;
+    const refinish = refinishHours > 0 ? { hours: refinishHours, rateCents: cents(rule.refinishRate ?? rule.laborRate), cents: 0 } : undefined;
+    if (refinish) refinish.cents = Math.round(refinish.hours * refinish.rateCents);
+    const materialsRateCents = rule.materialsRate != null ? cents(rule.materialsRate) : undefined;
+    const materialsCents = Math.round(refinishHours * (materialsRateCents ?? 0));
     const baseCents = cents(rule.basePrice);
     const modifiers = {
       make: modifier(rule.vehicleMakeModifier, input.vehicleMake),
@@ -183,7 +197,7 @@ export function quote(input: QuoteInput): Quote {
       seasonal: modifier(rule.seasonalModifier, month),
     };
     const subtotalCents = Math.round(
-      (baseCents + labourCents + partsCents) *
+      (baseCents + labourCents + partsCents + (refinish?.cents ?? 0) + materialsCents) *
         modifiers.make *
         modifiers.location *
         modifiers.seasonal *
@@ -202,6 +216,8 @@ export function quote(input: QuoteInput): Quote {
       baseCents,
       labour: { hours, hoursFrom: trainedHours === undefined ? "default" : "training", rateCents, cents: labourCents },
       partsCents,
+      ...(refinish ? { refinish } : {}),
+      ...(materialsRateCents !== undefined ? { materialsRateCents, materialsCents } : {}),
       modifiers,
       markupPercentage: rule.markupPercentage,
       subtotalCents,

@@ -14,6 +14,10 @@ export interface EstimateLine {
   baseCents?: number;
   labour?: { hours: number; hoursFrom: string; rateCents: number; cents: number };
   partsCents?: number;
+  /** The rule's refinish labour (issue 27), priced at its refinish rate, with paint materials per hour. */
+  refinish?: { hours: number; rateCents: number; cents: number };
+  materialsRateCents?: number;
+  materialsCents?: number;
   modifiers?: { make: number; location: number; seasonal: number };
   markupPercentage?: number;
   subtotalCents?: number;
@@ -44,6 +48,7 @@ export function asLines(items: unknown): EstimateLine[] {
     const labour = isFields(l.labour) ? l.labour : undefined;
     const modifiers = isFields(l.modifiers) ? l.modifiers : undefined;
     const learning = isFields(l.learning) ? l.learning : undefined;
+    const refinish = isFields(l.refinish) ? l.refinish : undefined;
     return defined({
       damageType: text(l.damageType) ?? "unknown",
       severity: text(l.severity) ?? "unknown",
@@ -59,6 +64,9 @@ export function asLines(items: unknown): EstimateLine[] {
         cents: finite(labour.cents) ?? 0,
       },
       partsCents: finite(l.partsCents),
+      refinish: refinish && { hours: finite(refinish.hours) ?? 0, rateCents: finite(refinish.rateCents) ?? 0, cents: finite(refinish.cents) ?? 0 },
+      materialsRateCents: finite(l.materialsRateCents),
+      materialsCents: finite(l.materialsCents),
       modifiers: modifiers && { make: finite(modifiers.make) ?? 1, location: finite(modifiers.location) ?? 1, seasonal: finite(modifiers.seasonal) ?? 1 },
       markupPercentage: finite(l.markupPercentage),
       subtotalCents: finite(l.subtotalCents),

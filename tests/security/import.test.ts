@@ -168,6 +168,10 @@ function hostileRecords(collection: string): Record<string, Doc[] | string[]> {
       "5000 lines": [{ ...valid(collection), lineItems: Array.from({ length: 5000 }, () => ({ damageType: "dent", severity: "minor", location: null, priced: false, reason: "x" })) }],
       "300 damages": [{ ...valid(collection), damages: Array.from({ length: 300 }, () => ({ damageType: "dent", location: "front", severity: "minor", description: "d", confidence: 0.5 })) }],
       "malformed lines": [{ ...valid(collection), lineItems: [null, "x", { damageType: 5, labour: "x", manualCents: "abc" }] }],
+      "malformed sheet": [
+        { ...valid(collection), estimateSheet: { lines: [null, { id: "$where", operation: "weld", amountCents: "abc", labour: "x" }], rates: 3, taxRates: { parts: 1e9 } } },
+        { ...valid(collection), estimateSheet: { lines: Array.from({ length: 201 }, (_, i) => ({ id: `l${i}`, damage: null, operation: "repair", labour: null, part: null, amountCents: 1 })) } },
+      ],
       "stuck analysis": [{ ...valid(collection), status: "analyzing" }],
     });
   }
@@ -516,6 +520,7 @@ describe("import fixes, each with the attack that worked before", () => {
       status: "completed",
       mediaUrls: ["javascript:alert(1)", "https://evil.example/a.jpg", "/api/logout"],
       lineItems: [null, "x", { damageType: 5, labour: "x", manualCents: "abc", learning: [] }],
+      estimateSheet: { lines: [null, "x", { id: 5, operation: "weld", labour: "x", part: { quantity: "x" }, amountCents: 1e300 }], rates: 3, taxRates: "x", language: "de" },
       damages: [],
       audit: [],
     });

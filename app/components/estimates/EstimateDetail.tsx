@@ -75,20 +75,36 @@ export function EstimateDetail({
     <Stack gap="md" data-testid="estimate-detail">
       {a.supplementOf && (
         <Alert color="blue" variant="light" data-testid="earlier-versions">
-          Supplement (version {a.version}) of a sent estimate. Earlier versions:{" "}
+          Supplement {a.versionLabel} (version {a.version}) of a sent estimate. Earlier versions:{" "}
           {a.earlierVersions.map((v) => (
             <Anchor key={v.id} component={Link} to={hrefWith({ view: v.id })} mr="xs">
-              version {v.version} ({v.status})
+              {v.label} (version {v.version}, {v.status})
             </Anchor>
           ))}
         </Alert>
+      )}
+      {a.differences && (
+        <Section title={`Changes from ${a.differences.from.label}`}>
+          <ul style={{ margin: 0, paddingLeft: 18 }} data-testid="version-differences">
+            {a.differences.changes.map((change) => (
+              <li key={change}>
+                <Text size="sm">{change}</Text>
+              </li>
+            ))}
+            {a.differences.changes.length === 0 && (
+              <li>
+                <Text size="sm">No differences in the lines or totals.</Text>
+              </li>
+            )}
+          </ul>
+        </Section>
       )}
       {a.supplements.length > 0 && (
         <Alert color="yellow" variant="light" data-testid="later-versions">
           Version {a.version}: this estimate was revised after it was sent (lists and totals count the latest version):{" "}
           {a.supplements.map((s) => (
             <Anchor key={s.id} component={Link} to={hrefWith({ view: s.id })} mr="xs">
-              version {s.version} ({s.status})
+              {s.label} (version {s.version}, {s.status})
             </Anchor>
           ))}
         </Alert>

@@ -10,7 +10,7 @@ import { estimateFormValidator } from "~/components/form/validators";
 import type { EstimateEditInput } from "~/schemas/estimate";
 import { REASON_MAX } from "~/schemas/estimate-limits";
 import type { AssessmentJson } from "~/services/assessments.server";
-import { asLines, lineCents } from "~/utils/estimate-lines";
+import { ESTIMATE_LANGUAGES, LABOUR_CATEGORIES, OPERATION_LABELS, OPERATIONS, PART_TYPE_LABELS, PART_TYPES } from "~/schemas/estimate-sheet";
 import { CheckboxField } from "../form/fields/CheckboxField";
 import { SelectField } from "../form/fields/SelectField";
 import { SubmitButton } from "../form/fields/SubmitButton";
@@ -21,6 +21,27 @@ import { DAMAGE_TYPE_OPTIONS, LOCATION_OPTIONS, SEVERITY_OPTIONS } from "../trai
 export const ESTIMATE_FORM_ID = "estimate-form";
 
 const dollars = (cents: number | null) => (cents === null ? "" : (cents / 100).toFixed(2));
+
+const OPERATION_OPTIONS = OPERATIONS.map((value) => ({ value, label: OPERATION_LABELS[value] }));
+const CATEGORY_OPTIONS = [{ value: "", label: "No labour" }, ...LABOUR_CATEGORIES.map((value) => ({ value, label: value[0].toUpperCase() + value.slice(1) }))];
+const PART_OPTIONS = [{ value: "", label: "No part" }, ...PART_TYPES.map((value) => ({ value, label: PART_TYPE_LABELS[value] }))];
+const LANGUAGE_OPTIONS = ESTIMATE_LANGUAGES.map((value) => ({ value, label: { en: "English", es: "Español", fr: "Français" }[value] }));
+const BLANK_LINE = {
+  id: "",
+  damage: "",
+  operation: "",
+  description: "",
+  labourCategory: "",
+  hours: "",
+  rate: "",
+  partType: "",
+  partNumber: "",
+  partDescription: "",
+  quantity: "",
+  unitPrice: "",
+  amount: "",
+  note: "",
+};
 
 /**
  * Edit Estimate: one row per damage (type, location, severity, the line's amount in dollars, a
@@ -37,21 +58,39 @@ export function EstimateForm({
   contacts: { id: string; firstName: string; lastName: string }[];
   cancelTo: string;
 }) {
-  const lines = asLines(estimate.lineItems);
-  const priced = lines.length === estimate.damages.length;
-  const rows = estimate.damages.map((d, i) => ({
-    line: String(i),
-    damageType: d.damageType,
-    location: d.location,
-    severity: d.severity,
-    amount: priced ? dollars(lineCents(lines[i])) : "",
-  }));
+  const { sheet } = estimate;
+  const rows = estimate.damages.map((d, i) => ({ line: String(i), damageType: d.damageType, location: d.location, severity: d.severity }));
   const added = rows.length;
+  const lines = sheet.lines.map((l) => ({
+    id: l.id,
+    damage: l.damage === null ? "" : String(l.damage),
+    operation: l.operation,
+    description: l.description,
+    labourCategory: l.labour?.category ?? "",
+    hours: l.labour ? String(l.labour.hours) : "",
+    rate: l.labour ? dollars(l.labour.rateCents) : "",
+    partType: l.part?.type ?? "",
+    partNumber: l.part?.number ?? "",
+    partDescription: l.part?.description ?? "",
+    quantity: l.part ? String(l.part.quantity) : "",
+    unitPrice: l.part ? dollars(l.part.unitPriceCents) : "",
+    amount: l.amountCents === 0 ? "" : dollars(l.amountCents),
+    note: l.note,
+  }));
+  const damageOptions = [
+    { value: "", label: "Whole vehicle" },
+    ...estimate.damages.map((d, i) => ({ value: String(i), label: `#${i + 1} ${d.damageType.replace(/_/g, " ")} (${d.location})` })),
+  ];
   const defaults = {
     severity: estimate.severity ?? "",
     contactId: estimate.contactId ?? "",
     reason: "",
-    damages: [...rows, { line: "", damageType: "", location: "front", severity: "minor", amount: "" }],
+    materialsRate: dollars(sheet.materialsRateCents),
+    deductible: sheet.deductibleCents === null ? "" : dollars(sheet.deductibleCents),
+    language: sheet.language ?? "en",
+    mileage: sheet.mileage === null ? "" : String(sheet.mileage),
+    damages: [...rows, { line: "", damageType: "", location: "front", severity: "minor" }],
+    lines: [...lines, BLANK_LINE],
   };
   return (
     <ValidatedForm
@@ -99,17 +138,54 @@ export function EstimateForm({
               />
               <SelectField name={`damages[${i}].location`} label="Location" data={LOCATION_OPTIONS} />
               <SelectField name={`damages[${i}].severity`} label="Severity" data={SEVERITY_OPTIONS} />
-              <TextField name={`damages[${i}].amount`} label="Amount (USD)" type="number" step="0.01" placeholder="TBD" />
             </SimpleGrid>
             {i < added && (
               <Group mt={6}>
-                <CheckboxField name={`damages[${i}].remove`} label="Remove this line" />
+                <CheckboxField name={`damages[${i}].remove`} label="Remove this damage and its lines" />
               </Group>
             )}
           </fieldset>
         ))}
+        {defaults.lines.map((line, i) => (
+          <fieldset key={`line-${i}`} style={{ border: "1px solid var(--mantine-color-gray-3)", borderRadius: 6, padding: 10, margin: 0 }} data-testid="sheet-line-row">
+            <legend style={{ fontSize: 13, padding: "0 4px" }}>{i < lines.length ? `Estimate line ${i + 1}` : "Add a line"}</legend>
+            {i < lines.length && <input type="hidden" name={`lines[${i}].id`} value={line.id} />}
+            <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="xs">
+              <SelectField name={`lines[${i}].damage`} label="Damage" data={damageOptions} />
+              <SelectField
+                name={`lines[${i}].operation`}
+                label="Operation"
+                data={i < lines.length ? OPERATION_OPTIONS : [{ value: "", label: "None" }, ...OPERATION_OPTIONS]}
+              />
+              <TextField name={`lines[${i}].description`} label="Description" />
+              <TextField name={`lines[${i}].note`} label="Note" />
+              <SelectField name={`lines[${i}].labourCategory`} label="Labour" data={CATEGORY_OPTIONS} />
+              <TextField name={`lines[${i}].hours`} label="Hours" type="number" step="0.01" />
+              <TextField name={`lines[${i}].rate`} label="Rate (USD/h)" type="number" step="0.01" placeholder="Category rate" />
+              <TextField name={`lines[${i}].amount`} label="Sublet / other (USD)" type="number" step="0.01" />
+              <SelectField name={`lines[${i}].partType`} label="Part type" data={PART_OPTIONS} />
+              <TextField name={`lines[${i}].partNumber`} label="Part number" />
+              <TextField name={`lines[${i}].partDescription`} label="Part description" />
+              <SimpleGrid cols={2} spacing="xs">
+                <TextField name={`lines[${i}].quantity`} label="Qty" type="number" step="1" />
+                <TextField name={`lines[${i}].unitPrice`} label="Unit price" type="number" step="0.01" />
+              </SimpleGrid>
+            </SimpleGrid>
+            {i < lines.length && (
+              <Group mt={6}>
+                <CheckboxField name={`lines[${i}].remove`} label="Remove this line" />
+              </Group>
+            )}
+          </fieldset>
+        ))}
+        <SimpleGrid cols={{ base: 1, sm: 4 }} spacing="xs">
+          <TextField name="mileage" label="Mileage" type="number" step="1" placeholder="Not given" />
+          <TextField name="materialsRate" label="Paint materials (USD per refinish hour)" type="number" step="0.01" />
+          <TextField name="deductible" label="Deductible (USD, insurer pays the rest)" type="number" step="0.01" placeholder="None" />
+          <SelectField name="language" label="Estimate language" data={LANGUAGE_OPTIONS} />
+        </SimpleGrid>
         <Text size="xs" c="dimmed">
-          Leave an amount blank for a line still to be priced (the total then reads TBD).
+          A damage without any line keeps the total to be determined (TBD). Tax rates come from Settings → Profile.
         </Text>
         <TextareaField
           name="reason"

@@ -1,43 +1,42 @@
 import { Table } from "~/components/Table";
 import { Text } from "#mantine/components/Text/Text";
 import type { AssessmentJson } from "~/services/assessments.server";
-import { aiCents, asLines, formatCents, humanizeType, lineCents, type EstimateLine } from "~/utils/estimate-lines";
+import { LABOUR_CATEGORIES, OPERATION_LABELS, OPERATIONS, PART_TYPE_LABELS } from "~/schemas/estimate-sheet";
+import { formatCents } from "~/utils/estimate-lines";
+import { labourCentsOf, lineTotalCents, materialsCentsOf, type SheetLine } from "~/utils/estimate-sheet";
 
-const factor = (n: number) => `× ${n.toFixed(2)}`;
+const hours = (h: number) => `${h} h`;
 
-/** How a line's amount came about, as the pricing engine (or the reviewer) made it. */
-function LineDetail({ line }: { line: EstimateLine }) {
+/** What a line is made of: labour (category, hours × rate), paint materials, the part, sublet or other charges, the note. */
+function lineParts(line: SheetLine, materialsRateCents: number) {
   const parts: string[] = [];
-  if (line.priced) {
-    if (line.labour) parts.push(`Labour ${line.labour.hours} h × ${formatCents(line.labour.rateCents)} = ${formatCents(line.labour.cents)}`);
-    parts.push(`Parts ${formatCents(line.partsCents ?? 0)}`, `Base ${formatCents(line.baseCents ?? 0)}`);
-    if (line.modifiers) {
-      parts.push(`Modifiers: make ${factor(line.modifiers.make)}, location ${factor(line.modifiers.location)}, season ${factor(line.modifiers.seasonal)}`);
-    }
-    if (line.markupPercentage) parts.push(`Markup ${line.markupPercentage}%`);
-    if (line.minimumApplied) parts.push(`Minimum charge ${formatCents(line.minimumChargeCents ?? 0)}`);
-    if (line.learning && line.learning.records > 0) {
-      parts.push(`Learning adjustment ${formatCents(line.learning.cents)} (${factor(line.learning.factor)} from ${line.learning.records} record(s))`);
-    }
-  } else {
-    parts.push(line.reason ?? "Not priced");
+  if (line.labour) parts.push(`${line.labour.category} ${hours(line.labour.hours)} × ${formatCents(line.labour.rateCents)} = ${formatCents(labourCentsOf(line))}`);
+  const materials = materialsCentsOf(line, materialsRateCents);
+  if (materials) parts.push(`paint materials ${formatCents(materials)}`);
+  if (line.part) {
+    parts.push(`${PART_TYPE_LABELS[line.part.type]} part ${line.part.number} ${line.part.description} × ${line.part.quantity} @ ${formatCents(line.part.unitPriceCents)}`.replace(/\s+/g, " "));
   }
-  if (line.manualCents !== undefined) {
-    parts.push(`Set by a reviewer (AI: ${formatCents(aiCents(line))})`);
-  }
-  return (
-    <Text size="xs" c="dimmed">
-      {parts.join(" · ")}
-    </Text>
-  );
+  if (line.amountCents) parts.push(`${line.operation === "sublet" ? "sublet" : "other charges"} ${formatCents(line.amountCents)}`);
+  if (line.note) parts.push(line.note);
+  return parts.join(" · ");
 }
 
-/** The estimate's lines (cents → dollars) with the total, or what keeps it TBD. */
+/** The estimate's lines grouped by operation, then the totals block as shops print it. */
 export function EstimateLines({ estimate }: { estimate: AssessmentJson }) {
-  const lines = asLines(estimate.lineItems);
-  if (lines.length === 0) {
+  const { sheet } = estimate;
+  if (sheet.lines.length === 0) {
     return <Text size="sm">{estimate.costNote ?? "No line items."}</Text>;
   }
+  const t = sheet.totals;
+  const groups = OPERATIONS.map((op) => ({ op, lines: sheet.lines.filter((l) => l.operation === op) })).filter((g) => g.lines.length > 0);
+  const row = (label: string, cents: number, strong = false, testId?: string) => (
+    <Table.Tr key={label}>
+      <Table.Td fw={strong ? 700 : undefined}>{label}</Table.Td>
+      <Table.Td ta="right" fw={strong ? 700 : undefined} data-testid={testId}>
+        {formatCents(cents)}
+      </Table.Td>
+    </Table.Tr>
+  );
   return (
     <Table.ScrollContainer minWidth={420}>
       <Table data-testid="estimate-lines" verticalSpacing={4}>
@@ -48,24 +47,44 @@ export function EstimateLines({ estimate }: { estimate: AssessmentJson }) {
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {lines.map((line, i) => (
-            <Table.Tr key={i}>
-              <Table.Td>
-                <Text size="sm">
-                  {humanizeType(line.damageType)} ({line.severity}
-                  {line.location ? `, ${line.location}` : ""})
-                </Text>
-                <LineDetail line={line} />
+          {groups.map((g) => [
+            <Table.Tr key={g.op}>
+              <Table.Td colSpan={2} fw={600} c="dimmed">
+                {OPERATION_LABELS[g.op]}
               </Table.Td>
-              <Table.Td ta="right">{formatCents(lineCents(line))}</Table.Td>
-            </Table.Tr>
-          ))}
+            </Table.Tr>,
+            ...g.lines.map((line) => (
+              <Table.Tr key={line.id} data-testid="sheet-line">
+                <Table.Td>
+                  <Text size="sm">
+                    {line.damage !== null ? `#${line.damage + 1} ` : ""}
+                    {line.description || OPERATION_LABELS[line.operation]}
+                  </Text>
+                  <Text size="xs" c="dimmed">
+                    {lineParts(line, sheet.materialsRateCents)}
+                  </Text>
+                </Table.Td>
+                <Table.Td ta="right">{formatCents(lineTotalCents(line, sheet.materialsRateCents))}</Table.Td>
+              </Table.Tr>
+            )),
+          ])}
+          {row("Parts", t.partsCents)}
+          {LABOUR_CATEGORIES.filter((c) => t.labourCents[c] > 0).map((c) => row(`Labour (${c})`, t.labourCents[c]))}
+          {t.materialsCents > 0 && row("Paint materials", t.materialsCents)}
+          {t.subletCents !== 0 && row("Sublet", t.subletCents)}
+          {t.otherCents !== 0 && row("Other charges", t.otherCents)}
+          {row("Subtotal", t.subtotalCents, true)}
+          {t.taxCents.parts > 0 && row(`Tax on parts (${sheet.taxRates.parts}%)`, t.taxCents.parts)}
+          {t.taxCents.labour > 0 && row(`Tax on labour (${sheet.taxRates.labour}%)`, t.taxCents.labour)}
+          {t.taxCents.materials > 0 && row(`Tax on paint materials (${sheet.taxRates.materials}%)`, t.taxCents.materials)}
           <Table.Tr>
             <Table.Td fw={700}>Total</Table.Td>
             <Table.Td ta="right" fw={700} data-testid="estimate-total">
               {estimate.estimatedCost === null ? "TBD" : formatCents(Math.round(estimate.estimatedCost * 100))}
             </Table.Td>
           </Table.Tr>
+          {t.deductibleCents !== null && row("Deductible (customer pays)", t.customerPaysCents)}
+          {t.deductibleCents !== null && row("Insurer pays", t.insurerPaysCents)}
         </Table.Tbody>
       </Table>
     </Table.ScrollContainer>

@@ -20,6 +20,7 @@ import { FormError } from "../form/fields/FormError";
 import { PasswordField } from "../form/fields/PasswordField";
 import { SubmitButton } from "../form/fields/SubmitButton";
 import { TextField } from "../form/fields/TextField";
+import { EstimateSettingsCard } from "./EstimateSettingsCard";
 import { showToast } from "../toast";
 
 /** Settings → Profile: who is signed in, the profile form and the default vendor for pricing. */
@@ -112,6 +113,7 @@ export function ProfileTab({ data }: { data: SerializeFrom<typeof profileTab> })
           </Group>
         </Form>
       </Card>
+      <EstimateSettingsCard settings={data.estimateSettings} />
     </Stack>
   );
 }

@@ -1,0 +1,190 @@
+import type { EstimateLanguage, LabourCategory, Operation, PartType } from "~/schemas/estimate-sheet";
+
+/** The printed estimate's words in the customer's language (EN/ES/FR). */
+export interface PdfWords {
+  locale: string;
+  estimate: string;
+  supplement: (label: string) => string;
+  number: string;
+  date: string;
+  validUntil: string;
+  customer: string;
+  vehicle: string;
+  vin: string;
+  mileage: string;
+  notGiven: string;
+  noCustomer: string;
+  photos: string;
+  damages: string;
+  noDamages: string;
+  lines: string;
+  columns: { damage: string; description: string; labour: string; part: string; qty: string; amount: string };
+  operations: Record<Operation, string>;
+  categories: Record<LabourCategory, string>;
+  partTypes: Record<PartType, string>;
+  materials: string;
+  sublet: string;
+  other: string;
+  noLines: string;
+  totals: {
+    parts: string;
+    labour: (category: string) => string;
+    materials: string;
+    sublet: string;
+    other: string;
+    subtotal: string;
+    tax: (what: string, rate: number) => string;
+    total: string;
+    tbd: string;
+    deductible: string;
+    customerPays: string;
+    insurerPays: string;
+  };
+  terms: string;
+  signature: { customer: string; date: string; shop: string; accept: string };
+  page: (n: number, of: number) => string;
+  severities: Record<string, string>;
+  locations: Record<string, string>;
+}
+
+const EN: PdfWords = {
+  locale: "en-US",
+  estimate: "Estimate",
+  supplement: (label) => `Supplement ${label}`,
+  number: "No.",
+  date: "Date",
+  validUntil: "Valid until",
+  customer: "Customer",
+  vehicle: "Vehicle",
+  vin: "VIN",
+  mileage: "Mileage",
+  notGiven: "Not specified",
+  noCustomer: "Unknown contact",
+  photos: "Photos",
+  damages: "Damages",
+  noDamages: "None recorded",
+  lines: "Estimate lines",
+  columns: { damage: "Dmg", description: "Description", labour: "Labour", part: "Part", qty: "Qty", amount: "Amount" },
+  operations: { repair: "Repair", replace: "Replace", refinish: "Refinish", blend: "Blend", remove_install: "Remove & install", sublet: "Sublet" },
+  categories: { body: "body", refinish: "refinish", mechanical: "mechanical", frame: "frame" },
+  partTypes: { oem: "OEM", aftermarket: "Aftermarket", used: "Used", reconditioned: "Reconditioned" },
+  materials: "paint materials",
+  sublet: "sublet",
+  other: "other charges",
+  noLines: "No lines yet: to be determined",
+  totals: {
+    parts: "Parts",
+    labour: (c) => `Labour (${c})`,
+    materials: "Paint materials",
+    sublet: "Sublet",
+    other: "Other charges",
+    subtotal: "Subtotal",
+    tax: (what, rate) => `Tax on ${what} (${rate}%)`,
+    total: "Total (USD)",
+    tbd: "TBD",
+    deductible: "Deductible",
+    customerPays: "Customer pays",
+    insurerPays: "Insurer pays",
+  },
+  terms: "Terms",
+  signature: { customer: "Customer signature", date: "Date", shop: "Authorized by", accept: "I authorize the repairs described above at the prices shown." },
+  page: (n, of) => `Page ${n} of ${of}`,
+  severities: { minor: "minor", moderate: "moderate", major: "major", severe: "severe" },
+  locations: { front: "front", rear: "rear", left: "left", right: "right", top: "top", bottom: "bottom", center: "center" },
+};
+
+const ES: PdfWords = {
+  ...EN,
+  locale: "es-US",
+  estimate: "Presupuesto",
+  supplement: (label) => `Suplemento ${label}`,
+  number: "N.º",
+  date: "Fecha",
+  validUntil: "Válido hasta",
+  customer: "Cliente",
+  vehicle: "Vehículo",
+  vin: "VIN",
+  mileage: "Kilometraje",
+  notGiven: "No especificado",
+  noCustomer: "Contacto desconocido",
+  photos: "Fotos",
+  damages: "Daños",
+  noDamages: "Ninguno registrado",
+  lines: "Líneas del presupuesto",
+  columns: { damage: "Daño", description: "Descripción", labour: "Mano de obra", part: "Pieza", qty: "Cant.", amount: "Importe" },
+  operations: { repair: "Reparar", replace: "Reemplazar", refinish: "Repintar", blend: "Difuminar", remove_install: "Desmontar y montar", sublet: "Subcontrato" },
+  categories: { body: "carrocería", refinish: "pintura", mechanical: "mecánica", frame: "bastidor" },
+  partTypes: { oem: "Original", aftermarket: "Alternativa", used: "Usada", reconditioned: "Reacondicionada" },
+  materials: "materiales de pintura",
+  sublet: "subcontrato",
+  other: "otros cargos",
+  noLines: "Sin líneas todavía: por determinar",
+  totals: {
+    parts: "Piezas",
+    labour: (c) => `Mano de obra (${c})`,
+    materials: "Materiales de pintura",
+    sublet: "Subcontrato",
+    other: "Otros cargos",
+    subtotal: "Subtotal",
+    tax: (what, rate) => `Impuesto sobre ${what} (${rate}%)`,
+    total: "Total (USD)",
+    tbd: "Por determinar",
+    deductible: "Deducible",
+    customerPays: "Paga el cliente",
+    insurerPays: "Paga la aseguradora",
+  },
+  terms: "Condiciones",
+  signature: { customer: "Firma del cliente", date: "Fecha", shop: "Autorizado por", accept: "Autorizo las reparaciones descritas a los precios indicados." },
+  page: (n, of) => `Página ${n} de ${of}`,
+  severities: { minor: "leve", moderate: "moderado", major: "grave", severe: "muy grave" },
+  locations: { front: "delantera", rear: "trasera", left: "izquierda", right: "derecha", top: "superior", bottom: "inferior", center: "central" },
+};
+
+const FR: PdfWords = {
+  ...EN,
+  locale: "fr-CA",
+  estimate: "Devis",
+  supplement: (label) => `Supplément ${label}`,
+  number: "N°",
+  date: "Date",
+  validUntil: "Valable jusqu'au",
+  customer: "Client",
+  vehicle: "Véhicule",
+  vin: "NIV",
+  mileage: "Kilométrage",
+  notGiven: "Non précisé",
+  noCustomer: "Contact inconnu",
+  photos: "Photos",
+  damages: "Dommages",
+  noDamages: "Aucun",
+  lines: "Lignes du devis",
+  columns: { damage: "Dom.", description: "Description", labour: "Main-d'œuvre", part: "Pièce", qty: "Qté", amount: "Montant" },
+  operations: { repair: "Réparer", replace: "Remplacer", refinish: "Peindre", blend: "Raccord", remove_install: "Déposer et reposer", sublet: "Sous-traitance" },
+  categories: { body: "carrosserie", refinish: "peinture", mechanical: "mécanique", frame: "châssis" },
+  partTypes: { oem: "D'origine", aftermarket: "Adaptable", used: "Occasion", reconditioned: "Reconditionnée" },
+  materials: "ingrédients peinture",
+  sublet: "sous-traitance",
+  other: "autres frais",
+  noLines: "Aucune ligne pour l'instant : à déterminer",
+  totals: {
+    parts: "Pièces",
+    labour: (c) => `Main-d'œuvre (${c})`,
+    materials: "Ingrédients peinture",
+    sublet: "Sous-traitance",
+    other: "Autres frais",
+    subtotal: "Sous-total",
+    tax: (what, rate) => `Taxe sur ${what} (${rate} %)`,
+    total: "Total (USD)",
+    tbd: "À déterminer",
+    deductible: "Franchise",
+    customerPays: "À la charge du client",
+    insurerPays: "À la charge de l'assureur",
+  },
+  terms: "Conditions",
+  signature: { customer: "Signature du client", date: "Date", shop: "Autorisé par", accept: "J'autorise les réparations décrites ci-dessus aux prix indiqués." },
+  page: (n, of) => `Page ${n} sur ${of}`,
+  severities: { minor: "léger", moderate: "modéré", major: "important", severe: "grave" },
+  locations: { front: "avant", rear: "arrière", left: "gauche", right: "droite", top: "haut", bottom: "bas", center: "centre" },
+};
+
+export const PDF_WORDS: Record<EstimateLanguage, PdfWords> = { en: EN, es: ES, fr: FR };

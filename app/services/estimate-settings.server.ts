@@ -1,0 +1,86 @@
+import { User } from "~/models/user.server";
+import { DEFAULT_VALIDITY_DAYS, type EstimateSettingsInput } from "~/schemas/estimate-settings";
+import { jsonError } from "~/utils/http.server";
+import { NO_TAX, type TaxRates } from "~/utils/estimate-sheet";
+import type { Actor } from "./auth.server";
+import { discardMediaUrl, mediaUrl, readMediaBytes, receiveFormUploads } from "./storage.server";
+
+/** An account's estimate settings as the API answers them and the screens and the PDF use them. */
+export interface EstimateSettings {
+  taxRates: TaxRates;
+  terms: string;
+  validityDays: number;
+  logoUrl: string | null;
+}
+
+type Stored = { taxParts?: number; taxLabour?: number; taxMaterials?: number; terms?: string; validityDays?: number; logoUrl?: string };
+
+function present(stored: Stored | undefined | null): EstimateSettings {
+  return {
+    taxRates: stored ? { parts: stored.taxParts ?? 0, labour: stored.taxLabour ?? 0, materials: stored.taxMaterials ?? 0 } : NO_TAX,
+    terms: stored?.terms ?? "",
+    validityDays: stored?.validityDays ?? DEFAULT_VALIDITY_DAYS,
+    logoUrl: stored?.logoUrl ?? null,
+  };
+}
+
+/** The settings of the account that owns an estimate (its owner's, whoever is looking). */
+export async function estimateSettingsOf(ownerId: string) {
+  const user = await User.findById(ownerId).select({ estimateSettings: 1 }).lean<{ estimateSettings?: Stored }>();
+  return present(user?.estimateSettings);
+}
+
+export async function updateEstimateSettings(actor: Actor, input: EstimateSettingsInput) {
+  const user = await User.findOneAndUpdate(
+    { _id: actor.id },
+    {
+      $set: {
+        "estimateSettings.taxParts": input.taxParts,
+        "estimateSettings.taxLabour": input.taxLabour,
+        "estimateSettings.taxMaterials": input.taxMaterials,
+        "estimateSettings.terms": input.terms,
+        "estimateSettings.validityDays": input.validityDays,
+      },
+    },
+    { returnDocument: "after", runValidators: true },
+  )
+    .select({ estimateSettings: 1 })
+    .lean<{ estimateSettings?: Stored }>();
+  if (!user) throw jsonError(404, "User not found");
+  return present(user.estimateSettings);
+}
+
+/**
+ * The account's logo from a multipart post (field `logo`): stored in object storage like other media
+ * (one PNG or JPEG, 2 MB), the previous one removed. 400 with the uploader's message otherwise.
+ */
+export async function uploadLogo(actor: Actor, request: Request) {
+  const { stored, errors } = await receiveFormUploads(actor, request, "logo");
+  const [logo, ...extra] = stored;
+  for (const record of extra) await discardMediaUrl(mediaUrl(String(record._id)), { ownerId: actor.id });
+  if (!logo) throw jsonError(400, errors[0] ?? "Choose a PNG or JPEG logo", { logo: errors[0] ?? "Choose a PNG or JPEG logo" });
+  logo.set({ draft: false });
+  await logo.save();
+  const url = mediaUrl(String(logo._id));
+  const before = await User.findOneAndUpdate({ _id: actor.id }, { $set: { "estimateSettings.logoUrl": url } })
+    .select({ estimateSettings: 1 })
+    .lean<{ estimateSettings?: Stored }>();
+  const previous = before?.estimateSettings?.logoUrl;
+  if (previous && previous !== url) await discardMediaUrl(previous, { ownerId: actor.id });
+  return estimateSettingsOf(actor.id);
+}
+
+export async function removeLogo(actor: Actor) {
+  const before = await User.findOneAndUpdate({ _id: actor.id }, { $unset: { "estimateSettings.logoUrl": "" } })
+    .select({ estimateSettings: 1 })
+    .lean<{ estimateSettings?: Stored }>();
+  const previous = before?.estimateSettings?.logoUrl;
+  if (previous) await discardMediaUrl(previous, { ownerId: actor.id });
+  return estimateSettingsOf(actor.id);
+}
+
+/** The logo's bytes, resolved in the owner's scope: a URL naming another account's upload gives nothing. */
+export async function logoBytes(settings: EstimateSettings, ownerId: string) {
+  if (!settings.logoUrl) return null;
+  return readMediaBytes(settings.logoUrl, { ownerId });
+}
