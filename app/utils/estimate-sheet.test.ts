@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { LABOUR_CATEGORIES, OPERATIONS, PART_TYPES } from "~/schemas/estimate-sheet";
 import { readSheet, sheetTotals, type SheetLine, type TaxRates } from "./estimate-sheet";
 
-// The money rules of decision 0019, property-tested against an independent calculation: decimal
+// The money rules of decision 0021, property-tested against an independent calculation: decimal
 // strings parsed digit by digit and BigInt arithmetic, rounding half up once where a fraction of a
 // cent appears (a line's labour, a line's paint materials, each tax category).
 
@@ -81,7 +81,7 @@ function independent(c: Case) {
 
 const taxRates = (c: Case): TaxRates => ({ parts: Number(c.taxTexts.parts), labour: Number(c.taxTexts.labour), materials: Number(c.taxTexts.materials) });
 
-describe("estimate totals (decision 0019)", () => {
+describe("estimate totals (decision 0021)", () => {
   it("match an independent calculation: parts, labour by category, materials, tax once per category, total", () => {
     fc.assert(
       fc.property(caseArb, (c) => {

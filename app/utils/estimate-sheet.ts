@@ -12,7 +12,7 @@ import { asLines, formatCents, humanizeType, type EstimateLine } from "./estimat
 
 // The estimate as a shop writes it (lines, rates, taxes) and its money rules, shared by the edit
 // service, the API's answers, the screens and the PDF. Integer cents; rounding is decided in one
-// place (docs/decisions/0019-estimate-money.md): a fraction of a cent appears only in hours × rate
+// place (docs/decisions/0021-estimate-money.md): a fraction of a cent appears only in hours × rate
 // (each line's labour and paint materials) and in tax × base (each tax category); each is rounded
 // half up once, where it appears, and sums are exact.
 
@@ -240,7 +240,7 @@ export interface SheetSource {
  * the first edit, it is read from the engine's lines (`lineItems`, one per damage): a priced damage
  * gives its labour, part and other charges, an amount a reviewer set gives one line of that amount,
  * a damage still to be priced gives none. No tax was charged then, so none is read. The lines add up
- * to the amounts stored, so an old estimate reads and totals as it always did (decision 0019).
+ * to the amounts stored, so an old estimate reads and totals as it always did (decision 0021).
  */
 export function readSheet(source: SheetSource, fallback: { taxRates?: TaxRates; language?: EstimateLanguage | null } = {}): Sheet {
   const stored = isFields(source.estimateSheet) ? source.estimateSheet : null;
