@@ -9,6 +9,7 @@ import { jsonError } from "~/utils/http.server";
 import { assessmentNotFound, assessmentsPage, auditActor, presentOne, type AssessmentJson } from "./assessments.server";
 import type { Actor } from "./auth.server";
 import { planEdit, type ContactChange } from "./estimate-edit.server";
+import { emitEvent, estimateEventData, estimateOrderKey } from "./webhooks.server";
 
 /**
  * Midnight today in the server's time zone (the `TZ` environment variable; UTC when unset): the
@@ -143,5 +144,6 @@ export async function editEstimate(actor: Actor, id: string, input: EstimateEdit
       });
     }
   }
+  await emitEvent({ ownerId: record.ownerId, type: "estimate.updated", data: estimateEventData(record, { changes: plan.change.changes }), orderKey: estimateOrderKey(record) });
   return presentOne(actor, record);
 }
