@@ -121,10 +121,9 @@ const deliverySchema = new Schema(
   { timestamps: true },
 );
 deliverySchema.index({ eventId: 1, endpointId: 1 }, { unique: true });
-// The worker's claim (due, pending, not held) and recovery (held past the lease).
+// The worker's claim (due, pending, not held) and, by its prefix, recovery (pending, held past the
+// lease). Every index is written on each of a delivery's state changes: there are few.
 deliverySchema.index({ status: 1, inFlight: 1, nextAttemptAt: 1 });
-deliverySchema.index({ inFlight: 1, leaseUntil: 1 });
-deliverySchema.index({ claimToken: 1 });
 // The head of an estimate's line to one endpoint; an endpoint's log, newest first.
 deliverySchema.index({ endpointId: 1, orderKey: 1, status: 1, eventAt: 1 });
 deliverySchema.index({ ownerId: 1, endpointId: 1, createdAt: -1 });
@@ -289,17 +288,34 @@ export async function dueDeliveries({ now, limit }: { now: Date; limit: number }
     .lean<Pick<WebhookDeliveryRecord, "_id" | "endpointId" | "orderKey" | "eventAt">[]>();
 }
 
-/** The first undelivered delivery of an estimate's line to an endpoint: only it may go now. */
-export async function headOfLine({ endpointId, orderKey }: { endpointId: Types.ObjectId; orderKey: string }) {
-  return WebhookDelivery.findOne({ endpointId, orderKey, status: "pending" })
-    .select({ _id: 1, nextAttemptAt: 1, inFlight: 1, leaseUntil: 1 })
+/**
+ * The first undelivered delivery of each of these lines (an estimate's deliveries to one endpoint),
+ * keyed `endpointId:orderKey`: only it may go now. One query for the lines of a claim.
+ */
+export async function headsOfLines(lines: { endpointId: Types.ObjectId; orderKey: string }[]) {
+  const heads = new Map<string, Types.ObjectId>();
+  if (lines.length === 0) return heads;
+  const pending = await WebhookDelivery.find({
+    endpointId: trusted({ $in: [...new Set(lines.map((l) => String(l.endpointId)))] }),
+    orderKey: trusted({ $in: [...new Set(lines.map((l) => l.orderKey))] }),
+    status: "pending",
+  })
+    .select({ _id: 1, endpointId: 1, orderKey: 1 })
     .sort({ eventAt: 1, _id: 1 })
-    .lean<Pick<WebhookDeliveryRecord, "_id" | "nextAttemptAt" | "inFlight" | "leaseUntil">>();
+    .lean<Pick<WebhookDeliveryRecord, "_id" | "endpointId" | "orderKey">[]>();
+  for (const d of pending) {
+    const line = `${String(d.endpointId)}:${d.orderKey}`;
+    if (!heads.has(line)) heads.set(line, d._id);
+  }
+  return heads;
 }
 
-/** A delivery waiting behind its line's head is not due before the head could be done. */
-export async function deferDelivery({ id, until }: { id: Types.ObjectId; until: Date }) {
-  await WebhookDelivery.updateOne({ _id: id, status: "pending", inFlight: false }, { $set: { nextAttemptAt: until } });
+/**
+ * Deliveries waiting behind their line's head are not due before `until`; the head's end releases
+ * them sooner (releaseLine).
+ */
+export async function deferDeliveries({ ids, until }: { ids: Types.ObjectId[]; until: Date }) {
+  await WebhookDelivery.updateMany({ _id: trusted({ $in: ids }), status: "pending", inFlight: false }, { $set: { nextAttemptAt: until } });
 }
 
 /** The head of a line is done (delivered or failed for good): the rest of the line is due now. */
@@ -319,22 +335,19 @@ export async function claimDeliveries({ ids, claimToken, leaseUntil }: { ids: Ty
     { _id: trusted({ $in: ids }), status: "pending", inFlight: false },
     { $set: { inFlight: true, claimToken, leaseUntil } },
   );
-  return WebhookDelivery.find({ claimToken, inFlight: true }).lean<WebhookDeliveryRecord[]>();
+  return WebhookDelivery.find({ _id: trusted({ $in: ids }), claimToken, inFlight: true }).lean<WebhookDeliveryRecord[]>();
 }
 
 const held = (delivery: WebhookDeliveryRecord) => ({ _id: delivery._id, claimToken: delivery.claimToken, inFlight: true });
 
-/** The receiver answered 2xx. Null when the claim was lost meanwhile (recovery took it back). */
+/** The receiver answered 2xx; false when the claim was lost meanwhile (recovery took it back). */
 export async function recordDelivered({ delivery, attempt }: { delivery: WebhookDeliveryRecord; attempt: DeliveryAttemptRecord }) {
-  return WebhookDelivery.findOneAndUpdate(
-    held(delivery),
-    {
-      $set: { status: "delivered", inFlight: false, deliveredAt: attempt.at, lastStatusCode: attempt.statusCode },
-      $push: { attempts: attempt },
-      $unset: { claimToken: 1, leaseUntil: 1, nextAttemptAt: 1, lastError: 1, manual: 1 },
-    },
-    { returnDocument: "after" },
-  ).lean<WebhookDeliveryRecord>();
+  const { matchedCount } = await WebhookDelivery.updateOne(held(delivery), {
+    $set: { status: "delivered", inFlight: false, deliveredAt: attempt.at, lastStatusCode: attempt.statusCode },
+    $push: { attempts: attempt },
+    $unset: { claimToken: 1, leaseUntil: 1, nextAttemptAt: 1, lastError: 1, manual: 1 },
+  });
+  return matchedCount === 1;
 }
 
 /** A failed attempt: pending again at `retryAt`, or failed for good without one. */
@@ -358,7 +371,7 @@ export async function recordAttemptFailed({ delivery, attempt, retryAt }: { deli
 /** Deliveries whose worker died mid-attempt (lease over): due again now. At least once: the receiver deduplicates by webhook-id. */
 export async function releaseAbandoned(now: Date) {
   const { modifiedCount } = await WebhookDelivery.updateMany(
-    { inFlight: true, leaseUntil: trusted({ $lt: now }) },
+    { status: "pending", inFlight: true, leaseUntil: trusted({ $lt: now }) },
     { $set: { inFlight: false, nextAttemptAt: now }, $unset: { claimToken: 1, leaseUntil: 1 } },
   );
   return modifiedCount;

@@ -7,13 +7,13 @@ import type { Types } from "mongoose";
 import {
   cancelPending,
   claimDeliveries,
-  deferDelivery,
+  deferDeliveries,
   disableEndpoint,
   dueDeliveries,
   endpointsByIds,
   eventsByIds,
   findUnfannedEvents,
-  headOfLine,
+  headsOfLines,
   noteEndpointSuccess,
   recordAttemptFailed,
   recordDelivered,
@@ -51,6 +51,7 @@ export interface WebhookWorkerOptions {
 }
 
 const RECOVERY_EVERY_MS = 5_000;
+const COALESCE_MS = 20;
 /** A fan-out older than this with no deliveries yet was cut short (its process died): finished here. */
 const FAN_OUT_GRACE_MS = 10_000;
 /** DNS (5 s at most, outbound.server) + the request's own timeout + margin: an attempt never outlives its lease. */
@@ -164,16 +165,18 @@ export class WebhookWorker {
           this.lastRecovery = Date.now();
           await this.recover();
         }
+        // Claims go in batches (half the slots at least): each claim costs the same few queries.
         const free = this.concurrency - this.running.size;
-        if (free > 0) claimed = await this.claim(free);
+        if (free >= Math.ceil(this.concurrency / 2) || this.running.size === 0) claimed = await this.claim(free);
       } catch (error) {
         if (!isDbUnavailableError(error) && !(error instanceof Response)) console.warn("webhooks:", error);
       }
       if (this.stopping) break;
       // More may be due at once; a full house waits for a running attempt to finish (it wakes us).
       if (claimed > 0 && this.running.size < this.concurrency) continue;
-      if (this.doze.woken) continue;
-      await this.doze.sleep(this.pollMs);
+      if (!this.doze.woken) await this.doze.sleep(this.pollMs);
+      // An emit wakes the worker: the events emitted in the next moment go in the same claim.
+      if (this.doze.woken && !this.stopping) await new Promise((resolve) => setTimeout(resolve, COALESCE_MS));
     }
   }
 
@@ -187,19 +190,18 @@ export class WebhookWorker {
     const now = dbNow();
     const candidates = await dueDeliveries({ now, limit: free * 2 });
     if (candidates.length === 0) return 0;
-    // Per estimate line and endpoint only the first undelivered delivery may go (in order); the
-    // others are deferred until it could be done, and released when it is (releaseLine).
+    // Per estimate line and endpoint only the first undelivered delivery may go (in order).
     const lineOf = (c: { endpointId: Types.ObjectId; orderKey?: string }) => `${String(c.endpointId)}:${c.orderKey}`;
-    const lines = new Map(candidates.filter((c) => c.orderKey).map((c) => [lineOf(c), c]));
-    const heads = new Map(
-      await Promise.all([...lines].map(async ([line, c]) => [line, await headOfLine({ endpointId: c.endpointId, orderKey: c.orderKey! })] as const)),
-    );
+    const heads = await headsOfLines(candidates.flatMap((c) => (c.orderKey ? [{ endpointId: c.endpointId, orderKey: c.orderKey }] : [])));
     const ids: Types.ObjectId[] = [];
+    const waiting: Types.ObjectId[] = [];
     for (const c of candidates) {
       const head = c.orderKey ? heads.get(lineOf(c)) : null;
-      if (!head || String(head._id) === String(c._id)) ids.push(c._id);
-      else await deferDelivery({ id: c._id, until: (head.inFlight ? head.leaseUntil : head.nextAttemptAt) ?? new Date(now.getTime() + this.pollMs) });
+      if (!head || String(head) === String(c._id)) ids.push(c._id);
+      else waiting.push(c._id);
     }
+    // Out of the way until their head is done (released then), at the latest a lease from now.
+    if (waiting.length > 0) await deferDeliveries({ ids: waiting, until: new Date(now.getTime() + leaseFor(this.timeoutMs)) });
     ids.splice(free);
     if (ids.length === 0) return 0;
     const claimToken = `${this.workerId}:${randomBytes(6).toString("hex")}`;
@@ -265,10 +267,7 @@ export class WebhookWorker {
       ...(manual ? { manual } : {}),
     };
     if ("statusCode" in outcome && outcome.statusCode >= 200 && outcome.statusCode < 300) {
-      if (await recordDelivered({ delivery, attempt })) {
-        await noteEndpointSuccess(endpoint._id, at);
-        await this.nextInLine(delivery);
-      }
+      if (await recordDelivered({ delivery, attempt })) await Promise.all([this.noteSuccess(endpoint, at), this.nextInLine(delivery)]);
       return;
     }
     // The n-th failed attempt waits the n-th delay; a Redeliver is one attempt, no schedule after it.
@@ -280,6 +279,18 @@ export class WebhookWorker {
       await this.nextInLine(delivery);
       if (!manual) await this.maybeDisable(endpoint, recorded);
     }
+  }
+
+  /**
+   * The endpoint's last success, written at most once a second per endpoint and process (it only
+   * decides a disable, after a day of failures): a busy endpoint is not one more write per delivery.
+   */
+  private readonly successNoted = new Map<string, number>();
+  private async noteSuccess(endpoint: WebhookEndpointRecord, at: Date) {
+    const key = String(endpoint._id);
+    if (Date.now() - (this.successNoted.get(key) ?? 0) < 1_000) return;
+    this.successNoted.set(key, Date.now());
+    await noteEndpointSuccess(endpoint._id, at);
   }
 
   private async nextInLine(delivery: WebhookDeliveryRecord) {
