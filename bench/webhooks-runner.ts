@@ -16,6 +16,8 @@ import { parseOutboundAllow } from "../app/utils/outbound.server";
 const EVENTS = Number(process.env.EVENTS ?? 1000);
 const EMITTERS = 8;
 const PER_ESTIMATE = 4;
+/** Events a second over all emitters (EVENT_RATE); 0: as fast as they go (a burst). */
+const RATE = Number(process.env.EVENT_RATE ?? 0);
 
 await db().ready;
 
@@ -56,7 +58,11 @@ await Promise.all(
     // An estimate's events are written one after another by one emitter (as one estimate changes).
     for (let e = next++; e < EVENTS / PER_ESTIMATE; e = next++) {
       const estimate = `est-${e}`;
-      for (let n = 0; n < PER_ESTIMATE; n++) await emitEvent({ ownerId: owner._id, type: "estimate.updated", data: { estimate, n }, orderKey: estimate });
+      for (let n = 0; n < PER_ESTIMATE; n++) {
+        const due = started + ((e * PER_ESTIMATE + n) * 1000) / (RATE || Infinity);
+        if (due > performance.now()) await new Promise((r) => setTimeout(r, due - performance.now()));
+        await emitEvent({ ownerId: owner._id, type: "estimate.updated", data: { estimate, n }, orderKey: estimate });
+      }
     }
   }),
 );
@@ -78,5 +84,5 @@ const outOfOrder = receivers.reduce(
 for (const r of receivers) r.server.close();
 await closeDb();
 const cpu = process.cpuUsage();
-console.log(JSON.stringify({ appCpuMs: Math.round((cpu.user + cpu.system) / 1000), events: EVENTS, endpoints: 3, delivered: total(), emitMs: Math.round(emitMs), doneMs: Math.round(doneMs), p50: pct(50), p95: pct(95), max: delays[delays.length - 1], repeats, outOfOrder }));
+console.log(JSON.stringify({ rate: RATE, appCpuMs: Math.round((cpu.user + cpu.system) / 1000), events: EVENTS, endpoints: 3, delivered: total(), emitMs: Math.round(emitMs), doneMs: Math.round(doneMs), p50: pct(50), p95: pct(95), max: delays[delays.length - 1], repeats, outOfOrder }));
 process.exit(0);
