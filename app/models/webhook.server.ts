@@ -117,6 +117,8 @@ const deliverySchema = new Schema(
     deliveredAt: { type: Date },
     /** The next attempt was asked for by the account (Redeliver): one attempt, no schedule after it. */
     manual: { type: Boolean },
+    /** Deliveries of its line wait behind it: its end releases them (releaseLine). */
+    blocking: { type: Boolean },
   },
   { timestamps: true },
 );
@@ -155,6 +157,7 @@ export interface WebhookDeliveryRecord {
   lastError?: string;
   deliveredAt?: Date;
   manual?: boolean;
+  blocking?: boolean;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -311,11 +314,14 @@ export async function headsOfLines(lines: { endpointId: Types.ObjectId; orderKey
 }
 
 /**
- * Deliveries waiting behind their line's head are not due before `until`; the head's end releases
- * them sooner (releaseLine).
+ * Deliveries waiting behind their lines' heads are not due before `until`, and the heads are told
+ * to release them when they are done (releaseLine).
  */
-export async function deferDeliveries({ ids, until }: { ids: Types.ObjectId[]; until: Date }) {
-  await WebhookDelivery.updateMany({ _id: trusted({ $in: ids }), status: "pending", inFlight: false }, { $set: { nextAttemptAt: until } });
+export async function deferDeliveries({ ids, heads, until }: { ids: Types.ObjectId[]; heads: Types.ObjectId[]; until: Date }) {
+  await Promise.all([
+    WebhookDelivery.updateMany({ _id: trusted({ $in: ids }), status: "pending", inFlight: false }, { $set: { nextAttemptAt: until } }),
+    WebhookDelivery.updateMany({ _id: trusted({ $in: heads }) }, { $set: { blocking: true } }),
+  ]);
 }
 
 /** The head of a line is done (delivered or failed for good): the rest of the line is due now. */
@@ -340,14 +346,17 @@ export async function claimDeliveries({ ids, claimToken, leaseUntil }: { ids: Ty
 
 const held = (delivery: WebhookDeliveryRecord) => ({ _id: delivery._id, claimToken: delivery.claimToken, inFlight: true });
 
-/** The receiver answered 2xx; false when the claim was lost meanwhile (recovery took it back). */
+/** The receiver answered 2xx. Null when the claim was lost meanwhile (recovery took it back). */
 export async function recordDelivered({ delivery, attempt }: { delivery: WebhookDeliveryRecord; attempt: DeliveryAttemptRecord }) {
-  const { matchedCount } = await WebhookDelivery.updateOne(held(delivery), {
-    $set: { status: "delivered", inFlight: false, deliveredAt: attempt.at, lastStatusCode: attempt.statusCode },
-    $push: { attempts: attempt },
-    $unset: { claimToken: 1, leaseUntil: 1, nextAttemptAt: 1, lastError: 1, manual: 1 },
-  });
-  return matchedCount === 1;
+  return WebhookDelivery.findOneAndUpdate(
+    held(delivery),
+    {
+      $set: { status: "delivered", inFlight: false, deliveredAt: attempt.at, lastStatusCode: attempt.statusCode },
+      $push: { attempts: attempt },
+      $unset: { claimToken: 1, leaseUntil: 1, nextAttemptAt: 1, lastError: 1, manual: 1 },
+    },
+    { returnDocument: "after", projection: { attempts: 0 } },
+  ).lean<WebhookDeliveryRecord>();
 }
 
 /** A failed attempt: pending again at `retryAt`, or failed for good without one. */

@@ -3,7 +3,7 @@ import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
 import os from "node:os";
-import type { Types } from "mongoose";
+import { Types } from "mongoose";
 import {
   cancelPending,
   claimDeliveries,
@@ -194,14 +194,17 @@ export class WebhookWorker {
     const lineOf = (c: { endpointId: Types.ObjectId; orderKey?: string }) => `${String(c.endpointId)}:${c.orderKey}`;
     const heads = await headsOfLines(candidates.flatMap((c) => (c.orderKey ? [{ endpointId: c.endpointId, orderKey: c.orderKey }] : [])));
     const ids: Types.ObjectId[] = [];
-    const waiting: Types.ObjectId[] = [];
+    const waiting: typeof candidates = [];
     for (const c of candidates) {
       const head = c.orderKey ? heads.get(lineOf(c)) : null;
       if (!head || String(head) === String(c._id)) ids.push(c._id);
-      else waiting.push(c._id);
+      else waiting.push(c);
     }
     // Out of the way until their head is done (released then), at the latest a lease from now.
-    if (waiting.length > 0) await deferDeliveries({ ids: waiting, until: new Date(now.getTime() + leaseFor(this.timeoutMs)) });
+    if (waiting.length > 0) {
+      const blocking = [...new Set(waiting.map((c) => String(heads.get(lineOf(c)))))].map((id) => new Types.ObjectId(id));
+      await deferDeliveries({ ids: waiting.map((c) => c._id), heads: blocking, until: new Date(now.getTime() + leaseFor(this.timeoutMs)) });
+    }
     ids.splice(free);
     if (ids.length === 0) return 0;
     const claimToken = `${this.workerId}:${randomBytes(6).toString("hex")}`;
@@ -244,8 +247,8 @@ export class WebhookWorker {
     try {
       secrets = signingSecrets(endpoint);
     } catch (error) {
-      await recordAttemptFailed({ delivery, attempt: { at, durationMs: 0, error: (error as Error).message, ...(manual ? { manual } : {}) }, retryAt: null });
-      await this.nextInLine(delivery);
+      const recorded = await recordAttemptFailed({ delivery, attempt: { at, durationMs: 0, error: (error as Error).message, ...(manual ? { manual } : {}) }, retryAt: null });
+      if (recorded) await this.nextInLine(recorded);
       return;
     }
     const outcome = await post(
@@ -267,7 +270,8 @@ export class WebhookWorker {
       ...(manual ? { manual } : {}),
     };
     if ("statusCode" in outcome && outcome.statusCode >= 200 && outcome.statusCode < 300) {
-      if (await recordDelivered({ delivery, attempt })) await Promise.all([this.noteSuccess(endpoint, at), this.nextInLine(delivery)]);
+      const delivered = await recordDelivered({ delivery, attempt });
+      if (delivered) await Promise.all([this.noteSuccess(endpoint, at), this.nextInLine(delivered)]);
       return;
     }
     // The n-th failed attempt waits the n-th delay; a Redeliver is one attempt, no schedule after it.
@@ -276,7 +280,7 @@ export class WebhookWorker {
     const retryAt = delay === undefined ? null : new Date(dbNowMs() + delay);
     const recorded = await recordAttemptFailed({ delivery, attempt, retryAt });
     if (recorded && !retryAt) {
-      await this.nextInLine(delivery);
+      await this.nextInLine(recorded);
       if (!manual) await this.maybeDisable(endpoint, recorded);
     }
   }
@@ -293,8 +297,9 @@ export class WebhookWorker {
     await noteEndpointSuccess(endpoint._id, at);
   }
 
+  /** A line's head is done: what waits behind it (if anything was deferred) is due now. */
   private async nextInLine(delivery: WebhookDeliveryRecord) {
-    if (delivery.orderKey) await releaseLine({ endpointId: delivery.endpointId, orderKey: delivery.orderKey, now: dbNow() });
+    if (delivery.orderKey && delivery.blocking) await releaseLine({ endpointId: delivery.endpointId, orderKey: delivery.orderKey, now: dbNow() });
   }
 
   /**
