@@ -2,8 +2,8 @@ import { Types } from "mongoose";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EmailLog } from "~/models/email-log.server";
-import { WebhookEndpoint } from "~/models/webhook.server";
-import { client, createTestUser, tokenFor } from "../../tests/accounts";
+import { WebhookDelivery, WebhookEndpoint, WebhookEvent } from "~/models/webhook.server";
+import { client, createTestUser, signIn, tokenFor } from "../../tests/accounts";
 import { startApp, type RunningApp } from "../../tests/app-server";
 import { useTestDb } from "../../tests/test-db";
 import { uploadMedia } from "../../tests/uploads";
@@ -248,6 +248,20 @@ describe("webhook deliveries", () => {
 });
 
 describe("webhook tenancy", () => {
+  it("a deleted account leaves no endpoint, event or delivery behind", async () => {
+    const c = await createTestUser({ role: "dealer" });
+    const root = await createTestUser({ role: "admin" });
+    const hook = await endpoint("/deleted", ["assessment.created"], client(app, { token: await tokenFor(c.id) }));
+    await emitEvent({ ownerId: c.id, type: "assessment.created", data: { x: 1 } });
+    await until("its delivery", () => receiver.on("/deleted").length === 1);
+    const admin = client(app, { cookie: await signIn(app, root.username, root.password) });
+    expect((await admin.del(`/api/admin/users/${c.id}`, { Origin: app.url })).status).toBe(200);
+    const left = await Promise.all([WebhookEndpoint, WebhookEvent, WebhookDelivery].map((m) => (m as typeof WebhookEndpoint).countDocuments({ ownerId: c.id })));
+    expect(left).toEqual([0, 0, 0]);
+    expect(await WebhookEndpoint.findById(hook.id).lean()).toBeNull();
+  });
+
+
   it("another account's endpoints and logs are not found, by any method, and unchanged", async () => {
     const mine = await endpoint("/mine", ["assessment.created"]);
     const theirs = await endpoint("/theirs", ["assessment.created"], other);
