@@ -293,24 +293,21 @@ export async function dueDeliveries({ now, limit }: { now: Date; limit: number }
 
 /**
  * The first undelivered delivery of each of these lines (an estimate's deliveries to one endpoint),
- * keyed `endpointId:orderKey`: only it may go now. One query for the lines of a claim.
+ * keyed `endpointId:orderKey`: only it may go now. One point query per line, each an exact range of
+ * the line index (a single query with two `$in`s had the embedded engine walk every pending delivery).
  */
 export async function headsOfLines(lines: { endpointId: Types.ObjectId; orderKey: string }[]) {
-  const heads = new Map<string, Types.ObjectId>();
-  if (lines.length === 0) return heads;
-  const pending = await WebhookDelivery.find({
-    endpointId: trusted({ $in: [...new Set(lines.map((l) => String(l.endpointId)))] }),
-    orderKey: trusted({ $in: [...new Set(lines.map((l) => l.orderKey))] }),
-    status: "pending",
-  })
-    .select({ _id: 1, endpointId: 1, orderKey: 1 })
-    .sort({ eventAt: 1, _id: 1 })
-    .lean<Pick<WebhookDeliveryRecord, "_id" | "endpointId" | "orderKey">[]>();
-  for (const d of pending) {
-    const line = `${String(d.endpointId)}:${d.orderKey}`;
-    if (!heads.has(line)) heads.set(line, d._id);
-  }
-  return heads;
+  const unique = new Map(lines.map((l) => [`${String(l.endpointId)}:${l.orderKey}`, l]));
+  const found = await Promise.all(
+    [...unique].map(async ([line, { endpointId, orderKey }]) => {
+      const head = await WebhookDelivery.findOne({ endpointId, orderKey, status: "pending" })
+        .select({ _id: 1 })
+        .sort({ eventAt: 1, _id: 1 })
+        .lean<{ _id: Types.ObjectId }>();
+      return [line, head?._id] as const;
+    }),
+  );
+  return new Map(found.filter((f): f is readonly [string, Types.ObjectId] => Boolean(f[1])));
 }
 
 /**
