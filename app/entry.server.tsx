@@ -8,6 +8,7 @@ import { registerAnalysisJobs } from "~/services/assessment-analysis.server";
 import { runDataMigrations } from "~/services/data-migrations.server";
 import { startMailOutbox } from "~/services/email-delivery.server";
 import { startJobs } from "~/services/jobs.server";
+import { startWebhookWorker } from "~/services/webhook-delivery.server";
 import { closeDb, db, startEmbedded } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { setPrivateCaching } from "~/utils/http.server";
@@ -20,6 +21,7 @@ const globalForHousekeeping = globalThis as typeof globalThis & {
   __stopHousekeeping?: () => void;
   __stopJobs?: () => Promise<void>;
   __stopMail?: () => Promise<void>;
+  __stopWebhooks?: () => Promise<void>;
   __stopIdleCollector?: () => void;
   __migrated?: Promise<void>;
 };
@@ -39,6 +41,8 @@ if (env.DAMAGEIQ_ROLE !== "primary") {
     globalForHousekeeping.__stopJobs ??= startJobs({ leaseMs: env.JOB_LEASE_MS });
     // The email outbox's worker too (docs/decisions/0011): requests in any worker queue, this one delivers.
     globalForHousekeeping.__stopMail ??= startMailOutbox();
+    // And the webhook worker (docs/decisions/0022): any instance's worker delivers any account's events.
+    globalForHousekeeping.__stopWebhooks ??= startWebhookWorker();
   }
 }
 
@@ -81,7 +85,7 @@ export async function shutdown() {
   globalForHousekeeping.__stopIdleCollector?.();
   globalForHousekeeping.__stopHousekeeping?.();
   await globalForHousekeeping.__stopJobs?.();
-  await globalForHousekeeping.__stopMail?.();
+  await Promise.all([globalForHousekeeping.__stopMail?.(), globalForHousekeeping.__stopWebhooks?.()]);
   await closeDb();
 }
 

@@ -25,6 +25,9 @@ export type Owned =
   | "token"
   | "emailTemplate"
   | "emailLog"
+  /** An account's webhook endpoints and their deliveries: its own only, an admin's too. */
+  | "webhook"
+  | "webhookDelivery"
   /** A vendor's documents: another vendor's answers 404, an admin reaches all. */
   | "pricingRule"
   | "vendorPackage"
@@ -59,7 +62,7 @@ export const ADMIN = ["admin"] as const;
 export const VENDOR_OR_ADMIN = ["vendor", "admin"] as const;
 
 /** Kinds whose id is owner-scoped: another account's answers 404. */
-export const OWNER_SCOPED: ReadonlySet<Owned> = new Set(["contact", "package", "assessment", "upload", "token", "emailTemplate", "emailLog", "pricingRule", "vendorPackage", "learningRecord"]);
+export const OWNER_SCOPED: ReadonlySet<Owned> = new Set(["contact", "package", "assessment", "upload", "token", "emailTemplate", "emailLog", "webhook", "webhookDelivery", "pricingRule", "vendorPackage", "learningRecord"]);
 /** Owner-scoped kinds owned by vendors (the rest by any signed-in account). */
 export const VENDOR_OWNED: ReadonlySet<Owned> = new Set(["pricingRule", "vendorPackage", "learningRecord"]);
 
@@ -120,6 +123,13 @@ export const routes: readonly RouteEntry[] = [
   { file: "api.email-logs.$id.ts", kind: "api", path: "/api/email-logs/:id", methods: { GET: SIGNED_IN }, owned: "emailLog" },
   { file: "api.email.[test].ts", kind: "api", path: "/api/email/test", methods: { GET: SIGNED_IN } },
   { file: "api.email.settings.ts", kind: "api", path: "/api/email/settings", methods: { GET: SIGNED_IN, PUT: SIGNED_IN } },
+
+  // --- Webhooks (app/services/webhooks.server.ts): each account's own endpoints, an admin's too.
+  { file: "api.webhooks.ts", kind: "api", path: "/api/webhooks", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
+  { file: "api.webhooks.$id.ts", kind: "api", path: "/api/webhooks/:id", methods: { GET: SIGNED_IN, PUT: SIGNED_IN, DELETE: SIGNED_IN }, owned: "webhook" },
+  { file: "api.webhooks.$id.rotate-secret.ts", kind: "api", path: "/api/webhooks/:id/rotate-secret", methods: { POST: SIGNED_IN }, owned: "webhook" },
+  { file: "api.webhooks.$id.deliveries.ts", kind: "api", path: "/api/webhooks/:id/deliveries", methods: { GET: SIGNED_IN }, owned: "webhook" },
+  { file: "api.webhook-deliveries.$id.redeliver.ts", kind: "api", path: "/api/webhook-deliveries/:id/redeliver", methods: { POST: SIGNED_IN }, owned: "webhookDelivery" },
 
   // --- Uploads and media (the signed URL's signature is its authorisation)
   { file: "api.objects._index.ts", kind: "api", path: "/api/objects", methods: { GET: SIGNED_IN } },

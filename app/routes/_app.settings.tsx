@@ -9,6 +9,7 @@ import { notificationsTabAction, notificationsTabData } from "~/screens/settings
 import { profileActions, profileTab } from "~/screens/settings-profile.server";
 import { securityActions, securityTab } from "~/screens/settings-security.server";
 import { systemActions, systemTab } from "~/screens/settings-system.server";
+import { webhookActions, webhooksSection } from "~/screens/settings-webhooks.server";
 import type { SettingsAction } from "~/screens/settings.server";
 import { requireUser } from "~/services/auth.server";
 import { useT } from "~/utils/i18n";
@@ -20,6 +21,7 @@ const EmailTab = lazyComponent("settings/EmailTab", () => import("~/components/s
 const SecurityTab = lazyComponent("settings/SecurityTab", () => import("~/components/settings/SecurityTab").then((m) => m.SecurityTab));
 const NotificationsTab = lazyComponent("settings/NotificationsTab", () => import("~/components/settings/NotificationsTab").then((m) => m.NotificationsTab));
 const SystemTab = lazyComponent("settings/SystemTab", () => import("~/components/settings/SystemTab").then((m) => m.SystemTab));
+const WebhooksCard = lazyComponent("settings/WebhooksCard", () => import("~/components/settings/WebhooksCard").then((m) => m.WebhooksCard));
 
 
 export const meta: MetaFunction = () => [{ title: "Settings · DamageIQ" }];
@@ -41,7 +43,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const tab = tabOf(url.searchParams.get("tab"));
   const headers = { "Cache-Control": "no-store" };
   if (tab === "email") return json({ tab, email: await emailTabData(actor) }, { headers });
-  if (tab === "security") return json({ tab, security: await securityTab(actor) }, { headers });
+  if (tab === "security") {
+    const [security, webhooks] = await Promise.all([securityTab(actor), webhooksSection(actor, url)]);
+    return json({ tab, security, webhooks }, { headers });
+  }
   if (tab === "notifications") return json({ tab, notifications: await notificationsTabData(actor) }, { headers });
   if (tab === "system") return json({ tab, system: await systemTab(actor, url) }, { headers });
   return json({ tab, profile: await profileTab(actor) }, { headers });
@@ -51,6 +56,7 @@ const ACTIONS: Record<string, SettingsAction> = {
   ...profileActions,
   ...securityActions,
   ...systemActions,
+  ...webhookActions,
   "save-mail-server": ({ actor, request, form }) => emailTabAction(actor, request, form),
   "test-connection": ({ actor, request, form }) => emailTabAction(actor, request, form),
   "save-notifications": ({ actor, request, form }) => notificationsTabAction(actor, request, form),
@@ -77,6 +83,7 @@ export default function Settings() {
       {"profile" in data && <ProfileTab data={data.profile} />}
       {"email" in data && <EmailTab settings={data.email.mailServer} formError={result?.formError} />}
       {"security" in data && <SecurityTab data={data.security} />}
+      {"webhooks" in data && <WebhooksCard data={data.webhooks} />}
       {"notifications" in data && <NotificationsTab settings={data.notifications.notifications} />}
       {"system" in data && <SystemTab data={data.system} />}
     </Stack>

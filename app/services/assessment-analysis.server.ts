@@ -14,6 +14,7 @@ import { ANALYSIS_JOB, type AnalysisPhoto, type AnalysisResult } from "./analysi
 import { assessmentNotFound, auditActor, getAssessment } from "./assessments.server";
 import type { Actor } from "./auth.server";
 import { notifyAssessmentCompleted } from "./email-delivery.server";
+import { assessmentEventData, emitEvent, estimateOrderKey } from "./webhooks.server";
 import { findEarlierVersions } from "~/models/estimate.server";
 import { differenceHash, hashDistance, hasStructure, photoBandsOf, thumbnailDistance, thumbnailPrint } from "./image-features.server";
 import { enqueueJob, getJob, PermanentJobError, registerJobHandler, waitForJob, type JobRecord } from "./jobs.server";
@@ -222,13 +223,16 @@ async function runAnalysis(job: JobRecord, { signal }: { signal: AbortSignal }) 
     unset,
   });
   // Notifications → "assessment completed" (queued in the outbox; the account may have turned it off).
-  if (completed) await notifyAssessmentCompleted(completed);
+  if (completed) {
+    await emitEvent({ ownerId: completed.ownerId, type: "assessment.completed", data: assessmentEventData(completed), orderKey: estimateOrderKey(completed) });
+    await notifyAssessmentCompleted(completed);
+  }
   return { damages: result.damages.length };
 }
 
 /** After the last attempt: back to uploaded with the reason, so the wizard offers to try again. */
 async function analysisFailed(job: JobRecord, error: string) {
-  await transitionAssessment({
+  const failed = await transitionAssessment({
     scope: EVERY_OWNER,
     id: String(job.payload.assessmentId ?? ""),
     from: ["processing", "analyzing"],
@@ -238,6 +242,7 @@ async function analysisFailed(job: JobRecord, error: string) {
     note: error,
     set: { analysisError: error },
   });
+  if (failed) await emitEvent({ ownerId: failed.ownerId, type: "assessment.failed", data: assessmentEventData(failed), orderKey: estimateOrderKey(failed) });
 }
 
 /** Declares the analysis job to this process's queue (called at start-up, before the queue starts). */

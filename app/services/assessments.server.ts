@@ -32,6 +32,7 @@ import { ANALYSIS_JOB } from "./analysis/types";
 import { removeJobs } from "./jobs.server";
 import { claimUploads, discardMediaUrl } from "./storage.server";
 import { isoDate, ownership, timestamps } from "./owned-json.server";
+import { assessmentEventData, emitEvent, estimateOrderKey } from "./webhooks.server";
 
 export { removeAssessmentsOf } from "~/models/assessment.server";
 
@@ -224,6 +225,7 @@ export async function createAssessment(actor: Actor, input: AssessmentCreateInpu
   const _id = newAssessmentId();
   const claimed = await claimMedia(actor, mediaUrls, String(_id));
   const record = await insertAssessment({ _id, ownerId: actor.id, input: fields, mediaUrls: claimed, by: auditActor(actor) });
+  await emitEvent({ ownerId: actor.id, type: "assessment.created", data: assessmentEventData(record), orderKey: estimateOrderKey(record), key: `assessment.created:${String(_id)}` });
   return presentOne(actor, record);
 }
 

@@ -15,6 +15,7 @@ import type { Actor } from "./auth.server";
 import { notifyCustomerDecision, notifyCustomerQuestion } from "./email-delivery.server";
 import { decisionJson, findLinkByToken, hashToken, isTokenShaped, linkState, type LinkState } from "./estimate-links.server";
 import { storage, thumbnailBytes } from "./storage.server";
+import { emitEvent, estimateEventData, estimateOrderKey } from "./webhooks.server";
 
 /**
  * The customer's side of an estimate link (/e/{token}, docs/decisions/0019): no account, only the
@@ -204,6 +205,19 @@ export async function recordCustomerDecision(
     ownerId: link.ownerId,
     id: estimate._id,
     decision: { decision: decision.decision, decidedAt: decision.decidedAt, decisionId: decision._id },
+  });
+  await emitEvent({
+    ownerId: link.ownerId,
+    type: decision.decision === "approved" ? "estimate.approved" : "estimate.declined",
+    data: estimateEventData(estimate, {
+      decision: decision.decision,
+      decidedAt: decision.decidedAt,
+      pdfSha256: decision.pdfSha256,
+      ...(decision.signatureName ? { signatureName: decision.signatureName } : {}),
+      ...(decision.reason ? { reason: decision.reason } : {}),
+    }),
+    orderKey: estimateOrderKey(estimate),
+    key: `estimate.${decision.decision}:${String(decision._id)}`,
   });
   const customer = await customerOf(estimate);
   await notifyCustomerDecision({

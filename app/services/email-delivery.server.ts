@@ -42,6 +42,7 @@ import { Doze } from "./doze.server";
 import { storage } from "./storage.server";
 import { present } from "./email-logs.server";
 import { dbNow, dbNowMs } from "~/utils/db-clock.server";
+import { emitEvent, estimateEventData, estimateOrderKey } from "./webhooks.server";
 
 /**
  * Sending email through an outbox in the database (docs/decisions/0011). A send writes one
@@ -251,6 +252,15 @@ async function alertUnknownDelivery(log: EmailLogRecord) {
   ]);
 }
 
+/** Settings → Security → Webhooks: the app turned an endpoint off after a day of failed deliveries. */
+export async function notifyWebhookDisabled({ ownerId, endpointId, url, reason }: { ownerId: string; endpointId: string; url: string; reason: string }) {
+  return notifyOwner(ownerId, `webhook-disabled:${endpointId}:${Date.now()}`, "Webhook endpoint disabled", [
+    `Deliveries to your webhook endpoint ${url} kept failing, so it was disabled.`,
+    reason,
+    `Fix the receiver, then turn the endpoint on again and redeliver what it missed under Settings → Security → Webhooks: ${env.PUBLIC_URL ?? ""}/settings?tab=security`,
+  ]);
+}
+
 /** Security → login notifications: an email at each new sign-in, when the account turned it on. */
 export async function sendLoginNotification(
   user: { _id: unknown; email?: string | null; loginNotifications?: boolean | null },
@@ -376,7 +386,7 @@ async function markVia(claim: DeliveryClaim, route: MailRoute) {
  */
 async function markAssessmentSent(log: EmailLogRecord) {
   if (log.kind !== "estimate" || !log.assessmentId || log.status !== "sent") return;
-  await transitionAssessment({
+  const sent = await transitionAssessment({
     scope: { ownerId: String(log.ownerId) },
     id: String(log.assessmentId),
     from: ["completed", "reviewed"],
@@ -385,6 +395,34 @@ async function markAssessmentSent(log: EmailLogRecord) {
     action: "estimate emailed",
     note: `to ${log.recipientEmail}`,
     set: { sentAt: new Date() },
+  });
+  if (sent) {
+    await emitEvent({
+      ownerId: log.ownerId,
+      type: "estimate.sent",
+      data: estimateEventData(sent, { recipientEmail: log.recipientEmail, emailLogId: String(log._id) }),
+      orderKey: estimateOrderKey(sent),
+      key: `estimate.sent:${String(log._id)}`,
+    });
+  }
+}
+
+/** Webhooks: an estimate email's fate (the account's own notices are not events). */
+async function emitEmailEvent(log: EmailLogRecord, type: "email.delivered" | "email.failed") {
+  if (log.kind !== "estimate") return;
+  await emitEvent({
+    ownerId: log.ownerId,
+    type,
+    data: {
+      id: String(log._id),
+      assessmentId: log.assessmentId ? String(log.assessmentId) : null,
+      recipientEmail: log.recipientEmail,
+      subject: log.subject,
+      messageId: log.messageId,
+      status: log.status,
+      ...(type === "email.failed" ? { error: log.lastError ?? null } : {}),
+    },
+    key: `${type}:${String(log._id)}`,
   });
 }
 
@@ -557,6 +595,7 @@ export class MailOutbox {
       }
       const sent = await recordAccepted({ claim, response, localDrop: route.kind === "drop" });
       if (sent) await markAssessmentSent(sent);
+      if (sent?.status === "sent") await emitEmailEvent(sent, "email.delivered");
     } finally {
       clearInterval(heartbeat);
     }
@@ -569,7 +608,10 @@ export class MailOutbox {
     const retryAt = !isPermanent(error) && delay !== undefined ? new Date(dbNowMs() + delay) : null;
     const response = (error as { response?: string }).response;
     const recorded = await recordFailed({ claim, error: text, response, retryAt });
-    if (recorded && !retryAt) await notifyDeliveryFailed(recorded, text);
+    if (recorded && !retryAt) {
+      await emitEmailEvent(recorded, "email.failed");
+      await notifyDeliveryFailed(recorded, text);
+    }
   }
 }
 

@@ -11,6 +11,7 @@ import { assessmentNotFound, assessmentsPage, auditActor, presentOne, type Asses
 import type { Actor } from "./auth.server";
 import { planEdit, versionDifferences, type ContactChange } from "./estimate-edit.server";
 import { estimateSettingsOf } from "./estimate-settings.server";
+import { emitEvent, estimateEventData, estimateOrderKey } from "./webhooks.server";
 
 /**
  * Midnight today in the server's time zone (the `TZ` environment variable; UTC when unset): the
@@ -178,5 +179,6 @@ export async function editEstimate(actor: Actor, id: string, input: EstimateEdit
       });
     }
   }
+  await emitEvent({ ownerId: record.ownerId, type: "estimate.updated", data: estimateEventData(record, { changes: plan.change.changes }), orderKey: estimateOrderKey(record) });
   return presentOne(actor, record);
 }

@@ -7,6 +7,7 @@ import { removeCustomerApprovalsOf } from "./estimate-links.server";
 import { deleteJobsOf } from "~/models/job.server";
 import { removeContactsOf } from "~/models/contact.server";
 import { removeLogsOf } from "~/models/email-log.server";
+import { removeWebhooksOf } from "~/models/webhook.server";
 import { removeTemplatesOf } from "~/models/email-template.server";
 import { removePackagesOf } from "~/models/package.server";
 import { learningRecords } from "~/models/learning-record.server";
@@ -137,6 +138,7 @@ async function purgeAccount(id: string) {
     removeContactsOf({ ownerId: id }),
     removeTemplatesOf({ ownerId: id }),
     removeLogsOf({ ownerId: id }),
+    removeWebhooksOf({ ownerId: id }),
     removePackagesOf({ ownerId: id }),
     deleteUploadsOf(id),
     removeImportKeysOf({ ownerId: id }),

@@ -147,6 +147,15 @@ export const envSchema = z
     OUTBOUND_ALLOW: outboundAllow,
     EMAIL_CONCURRENCY: z.coerce.number().int().min(1, "must be at least 1").max(64, "must be at most 64").default(4),
     /**
+     * Waits before the 2nd, 3rd, … attempt of a webhook delivery (docs/decisions/0019): the default
+     * retries for about a day, after which an endpoint that has not answered 2xx since is disabled.
+     */
+    WEBHOOK_RETRY_DELAYS: retryDelays.default("5s,1m,5m,30m,2h,5h,8h,8h"),
+    /** How long a receiver has to answer one delivery (connection, request and its status line). */
+    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100, "must be at least 100").max(60_000, "must be at most 60000").default(10_000),
+    /** Deliveries in flight at once per instance (each is one HTTP request). */
+    WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1, "must be at least 1").max(256, "must be at most 256").default(32),
+    /**
      * This instance's name in the database's list of running instances (server.mjs; default the
      * host name): STORAGE=local refuses to start while an instance of another name is running.
      */

@@ -119,6 +119,9 @@ const ADMITTED: Record<string, number> = {
   "POST /api/contacts": 201,
   "POST /api/packages": 201,
   "POST /api/auth/tokens": 201,
+  // The matrix's empty body names no URL; a redelivery is accepted and queued.
+  "POST /api/webhooks": 400,
+  "POST /api/webhook-deliveries/:id/redeliver": 202,
   "PUT /api/auth/user": 400,
   // The AI provider needs its model (an empty body saves nothing).
   "PUT /api/admin/ai-provider": 400,

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import mongoose from "mongoose";
 import { Assessment } from "../../app/models/assessment.server";
 import { EmailLog } from "../../app/models/email-log.server";
+import { WebhookDelivery, WebhookEvent } from "../../app/models/webhook.server";
 import { client, createTestUser, signIn } from "../accounts";
 import type { RunningApp } from "../app-server";
 import type { Caller, Method, Owned, RouteEntry } from "../route-registry";
@@ -165,6 +166,29 @@ export async function seedWorld(app: RunningApp): Promise<World> {
         messageId: `<seed-${a.secret}@example.com>`,
       });
       a.docs.emailLog = String(log._id);
+    }),
+  );
+
+  // A webhook endpoint each (a name that resolves nowhere: saved, and never reached), with one
+  // delivery already made, written as the worker writes one.
+  await Promise.all(
+    Object.values(accounts).map(async (a) => {
+      const endpoint = await cookieClient(app, a.cookie).post("/api/webhooks", { url: `https://${a.secret}.hooks.invalid/in`, events: ["assessment.created"], description: a.secret });
+      if (endpoint.status !== 201) throw new Error(`seeding failed: ${endpoint.status} ${endpoint.text}`);
+      const event = await WebhookEvent.create({ ownerId: a.id, type: "assessment.created", key: `seed-${a.secret}`, data: { title: a.secret }, at: new Date(), fannedOut: true });
+      const delivery = await WebhookDelivery.create({
+        ownerId: a.id,
+        endpointId: endpoint.json.id,
+        eventId: event._id,
+        type: "assessment.created",
+        eventAt: event.at,
+        status: "delivered",
+        attempts: [{ at: new Date(), durationMs: 12, statusCode: 200 }],
+        deliveredAt: new Date(),
+        inFlight: false,
+      });
+      a.docs.webhook = endpoint.json.id as string;
+      a.docs.webhookDelivery = String(delivery._id);
     }),
   );
 

@@ -1,0 +1,430 @@
+import { Schema, trusted, type Types } from "mongoose";
+import { dbNow } from "~/utils/db-clock.server";
+import { defineModel } from "./define-model.server";
+import { isObjectIdHex } from "./owner-scope.server";
+
+/**
+ * Webhooks (docs/decisions/0022): an account's endpoints, the events that happened in it, and one
+ * delivery per (event, subscribed endpoint) — the queue a worker on any instance claims with a
+ * lease on the database's clock. Everything here is always filtered by its owner.
+ */
+
+const endpointSchema = new Schema(
+  {
+    ownerId: { type: Schema.Types.ObjectId, required: true, immutable: true },
+    url: { type: String, required: true },
+    description: { type: String },
+    events: { type: [String], required: true },
+    enabled: { type: Boolean, required: true, default: true },
+    /** The signing secret (whsec_…), sealed at rest (secret-box): it must be read to sign. */
+    secretSealed: { type: String, required: true },
+    /** After a rotation the old secret signs too, until this time, so receivers can switch over. */
+    previousSecretSealed: { type: String },
+    previousSecretUntil: { type: Date },
+    /** Why it was turned off by the app (persistent failure); cleared when the account turns it on. */
+    disabledReason: { type: String },
+    disabledAt: { type: Date },
+    lastSuccessAt: { type: Date },
+  },
+  { timestamps: true },
+);
+endpointSchema.index({ ownerId: 1, createdAt: -1 });
+// emitEvent's fan-out: the account's enabled endpoints for a type.
+endpointSchema.index({ ownerId: 1, enabled: 1, events: 1 });
+export const WebhookEndpoint = defineModel("WebhookEndpoint", endpointSchema);
+
+export interface WebhookEndpointRecord {
+  _id: Types.ObjectId;
+  ownerId: Types.ObjectId;
+  url: string;
+  description?: string;
+  events: string[];
+  enabled: boolean;
+  secretSealed: string;
+  previousSecretSealed?: string;
+  previousSecretUntil?: Date;
+  disabledReason?: string;
+  disabledAt?: Date;
+  lastSuccessAt?: Date;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const eventSchema = new Schema(
+  {
+    ownerId: { type: Schema.Types.ObjectId, required: true, immutable: true },
+    type: { type: String, required: true },
+    /** The emitter's name for this occurrence: emitting it again (a retried operation) adds nothing. */
+    key: { type: String, required: true },
+    data: { type: Schema.Types.Mixed, required: true },
+    /** Deliveries with the same key go to an endpoint in the order their events happened (an estimate's id). */
+    orderKey: { type: String },
+    /** When it happened, on the database's clock (the payload's timestamp and the delivery order). */
+    at: { type: Date, required: true },
+    /** Its deliveries exist: a fan-out cut short (the process died) is finished by the worker. */
+    fannedOut: { type: Boolean, required: true, default: false },
+  },
+  { timestamps: true, minimize: false },
+);
+eventSchema.index({ ownerId: 1, key: 1 }, { unique: true });
+eventSchema.index({ fannedOut: 1, at: 1 });
+export const WebhookEvent = defineModel("WebhookEvent", eventSchema);
+
+export interface WebhookEventRecord {
+  _id: Types.ObjectId;
+  ownerId: Types.ObjectId;
+  type: string;
+  key: string;
+  data: Record<string, unknown>;
+  orderKey?: string;
+  at: Date;
+  fannedOut: boolean;
+}
+
+export const DELIVERY_STATUSES = ["pending", "delivered", "failed", "cancelled"] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+const attemptSchema = new Schema(
+  {
+    at: { type: Date, required: true },
+    durationMs: { type: Number, required: true },
+    /** The receiver's HTTP status; absent when there was no answer (refused, timed out). */
+    statusCode: { type: Number },
+    error: { type: String },
+    /** Asked for by the account (Redeliver), not scheduled. */
+    manual: { type: Boolean },
+  },
+  { _id: false },
+);
+
+const deliverySchema = new Schema(
+  {
+    ownerId: { type: Schema.Types.ObjectId, required: true, immutable: true },
+    endpointId: { type: Schema.Types.ObjectId, required: true, immutable: true },
+    eventId: { type: Schema.Types.ObjectId, required: true, immutable: true },
+    type: { type: String, required: true },
+    orderKey: { type: String },
+    /** The event's time: the order within an orderKey. */
+    eventAt: { type: Date, required: true },
+    status: { type: String, enum: DELIVERY_STATUSES, required: true },
+    attempts: { type: [attemptSchema], default: [] },
+    nextAttemptAt: { type: Date },
+    inFlight: { type: Boolean, required: true, default: false },
+    claimToken: { type: String },
+    leaseUntil: { type: Date },
+    lastStatusCode: { type: Number },
+    lastError: { type: String },
+    deliveredAt: { type: Date },
+    /** The next attempt was asked for by the account (Redeliver): one attempt, no schedule after it. */
+    manual: { type: Boolean },
+    /** Deliveries of its line wait behind it: its end releases them (releaseLine). */
+    blocking: { type: Boolean },
+  },
+  { timestamps: true },
+);
+deliverySchema.index({ eventId: 1, endpointId: 1 }, { unique: true });
+// The worker's claim (due, pending, not held) and, by its prefix, recovery (pending, held past the
+// lease). Every index is written on each of a delivery's state changes: there are few.
+deliverySchema.index({ status: 1, inFlight: 1, nextAttemptAt: 1 });
+// The head of an estimate's line to one endpoint; an endpoint's log, newest first.
+deliverySchema.index({ endpointId: 1, orderKey: 1, status: 1, eventAt: 1 });
+deliverySchema.index({ ownerId: 1, endpointId: 1, createdAt: -1 });
+export const WebhookDelivery = defineModel("WebhookDelivery", deliverySchema);
+
+export interface DeliveryAttemptRecord {
+  at: Date;
+  durationMs: number;
+  statusCode?: number;
+  error?: string;
+  manual?: boolean;
+}
+
+export interface WebhookDeliveryRecord {
+  _id: Types.ObjectId;
+  ownerId: Types.ObjectId;
+  endpointId: Types.ObjectId;
+  eventId: Types.ObjectId;
+  type: string;
+  orderKey?: string;
+  eventAt: Date;
+  status: DeliveryStatus;
+  attempts: DeliveryAttemptRecord[];
+  nextAttemptAt?: Date;
+  inFlight: boolean;
+  claimToken?: string;
+  leaseUntil?: Date;
+  lastStatusCode?: number;
+  lastError?: string;
+  deliveredAt?: Date;
+  manual?: boolean;
+  blocking?: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+// --- Endpoints (always the owner's own: an admin sees only its own endpoints too)
+
+export async function countEndpoints({ ownerId }: { ownerId: string }) {
+  return WebhookEndpoint.countDocuments({ ownerId });
+}
+
+export async function findEndpoints({ ownerId }: { ownerId: string }) {
+  return WebhookEndpoint.find({ ownerId }).sort({ createdAt: -1, _id: -1 }).lean<WebhookEndpointRecord[]>();
+}
+
+export async function findEndpoint({ ownerId, id }: { ownerId: string; id: string }) {
+  if (!isObjectIdHex(id)) return null;
+  return WebhookEndpoint.findOne({ _id: id, ownerId }).lean<WebhookEndpointRecord>();
+}
+
+export async function insertEndpoint(fields: Pick<WebhookEndpointRecord, "url" | "events" | "secretSealed"> & { ownerId: string; description?: string }) {
+  const doc = await WebhookEndpoint.create({ ...fields, enabled: true });
+  return doc.toObject() as unknown as WebhookEndpointRecord;
+}
+
+export async function updateEndpoint({ ownerId, id, set, unset = [] }: { ownerId: string; id: string; set: Record<string, unknown>; unset?: string[] }) {
+  if (!isObjectIdHex(id)) return null;
+  return WebhookEndpoint.findOneAndUpdate(
+    { _id: id, ownerId },
+    { $set: set, ...(unset.length ? { $unset: Object.fromEntries(unset.map((f) => [f, 1])) } : {}) },
+    { returnDocument: "after" },
+  ).lean<WebhookEndpointRecord>();
+}
+
+/** Removes an endpoint and its log; false when it is not the owner's. */
+export async function removeEndpoint({ ownerId, id }: { ownerId: string; id: string }) {
+  if (!isObjectIdHex(id)) return false;
+  const { deletedCount } = await WebhookEndpoint.deleteOne({ _id: id, ownerId });
+  if (deletedCount !== 1) return false;
+  await WebhookDelivery.deleteMany({ ownerId, endpointId: id });
+  return true;
+}
+
+/** The app turns an endpoint off (persistent failure); false when it was off (or gone) already. */
+export async function disableEndpoint({ id, reason }: { id: Types.ObjectId; reason: string }) {
+  const { modifiedCount } = await WebhookEndpoint.updateOne({ _id: id, enabled: true }, { $set: { enabled: false, disabledReason: reason, disabledAt: dbNow() } });
+  return modifiedCount === 1;
+}
+
+export async function endpointsByIds(ids: Types.ObjectId[]) {
+  return WebhookEndpoint.find({ _id: trusted({ $in: ids }) }).lean<WebhookEndpointRecord[]>();
+}
+
+export async function noteEndpointSuccess(id: Types.ObjectId, at: Date) {
+  await WebhookEndpoint.updateOne({ _id: id }, { $set: { lastSuccessAt: at } });
+}
+
+// --- Events
+
+/**
+ * Records an event; a second one with the same (owner, key) is refused by the unique index and
+ * answers the first.
+ */
+export async function insertEvent(fields: Omit<WebhookEventRecord, "_id" | "fannedOut" | "at" | "ownerId"> & { ownerId: string }) {
+  try {
+    const doc = await WebhookEvent.create({ ...fields, at: dbNow(), fannedOut: false });
+    return { event: doc.toObject() as unknown as WebhookEventRecord, created: true };
+  } catch (error) {
+    if ((error as { code?: number }).code !== 11000) throw error;
+    const first = await WebhookEvent.findOne({ ownerId: fields.ownerId, key: fields.key }).lean<WebhookEventRecord>();
+    if (!first) throw error;
+    return { event: first, created: false };
+  }
+}
+
+export async function findEventById(id: Types.ObjectId) {
+  return WebhookEvent.findById(id).lean<WebhookEventRecord>();
+}
+
+/** Events whose fan-out did not finish (older than `before`: not the ones an emit is fanning out now). */
+export async function findUnfannedEvents({ before, limit = 100 }: { before: Date; limit?: number }) {
+  return WebhookEvent.find({ fannedOut: false, at: trusted({ $lt: before }) }).sort({ at: 1 }).limit(limit).lean<WebhookEventRecord[]>();
+}
+
+/** The owner's enabled endpoints that want this type. */
+export async function subscribedEndpoints({ ownerId, type }: { ownerId: string; type: string }) {
+  return WebhookEndpoint.find({ ownerId, enabled: true, events: type }).select({ _id: 1 }).lean<{ _id: Types.ObjectId }[]>();
+}
+
+/**
+ * One pending delivery per endpoint, due now; a delivery that exists already (an interrupted fan-out
+ * run again) is kept as it is. Then the event is marked fanned out.
+ */
+export async function fanOut(event: WebhookEventRecord, endpointIds: Types.ObjectId[]) {
+  if (endpointIds.length > 0) {
+    const now = dbNow();
+    const docs = endpointIds.map((endpointId) => ({
+      ownerId: event.ownerId,
+      endpointId,
+      eventId: event._id,
+      type: event.type,
+      ...(event.orderKey ? { orderKey: event.orderKey } : {}),
+      eventAt: event.at,
+      status: "pending",
+      attempts: [],
+      nextAttemptAt: now,
+      inFlight: false,
+    }));
+    try {
+      await WebhookDelivery.insertMany(docs, { ordered: false });
+    } catch (error) {
+      if (!isOnlyDuplicates(error)) throw error;
+    }
+  }
+  await WebhookEvent.updateOne({ _id: event._id }, { $set: { fannedOut: true } });
+}
+
+const isOnlyDuplicates = (error: unknown) => {
+  const e = error as { code?: number; writeErrors?: { code?: number; err?: { code?: number } }[] };
+  if (e.code === 11000 && !e.writeErrors) return true;
+  return Array.isArray(e.writeErrors) && e.writeErrors.length > 0 && e.writeErrors.every((w) => (w.code ?? w.err?.code) === 11000);
+};
+
+// --- Deliveries: the worker's queue
+
+/** Due pending deliveries nobody holds, oldest due first (candidates: the claim decides). */
+export async function dueDeliveries({ now, limit }: { now: Date; limit: number }) {
+  return WebhookDelivery.find({ status: "pending", inFlight: false, nextAttemptAt: trusted({ $lte: now }) })
+    .select({ _id: 1, endpointId: 1, orderKey: 1, eventAt: 1 })
+    .sort({ nextAttemptAt: 1, _id: 1 })
+    .limit(limit)
+    .lean<Pick<WebhookDeliveryRecord, "_id" | "endpointId" | "orderKey" | "eventAt">[]>();
+}
+
+/**
+ * The first undelivered delivery of each of these lines (an estimate's deliveries to one endpoint),
+ * keyed `endpointId:orderKey`: only it may go now. One point query per line, each an exact range of
+ * the line index (one query with two `$in`s matched every pending delivery of the cross product: slower in bench/webhooks).
+ */
+export async function headsOfLines(lines: { endpointId: Types.ObjectId; orderKey: string }[]) {
+  const unique = new Map(lines.map((l) => [`${String(l.endpointId)}:${l.orderKey}`, l]));
+  const found = await Promise.all(
+    [...unique].map(async ([line, { endpointId, orderKey }]) => {
+      const head = await WebhookDelivery.findOne({ endpointId, orderKey, status: "pending" })
+        .select({ _id: 1 })
+        .sort({ eventAt: 1, _id: 1 })
+        .lean<{ _id: Types.ObjectId }>();
+      return [line, head?._id] as const;
+    }),
+  );
+  return new Map(found.filter((f): f is readonly [string, Types.ObjectId] => Boolean(f[1])));
+}
+
+/**
+ * Deliveries waiting behind their lines' heads are not due before `until`, and the heads are told
+ * to release them when they are done (releaseLine).
+ */
+export async function deferDeliveries({ ids, heads, until }: { ids: Types.ObjectId[]; heads: Types.ObjectId[]; until: Date }) {
+  await Promise.all([
+    WebhookDelivery.updateMany({ _id: trusted({ $in: ids }), status: "pending", inFlight: false }, { $set: { nextAttemptAt: until } }),
+    WebhookDelivery.updateMany({ _id: trusted({ $in: heads }) }, { $set: { blocking: true } }),
+  ]);
+}
+
+/** The head of a line is done (delivered or failed for good): the rest of the line is due now. */
+export async function releaseLine({ endpointId, orderKey, now }: { endpointId: Types.ObjectId; orderKey: string; now: Date }) {
+  await WebhookDelivery.updateMany(
+    { endpointId, orderKey, status: "pending", inFlight: false, nextAttemptAt: trusted({ $gt: now }) },
+    { $set: { nextAttemptAt: now } },
+  );
+}
+
+/**
+ * Takes these deliveries if nobody else did meanwhile (each update is atomic per document), and
+ * answers the ones this claim holds.
+ */
+export async function claimDeliveries({ ids, claimToken, leaseUntil }: { ids: Types.ObjectId[]; claimToken: string; leaseUntil: Date }) {
+  await WebhookDelivery.updateMany(
+    { _id: trusted({ $in: ids }), status: "pending", inFlight: false },
+    { $set: { inFlight: true, claimToken, leaseUntil } },
+  );
+  return WebhookDelivery.find({ _id: trusted({ $in: ids }), claimToken, inFlight: true }).lean<WebhookDeliveryRecord[]>();
+}
+
+const held = (delivery: WebhookDeliveryRecord) => ({ _id: delivery._id, claimToken: delivery.claimToken, inFlight: true });
+
+/** The receiver answered 2xx. Null when the claim was lost meanwhile (recovery took it back). */
+export async function recordDelivered({ delivery, attempt }: { delivery: WebhookDeliveryRecord; attempt: DeliveryAttemptRecord }) {
+  return WebhookDelivery.findOneAndUpdate(
+    held(delivery),
+    {
+      $set: { status: "delivered", inFlight: false, deliveredAt: attempt.at, lastStatusCode: attempt.statusCode },
+      $push: { attempts: attempt },
+      $unset: { claimToken: 1, leaseUntil: 1, nextAttemptAt: 1, lastError: 1, manual: 1 },
+    },
+    { returnDocument: "after", projection: { attempts: 0 } },
+  ).lean<WebhookDeliveryRecord>();
+}
+
+/** A failed attempt: pending again at `retryAt`, or failed for good without one. */
+export async function recordAttemptFailed({ delivery, attempt, retryAt }: { delivery: WebhookDeliveryRecord; attempt: DeliveryAttemptRecord; retryAt: Date | null }) {
+  return WebhookDelivery.findOneAndUpdate(
+    held(delivery),
+    {
+      $set: {
+        inFlight: false,
+        lastError: attempt.error ?? `HTTP ${attempt.statusCode}`,
+        ...(attempt.statusCode ? { lastStatusCode: attempt.statusCode } : {}),
+        ...(retryAt ? { status: "pending", nextAttemptAt: retryAt } : { status: "failed" }),
+      },
+      $push: { attempts: attempt },
+      $unset: { claimToken: 1, leaseUntil: 1, manual: 1, ...(retryAt ? {} : { nextAttemptAt: 1 }) },
+    },
+    { returnDocument: "after" },
+  ).lean<WebhookDeliveryRecord>();
+}
+
+/** Deliveries whose worker died mid-attempt (lease over): due again now. At least once: the receiver deduplicates by webhook-id. */
+export async function releaseAbandoned(now: Date) {
+  const { modifiedCount } = await WebhookDelivery.updateMany(
+    { status: "pending", inFlight: true, leaseUntil: trusted({ $lt: now }) },
+    { $set: { inFlight: false, nextAttemptAt: now }, $unset: { claimToken: 1, leaseUntil: 1 } },
+  );
+  return modifiedCount;
+}
+
+/** A disabled endpoint's waiting deliveries stop waiting (Redeliver sends one again). */
+export async function cancelPending({ endpointId, reason }: { endpointId: Types.ObjectId; reason: string }) {
+  await WebhookDelivery.updateMany(
+    { endpointId, status: "pending", inFlight: false },
+    { $set: { status: "cancelled", lastError: reason }, $unset: { nextAttemptAt: 1 } },
+  );
+}
+
+// --- The log and Redeliver
+
+export async function findDeliveries({ ownerId, endpointId, skip, limit }: { ownerId: string; endpointId: string; skip: number; limit: number }) {
+  return WebhookDelivery.find({ ownerId, endpointId })
+    .sort({ createdAt: -1, _id: -1 })
+    .skip(skip)
+    .limit(limit)
+    .lean<WebhookDeliveryRecord[]>();
+}
+
+export async function countDeliveries({ ownerId, endpointId }: { ownerId: string; endpointId: string }) {
+  return WebhookDelivery.countDocuments({ ownerId, endpointId });
+}
+
+export async function findDelivery({ ownerId, id }: { ownerId: string; id: string }) {
+  if (!isObjectIdHex(id)) return null;
+  return WebhookDelivery.findOne({ _id: id, ownerId }).lean<WebhookDeliveryRecord>();
+}
+
+/** Due now again, whatever it was (not while an attempt is in flight); the same event and webhook-id. */
+export async function requeueDelivery({ ownerId, id }: { ownerId: string; id: string }) {
+  if (!isObjectIdHex(id)) return null;
+  return WebhookDelivery.findOneAndUpdate(
+    { _id: id, ownerId, inFlight: false },
+    { $set: { status: "pending", nextAttemptAt: dbNow(), manual: true } },
+    { returnDocument: "after" },
+  ).lean<WebhookDeliveryRecord>();
+}
+
+/** Everything webhook of an account (the account is being deleted). */
+export async function removeWebhooksOf({ ownerId }: { ownerId: string }) {
+  await Promise.all([WebhookDelivery.deleteMany({ ownerId }), WebhookEvent.deleteMany({ ownerId }), WebhookEndpoint.deleteMany({ ownerId })]);
+}
+
+export async function eventsByIds(ids: Types.ObjectId[]) {
+  return WebhookEvent.find({ _id: trusted({ $in: ids }) }).lean<WebhookEventRecord[]>();
+}

@@ -1,0 +1,110 @@
+import { Types } from "mongoose";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { WebhookDelivery, WebhookEvent, insertEndpoint } from "~/models/webhook.server";
+import { parseOutboundAllow, type OutboundAllowList } from "~/utils/outbound.server";
+import { createTestUser } from "../../tests/accounts";
+import { useTestDb } from "../../tests/test-db";
+import { startReceiver, type TestReceiver } from "../../tests/webhook-receiver";
+import { seal } from "./secret-box.server";
+import { WebhookWorker } from "./webhook-delivery.server";
+import { emitEvent, fanOutEvent } from "./webhooks.server";
+
+// Several instances on one database (docs/decisions/0016): workers claim with a lease on the
+// database's clock, so two of them never send the same delivery at once; a fan-out cut short by a
+// dead process is finished by a worker; an attempt whose worker died is sent again (same webhook-id).
+
+const loopback = (parseOutboundAllow("loopback") as { ok: true; allow: OutboundAllowList }).allow;
+let receiver: TestReceiver;
+let ownerId: string;
+const workers: WebhookWorker[] = [];
+const worker = (options: ConstructorParameters<typeof WebhookWorker>[0] = {}) => {
+  const w = new WebhookWorker({ allow: loopback, pollMs: 50, timeoutMs: 2_000, retryDelaysMs: [100], concurrency: 8, ...options }).start();
+  workers.push(w);
+  return w;
+};
+
+beforeAll(async () => {
+  await useTestDb();
+  receiver = await startReceiver();
+  ownerId = (await createTestUser({ role: "dealer" })).id;
+});
+afterEach(async () => {
+  await Promise.all(workers.splice(0).map((w) => w.stop({ graceMs: 100 })));
+});
+afterAll(async () => {
+  await receiver?.close();
+});
+
+async function endpoint(path: string, events = ["estimate.updated"]) {
+  const record = await insertEndpoint({ ownerId, url: receiver.url(path), events, secretSealed: seal("webhook-secret", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw") });
+  return String(record._id);
+}
+
+async function until(what: string, probe: () => boolean | Promise<boolean>, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe("webhook workers on several instances", () => {
+  it("two workers on one database deliver 150 events once each, in order per estimate", async () => {
+    const [a, b] = [worker(), worker()];
+    expect(a).not.toBe(b);
+    await endpoint("/shared");
+    for (let e = 0; e < 50; e++) {
+      for (let n = 0; n < 3; n++) await emitEvent({ ownerId, type: "estimate.updated", data: { e, n }, orderKey: `est-${e}` });
+    }
+    await until("150 deliveries", async () => (await WebhookDelivery.countDocuments({ ownerId, status: "delivered" })) === 150);
+    const got = receiver.on("/shared");
+    expect(got).toHaveLength(150);
+    expect(new Set(got.map((r) => r.headers["webhook-id"])).size).toBe(150);
+    const sequences = new Map<number, number[]>();
+    for (const r of got) {
+      const { e, n } = (JSON.parse(r.body) as { data: { e: number; n: number } }).data;
+      sequences.set(e, [...(sequences.get(e) ?? []), n]);
+    }
+    expect([...sequences.values()].filter((s) => s.join() !== "0,1,2")).toEqual([]);
+  }, 90_000);
+
+  it("finishes a fan-out a dead process left, and sends again an attempt whose worker died", async () => {
+    const id = await endpoint("/recovered");
+    // An event written, its process gone before the deliveries (older than the grace of 10 s).
+    const orphan = await WebhookEvent.create({ ownerId, type: "estimate.updated", key: "orphan", data: { orphan: true }, at: new Date(Date.now() - 60_000), fannedOut: false });
+    // A delivery held by a worker that died mid-attempt (its lease over).
+    const event = await WebhookEvent.create({ ownerId, type: "estimate.updated", key: "held", data: { held: true }, at: new Date(), fannedOut: true });
+    await WebhookDelivery.create({
+      ownerId,
+      endpointId: new Types.ObjectId(id),
+      eventId: event._id,
+      type: "estimate.updated",
+      eventAt: event.at,
+      status: "pending",
+      inFlight: true,
+      claimToken: "dead-worker",
+      leaseUntil: new Date(Date.now() - 1_000),
+      nextAttemptAt: new Date(Date.now() - 30_000),
+    });
+    worker();
+    await until("both arrive", () => receiver.on("/recovered").length === 2);
+    const ids = receiver.on("/recovered").map((r) => r.headers["webhook-id"]).sort();
+    expect(ids).toEqual([`msg_${String(orphan._id)}`, `msg_${String(event._id)}`].sort());
+    expect((await WebhookEvent.findById(orphan._id).lean())?.fannedOut).toBe(true);
+    // A second fan-out of the same event adds nothing (one delivery per endpoint and event).
+    const before = await WebhookDelivery.countDocuments({ eventId: orphan._id });
+    await fanOutEvent((await WebhookEvent.findById(orphan._id).lean()) as never);
+    expect(await WebhookDelivery.countDocuments({ eventId: orphan._id })).toBe(before);
+  });
+
+  it("an emit with the same key is one event", async () => {
+    await endpoint("/keyed");
+    const first = await emitEvent({ ownerId, type: "estimate.updated", data: { v: 1 }, key: "same" });
+    const again = await emitEvent({ ownerId, type: "estimate.updated", data: { v: 2 }, key: "same" });
+    expect(String(again._id)).toBe(String(first._id));
+    worker();
+    await until("one arrival", () => receiver.on("/keyed").length === 1);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(receiver.on("/keyed").map((r) => r.headers["webhook-id"])).toEqual([`msg_${String(first._id)}`]);
+  });
+});

@@ -1,0 +1,326 @@
+import { randomBytes } from "node:crypto";
+import http from "node:http";
+import https from "node:https";
+import type { LookupFunction } from "node:net";
+import os from "node:os";
+import { Types } from "mongoose";
+import {
+  cancelPending,
+  claimDeliveries,
+  deferDeliveries,
+  disableEndpoint,
+  dueDeliveries,
+  endpointsByIds,
+  eventsByIds,
+  findUnfannedEvents,
+  headsOfLines,
+  noteEndpointSuccess,
+  recordAttemptFailed,
+  recordDelivered,
+  releaseAbandoned,
+  releaseLine,
+  type DeliveryAttemptRecord,
+  type WebhookDeliveryRecord,
+  type WebhookEndpointRecord,
+  type WebhookEventRecord,
+} from "~/models/webhook.server";
+import { dbNow, dbNowMs } from "~/utils/db-clock.server";
+import { isDbUnavailableError } from "~/utils/db-errors.server";
+import { db } from "~/utils/db.server";
+import { env } from "~/utils/env.server";
+import { OutboundRefusedError, resolveOutbound, type OutboundAllowList } from "~/utils/outbound.server";
+import { Doze } from "./doze.server";
+import { notifyWebhookDisabled } from "./email-delivery.server";
+import { fanOutEvent, onWebhookEmitted, signatures, signingSecrets, webhookIdOf } from "./webhooks.server";
+
+/**
+ * The webhook worker (docs/decisions/0022), one per instance (in the housekeeping process): claims
+ * due deliveries with a lease on the database's clock, POSTs each event signed per Standard
+ * Webhooks, records the attempt, and schedules the next one (WEBHOOK_RETRY_DELAYS) until a 2xx.
+ * At least once: an attempt whose worker died is due again when its lease ends, with the same
+ * webhook-id, so receivers deduplicate. Within an estimate (the event's orderKey) an endpoint gets
+ * events in the order they happened: only the first undelivered one of the line may go.
+ */
+
+export interface WebhookWorkerOptions {
+  concurrency?: number;
+  timeoutMs?: number;
+  retryDelaysMs?: number[];
+  pollMs?: number;
+  allow?: OutboundAllowList;
+}
+
+const RECOVERY_EVERY_MS = 5_000;
+const COALESCE_MS = 20;
+/** A fan-out older than this with no deliveries yet was cut short (its process died): finished here. */
+const FAN_OUT_GRACE_MS = 10_000;
+/** DNS (5 s at most, outbound.server) + the request's own timeout + margin: an attempt never outlives its lease. */
+const leaseFor = (timeoutMs: number) => timeoutMs + 5_000 + 10_000;
+const MAX_RESPONSE_BYTES = 64 * 1024;
+
+const agents = { "http:": new http.Agent({ keepAlive: true, maxSockets: 16 }), "https:": new https.Agent({ keepAlive: true, maxSockets: 16 }) };
+
+/** Answered by the receiver (any status), or an error without one. */
+type Outcome = { statusCode: number } | { error: string };
+
+/**
+ * One POST through the outbound rule: the host is resolved and checked here, and the connection
+ * goes to the checked address (the lookup answers it; the TLS name stays the host). No redirects.
+ */
+async function post(url: string, headers: Record<string, string>, body: string, { timeoutMs, allow }: { timeoutMs: number; allow: OutboundAllowList }): Promise<Outcome> {
+  const target = new URL(url);
+  const host = target.hostname.replace(/^\[(.*)\]$/, "$1");
+  let checked: { address: string; family: number };
+  try {
+    checked = await resolveOutbound(host, allow);
+  } catch (error) {
+    if (error instanceof OutboundRefusedError) return { error: error.message };
+    return { error: `Could not resolve ${host}: ${(error as { code?: string }).code ?? String(error)}` };
+  }
+  const lookup: LookupFunction = (_hostname, options, callback) => {
+    if (options.all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [checked]);
+    else callback(null, checked.address, checked.family);
+  };
+  const client = target.protocol === "https:" ? https : http;
+  return new Promise<Outcome>((resolve) => {
+    const request = client.request(
+      target,
+      {
+        method: "POST",
+        agent: agents[target.protocol as "http:" | "https:"],
+        lookup,
+        headers: { ...headers, "Content-Length": String(Buffer.byteLength(body)) },
+      },
+      (response) => {
+        let read = 0;
+        response.on("data", (chunk: Buffer) => {
+          read += chunk.length;
+          // What the receiver says is not kept; a huge answer is not read to its end.
+          if (read > MAX_RESPONSE_BYTES) response.destroy();
+        });
+        const done = () => {
+          clearTimeout(timer);
+          resolve({ statusCode: response.statusCode ?? 0 });
+        };
+        response.on("end", done);
+        response.on("close", done);
+        response.on("error", done);
+      },
+    );
+    const timer = setTimeout(() => request.destroy(Object.assign(new Error(`No answer within ${timeoutMs} ms`), { code: "ETIMEDOUT" })), timeoutMs);
+    request.on("error", (error: Error & { code?: string }) => {
+      clearTimeout(timer);
+      resolve({ error: error.code === "ETIMEDOUT" ? error.message : `${error.code ?? "Error"}: ${error.message}` });
+    });
+    request.end(body);
+  });
+}
+
+export class WebhookWorker {
+  private readonly concurrency: number;
+  private readonly timeoutMs: number;
+  private readonly retryDelaysMs: number[];
+  private readonly pollMs: number;
+  private readonly allow: OutboundAllowList;
+  private readonly running = new Set<Promise<void>>();
+  private readonly doze = new Doze();
+  private readonly workerId = `${os.hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
+  private stopping = false;
+  private loop: Promise<void> = Promise.resolve();
+  private lastRecovery = 0;
+  private forget: () => void = () => undefined;
+
+  constructor(options: WebhookWorkerOptions = {}) {
+    this.concurrency = options.concurrency ?? env.WEBHOOK_CONCURRENCY;
+    this.timeoutMs = options.timeoutMs ?? env.WEBHOOK_TIMEOUT_MS;
+    this.retryDelaysMs = options.retryDelaysMs ?? env.WEBHOOK_RETRY_DELAYS;
+    this.pollMs = options.pollMs ?? 500;
+    this.allow = options.allow ?? env.OUTBOUND_ALLOW;
+  }
+
+  start() {
+    this.forget = onWebhookEmitted(() => this.doze.wake());
+    this.loop = this.run();
+    return this;
+  }
+
+  async stop({ graceMs = 5_000 } = {}) {
+    this.stopping = true;
+    this.forget();
+    this.doze.wake();
+    await this.loop;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // An attempt cut off here is due again when its lease ends (at least once).
+    await Promise.race([Promise.all(this.running), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+    clearTimeout(timer);
+  }
+
+  private async run() {
+    await db().ready.catch(() => undefined);
+    while (!this.stopping) {
+      this.doze.reset();
+      let claimed = 0;
+      try {
+        if (Date.now() - this.lastRecovery >= RECOVERY_EVERY_MS) {
+          this.lastRecovery = Date.now();
+          await this.recover();
+        }
+        // Claims go in batches (half the slots at least): each claim costs the same few queries.
+        const free = this.concurrency - this.running.size;
+        if (free >= Math.ceil(this.concurrency / 2) || this.running.size === 0) claimed = await this.claim(free);
+      } catch (error) {
+        if (!isDbUnavailableError(error) && !(error instanceof Response)) console.warn("webhooks:", error);
+      }
+      if (this.stopping) break;
+      // More may be due at once; a full house waits for a running attempt to finish (it wakes us).
+      if (claimed > 0 && this.running.size < this.concurrency) continue;
+      if (!this.doze.woken) await this.doze.sleep(this.pollMs);
+      // An emit wakes the worker: the events emitted in the next moment go in the same claim.
+      if (this.doze.woken && !this.stopping) await new Promise((resolve) => setTimeout(resolve, COALESCE_MS));
+    }
+  }
+
+  /** Attempts whose worker died are due again; fan-outs a dead process left are finished. */
+  private async recover() {
+    await releaseAbandoned(dbNow());
+    for (const event of await findUnfannedEvents({ before: new Date(dbNowMs() - FAN_OUT_GRACE_MS) })) await fanOutEvent(event);
+  }
+
+  private async claim(free: number) {
+    const now = dbNow();
+    const candidates = await dueDeliveries({ now, limit: free * 2 });
+    if (candidates.length === 0) return 0;
+    // Per estimate line and endpoint only the first undelivered delivery may go (in order).
+    const lineOf = (c: { endpointId: Types.ObjectId; orderKey?: string }) => `${String(c.endpointId)}:${c.orderKey}`;
+    const heads = await headsOfLines(candidates.flatMap((c) => (c.orderKey ? [{ endpointId: c.endpointId, orderKey: c.orderKey }] : [])));
+    const ids: Types.ObjectId[] = [];
+    const waiting: typeof candidates = [];
+    for (const c of candidates) {
+      const head = c.orderKey ? heads.get(lineOf(c)) : null;
+      if (!head || String(head) === String(c._id)) ids.push(c._id);
+      else waiting.push(c);
+    }
+    // Out of the way until their head is done (released then), at the latest a lease from now.
+    if (waiting.length > 0) {
+      const blocking = [...new Set(waiting.map((c) => String(heads.get(lineOf(c)))))].map((id) => new Types.ObjectId(id));
+      await deferDeliveries({ ids: waiting.map((c) => c._id), heads: blocking, until: new Date(now.getTime() + leaseFor(this.timeoutMs)) });
+    }
+    ids.splice(free);
+    if (ids.length === 0) return 0;
+    const claimToken = `${this.workerId}:${randomBytes(6).toString("hex")}`;
+    const claimed = await claimDeliveries({ ids, claimToken, leaseUntil: new Date(now.getTime() + leaseFor(this.timeoutMs)) });
+    if (claimed.length === 0) return 0;
+    const [endpoints, events] = await Promise.all([
+      endpointsByIds(claimed.map((d) => d.endpointId)),
+      eventsByIds(claimed.map((d) => d.eventId)),
+    ]);
+    const endpointById = new Map(endpoints.map((e) => [String(e._id), e]));
+    const eventById = new Map(events.map((e) => [String(e._id), e]));
+    for (const delivery of claimed) {
+      const task: Promise<void> = this.deliver(delivery, endpointById.get(String(delivery.endpointId)), eventById.get(String(delivery.eventId)))
+        .catch((error: unknown) => {
+          // Recording failed (database away): the lease runs out and the attempt is due again.
+          if (!isDbUnavailableError(error) && !(error instanceof Response)) console.warn(`webhooks: ${String(delivery._id)}:`, error);
+        })
+        .finally(() => {
+          this.running.delete(task);
+          this.doze.wake();
+        });
+      this.running.add(task);
+    }
+    return claimed.length;
+  }
+
+  private async deliver(delivery: WebhookDeliveryRecord, endpoint: WebhookEndpointRecord | undefined, event: WebhookEventRecord | undefined) {
+    const started = Date.now();
+    const at = dbNow();
+    const manual = Boolean(delivery.manual);
+    if (!endpoint || !event) {
+      const attempt = { at, durationMs: 0, error: endpoint ? "The event is gone" : "The endpoint is gone", ...(manual ? { manual } : {}) };
+      await recordAttemptFailed({ delivery, attempt, retryAt: null });
+      return;
+    }
+    const id = webhookIdOf(event._id);
+    const timestamp = Math.floor(Date.now() / 1000);
+    const body = JSON.stringify({ type: event.type, timestamp: event.at.toISOString(), data: event.data });
+    let secrets: string[];
+    try {
+      secrets = signingSecrets(endpoint);
+    } catch (error) {
+      const recorded = await recordAttemptFailed({ delivery, attempt: { at, durationMs: 0, error: (error as Error).message, ...(manual ? { manual } : {}) }, retryAt: null });
+      if (recorded) await this.nextInLine(recorded);
+      return;
+    }
+    const outcome = await post(
+      endpoint.url,
+      {
+        "Content-Type": "application/json",
+        "User-Agent": "DamageIQ-Webhooks/1",
+        "webhook-id": id,
+        "webhook-timestamp": String(timestamp),
+        "webhook-signature": signatures(secrets, id, timestamp, body),
+      },
+      body,
+      { timeoutMs: this.timeoutMs, allow: this.allow },
+    );
+    const attempt: DeliveryAttemptRecord = {
+      at,
+      durationMs: Date.now() - started,
+      ...("statusCode" in outcome ? { statusCode: outcome.statusCode } : { error: outcome.error }),
+      ...(manual ? { manual } : {}),
+    };
+    if ("statusCode" in outcome && outcome.statusCode >= 200 && outcome.statusCode < 300) {
+      const delivered = await recordDelivered({ delivery, attempt });
+      if (delivered) await Promise.all([this.noteSuccess(endpoint, at), this.nextInLine(delivered)]);
+      return;
+    }
+    // The n-th failed attempt waits the n-th delay; a Redeliver is one attempt, no schedule after it.
+    const failedBefore = delivery.attempts.filter((a) => !a.manual).length;
+    const delay = manual ? undefined : this.retryDelaysMs[failedBefore];
+    const retryAt = delay === undefined ? null : new Date(dbNowMs() + delay);
+    const recorded = await recordAttemptFailed({ delivery, attempt, retryAt });
+    if (recorded && !retryAt) {
+      await this.nextInLine(recorded);
+      if (!manual) await this.maybeDisable(endpoint, recorded);
+    }
+  }
+
+  /**
+   * The endpoint's last success, written at most once a second per endpoint and process (it only
+   * decides a disable, after a day of failures): a busy endpoint is not one more write per delivery.
+   */
+  private readonly successNoted = new Map<string, number>();
+  private async noteSuccess(endpoint: WebhookEndpointRecord, at: Date) {
+    const key = String(endpoint._id);
+    if (Date.now() - (this.successNoted.get(key) ?? 0) < 1_000) return;
+    this.successNoted.set(key, Date.now());
+    await noteEndpointSuccess(endpoint._id, at);
+  }
+
+  /** A line's head is done: what waits behind it (if anything was deferred) is due now. */
+  private async nextInLine(delivery: WebhookDeliveryRecord) {
+    if (delivery.orderKey && delivery.blocking) await releaseLine({ endpointId: delivery.endpointId, orderKey: delivery.orderKey, now: dbNow() });
+  }
+
+  /**
+   * A delivery failed its whole schedule (about a day) and the endpoint answered no delivery with a
+   * 2xx since that delivery's first attempt: it is disabled, its waiting deliveries cancelled, and
+   * the account told by email.
+   */
+  private async maybeDisable(endpoint: WebhookEndpointRecord, delivery: WebhookDeliveryRecord) {
+    const firstAttempt = delivery.attempts.find((a) => !a.manual)?.at ?? delivery.createdAt;
+    const fresh = (await endpointsByIds([endpoint._id]))[0];
+    if (!fresh || (fresh.lastSuccessAt && fresh.lastSuccessAt >= firstAttempt)) return;
+    const last = delivery.attempts[delivery.attempts.length - 1];
+    const reason = `Every attempt failed since ${firstAttempt.toISOString()} (last: ${last?.statusCode ? `HTTP ${last.statusCode}` : (last?.error ?? "no answer")})`;
+    if (!(await disableEndpoint({ id: fresh._id, reason }))) return;
+    await cancelPending({ endpointId: fresh._id, reason: "Not sent: the endpoint was disabled after persistent failure" });
+    await notifyWebhookDisabled({ ownerId: String(fresh.ownerId), endpointId: String(fresh._id), url: fresh.url, reason });
+  }
+}
+
+/** Starts this process's webhook worker; returns its stop function. */
+export function startWebhookWorker(options: WebhookWorkerOptions = {}) {
+  const worker = new WebhookWorker(options).start();
+  return (stopOptions?: { graceMs?: number }) => worker.stop(stopOptions);
+}

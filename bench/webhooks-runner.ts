@@ -1,0 +1,88 @@
+// Run by bench/webhooks.mjs (bundled with esbuild): EVENTS events (1,000) emitted through emitEvent
+// by 8 emitters at once, fanned out to 3 endpoints (local HTTP receivers, loopback only) and
+// delivered by the app's webhook worker. The delay of a delivery is from the event's time (the
+// payload's timestamp, on the database's clock) to its arrival at the receiver. Four events per
+// estimate (orderKey), so the per-estimate order is kept under load too. Prints one JSON line.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { User } from "../app/models/user.server";
+import { insertEndpoint } from "../app/models/webhook.server";
+import { seal } from "../app/services/secret-box.server";
+import { WebhookWorker } from "../app/services/webhook-delivery.server";
+import { emitEvent } from "../app/services/webhooks.server";
+import { closeDb, db } from "../app/utils/db.server";
+import { parseOutboundAllow } from "../app/utils/outbound.server";
+
+const EVENTS = Number(process.env.EVENTS ?? 1000);
+const EMITTERS = 8;
+const PER_ESTIMATE = 4;
+/** Events a second over all emitters (EVENT_RATE); 0: as fast as they go (a burst). */
+const RATE = Number(process.env.EVENT_RATE ?? 0);
+
+await db().ready;
+
+/** Per receiver: arrivals by webhook-id (how many, and the delay of the first), and each estimate's sequence. */
+const receivers = await Promise.all(
+  [0, 1, 2].map(async () => {
+    const arrivals = new Map<string, { count: number; delayMs: number }>();
+    const sequences = new Map<string, number[]>();
+    const server = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        const now = Date.now();
+        const body = JSON.parse(Buffer.concat(chunks).toString()) as { timestamp: string; data: { estimate: string; n: number } };
+        const id = String(req.headers["webhook-id"]);
+        const seen = arrivals.get(id);
+        if (seen) seen.count += 1;
+        else arrivals.set(id, { count: 1, delayMs: now - Date.parse(body.timestamp) });
+        sequences.set(body.data.estimate, [...(sequences.get(body.data.estimate) ?? []), body.data.n]);
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    return { server, arrivals, sequences, port: (server.address() as AddressInfo).port };
+  }),
+);
+
+const owner = await User.create({ username: `bench-hooks-${Date.now()}`, usernameKey: `bench-hooks-${Date.now()}`, passwordHash: "x", email: "hooks@example.com", firstName: "Bench", lastName: "Hooks", role: "dealer" });
+for (const r of receivers) {
+  await insertEndpoint({ ownerId: String(owner._id), url: `http://127.0.0.1:${r.port}/hook`, events: ["estimate.updated"], secretSealed: seal("webhook-secret", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw") });
+}
+const worker = new WebhookWorker({ allow: (parseOutboundAllow("loopback") as { ok: true; allow: never }).allow }).start();
+
+const started = performance.now();
+let next = 0;
+await Promise.all(
+  Array.from({ length: EMITTERS }, async () => {
+    // An estimate's events are written one after another by one emitter (as one estimate changes).
+    for (let e = next++; e < EVENTS / PER_ESTIMATE; e = next++) {
+      const estimate = `est-${e}`;
+      for (let n = 0; n < PER_ESTIMATE; n++) {
+        const due = started + ((e * PER_ESTIMATE + n) * 1000) / (RATE || Infinity);
+        if (due > performance.now()) await new Promise((r) => setTimeout(r, due - performance.now()));
+        await emitEvent({ ownerId: owner._id, type: "estimate.updated", data: { estimate, n }, orderKey: estimate });
+      }
+    }
+  }),
+);
+const emitMs = performance.now() - started;
+const total = () => receivers.reduce((sum, r) => sum + r.arrivals.size, 0);
+const deadline = Date.now() + 5 * 60_000;
+while (total() < EVENTS * 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+const doneMs = performance.now() - started;
+await worker.stop();
+
+const delays = receivers.flatMap((r) => [...r.arrivals.values()].map((a) => a.delayMs)).sort((a, b) => a - b);
+const pct = (p: number) => delays[Math.min(delays.length - 1, Math.max(0, Math.ceil((p / 100) * delays.length) - 1))] ?? NaN;
+const repeats = receivers.reduce((sum, r) => sum + [...r.arrivals.values()].filter((a) => a.count > 1).length, 0);
+// Each estimate's events were written in ascending n: a receiver must never see a smaller n after a larger one.
+const outOfOrder = receivers.reduce(
+  (sum, r) => sum + [...r.sequences.values()].filter((seq) => seq.some((n, k) => k > 0 && n < seq[k - 1])).length,
+  0,
+);
+for (const r of receivers) r.server.close();
+await closeDb();
+const cpu = process.cpuUsage();
+console.log(JSON.stringify({ rate: RATE, appCpuMs: Math.round((cpu.user + cpu.system) / 1000), events: EVENTS, endpoints: 3, delivered: total(), emitMs: Math.round(emitMs), doneMs: Math.round(doneMs), p50: pct(50), p95: pct(95), max: delays[delays.length - 1], repeats, outOfOrder }));
+process.exit(0);
