@@ -68,7 +68,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!session || (!toast && !spent)) return json({ toast: null, resume: null, ...appearance });
   const t = translator(lang);
   return json(
-    { toast: toast ? { ...toast, title: t(toast.title), message: t(toast.message), id: `${Date.now()}` } : null, resume, ...appearance },
+    { toast: toast ? { ...toast, title: t(toast.title, toast.vars), message: t(toast.message, toast.vars), id: `${Date.now()}` } : null, resume, ...appearance },
     { headers: { "Set-Cookie": await commitSession(session) } },
   );
 }

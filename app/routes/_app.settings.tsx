@@ -11,7 +11,7 @@ import { securityActions, securityTab } from "~/screens/settings-security.server
 import { systemActions, systemTab } from "~/screens/settings-system.server";
 import type { SettingsAction } from "~/screens/settings.server";
 import { requireUser } from "~/services/auth.server";
-import { useT } from "~/utils/i18n";
+import { pageTitle, useT } from "~/utils/i18n";
 
 // Each tab's code (its forms, with their schemas) loads apart from the page's first JavaScript:
 // before hydration for the tab the page opens on, when another tab is opened (lazyComponent).
@@ -22,7 +22,7 @@ const NotificationsTab = lazyComponent("settings/NotificationsTab", () => import
 const SystemTab = lazyComponent("settings/SystemTab", () => import("~/components/settings/SystemTab").then((m) => m.SystemTab));
 
 
-export const meta: MetaFunction = () => [{ title: "Settings · DamageIQ" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "Settings") }];
 
 /** Spec order. Each tab's data, form handlers and components live in their own modules. */
 const TABS = [

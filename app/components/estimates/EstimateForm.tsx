@@ -17,6 +17,7 @@ import { SubmitButton } from "../form/fields/SubmitButton";
 import { TextareaField } from "../form/fields/TextareaField";
 import { TextField } from "../form/fields/TextField";
 import { DAMAGE_TYPE_OPTIONS, LOCATION_OPTIONS, SEVERITY_OPTIONS } from "../training/labels";
+import { useT } from "~/utils/i18n";
 
 export const ESTIMATE_FORM_ID = "estimate-form";
 
@@ -37,6 +38,7 @@ export function EstimateForm({
   contacts: { id: string; firstName: string; lastName: string }[];
   cancelTo: string;
 }) {
+  const t = useT();
   const lines = asLines(estimate.lineItems);
   const priced = lines.length === estimate.damages.length;
   const rows = estimate.damages.map((d, i) => ({
@@ -69,13 +71,13 @@ export function EstimateForm({
       <Stack>
         {estimate.status === "sent" && (
           <Alert color="blue" variant="light">
-            This estimate was sent: saving keeps it as it was and creates a supplement (version {estimate.version + 1}).
+            {t("This estimate was sent: saving keeps it as it was and creates a supplement (version")} {estimate.version + 1}).
           </Alert>
         )}
         <SelectField
           name="contactId"
-          label="Customer"
-          description={contacts.length === 0 ? "No contacts yet: add the customer under Contacts first." : undefined}
+          label={t("Customer")}
+          description={contacts.length === 0 ? t("No contacts yet: add the customer under Contacts first.") : undefined}
           data={[
             // Without a customer the first choice keeps it so; a customer, once set, is changed, not removed.
             ...(estimate.contactId ? [] : [{ value: "", label: "No contact" }]),
@@ -86,43 +88,43 @@ export function EstimateForm({
               : []),
           ]}
         />
-        <SelectField name="severity" label="Severity" data={[{ value: "", label: "Not determined" }, ...SEVERITY_OPTIONS]} />
+        <SelectField name="severity" label={t("Severity")} data={[{ value: "", label: "Not determined" }, ...SEVERITY_OPTIONS]} />
         {defaults.damages.map((row, i) => (
           <fieldset key={i} style={{ border: "1px solid var(--mantine-color-gray-3)", borderRadius: 6, padding: 10, margin: 0 }} data-testid="estimate-row">
-            <legend style={{ fontSize: 13, padding: "0 4px" }}>{i < added ? `Line ${i + 1}` : "Add a damage"}</legend>
+            <legend style={{ fontSize: 13, padding: "0 4px" }}>{i < added ? t("Line {{n}}", { n: i + 1 }) : t("Add a damage")}</legend>
             {i < added && <input type="hidden" name={`damages[${i}].line`} value={row.line} />}
             <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="xs">
               <SelectField
                 name={`damages[${i}].damageType`}
-                label="Damage type"
+                label={t("Damage type")}
                 data={i < added ? DAMAGE_TYPE_OPTIONS : [{ value: "", label: "None" }, ...DAMAGE_TYPE_OPTIONS]}
               />
-              <SelectField name={`damages[${i}].location`} label="Location" data={LOCATION_OPTIONS} />
-              <SelectField name={`damages[${i}].severity`} label="Severity" data={SEVERITY_OPTIONS} />
-              <TextField name={`damages[${i}].amount`} label="Amount (USD)" type="number" step="0.01" placeholder="TBD" />
+              <SelectField name={`damages[${i}].location`} label={t("Location")} data={LOCATION_OPTIONS} />
+              <SelectField name={`damages[${i}].severity`} label={t("Severity")} data={SEVERITY_OPTIONS} />
+              <TextField name={`damages[${i}].amount`} label={t("Amount (USD)")} type="number" step="0.01" placeholder={t("TBD")} />
             </SimpleGrid>
             {i < added && (
               <Group mt={6}>
-                <CheckboxField name={`damages[${i}].remove`} label="Remove this line" />
+                <CheckboxField name={`damages[${i}].remove`} label={t("Remove this line")} />
               </Group>
             )}
           </fieldset>
         ))}
         <Text size="xs" c="dimmed">
-          Leave an amount blank for a line still to be priced (the total then reads TBD).
+          {t("Leave an amount blank for a line still to be priced (the total then reads TBD).")}
         </Text>
         <TextareaField
           name="reason"
-          label="Reason for the change"
-          description={`Required when the total changes; kept in the audit trail and sent to the vendor's learning data (up to ${REASON_MAX} characters).`}
+          label={t("Reason for the change")}
+          description={t("Required when the total changes; kept in the audit trail and sent to the vendor's learning data (up to {{REASON_MAX}} characters).", { REASON_MAX })}
           autosize
           minRows={2}
         />
         <Group justify="flex-end">
           <Button component={Link} to={cancelTo} preventScrollReset variant="default">
-            Cancel
+            {t("Cancel")}
           </Button>
-          <SubmitButton formId={ESTIMATE_FORM_ID}>{estimate.status === "sent" ? "Create Supplement" : "Save Estimate"}</SubmitButton>
+          <SubmitButton formId={ESTIMATE_FORM_ID}>{estimate.status === "sent" ? t("Create Supplement") : t("Save Estimate")}</SubmitButton>
         </Group>
       </Stack>
     </ValidatedForm>

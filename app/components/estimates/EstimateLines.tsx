@@ -2,6 +2,7 @@ import { Table } from "~/components/Table";
 import { Text } from "#mantine/components/Text/Text";
 import type { AssessmentJson } from "~/services/assessments.server";
 import { aiCents, asLines, formatCents, humanizeType, lineCents, type EstimateLine } from "~/utils/estimate-lines";
+import { useT } from "~/utils/i18n";
 
 const factor = (n: number) => `× ${n.toFixed(2)}`;
 
@@ -34,17 +35,18 @@ function LineDetail({ line }: { line: EstimateLine }) {
 
 /** The estimate's lines (cents → dollars) with the total, or what keeps it TBD. */
 export function EstimateLines({ estimate }: { estimate: AssessmentJson }) {
+  const t = useT();
   const lines = asLines(estimate.lineItems);
   if (lines.length === 0) {
-    return <Text size="sm">{estimate.costNote ?? "No line items."}</Text>;
+    return <Text size="sm">{estimate.costNote ?? t("No line items.")}</Text>;
   }
   return (
     <Table.ScrollContainer minWidth={420}>
       <Table data-testid="estimate-lines" verticalSpacing={4}>
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>Line</Table.Th>
-            <Table.Th ta="right">Amount</Table.Th>
+            <Table.Th>{t("Line")}</Table.Th>
+            <Table.Th ta="right">{t("Amount")}</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -61,9 +63,9 @@ export function EstimateLines({ estimate }: { estimate: AssessmentJson }) {
             </Table.Tr>
           ))}
           <Table.Tr>
-            <Table.Td fw={700}>Total</Table.Td>
+            <Table.Td fw={700}>{t("Total")}</Table.Td>
             <Table.Td ta="right" fw={700} data-testid="estimate-total">
-              {estimate.estimatedCost === null ? "TBD" : formatCents(Math.round(estimate.estimatedCost * 100))}
+              {estimate.estimatedCost === null ? t("TBD") : formatCents(Math.round(estimate.estimatedCost * 100))}
             </Table.Td>
           </Table.Tr>
         </Table.Tbody>
@@ -74,6 +76,7 @@ export function EstimateLines({ estimate }: { estimate: AssessmentJson }) {
 
 /** Who did what and when, newest first: status moves (from → to), the reason and each change. */
 export function AuditTrail({ audit, formatTime }: { audit: AssessmentJson["audit"]; formatTime: (iso: string) => string }) {
+  const t = useT();
   return (
     <ol style={{ margin: 0, paddingLeft: 18 }} data-testid="audit-trail">
       {[...audit].reverse().map((entry, i) => (
@@ -87,7 +90,7 @@ export function AuditTrail({ audit, formatTime }: { audit: AssessmentJson["audit
           </Text>
           {entry.note && (
             <Text size="xs" fs="italic">
-              Reason: {entry.note}
+              {t("Reason:")} {entry.note}
             </Text>
           )}
           {entry.changes.map((change) => (
