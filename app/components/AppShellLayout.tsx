@@ -104,7 +104,7 @@ export function AppShellLayout({ user, children }: { user: ShellUser; children: 
           <Group gap="xs">
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={t("Toggle navigation")} />
             <Title order={2} size="h4">
-              {t("DamageIQ")}
+              DamageIQ
             </Title>
             <Badge variant="light" size="sm">
               {t("AI Damage Assessment")}

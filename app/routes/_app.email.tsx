@@ -85,7 +85,7 @@ export default function EmailCenter() {
             variant="light"
             color={connection.connected ? "green" : "red"}
             data-testid="connection-status"
-            title={connection.reason}
+            title={connection.reason && t(connection.reason)}
           >
             {connection.connected ? t("Connected") : t("Disconnected")}
           </Badge>
@@ -97,7 +97,7 @@ export default function EmailCenter() {
       </Group>
       {!connection.connected && connection.reason && (
         <Text size="sm" c="dimmed" data-testid="connection-reason">
-          {connection.reason}
+          {t(connection.reason)}
         </Text>
       )}
 

@@ -60,7 +60,7 @@ export default function EstimatesPage() {
   const filtered = Boolean(q) || status !== "all";
   const newButton = (label: string) => (
     <Button component={Link} to="/upload" leftSection={<PlusIcon size={16} />}>
-      {label}
+      {t(label)}
     </Button>
   );
 

@@ -124,12 +124,12 @@ export default function UploadPage() {
   return (
     <Stack data-testid="upload-page">
       <div>
-        <Title order={1}>{t("Upload &amp; Assess")}</Title>
+        <Title order={1}>{t("Upload & Assess")}</Title>
         <Text c="dimmed">{t("Upload photos or videos of the damaged vehicle for an AI damage assessment.")}</Text>
       </div>
       <Stepper active={STEP_OF[view]} allowNextStepsSelect={false} size="sm">
         {STEPS.map((label) => (
-          <Stepper.Step key={label} label={label} />
+          <Stepper.Step key={label} label={t(label)} />
         ))}
       </Stepper>
 

@@ -180,7 +180,7 @@ export default function VendorAiTrainingPage() {
             />
             {canEdit && tab !== "learning" && (
               <Button component={Link} to={hrefWith({ dialog: "new" })} preventScrollReset leftSection={<PlusIcon size={16} />}>
-                {addLabel}
+                {t(addLabel)}
               </Button>
             )}
           </Group>

@@ -11,9 +11,42 @@ export type Vars = Record<string, string | number>;
 const I18nContext = createContext<Messages>({});
 let current: Messages = {};
 
+const fill = (message: string, vars: Vars) => message.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole));
+
+type Pattern = { regex: RegExp; names: string[]; key: string };
+const patternCache = new WeakMap<Messages, Pattern[]>();
+
+/** The catalogue's keys with placeholders as patterns, the most specific (longest fixed text) first. */
+function patternsOf(messages: Messages) {
+  let patterns = patternCache.get(messages);
+  if (!patterns) {
+    patterns = Object.keys(messages)
+      .filter((key) => key.includes("{{"))
+      .sort((x, y) => y.replace(/\{\{\w+\}\}/g, "").length - x.replace(/\{\{\w+\}\}/g, "").length)
+      .map((key) => {
+        const names = [...key.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]);
+        const source = key.split(/\{\{\w+\}\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("(.+?)");
+        return { regex: new RegExp(`^${source}$`, "s"), names, key };
+      });
+    patternCache.set(messages, patterns);
+  }
+  return patterns;
+}
+
+/**
+ * `text` in the page's language. A message composed elsewhere with its values in it (a schema's
+ * "Package name must be at most 100 characters", a server's toast) is matched against the keys
+ * with placeholders: its values are put into the translation, translated themselves when they
+ * are keys (a field's name).
+ */
 export const translate = (messages: Messages, text: string, vars?: Vars) => {
-  const message = messages[text] ?? text;
-  return vars ? message.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole)) : message;
+  const exact = messages[text];
+  if (exact !== undefined || vars) return vars ? fill(exact ?? text, vars) : exact;
+  for (const { regex, names, key } of patternsOf(messages)) {
+    const match = regex.exec(text);
+    if (match) return fill(messages[key], Object.fromEntries(names.map((name, i) => [name, messages[match[i + 1]] ?? match[i + 1]])));
+  }
+  return text;
 };
 
 export function I18nProvider({ messages, children }: { messages: Messages; children: ReactNode }) {

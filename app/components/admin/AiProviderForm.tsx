@@ -52,11 +52,11 @@ export function AiProviderForm({
         {t("The vision model that analyses the photos of every account: OpenAI, or any OpenAI-compatible server.")}
       </Text>
       <Text size="sm" mb="md" data-testid="ai-provider-source">
-        {currentSource(settings)}
+        {t(currentSource(settings))}
       </Text>
       {settings.apiKeyUnreadable && (
         <Alert color="orange" mb="md" title={t("Enter the API key again")}>
-          {t("The stored key can no longer be read (the server&apos;s SESSION_SECRET changed).")}
+          {t("The stored key can no longer be read (the server's SESSION_SECRET changed).")}
         </Alert>
       )}
       <ValidatedForm
@@ -75,11 +75,11 @@ export function AiProviderForm({
             <TextField
               name="baseURL"
               label={t("Base URL")}
-              placeholder={t("https://api.openai.com/v1")}
+              placeholder="https://api.openai.com/v1"
               description={t("Blank: OpenAI. A local server: e.g. http://127.0.0.1:11434/v1")}
               autoComplete="off"
             />
-            <TextField name="model" label={t("Model")} placeholder={t("gpt-4o-mini")} autoComplete="off" required />
+            <TextField name="model" label={t("Model")} placeholder="gpt-4o-mini" autoComplete="off" required />
           </SimpleGrid>
           <PasswordField
             name="apiKey"

@@ -67,8 +67,8 @@ export function DetailsForm({
         <TextField name="title" label={t("Title")} required placeholder={t("e.g. Front bumper damage")} autoComplete="off" />
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
           <TextField name="vehicleYear" label={t("Vehicle Year")} type="number" placeholder="2021" autoComplete="off" />
-          <TextField name="vehicleMake" label={t("Make")} placeholder={t("Toyota")} autoComplete="off" />
-          <TextField name="vehicleModel" label={t("Model")} placeholder={t("Camry")} autoComplete="off" />
+          <TextField name="vehicleMake" label={t("Make")} placeholder="Toyota" autoComplete="off" />
+          <TextField name="vehicleModel" label={t("Model")} placeholder="Camry" autoComplete="off" />
         </SimpleGrid>
         <TextField name="vin" label={t("VIN")} placeholder={t("17 characters")} autoComplete="off" />
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
@@ -101,7 +101,7 @@ export function DetailsForm({
             py={6}
             styles={{ label: { whiteSpace: "normal", textAlign: "center" } }}
           >
-            {t("Create Assessment &amp; Start AI Analysis")}
+            {t("Create Assessment & Start AI Analysis")}
           </SubmitButton>
         </Group>
       </Stack>

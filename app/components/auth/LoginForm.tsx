@@ -95,7 +95,7 @@ export function LoginForm({
         {tab && <input type="hidden" name="tab" value={tab} />}
         <TextField name="username" label={t("Username")} autoComplete="username" required />
         <PasswordField name="password" label={t("Password")} autoComplete="current-password" required />
-        <SubmitButton fullWidth>{submitLabel}</SubmitButton>
+        <SubmitButton fullWidth>{t(submitLabel)}</SubmitButton>
         {showSetupLink && (
           <Text size="sm" ta="center">
             <Anchor component={Link} to="/admin/setup">

@@ -120,7 +120,7 @@ function FigurePanel({
         ))}
         {sampleNote && (
           <Text size="xs" c="dimmed">
-            {sampleNote}
+            {sampleNote && t(sampleNote)}
           </Text>
         )}
       </Stack>

@@ -34,7 +34,7 @@ export function EmailButton({ estimate, className }: { estimate: Pick<Assessment
         className={className}
         disabled={disabled}
         aria-label={`Email ${estimate.title}`}
-        title={disabled ? NO_CONTACT_MESSAGE : t("Email")}
+        title={disabled ? t(NO_CONTACT_MESSAGE) : t("Email")}
       >
         <MailIcon size={16} />
       </button>
@@ -68,12 +68,12 @@ export function EstimateCard({ estimate, hrefWith }: { estimate: EstimateCardJso
           data-testid="status-badge"
           style={{ background: `var(--mantine-color-${STATUS_COLOR[a.status]}-light)`, color: `var(--mantine-color-${STATUS_COLOR[a.status]}-light-color)` }}
         >
-          {a.status}
+          {t(a.status)}
         </span>
       </div>
       <div className={classes.rows}>
         <div className={classes.row}>
-          <span className={classes.dim}>{t("Customer:")}</span> <span data-testid="estimate-contact">{contactName(a)}</span>
+          <span className={classes.dim}>{t("Customer:")}</span> <span data-testid="estimate-contact">{t(contactName(a))}</span>
         </div>
         <div className={classes.row}>
           <span className={classes.cost} data-testid="estimate-cost">
@@ -89,7 +89,7 @@ export function EstimateCard({ estimate, hrefWith }: { estimate: EstimateCardJso
           <div className={classes.chips} data-testid="estimate-categories">
             {a.damageCategories.slice(0, MAX_CARD_CATEGORIES).map((c) => (
               <span key={c} className={classes.badge}>
-                {humanize(c)}
+                {t(humanize(c))}
               </span>
             ))}
             {extra > 0 && <span className={classes.badge}>+{extra} {t("more")}</span>}

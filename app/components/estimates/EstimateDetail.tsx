@@ -119,7 +119,7 @@ export function EstimateDetail({
         <Button component="a" href={pdfHref(a.id)} download size="xs" variant="default">
           {t("Download PDF")}
         </Button>
-        <PostButton id={a.id} intent="email" variant="default" disabled={!a.contactId} title={a.contactId ? undefined : NO_CONTACT_MESSAGE}>
+        <PostButton id={a.id} intent="email" variant="default" disabled={!a.contactId} title={a.contactId ? undefined : t(NO_CONTACT_MESSAGE)}>
           {t("Email")}
         </PostButton>
         <Button component={Link} to={hrefWith({ view: null, delete: a.id })} size="xs" color="red" variant="subtle">
@@ -128,7 +128,7 @@ export function EstimateDetail({
       </Group>
       {!a.contactId && (
         <Text size="xs" c="dimmed">
-          {NO_CONTACT_MESSAGE}
+          {t(NO_CONTACT_MESSAGE)}
           {!BEING_ANALYZED.includes(a.status) && (
             <>
               {" "}
@@ -139,11 +139,11 @@ export function EstimateDetail({
       )}
 
       <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="sm">
-        <Field label={t("Year")}>{a.vehicleYear ?? NOT_SPECIFIED}</Field>
-        <Field label={t("Make")}>{a.vehicleMake ?? NOT_SPECIFIED}</Field>
-        <Field label={t("Model")}>{a.vehicleModel ?? NOT_SPECIFIED}</Field>
+        <Field label={t("Year")}>{a.vehicleYear ?? t(NOT_SPECIFIED)}</Field>
+        <Field label={t("Make")}>{a.vehicleMake ?? t(NOT_SPECIFIED)}</Field>
+        <Field label={t("Model")}>{a.vehicleModel ?? t(NOT_SPECIFIED)}</Field>
         <Field label={t("VIN")} testId="estimate-vin">
-          {a.vin ?? NOT_SPECIFIED}
+          {a.vin ?? t(NOT_SPECIFIED)}
         </Field>
         <Field label={t("Status")}>
           <StatusBadge status={a.status} />
@@ -154,7 +154,7 @@ export function EstimateDetail({
         <Field label={t("Cost Estimate")} testId="detail-cost">
           <strong>{formatDollars(a.estimatedCost)}</strong>
         </Field>
-        <Field label={t("Customer")}>{contactName(a)}</Field>
+        <Field label={t("Customer")}>{t(contactName(a))}</Field>
       </SimpleGrid>
       {a.estimatedCost === null && a.costNote && (
         <Text size="xs" c="dimmed">
@@ -163,10 +163,10 @@ export function EstimateDetail({
       )}
       <Field label={t("Damage Categories")}>
         <Group gap={4}>
-          {a.damageCategories.length === 0 ? t("None") : a.damageCategories.map((c) => <Badge key={c} variant="outline" size="sm">{humanize(c)}</Badge>)}
+          {a.damageCategories.length === 0 ? t("None") : a.damageCategories.map((c) => <Badge key={c} variant="outline" size="sm">{t(humanize(c))}</Badge>)}
         </Group>
       </Field>
-      <Field label={t("Notes")}>{a.notes ?? NOT_SPECIFIED}</Field>
+      <Field label={t("Notes")}>{a.notes ?? t(NOT_SPECIFIED)}</Field>
       <Field label={t("AI Analysis")}>
         {a.aiAnalysis ? (
           <>
@@ -214,9 +214,9 @@ export function EstimateDetail({
               <Table.Tbody>
                 {a.damages.map((d, i) => (
                   <Table.Tr key={i}>
-                    <Table.Td data-label={t("Type")}>{humanize(d.damageType)}</Table.Td>
-                    <Table.Td data-label={t("Location")}>{d.location}</Table.Td>
-                    <Table.Td data-label={t("Severity")}>{d.severity}</Table.Td>
+                    <Table.Td data-label={t("Type")}>{t(humanize(d.damageType))}</Table.Td>
+                    <Table.Td data-label={t("Location")}>{t(d.location)}</Table.Td>
+                    <Table.Td data-label={t("Severity")}>{t(d.severity)}</Table.Td>
                     <Table.Td data-label={t("Confidence")}>{Math.round(d.confidence * 100)}%</Table.Td>
                     <Table.Td data-label={t("Photo")}>{photoOf(d.mediaUrl) > 0 ? t("Photo {{n}}", { n: photoOf(d.mediaUrl) }) : t("Photo not stated")}</Table.Td>
                   </Table.Tr>

@@ -54,7 +54,7 @@ export function EstimateLines({ estimate }: { estimate: AssessmentJson }) {
             <Table.Tr key={i}>
               <Table.Td>
                 <Text size="sm">
-                  {humanizeType(line.damageType)} ({line.severity}
+                  {t(humanizeType(line.damageType))} ({t(line.severity)}
                   {line.location ? `, ${line.location}` : ""})
                 </Text>
                 <LineDetail line={line} />

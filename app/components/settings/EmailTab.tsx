@@ -33,7 +33,7 @@ export function EmailTab({ settings, formError }: { settings: MailServerSettings
         {t("Mail Server")}
       </Title>
       <Text size="sm" c="dimmed" mb="md">
-        {t("The outgoing (SMTP) server your estimate emails are sent through.")} {settings.host ? "" : fallback}
+        {t("The outgoing (SMTP) server your estimate emails are sent through.")} {settings.host ? "" : t(fallback)}
       </Text>
       <ValidatedForm
         // The saved values come back from the server: the form starts from them again (the typed password is gone).
@@ -49,7 +49,7 @@ export function EmailTab({ settings, formError }: { settings: MailServerSettings
         <Stack>
           <FormError title={t("Failed to save settings")} message={formError} />
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextField name="host" label={t("SMTP Host")} placeholder={t("smtp.example.com")} autoComplete="off" />
+            <TextField name="host" label={t("SMTP Host")} placeholder="smtp.example.com" autoComplete="off" />
             <TextField name="port" label={t("Port")} type="number" autoComplete="off" />
             <TextField name="user" label={t("Username")} autoComplete="off" />
             <PasswordField

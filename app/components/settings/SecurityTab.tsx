@@ -204,7 +204,7 @@ function ApiKeys({ keys }: { keys: Data["keys"] }) {
           <Text size="sm" component="div">
             {t("Object storage:")} <Badge variant="light" color="green">{keys.storage.kind === "s3" ? "S3" : t("Local")}</Badge>{" "}
             <Text span size="sm" data-testid="storage-status">
-              {keys.storage.label}
+              {t(keys.storage.label)}
             </Text>
           </Text>
         </List.Item>
@@ -222,7 +222,7 @@ function ApiTokens({ tokens, actionData }: { tokens: Data["tokens"]; actionData:
         {t("Personal API tokens")}
       </Title>
       <Text size="sm" c="dimmed" mb="md">
-        {t("Use a token as")} <Code>{t("Authorization: Bearer &lt;token&gt;")}</Code> {t("to call the JSON API from your own systems. A token acts with your account&apos;s permissions.")}
+        {t("Use a token as")} <Code>{t("Authorization: Bearer <token>")}</Code> {t("to call the JSON API from your own systems. A token acts with your account's permissions.")}
       </Text>
       {created && (
         <Alert color="green" title={t("Token \"{{name}}\" created", { name: created.name })} mb="md" data-testid="new-token">

@@ -139,7 +139,7 @@ function DataTools({ data }: { data: Data }) {
             {t("Export Data")}
           </Button>
           <Text size="xs" c="dimmed" mt={4}>
-            {t("Your contacts, packages, assessments (and a vendor&apos;s pricing) as a .tar.gz of ndjson files. Media files are not included.")}
+            {t("Your contacts, packages, assessments (and a vendor's pricing) as a .tar.gz of ndjson files. Media files are not included.")}
           </Text>
         </div>
         {data.pendingImport ? (
@@ -182,7 +182,7 @@ function Status({ statuses }: { statuses: Data["statuses"] }) {
         <Table.Tbody>
           {statuses.map((s) => (
             <Table.Tr key={s.name}>
-              <Table.Td fw={600}>{s.name}</Table.Td>
+              <Table.Td fw={600}>{t(s.name)}</Table.Td>
               <Table.Td>
                 {/* Never squeezed to a dot: the badge keeps its text's width. */}
                 <Badge color={s.ok ? "green" : s.notConfigured ? "gray" : "red"} variant="light" style={{ flex: "none", overflow: "visible" }}>
@@ -190,7 +190,7 @@ function Status({ statuses }: { statuses: Data["statuses"] }) {
                 </Badge>
               </Table.Td>
               <Table.Td>
-                <Text size="sm">{s.detail}</Text>
+                <Text size="sm">{t(s.detail)}</Text>
               </Table.Td>
               <Table.Td style={{ whiteSpace: "nowrap" }}>
                 <Text size="sm" c="dimmed">

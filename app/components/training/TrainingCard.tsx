@@ -26,8 +26,8 @@ export function TrainingCard({ item, editTo, deleteTo }: { item: TrainingItemJso
           <Badge color={item.isVerified ? "green" : "yellow"} variant="light" data-testid="training-status">
             {item.isVerified ? t("Verified") : t("Pending")}
           </Badge>
-          <Badge variant="outline">{humanize(item.damageType)}</Badge>
-          <Badge color={SEVERITY_COLOR[item.severity] ?? "gray"}>{humanize(item.severity)}</Badge>
+          <Badge variant="outline">{t(humanize(item.damageType))}</Badge>
+          <Badge color={SEVERITY_COLOR[item.severity] ?? "gray"}>{t(humanize(item.severity))}</Badge>
         </Group>
         <ItemActions name={title} editTo={editTo} deleteTo={deleteTo} />
       </Group>
@@ -42,7 +42,7 @@ export function TrainingCard({ item, editTo, deleteTo }: { item: TrainingItemJso
           <Group gap={4}>
             <MapPinIcon size={14} />
             <Text size="xs" c="dimmed">
-              {humanize(item.location)}
+              {t(humanize(item.location))}
             </Text>
           </Group>
         )}

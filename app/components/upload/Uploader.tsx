@@ -16,6 +16,8 @@ import {
   messages,
   type UploadPurposeName,
 } from "~/schemas/upload-limits";
+// Outside React's render (Uppy is built in an effect, after the page's messages are in place).
+import { t } from "~/utils/i18n";
 
 /** Uppy's stylesheets; spread into the `links` of every route that shows an uploader. */
 export const uploaderLinks: LinksFunction = () => [
@@ -147,7 +149,7 @@ export function Uploader({ purpose, onComplete, height = 360, note, handOver = f
           // A photo may shrink below the limit once downscaled; it is checked again after that.
           const allowed = isImage ? limit.maxFileSize * 4 : limit.maxFileSize;
           if ((file.size ?? 0) > allowed) {
-            uppy.info(messages.exceedsSize(file.name ?? "file", limit.maxFileSize), "error", 5000);
+            uppy.info(t(messages.exceedsSize(file.name ?? "file", limit.maxFileSize)), "error", 5000);
             return false;
           }
           return true;
@@ -162,6 +164,30 @@ export function Uploader({ purpose, onComplete, height = 360, note, handOver = f
         proudlyDisplayPoweredByUppy: false,
         hideProgressAfterFinish: false,
         note: note ?? null,
+        // Uppy's own words on the Dashboard, from the catalogue (its %{…} placeholders kept).
+        locale: {
+          strings: {
+            dropPasteFiles: t("Drop files here or %{browseFiles}"),
+            browseFiles: t("browse files"),
+            dropHint: t("Drop your files here"),
+            addMore: t("Add more"),
+            addMoreFiles: t("Add more files"),
+            back: t("Back"),
+            cancel: t("Cancel"),
+            complete: t("Complete"),
+            done: t("Done"),
+            removeFile: t("Remove file"),
+            uploadComplete: t("Upload complete"),
+            uploadPaused: t("Upload paused"),
+            uploading: t("Uploading"),
+            dataUploadedOfTotal: t("%{complete} of %{total}"),
+            xTimeLeft: t("%{time} left"),
+            uploadXFiles: { 0: t("Upload %{smart_count} file"), 1: t("Upload %{smart_count} files") },
+            xFilesSelected: { 0: t("%{smart_count} file selected"), 1: t("%{smart_count} files selected") },
+            xMoreFilesAdded: { 0: t("%{smart_count} more file added"), 1: t("%{smart_count} more files added") },
+            filesUploadedOfTotal: { 0: t("%{complete} of %{smart_count} file uploaded"), 1: t("%{complete} of %{smart_count} files uploaded") },
+          },
+        },
       });
       uppy.use(Compressor, { maxWidth: MAX_IMAGE_EDGE, maxHeight: MAX_IMAGE_EDGE, quality: 0.8 });
       // After the compressor: the photo as it will be sent must fit the limit. One that does not (a
@@ -175,7 +201,7 @@ export function Uploader({ purpose, onComplete, height = 360, note, handOver = f
         if (tooLarge.length === 0) return;
         const message = tooLarge.map((file) => messages.exceedsSize(chosenNames.get(file.id) ?? file.name ?? "file", limit.maxFileSize)).join(" ");
         for (const file of tooLarge) uppy.removeFile(file.id);
-        uppy.info(message, "error", 8000);
+        uppy.info(t(message), "error", 8000);
         showToast({ title: "Upload Error", message, color: "red" });
       });
       uppy.use(AwsS3, {

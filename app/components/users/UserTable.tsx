@@ -108,7 +108,7 @@ export function DeleteUserConfirm({ user, cancelTo }: { user: UserRow; cancelTo:
     <Card withBorder shadow="sm" p="lg" mb="md" role="alertdialog" aria-label="Confirm deletion">
       <Stack>
         <Text>
-          {t("Are you sure you want to delete user &quot;")}{userDisplayName(user)}{t("&quot;? This action cannot be undone.")}
+          {t("Are you sure you want to delete user \"{{name}}\"? This action cannot be undone.", { name: userDisplayName(user) })}
         </Text>
         <Group justify="flex-end">
           <Button component={Link} to={cancelTo} variant="default">

@@ -42,8 +42,8 @@ export function RuleCard({ rule, editTo, deleteTo }: { rule: PricingRuleJson; ed
     <Card withBorder padding="md" role="listitem" aria-label={title} data-testid="pricing-rule">
       <Group justify="space-between" wrap="nowrap" align="flex-start">
         <Group gap={6}>
-          <Text fw={600}>{humanize(rule.damageType)}</Text>
-          <Badge color={SEVERITY_COLOR[rule.severity] ?? "gray"}>{humanize(rule.severity)}</Badge>
+          <Text fw={600}>{t(humanize(rule.damageType))}</Text>
+          <Badge color={SEVERITY_COLOR[rule.severity] ?? "gray"}>{t(humanize(rule.severity))}</Badge>
           <Badge color={rule.isActive ? "green" : "gray"} variant="light">
             {rule.isActive ? t("Active") : t("Inactive")}
           </Badge>
@@ -80,7 +80,7 @@ export function VendorPackageCard({ pkg, editTo, deleteTo }: { pkg: VendorPackag
             {pkg.packageName}
           </Text>
           <Group gap={6}>
-            <Badge variant="outline">{humanize(pkg.pricingModel)}</Badge>
+            <Badge variant="outline">{t(humanize(pkg.pricingModel))}</Badge>
             <Badge color={pkg.isActive ? "green" : "gray"} variant="light">
               {pkg.isActive ? t("Active") : t("Inactive")}
             </Badge>
@@ -115,8 +115,8 @@ export function LearningRecordCard({ record, canValidate }: { record: LearningRe
     <Card withBorder padding="md" role="listitem" aria-label={`${title}: ${formatUsd(record.originalEstimate)} → ${formatUsd(record.finalCost)}`} data-testid="learning-record">
       <Group justify="space-between" wrap="nowrap" align="flex-start">
         <Group gap={6}>
-          <Text fw={600}>{humanize(record.damageType)}</Text>
-          <Badge color={SEVERITY_COLOR[record.severity] ?? "gray"}>{humanize(record.severity)}</Badge>
+          <Text fw={600}>{t(humanize(record.damageType))}</Text>
+          <Badge color={SEVERITY_COLOR[record.severity] ?? "gray"}>{t(humanize(record.severity))}</Badge>
           <Badge color={record.isValidated ? "green" : "yellow"} variant="light" data-testid="learning-status">
             {record.isValidated ? t("Validated") : t("Pending")}
           </Badge>
