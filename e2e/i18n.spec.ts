@@ -166,3 +166,24 @@ for (const lng of ["es", "fr"] as const) {
     expect([...new Set(found)], "English on a non-English page").toEqual([]);
   });
 }
+
+test("a form's validation messages and its toast are in the account's language", async ({ page, loginAs }) => {
+  await loginAs("dealer");
+  expect((await page.request.put("/api/auth/preferences", { data: { language: "es" } })).status()).toBe(200);
+  await page.goto("/contacts");
+  await page.getByRole("link", { name: "Añadir contacto" }).first().click();
+  const dialog = page.getByRole("dialog");
+  await expect(dialog.getByRole("textbox", { name: "Nombre", exact: true })).toBeVisible();
+  await dialog.getByRole("button", { name: "Crear contacto" }).click();
+  // The schema's English messages (the spec's, for English) shown in Spanish, with JavaScript on and off.
+  await expect(dialog.getByText("El nombre es obligatorio")).toBeVisible();
+  await expect(dialog.getByText("Dirección de correo no válida")).toBeVisible();
+  await dialog.getByRole("textbox", { name: "Nombre", exact: true }).fill("Marta");
+  await dialog.getByRole("textbox", { name: "Apellidos", exact: true }).fill("Ruiz");
+  await dialog.getByRole("textbox", { name: "Correo", exact: true }).fill("marta@example.com");
+  await dialog.getByRole("button", { name: "Crear contacto" }).click();
+  // The toast says both its title and its message in Spanish (a notification, or the banner without JavaScript).
+  const toast = page.getByRole(test.info().project.name === "no-js" ? "status" : "alert").filter({ hasText: "Marta Ruiz se ha añadido a sus contactos." });
+  await expect(toast).toBeVisible();
+  await expect(toast.getByText("Contacto creado", { exact: true })).toBeVisible();
+});
