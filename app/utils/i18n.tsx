@@ -11,23 +11,25 @@ export type Vars = Record<string, string | number>;
 const I18nContext = createContext<Messages>({});
 let current: Messages = {};
 
-const fill = (message: string, vars: Vars) => message.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole));
+const PLACEHOLDER = /\{\{(\w+)\}\}/g;
+const fill = (message: string, vars: Vars) => message.replace(PLACEHOLDER, (whole, name: string) => (name in vars ? String(vars[name]) : whole));
 
-type Pattern = { regex: RegExp; names: string[]; key: string };
+type Pattern = [regex: RegExp, names: string[], key: string];
 const patternCache = new WeakMap<Messages, Pattern[]>();
 
 /** The catalogue's keys with placeholders as patterns, the most specific (longest fixed text) first. */
 function patternsOf(messages: Messages) {
   let patterns = patternCache.get(messages);
   if (!patterns) {
+    const fixed = (key: string) => key.replace(PLACEHOLDER, "").length;
     patterns = Object.keys(messages)
       .filter((key) => key.includes("{{"))
-      .sort((x, y) => y.replace(/\{\{\w+\}\}/g, "").length - x.replace(/\{\{\w+\}\}/g, "").length)
-      .map((key) => {
-        const names = [...key.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]);
-        const source = key.split(/\{\{\w+\}\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("(.+?)");
-        return { regex: new RegExp(`^${source}$`, "s"), names, key };
-      });
+      .sort((x, y) => fixed(y) - fixed(x))
+      .map((key) => [
+        new RegExp(`^${key.split(/\{\{\w+\}\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("(.+?)")}$`, "s"),
+        [...key.matchAll(PLACEHOLDER)].map((m) => m[1]),
+        key,
+      ]);
     patternCache.set(messages, patterns);
   }
   return patterns;
@@ -42,7 +44,7 @@ function patternsOf(messages: Messages) {
 export const translate = (messages: Messages, text: string, vars?: Vars) => {
   const exact = messages[text];
   if (exact !== undefined || vars) return vars ? fill(exact ?? text, vars) : exact;
-  for (const { regex, names, key } of patternsOf(messages)) {
+  for (const [regex, names, key] of patternsOf(messages)) {
     const match = regex.exec(text);
     if (match) return fill(messages[key], Object.fromEntries(names.map((name, i) => [name, messages[match[i + 1]] ?? match[i + 1]])));
   }

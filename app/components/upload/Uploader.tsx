@@ -131,7 +131,7 @@ export function Uploader({ purpose, onComplete, height = 360, note, handOver = f
 
     void (async () => {
       // One pre-bundled chunk (vendor/build-uppy.mjs explains why), fetched only by uploading screens.
-      const { Uppy, Dashboard, AwsS3, Compressor } = await import("./vendor/uppy.js");
+      const [{ Uppy, Dashboard, AwsS3, Compressor }, { uppyStrings }] = await Promise.all([import("./vendor/uppy.js"), import("./uppy-strings")]);
       if (cancelled || !target.current) return;
 
       const uppy = new Uppy({
@@ -164,30 +164,7 @@ export function Uploader({ purpose, onComplete, height = 360, note, handOver = f
         proudlyDisplayPoweredByUppy: false,
         hideProgressAfterFinish: false,
         note: note ?? null,
-        // Uppy's own words on the Dashboard, from the catalogue (its %{…} placeholders kept).
-        locale: {
-          strings: {
-            dropPasteFiles: t("Drop files here or %{browseFiles}"),
-            browseFiles: t("browse files"),
-            dropHint: t("Drop your files here"),
-            addMore: t("Add more"),
-            addMoreFiles: t("Add more files"),
-            back: t("Back"),
-            cancel: t("Cancel"),
-            complete: t("Complete"),
-            done: t("Done"),
-            removeFile: t("Remove file"),
-            uploadComplete: t("Upload complete"),
-            uploadPaused: t("Upload paused"),
-            uploading: t("Uploading"),
-            dataUploadedOfTotal: t("%{complete} of %{total}"),
-            xTimeLeft: t("%{time} left"),
-            uploadXFiles: { 0: t("Upload %{smart_count} file"), 1: t("Upload %{smart_count} files") },
-            xFilesSelected: { 0: t("%{smart_count} file selected"), 1: t("%{smart_count} files selected") },
-            xMoreFilesAdded: { 0: t("%{smart_count} more file added"), 1: t("%{smart_count} more files added") },
-            filesUploadedOfTotal: { 0: t("%{complete} of %{smart_count} file uploaded"), 1: t("%{complete} of %{smart_count} files uploaded") },
-          },
-        },
+        locale: { strings: uppyStrings(t) },
       });
       uppy.use(Compressor, { maxWidth: MAX_IMAGE_EDGE, maxHeight: MAX_IMAGE_EDGE, quality: 0.8 });
       // After the compressor: the photo as it will be sent must fit the limit. One that does not (a
