@@ -19,12 +19,12 @@ import {
 import type { ReactNode } from "react";
 import { RouteErrorCard } from "~/components/ErrorCard";
 import { ToastHost } from "~/components/ToastHost";
-import { clientMessages, isLanguage, languageFromHeader, translator } from "~/services/i18n.server";
+import { clientMessages, isLanguage, languageFromHeader } from "~/services/i18n.server";
 import { commitSession, requestSession } from "~/services/session.server";
 import { pagePath, RESUME_MS } from "~/schemas/resume";
 import { serverColorScheme, type ColorSchemeChoice } from "~/services/appearance.server";
 import { theme } from "~/theme";
-import { I18nProvider } from "~/utils/i18n";
+import { I18nProvider, translate } from "~/utils/i18n";
 import { fixedColorSchemeManager } from "~/utils/color-scheme";
 import { useNonce } from "~/utils/nonce";
 
@@ -38,7 +38,9 @@ export const links: LinksFunction = () => [
 
 // Only the title: a route's `meta` replaces this one (Remix 2 does not merge), so what every page
 // needs (charset, viewport) is written into the document head by Layout.
-export const meta: MetaFunction = () => [{ title: "DamageIQ — AI vehicle damage assessment" }];
+export const meta: MetaFunction = ({ data }) => [
+  { title: translate((data as { messages?: Record<string, string> } | undefined)?.messages ?? {}, "DamageIQ — AI vehicle damage assessment") },
+];
 
 /**
  * Every page's appearance and language, and the flashed toast (read, so cleared). A signed-in
@@ -66,7 +68,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const spent = resume || (resumed && Date.now() - resumed.at > RESUME_MS);
   if (spent) session?.unset("resumed");
   if (!session || (!toast && !spent)) return json({ toast: null, resume: null, ...appearance });
-  const t = translator(lang);
+  // The browser's translation (i18n.tsx): it also reads messages composed with their values.
+  const t = (text: string) => translate(appearance.messages, text, toast?.vars);
   return json(
     { toast: toast ? { ...toast, title: t(toast.title), message: t(toast.message), id: `${Date.now()}` } : null, resume, ...appearance },
     { headers: { "Set-Cookie": await commitSession(session) } },

@@ -4,6 +4,7 @@ import { Group } from "#mantine/components/Group/Group";
 import { Text } from "#mantine/components/Text/Text";
 import { Title } from "#mantine/components/Title/Title";
 import { isRouteErrorResponse } from "@remix-run/react";
+import { useT } from "~/utils/i18n";
 
 /** The centred card used by the not-found page and the shared error boundary. */
 export function ErrorCard({ title, message }: { title: string; message: string }) {
@@ -36,12 +37,13 @@ export function ErrorCard({ title, message }: { title: string; message: string }
 
 /** What an error boundary shows for a thrown error: the not-found card, the status, or a generic card. */
 export function RouteErrorCard({ error }: { error: unknown }) {
+  const t = useT();
   if (isRouteErrorResponse(error)) {
     if (error.status === 404) {
-      return <ErrorCard title="404 Page Not Found" message="Did you forget to add the page to the router?" />;
+      return <ErrorCard title={t("404 Page Not Found")} message={t("Did you forget to add the page to the router?")} />;
     }
     const message = typeof error.data === "string" && error.data ? error.data : error.statusText;
     return <ErrorCard title={`${error.status} ${error.statusText}`} message={message} />;
   }
-  return <ErrorCard title="Something went wrong" message="An unexpected error occurred. Please try again." />;
+  return <ErrorCard title={t("Something went wrong")} message={t("An unexpected error occurred. Please try again.")} />;
 }

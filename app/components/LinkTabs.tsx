@@ -1,6 +1,7 @@
 import { Button } from "#mantine/components/Button/Button";
 import { Group } from "#mantine/components/Group/Group";
 import { Link } from "@remix-run/react";
+import { useT } from "~/utils/i18n";
 
 /** Tabs as links (`?tab=…`): the chosen tab is in the URL, so switching works without JavaScript. */
 export function LinkTabs({
@@ -16,6 +17,7 @@ export function LinkTabs({
   label?: string;
   grow?: boolean;
 }) {
+  const tr = useT();
   return (
     <Group role="tablist" aria-label={label} gap="xs" grow={grow}>
       {tabs.map((t) => (
@@ -32,7 +34,7 @@ export function LinkTabs({
           // Growing tabs share a narrow card (the login on a phone): slim sides keep whole words.
           px={grow ? 4 : undefined}
         >
-          {t.label}
+          {tr(t.label)}
         </Button>
       ))}
     </Group>

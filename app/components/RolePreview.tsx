@@ -7,16 +7,18 @@ import { Text } from "#mantine/components/Text/Text";
 import { Title } from "#mantine/components/Title/Title";
 import { Form } from "@remix-run/react";
 import { roleLabel } from "./AppShellLayout";
+import { useT } from "~/utils/i18n";
 
 /** Admins only: preview the dealer or vendor interface. Plain forms, so it works without JS. */
 export function RolePreviewCard({ role }: { role: "admin" | "dealer" | "vendor" }) {
+  const t = useT();
   return (
     <Card withBorder data-testid="role-preview">
       <Title order={2} size="h4">
-        Interface Preview
+        {t("Interface Preview")}
       </Title>
       <Text size="sm" c="dimmed" mb="sm">
-        View the application as a dealer or vendor sees it. Currently viewing as {roleLabel(role)}.
+        {t("View the application as a dealer or vendor sees it. Currently viewing as")} {roleLabel(role)}.
       </Text>
       <Group align="flex-end">
         <Form method="post" action="/?index" reloadDocument>
@@ -24,7 +26,7 @@ export function RolePreviewCard({ role }: { role: "admin" | "dealer" | "vendor" 
           <Group align="flex-end" gap="xs">
             <NativeSelect
               name="targetRole"
-              label="View as"
+              label={t("View as")}
               defaultValue={role}
               data={[
                 { value: "admin", label: "Admin" },
@@ -32,7 +34,7 @@ export function RolePreviewCard({ role }: { role: "admin" | "dealer" | "vendor" 
                 { value: "vendor", label: "Vendor" },
               ]}
             />
-            <Button type="submit">Switch View</Button>
+            <Button type="submit">{t("Switch View")}</Button>
           </Group>
         </Form>
         <ResetToAdmin />
@@ -42,12 +44,13 @@ export function RolePreviewCard({ role }: { role: "admin" | "dealer" | "vendor" 
 }
 
 function ResetToAdmin() {
+  const t = useT();
   return (
     <Form method="post" action="/?index" reloadDocument>
       <input type="hidden" name="intent" value="switch-role" />
       <input type="hidden" name="targetRole" value="admin" />
       <Button type="submit" variant="light">
-        Reset to Admin
+        {t("Reset to Admin")}
       </Button>
     </Form>
   );
@@ -55,11 +58,12 @@ function ResetToAdmin() {
 
 /** Shown on every screen while an admin previews another role. */
 export function PreviewBanner({ role }: { role: "admin" | "dealer" | "vendor" }) {
+  const t = useT();
   return (
-    <Alert color="yellow" title="Preview mode" mb="md" data-testid="preview-banner">
+    <Alert color="yellow" title={t("Preview mode")} mb="md" data-testid="preview-banner">
       <Group justify="space-between">
         <Text size="sm">
-          You are viewing the interface as {roleLabel(role)}. Some admin features may be hidden.
+          {t("You are viewing the interface as")} {roleLabel(role)}{t(". Some admin features may be hidden.")}
         </Text>
         <ResetToAdmin />
       </Group>

@@ -25,10 +25,10 @@ export function onNotificationsLoaded(listener: () => void) {
 }
 
 /** One toast at a time (spec): the newest replaces whatever is showing instead of queueing behind it. */
-export function showToast({ title, message, color = "green" }: ToastOptions) {
+export function showToast({ title, message, color = "green", vars }: ToastOptions) {
   void loadNotifications().then(({ notifications }) => {
     notifications.clean();
     // In the account's language (a message without a translation shows as is).
-    notifications.show({ title: t(title), message: t(message), color, autoClose: 5000 });
+    notifications.show({ title: t(title, vars), message: t(message, vars), color, autoClose: 5000 });
   });
 }

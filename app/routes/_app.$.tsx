@@ -1,4 +1,5 @@
 import { ErrorCard } from "~/components/ErrorCard";
+import { useT } from "~/utils/i18n";
 
 /** Any path the route table does not know, inside the shell for signed-in users. */
 export const loader = () => {
@@ -10,5 +11,6 @@ export default function NotFound() {
 }
 
 export function ErrorBoundary() {
-  return <ErrorCard title="404 Page Not Found" message="Did you forget to add the page to the router?" />;
+  const t = useT();
+  return <ErrorCard title={t("404 Page Not Found")} message={t("Did you forget to add the page to the router?")} />;
 }

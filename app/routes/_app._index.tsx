@@ -13,8 +13,9 @@ import { uploaderLinks } from "~/components/upload/UploadMediaModal";
 import { dashboardAction, dashboardData } from "~/screens/dashboard.server";
 import { requireUser } from "~/services/auth.server";
 import type { loader as appLoader } from "./_app";
+import { pageTitle, useT } from "~/utils/i18n";
 
-export const meta: MetaFunction = () => [{ title: "Dashboard · DamageIQ" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "Dashboard") }];
 export const links = uploaderLinks;
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -28,13 +29,14 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Dashboard() {
+  const t = useT();
   const { stats, board, packages, rates, draftFiles, decisions } = useLoaderData<typeof loader>();
   const user = useRouteLoaderData<typeof appLoader>("routes/_app")?.user;
   return (
     <Stack>
       <div>
-        <Title order={1}>Dashboard</Title>
-        <Text c="dimmed">AI damage assessment for dealers, body shops and repair vendors.</Text>
+        <Title order={1}>{t("Dashboard")}</Title>
+        <Text c="dimmed">{t("AI damage assessment for dealers, body shops and repair vendors.")}</Text>
       </div>
       {user?.realRole === "admin" && <RolePreviewCard role={user.role} />}
       {draftFiles > 0 && <DraftNotice count={draftFiles} />}

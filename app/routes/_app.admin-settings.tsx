@@ -17,6 +17,7 @@ import { handleForm } from "~/utils/forms.server";
 import { loadUserAdmin, userAdminAction } from "~/screens/user-admin-screen.server";
 import { AI_PROVIDER_INTENTS } from "~/screens/ai-provider-screen.server";
 import { getAiProviderSettings } from "~/services/ai-provider.server";
+import { pageTitle, useT } from "~/utils/i18n";
 
 // Each tab's forms and table load apart from the page's first JavaScript (lazyComponent): after
 // it when the page opens on that tab, when the tab is opened otherwise.
@@ -26,7 +27,7 @@ const UserTable = lazyComponent("admin-settings/UserTable", () => import("~/comp
 const AiProviderForm = lazyComponent("admin-settings/AiProviderForm", () => import("~/components/admin/AiProviderForm").then((m) => m.AiProviderForm));
 const DeleteUserConfirm = lazyComponent("admin-settings/DeleteUserConfirm", () => import("~/components/users/UserTable").then((m) => m.DeleteUserConfirm));
 
-export const meta: MetaFunction = () => [{ title: "Admin Settings · DamageIQ" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "Admin Settings") }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { actor, users, confirmDelete } = await loadUserAdmin(request);
@@ -67,6 +68,7 @@ const TABS = [
 ];
 
 export default function AdminSettings() {
+  const t = useT();
   const { users, confirmDelete, username, aiProvider } = useLoaderData<typeof loader>();
   const data = useActionData<ActionData>();
   const [params] = useSearchParams();
@@ -74,12 +76,12 @@ export default function AdminSettings() {
   const createError = data && "formError" in data && data.formId === "create-user" ? data.formError : null;
   return (
     <>
-      <Title order={1}>Admin Settings</Title>
+      <Title order={1}>{t("Admin Settings")}</Title>
       <Text c="dimmed" mb="md">
-        Signed in as {username}.
+        {t("Signed in as")} {username}.
       </Text>
       <Box mb="md">
-        <LinkTabs tabs={TABS} active={tab} label="Admin settings sections" />
+        <LinkTabs tabs={TABS} active={tab} label={t("Admin settings sections")} />
       </Box>
       {tab === "credentials" ? (
         <CredentialsForm data={data} />
@@ -96,7 +98,7 @@ export default function AdminSettings() {
           <SimpleGrid cols={{ base: 1, xl: 2 }}>
             <Card withBorder>
               <Title order={2} size="h4" mb="sm">
-                Create user account
+                {t("Create user account")}
               </Title>
               <CreateUserForm
                 // A new account joins the list: the form starts again empty (the spec resets it).
@@ -104,17 +106,17 @@ export default function AdminSettings() {
                 validator={clientValidators.createUserValidator}
                 formError={createError ? createError || "Failed to create user account" : null}
                 requireRoleChoice={false}
-                submitLabel="Create Account"
+                submitLabel={t("Create Account")}
               />
             </Card>
             <Card withBorder>
               <Title order={2} size="h4" mb="sm">
-                User accounts
+                {t("User accounts")}
               </Title>
               <UserTable
                 users={users}
                 canDelete={(u) => u.role !== "admin"}
-                emptyText="No user accounts found"
+                emptyText={t("No user accounts found")}
                 deleteTo={(u) => `?tab=users&delete=${u.id}`}
               />
             </Card>

@@ -40,11 +40,12 @@ import {
 import { handleForm, validationError } from "~/utils/forms.server";
 import { jsonError } from "~/utils/http.server";
 import { listReturnTo, nullIfNotFound, writeAndReturn } from "~/screens/list-screen.server";
+import { pageTitle, useT } from "~/utils/i18n";
 
 // Dialog contents load when a dialog opens (lazyComponent): most visits open none.
 const TrainingForm = lazyComponent("training/TrainingForm", () => import("~/components/training/TrainingForm").then((m) => m.TrainingForm));
 
-export const meta: MetaFunction = () => [{ title: "AI Training Center · DamageIQ" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "AI Training Center") }];
 export const links: LinksFunction = () => uploaderLinks();
 
 const PAGE_SIZE = 24;
@@ -135,23 +136,24 @@ export async function action({ request }: ActionFunctionArgs) {
 
 /** The filters, kept in the URL. */
 function Filters({ damageType, severity, verified }: { damageType: string; severity: string; verified: string }) {
+  const t = useT();
   return (
-    <UrlChoicesForm submitLabel="Apply">
+    <UrlChoicesForm submitLabel={t("Apply")}>
       <NativeSelect
         name="damageType"
-        label="Damage type"
+        label={t("Damage type")}
         defaultValue={damageType}
         data={[{ value: "all", label: "All damage types" }, ...DAMAGE_TYPE_OPTIONS]}
       />
       <NativeSelect
         name="severity"
-        label="Severity"
+        label={t("Severity")}
         defaultValue={severity}
         data={[{ value: "all", label: "All severities" }, ...SEVERITY_OPTIONS]}
       />
       <NativeSelect
         name="verified"
-        label="Status"
+        label={t("Status")}
         defaultValue={verified}
         data={VERIFIED_FILTERS.map((v) => ({ value: v, label: humanize(v) }))}
       />
@@ -160,6 +162,7 @@ function Filters({ damageType, severity, verified }: { damageType: string; sever
 }
 
 export default function AiTrainingPage() {
+  const t = useT();
   const { damageType, severity, verified, items, matched, page, pageCount, pageSize, stats, target } =
     useLoaderData<typeof loader>();
   const [params] = useSearchParams();
@@ -172,7 +175,7 @@ export default function AiTrainingPage() {
   const filtered = damageType !== "all" || severity !== "all" || verified !== "all";
   const addButton = (
     <Button component={Link} to={hrefWith({ dialog: "new" })} preventScrollReset leftSection={<PlusIcon size={16} />}>
-      Add Training Data
+      {t("Add Training Data")}
     </Button>
   );
 
@@ -180,17 +183,17 @@ export default function AiTrainingPage() {
     <Stack gap="lg">
       <Group justify="space-between" align="flex-end">
         <div>
-          <Title order={1}>AI Training Center</Title>
-          <Text c="dimmed">Verified photos of damage with their repair figures teach the assessments and the prices.</Text>
+          <Title order={1}>{t("AI Training Center")}</Title>
+          <Text c="dimmed">{t("Verified photos of damage with their repair figures teach the assessments and the prices.")}</Text>
         </div>
         {addButton}
       </Group>
 
       <SimpleGrid cols={{ base: 2, xs: 2, md: 4 }} spacing={{ base: "xs", sm: "md" }}>
-        <StatCard label="Total Images" value={stats.total} icon={<BoxIcon />} />
-        <StatCard label="Verified" value={stats.verified} icon={<CheckIcon />} color="green" />
-        <StatCard label="Pending Review" value={stats.pending} icon={<StarIcon />} color="yellow" />
-        <StatCard label="Model Accuracy" value={MODEL_ACCURACY_DISPLAY} icon={<TrendingUpIcon />} color="violet" />
+        <StatCard label={t("Total Images")} value={stats.total} icon={<BoxIcon />} />
+        <StatCard label={t("Verified")} value={stats.verified} icon={<CheckIcon />} color="green" />
+        <StatCard label={t("Pending Review")} value={stats.pending} icon={<StarIcon />} color="yellow" />
+        <StatCard label={t("Model Accuracy")} value={MODEL_ACCURACY_DISPLAY} icon={<TrendingUpIcon />} color="violet" />
       </SimpleGrid>
 
       <Filters damageType={damageType} severity={severity} verified={verified} />
@@ -200,23 +203,23 @@ export default function AiTrainingPage() {
       ) : items.length === 0 ? (
         <EmptyState
           icon={<BoxIcon size={28} />}
-          title="No Training Data Found"
-          message={filtered ? "No training data matches these filters." : "Add photos of damage with their repair figures."}
+          title={t("No Training Data Found")}
+          message={filtered ? t("No training data matches these filters.") : t("Add photos of damage with their repair figures.")}
           action={filtered ? undefined : addButton}
         />
       ) : (
-        <CardGrid label="Training data">
+        <CardGrid label={t("Training data")}>
           {items.map((item) => (
             <TrainingCard key={item.id} item={item} editTo={hrefWith({ edit: item.id })} deleteTo={hrefWith({ delete: item.id })} />
           ))}
         </CardGrid>
       )}
 
-      <PageLinks page={page} pageCount={pageCount} matched={matched} pageSize={pageSize} noun="items" hrefFor={(p) => hrefWith({ page: p })} />
+      <PageLinks page={page} pageCount={pageCount} matched={matched} pageSize={pageSize} noun={t("items")} hrefFor={(p) => hrefWith({ page: p })} />
 
       <ListDialogs
         dialog={dialog}
-        noun="Training Data"
+        noun={t("Training Data")}
         item={dialogItem}
         closeTo={closeTo}
         renderForm={(item) => <TrainingForm item={item} cancelTo={closeTo} />}

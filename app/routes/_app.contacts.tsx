@@ -26,11 +26,12 @@ import {
   updateContact,
 } from "~/services/contacts.server";
 import { listScreenAction, nullIfNotFound, readListUrl } from "~/screens/list-screen.server";
+import { pageTitle, useT } from "~/utils/i18n";
 
 // Dialog contents load when a dialog opens (lazyComponent): most visits open none.
 const ContactForm = lazyComponent("contacts/ContactForm", () => import("~/components/contacts/ContactForm").then((m) => m.ContactForm));
 
-export const meta: MetaFunction = () => [{ title: "Contacts · DamageIQ" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "Contacts") }];
 
 /** Cards per page (a multiple of the 1, 2 and 3 columns); the rest is paged. */
 const PAGE_SIZE = 24;
@@ -62,6 +63,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function ContactsPage() {
+  const t = useT();
   const { q, contacts, matched, page, pageCount, pageSize, stats, target } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const loading = useListLoading();
@@ -75,7 +77,7 @@ export default function ContactsPage() {
       : null;
   const addButton = (
     <Button component={Link} to={hrefWith({ dialog: "new" })} preventScrollReset leftSection={<PlusIcon size={16} />}>
-      Add Contact
+      {t("Add Contact")}
     </Button>
   );
 
@@ -83,31 +85,31 @@ export default function ContactsPage() {
     <Stack gap="lg">
       <Group justify="space-between" align="flex-end">
         <div>
-          <Title order={1}>Contacts</Title>
-          <Text c="dimmed">Manage your customer contacts.</Text>
+          <Title order={1}>{t("Contacts")}</Title>
+          <Text c="dimmed">{t("Manage your customer contacts.")}</Text>
         </div>
         {addButton}
       </Group>
 
       <SimpleGrid cols={{ base: 2, sm: 3 }} spacing={{ base: "xs", sm: "md" }}>
-        <StatCard label="Total Contacts" value={stats.total} icon={<UsersIcon />} />
-        <StatCard label="With Companies" value={stats.withCompany} icon={<BuildingIcon />} color="teal" />
-        <StatCard label="With Phone" value={stats.withPhone} icon={<PhoneIcon />} color="grape" />
+        <StatCard label={t("Total Contacts")} value={stats.total} icon={<UsersIcon />} />
+        <StatCard label={t("With Companies")} value={stats.withCompany} icon={<BuildingIcon />} color="teal" />
+        <StatCard label={t("With Phone")} value={stats.withPhone} icon={<PhoneIcon />} color="grape" />
       </SimpleGrid>
 
-      <SearchBar q={q} placeholder="Search contacts..." label="Search contacts" />
+      <SearchBar q={q} placeholder={t("Search contacts...")} label={t("Search contacts")} />
 
       {loading ? (
         <CardGridSkeleton count={6} />
       ) : contacts.length === 0 ? (
         <EmptyState
           icon={<UsersIcon size={28} />}
-          title="No Contacts Found"
-          message={q ? "No contacts match your search." : "Add your first contact to get started."}
+          title={t("No Contacts Found")}
+          message={q ? t("No contacts match your search.") : t("Add your first contact to get started.")}
           action={q ? undefined : addButton}
         />
       ) : (
-        <CardGrid label="Contacts">
+        <CardGrid label={t("Contacts")}>
           {contacts.map((contact) => (
             <ContactCard
               key={contact.id}
@@ -124,13 +126,13 @@ export default function ContactsPage() {
         pageCount={pageCount}
         matched={matched}
         pageSize={pageSize}
-        noun="contacts"
+        noun={t("contacts")}
         hrefFor={(p) => hrefWith({ page: p })}
       />
 
       <ListDialogs
         dialog={dialog}
-        noun="Contact"
+        noun={t("Contact")}
         item={dialogContact}
         closeTo={closeTo}
         renderForm={(item) => <ContactForm contact={item} cancelTo={closeTo} />}

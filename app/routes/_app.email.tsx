@@ -24,13 +24,14 @@ import { emailCenterAction, emailCenterData } from "~/screens/email-center.serve
 import { requireUser } from "~/services/auth.server";
 import { EMAIL_LIST_PARAMS, readEmailDialog } from "~/utils/email-url";
 import { listSearch } from "~/utils/list-url";
+import { pageTitle, useT } from "~/utils/i18n";
 
 // Dialog contents load when a dialog opens (lazyComponent): most visits open none.
 const ComposeForm = lazyComponent("email/ComposeForm", () => import("~/components/email/ComposeForm").then((m) => m.ComposeForm));
 const TemplateForm = lazyComponent("email/TemplateForm", () => import("~/components/email/TemplateForm").then((m) => m.TemplateForm));
 const LogView = lazyComponent("email/LogView", () => import("~/components/email/LogView").then((m) => m.LogView));
 
-export const meta: MetaFunction = () => [{ title: "Email Center · DamageIQ" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "Email Center") }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const actor = await requireUser(request);
@@ -52,6 +53,7 @@ type ActionData = {
 const SKELETONS = { templates: 3, logs: 5 } as const;
 
 export default function EmailCenter() {
+  const t = useT();
   const data = useLoaderData<typeof loader>();
   const actionData = useActionData<ActionData>();
   const [params] = useSearchParams();
@@ -66,7 +68,7 @@ export default function EmailCenter() {
   ];
   const newButton = (
     <Button component={Link} to={hrefWith({ dialog: "new" })} preventScrollReset leftSection={<PlusIcon size={16} />}>
-      New Template
+      {t("New Template")}
     </Button>
   );
 
@@ -74,8 +76,8 @@ export default function EmailCenter() {
     <Stack gap="lg">
       <Group justify="space-between" align="flex-end">
         <div>
-          <Title order={1}>Email Center</Title>
-          <Text c="dimmed">Templates and delivery of your estimate emails.</Text>
+          <Title order={1}>{t("Email Center")}</Title>
+          <Text c="dimmed">{t("Templates and delivery of your estimate emails.")}</Text>
         </div>
         <Group>
           <Badge
@@ -83,75 +85,75 @@ export default function EmailCenter() {
             variant="light"
             color={connection.connected ? "green" : "red"}
             data-testid="connection-status"
-            title={connection.reason}
+            title={connection.reason && t(connection.reason)}
           >
-            {connection.connected ? "Connected" : "Disconnected"}
+            {connection.connected ? t("Connected") : t("Disconnected")}
           </Badge>
           <Button component={Link} to={hrefWith({ dialog: "compose" })} preventScrollReset variant="light" leftSection={<SendIcon size={16} />}>
-            Compose Email
+            {t("Compose Email")}
           </Button>
           {newButton}
         </Group>
       </Group>
       {!connection.connected && connection.reason && (
         <Text size="sm" c="dimmed" data-testid="connection-reason">
-          {connection.reason}
+          {t(connection.reason)}
         </Text>
       )}
 
-      <SearchBar q={q} placeholder="Search templates and logs..." label="Search templates and logs" keep={{ tab }} />
-      <LinkTabs tabs={tabs} active={tab} label="Email Center sections" hrefFor={(value) => hrefWith({ tab: value === "templates" ? null : value, page: null })} />
+      <SearchBar q={q} placeholder={t("Search templates and logs...")} label={t("Search templates and logs")} keep={{ tab }} />
+      <LinkTabs tabs={tabs} active={tab} label={t("Email Center sections")} hrefFor={(value) => hrefWith({ tab: value === "templates" ? null : value, page: null })} />
 
       {tab === "templates" ? (
         <>
           <SimpleGrid cols={{ base: 2, sm: 2, lg: 4 }} spacing={{ base: "xs", sm: "md" }}>
-            <StatCard label="Total Templates" value={stats.totalTemplates} icon={<FileIcon />} />
-            <StatCard label="Default Templates" value={stats.defaultTemplates} icon={<CheckIcon />} color="teal" />
-            <StatCard label="Emails Sent Today" value={stats.sentToday} icon={<MailIcon />} color="grape" />
-            <StatCard label="Success Rate" value={`${stats.successRate}%`} icon={<TrendingUpIcon />} color="orange" />
+            <StatCard label={t("Total Templates")} value={stats.totalTemplates} icon={<FileIcon />} />
+            <StatCard label={t("Default Templates")} value={stats.defaultTemplates} icon={<CheckIcon />} color="teal" />
+            <StatCard label={t("Emails Sent Today")} value={stats.sentToday} icon={<MailIcon />} color="grape" />
+            <StatCard label={t("Success Rate")} value={`${stats.successRate}%`} icon={<TrendingUpIcon />} color="orange" />
           </SimpleGrid>
           {loading ? (
             <CardGridSkeleton count={SKELETONS.templates} />
           ) : templates.templates.length === 0 ? (
             <EmptyState
               icon={<FileIcon size={28} />}
-              title="No Templates Found"
-              message={q ? "No templates match your search." : "Create your first email template."}
+              title={t("No Templates Found")}
+              message={q ? t("No templates match your search.") : t("Create your first email template.")}
               action={q ? undefined : newButton}
             />
           ) : (
-            <CardGrid label="Templates">
+            <CardGrid label={t("Templates")}>
               {templates.templates.map((t) => (
                 <TemplateCard key={t.id} template={t} hrefWith={hrefWith} />
               ))}
             </CardGrid>
           )}
-          <PageLinks page={templates.page} pageCount={templates.pageCount} matched={templates.matched} pageSize={data.pageSize} noun="templates" hrefFor={(p) => hrefWith({ page: p })} />
+          <PageLinks page={templates.page} pageCount={templates.pageCount} matched={templates.matched} pageSize={data.pageSize} noun={t("templates")} hrefFor={(p) => hrefWith({ page: p })} />
         </>
       ) : (
         <>
           {loading ? (
             <CardGridSkeleton count={SKELETONS.logs} />
           ) : logs.logs.length === 0 ? (
-            <EmptyState icon={<MailIcon size={28} />} title="No Emails Found" message={q ? "No emails match your search." : "No emails have been sent yet."} />
+            <EmptyState icon={<MailIcon size={28} />} title={t("No Emails Found")} message={q ? t("No emails match your search.") : t("No emails have been sent yet.")} />
           ) : (
-            <CardGrid label="Email logs">
+            <CardGrid label={t("Email logs")}>
               {logs.logs.map((log) => (
                 <LogCard key={log.id} log={log} timeZone={data.timeZone} viewTo={hrefWith({ log: log.id })} />
               ))}
             </CardGrid>
           )}
-          <PageLinks page={logs.page} pageCount={logs.pageCount} matched={logs.matched} pageSize={data.pageSize} noun="emails" hrefFor={(p) => hrefWith({ page: p })} />
+          <PageLinks page={logs.page} pageCount={logs.pageCount} matched={logs.matched} pageSize={data.pageSize} noun={t("emails")} hrefFor={(p) => hrefWith({ page: p })} />
         </>
       )}
 
       {dialog?.kind === "new" && (
-        <DialogRoute title="New Template" closeTo={closeTo}>
+        <DialogRoute title={t("New Template")} closeTo={closeTo}>
           <TemplateForm template={null} values={actionData?.values} preview={actionData?.preview ?? null} formError={actionData?.formError} cancelTo={closeTo} />
         </DialogRoute>
       )}
       {dialog?.kind === "edit" && (
-        <DialogRoute title="Edit Template" closeTo={closeTo}>
+        <DialogRoute title={t("Edit Template")} closeTo={closeTo}>
           {data.template ? (
             <TemplateForm
               template={data.template}
@@ -161,32 +163,32 @@ export default function EmailCenter() {
               cancelTo={closeTo}
             />
           ) : (
-            <Text>Template not found.</Text>
+            <Text>{t("Template not found.")}</Text>
           )}
         </DialogRoute>
       )}
       {dialog?.kind === "view" && (
-        <DialogRoute title={data.template?.name ?? "Template"} closeTo={closeTo}>
-          {data.template ? <EmailPreview preview={data.preview} title="Preview with sample data" /> : <Text>Template not found.</Text>}
+        <DialogRoute title={data.template?.name ?? t("Template")} closeTo={closeTo}>
+          {data.template ? <EmailPreview preview={data.preview} title={t("Preview with sample data")} /> : <Text>{t("Template not found.")}</Text>}
         </DialogRoute>
       )}
       {dialog?.kind === "delete" && (
-        <DialogRoute title="Delete Template" closeTo={closeTo}>
+        <DialogRoute title={t("Delete Template")} closeTo={closeTo}>
           {data.template ? (
             <ConfirmDelete id={data.template.id} question={`Are you sure you want to delete the template "${data.template.name}"? This action cannot be undone.`} cancelTo={closeTo} />
           ) : (
-            <Text>Template not found.</Text>
+            <Text>{t("Template not found.")}</Text>
           )}
         </DialogRoute>
       )}
       {dialog?.kind === "compose" && data.compose && (
-        <DialogRoute title="Compose Email" closeTo={closeTo}>
+        <DialogRoute title={t("Compose Email")} closeTo={closeTo}>
           <ComposeForm options={data.compose} assessmentId={dialog.assessmentId} formError={actionData?.formError} cancelTo={closeTo} />
         </DialogRoute>
       )}
       {dialog?.kind === "log" && (
-        <DialogRoute title={data.log?.subject ?? "Email"} closeTo={closeTo}>
-          {data.log ? <LogView log={data.log} timeZone={data.timeZone} /> : <Text>Email not found.</Text>}
+        <DialogRoute title={data.log?.subject ?? t("Email")} closeTo={closeTo}>
+          {data.log ? <LogView log={data.log} timeZone={data.timeZone} /> : <Text>{t("Email not found.")}</Text>}
         </DialogRoute>
       )}
     </Stack>

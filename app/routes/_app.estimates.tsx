@@ -25,12 +25,13 @@ import { requireUser } from "~/services/auth.server";
 import { formatDollars } from "~/utils/estimate-lines";
 import { ESTIMATE_LIST_PARAMS, readEstimateDialog } from "~/utils/estimate-url";
 import { listSearch } from "~/utils/list-url";
+import { pageTitle, useT } from "~/utils/i18n";
 
 // Dialog contents load when a dialog opens (lazyComponent): most visits open none.
 const EstimateDetail = lazyComponent("estimates/EstimateDetail", () => import("~/components/estimates/EstimateDetail").then((m) => m.EstimateDetail));
 const EstimateForm = lazyComponent("estimates/EstimateForm", () => import("~/components/estimates/EstimateForm").then((m) => m.EstimateForm));
 
-export const meta: MetaFunction = () => [{ title: "Estimates · DamageIQ" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "Estimates") }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const actor = await requireUser(request);
@@ -47,6 +48,7 @@ const STATUS_OPTIONS = [{ value: "all", label: "All Statuses" }, ...ASSESSMENT_S
 const PLACEHOLDERS = 5;
 
 export default function EstimatesPage() {
+  const t = useT();
   const { q, status, assessments, matched, page, pageCount, pageSize, summary, target, timeZone, contacts } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const loading = useListLoading(200, ESTIMATE_LIST_PARAMS);
@@ -58,7 +60,7 @@ export default function EstimatesPage() {
   const filtered = Boolean(q) || status !== "all";
   const newButton = (label: string) => (
     <Button component={Link} to="/upload" leftSection={<PlusIcon size={16} />}>
-      {label}
+      {t(label)}
     </Button>
   );
 
@@ -66,22 +68,22 @@ export default function EstimatesPage() {
     <Stack gap="lg">
       <Group justify="space-between" align="flex-end">
         <div>
-          <Title order={1}>Estimates</Title>
-          <Text c="dimmed">Review, download and send your damage estimates.</Text>
+          <Title order={1}>{t("Estimates")}</Title>
+          <Text c="dimmed">{t("Review, download and send your damage estimates.")}</Text>
         </div>
         {newButton("New Estimate")}
       </Group>
 
       <SimpleGrid cols={{ base: 2, xs: 2, md: 4 }} spacing={{ base: "xs", sm: "md" }}>
-        <StatCard label="Total Estimates" value={summary.total} icon={<FileIcon />} />
-        <StatCard label="Pending Review" value={summary.pendingReview} icon={<ClockIcon />} color="yellow" />
-        <StatCard label="Total Value" value={formatDollars(summary.totalValue)} icon={<CurrencyIcon />} color="teal" />
-        <StatCard label="Sent Today" value={summary.sentToday} icon={<SendIcon />} color="grape" />
+        <StatCard label={t("Total Estimates")} value={summary.total} icon={<FileIcon />} />
+        <StatCard label={t("Pending Review")} value={summary.pendingReview} icon={<ClockIcon />} color="yellow" />
+        <StatCard label={t("Total Value")} value={formatDollars(summary.totalValue)} icon={<CurrencyIcon />} color="teal" />
+        <StatCard label={t("Sent Today")} value={summary.sentToday} icon={<SendIcon />} color="grape" />
       </SimpleGrid>
 
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-        <SearchBar q={q} placeholder="Search estimates..." label="Search estimates" keep={status === "all" ? {} : { status }} />
-        <UrlChoicesForm submitLabel="Filter">
+        <SearchBar q={q} placeholder={t("Search estimates...")} label={t("Search estimates")} keep={status === "all" ? {} : { status }} />
+        <UrlChoicesForm submitLabel={t("Filter")}>
           {q && <input type="hidden" name="q" value={q} />}
           <NativeSelect name="status" aria-label="Status" defaultValue={status} key={status} data={STATUS_OPTIONS} style={{ flex: 1 }} />
         </UrlChoicesForm>
@@ -92,31 +94,31 @@ export default function EstimatesPage() {
       ) : assessments.length === 0 ? (
         <EmptyState
           icon={<FileIcon size={28} />}
-          title="No Estimates Found"
-          message={filtered ? "No estimates match your current filters." : "You haven't created any estimates yet."}
+          title={t("No Estimates Found")}
+          message={filtered ? t("No estimates match your current filters.") : t("You haven't created any estimates yet.")}
           action={newButton("Create Your First Estimate")}
         />
       ) : (
-        <CardGrid label="Estimates">
+        <CardGrid label={t("Estimates")}>
           {assessments.map((a) => (
             <EstimateCard key={a.id} estimate={a} hrefWith={hrefWith} />
           ))}
         </CardGrid>
       )}
 
-      <PageLinks page={page} pageCount={pageCount} matched={matched} pageSize={pageSize} noun="estimates" hrefFor={(p) => hrefWith({ page: p })} />
+      <PageLinks page={page} pageCount={pageCount} matched={matched} pageSize={pageSize} noun={t("estimates")} hrefFor={(p) => hrefWith({ page: p })} />
 
       {dialog && (
         <DialogRoute
-          title={dialog.kind === "view" ? estimate?.title ?? "Estimate" : dialog.kind === "edit" ? "Edit Estimate" : "Delete Estimate"}
+          title={dialog.kind === "view" ? estimate?.title ?? t("Estimate") : dialog.kind === "edit" ? t("Edit Estimate") : t("Delete Estimate")}
           closeTo={closeTo}
         >
           {!estimate ? (
-            <Text>Estimate not found.</Text>
+            <Text>{t("Estimate not found.")}</Text>
           ) : dialog.kind === "view" ? (
             <EstimateDetail estimate={estimate} hrefWith={hrefWith} formatTime={formatTime} />
           ) : dialog.kind === "edit" && BEING_ANALYZED.includes(estimate.status) ? (
-            <Text>This estimate is being analyzed: edit it when the analysis is done.</Text>
+            <Text>{t("This estimate is being analyzed: edit it when the analysis is done.")}</Text>
           ) : dialog.kind === "edit" ? (
             <EstimateForm estimate={estimate} contacts={contacts} cancelTo={hrefWith({ view: estimate.id })} />
           ) : (

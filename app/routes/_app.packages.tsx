@@ -27,11 +27,12 @@ import {
   updatePackage,
 } from "~/services/packages.server";
 import { listScreenAction, nullIfNotFound, readListUrl } from "~/screens/list-screen.server";
+import { pageTitle, useT } from "~/utils/i18n";
 
 // Dialog contents load when a dialog opens (lazyComponent): most visits open none.
 const PackageForm = lazyComponent("packages/PackageForm", () => import("~/components/packages/PackageForm").then((m) => m.PackageForm));
 
-export const meta: MetaFunction = () => [{ title: "Packages · DamageIQ" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "Packages") }];
 
 const PAGE_SIZE = 24;
 
@@ -61,6 +62,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function PackagesPage() {
+  const t = useT();
   const { q, packages, matched, page, pageCount, pageSize, stats, target } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const loading = useListLoading();
@@ -73,7 +75,7 @@ export default function PackagesPage() {
       : null;
   const addButton = (
     <Button component={Link} to={hrefWith({ dialog: "new" })} preventScrollReset leftSection={<PlusIcon size={16} />}>
-      Add Package
+      {t("Add Package")}
     </Button>
   );
 
@@ -81,34 +83,34 @@ export default function PackagesPage() {
     <Stack gap="lg">
       <Group justify="space-between" align="flex-end">
         <div>
-          <Title order={1}>Packages</Title>
-          <Text c="dimmed">Service packages with a price and a feature list.</Text>
+          <Title order={1}>{t("Packages")}</Title>
+          <Text c="dimmed">{t("Service packages with a price and a feature list.")}</Text>
         </div>
         {addButton}
       </Group>
 
       <SimpleGrid cols={{ base: 2, xs: 2, md: 4 }} spacing={{ base: "xs", sm: "md" }}>
-        <StatCard label="Total" value={stats.total} icon={<BoxIcon />} />
-        <StatCard label="Active" value={stats.active} icon={<CheckIcon />} color="green" />
-        <StatCard label="Average Price" value={formatWholeUsd(stats.averagePrice)} icon={<CurrencyIcon />} color="blue" />
-        <StatCard label="Highest Price" value={formatWholeUsd(stats.highestPrice)} icon={<TrendingUpIcon />} color="violet" />
+        <StatCard label={t("Total")} value={stats.total} icon={<BoxIcon />} />
+        <StatCard label={t("Active")} value={stats.active} icon={<CheckIcon />} color="green" />
+        <StatCard label={t("Average Price")} value={formatWholeUsd(stats.averagePrice)} icon={<CurrencyIcon />} color="blue" />
+        <StatCard label={t("Highest Price")} value={formatWholeUsd(stats.highestPrice)} icon={<TrendingUpIcon />} color="violet" />
       </SimpleGrid>
 
-      <SearchBar q={q} placeholder="Search packages..." label="Search packages" />
+      <SearchBar q={q} placeholder={t("Search packages...")} label={t("Search packages")} />
 
       {loading ? (
         <CardGridSkeleton count={6} />
       ) : packages.length === 0 ? (
         <EmptyState
           icon={<BoxIcon size={28} />}
-          title="No Packages Found"
+          title={t("No Packages Found")}
           message={
-            q ? "No packages match your search." : "Create your first service package to offer it with estimates."
+            q ? t("No packages match your search.") : t("Create your first service package to offer it with estimates.")
           }
           action={q ? undefined : addButton}
         />
       ) : (
-        <CardGrid label="Packages">
+        <CardGrid label={t("Packages")}>
           {packages.map((pkg) => (
             <PackageCard
               key={pkg.id}
@@ -125,13 +127,13 @@ export default function PackagesPage() {
         pageCount={pageCount}
         matched={matched}
         pageSize={pageSize}
-        noun="packages"
+        noun={t("packages")}
         hrefFor={(p) => hrefWith({ page: p })}
       />
 
       <ListDialogs
         dialog={dialog}
-        noun="Package"
+        noun={t("Package")}
         item={dialogPackage}
         closeTo={closeTo}
         renderForm={(item) => <PackageForm pkg={item} cancelTo={closeTo} />}

@@ -12,7 +12,7 @@ import { systemActions, systemTab } from "~/screens/settings-system.server";
 import { webhookActions, webhooksSection } from "~/screens/settings-webhooks.server";
 import type { SettingsAction } from "~/screens/settings.server";
 import { requireUser } from "~/services/auth.server";
-import { useT } from "~/utils/i18n";
+import { pageTitle, useT } from "~/utils/i18n";
 
 // Each tab's code (its forms, with their schemas) loads apart from the page's first JavaScript:
 // before hydration for the tab the page opens on, when another tab is opened (lazyComponent).
@@ -24,7 +24,7 @@ const SystemTab = lazyComponent("settings/SystemTab", () => import("~/components
 const WebhooksCard = lazyComponent("settings/WebhooksCard", () => import("~/components/settings/WebhooksCard").then((m) => m.WebhooksCard));
 
 
-export const meta: MetaFunction = () => [{ title: "Settings · DamageIQ" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "Settings") }];
 
 /** Spec order. Each tab's data, form handlers and components live in their own modules. */
 const TABS = [

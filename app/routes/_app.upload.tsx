@@ -31,11 +31,12 @@ import { getAssessment } from "~/services/assessments.server";
 import { listContacts } from "~/services/contacts.server";
 import { wizardDraft } from "~/services/storage.server";
 import { listVendors } from "~/services/vendors.server";
+import { pageTitle, useT } from "~/utils/i18n";
 
 // The details step's form (with the form library) loads when the wizard reaches that step.
 const DetailsForm = lazyComponent("assessments/DetailsForm", () => import("~/components/assessments/DetailsForm").then((m) => m.DetailsForm));
 
-export const meta: MetaFunction = () => [{ title: "Upload & Assess · DamageIQ" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "Upload & Assess") }];
 export const links: LinksFunction = () => uploaderLinks();
 
 const STEPS = ["Upload Media", "Assessment Details", "AI Analysis", "Complete"] as const;
@@ -101,6 +102,7 @@ function useAnalysisPolling(view: WizardView, failed: boolean, notAnalysed: bool
 }
 
 export default function UploadPage() {
+  const t = useT();
   const { view, files, assessment, contacts, vendors, defaultVendorId, draft } = useLoaderData<typeof loader>();
   // Decided when the page opens: files this visit uploads (the list refreshes) are not a draft.
   const [openedOnDraft] = useState(draft);
@@ -122,12 +124,12 @@ export default function UploadPage() {
   return (
     <Stack data-testid="upload-page">
       <div>
-        <Title order={1}>Upload &amp; Assess</Title>
-        <Text c="dimmed">Upload photos or videos of the damaged vehicle for an AI damage assessment.</Text>
+        <Title order={1}>{t("Upload & Assess")}</Title>
+        <Text c="dimmed">{t("Upload photos or videos of the damaged vehicle for an AI damage assessment.")}</Text>
       </div>
       <Stepper active={STEP_OF[view]} allowNextStepsSelect={false} size="sm">
         {STEPS.map((label) => (
-          <Stepper.Step key={label} label={label} />
+          <Stepper.Step key={label} label={t(label)} />
         ))}
       </Stepper>
 
@@ -135,10 +137,9 @@ export default function UploadPage() {
         <Card withBorder padding="lg">
           <Stack>
             <div>
-              <Title order={3}>Upload Images or Videos</Title>
+              <Title order={3}>{t("Upload Images or Videos")}</Title>
               <Text size="sm" c="dimmed">
-                Drag and drop files here or click to select. Supports JPG, PNG, GIF, MP4 and MOV, max 100MB per
-                file, up to {limit.maxNumberOfFiles} files.
+                {t("Drag and drop files here or click to select. Supports JPG, PNG, GIF, MP4 and MOV, max 100MB per file, up to")} {limit.maxNumberOfFiles} {t("files.")}
               </Text>
             </div>
             {showDraft && <DraftNotice count={files.length} />}
@@ -148,7 +149,7 @@ export default function UploadPage() {
             <Form method="post">
               <Group justify="flex-end">
                 <Button type="submit" name="intent" value="continue" disabled={files.length === 0}>
-                  Continue to Assessment Details
+                  {t("Continue to Assessment Details")}
                 </Button>
               </Group>
             </Form>
@@ -159,17 +160,17 @@ export default function UploadPage() {
       {view === "details" && (
         <Card withBorder padding="lg" data-testid="upload-details-step">
           <Stack>
-            <Title order={3}>Assessment Details</Title>
+            <Title order={3}>{t("Assessment Details")}</Title>
             {failed && assessment ? (
               <Alert color="red" title={ANALYSIS_TOASTS.failed.title} data-testid="analysis-failed">
                 {ANALYSIS_TOASTS.failed.message} ({assessment.analysisError})
               </Alert>
             ) : (
               <Text c="dimmed" size="sm">
-                {assessment ? assessment.mediaUrls.length : files.length} file(s) ready for the assessment.
+                {assessment ? assessment.mediaUrls.length : files.length} {t("file(s) ready for the assessment.")}
               </Text>
             )}
-            <FormError title="Error" message={actionData?.formError} />
+            <FormError title={t("Error")} message={actionData?.formError} />
             <DetailsForm
               mediaUrls={assessment ? assessment.mediaUrls : files.map((f) => f.url)}
               contacts={contacts}

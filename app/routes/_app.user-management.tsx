@@ -11,11 +11,12 @@ import { DeleteUserConfirm, UserTable } from "~/components/users/UserTable";
 import { createManagedUserValidator } from "~/schemas/validators.server";
 import * as clientValidators from "~/components/form/validators";
 import { loadUserAdmin, userAdminAction } from "~/screens/user-admin-screen.server";
+import { pageTitle, useT } from "~/utils/i18n";
 
 // Dialog contents load when a dialog opens (lazyComponent): most visits open none.
 const CreateUserForm = lazyComponent("user-management/CreateUserForm", () => import("~/components/users/CreateUserForm").then((m) => m.CreateUserForm));
 
-export const meta: MetaFunction = () => [{ title: "User Management · DamageIQ" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "User Management") }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { users, confirmDelete } = await loadUserAdmin(request);
@@ -33,6 +34,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function UserManagement() {
+  const t = useT();
   const { users, confirmDelete } = useLoaderData<typeof loader>();
   const data = useActionData<{ formError?: string }>();
   const [params] = useSearchParams();
@@ -41,20 +43,20 @@ export default function UserManagement() {
     <>
       <Group justify="space-between" mb="md">
         <div>
-          <Title order={1}>User Management</Title>
-          <Text c="dimmed">Create and remove dealer and vendor accounts.</Text>
+          <Title order={1}>{t("User Management")}</Title>
+          <Text c="dimmed">{t("Create and remove dealer and vendor accounts.")}</Text>
         </div>
         <Button component={Link} to="?dialog=new" preventScrollReset>
-          Create User
+          {t("Create User")}
         </Button>
       </Group>
       {dialogOpen && (
-        <DialogRoute title="Create User" closeTo="/user-management">
+        <DialogRoute title={t("Create User")} closeTo="/user-management">
           <CreateUserForm
             validator={clientValidators.createManagedUserValidator}
             formError={data?.formError ? data.formError || "Failed to create user" : null}
             requireRoleChoice
-            submitLabel="Create User"
+            submitLabel={t("Create User")}
           />
         </DialogRoute>
       )}
@@ -63,7 +65,7 @@ export default function UserManagement() {
         <UserTable
           users={users}
           canDelete={() => true}
-          emptyText="No users found. Create your first dealer or vendor account."
+          emptyText={t("No users found. Create your first dealer or vendor account.")}
         />
       </Card>
     </>

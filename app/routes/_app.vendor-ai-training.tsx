@@ -38,12 +38,13 @@ import { handleForm } from "~/utils/forms.server";
 import { jsonError } from "~/utils/http.server";
 import { listSearch, readDialog } from "~/utils/list-url";
 import { listReturnTo, writeAndReturn } from "~/screens/list-screen.server";
+import { pageTitle, useT } from "~/utils/i18n";
 
 // Dialog contents load when a dialog opens (lazyComponent): most visits open none.
 const PricingRuleForm = lazyComponent("vendor-training/PricingRuleForm", () => import("~/components/vendor-training/PricingRuleForm").then((m) => m.PricingRuleForm));
 const VendorPackageForm = lazyComponent("vendor-training/VendorPackageForm", () => import("~/components/vendor-training/VendorPackageForm").then((m) => m.VendorPackageForm));
 
-export const meta: MetaFunction = () => [{ title: "Vendor AI Training · DamageIQ" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "Vendor AI Training") }];
 
 /** The screen's URL state: the chosen vendor and tab (dialogs come and go over it). */
 const KEYS = ["vendor", "tab"] as const;
@@ -107,11 +108,12 @@ export async function action({ request }: ActionFunctionArgs) {
 
 /** The vendor selector, kept in the URL. */
 function VendorSelector({ vendors, selected }: { vendors: { id: string; name: string; address: string | null }[]; selected: string }) {
+  const t = useT();
   return (
-    <UrlChoicesForm submitLabel="Show">
+    <UrlChoicesForm submitLabel={t("Show")}>
       <NativeSelect
         name="vendor"
-        label="Vendor"
+        label={t("Vendor")}
         defaultValue={selected}
         style={{ flex: "1 1 260px", maxWidth: 480 }}
         data={[
@@ -124,6 +126,7 @@ function VendorSelector({ vendors, selected }: { vendors: { id: string; name: st
 }
 
 export default function VendorAiTrainingPage() {
+  const t = useT();
   const { vendors, vendor, ownVendor, canEdit, tabs, tab, rules, packages, records } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const hrefWith = (changes: Record<string, string | number | null>) => listSearch(params, changes, KEYS) || "/vendor-ai-training";
@@ -131,17 +134,17 @@ export default function VendorAiTrainingPage() {
   const dialog = readDialog(params);
   const rule = dialog && dialog.kind !== "new" && tab === "rules" ? rules.find((r) => r.id === dialog.id) ?? null : null;
   const pkg = dialog && dialog.kind !== "new" && tab === "packages" ? packages.find((p) => p.id === dialog.id) ?? null : null;
-  const notFound = <Text>Not found.</Text>;
+  const notFound = <Text>{t("Not found.")}</Text>;
   const addLabel = tab === "rules" ? "Add Pricing Rule" : "Add Package";
 
   return (
     <Stack gap="lg">
       <div>
-        <Title order={1}>Vendor AI Training Center</Title>
+        <Title order={1}>{t("Vendor AI Training Center")}</Title>
         <Text c="dimmed">
           {canEdit
-            ? "Each vendor's pricing rules, packages and validated corrections: what estimates are priced with."
-            : "The vendors' active pricing rules, as estimates are priced with them."}
+            ? t("Each vendor's pricing rules, packages and validated corrections: what estimates are priced with.")
+            : t("The vendors' active pricing rules, as estimates are priced with them.")}
         </Text>
       </div>
 
@@ -152,7 +155,7 @@ export default function VendorAiTrainingPage() {
             {vendor.address ? ` — ${vendor.address}` : ""}
           </Text>
         ) : (
-          <Alert color="yellow">Only a vendor account has pricing of its own.</Alert>
+          <Alert color="yellow">{t("Only a vendor account has pricing of its own.")}</Alert>
         )
       ) : (
         <VendorSelector vendors={vendors} selected={vendor?.id ?? ""} />
@@ -162,29 +165,29 @@ export default function VendorAiTrainingPage() {
         !ownVendor && (
           <EmptyState
             icon={<BoxIcon size={28} />}
-            title={vendors.length === 0 ? "No Vendors Yet" : "Choose a Vendor"}
-            message={vendors.length === 0 ? "Vendor accounts appear here once they are created." : "Pick a vendor to see its pricing."}
+            title={vendors.length === 0 ? t("No Vendors Yet") : t("Choose a Vendor")}
+            message={vendors.length === 0 ? t("Vendor accounts appear here once they are created.") : t("Pick a vendor to see its pricing.")}
           />
         )
       ) : (
         <>
           <Group justify="space-between" align="center" wrap="wrap">
             <LinkTabs
-              label="Vendor pricing"
+              label={t("Vendor pricing")}
               tabs={TABS.filter((t) => tabs.includes(t.value))}
               active={tab}
               hrefFor={(value) => hrefWith({ tab: value === "rules" ? null : value })}
             />
             {canEdit && tab !== "learning" && (
               <Button component={Link} to={hrefWith({ dialog: "new" })} preventScrollReset leftSection={<PlusIcon size={16} />}>
-                {addLabel}
+                {t(addLabel)}
               </Button>
             )}
           </Group>
 
           {tab === "rules" && (
             <Stack gap="sm" role="list" aria-label="Pricing rules">
-              {rules.length === 0 && <Text c="dimmed">No pricing rules yet.</Text>}
+              {rules.length === 0 && <Text c="dimmed">{t("No pricing rules yet.")}</Text>}
               {rules.map((r) => (
                 <RuleCard key={r.id} rule={r} editTo={canEdit ? hrefWith({ edit: r.id }) : undefined} deleteTo={canEdit ? hrefWith({ delete: r.id }) : undefined} />
               ))}
@@ -192,7 +195,7 @@ export default function VendorAiTrainingPage() {
           )}
           {tab === "packages" && (
             <Stack gap="sm" role="list" aria-label="Vendor packages">
-              {packages.length === 0 && <Text c="dimmed">No packages yet.</Text>}
+              {packages.length === 0 && <Text c="dimmed">{t("No packages yet.")}</Text>}
               {packages.map((p) => (
                 <VendorPackageCard key={p.id} pkg={p} editTo={hrefWith({ edit: p.id })} deleteTo={hrefWith({ delete: p.id })} />
               ))}
@@ -200,7 +203,7 @@ export default function VendorAiTrainingPage() {
           )}
           {tab === "learning" && (
             <Stack gap="sm" role="list" aria-label="Learning data">
-              {records.length === 0 && <Text c="dimmed">No learning records yet: they come from edited estimates.</Text>}
+              {records.length === 0 && <Text c="dimmed">{t("No learning records yet: they come from edited estimates.")}</Text>}
               {records.map((r) => (
                 <LearningRecordCard key={r.id} record={r} canValidate={canEdit} />
               ))}
@@ -208,7 +211,7 @@ export default function VendorAiTrainingPage() {
           )}
 
           {canEdit && dialog && tab === "rules" && (
-            <DialogRoute title={dialog.kind === "new" ? "Add Pricing Rule" : dialog.kind === "edit" ? "Edit Pricing Rule" : "Delete Pricing Rule"} closeTo={closeTo}>
+            <DialogRoute title={dialog.kind === "new" ? t("Add Pricing Rule") : dialog.kind === "edit" ? t("Edit Pricing Rule") : t("Delete Pricing Rule")} closeTo={closeTo}>
               {dialog.kind === "new" ? (
                 <PricingRuleForm cancelTo={closeTo} />
               ) : !rule ? (
@@ -226,7 +229,7 @@ export default function VendorAiTrainingPage() {
             </DialogRoute>
           )}
           {canEdit && dialog && tab === "packages" && (
-            <DialogRoute title={dialog.kind === "new" ? "Add Package" : dialog.kind === "edit" ? "Edit Package" : "Delete Package"} closeTo={closeTo}>
+            <DialogRoute title={dialog.kind === "new" ? t("Add Package") : dialog.kind === "edit" ? t("Edit Package") : t("Delete Package")} closeTo={closeTo}>
               {dialog.kind === "new" ? (
                 <VendorPackageForm cancelTo={closeTo} />
               ) : !pkg ? (

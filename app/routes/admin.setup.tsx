@@ -16,8 +16,9 @@ import { registrationValidator } from "~/components/form/validators";
 import { checkSetup, createAdminAccount } from "~/services/users.server";
 import { handleForm } from "~/utils/forms.server";
 import { assertSameOrigin } from "~/utils/request.server";
+import { pageTitle, useT } from "~/utils/i18n";
 
-export const meta: MetaFunction = () => [{ title: "Admin Setup · DamageIQ" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "Admin Setup") }];
 
 export async function loader() {
   return json(await checkSetup());
@@ -34,6 +35,7 @@ export async function action({ request }: ActionFunctionArgs) {
 type ActionData = { created: true } | { formError: string } | undefined;
 
 export default function AdminSetup() {
+  const t = useT();
   const { adminExists } = useLoaderData<typeof loader>();
   const data = useActionData<ActionData>();
   const created = data && "created" in data;
@@ -53,11 +55,11 @@ export default function AdminSetup() {
 
   if (created) {
     return (
-      <AuthCard title="Admin Account Created">
+      <AuthCard title={t("Admin Account Created")}>
         <Stack>
-          <Text ta="center">Your admin account is ready. You can now log in.</Text>
+          <Text ta="center">{t("Your admin account is ready. You can now log in.")}</Text>
           <Button component={Link} to="/admin/login" fullWidth>
-            Go to Admin Login
+            {t("Go to Admin Login")}
           </Button>
         </Stack>
       </AuthCard>
@@ -65,30 +67,30 @@ export default function AdminSetup() {
   }
   if (adminExists) {
     return (
-      <AuthCard title="Admin Already Set Up">
+      <AuthCard title={t("Admin Already Set Up")}>
         <Stack>
-          <Text ta="center">An admin account already exists. Please use the admin login to access the system.</Text>
+          <Text ta="center">{t("An admin account already exists. Please use the admin login to access the system.")}</Text>
           <Button component={Link} to="/admin/login" fullWidth>
-            Go to Admin Login
+            {t("Go to Admin Login")}
           </Button>
         </Stack>
       </AuthCard>
     );
   }
   return (
-    <AuthCard title="Admin Setup" subtitle="Create the first administrator account.">
+    <AuthCard title={t("Admin Setup")} subtitle={t("Create the first administrator account.")}>
       <ValidatedForm validator={registrationValidator} method="post" noValidate>
         <Stack>
-          <FormError title="Error" message={formError} />
-          <TextField name="username" label="Username" autoComplete="username" required />
-          <PasswordField name="password" label="Password" autoComplete="new-password" required />
-          <TextField name="email" label="Email" type="email" autoComplete="email" required />
+          <FormError title={t("Error")} message={formError} />
+          <TextField name="username" label={t("Username")} autoComplete="username" required />
+          <PasswordField name="password" label={t("Password")} autoComplete="new-password" required />
+          <TextField name="email" label={t("Email")} type="email" autoComplete="email" required />
           <SimpleGrid cols={2}>
-            <TextField name="firstName" label="First name" autoComplete="given-name" required />
-            <TextField name="lastName" label="Last name" autoComplete="family-name" required />
+            <TextField name="firstName" label={t("First name")} autoComplete="given-name" required />
+            <TextField name="lastName" label={t("Last name")} autoComplete="family-name" required />
           </SimpleGrid>
-          <SubmitButton fullWidth pendingLabel="Creating Account...">
-            Create Admin Account
+          <SubmitButton fullWidth pendingLabel={t("Creating Account...")}>
+            {t("Create Admin Account")}
           </SubmitButton>
         </Stack>
       </ValidatedForm>

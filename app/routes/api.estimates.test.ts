@@ -439,6 +439,26 @@ describe("GET /api/assessments/{id}/estimate.pdf", () => {
     expect((await dealerB.get(`/api/assessments/${id}/estimate.pdf`)).status).toBe(404);
     expect((await client(app).get(`/api/assessments/${id}/estimate.pdf`)).status).toBe(401);
   });
+
+  it("labels the PDF in the account's language (the figures and the API's JSON stay as they are)", async () => {
+    const id = await completedEstimate();
+    expect((await dealerA.put("/api/auth/preferences", { language: "fr" })).status).toBe(200);
+    try {
+      const res = await dealerA.get(`/api/assessments/${id}`);
+      expect(res.status).toBe(200);
+      expect(res.text).toContain('"completed"');
+      expect(res.text).not.toContain("terminée");
+      const bytes = Buffer.from(await (await fetch(`${app.url}/api/assessments/${id}/estimate.pdf`, { headers: { Authorization: `Bearer ${await tokenFor(aId)}` } })).arrayBuffer());
+      const parser = new PDFParse({ data: new Uint8Array(bytes) });
+      const { text } = await parser.getText();
+      await parser.destroy();
+      for (const label of ["Devis", "Client", "Contact inconnu", "Véhicule", "Dommages", "Lignes du devis", "Sous-total", "Statut :", "terminée", `Évaluation ${id} - générée par DamageIQ`]) expect(text).toContain(label);
+      expect(text).toContain("$425.50");
+      expect(text).not.toContain("Unknown contact");
+    } finally {
+      await dealerA.put("/api/auth/preferences", { language: "en" });
+    }
+  });
 });
 
 describe("the Edit Estimate form on /estimates (plain form posts)", () => {

@@ -7,8 +7,9 @@ import { AuthCard } from "~/components/auth/AuthCard";
 import { LoginForm } from "~/components/auth/LoginForm";
 import { loginScreenAction, loginScreenHeaders, loginScreenLoader } from "~/screens/login-screen.server";
 import { safeRedirect } from "~/utils/safe-redirect";
+import { pageTitle, useT } from "~/utils/i18n";
 
-export const meta: MetaFunction = () => [{ title: "Sign in · DamageIQ" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "Sign in") }];
 export const loader = loginScreenLoader;
 export const action = loginScreenAction;
 export const headers = loginScreenHeaders;
@@ -26,27 +27,28 @@ const TABS = [
  * Without one it opens on the tab of this browser's last sign-in (a cookie), else Admin.
  */
 export default function Login() {
+  const t = useT();
   const [params] = useSearchParams();
   const { lastTab } = useLoaderData<typeof loginScreenLoader>();
   const tab = TABS.find((t) => t.value === (params.get("tab") ?? lastTab)) ?? TABS[0];
   // The tabs carry only a path of this site (never a crafted one) on to the next page.
   const redirectTo = safeRedirect(params.get("redirectTo"), "");
   return (
-    <AuthCard title="Sign in" subtitle="Vehicle damage assessment for dealers, shops and vendors.">
+    <AuthCard title={t("Sign in")} subtitle={t("Vehicle damage assessment for dealers, shops and vendors.")}>
       <Box mb="md">
         <LinkTabs
           tabs={TABS}
           active={tab.value}
-          label="Login type"
+          label={t("Login type")}
           grow
           hrefFor={(value) => `?${new URLSearchParams({ tab: value, ...(redirectTo ? { redirectTo } : {}) })}`}
         />
       </Box>
       <LoginForm
-        failureTitle={`${tab.label} Login Failed`}
-        successMessage={`${tab.label} login successful! Redirecting to dashboard...`}
+        failureTitle={t("{{label}} Login Failed", { label: tab.label })}
+        successMessage={t("{{label}} login successful! Redirecting to dashboard...", { label: tab.label })}
         redirectDelayMs={500}
-        submitLabel={`Sign in as ${tab.label}`}
+        submitLabel={t("Sign in as {{label}}", { label: tab.label })}
         tab={tab.value}
       />
     </AuthCard>

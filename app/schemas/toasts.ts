@@ -3,6 +3,8 @@ export interface ToastOptions {
   title: string;
   message: string;
   color?: "green" | "red" | "blue" | "yellow";
+  /** Values for the message's `{{name}}` placeholders: the message stays a catalogue key, translated where it is shown. */
+  vars?: Record<string, string | number>;
 }
 
 /** Spec §8: what the app says when the session has ended (a screen's redirect or a 401 from a call). */
@@ -19,7 +21,7 @@ export const DELETE_TOASTS = {
 } as const;
 
 /** Review's Reject: the estimate dialog offers both ways on (Analyze, Edit). */
-export const REJECTED_MESSAGE = (title: string) => `“${title}” is back in Upload: choose Analyze to run the analysis again, or Edit to price it by hand.`;
+export const REJECTED_MESSAGE = "“{{title}}” is back in Upload: choose Analyze to run the analysis again, or Edit to price it by hand.";
 
 /** Settings → System → Export Data (spec part 2 §7: a 'Data Export' confirmation); the download is the export. */
 export const DATA_EXPORT_TOAST: ToastOptions = {

@@ -70,12 +70,12 @@ export async function dashboardAction(actor: Actor, request: Request) {
     case "approve":
       return boardAction(request, async () => {
         const a = await approveAssessment(actor, id);
-        return { title: "Assessment Approved", message: `“${a.title}” is reviewed and ready to send.` };
+        return { title: "Assessment Approved", message: "“{{title}}” is reviewed and ready to send.", vars: { title: a.title } };
       });
     case "reject":
       return boardAction(request, async () => {
         const a = await rejectAssessment(actor, id);
-        return { title: "Assessment Rejected", message: REJECTED_MESSAGE(a.title) };
+        return { title: "Assessment Rejected", message: REJECTED_MESSAGE, vars: { title: a.title } };
       });
     case "send":
       return sendEstimateFromScreen(actor, request, id, form, "/");

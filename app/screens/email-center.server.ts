@@ -147,7 +147,7 @@ export async function emailCenterAction(actor: Actor, request: Request) {
         templates,
         async () => {
           const copy = await copyEmailTemplate(actor, id);
-          return { title: "Template Copied", message: `“${copy.name}” has been created.` };
+          return { title: "Template Copied", message: "“{{name}}” has been created.", vars: { name: copy.name } };
         },
         "Failed to copy template",
       );
@@ -157,7 +157,7 @@ export async function emailCenterAction(actor: Actor, request: Request) {
         back,
         async () => {
           const deleted = await deleteEmailTemplate(actor, id);
-          return { title: "Template Deleted", message: `“${deleted.name}” has been deleted.` };
+          return { title: "Template Deleted", message: "“{{name}}” has been deleted.", vars: { name: deleted.name } };
         },
         "Failed to delete template",
       );

@@ -95,7 +95,7 @@ export async function estimatesAction(actor: Actor, request: Request) {
         toDetail(id),
         async () => {
           const a = await approveAssessment(actor, id);
-          return { title: "Assessment Approved", message: `“${a.title}” is reviewed and ready to send.` };
+          return { title: "Assessment Approved", message: "“{{title}}” is reviewed and ready to send.", vars: { title: a.title } };
         },
         "Only a completed assessment can be approved",
       );
@@ -105,7 +105,7 @@ export async function estimatesAction(actor: Actor, request: Request) {
         toDetail(id),
         async () => {
           const a = await rejectAssessment(actor, id);
-          return { title: "Assessment Rejected", message: REJECTED_MESSAGE(a.title) };
+          return { title: "Assessment Rejected", message: REJECTED_MESSAGE, vars: { title: a.title } };
         },
         "Only a completed or reviewed assessment can be rejected",
       );
@@ -128,7 +128,7 @@ export async function estimatesAction(actor: Actor, request: Request) {
         async () => {
           const a = await getEstimate(actor, id);
           if (!(await requestAnalysis(actor, id))) throw jsonError(409, "Only an assessment in Upload can be analyzed");
-          return { title: "Analysis Started", message: `“${a.title}” is being analyzed: the result shows here when it is done.` };
+          return { title: "Analysis Started", message: "“{{title}}” is being analyzed: the result shows here when it is done.", vars: { title: a.title } };
         },
         "Only an assessment in Upload can be analyzed",
       );

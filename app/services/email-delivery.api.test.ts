@@ -359,4 +359,18 @@ describe("notifications and sign-in notices", () => {
     const log = await waitForLog(owner, String(notice._id), (l) => l.status === "sent");
     expect(smtp.withMessageId(log.messageId)[0].parsed.text).toMatch(/If this was not you/);
   });
+
+  it("writes a notice in the account's language", async () => {
+    const user = await createTestUser({ role: "dealer" });
+    await User.updateOne({ _id: user.id }, { $set: { loginNotifications: true, language: "es" } });
+    await signIn(app, user.username, user.password);
+    const [notice] = await EmailLog.find({ ownerId: user.id }).lean<{ subject: string; _id: unknown }[]>();
+    expect(notice.subject).toBe("Nuevo inicio de sesión en su cuenta de DamageIQ");
+    const owner = client(app, { token: await tokenFor(user.id) });
+    const log = await waitForLog(owner, String(notice._id), (l) => l.status === "sent");
+    const { text } = smtp.withMessageId(log.messageId)[0].parsed;
+    expect(text).toMatch(/Se inició sesión en su cuenta el /);
+    expect(text).toMatch(/Si no fue usted, cambie su contraseña ahora\./);
+    expect(text).not.toMatch(/If this was not you/);
+  });
 });

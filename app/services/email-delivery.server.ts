@@ -34,6 +34,7 @@ import { collectWhenIdle } from "~/utils/idle-collector.server";
 import { OutboundRefusedError } from "~/utils/outbound.server";
 import { assessmentNotFound, auditActor, getAssessment, type AssessmentJson } from "./assessments.server";
 import type { Actor } from "./auth.server";
+import { isLanguage, translator } from "./i18n.server";
 import { BUILT_IN_TEMPLATE, formatCost, formatMailDate, renderTemplate } from "./email-render.server";
 import { estimatePdf } from "./estimate-pdf.server";
 import { createEstimateLink, ownerActor, revokeUnsentLink } from "./estimate-links.server";
@@ -193,16 +194,23 @@ const escapeHtml = (text: string) =>
 /** The account's own address and its Notifications switches (defaults for those it never set). */
 async function notificationSettings(ownerId: string) {
   const owner = await User.findById(ownerId)
-    .select({ email: 1, notifications: 1 })
-    .lean<{ email?: string; notifications?: Partial<NotificationSettings> }>();
+    .select({ email: 1, notifications: 1, language: 1 })
+    .lean<{ email?: string; notifications?: Partial<NotificationSettings>; language?: string }>();
   if (!owner) return null;
   return { owner, settings: { ...DEFAULT_NOTIFICATIONS, ...owner.notifications } };
 }
 
-/** Queues a notice to the account's own address (idempotent on `key`: a hook run twice sends one). */
-async function notifyOwner(ownerId: string, key: string, subject: string, lines: string[]) {
+/** A notice's line: a catalogue key and the values of its `{{name}}` placeholders. */
+type Notice = string | [string, Record<string, string | number>];
+
+/** Queues a notice to the account's own address (idempotent on `key`: a hook run twice sends one), in the account's language. */
+async function notifyOwner(ownerId: string, key: string, subjectKey: Notice, lineKeys: Notice[]) {
   const found = await notificationSettings(ownerId);
   if (!found?.owner.email) return null;
+  const t = translator(isLanguage(found.owner.language) ? found.owner.language : "en");
+  const say = (notice: Notice) => (typeof notice === "string" ? t(notice) : t(...notice));
+  const subject = say(subjectKey);
+  const lines = lineKeys.map(say);
   const html = lines.map((line) => `<p>${escapeHtml(line)}</p>`).join("\n");
   const { record } = await queue({
     ownerId: new Types.ObjectId(ownerId),
@@ -223,10 +231,10 @@ export async function notifyAssessmentCompleted(assessment: { _id: unknown; owne
   const found = await notificationSettings(ownerId);
   if (!found?.settings.assessmentCompleted) return null;
   const id = String(assessment._id);
-  return notifyOwner(ownerId, `assessment-completed:${id}:${Date.now()}`, `Assessment completed: ${assessment.title}`, [
-    `The AI analysis of "${assessment.title}" is complete.`,
-    `Estimated cost: ${formatCost(assessment.estimatedCost)}.`,
-    `Review it in Estimates: ${env.PUBLIC_URL ?? ""}/estimates?view=${id}`,
+  return notifyOwner(ownerId, `assessment-completed:${id}:${Date.now()}`, ["Assessment completed: {{title}}", { title: assessment.title }], [
+    ["The AI analysis of \"{{title}}\" is complete.", { title: assessment.title }],
+    ["Estimated cost: {{cost}}.", { cost: formatCost(assessment.estimatedCost) }],
+    ["Review it in Estimates: {{url}}", { url: `${env.PUBLIC_URL ?? ""}/estimates?view=${id}` }],
   ]);
 }
 
@@ -235,9 +243,9 @@ async function notifyDeliveryFailed(log: EmailLogRecord, error: string) {
   if (log.kind !== "estimate") return; // a notice about a notice could loop
   const found = await notificationSettings(String(log.ownerId));
   if (!found?.settings.deliveryStatus) return;
-  await notifyOwner(String(log.ownerId), `delivery-failed:${String(log._id)}`, `Email delivery failed: ${log.subject}`, [
-    `The email "${log.subject}" to ${log.recipientEmail} could not be delivered.`,
-    `Last error: ${error}`,
+  await notifyOwner(String(log.ownerId), `delivery-failed:${String(log._id)}`, ["Email delivery failed: {{subject}}", { subject: log.subject }], [
+    ["The email \"{{subject}}\" to {{recipient}} could not be delivered.", { subject: log.subject, recipient: log.recipientEmail }],
+    ["Last error: {{error}}", { error }],
   ]);
 }
 
@@ -246,8 +254,8 @@ async function alertUnknownDelivery(log: EmailLogRecord) {
   if (log.kind !== "estimate") return;
   const found = await notificationSettings(String(log.ownerId));
   if (!found?.settings.systemAlerts) return;
-  await notifyOwner(String(log.ownerId), `delivery-unknown:${String(log._id)}`, `Check delivery: ${log.subject}`, [
-    `The app stopped while handing the email "${log.subject}" to ${log.recipientEmail} to the mail server.`,
+  await notifyOwner(String(log.ownerId), `delivery-unknown:${String(log._id)}`, ["Check delivery: {{subject}}", { subject: log.subject }], [
+    ["The app stopped while handing the email \"{{subject}}\" to {{recipient}} to the mail server.", { subject: log.subject, recipient: log.recipientEmail }],
     "The server may have accepted it, so it was not sent again. Please check with the recipient, and send it again from the Email Center if it did not arrive.",
   ]);
 }
@@ -269,8 +277,8 @@ export async function sendLoginNotification(
   if (!user.loginNotifications || !user.email) return null;
   const when = new Date();
   return notifyOwner(String(user._id), `login:${when.getTime()}:${randomUUID()}`, "New sign-in to your DamageIQ account", [
-    `Your account was signed in to on ${when.toUTCString()}.`,
-    `From: ${ip ?? "unknown address"}${userAgent ? ` (${userAgent})` : ""}.`,
+    ["Your account was signed in to on {{when}}.", { when: when.toUTCString() }],
+    [userAgent ? "From: {{ip}} ({{userAgent}})." : "From: {{ip}}.", { ip: ip ?? "unknown address", userAgent: userAgent ?? "" }],
     "If this was not you, change your password now.",
   ]);
 }

@@ -1,5 +1,30 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { clientMessages, languageFromHeader, MESSAGES, translator } from "./i18n.server";
+
+const placeholders = (text: string) => (text.match(/\{\{\w+\}\}|%\{\w+\}/g) ?? []).sort();
+
+/** Messages written the same in English and in the language: cognates, codes and names. */
+const SAME: Record<"es" | "fr", readonly string[]> = {
+  es: ["Error", "Total", "Subtotal", "Total (USD)", "VIN", "Local", "Token", "Variables:", "(PDF)", "Message-ID", "Authorization: Bearer <token>", "{{latencyMs}} ms", "English", "Español", "Français"],
+  fr: [
+    "Contacts", "contacts", "Contact", "Menu", "Notifications", "Minimum", "Description", "Notes", "Image", "Total", "Total (USD)",
+    "version", "Version", "Photo", "Photos ({{length}})", "Photo {{n}}", "Type", "Local", "Port", "Collection", "Message", "Page",
+    "VIN", "(PDF)", "Message-ID", "Authorization: Bearer <token>", "{{latencyMs}} ms", "English", "Español", "Français",
+  ],
+};
+
+/** Every literal t("…") / tr("…") / pageTitle(…, "…") in the app's source. */
+function sourceKeys(dir = "app"): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === "vendor" ? [] : sourceKeys(path);
+    if (!/\.tsx?$/.test(entry.name) || /\.test\./.test(entry.name)) return [];
+    const source = readFileSync(path, "utf8");
+    return [...source.matchAll(/\b(?:t|tr)\(\s*"((?:[^"\\]|\\.)*)"|pageTitle\(\w+, "((?:[^"\\]|\\.)*)"/g)].map((m) => JSON.parse(`"${m[1] ?? m[2]}"`) as string);
+  });
+}
 
 describe("translations", () => {
   it("every language has every message, translated (not left empty)", () => {
@@ -8,6 +33,22 @@ describe("translations", () => {
       expect(Object.keys(MESSAGES[lng]).sort()).toEqual(keys);
       for (const key of keys) expect(MESSAGES[lng][key].trim(), `${lng}: ${key}`).not.toBe("");
     }
+  });
+
+  it("English's messages are their keys; the others keep every placeholder and are not English copies", () => {
+    for (const [key, value] of Object.entries(MESSAGES.en)) expect(value).toBe(key);
+    for (const lng of ["es", "fr"] as const) {
+      for (const [key, value] of Object.entries(MESSAGES[lng])) {
+        expect(placeholders(value), `${lng}: ${key}`).toEqual(placeholders(key));
+        if (!SAME[lng].includes(key)) expect(value, `${lng}: ${key} is left in English`).not.toBe(key);
+      }
+    }
+  });
+
+  it("every message the source asks for is in the catalogue", () => {
+    const keys = sourceKeys();
+    expect(keys.length).toBeGreaterThan(500);
+    expect(keys.filter((key) => !(key in MESSAGES.en))).toEqual([]);
   });
 
   it("translates the shell and the spec's toasts with i18next; unknown text stays as is", () => {

@@ -29,7 +29,7 @@ export const isLanguage = (value: unknown): value is Language => LANGUAGES.inclu
 /** A translator for one language: `t("Settings")` → "Configuración". */
 export function translator(lng: Language) {
   const t = i18n.getFixedT(lng);
-  return (text: string) => t(text, { defaultValue: text });
+  return (text: string, vars?: Record<string, string | number>) => t(text, { defaultValue: text, ...vars });
 }
 
 /** The messages a page needs in `lng` (English needs none: its keys are its text). */

@@ -31,6 +31,8 @@ export interface Toast {
   title: string;
   message: string;
   color?: "green" | "red" | "blue" | "yellow";
+  /** Values for the message's `{{name}}` placeholders (translated with them in the root loader). */
+  vars?: Record<string, string | number>;
 }
 interface FlashData {
   toast: Toast;

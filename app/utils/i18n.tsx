@@ -6,10 +6,50 @@ import { createContext, useContext, useEffect, type ReactNode } from "react";
  * text, so an untranslated message shows as is.
  */
 type Messages = Record<string, string>;
+/** Values for a message's `{{name}}` placeholders (i18next's syntax, so the server reads the same keys). */
+export type Vars = Record<string, string | number>;
 const I18nContext = createContext<Messages>({});
 let current: Messages = {};
 
-export const translate = (messages: Messages, text: string) => messages[text] ?? text;
+const PLACEHOLDER = /\{\{(\w+)\}\}/g;
+const fill = (message: string, vars: Vars) => message.replace(PLACEHOLDER, (whole, name: string) => (name in vars ? String(vars[name]) : whole));
+
+type Pattern = [regex: RegExp, names: string[], key: string];
+const patternCache = new WeakMap<Messages, Pattern[]>();
+
+/** The catalogue's keys with placeholders as patterns, the most specific (longest fixed text) first. */
+function patternsOf(messages: Messages) {
+  let patterns = patternCache.get(messages);
+  if (!patterns) {
+    const fixed = (key: string) => key.replace(PLACEHOLDER, "").length;
+    patterns = Object.keys(messages)
+      .filter((key) => key.includes("{{"))
+      .sort((x, y) => fixed(y) - fixed(x))
+      .map((key) => [
+        new RegExp(`^${key.split(/\{\{\w+\}\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("(.+?)")}$`, "s"),
+        [...key.matchAll(PLACEHOLDER)].map((m) => m[1]),
+        key,
+      ]);
+    patternCache.set(messages, patterns);
+  }
+  return patterns;
+}
+
+/**
+ * `text` in the page's language. A message composed elsewhere with its values in it (a schema's
+ * "Package name must be at most 100 characters", a server's toast) is matched against the keys
+ * with placeholders: its values are put into the translation, translated themselves when they
+ * are keys (a field's name).
+ */
+export const translate = (messages: Messages, text: string, vars?: Vars) => {
+  const exact = messages[text];
+  if (exact !== undefined || vars) return vars ? fill(exact ?? text, vars) : exact;
+  for (const [regex, names, key] of patternsOf(messages)) {
+    const match = regex.exec(text);
+    if (match) return fill(messages[key], Object.fromEntries(names.map((name, i) => [name, messages[match[i + 1]] ?? match[i + 1]])));
+  }
+  return text;
+};
 
 export function I18nProvider({ messages, children }: { messages: Messages; children: ReactNode }) {
   // Toasts are shown from plain functions (no hooks there): they read the same messages. A toast
@@ -22,8 +62,14 @@ export function I18nProvider({ messages, children }: { messages: Messages; child
 
 export function useT() {
   const messages = useContext(I18nContext);
-  return (text: string) => translate(messages, text);
+  return (text: string, vars?: Vars) => translate(messages, text, vars);
 }
 
 /** For code outside React (showToast). */
-export const t = (text: string) => translate(current, text);
+export const t = (text: string, vars?: Vars) => translate(current, text, vars);
+
+/** A page's title in its language: meta functions have no hooks, so they read the root loader's messages. */
+export function pageTitle(matches: readonly { id: string; data?: unknown }[], title: string) {
+  const root = matches.find((match) => match.id === "root")?.data as { messages?: Messages } | undefined;
+  return `${translate(root?.messages ?? {}, title)} · DamageIQ`;
+}

@@ -15,6 +15,7 @@ import { FormError } from "../form/fields/FormError";
 import { PasswordField } from "../form/fields/PasswordField";
 import { SubmitButton } from "../form/fields/SubmitButton";
 import { TextField } from "../form/fields/TextField";
+import { useT } from "~/utils/i18n";
 
 const FORM_ID = "ai-provider-form";
 
@@ -41,20 +42,21 @@ export function AiProviderForm({
   validator: Validator<AiProviderInput>;
   formError?: string | null;
 }) {
+  const t = useT();
   return (
     <Card withBorder data-testid="ai-provider">
       <Title order={2} size="h4">
-        AI Provider
+        {t("AI Provider")}
       </Title>
       <Text size="sm" c="dimmed" mb="xs">
-        The vision model that analyses the photos of every account: OpenAI, or any OpenAI-compatible server.
+        {t("The vision model that analyses the photos of every account: OpenAI, or any OpenAI-compatible server.")}
       </Text>
       <Text size="sm" mb="md" data-testid="ai-provider-source">
-        {currentSource(settings)}
+        {t(currentSource(settings))}
       </Text>
       {settings.apiKeyUnreadable && (
-        <Alert color="orange" mb="md" title="Enter the API key again">
-          The stored key can no longer be read (the server&apos;s SESSION_SECRET changed).
+        <Alert color="orange" mb="md" title={t("Enter the API key again")}>
+          {t("The stored key can no longer be read (the server's SESSION_SECRET changed).")}
         </Alert>
       )}
       <ValidatedForm
@@ -68,36 +70,36 @@ export function AiProviderForm({
       >
         <input type="hidden" name="intent" value="save-ai-provider" />
         <Stack>
-          <FormError title="Failed to save the AI provider" message={formError} />
+          <FormError title={t("Failed to save the AI provider")} message={formError} />
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <TextField
               name="baseURL"
-              label="Base URL"
+              label={t("Base URL")}
               placeholder="https://api.openai.com/v1"
-              description="Blank: OpenAI. A local server: e.g. http://127.0.0.1:11434/v1"
+              description={t("Blank: OpenAI. A local server: e.g. http://127.0.0.1:11434/v1")}
               autoComplete="off"
             />
-            <TextField name="model" label="Model" placeholder="gpt-4o-mini" autoComplete="off" required />
+            <TextField name="model" label={t("Model")} placeholder="gpt-4o-mini" autoComplete="off" required />
           </SimpleGrid>
           <PasswordField
             name="apiKey"
-            label="API key"
+            label={t("API key")}
             autoComplete="new-password"
-            description={settings.apiKeySet ? "A key is stored (encrypted). Leave blank to keep it." : "Not set (a local server may need none)."}
+            description={settings.apiKeySet ? t("A key is stored (encrypted). Leave blank to keep it.") : t("Not set (a local server may need none).")}
           />
-          {settings.apiKeySet && <Checkbox name="clearApiKey" value="on" label="Remove the stored key" />}
+          {settings.apiKeySet && <Checkbox name="clearApiKey" value="on" label={t("Remove the stored key")} />}
           <Group justify="flex-end">
-            <SubmitButton formId={FORM_ID}>Save AI Provider</SubmitButton>
+            <SubmitButton formId={FORM_ID}>{t("Save AI Provider")}</SubmitButton>
           </Group>
         </Stack>
       </ValidatedForm>
       <Form method="post">
         <input type="hidden" name="intent" value="test-ai-provider" />
-        <Alert color="gray" mt="md" title="Test">
+        <Alert color="gray" mt="md" title={t("Test")}>
           <Group justify="space-between">
-            <Text size="sm">Sends one short request to the provider in use and says what it answered.</Text>
+            <Text size="sm">{t("Sends one short request to the provider in use and says what it answered.")}</Text>
             <Button type="submit" variant="light" disabled={settings.source === "none"}>
-              Test
+              {t("Test")}
             </Button>
           </Group>
         </Alert>
@@ -107,7 +109,7 @@ export function AiProviderForm({
           <input type="hidden" name="intent" value="remove-ai-provider" />
           <Group justify="flex-end" mt="md">
             <Button type="submit" variant="subtle" color="red">
-              {settings.environment.apiKeySet ? "Remove (use the OPENAI_* environment)" : "Remove the AI provider"}
+              {settings.environment.apiKeySet ? t("Remove (use the OPENAI_* environment)") : t("Remove the AI provider")}
             </Button>
           </Group>
         </Form>

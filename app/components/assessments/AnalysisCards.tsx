@@ -16,6 +16,7 @@ import { formatUsd } from "../crud/format";
 import { humanize } from "../training/labels";
 import { ANALYSIS_TOASTS } from "~/schemas/assessment-wizard";
 import { SeverityBadge } from "./badges";
+import { useT } from "~/utils/i18n";
 
 /** How often the analyzing screen looks again (the no-JS page through a meta refresh). */
 export const ANALYSIS_POLL_SECONDS = 3;
@@ -28,6 +29,7 @@ const STAGES: Record<string, { label: string; value: number }> = {
 
 /** Step 3: where the analysis stands, refreshed until it is done (polling with JS, a meta refresh without). */
 export function AnalyzingCard({ assessment }: { assessment: Pick<AssessmentJson, "status" | "title" | "mediaUrls"> }) {
+  const t = useT();
   const stage = STAGES[assessment.status] ?? STAGES.processing;
   return (
     <Card withBorder padding="lg" data-testid="analysis-in-progress">
@@ -37,17 +39,16 @@ export function AnalyzingCard({ assessment }: { assessment: Pick<AssessmentJson,
       </noscript>
       <Stack align="center" gap="sm" py="md">
         <Loader />
-        <Title order={3}>AI Analysis in Progress</Title>
+        <Title order={3}>{t("AI Analysis in Progress")}</Title>
         <Text c="dimmed" ta="center">
-          Our AI is analyzing {assessment.mediaUrls.length} file(s) of “{assessment.title}”. This typically takes 1-3
-          minutes.
+          {t("Our AI is analyzing {{count}} file(s) of “{{title}}”. This typically takes 1-3 minutes.", { count: assessment.mediaUrls.length, title: assessment.title })}
         </Text>
         <Progress value={stage.value} striped animated w="100%" maw={420} aria-label="Analysis progress" />
         <Text size="sm" data-testid="analysis-stage">
-          {stage.label}
+          {t(stage.label)}
         </Text>
         <Text size="xs" c="dimmed">
-          You can leave this page: the analysis goes on, and coming back shows where it stands.
+          {t("You can leave this page: the analysis goes on, and coming back shows where it stands.")}
         </Text>
       </Stack>
     </Card>
@@ -61,6 +62,7 @@ const needsRule = (note: string | null | undefined) => Boolean(note && /pricing 
 
 /** Step 4: the result and what to do next. */
 export function ResultCard({ assessment }: { assessment: AssessmentJson }) {
+  const t = useT();
   const photoWarnings = assessment.photoWarnings ?? [];
   // Nothing looked at the photos: say what is missing and who can set it up, never "completed successfully".
   const notAnalysed = assessment.aiAnalysis?.provider === "none";
@@ -70,45 +72,43 @@ export function ResultCard({ assessment }: { assessment: AssessmentJson }) {
         {notAnalysed ? (
           <>
             <div>
-              <Title order={3}>{ANALYSIS_TOASTS.notAnalysed.title}</Title>
+              <Title order={3}>{t(ANALYSIS_TOASTS.notAnalysed.title)}</Title>
               <Text c="dimmed">{ANALYSIS_TOASTS.notAnalysed.message}</Text>
             </div>
-            <Alert color="orange" title="What to do" data-testid="analysis-missing">
-              An admin sets up an AI provider (Admin Settings → AI Provider) or verifies training images (AI Training);
-              then analyse the assessment again. Meanwhile a person can enter the damages and prices by hand: View Full
-              Estimate, then Edit.
+            <Alert color="orange" title={t("What to do")} data-testid="analysis-missing">
+              {t("An admin sets up an AI provider (Admin Settings → AI Provider) or verifies training images (AI Training); then analyse the assessment again. Meanwhile a person can enter the damages and prices by hand: View Full Estimate, then Edit.")}
             </Alert>
           </>
         ) : (
           <div>
-            <Title order={3}>{ANALYSIS_TOASTS.complete.title}</Title>
+            <Title order={3}>{t(ANALYSIS_TOASTS.complete.title)}</Title>
             <Text c="dimmed">{ANALYSIS_TOASTS.complete.message}</Text>
           </div>
         )}
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
           <div>
             <Text size="sm" c="dimmed">
-              Severity
+              {t("Severity")}
             </Text>
-            {assessment.severity ? <SeverityBadge severity={assessment.severity} /> : <Text>Not determined</Text>}
+            {assessment.severity ? <SeverityBadge severity={assessment.severity} /> : <Text>{t("Not determined")}</Text>}
           </div>
           <div>
             <Text size="sm" c="dimmed">
-              Estimated Cost
+              {t("Estimated Cost")}
             </Text>
             <Text fw={700} fz="xl" data-testid="result-cost">
-              {assessment.estimatedCost == null ? "TBD" : formatUsd(assessment.estimatedCost)}
+              {assessment.estimatedCost == null ? t("TBD") : formatUsd(assessment.estimatedCost)}
             </Text>
             {assessment.estimatedCost == null && assessment.costNote && (
               <Text size="xs" c="dimmed" data-testid="result-cost-note">
                 {assessment.costNote}
-                {needsRule(assessment.costNote) && ". The vendor adds the missing pricing rules in Vendor AI Training; the price follows when the assessment is analysed again."}
+                {needsRule(assessment.costNote) && t(". The vendor adds the missing pricing rules in Vendor AI Training; the price follows when the assessment is analysed again.")}
               </Text>
             )}
           </div>
           <div>
             <Text size="sm" c="dimmed">
-              Confidence
+              {t("Confidence")}
             </Text>
             <Text fw={700} fz="xl" data-testid="result-confidence">
               {confidencePercent(assessment.aiAnalysis?.confidence)}
@@ -117,11 +117,11 @@ export function ResultCard({ assessment }: { assessment: AssessmentJson }) {
         </SimpleGrid>
         <div>
           <Text size="sm" c="dimmed">
-            Damage Categories
+            {t("Damage Categories")}
           </Text>
           <Group gap="xs" mt={4}>
             {assessment.damageCategories.length === 0 ? (
-              <Text size="sm">None found</Text>
+              <Text size="sm">{t("None found")}</Text>
             ) : (
               assessment.damageCategories.map((c) => (
                 <Badge key={c} variant="outline">
@@ -133,29 +133,29 @@ export function ResultCard({ assessment }: { assessment: AssessmentJson }) {
         </div>
         <div>
           <Text size="sm" c="dimmed">
-            AI Analysis
+            {t("AI Analysis")}
           </Text>
-          <Text data-testid="result-description">{assessment.aiAnalysis?.description ?? "No description."}</Text>
+          <Text data-testid="result-description">{assessment.aiAnalysis?.description ?? t("No description.")}</Text>
         </div>
         {photoWarnings.map((w) => (
-          <Alert key={`${w.mediaUrl}-${w.otherAssessmentId}`} color="orange" title="Photo seen before">
-            This photo also appears on assessment “{w.otherTitle}”.
+          <Alert key={`${w.mediaUrl}-${w.otherAssessmentId}`} color="orange" title={t("Photo seen before")}>
+            {t("This photo also appears on assessment “")}{w.otherTitle}”.
           </Alert>
         ))}
         <Group justify="flex-end" wrap="wrap">
           <Form method="post">
             <Button type="submit" name="intent" value="new" variant="default">
-              New Assessment
+              {t("New Assessment")}
             </Button>
           </Form>
           <Button component={Link} to={`/estimates?view=${assessment.id}`} variant="light">
-            View Full Estimate
+            {t("View Full Estimate")}
           </Button>
           <Form method="post">
             <input type="hidden" name="id" value={assessment.id} />
             <SendKeyField id={assessment.id} />
             <Button type="submit" name="intent" value="send">
-              Send to Customer
+              {t("Send to Customer")}
             </Button>
           </Form>
         </Group>

@@ -10,6 +10,7 @@ import { SelectField } from "../form/fields/SelectField";
 import { SubmitButton } from "../form/fields/SubmitButton";
 import { TextareaField } from "../form/fields/TextareaField";
 import { TextField } from "../form/fields/TextField";
+import { useT } from "~/utils/i18n";
 
 export const DETAILS_FORM_ID = "assessment-details";
 
@@ -37,6 +38,7 @@ export function DetailsForm({
   defaultVendorId?: string | null;
   assessment?: DetailsDefaults | null;
 }) {
+  const t = useT();
   const defaults = {
     title: assessment?.title ?? "",
     vehicleYear: assessment?.vehicleYear ?? undefined,
@@ -62,17 +64,17 @@ export function DetailsForm({
         <input key={url} type="hidden" name={`mediaUrls[${i}]`} value={url} />
       ))}
       <Stack>
-        <TextField name="title" label="Title" required placeholder="e.g. Front bumper damage" autoComplete="off" />
+        <TextField name="title" label={t("Title")} required placeholder={t("e.g. Front bumper damage")} autoComplete="off" />
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
-          <TextField name="vehicleYear" label="Vehicle Year" type="number" placeholder="2021" autoComplete="off" />
-          <TextField name="vehicleMake" label="Make" placeholder="Toyota" autoComplete="off" />
-          <TextField name="vehicleModel" label="Model" placeholder="Camry" autoComplete="off" />
+          <TextField name="vehicleYear" label={t("Vehicle Year")} type="number" placeholder="2021" autoComplete="off" />
+          <TextField name="vehicleMake" label={t("Make")} placeholder="Toyota" autoComplete="off" />
+          <TextField name="vehicleModel" label={t("Model")} placeholder="Camry" autoComplete="off" />
         </SimpleGrid>
-        <TextField name="vin" label="VIN" placeholder="17 characters" autoComplete="off" />
+        <TextField name="vin" label={t("VIN")} placeholder={t("17 characters")} autoComplete="off" />
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <SelectField
             name="contactId"
-            label="Customer contact"
+            label={t("Customer contact")}
             data={[
               { value: "", label: "No contact" },
               ...contacts.map((c) => ({ value: c.id, label: `${c.firstName} ${c.lastName}` })),
@@ -80,26 +82,26 @@ export function DetailsForm({
           />
           <SelectField
             name="vendorId"
-            label="Vendor for pricing"
+            label={t("Vendor for pricing")}
             data={[{ value: "", label: "No vendor" }, ...vendors.map((v) => ({ value: v.id, label: v.name }))]}
           />
         </SimpleGrid>
-        <TextareaField name="notes" label="Notes" autosize minRows={3} />
+        <TextareaField name="notes" label={t("Notes")} autosize minRows={3} />
         <Group justify="space-between">
           <Button component={Link} to="/upload" variant="default">
-            Back to Upload
+            {t("Back to Upload")}
           </Button>
           {/* The label wraps on a phone instead of pushing the page sideways. */}
           <SubmitButton
             formId={DETAILS_FORM_ID}
-            pendingLabel="Creating Assessment..."
+            pendingLabel={t("Creating Assessment...")}
             maw="100%"
             h="auto"
             mih={36}
             py={6}
             styles={{ label: { whiteSpace: "normal", textAlign: "center" } }}
           >
-            Create Assessment &amp; Start AI Analysis
+            {t("Create Assessment & Start AI Analysis")}
           </SubmitButton>
         </Group>
       </Stack>

@@ -2,9 +2,11 @@ import { Badge } from "#mantine/components/Badge/Badge";
 import { SEVERITY_COLOR, STATUS_COLOR, type AssessmentStatus } from "~/schemas/assessment-status";
 import { CheckIcon } from "../crud/icons";
 import { humanize } from "../training/labels";
+import { useT } from "~/utils/i18n";
 
 /** Spec part 1 §4: completed and sent are green with a check, processing/analyzing amber, reviewed blue. */
 export function StatusBadge({ status }: { status: AssessmentStatus }) {
+  const t = useT();
   const done = status === "completed" || status === "sent";
   return (
     <Badge
@@ -13,7 +15,7 @@ export function StatusBadge({ status }: { status: AssessmentStatus }) {
       leftSection={done ? <CheckIcon size={12} /> : undefined}
       data-testid="status-badge"
     >
-      {status}
+      {t(status)}
     </Badge>
   );
 }
@@ -30,10 +32,11 @@ export function DecisionBadge({ decision }: { decision: { decision: "approved" |
 }
 
 export function SeverityBadge({ severity }: { severity: string | null }) {
+  const t = useT();
   if (!severity) return null;
   return (
     <Badge color={SEVERITY_COLOR[severity] ?? "green"} variant="filled" data-testid="severity-badge">
-      {humanize(severity)}
+      {t(humanize(severity))}
     </Badge>
   );
 }

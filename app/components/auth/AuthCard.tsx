@@ -6,16 +6,18 @@ import { Text } from "#mantine/components/Text/Text";
 import { Title } from "#mantine/components/Title/Title";
 import type { ReactNode } from "react";
 import { FlashToast } from "../FlashToast";
+import { useT } from "~/utils/i18n";
 
 /** The centred card of the public screens (set-up and logins). */
 export function AuthCard({ title, subtitle, children }: { title: string; subtitle?: string; children: ReactNode }) {
+  const t = useT();
   return (
     <Center mih="100vh" p="md" bg="gray.0">
       <Stack w="100%" maw={440}>
         <FlashToast />
         <Card withBorder shadow="md" p="xl" radius="lg">
           <Stack gap={4} mb="lg" align="center">
-            <Badge variant="light">DamageIQ · AI Damage Assessment</Badge>
+            <Badge variant="light">{t("DamageIQ · AI Damage Assessment")}</Badge>
             <Title order={1} size="h2" ta="center">
               {title}
             </Title>

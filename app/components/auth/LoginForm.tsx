@@ -65,8 +65,7 @@ export function LoginForm({
         <Stack>
           <FormError title={failureTitle} message={formError} />
           <Text size="sm">
-            Two-factor authentication is on for this account. Enter the 6-digit code from your authenticator app, or
-            one of your recovery codes.
+            {t("Two-factor authentication is on for this account. Enter the 6-digit code from your authenticator app, or one of your recovery codes.")}
           </Text>
           <input type="hidden" name="intent" value="totp" />
           <input type="hidden" name="_js" value={hydrated ? "1" : ""} />
@@ -94,13 +93,13 @@ export function LoginForm({
         <input type="hidden" name="_js" value={hydrated ? "1" : ""} />
         <input type="hidden" name="redirectTo" value={redirectTo} />
         {tab && <input type="hidden" name="tab" value={tab} />}
-        <TextField name="username" label="Username" autoComplete="username" required />
-        <PasswordField name="password" label="Password" autoComplete="current-password" required />
-        <SubmitButton fullWidth>{submitLabel}</SubmitButton>
+        <TextField name="username" label={t("Username")} autoComplete="username" required />
+        <PasswordField name="password" label={t("Password")} autoComplete="current-password" required />
+        <SubmitButton fullWidth>{t(submitLabel)}</SubmitButton>
         {showSetupLink && (
           <Text size="sm" ta="center">
             <Anchor component={Link} to="/admin/setup">
-              Create Admin Account
+              {t("Create Admin Account")}
             </Anchor>
           </Text>
         )}

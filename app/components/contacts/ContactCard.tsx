@@ -4,6 +4,7 @@ import { formatDate, truncate } from "../crud/format";
 import classes from "../crud/cards.module.css";
 import { MailIcon, MapPinIcon, PhoneIcon } from "../crud/icons";
 import { ItemActions } from "../crud/ItemActions";
+import { useT } from "~/utils/i18n";
 
 export const NOTES_PREVIEW_LENGTH = 100;
 
@@ -11,6 +12,7 @@ export const NOTES_PREVIEW_LENGTH = 100;
 const telHref = (phone: string) => `tel:${phone.replace(/[^\d+]/g, "")}`;
 
 export function ContactCard({ contact, editTo, deleteTo }: { contact: ContactJson; editTo: string; deleteTo: string }) {
+  const t = useT();
   const name = `${contact.firstName} ${contact.lastName}`;
   return (
     <div className={classes.card} role="listitem" aria-label={name} data-testid="contact-card">
@@ -57,8 +59,8 @@ export function ContactCard({ contact, editTo, deleteTo }: { contact: ContactJso
 
       {/* Cards in a row share a height (the card is a flex column): the footer sits at the bottom. */}
       <div className={classes.foot}>
-        <span>Added {formatDate(contact.createdAt)}</span>
-        {contact.owner && <span className={classes.badge}>Owner: {contact.owner.name}</span>}
+        <span>{t("Added")} {formatDate(contact.createdAt)}</span>
+        {contact.owner && <span className={classes.badge}>{t("Owner:")} {contact.owner.name}</span>}
       </div>
     </div>
   );

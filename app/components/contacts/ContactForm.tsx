@@ -45,19 +45,19 @@ export function ContactForm({ contact, cancelTo }: { contact?: ContactJson | nul
       {contact && <input type="hidden" name="id" value={contact.id} />}
       <Stack>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <TextField name="firstName" label="First Name" required autoComplete="off" />
-          <TextField name="lastName" label="Last Name" required autoComplete="off" />
+          <TextField name="firstName" label={t("First Name")} required autoComplete="off" />
+          <TextField name="lastName" label={t("Last Name")} required autoComplete="off" />
         </SimpleGrid>
-        <TextField name="email" label="Email" type="email" required autoComplete="off" />
+        <TextField name="email" label={t("Email")} type="email" required autoComplete="off" />
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <TextField name="phone" label="Phone" type="tel" autoComplete="off" />
-          <TextField name="companyName" label="Company" autoComplete="off" />
+          <TextField name="phone" label={t("Phone")} type="tel" autoComplete="off" />
+          <TextField name="companyName" label={t("Company")} autoComplete="off" />
         </SimpleGrid>
-        <TextField name="address" label="Address" autoComplete="off" />
+        <TextField name="address" label={t("Address")} autoComplete="off" />
         <TextareaField
           name="notes"
-          label="Notes"
-          description={`Up to ${CONTACT_LIMITS.notes} characters`}
+          label={t("Notes")}
+          description={t("Up to {{notes}} characters", { notes: CONTACT_LIMITS.notes })}
           autosize
           minRows={3}
         />
@@ -65,7 +65,7 @@ export function ContactForm({ contact, cancelTo }: { contact?: ContactJson | nul
           <Button component={Link} to={cancelTo} preventScrollReset variant="default">
             {t("Cancel")}
           </Button>
-          <SubmitButton formId={CONTACT_FORM_ID}>{contact ? "Update Contact" : "Create Contact"}</SubmitButton>
+          <SubmitButton formId={CONTACT_FORM_ID}>{contact ? t("Update Contact") : t("Create Contact")}</SubmitButton>
         </Group>
       </Stack>
     </ValidatedForm>

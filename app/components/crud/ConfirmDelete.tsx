@@ -31,7 +31,7 @@ export function ConfirmDelete({
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="id" value={id} />
       <Stack>
-        <Text>{question}</Text>
+        <Text>{t(question)}</Text>
         <Group justify="flex-end">
           <Button component={Link} to={cancelTo} preventScrollReset variant="default">
             {t("Cancel")}

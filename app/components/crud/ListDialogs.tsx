@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { DialogRoute } from "../DialogRoute";
 import { ConfirmDelete } from "./ConfirmDelete";
 import type { ListDialog } from "~/utils/list-url";
+import { useT } from "~/utils/i18n";
 
 /**
  * The one dialog a list screen's URL may open (`?dialog=new`, `?edit=<id>`, `?delete=<id>`):
@@ -25,24 +26,25 @@ export function ListDialogs<Item extends { id: string }>({
   renderForm: (item?: Item) => ReactNode;
   deleteQuestion: (item: Item) => string;
 }) {
+  const t = useT();
   if (!dialog) return null;
-  const notFound = <Text>{noun} not found.</Text>;
+  const notFound = <Text>{noun} {t("not found.")}</Text>;
   if (dialog.kind === "new") {
     return (
-      <DialogRoute title={`Add ${noun}`} closeTo={closeTo}>
+      <DialogRoute title={t("Add {{noun}}", { noun })} closeTo={closeTo}>
         {renderForm()}
       </DialogRoute>
     );
   }
   if (dialog.kind === "edit") {
     return (
-      <DialogRoute title={`Edit ${noun}`} closeTo={closeTo}>
+      <DialogRoute title={t("Edit {{noun}}", { noun })} closeTo={closeTo}>
         {item ? renderForm(item) : notFound}
       </DialogRoute>
     );
   }
   return (
-    <DialogRoute title={`Delete ${noun}`} closeTo={closeTo}>
+    <DialogRoute title={t("Delete {{noun}}", { noun })} closeTo={closeTo}>
       {item ? <ConfirmDelete id={item.id} question={deleteQuestion(item)} cancelTo={closeTo} /> : notFound}
     </DialogRoute>
   );

@@ -4,6 +4,7 @@ import { TextInput } from "#mantine/components/TextInput/TextInput";
 import { Form, useSubmit } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { SearchIcon } from "./icons";
+import { useT } from "~/utils/i18n";
 
 /**
  * The list search: a GET form (`?q=`), so it works with JavaScript off; with JavaScript it also
@@ -21,6 +22,7 @@ export function SearchBar({
   /** Other list parameters a search keeps (e.g. a status filter), sent as hidden fields. */
   keep?: Record<string, string>;
 }) {
+  const t = useT();
   const submit = useSubmit();
   const input = useRef<HTMLInputElement>(null);
   const timer = useRef<ReturnType<typeof setTimeout>>();
@@ -56,7 +58,7 @@ export function SearchBar({
           }}
         />
         <Button type="submit" variant="default">
-          Search
+          {t("Search")}
         </Button>
       </Group>
     </Form>

@@ -3,6 +3,7 @@ import { Group } from "#mantine/components/Group/Group";
 import { Text } from "#mantine/components/Text/Text";
 import { ThemeIcon } from "#mantine/components/ThemeIcon/ThemeIcon";
 import type { ReactNode } from "react";
+import { useT } from "~/utils/i18n";
 
 /** One summary figure above a list (e.g. "Total Contacts 12"). */
 export function StatCard({
@@ -16,13 +17,14 @@ export function StatCard({
   icon: ReactNode;
   color?: string;
 }) {
+  const t = useT();
   return (
     // Compact on phones (two to a row, no icon): four figures must not push the list a screen down.
     <Card withBorder padding="md" p={{ base: "xs", sm: "md" }} role="group" aria-label={label}>
       <Group justify="space-between" wrap="nowrap">
         <div style={{ minWidth: 0 }}>
           <Text size="sm" fz={{ base: "xs", sm: "sm" }} c="dimmed">
-            {label}
+            {t(label)}
           </Text>
           <Text fz={{ base: 20, sm: 26 }} fw={700} data-testid="stat-value" style={{ overflowWrap: "anywhere" }}>
             {value}

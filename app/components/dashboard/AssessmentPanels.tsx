@@ -17,9 +17,11 @@ import { DecisionBadge, StatusBadge } from "../assessments/badges";
 import { formatDate, formatWholeUsd } from "../crud/format";
 import { CheckIcon, CurrencyIcon, StarIcon, TrendingUpIcon } from "../crud/icons";
 import { StatCard } from "../crud/StatCard";
+import { useT } from "~/utils/i18n";
 
 /** The four figures; the month-over-month texts are the spec's fixed sample (part 1 §9). */
 export function DashboardStatCards({ stats }: { stats: DashboardStats }) {
+  const t = useT();
   const cards = [
     { label: "Total Assessments", value: stats.totalAssessments.toLocaleString("en-US"), change: "+12% from last month", icon: <StarIcon /> },
     { label: "Pending Reviews", value: stats.pendingReviews.toLocaleString("en-US"), change: "-8% from last month", icon: <CheckIcon />, color: "yellow" },
@@ -32,7 +34,7 @@ export function DashboardStatCards({ stats }: { stats: DashboardStats }) {
         <div key={c.label}>
           <StatCard label={c.label} value={c.value} icon={c.icon} color={c.color} />
           <Text size="xs" c="dimmed" mt={4} px="xs">
-            {c.change}
+            {t(c.change)}
           </Text>
         </div>
       ))}
@@ -47,18 +49,19 @@ const vehicleOf = (a: Pick<AssessmentJson, "vehicleYear" | "vehicleMake" | "vehi
 export const costOf = (a: Pick<AssessmentJson, "estimatedCost">) => (a.estimatedCost == null ? "TBD" : formatWholeUsd(a.estimatedCost));
 
 export function RecentAssessments({ assessments }: { assessments: AssessmentJson[] }) {
+  const t = useT();
   return (
     <Card withBorder padding="lg" data-testid="recent-assessments">
       <Group justify="space-between" mb="sm">
         <Title order={2} size="h4">
-          Recent Damage Assessments
+          {t("Recent Damage Assessments")}
         </Title>
         <Anchor component={Link} to="/estimates" size="sm">
-          View All
+          {t("View All")}
         </Anchor>
       </Group>
       {assessments.length === 0 ? (
-        <Text c="dimmed">No assessments yet</Text>
+        <Text c="dimmed">{t("No assessments yet")}</Text>
       ) : (
         <Stack gap="xs">
           {assessments.map((a) => (
@@ -73,7 +76,7 @@ export function RecentAssessments({ assessments }: { assessments: AssessmentJson
                     <DecisionBadge decision={a.customerDecision} />
                     {a.version > 1 && (
                       <Badge variant="outline" size="sm" data-testid="version-badge">
-                        Supplement v{a.version}
+                        {t("Supplement v")}{a.version}
                       </Badge>
                     )}
                   </Group>
@@ -86,7 +89,7 @@ export function RecentAssessments({ assessments }: { assessments: AssessmentJson
                   <ActionIcon component={Link} to={`/estimates?view=${a.id}`} variant="subtle" aria-label={`View ${a.title}`}>
                     →
                   </ActionIcon>
-                  <ActionIcon component="a" href={`/api/assessments/${a.id}/estimate.pdf`} download variant="subtle" aria-label={`Download ${a.title}`} title="Download PDF">
+                  <ActionIcon component="a" href={`/api/assessments/${a.id}/estimate.pdf`} download variant="subtle" aria-label={`Download ${a.title}`} title={t("Download PDF")}>
                     ↓
                   </ActionIcon>
                 </Group>
@@ -136,11 +139,12 @@ function BoardItem({ assessment, withCost, children }: { assessment: AssessmentJ
 
 /** Each column's newest items with what can be done to them next. */
 function ColumnItems({ column, items }: { column: keyof WorkflowItems | "analysis"; items: WorkflowItems }) {
+  const t = useT();
   if (column === "upload") {
     return items.upload.map((a) => (
       <BoardItem key={a.id} assessment={a}>
         <Button component={Link} to={`/upload?assessment=${a.id}`} size="compact-xs" variant="light">
-          Analyze
+          {t("Analyze")}
         </Button>
       </BoardItem>
     ));
@@ -148,15 +152,15 @@ function ColumnItems({ column, items }: { column: keyof WorkflowItems | "analysi
   if (column === "review") {
     return items.review.map((a) => (
       <BoardItem key={a.id} assessment={a} withCost>
-        <BoardButton intent="approve" id={a.id} label="Approve" color="green" />
-        <BoardButton intent="reject" id={a.id} label="Reject" color="red" />
+        <BoardButton intent="approve" id={a.id} label={t("Approve")} color="green" />
+        <BoardButton intent="reject" id={a.id} label={t("Reject")} color="red" />
       </BoardItem>
     ));
   }
   if (column === "complete") {
     return items.complete.map((a) => (
       <BoardItem key={a.id} assessment={a} withCost>
-        <BoardButton intent="send" id={a.id} label="Send Estimate" />
+        <BoardButton intent="send" id={a.id} label={t("Send Estimate")} />
       </BoardItem>
     ));
   }
@@ -165,6 +169,7 @@ function ColumnItems({ column, items }: { column: keyof WorkflowItems | "analysi
 
 /** The four columns with live counts; Upload, Review and Complete list their newest items with the actions. */
 export function WorkflowBoard({ stats, items }: { stats: DashboardStats; items: WorkflowItems }) {
+  const t = useT();
   const { upload, analysis, review, complete } = stats.workflow;
   const total = upload + analysis + review + complete;
   const columns = [
@@ -177,14 +182,14 @@ export function WorkflowBoard({ stats, items }: { stats: DashboardStats; items: 
     <Card withBorder padding="lg" data-testid="workflow-board">
       <Group justify="space-between" mb="sm" wrap="wrap">
         <Title order={2} size="h4">
-          Assessment Workflow
+          {t("Assessment Workflow")}
         </Title>
         <Group gap="xs">
           <Button component={Link} to="/estimates" size="xs" variant="default">
-            Filter
+            {t("Filter")}
           </Button>
           <Button component={Link} to="/upload" size="xs">
-            New Assessment
+            {t("New Assessment")}
           </Button>
         </Group>
       </Group>
@@ -193,14 +198,14 @@ export function WorkflowBoard({ stats, items }: { stats: DashboardStats; items: 
         {columns.map((col) => (
           <Card key={col.key} withBorder padding="sm" data-testid={`workflow-${col.key}`}>
             <Group justify="space-between" mb="xs">
-              <Text fw={600}>{col.title}</Text>
+              <Text fw={600}>{t(col.title)}</Text>
               <Badge color={col.color} variant="light" data-testid="workflow-count">
                 {col.count}
               </Badge>
             </Group>
             <ColumnItems column={col.key} items={items} />
             <Anchor component={Link} to={`/estimates?status=${col.status}`} size="xs">
-              Show all
+              {t("Show all")}
             </Anchor>
           </Card>
         ))}

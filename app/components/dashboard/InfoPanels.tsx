@@ -11,6 +11,7 @@ import type { ReactNode } from "react";
 import type { PackageJson } from "~/services/packages.server";
 import { formatUsd, formatWholeUsd } from "../crud/format";
 import { UploadMediaModal } from "../upload/UploadMediaModal";
+import { useT } from "~/utils/i18n";
 
 const INSIGHTS = [
   { title: "Photograph in daylight", text: "Even light without reflections lets the AI tell a scratch from a dent." },
@@ -19,19 +20,20 @@ const INSIGHTS = [
 ];
 
 export function AiInsights() {
+  const t = useT();
   return (
     <Card withBorder padding="lg">
       <Title order={2} size="h4" mb="sm">
-        AI Insights
+        {t("AI Insights")}
       </Title>
       <Stack gap="sm">
         {INSIGHTS.map((tip) => (
           <div key={tip.title}>
             <Text fw={600} size="sm">
-              {tip.title}
+              {t(tip.title)}
             </Text>
             <Text size="sm" c="dimmed">
-              {tip.text}
+              {t(tip.text)}
             </Text>
           </div>
         ))}
@@ -45,33 +47,34 @@ export function AiInsights() {
  * recent estimates, each a link to its PDF.
  */
 export function QuickActions({ recent }: { recent: { id: string; title: string }[] }) {
+  const t = useT();
   return (
     <Card withBorder padding="lg" data-testid="quick-actions">
       <Title order={2} size="h4" mb="sm">
-        Quick Actions
+        {t("Quick Actions")}
       </Title>
       <Stack gap="xs">
         <UploadMediaModal fullWidth />
         <Button component={Link} to="/contacts?dialog=new" variant="light" fullWidth>
-          New Contact
+          {t("New Contact")}
         </Button>
         <details data-testid="generate-report">
           <Button component="summary" variant="light" fullWidth>
-            Generate Report
+            {t("Generate Report")}
           </Button>
           <Stack gap={4} mt="xs" px="xs">
             {recent.length === 0 ? (
               <Text size="sm" c="dimmed">
-                No assessments yet
+                {t("No assessments yet")}
               </Text>
             ) : (
               <>
                 <Text size="sm" c="dimmed">
-                  Choose the estimate for its PDF:
+                  {t("Choose the estimate for its PDF:")}
                 </Text>
                 {recent.map((a) => (
                   <Anchor key={a.id} href={`/api/assessments/${a.id}/estimate.pdf`} download size="sm" style={{ overflowWrap: "anywhere" }}>
-                    {a.title} (PDF)
+                    {a.title} {t("(PDF)")}
                   </Anchor>
                 ))}
               </>
@@ -79,7 +82,7 @@ export function QuickActions({ recent }: { recent: { id: string; title: string }
           </Stack>
         </details>
         <Button component={Link} to="/estimates?status=reviewed" variant="light" fullWidth>
-          Send Estimate
+          {t("Send Estimate")}
         </Button>
       </Stack>
     </Card>
@@ -100,6 +103,7 @@ function FigurePanel({
   sampleNote: string | null;
   link: { to: string; label: string };
 }) {
+  const t = useT();
   return (
     <Card withBorder padding="lg" data-testid={testId}>
       <Title order={2} size="h4" mb="sm">
@@ -109,19 +113,19 @@ function FigurePanel({
         {rows.map((row) => (
           <Group key={row.key} justify="space-between" wrap="nowrap">
             <Text size="sm" truncate="end">
-              {row.label}
+              {t(row.label)}
             </Text>
             {row.figure}
           </Group>
         ))}
         {sampleNote && (
           <Text size="xs" c="dimmed">
-            {sampleNote}
+            {sampleNote && t(sampleNote)}
           </Text>
         )}
       </Stack>
       <Button component={Link} to={link.to} variant="default" mt="md" fullWidth>
-        {link.label}
+        {t(link.label)}
       </Button>
     </Card>
   );
@@ -134,10 +138,11 @@ const SAMPLE_PACKAGES = [
 ];
 
 export function ActivePackages({ packages }: { packages: PackageJson[] }) {
+  const t = useT();
   const rows = packages.length > 0 ? packages : SAMPLE_PACKAGES;
   return (
     <FigurePanel
-      title="Active Packages"
+      title={t("Active Packages")}
       testId="active-packages"
       rows={rows.map((p) => ({ key: p.name, label: p.name, figure: <Text fw={600}>{formatWholeUsd(p.price)}</Text> }))}
       sampleNote={packages.length === 0 ? "Sample packages: add your own under Packages." : null}
@@ -163,10 +168,11 @@ const rateText = (r: VendorRate) =>
 
 /** Vendors' labour rates from their active pricing rules; the spec's samples while there are none. */
 export function VendorPricing({ rates }: { rates: VendorRate[] }) {
+  const t = useT();
   const real = rates.length > 0;
   return (
     <FigurePanel
-      title="Vendor Pricing"
+      title={t("Vendor Pricing")}
       testId="vendor-pricing"
       rows={(real ? rates : SAMPLE_RATES).map((r) => ({
         key: r.vendorId,
@@ -177,7 +183,7 @@ export function VendorPricing({ rates }: { rates: VendorRate[] }) {
               {rateText(r)}
             </Text>
             <Badge size="xs" color="green" variant="light">
-              Verified
+              {t("Verified")}
             </Badge>
           </Group>
         ),

@@ -9,6 +9,7 @@ import { SelectField } from "../form/fields/SelectField";
 import { SubmitButton } from "../form/fields/SubmitButton";
 import { TextareaField } from "../form/fields/TextareaField";
 import { SendKeyField } from "./SendKeyField";
+import { useT } from "~/utils/i18n";
 
 export const COMPOSE_FORM_ID = "compose-email-form";
 
@@ -20,6 +21,7 @@ export interface ComposeOptions {
 
 /** Compose Email (spec §5): assessment and contact required; template and additional message optional. */
 export function ComposeForm({ options, assessmentId, formError, cancelTo }: { options: ComposeOptions; assessmentId?: string; formError?: string | null; cancelTo: string }) {
+  const t = useT();
   const chosen = options.assessments.find((a) => a.id === assessmentId);
   return (
     <ValidatedForm
@@ -33,22 +35,22 @@ export function ComposeForm({ options, assessmentId, formError, cancelTo }: { op
       <input type="hidden" name="intent" value="send" />
       <SendKeyField id="compose" />
       <Stack>
-        <FormError title="Failed to send email" message={formError} />
+        <FormError title={t("Failed to send email")} message={formError} />
         <SelectField
           name="assessmentId"
-          label="Assessment"
+          label={t("Assessment")}
           required
           data={[{ value: "", label: "Select an assessment" }, ...options.assessments.map((a) => ({ value: a.id, label: a.title }))]}
         />
         <SelectField
           name="contactId"
-          label="Contact"
+          label={t("Contact")}
           required
           data={[{ value: "", label: "Select a contact" }, ...options.contacts.map((c) => ({ value: c.id, label: `${c.name} <${c.email}>` }))]}
         />
         <SelectField
           name="templateId"
-          label="Template"
+          label={t("Template")}
           data={[
             { value: "", label: "Default template" },
             ...options.templates.map((t) => ({ value: t.id, label: t.isDefault ? `${t.name} (default)` : t.name })),
@@ -56,16 +58,16 @@ export function ComposeForm({ options, assessmentId, formError, cancelTo }: { op
         />
         <TextareaField
           name="additionalMessage"
-          label="Additional Message"
+          label={t("Additional Message")}
           autosize
           minRows={3}
-          description={`Optional; added below the template (up to ${TEMPLATE_LIMITS.additionalMessage} characters)`}
+          description={t("Optional; added below the template (up to {{additionalMessage}} characters)", { additionalMessage: TEMPLATE_LIMITS.additionalMessage })}
         />
         <Group justify="flex-end">
           <Button component={Link} to={cancelTo} preventScrollReset variant="default">
-            Cancel
+            {t("Cancel")}
           </Button>
-          <SubmitButton formId={COMPOSE_FORM_ID}>Send Email</SubmitButton>
+          <SubmitButton formId={COMPOSE_FORM_ID}>{t("Send Email")}</SubmitButton>
         </Group>
       </Stack>
     </ValidatedForm>

@@ -1,6 +1,7 @@
 import { Alert } from "#mantine/components/Alert/Alert";
 import { Stack } from "#mantine/components/Stack/Stack";
 import { Text } from "#mantine/components/Text/Text";
+import { useT } from "~/utils/i18n";
 
 export interface PreviewData {
   subject: string;
@@ -14,6 +15,7 @@ export interface PreviewData {
  * a template's markup can never act as the app). Warnings list unknown variables.
  */
 export function EmailPreview({ preview, title = "Preview" }: { preview: PreviewData | null; title?: string }) {
+  const t = useT();
   if (!preview) return null;
   return (
     <Stack gap="xs" data-testid="email-preview">
@@ -21,19 +23,19 @@ export function EmailPreview({ preview, title = "Preview" }: { preview: PreviewD
         {title}
       </Text>
       {preview.error ? (
-        <Alert color="red" role="alert" title="The template does not compile">
+        <Alert color="red" role="alert" title={t("The template does not compile")}>
           {preview.error}
         </Alert>
       ) : (
         <>
           <Text size="sm">
             <Text span c="dimmed">
-              Subject:{" "}
+              {t("Subject:")}{" "}
             </Text>
             <span data-testid="preview-subject">{preview.subject}</span>
           </Text>
           <iframe
-            title={`${title} of the message`}
+            title={t("{{title}} of the message", { title })}
             sandbox=""
             srcDoc={preview.html}
             style={{ width: "100%", minHeight: 180, border: "1px solid var(--mantine-color-gray-3)", borderRadius: 4, background: "white" }}
@@ -41,7 +43,7 @@ export function EmailPreview({ preview, title = "Preview" }: { preview: PreviewD
         </>
       )}
       {preview.warnings.length > 0 && (
-        <Alert color="yellow" title="Unknown variables" data-testid="preview-warnings">
+        <Alert color="yellow" title={t("Unknown variables")} data-testid="preview-warnings">
           {preview.warnings.map((w) => (
             <div key={w}>{w}</div>
           ))}

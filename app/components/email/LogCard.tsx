@@ -4,6 +4,7 @@ import type { EmailLogJson } from "~/services/email-logs.server";
 import classes from "../crud/cards.module.css";
 import { formatDateTime } from "../crud/format";
 import { EyeIcon } from "../crud/icons";
+import { useT } from "~/utils/i18n";
 
 /** A status badge in the spec's colours (sent green, failed red, pending amber, anything else grey). */
 export function StatusBadge({ log }: { log: Pick<EmailLogJson, "status" | "statusLabel"> }) {
@@ -22,27 +23,28 @@ export function StatusBadge({ log }: { log: Pick<EmailLogJson, "status" | "statu
 
 /** One log (spec §2): subject, status, recipient, assessment title or 'N/A', sent or created time; view. */
 export function LogCard({ log, timeZone, viewTo }: { log: EmailLogJson; timeZone: string; viewTo: string }) {
+  const t = useT();
   return (
     <div className={classes.card} role="listitem" aria-label={log.subject} data-testid="log-card">
       <div className={classes.head}>
         <div style={{ minWidth: 0 }}>
           <p className={classes.name}>{log.subject}</p>
-          <p className={classes.sub}>To {log.recipientEmail}</p>
+          <p className={classes.sub}>{t("To")} {log.recipientEmail}</p>
         </div>
         <div className={classes.actions}>
           <StatusBadge log={log} />
-          <Link to={viewTo} preventScrollReset className={classes.action} aria-label={`View ${log.subject}`} title="View">
+          <Link to={viewTo} preventScrollReset className={classes.action} aria-label={`View ${log.subject}`} title={t("View")}>
             <EyeIcon size={16} />
           </Link>
         </div>
       </div>
       <div className={classes.rows}>
         {/* An automatic notice (sign-in, analysis completed, delivery problem) is about no estimate. */}
-        <p className={classes.dim}>{log.kind === "notification" ? "Automatic notice" : `Assessment: ${log.assessmentTitle ?? "N/A"}`}</p>
+        <p className={classes.dim}>{log.kind === "notification" ? t("Automatic notice") : t("Assessment: {{n}}", { n: log.assessmentTitle ?? "N/A" })}</p>
         <p className={classes.dim}>
-          {log.sentAt ? `Sent ${formatDateTime(log.sentAt, timeZone)}` : `Created ${formatDateTime(log.createdAt, timeZone)}`}
+          {log.sentAt ? t("Sent {{n}}", { n: formatDateTime(log.sentAt, timeZone) }) : t("Created {{n}}", { n: formatDateTime(log.createdAt, timeZone) })}
         </p>
-        {log.status === "saved" && <p className={classes.dim}>Saved on the server (local mail drop): not delivered.</p>}
+        {log.status === "saved" && <p className={classes.dim}>{t("Saved on the server (local mail drop): not delivered.")}</p>}
         {log.status !== "sent" && log.lastError && (
           <p className={classes.dim} style={{ color: "var(--mantine-color-red-light-color)" }}>
             {log.lastError}

@@ -5,38 +5,40 @@ import type { EmailLogDetailJson } from "~/services/email-logs.server";
 import { formatDateTime } from "../crud/format";
 import { EmailPreview } from "./EmailPreview";
 import { StatusBadge } from "./LogCard";
+import { useT } from "~/utils/i18n";
 
 /** A log's view: who it went to, its status, the rendered message and every delivery attempt. */
 export function LogView({ log, timeZone }: { log: EmailLogDetailJson; timeZone: string }) {
+  const t = useT();
   return (
     <Stack gap="sm">
       <Text size="sm">
-        <StatusBadge log={log} /> To {log.recipientEmail} · Assessment: {log.assessmentTitle ?? "N/A"}
+        <StatusBadge log={log} /> {t("To")} {log.recipientEmail} {t("· Assessment:")} {log.assessmentTitle ?? "N/A"}
       </Text>
       <Text size="xs" c="dimmed">
-        Message-ID {log.messageId}
-        {log.nextAttemptAt ? ` · next attempt ${formatDateTime(log.nextAttemptAt, timeZone)}` : ""}
+        {t("Message-ID")} {log.messageId}
+        {log.nextAttemptAt ? t(" · next attempt {{n}}", { n: formatDateTime(log.nextAttemptAt, timeZone) }) : ""}
       </Text>
       {log.lastError && log.status !== "sent" && (
         <Text size="sm" c="red" data-testid="log-last-error">
           {log.lastError}
         </Text>
       )}
-      <EmailPreview preview={{ subject: log.subject, html: log.html, warnings: [], error: null }} title="Message" />
+      <EmailPreview preview={{ subject: log.subject, html: log.html, warnings: [], error: null }} title={t("Message")} />
       <Text fw={600} size="sm">
-        Delivery attempts
+        {t("Delivery attempts")}
       </Text>
       {log.attempts.length === 0 ? (
         <Text size="sm" c="dimmed">
-          Not tried yet.
+          {t("Not tried yet.")}
         </Text>
       ) : (
         <Table verticalSpacing={4} fz="xs" aria-label="Delivery attempts">
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>When</Table.Th>
-              <Table.Th>Outcome</Table.Th>
-              <Table.Th>Server reply or error</Table.Th>
+              <Table.Th>{t("When")}</Table.Th>
+              <Table.Th>{t("Outcome")}</Table.Th>
+              <Table.Th>{t("Server reply or error")}</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>

@@ -13,6 +13,7 @@ import { SubmitButton } from "../form/fields/SubmitButton";
 import { TextareaField } from "../form/fields/TextareaField";
 import { TextField } from "../form/fields/TextField";
 import { EmailPreview, type PreviewData } from "./EmailPreview";
+import { useT } from "~/utils/i18n";
 
 export const TEMPLATE_FORM_ID = "email-template-form";
 
@@ -37,6 +38,7 @@ export function TemplateForm({
   formError?: string | null;
   cancelTo: string;
 }) {
+  const t = useT();
   const fetcher = useFetcher<PreviewAnswer>();
   const timer = useRef<ReturnType<typeof setTimeout>>();
   useEffect(() => () => clearTimeout(timer.current), []);
@@ -76,33 +78,33 @@ export function TemplateForm({
       <input type="hidden" name="intent" value={template ? "update-template" : "create-template"} />
       {template && <input type="hidden" name="id" value={template.id} />}
       <Stack>
-        <FormError title={template ? "Failed to update template" : "Failed to create template"} message={formError} />
-        <TextField name="name" label="Template Name" required autoComplete="off" />
-        <TextField name="subject" label="Subject" required autoComplete="off" />
+        <FormError title={template ? t("Failed to update template") : t("Failed to create template")} message={formError} />
+        <TextField name="name" label={t("Template Name")} required autoComplete="off" />
+        <TextField name="subject" label={t("Subject")} required autoComplete="off" />
         <TextareaField
           name="htmlContent"
-          label="Content"
+          label={t("Content")}
           required
           autosize
           minRows={6}
-          description={`HTML; up to ${TEMPLATE_LIMITS.htmlContent.toLocaleString("en-US")} characters`}
+          description={t("HTML; up to {{n}} characters", { n: TEMPLATE_LIMITS.htmlContent.toLocaleString("en-US") })}
         />
         <Text size="xs" c="dimmed">
-          Variables: {TEMPLATE_VARIABLES.map((v) => `{{${v}}}`).join(" ")}
+          {t("Variables:")} {TEMPLATE_VARIABLES.map((v) => `{{${v}}}`).join(" ")}
         </Text>
-        <CheckboxField name="isDefault" label="Default template" />
+        <CheckboxField name="isDefault" label={t("Default template")} />
         <EmailPreview preview={live} />
         <Group justify="flex-end">
           <Button component={Link} to={cancelTo} preventScrollReset variant="default">
-            Cancel
+            {t("Cancel")}
           </Button>
           {/* Without JavaScript there is no live preview: this posts the form to see it. */}
           <noscript>
             <Button type="submit" name="preview" value="1" variant="light">
-              Preview
+              {t("Preview")}
             </Button>
           </noscript>
-          <SubmitButton formId={TEMPLATE_FORM_ID}>{template ? "Update Template" : "Create Template"}</SubmitButton>
+          <SubmitButton formId={TEMPLATE_FORM_ID}>{template ? t("Update Template") : t("Create Template")}</SubmitButton>
         </Group>
       </Stack>
     </ValidatedForm>

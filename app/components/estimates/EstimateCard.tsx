@@ -8,6 +8,7 @@ import classes from "../crud/cards.module.css";
 import { formatDate } from "../crud/format";
 import { DownloadIcon, EyeIcon, MailIcon, PencilIcon, TrashIcon } from "../crud/icons";
 import { humanize } from "../training/labels";
+import { useT } from "~/utils/i18n";
 
 /** Damage-category badges on a card (spec §9); the rest reads "+N more". */
 export const MAX_CARD_CATEGORIES = 3;
@@ -21,6 +22,7 @@ export const contactName = (a: Pick<AssessmentJson, "contact">) =>
 
 /** The Email action: a form post (the toast says what happened); disabled, with the spec's message, without a contact. */
 export function EmailButton({ estimate, className }: { estimate: Pick<AssessmentJson, "id" | "title" | "contactId">; className: string }) {
+  const t = useT();
   const disabled = !estimate.contactId;
   return (
     <Form method="post" preventScrollReset style={{ display: "inline-flex" }}>
@@ -32,7 +34,7 @@ export function EmailButton({ estimate, className }: { estimate: Pick<Assessment
         className={className}
         disabled={disabled}
         aria-label={`Email ${estimate.title}`}
-        title={disabled ? NO_CONTACT_MESSAGE : "Email"}
+        title={disabled ? t(NO_CONTACT_MESSAGE) : t("Email")}
       >
         <MailIcon size={16} />
       </button>
@@ -46,6 +48,7 @@ export function EmailButton({ estimate, className }: { estimate: Pick<Assessment
  * cards.module.css): a page renders 24 of them.
  */
 export function EstimateCard({ estimate, hrefWith }: { estimate: EstimateCardJson; hrefWith: (changes: Record<string, string>) => string }) {
+  const t = useT();
   const a = estimate;
   const extra = a.damageCategories.length - MAX_CARD_CATEGORIES;
   const action = `${classes.action} ${classes.plain}`;
@@ -58,19 +61,19 @@ export function EstimateCard({ estimate, hrefWith }: { estimate: EstimateCardJso
               {a.title}
             </Link>
           </p>
-          <p className={classes.sub}>{vehicleOf(a) || "Vehicle not specified"}</p>
+          <p className={classes.sub}>{vehicleOf(a) || t("Vehicle not specified")}</p>
         </div>
         <span
           className={classes.badge}
           data-testid="status-badge"
           style={{ background: `var(--mantine-color-${STATUS_COLOR[a.status]}-light)`, color: `var(--mantine-color-${STATUS_COLOR[a.status]}-light-color)` }}
         >
-          {a.status}
+          {t(a.status)}
         </span>
       </div>
       <div className={classes.rows}>
         <div className={classes.row}>
-          <span className={classes.dim}>Customer:</span> <span data-testid="estimate-contact">{contactName(a)}</span>
+          <span className={classes.dim}>{t("Customer:")}</span> <span data-testid="estimate-contact">{t(contactName(a))}</span>
         </div>
         <div className={classes.row}>
           <span className={classes.cost} data-testid="estimate-cost">
@@ -90,7 +93,7 @@ export function EstimateCard({ estimate, hrefWith }: { estimate: EstimateCardJso
           )}
           {a.version > 1 && (
             <span className={classes.badge} data-testid="version-badge">
-              Supplement v{a.version}
+              {t("Supplement v")}{a.version}
             </span>
           )}
         </div>
@@ -98,25 +101,25 @@ export function EstimateCard({ estimate, hrefWith }: { estimate: EstimateCardJso
           <div className={classes.chips} data-testid="estimate-categories">
             {a.damageCategories.slice(0, MAX_CARD_CATEGORIES).map((c) => (
               <span key={c} className={classes.badge}>
-                {humanize(c)}
+                {t(humanize(c))}
               </span>
             ))}
-            {extra > 0 && <span className={classes.badge}>+{extra} more</span>}
+            {extra > 0 && <span className={classes.badge}>+{extra} {t("more")}</span>}
           </div>
         )}
       </div>
       <div className={classes.foot}>
-        <span>Created {formatDate(a.createdAt)}</span>
-        {"owner" in a && a.owner && <span className={classes.badge}>Owner: {a.owner.name}</span>}
+        <span>{t("Created")} {formatDate(a.createdAt)}</span>
+        {"owner" in a && a.owner && <span className={classes.badge}>{t("Owner:")} {a.owner.name}</span>}
         <div className={classes.actions}>
-          <Link to={hrefWith({ view: a.id })} preventScrollReset className={classes.action} aria-label={`View ${a.title}`} title="View">
+          <Link to={hrefWith({ view: a.id })} preventScrollReset className={classes.action} aria-label={`View ${a.title}`} title={t("View")}>
             <EyeIcon size={16} />
           </Link>
-          <a href={pdfHref(a.id)} download className={classes.action} aria-label={`Download ${a.title}`} title="Download PDF">
+          <a href={pdfHref(a.id)} download className={classes.action} aria-label={`Download ${a.title}`} title={t("Download PDF")}>
             <DownloadIcon size={16} />
           </a>
           <EmailButton estimate={a} className={action} />
-          <Link to={hrefWith({ edit: a.id })} preventScrollReset className={classes.action} aria-label={`Edit ${a.title}`} title="Edit">
+          <Link to={hrefWith({ edit: a.id })} preventScrollReset className={classes.action} aria-label={`Edit ${a.title}`} title={t("Edit")}>
             <PencilIcon size={16} />
           </Link>
           <Link
@@ -124,7 +127,7 @@ export function EstimateCard({ estimate, hrefWith }: { estimate: EstimateCardJso
             preventScrollReset
             className={`${classes.action} ${classes.danger}`}
             aria-label={`Delete ${a.title}`}
-            title="Delete"
+            title={t("Delete")}
           >
             <TrashIcon size={16} />
           </Link>

@@ -19,6 +19,7 @@ import { contactName, NO_CONTACT_MESSAGE, pdfHref } from "./EstimateCard";
 import { AuditTrail, EstimateLines } from "./EstimateLines";
 import { BEING_ANALYZED } from "~/schemas/assessment-status";
 import { mediaIdOf } from "~/utils/media-url";
+import { useT } from "~/utils/i18n";
 
 const NOT_SPECIFIED = "Not specified";
 
@@ -70,15 +71,16 @@ export function EstimateDetail({
   hrefWith: (changes: Record<string, string | null>) => string;
   formatTime: (iso: string) => string;
 }) {
+  const t = useT();
   const photoOf = (url: string | null) => (url ? a.mediaUrls.indexOf(url) + 1 : 0);
   return (
     <Stack gap="md" data-testid="estimate-detail">
       {a.supplementOf && (
         <Alert color="blue" variant="light" data-testid="earlier-versions">
-          Supplement {a.versionLabel} (version {a.version}) of a sent estimate. Earlier versions:{" "}
+          {t("Supplement {{label}} (version {{version}}) of a sent estimate. Earlier versions:", { label: a.versionLabel, version: a.version })}{" "}
           {a.earlierVersions.map((v) => (
             <Anchor key={v.id} component={Link} to={hrefWith({ view: v.id })} mr="xs">
-              {v.label} (version {v.version}, {v.status})
+              {v.label} ({t("version")} {v.version}, {t(v.status)})
             </Anchor>
           ))}
         </Alert>
@@ -101,10 +103,10 @@ export function EstimateDetail({
       )}
       {a.supplements.length > 0 && (
         <Alert color="yellow" variant="light" data-testid="later-versions">
-          Version {a.version}: this estimate was revised after it was sent (lists and totals count the latest version):{" "}
+          {t("Version")} {a.version}{t(": this estimate was revised after it was sent (lists and totals count the latest version):")}{" "}
           {a.supplements.map((s) => (
             <Anchor key={s.id} component={Link} to={hrefWith({ view: s.id })} mr="xs">
-              {s.label} (version {s.version}, {s.status})
+              {s.label} ({t("version")} {s.version}, {t(s.status)})
             </Anchor>
           ))}
         </Alert>
@@ -112,70 +114,70 @@ export function EstimateDetail({
       <Group gap="xs" wrap="wrap">
         {a.status === "completed" && (
           <PostButton id={a.id} intent="approve" color="green">
-            Approve
+            {t("Approve")}
           </PostButton>
         )}
         {a.status === "uploaded" && (
           <PostButton id={a.id} intent="analyze" color="indigo">
-            Analyze
+            {t("Analyze")}
           </PostButton>
         )}
         {(a.status === "completed" || a.status === "reviewed") && (
           <PostButton id={a.id} intent="reject" color="red" variant="light">
-            Reject
+            {t("Reject")}
           </PostButton>
         )}
         {!BEING_ANALYZED.includes(a.status) && (
           <Button component={Link} to={hrefWith({ view: null, edit: a.id })} size="xs" variant="light">
-            {a.status === "sent" ? "Edit (new supplement)" : "Edit"}
+            {a.status === "sent" ? t("Edit (new supplement)") : t("Edit")}
           </Button>
         )}
         <Button component="a" href={pdfHref(a.id)} download size="xs" variant="default">
-          Download PDF
+          {t("Download PDF")}
         </Button>
-        <PostButton id={a.id} intent="email" variant="default" disabled={!a.contactId} title={a.contactId ? undefined : NO_CONTACT_MESSAGE}>
-          Email
+        <PostButton id={a.id} intent="email" variant="default" disabled={!a.contactId} title={a.contactId ? undefined : t(NO_CONTACT_MESSAGE)}>
+          {t("Email")}
         </PostButton>
         <Button component={Link} to={hrefWith({ view: null, delete: a.id })} size="xs" color="red" variant="subtle">
-          Delete
+          {t("Delete")}
         </Button>
       </Group>
       {!a.contactId && (
         <Text size="xs" c="dimmed">
-          {NO_CONTACT_MESSAGE}
+          {t(NO_CONTACT_MESSAGE)}
           {!BEING_ANALYZED.includes(a.status) && (
             <>
               {" "}
-              <Link to={hrefWith({ view: null, edit: a.id })}>Choose the customer</Link>
+              <Link to={hrefWith({ view: null, edit: a.id })}>{t("Choose the customer")}</Link>
             </>
           )}
         </Text>
       )}
 
       <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="sm">
-        <Field label="Year">{a.vehicleYear ?? NOT_SPECIFIED}</Field>
-        <Field label="Make">{a.vehicleMake ?? NOT_SPECIFIED}</Field>
-        <Field label="Model">{a.vehicleModel ?? NOT_SPECIFIED}</Field>
-        <Field label="VIN" testId="estimate-vin">
-          {a.vin ?? NOT_SPECIFIED}
+        <Field label={t("Year")}>{a.vehicleYear ?? t(NOT_SPECIFIED)}</Field>
+        <Field label={t("Make")}>{a.vehicleMake ?? t(NOT_SPECIFIED)}</Field>
+        <Field label={t("Model")}>{a.vehicleModel ?? t(NOT_SPECIFIED)}</Field>
+        <Field label={t("VIN")} testId="estimate-vin">
+          {a.vin ?? t(NOT_SPECIFIED)}
         </Field>
-        <Field label="Status">
+        <Field label={t("Status")}>
           <StatusBadge status={a.status} />
         </Field>
-        <Field label="Severity">{a.severity ? <SeverityBadge severity={a.severity} /> : "Not determined"}</Field>
-        <Field label="Created">{formatTime(a.createdAt)}</Field>
-        <Field label="Updated">{formatTime(a.updatedAt)}</Field>
-        <Field label="Cost Estimate" testId="detail-cost">
+        <Field label={t("Severity")}>{a.severity ? <SeverityBadge severity={a.severity} /> : t("Not determined")}</Field>
+        <Field label={t("Created")}>{formatTime(a.createdAt)}</Field>
+        <Field label={t("Updated")}>{formatTime(a.updatedAt)}</Field>
+        <Field label={t("Cost Estimate")} testId="detail-cost">
           <strong>{formatDollars(a.estimatedCost)}</strong>
         </Field>
-        <Field label="Customer">{contactName(a)}</Field>
-        <Field label="Customer decision" testId="detail-decision">
+        <Field label={t("Customer")}>{t(contactName(a))}</Field>
+        <Field label={t("Customer decision")} testId="detail-decision">
           {a.customerDecision ? (
             <>
               <DecisionBadge decision={a.customerDecision} /> {formatTime(a.customerDecision.decidedAt)}
             </>
           ) : (
-            "None yet"
+            t("None yet")
           )}
         </Field>
       </SimpleGrid>
@@ -184,64 +186,64 @@ export function EstimateDetail({
           {a.costNote}
         </Text>
       )}
-      <Field label="Damage Categories">
+      <Field label={t("Damage Categories")}>
         <Group gap={4}>
-          {a.damageCategories.length === 0 ? "None" : a.damageCategories.map((c) => <Badge key={c} variant="outline" size="sm">{humanize(c)}</Badge>)}
+          {a.damageCategories.length === 0 ? t("None") : a.damageCategories.map((c) => <Badge key={c} variant="outline" size="sm">{t(humanize(c))}</Badge>)}
         </Group>
       </Field>
-      <Field label="Notes">{a.notes ?? NOT_SPECIFIED}</Field>
-      <Field label="AI Analysis">
+      <Field label={t("Notes")}>{a.notes ?? t(NOT_SPECIFIED)}</Field>
+      <Field label={t("AI Analysis")}>
         {a.aiAnalysis ? (
           <>
-            {a.aiAnalysis.description || "No description."}{" "}
+            {a.aiAnalysis.description || t("No description.")}{" "}
             {a.aiAnalysis.provider !== "none" && (
               <Text span c="dimmed" size="xs">
-                Confidence {Math.round(a.aiAnalysis.confidence * 100)}%
+                {t("Confidence")} {Math.round(a.aiAnalysis.confidence * 100)}%
               </Text>
             )}
           </>
         ) : (
-          "Not analyzed yet"
+          t("Not analyzed yet")
         )}
       </Field>
 
-      <Section title={`Photos (${a.mediaUrls.length})`}>
+      <Section title={t("Photos ({{length}})", { length: a.mediaUrls.length })}>
         <Group gap="xs">
           {a.mediaUrls.map((url, i) => {
             // Only the app's own media are linked and shown: a stored `javascript:` or outside URL is not.
             const id = mediaIdOf(url);
             return id ? (
               <a key={url} href={`/media/${id}`} target="_blank" rel="noreferrer" aria-label={`Photo ${i + 1} full size`}>
-                <img src={`/media/${id}/thumb`} alt={`Photo ${i + 1}`} width={96} height={72} style={{ objectFit: "cover", borderRadius: 4 }} loading="lazy" />
+                <img src={`/media/${id}/thumb`} alt={t("Photo {{n}}", { n: i + 1 })} width={96} height={72} style={{ objectFit: "cover", borderRadius: 4 }} loading="lazy" />
               </a>
             ) : null;
           })}
         </Group>
       </Section>
 
-      <Section title="Damages">
+      <Section title={t("Damages")}>
         {a.damages.length === 0 ? (
-          <Text size="sm">None recorded.</Text>
+          <Text size="sm">{t("None recorded.")}</Text>
         ) : (
           <Table.ScrollContainer minWidth={420} stackOnPhone>
             <Table verticalSpacing={4} data-testid="estimate-damages" stackOnPhone>
               <Table.Thead>
                 <Table.Tr>
-                  <Table.Th>Type</Table.Th>
-                  <Table.Th>Location</Table.Th>
-                  <Table.Th>Severity</Table.Th>
-                  <Table.Th>Confidence</Table.Th>
-                  <Table.Th>Photo</Table.Th>
+                  <Table.Th>{t("Type")}</Table.Th>
+                  <Table.Th>{t("Location")}</Table.Th>
+                  <Table.Th>{t("Severity")}</Table.Th>
+                  <Table.Th>{t("Confidence")}</Table.Th>
+                  <Table.Th>{t("Photo")}</Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
                 {a.damages.map((d, i) => (
                   <Table.Tr key={i}>
-                    <Table.Td data-label="Type">{humanize(d.damageType)}</Table.Td>
-                    <Table.Td data-label="Location">{d.location}</Table.Td>
-                    <Table.Td data-label="Severity">{d.severity}</Table.Td>
-                    <Table.Td data-label="Confidence">{Math.round(d.confidence * 100)}%</Table.Td>
-                    <Table.Td data-label="Photo">{photoOf(d.mediaUrl) > 0 ? `Photo ${photoOf(d.mediaUrl)}` : "Photo not stated"}</Table.Td>
+                    <Table.Td data-label={t("Type")}>{t(humanize(d.damageType))}</Table.Td>
+                    <Table.Td data-label={t("Location")}>{t(d.location)}</Table.Td>
+                    <Table.Td data-label={t("Severity")}>{t(d.severity)}</Table.Td>
+                    <Table.Td data-label={t("Confidence")}>{Math.round(d.confidence * 100)}%</Table.Td>
+                    <Table.Td data-label={t("Photo")}>{photoOf(d.mediaUrl) > 0 ? t("Photo {{n}}", { n: photoOf(d.mediaUrl) }) : t("Photo not stated")}</Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>
@@ -250,11 +252,11 @@ export function EstimateDetail({
         )}
       </Section>
 
-      <Section title="Line Items">
+      <Section title={t("Line Items")}>
         <EstimateLines estimate={a} />
       </Section>
 
-      <Section title="Audit Trail">
+      <Section title={t("Audit Trail")}>
         <AuditTrail audit={a.audit} formatTime={formatTime} />
       </Section>
     </Stack>

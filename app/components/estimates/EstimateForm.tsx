@@ -17,6 +17,7 @@ import { SubmitButton } from "../form/fields/SubmitButton";
 import { TextareaField } from "../form/fields/TextareaField";
 import { TextField } from "../form/fields/TextField";
 import { DAMAGE_TYPE_OPTIONS, LOCATION_OPTIONS, SEVERITY_OPTIONS } from "../training/labels";
+import { useT } from "~/utils/i18n";
 
 export const ESTIMATE_FORM_ID = "estimate-form";
 
@@ -58,6 +59,7 @@ export function EstimateForm({
   contacts: { id: string; firstName: string; lastName: string }[];
   cancelTo: string;
 }) {
+  const t = useT();
   const { sheet } = estimate;
   const rows = estimate.damages.map((d, i) => ({ line: String(i), damageType: d.damageType, location: d.location, severity: d.severity }));
   const added = rows.length;
@@ -108,13 +110,13 @@ export function EstimateForm({
       <Stack>
         {estimate.status === "sent" && (
           <Alert color="blue" variant="light">
-            This estimate was sent: saving keeps it as it was and creates a supplement (version {estimate.version + 1}).
+            {t("This estimate was sent: saving keeps it as it was and creates a supplement (version")} {estimate.version + 1}).
           </Alert>
         )}
         <SelectField
           name="contactId"
-          label="Customer"
-          description={contacts.length === 0 ? "No contacts yet: add the customer under Contacts first." : undefined}
+          label={t("Customer")}
+          description={contacts.length === 0 ? t("No contacts yet: add the customer under Contacts first.") : undefined}
           data={[
             // Without a customer the first choice keeps it so; a customer, once set, is changed, not removed.
             ...(estimate.contactId ? [] : [{ value: "", label: "No contact" }]),
@@ -125,23 +127,23 @@ export function EstimateForm({
               : []),
           ]}
         />
-        <SelectField name="severity" label="Severity" data={[{ value: "", label: "Not determined" }, ...SEVERITY_OPTIONS]} />
+        <SelectField name="severity" label={t("Severity")} data={[{ value: "", label: "Not determined" }, ...SEVERITY_OPTIONS]} />
         {defaults.damages.map((row, i) => (
           <fieldset key={i} style={{ border: "1px solid var(--mantine-color-gray-3)", borderRadius: 6, padding: 10, margin: 0 }} data-testid="estimate-row">
-            <legend style={{ fontSize: 13, padding: "0 4px" }}>{i < added ? `Line ${i + 1}` : "Add a damage"}</legend>
+            <legend style={{ fontSize: 13, padding: "0 4px" }}>{i < added ? t("Line {{n}}", { n: i + 1 }) : t("Add a damage")}</legend>
             {i < added && <input type="hidden" name={`damages[${i}].line`} value={row.line} />}
             <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="xs">
               <SelectField
                 name={`damages[${i}].damageType`}
-                label="Damage type"
+                label={t("Damage type")}
                 data={i < added ? DAMAGE_TYPE_OPTIONS : [{ value: "", label: "None" }, ...DAMAGE_TYPE_OPTIONS]}
               />
-              <SelectField name={`damages[${i}].location`} label="Location" data={LOCATION_OPTIONS} />
-              <SelectField name={`damages[${i}].severity`} label="Severity" data={SEVERITY_OPTIONS} />
+              <SelectField name={`damages[${i}].location`} label={t("Location")} data={LOCATION_OPTIONS} />
+              <SelectField name={`damages[${i}].severity`} label={t("Severity")} data={SEVERITY_OPTIONS} />
             </SimpleGrid>
             {i < added && (
               <Group mt={6}>
-                <CheckboxField name={`damages[${i}].remove`} label="Remove this damage and its lines" />
+                <CheckboxField name={`damages[${i}].remove`} label={t("Remove this damage and its lines")} />
               </Group>
             )}
           </fieldset>
@@ -185,20 +187,20 @@ export function EstimateForm({
           <SelectField name="language" label="Estimate language" data={LANGUAGE_OPTIONS} />
         </SimpleGrid>
         <Text size="xs" c="dimmed">
-          A damage without any line keeps the total to be determined (TBD). Tax rates come from Settings → Profile.
+          {t("A damage without any line keeps the total to be determined (TBD). Tax rates come from Settings → Profile.")}
         </Text>
         <TextareaField
           name="reason"
-          label="Reason for the change"
-          description={`Required when the total changes; kept in the audit trail and sent to the vendor's learning data (up to ${REASON_MAX} characters).`}
+          label={t("Reason for the change")}
+          description={t("Required when the total changes; kept in the audit trail and sent to the vendor's learning data (up to {{REASON_MAX}} characters).", { REASON_MAX })}
           autosize
           minRows={2}
         />
         <Group justify="flex-end">
           <Button component={Link} to={cancelTo} preventScrollReset variant="default">
-            Cancel
+            {t("Cancel")}
           </Button>
-          <SubmitButton formId={ESTIMATE_FORM_ID}>{estimate.status === "sent" ? "Create Supplement" : "Save Estimate"}</SubmitButton>
+          <SubmitButton formId={ESTIMATE_FORM_ID}>{estimate.status === "sent" ? t("Create Supplement") : t("Save Estimate")}</SubmitButton>
         </Group>
       </Stack>
     </ValidatedForm>

@@ -4,6 +4,7 @@ import type { AssessmentJson } from "~/services/assessments.server";
 import { LABOUR_CATEGORIES, OPERATION_LABELS, OPERATIONS, PART_TYPE_LABELS } from "~/schemas/estimate-sheet";
 import { formatCents } from "~/utils/estimate-lines";
 import { labourCentsOf, lineTotalCents, materialsCentsOf, type SheetLine } from "~/utils/estimate-sheet";
+import { useT } from "~/utils/i18n";
 
 const hours = (h: number) => `${h} h`;
 
@@ -23,9 +24,10 @@ function lineParts(line: SheetLine, materialsRateCents: number) {
 
 /** The estimate's lines grouped by operation, then the totals block as shops print it. */
 export function EstimateLines({ estimate }: { estimate: AssessmentJson }) {
+  const tr = useT();
   const { sheet } = estimate;
   if (sheet.lines.length === 0) {
-    return <Text size="sm">{estimate.costNote ?? "No line items."}</Text>;
+    return <Text size="sm">{estimate.costNote ?? tr("No line items.")}</Text>;
   }
   const t = sheet.totals;
   const groups = OPERATIONS.map((op) => ({ op, lines: sheet.lines.filter((l) => l.operation === op) })).filter((g) => g.lines.length > 0);
@@ -42,8 +44,8 @@ export function EstimateLines({ estimate }: { estimate: AssessmentJson }) {
       <Table data-testid="estimate-lines" verticalSpacing={4}>
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>Line</Table.Th>
-            <Table.Th ta="right">Amount</Table.Th>
+            <Table.Th>{tr("Line")}</Table.Th>
+            <Table.Th ta="right">{tr("Amount")}</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -78,9 +80,9 @@ export function EstimateLines({ estimate }: { estimate: AssessmentJson }) {
           {t.taxCents.labour > 0 && row(`Tax on labour (${sheet.taxRates.labour}%)`, t.taxCents.labour)}
           {t.taxCents.materials > 0 && row(`Tax on paint materials (${sheet.taxRates.materials}%)`, t.taxCents.materials)}
           <Table.Tr>
-            <Table.Td fw={700}>Total</Table.Td>
+            <Table.Td fw={700}>{tr("Total")}</Table.Td>
             <Table.Td ta="right" fw={700} data-testid="estimate-total">
-              {estimate.estimatedCost === null ? "TBD" : formatCents(Math.round(estimate.estimatedCost * 100))}
+              {estimate.estimatedCost === null ? tr("TBD") : formatCents(Math.round(estimate.estimatedCost * 100))}
             </Table.Td>
           </Table.Tr>
           {t.deductibleCents !== null && row("Deductible (customer pays)", t.customerPaysCents)}
@@ -93,6 +95,7 @@ export function EstimateLines({ estimate }: { estimate: AssessmentJson }) {
 
 /** Who did what and when, newest first: status moves (from → to), the reason and each change. */
 export function AuditTrail({ audit, formatTime }: { audit: AssessmentJson["audit"]; formatTime: (iso: string) => string }) {
+  const t = useT();
   return (
     <ol style={{ margin: 0, paddingLeft: 18 }} data-testid="audit-trail">
       {[...audit].reverse().map((entry, i) => (
@@ -106,7 +109,7 @@ export function AuditTrail({ audit, formatTime }: { audit: AssessmentJson["audit
           </Text>
           {entry.note && (
             <Text size="xs" fs="italic">
-              Reason: {entry.note}
+              {t("Reason:")} {entry.note}
             </Text>
           )}
           {entry.changes.map((change) => (

@@ -1,5 +1,6 @@
 import { InputBase } from "#mantine/components/InputBase/InputBase";
 import type { ElementProps, InputBaseProps } from "@mantine/core";
+import { useT } from "~/utils/i18n";
 
 type Option = string | { value: string; label: string; disabled?: boolean };
 
@@ -13,13 +14,15 @@ export interface NativeSelectProps extends InputBaseProps, ElementProps<"select"
  * ~10 KB gzip on every page that has a select (the shell's role preview has one).
  */
 export function NativeSelect({ data, ...props }: NativeSelectProps) {
+  // Option labels are the catalogue's English keys (names and other data pass through unchanged).
+  const t = useT();
   return (
     <InputBase component="select" pointer rightSection={<Chevron />} rightSectionPointerEvents="none" {...props}>
       {data.map((option) => {
         const { value, label, disabled } = typeof option === "string" ? { value: option, label: option, disabled: false } : option;
         return (
           <option key={value} value={value} disabled={disabled}>
-            {label}
+            {t(label)}
           </option>
         );
       })}

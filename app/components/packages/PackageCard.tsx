@@ -10,11 +10,13 @@ import { formatDate, formatWholeUsd } from "../crud/format";
 import { CheckIcon } from "../crud/icons";
 import { ItemActions } from "../crud/ItemActions";
 import { packageStyle } from "./package-style";
+import { useT } from "~/utils/i18n";
 
 /** Features shown on a card; the rest are counted. */
 export const FEATURES_ON_CARD = 4;
 
 export function PackageCard({ pkg, editTo, deleteTo }: { pkg: PackageJson; editTo: string; deleteTo: string }) {
+  const t = useT();
   const { color, Icon, tier } = packageStyle(pkg.name);
   const more = pkg.features.length - FEATURES_ON_CARD;
   return (
@@ -29,7 +31,7 @@ export function PackageCard({ pkg, editTo, deleteTo }: { pkg: PackageJson; editT
               {pkg.name}
             </Text>
             <Badge color={pkg.isActive ? "green" : "gray"} variant="light" size="sm">
-              {pkg.isActive ? "Active" : "Inactive"}
+              {pkg.isActive ? t("Active") : t("Inactive")}
             </Badge>
           </div>
         </Group>
@@ -62,7 +64,7 @@ export function PackageCard({ pkg, editTo, deleteTo }: { pkg: PackageJson; editT
           </List>
           {more > 0 && (
             <Text size="xs" c="dimmed">
-              +{more} more features
+              +{more} {t("more features")}
             </Text>
           )}
         </Stack>
@@ -71,11 +73,11 @@ export function PackageCard({ pkg, editTo, deleteTo }: { pkg: PackageJson; editT
       {/* Cards in a row share a height (Card is a flex column): the footer sits at the bottom. */}
       <Group justify="space-between" mt="auto" pt="md" gap="xs">
         <Text size="xs" c="dimmed">
-          Created {formatDate(pkg.createdAt)}
+          {t("Created")} {formatDate(pkg.createdAt)}
         </Text>
         {pkg.owner && (
           <Badge variant="light" color="gray" size="sm">
-            Owner: {pkg.owner.name}
+            {t("Owner:")} {pkg.owner.name}
           </Badge>
         )}
       </Group>

@@ -17,9 +17,10 @@ export const PACKAGE_FORM_ID = "package-form";
 
 /** The active switch posts "on" when checked and nothing when not (plain HTML checkbox). */
 function ActiveSwitch() {
+  const t = useT();
   const { defaultValue } = useField("isActive");
   const checked = defaultValue === true || defaultValue === "on" || defaultValue === "true";
-  return <Switch name="isActive" value="on" defaultChecked={checked} label="Active" />;
+  return <Switch name="isActive" value="on" defaultChecked={checked} label={t("Active")} />;
 }
 
 /**
@@ -51,13 +52,13 @@ export function PackageForm({ pkg, cancelTo }: { pkg?: PackageJson | null; cance
       <input type="hidden" name="intent" value={pkg ? "update" : "create"} />
       {pkg && <input type="hidden" name="id" value={pkg.id} />}
       <Stack>
-        <TextField name="name" label="Package Name" required autoComplete="off" />
-        <TextareaField name="description" label="Description" autosize minRows={2} />
-        <TextField name="price" label="Price (USD)" type="number" step="0.01" required />
+        <TextField name="name" label={t("Package Name")} required autoComplete="off" />
+        <TextareaField name="description" label={t("Description")} autosize minRows={2} />
+        <TextField name="price" label={t("Price (USD)")} type="number" step="0.01" required />
         <TextareaField
           name="features"
-          label="Features"
-          description={`One per line (up to ${PACKAGE_LIMITS.features})`}
+          label={t("Features")}
+          description={t("One per line (up to {{features}})", { features: PACKAGE_LIMITS.features })}
           autosize
           minRows={4}
         />
@@ -66,7 +67,7 @@ export function PackageForm({ pkg, cancelTo }: { pkg?: PackageJson | null; cance
           <Button component={Link} to={cancelTo} preventScrollReset variant="default">
             {t("Cancel")}
           </Button>
-          <SubmitButton formId={PACKAGE_FORM_ID}>{pkg ? "Update Package" : "Create Package"}</SubmitButton>
+          <SubmitButton formId={PACKAGE_FORM_ID}>{pkg ? t("Update Package") : t("Create Package")}</SubmitButton>
         </Group>
       </Stack>
     </ValidatedForm>

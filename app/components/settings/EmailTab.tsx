@@ -16,11 +16,13 @@ import { FormError } from "../form/fields/FormError";
 import { PasswordField } from "../form/fields/PasswordField";
 import { SubmitButton } from "../form/fields/SubmitButton";
 import { TextField } from "../form/fields/TextField";
+import { useT } from "~/utils/i18n";
 
 const FORM_ID = "mail-server-form";
 
 /** Settings → Email (spec §2, §5): the account's mail server, all optional (port 587, secure off), and Test Connection. */
 export function EmailTab({ settings, formError }: { settings: MailServerSettings; formError?: string | null }) {
+  const t = useT();
   const fallback =
     settings.fallback === "environment"
       ? "Without a host here, mail goes through the server set by the administrator (SMTP_HOST)."
@@ -28,10 +30,10 @@ export function EmailTab({ settings, formError }: { settings: MailServerSettings
   return (
     <Card withBorder>
       <Title order={2} size="h4">
-        Mail Server
+        {t("Mail Server")}
       </Title>
       <Text size="sm" c="dimmed" mb="md">
-        The outgoing (SMTP) server your estimate emails are sent through. {settings.host ? "" : fallback}
+        {t("The outgoing (SMTP) server your estimate emails are sent through.")} {settings.host ? "" : t(fallback)}
       </Text>
       <ValidatedForm
         // The saved values come back from the server: the form starts from them again (the typed password is gone).
@@ -45,35 +47,35 @@ export function EmailTab({ settings, formError }: { settings: MailServerSettings
       >
         <input type="hidden" name="intent" value="save-mail-server" />
         <Stack>
-          <FormError title="Failed to save settings" message={formError} />
+          <FormError title={t("Failed to save settings")} message={formError} />
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextField name="host" label="SMTP Host" placeholder="smtp.example.com" autoComplete="off" />
-            <TextField name="port" label="Port" type="number" autoComplete="off" />
-            <TextField name="user" label="Username" autoComplete="off" />
+            <TextField name="host" label={t("SMTP Host")} placeholder="smtp.example.com" autoComplete="off" />
+            <TextField name="port" label={t("Port")} type="number" autoComplete="off" />
+            <TextField name="user" label={t("Username")} autoComplete="off" />
             <PasswordField
               name="password"
-              label="Password"
+              label={t("Password")}
               autoComplete="new-password"
-              description={settings.passwordSet ? "A password is set. Leave blank to keep it." : "Not set."}
+              description={settings.passwordSet ? t("A password is set. Leave blank to keep it.") : t("Not set.")}
             />
           </SimpleGrid>
-          <TextField name="from" label="From Address" type="email" placeholder="estimates@your-shop.com" autoComplete="off" />
+          <TextField name="from" label={t("From Address")} type="email" placeholder={t("estimates@your-shop.com")} autoComplete="off" />
           <Group>
-            <CheckboxField name="secure" label="Use TLS from the start (secure, usually port 465)" />
-            {settings.passwordSet && <Checkbox name="clearPassword" value="on" label="Remove the stored password" />}
+            <CheckboxField name="secure" label={t("Use TLS from the start (secure, usually port 465)")} />
+            {settings.passwordSet && <Checkbox name="clearPassword" value="on" label={t("Remove the stored password")} />}
           </Group>
           <Group justify="flex-end">
-            <SubmitButton formId={FORM_ID}>Save Settings</SubmitButton>
+            <SubmitButton formId={FORM_ID}>{t("Save Settings")}</SubmitButton>
           </Group>
         </Stack>
       </ValidatedForm>
       <Form method="post">
         <input type="hidden" name="intent" value="test-connection" />
-        <Alert color="gray" mt="md" title="Test Connection">
+        <Alert color="gray" mt="md" title={t("Test Connection")}>
           <Group justify="space-between">
-            <Text size="sm">Connects to the mail server and signs in, without sending anything.</Text>
+            <Text size="sm">{t("Connects to the mail server and signs in, without sending anything.")}</Text>
             <Button type="submit" variant="light">
-              Test Connection
+              {t("Test Connection")}
             </Button>
           </Group>
         </Alert>

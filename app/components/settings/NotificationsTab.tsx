@@ -7,6 +7,7 @@ import { Title } from "#mantine/components/Title/Title";
 import { ValidatedForm } from "remix-validated-form";
 import { notificationsValidator, type NotificationSettings } from "~/schemas/email";
 import { SubmitButton } from "../form/fields/SubmitButton";
+import { useT } from "~/utils/i18n";
 
 const FORM_ID = "notifications-form";
 
@@ -22,8 +23,9 @@ const PUSH_SWITCHES = [
 
 /** Settings → Notifications (spec §2): switches are plain checkboxes, so the form posts without JavaScript. */
 export function NotificationsTab({ settings }: { settings: NotificationSettings }) {
+  const t = useT();
   const row = (s: { name: keyof NotificationSettings; label: string; description: string }) => (
-    <Switch key={s.name} name={s.name} value="on" defaultChecked={settings[s.name]} label={s.label} description={s.description} />
+    <Switch key={s.name} name={s.name} value="on" defaultChecked={settings[s.name]} label={t(s.label)} description={t(s.description)} />
   );
   return (
     <Card withBorder>
@@ -31,18 +33,18 @@ export function NotificationsTab({ settings }: { settings: NotificationSettings 
         <input type="hidden" name="intent" value="save-notifications" />
         <Stack>
           <Title order={2} size="h4">
-            Email Notifications
+            {t("Email Notifications")}
           </Title>
           {EMAIL_SWITCHES.map(row)}
           <Title order={2} size="h4" mt="md">
-            Push Notifications
+            {t("Push Notifications")}
           </Title>
           <Text size="sm" c="dimmed">
-            Used while the app is open with JavaScript on.
+            {t("Used while the app is open with JavaScript on.")}
           </Text>
           {PUSH_SWITCHES.map(row)}
           <Group justify="flex-end">
-            <SubmitButton formId={FORM_ID}>Save Notifications</SubmitButton>
+            <SubmitButton formId={FORM_ID}>{t("Save Notifications")}</SubmitButton>
           </Group>
         </Stack>
       </ValidatedForm>

@@ -67,24 +67,24 @@ export function ProfileTab({ data }: { data: SerializeFrom<typeof profileTab> })
           }}
         >
           <input type="hidden" name="intent" value="update-profile" />
-          <FormError title="Failed to update profile" message={actionData?.formError} />
+          <FormError title={t("Failed to update profile")} message={actionData?.formError} />
           <Stack>
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <TextField name="firstName" label="First name" required autoComplete="given-name" />
-              <TextField name="lastName" label="Last name" required autoComplete="family-name" />
+              <TextField name="firstName" label={t("First name")} required autoComplete="given-name" />
+              <TextField name="lastName" label={t("Last name")} required autoComplete="family-name" />
             </SimpleGrid>
-            <TextField name="email" label="Email" type="email" required autoComplete="email" />
+            <TextField name="email" label={t("Email")} type="email" required autoComplete="email" />
             <PasswordField
               name="currentPassword"
-              label="Current password"
-              description="Needed only to change the email"
+              label={t("Current password")}
+              description={t("Needed only to change the email")}
               autoComplete="current-password"
             />
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <TextField name="phone" label="Phone" autoComplete="tel" />
-              <TextField name="companyName" label="Company" autoComplete="organization" />
+              <TextField name="phone" label={t("Phone")} autoComplete="tel" />
+              <TextField name="companyName" label={t("Company")} autoComplete="organization" />
             </SimpleGrid>
-            <TextField name="address" label="Address" autoComplete="street-address" />
+            <TextField name="address" label={t("Address")} autoComplete="street-address" />
             <Group justify="flex-end">
               <SubmitButton formId="profile">{t("Save Changes")}</SubmitButton>
             </Group>
@@ -93,17 +93,17 @@ export function ProfileTab({ data }: { data: SerializeFrom<typeof profileTab> })
       </Card>
       <Card withBorder>
         <Title order={2} size="h4">
-          Pricing
+          {t("Pricing")}
         </Title>
         <Text size="sm" c="dimmed" mb="sm">
-          The vendor whose prices the upload wizard preselects for a new assessment.
+          {t("The vendor whose prices the upload wizard preselects for a new assessment.")}
         </Text>
         <Form method="post">
           <input type="hidden" name="intent" value="default-vendor" />
           <Group align="flex-end">
             <NativeSelect
               name="defaultVendorId"
-              label="Default vendor"
+              label={t("Default vendor")}
               defaultValue={user.defaultVendorId ?? ""}
               data={[{ value: "", label: "No default vendor" }, ...vendors.map((v) => ({ value: v.id, label: v.name }))]}
             />

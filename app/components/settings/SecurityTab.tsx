@@ -42,15 +42,15 @@ function SignInSettings({ data }: { data: Data }) {
   return (
     <Card withBorder>
       <Title order={2} size="h4" mb="sm">
-        Sign-in
+        {t("Sign-in")}
       </Title>
       <Form method="post">
         <input type="hidden" name="intent" value="update-security" />
         <Stack>
           <NativeSelect
             name="sessionTimeout"
-            label="Session timeout"
-            description="How long a sign-in lasts; applies to your current sessions too."
+            label={t("Session timeout")}
+            description={t("How long a sign-in lasts; applies to your current sessions too.")}
             defaultValue={data.sessionTimeout}
             data={SESSION_TIMEOUT_CHOICES.map((c) => ({ ...c }))}
           />
@@ -58,8 +58,8 @@ function SignInSettings({ data }: { data: Data }) {
             name="loginNotifications"
             value="on"
             defaultChecked={data.loginNotifications}
-            label="Login notifications"
-            description="An email to you on each new sign-in."
+            label={t("Login notifications")}
+            description={t("An email to you on each new sign-in.")}
           />
           <Group justify="flex-end">
             <Button type="submit">{t("Save")}</Button>
@@ -101,17 +101,16 @@ function TwoFactor({ data, actionData }: { data: Data; actionData: ActionData })
     <Card withBorder data-testid="two-factor">
       <Group justify="space-between" mb="sm">
         <Title order={2} size="h4">
-          Two-factor authentication
+          {t("Two-factor authentication")}
         </Title>
         <Badge color={enabled ? "green" : "gray"} variant="light" data-testid="two-factor-status">
-          {enabled ? "On" : "Off"}
+          {enabled ? t("On") : t("Off")}
         </Badge>
       </Group>
       {recoveryCodes && (
-        <Alert color="green" title="Two-factor authentication is on" mb="md" data-testid="recovery-codes">
+        <Alert color="green" title={t("Two-factor authentication is on")} mb="md" data-testid="recovery-codes">
           <Text size="sm" mb="xs">
-            Keep these recovery codes somewhere safe: each signs you in once if you lose your phone. They will not be
-            shown again.
+            {t("Keep these recovery codes somewhere safe: each signs you in once if you lose your phone. They will not be shown again.")}
           </Text>
           <SimpleGrid cols={2} spacing={4}>
             {recoveryCodes.map((code) => (
@@ -123,35 +122,34 @@ function TwoFactor({ data, actionData }: { data: Data; actionData: ActionData })
       {enabled ? (
         <Stack>
           <Text size="sm">
-            Signing in asks for a code from your authenticator app. Recovery codes left: {recoveryCodesLeft}.
+            {t("Signing in asks for a code from your authenticator app. Recovery codes left:")} {recoveryCodesLeft}.
           </Text>
-          <CodeForm intent="2fa-disable" label="Code to turn it off" formError={formError}>
+          <CodeForm intent="2fa-disable" label={t("Code to turn it off")} formError={formError}>
             <SubmitButton formId="2fa-disable" color="red" variant="light">
-              Turn off
+              {t("Turn off")}
             </SubmitButton>
           </CodeForm>
         </Stack>
       ) : enrolment ? (
         <Stack>
           <Text size="sm">
-            Scan this QR code with an authenticator app (Google Authenticator, 1Password, Authy…), then enter the
-            6-digit code it shows.
+            {t("Scan this QR code with an authenticator app (Google Authenticator, 1Password, Authy…), then enter the 6-digit code it shows.")}
           </Text>
           <Group align="flex-start">
             {/* The SVG is made on the server by the qrcode library from our own otpauth URI. */}
             <Box w={180} h={180} data-testid="totp-qr" dangerouslySetInnerHTML={{ __html: enrolment.qrSvg }} />
             <Stack gap={4}>
-              <Text size="sm">Or type this key:</Text>
+              <Text size="sm">{t("Or type this key:")}</Text>
               <Code data-testid="totp-key">{enrolment.manualKey}</Code>
             </Stack>
           </Group>
-          <CodeForm intent="2fa-confirm" label="Verification code" formError={formError} withPassword>
+          <CodeForm intent="2fa-confirm" label={t("Verification code")} formError={formError} withPassword>
             <SubmitButton formId="2fa-confirm">{t("Confirm")}</SubmitButton>
           </CodeForm>
           <Form method="post">
             <input type="hidden" name="intent" value="2fa-begin" />
             <Button type="submit" variant="subtle" size="xs">
-              Start over with a new key
+              {t("Start over with a new key")}
             </Button>
           </Form>
         </Stack>
@@ -159,9 +157,9 @@ function TwoFactor({ data, actionData }: { data: Data; actionData: ActionData })
         <Form method="post">
           <input type="hidden" name="intent" value="2fa-begin" />
           <Text size="sm" mb="sm">
-            Add a second step to signing in: a code from an authenticator app on your phone.
+            {t("Add a second step to signing in: a code from an authenticator app on your phone.")}
           </Text>
-          <Button type="submit">Set up two-factor authentication</Button>
+          <Button type="submit">{t("Set up two-factor authentication")}</Button>
         </Form>
       )}
     </Card>
@@ -185,13 +183,14 @@ function CodeForm({
   withPassword?: boolean;
   children: ReactNode;
 }) {
+  const t = useT();
   return (
     <ValidatedForm validator={withPassword ? twoFactorConfirmValidator : twoFactorCodeValidator} method="post" id={intent} noValidate>
       <input type="hidden" name="intent" value={intent} />
       <FormError message={formError} />
       <Group align="flex-end">
         <TextField name="code" label={label} autoComplete="one-time-code" />
-        {withPassword && <PasswordField name="currentPassword" id="two-factor-current-password" label="Current password" autoComplete="current-password" />}
+        {withPassword && <PasswordField name="currentPassword" id="two-factor-current-password" label={t("Current password")} autoComplete="current-password" />}
         {children}
       </Group>
     </ValidatedForm>
@@ -199,34 +198,35 @@ function CodeForm({
 }
 
 function ApiKeys({ keys }: { keys: Data["keys"] }) {
+  const t = useT();
   return (
     <Card withBorder>
       <Title order={2} size="h4" mb="sm">
-        API keys
+        {t("API keys")}
       </Title>
       <List spacing="xs" listStyleType="none">
         <List.Item>
           {/* A div: the badge inside is a div too, which a <p> cannot hold. */}
           <Text size="sm" component="div">
-            AI key:{" "}
+            {t("AI key:")}{" "}
             {keys.aiKey ? (
               <Code data-testid="ai-key">{keys.aiKey}</Code>
             ) : (
               <Badge variant="light" color="gray">
-                Not configured (embedded analysis)
+                {t("Not configured (embedded analysis)")}
               </Badge>
             )}{" "}
             <Text span c="dimmed" size="xs">
-              model {keys.aiModel}
+              {t("model")} {keys.aiModel}
             </Text>
           </Text>
         </List.Item>
         <List.Item>
           {/* A div: the badge inside is a div too, which a <p> cannot hold. */}
           <Text size="sm" component="div">
-            Object storage: <Badge variant="light" color="green">{keys.storage.kind === "s3" ? "S3" : "Local"}</Badge>{" "}
+            {t("Object storage:")} <Badge variant="light" color="green">{keys.storage.kind === "s3" ? "S3" : t("Local")}</Badge>{" "}
             <Text span size="sm" data-testid="storage-status">
-              {keys.storage.label}
+              {t(keys.storage.label)}
             </Text>
           </Text>
         </List.Item>
@@ -241,16 +241,15 @@ function ApiTokens({ tokens, actionData }: { tokens: Data["tokens"]; actionData:
   return (
     <Card withBorder>
       <Title order={2} size="h4">
-        Personal API tokens
+        {t("Personal API tokens")}
       </Title>
       <Text size="sm" c="dimmed" mb="md">
-        Use a token as <Code>Authorization: Bearer &lt;token&gt;</Code> to call the JSON API from your own systems. A
-        token acts with your account&apos;s permissions.
+        {t("Use a token as")} <Code>{t("Authorization: Bearer <token>")}</Code> {t("to call the JSON API from your own systems. A token acts with your account's permissions.")}
       </Text>
       {created && (
-        <Alert color="green" title={`Token "${created.name}" created`} mb="md" data-testid="new-token">
+        <Alert color="green" title={t("Token \"{{name}}\" created", { name: created.name })} mb="md" data-testid="new-token">
           <Text size="sm" mb={4}>
-            Copy it now: it will not be shown again.
+            {t("Copy it now: it will not be shown again.")}
           </Text>
           <Code block>{created.token}</Code>
         </Alert>
@@ -258,43 +257,43 @@ function ApiTokens({ tokens, actionData }: { tokens: Data["tokens"]; actionData:
       <ValidatedForm validator={apiTokenValidator} method="post" id="create-token" noValidate resetAfterSubmit>
         <input type="hidden" name="intent" value="create-token" />
         <Group align="flex-end">
-          <TextField name="name" label="Token name" placeholder="e.g. DMS integration" />
+          <TextField name="name" label={t("Token name")} placeholder={t("e.g. DMS integration")} />
           <SelectField
             name="expiresInDays"
-            label="Expires"
+            label={t("Expires")}
             data={[{ value: "", label: "Never (until revoked)" }, ...TOKEN_LIFETIMES.map((d) => ({ value: String(d), label: `In ${d} days` }))]}
           />
-          <SubmitButton formId="create-token">Create token</SubmitButton>
+          <SubmitButton formId="create-token">{t("Create token")}</SubmitButton>
         </Group>
       </ValidatedForm>
       {tokens.length === 0 ? (
         <Text c="dimmed" mt="md">
-          No API tokens yet.
+          {t("No API tokens yet.")}
         </Text>
       ) : (
         <Table mt="md" verticalSpacing="xs" stackOnPhone>
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>Name</Table.Th>
-              <Table.Th>Token</Table.Th>
-              <Table.Th>Created</Table.Th>
-              <Table.Th>Last used</Table.Th>
-              <Table.Th>Expires</Table.Th>
+              <Table.Th>{t("Name")}</Table.Th>
+              <Table.Th>{t("Token")}</Table.Th>
+              <Table.Th>{t("Created")}</Table.Th>
+              <Table.Th>{t("Last used")}</Table.Th>
+              <Table.Th>{t("Expires")}</Table.Th>
               <Table.Th aria-label="Actions" />
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
             {tokens.map((token) => (
               <Table.Tr key={token.id}>
-                <Table.Td data-label="Name">{token.name}</Table.Td>
-                <Table.Td data-label="Token">
+                <Table.Td data-label={t("Name")}>{token.name}</Table.Td>
+                <Table.Td data-label={t("Token")}>
                   <Badge variant="light" color="gray">
                     {token.prefix}…
                   </Badge>
                 </Table.Td>
-                <Table.Td data-label="Created">{dateTime(token.createdAt)}</Table.Td>
-                <Table.Td data-label="Last used">{dateTime(token.lastUsedAt)}</Table.Td>
-                <Table.Td data-label="Expires">{dateTime(token.expiresAt)}</Table.Td>
+                <Table.Td data-label={t("Created")}>{dateTime(token.createdAt)}</Table.Td>
+                <Table.Td data-label={t("Last used")}>{dateTime(token.lastUsedAt)}</Table.Td>
+                <Table.Td data-label={t("Expires")}>{dateTime(token.expiresAt)}</Table.Td>
                 <Table.Td>
                   <Form method="post">
                     <input type="hidden" name="intent" value="revoke-token" />

@@ -42,27 +42,27 @@ function PendingImport({ pending }: { pending: NonNullable<Data["pendingImport"]
   const t = useT();
   if ("error" in pending) {
     return (
-      <Alert color="red" title="The archive cannot be imported" data-testid="import-report">
+      <Alert color="red" title={t("The archive cannot be imported")} data-testid="import-report">
         {pending.error}
       </Alert>
     );
   }
   const { report, token } = pending;
   return (
-    <Alert color="blue" title="Dry run: nothing is imported yet" data-testid="import-report">
+    <Alert color="blue" title={t("Dry run: nothing is imported yet")} data-testid="import-report">
       <Text size="sm" mb="xs">
-        Archive of {report.source?.username || "an unknown account"}
-        {report.source?.exportedAt ? `, exported ${new Date(report.source.exportedAt).toLocaleString("en-US")}` : ""}
-        . Every record gets a new id in this account; one already here, or imported before, is skipped.
+        {t("Archive of")} {report.source?.username || t("an unknown account")}
+        {report.source?.exportedAt ? t(", exported {{n}}", { n: new Date(report.source.exportedAt).toLocaleString("en-US") }) : ""}
+        {t(". Every record gets a new id in this account; one already here, or imported before, is skipped.")}
       </Text>
       <Table withTableBorder verticalSpacing={4} fz="sm" mb="xs">
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>Collection</Table.Th>
-            <Table.Th>Records</Table.Th>
-            <Table.Th>Valid</Table.Th>
-            <Table.Th>Invalid</Table.Th>
-            <Table.Th>Already here</Table.Th>
+            <Table.Th>{t("Collection")}</Table.Th>
+            <Table.Th>{t("Records")}</Table.Th>
+            <Table.Th>{t("Valid")}</Table.Th>
+            <Table.Th>{t("Invalid")}</Table.Th>
+            <Table.Th>{t("Already here")}</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -80,11 +80,11 @@ function PendingImport({ pending }: { pending: NonNullable<Data["pendingImport"]
       {report.totalDropped > 0 && (
         <Stack gap={2} mb="xs">
           <Text size="sm" fw={600}>
-            {report.totalDropped} reference(s) to what this account does not have will be dropped:
+            {report.totalDropped} {t("reference(s) to what this account does not have will be dropped:")}
           </Text>
           {report.dropped.map((e, i) => (
             <Text key={`${e.collection}-${e.line}-${i}`} size="xs">
-              {e.collection}, line {e.line}: {e.message}
+              {e.collection}{t(", line")} {e.line}: {e.message}
             </Text>
           ))}
         </Stack>
@@ -92,11 +92,11 @@ function PendingImport({ pending }: { pending: NonNullable<Data["pendingImport"]
       {report.totalErrors > 0 && (
         <Stack gap={2} mb="xs">
           <Text size="sm" fw={600}>
-            {report.totalErrors} record(s) will be skipped:
+            {report.totalErrors} {t("record(s) will be skipped:")}
           </Text>
           {report.errors.map((e) => (
             <Text key={`${e.collection}-${e.line}`} size="xs">
-              {e.collection}, line {e.line}: {e.message}
+              {e.collection}{t(", line")} {e.line}: {e.message}
             </Text>
           ))}
         </Stack>
@@ -105,7 +105,7 @@ function PendingImport({ pending }: { pending: NonNullable<Data["pendingImport"]
         <Form method="post">
           <input type="hidden" name="intent" value="import-confirm" />
           <input type="hidden" name="token" value={token} />
-          <Button type="submit">Confirm import</Button>
+          <Button type="submit">{t("Confirm import")}</Button>
         </Form>
         <Form method="post">
           <input type="hidden" name="intent" value="import-discard" />
@@ -124,7 +124,7 @@ function DataTools({ data }: { data: Data }) {
   return (
     <Card withBorder>
       <Title order={2} size="h4" mb="sm">
-        Data
+        {t("Data")}
       </Title>
       <Stack>
         <div>
@@ -139,8 +139,7 @@ function DataTools({ data }: { data: Data }) {
             {t("Export Data")}
           </Button>
           <Text size="xs" c="dimmed" mt={4}>
-            Your contacts, packages, assessments (and a vendor&apos;s pricing) as a .tar.gz of ndjson files. Media files
-            are not included.
+            {t("Your contacts, packages, assessments (and a vendor's pricing) as a .tar.gz of ndjson files. Media files are not included.")}
           </Text>
         </div>
         {data.pendingImport ? (
@@ -156,7 +155,7 @@ function DataTools({ data }: { data: Data }) {
                 <input id="import-file" type="file" name="file" accept=".gz,.tgz,application/gzip" required />
               </Stack>
               <Button type="submit" variant="light">
-                Upload and check
+                {t("Upload and check")}
               </Button>
             </Group>
           </Form>
@@ -173,28 +172,29 @@ function DataTools({ data }: { data: Data }) {
 }
 
 function Status({ statuses }: { statuses: Data["statuses"] }) {
+  const t = useT();
   return (
     <Card withBorder>
       <Title order={2} size="h4" mb="sm">
-        Status
+        {t("Status")}
       </Title>
       <Table verticalSpacing="xs" data-testid="status-list" stackOnPhone>
         <Table.Tbody>
           {statuses.map((s) => (
             <Table.Tr key={s.name}>
-              <Table.Td fw={600}>{s.name}</Table.Td>
+              <Table.Td fw={600}>{t(s.name)}</Table.Td>
               <Table.Td>
                 {/* Never squeezed to a dot: the badge keeps its text's width. */}
                 <Badge color={s.ok ? "green" : s.notConfigured ? "gray" : "red"} variant="light" style={{ flex: "none", overflow: "visible" }}>
-                  {s.ok ? "Operational" : s.notConfigured ? "Not configured" : "Down"}
+                  {s.ok ? t("Operational") : s.notConfigured ? t("Not configured") : t("Down")}
                 </Badge>
               </Table.Td>
               <Table.Td>
-                <Text size="sm">{s.detail}</Text>
+                <Text size="sm">{t(s.detail)}</Text>
               </Table.Td>
               <Table.Td style={{ whiteSpace: "nowrap" }}>
                 <Text size="sm" c="dimmed">
-                  {`${s.latencyMs} ms`}
+                  {t("{{latencyMs}} ms", { latencyMs: s.latencyMs })}
                 </Text>
               </Table.Td>
             </Table.Tr>
@@ -202,7 +202,7 @@ function Status({ statuses }: { statuses: Data["statuses"] }) {
         </Table.Tbody>
       </Table>
       <Anchor href="/settings?tab=system" size="xs">
-        Check again
+        {t("Check again")}
       </Anchor>
     </Card>
   );

@@ -10,8 +10,10 @@ import { MapPinIcon } from "../crud/icons";
 import { ItemActions } from "../crud/ItemActions";
 import { ItemPostButton } from "../crud/PostButtons";
 import { humanize, SEVERITY_COLOR } from "./labels";
+import { useT } from "~/utils/i18n";
 
 export function TrainingCard({ item, editTo, deleteTo }: { item: TrainingItemJson; editTo: string; deleteTo: string }) {
+  const t = useT();
   const title = `${humanize(item.damageType)} (${item.severity})`;
   const vehicle = [item.vehicleYear, item.vehicleMake, item.vehicleModel].filter(Boolean).join(" ");
   return (
@@ -22,10 +24,10 @@ export function TrainingCard({ item, editTo, deleteTo }: { item: TrainingItemJso
       <Group justify="space-between" mt="sm" wrap="nowrap" align="flex-start">
         <Group gap={6}>
           <Badge color={item.isVerified ? "green" : "yellow"} variant="light" data-testid="training-status">
-            {item.isVerified ? "Verified" : "Pending"}
+            {item.isVerified ? t("Verified") : t("Pending")}
           </Badge>
-          <Badge variant="outline">{humanize(item.damageType)}</Badge>
-          <Badge color={SEVERITY_COLOR[item.severity] ?? "gray"}>{humanize(item.severity)}</Badge>
+          <Badge variant="outline">{t(humanize(item.damageType))}</Badge>
+          <Badge color={SEVERITY_COLOR[item.severity] ?? "gray"}>{t(humanize(item.severity))}</Badge>
         </Group>
         <ItemActions name={title} editTo={editTo} deleteTo={deleteTo} />
       </Group>
@@ -40,7 +42,7 @@ export function TrainingCard({ item, editTo, deleteTo }: { item: TrainingItemJso
           <Group gap={4}>
             <MapPinIcon size={14} />
             <Text size="xs" c="dimmed">
-              {humanize(item.location)}
+              {t(humanize(item.location))}
             </Text>
           </Group>
         )}
@@ -52,7 +54,7 @@ export function TrainingCard({ item, editTo, deleteTo }: { item: TrainingItemJso
       </Stack>
       {!item.isVerified && (
         <Group justify="flex-end" mt="sm">
-          <ItemPostButton intent="verify" id={item.id} label="Verify" />
+          <ItemPostButton intent="verify" id={item.id} label={t("Verify")} />
         </Group>
       )}
     </Card>

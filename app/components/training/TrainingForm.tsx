@@ -20,6 +20,7 @@ import { showToast } from "../toast";
 import { UPLOAD_LIMITS } from "~/schemas/upload-limits";
 import { Uploader, type UploadedFile } from "../upload/Uploader";
 import { DAMAGE_TYPE_OPTIONS, LOCATION_OPTIONS, SEVERITY_OPTIONS } from "./labels";
+import { useT } from "~/utils/i18n";
 
 export const TRAINING_FORM_ID = "training-form";
 
@@ -28,6 +29,7 @@ export const TRAINING_FORM_ID = "training-form";
  * a file input posted with the form (the action stores it under the same limits).
  */
 function ImageField({ imageUrl, onUploaded }: { imageUrl: string; onUploaded: (url: string) => void }) {
+  const t = useT();
   const { error } = useField("imageUrl");
   const limit = UPLOAD_LIMITS.training;
   const onComplete = useCallback(
@@ -42,10 +44,10 @@ function ImageField({ imageUrl, onUploaded }: { imageUrl: string; onUploaded: (u
   return (
     <Stack gap={6}>
       <Text size="sm" fw={500}>
-        Image <span aria-hidden="true">*</span>
+        {t("Image")} <span aria-hidden="true">*</span>
       </Text>
       <input type="hidden" name="imageUrl" value={imageUrl} />
-      {imageUrl && <Image src={`${imageUrl}/thumb`} alt="Training image" h={120} w="auto" fit="contain" radius="sm" />}
+      {imageUrl && <Image src={`${imageUrl}/thumb`} alt={t("Training image")} h={120} w="auto" fit="contain" radius="sm" />}
       {mounted && <Uploader purpose="training" onComplete={onComplete} height={220} />}
       <noscript>
         <input
@@ -56,7 +58,7 @@ function ImageField({ imageUrl, onUploaded }: { imageUrl: string; onUploaded: (u
         />
       </noscript>
       <Text size="xs" c="dimmed">
-        One image, up to 10 MB.
+        {t("One image, up to 10 MB.")}
       </Text>
       {error && (
         <Text size="xs" c="red" role="alert">
@@ -69,6 +71,7 @@ function ImageField({ imageUrl, onUploaded }: { imageUrl: string; onUploaded: (u
 
 /** Add Training Data, doubling as Edit Training Data. Submit waits for the image (JavaScript on). */
 export function TrainingForm({ item, cancelTo }: { item?: TrainingItemJson | null; cancelTo: string }) {
+  const t = useT();
   const [imageUrl, setImageUrl] = useState(item?.imageUrl ?? "");
   const mounted = useMounted();
   const text = (v: number | null | undefined) => (v === null || v === undefined ? "" : String(v));
@@ -105,31 +108,31 @@ export function TrainingForm({ item, cancelTo }: { item?: TrainingItemJson | nul
       <Stack>
         <ImageField imageUrl={imageUrl} onUploaded={setImageUrl} />
         <SimpleGrid cols={{ base: 1, xs: 2 }}>
-          <SelectField name="damageType" label="Damage Type" data={DAMAGE_TYPE_OPTIONS} required />
-          <SelectField name="severity" label="Severity" data={SEVERITY_OPTIONS} required />
+          <SelectField name="damageType" label={t("Damage Type")} data={DAMAGE_TYPE_OPTIONS} required />
+          <SelectField name="severity" label={t("Severity")} data={SEVERITY_OPTIONS} required />
         </SimpleGrid>
-        <TextareaField name="description" label="Description" required autosize minRows={2} />
+        <TextareaField name="description" label={t("Description")} required autosize minRows={2} />
         <SimpleGrid cols={{ base: 1, xs: 3 }}>
-          <TextField name="estimatedCost" label="Estimated Cost (USD)" type="number" step="0.01" required />
-          <TextField name="laborHours" label="Labor Hours" type="number" step="0.1" />
-          <TextField name="partsCost" label="Parts Cost (USD)" type="number" step="0.01" />
+          <TextField name="estimatedCost" label={t("Estimated Cost (USD)")} type="number" step="0.01" required />
+          <TextField name="laborHours" label={t("Labor Hours")} type="number" step="0.1" />
+          <TextField name="partsCost" label={t("Parts Cost (USD)")} type="number" step="0.01" />
         </SimpleGrid>
         <SimpleGrid cols={{ base: 1, xs: 3 }}>
-          <TextField name="vehicleMake" label="Vehicle Make" />
-          <TextField name="vehicleModel" label="Vehicle Model" />
-          <TextField name="vehicleYear" label="Vehicle Year" type="number" />
+          <TextField name="vehicleMake" label={t("Vehicle Make")} />
+          <TextField name="vehicleModel" label={t("Vehicle Model")} />
+          <TextField name="vehicleYear" label={t("Vehicle Year")} type="number" />
         </SimpleGrid>
-        <SelectField name="location" label="Location" data={[{ value: "", label: "Not set" }, ...LOCATION_OPTIONS]} />
-        <TextField name="tags" label="Tags" description="Comma-separated" />
-        <TextareaField name="notes" label="Notes" autosize minRows={2} />
-        <CheckboxField name="paintWork" label="Paint work" />
+        <SelectField name="location" label={t("Location")} data={[{ value: "", label: "Not set" }, ...LOCATION_OPTIONS]} />
+        <TextField name="tags" label={t("Tags")} description={t("Comma-separated")} />
+        <TextareaField name="notes" label={t("Notes")} autosize minRows={2} />
+        <CheckboxField name="paintWork" label={t("Paint work")} />
         <Group justify="flex-end">
           <Button component={Link} to={cancelTo} preventScrollReset variant="default">
-            Cancel
+            {t("Cancel")}
           </Button>
           {/* Disabled only once JavaScript runs: without it the image comes with the post. */}
           <SubmitButton formId={TRAINING_FORM_ID} disabled={mounted && !imageUrl}>
-            {item ? "Update Training Data" : "Add Training Data"}
+            {item ? t("Update Training Data") : t("Add Training Data")}
           </SubmitButton>
         </Group>
       </Stack>

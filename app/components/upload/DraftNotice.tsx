@@ -2,6 +2,7 @@ import { Alert } from "#mantine/components/Alert/Alert";
 import { Button } from "#mantine/components/Button/Button";
 import { Group } from "#mantine/components/Group/Group";
 import { Form, Link } from "@remix-run/react";
+import { useT } from "~/utils/i18n";
 
 /**
  * Files uploaded earlier (an abandoned wizard run, or the dashboard's Upload Media) and not yet
@@ -9,16 +10,17 @@ import { Form, Link } from "@remix-run/react";
  * added to the next run.
  */
 export function DraftNotice({ count }: { count: number }) {
+  const t = useT();
   return (
-    <Alert color="yellow" variant="light" title="Draft" data-testid="upload-draft">
-      {count} file(s) uploaded earlier are waiting for an assessment.
+    <Alert color="yellow" variant="light" title={t("Draft")} data-testid="upload-draft">
+      {count} {t("file(s) uploaded earlier are waiting for an assessment.")}
       <Group mt="sm" gap="xs">
         <Button component={Link} to="/upload?step=details" size="xs">
-          Continue where you left off
+          {t("Continue where you left off")}
         </Button>
         <Form method="post" action="/upload">
           <Button type="submit" name="intent" value="discard" size="xs" variant="default">
-            Start over
+            {t("Start over")}
           </Button>
         </Form>
       </Group>

@@ -8,6 +8,7 @@ import { showToast } from "../toast";
 import { UploadFallbackForm } from "./UploadFallbackForm";
 import { Uploader } from "./Uploader";
 import { UPLOAD_LIMITS, messages } from "~/schemas/upload-limits";
+import { useT } from "~/utils/i18n";
 
 export { uploaderLinks } from "./Uploader";
 
@@ -17,6 +18,7 @@ export { uploaderLinks } from "./Uploader";
  * plain form inside; with JavaScript it holds the Uppy uploader (10 files × 50 MB).
  */
 export function UploadMediaModal({ children, fullWidth }: { children?: React.ReactNode; fullWidth?: boolean }) {
+  const t = useT();
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const revalidator = useRevalidator();
@@ -46,12 +48,12 @@ export function UploadMediaModal({ children, fullWidth }: { children?: React.Rea
         fullWidth={fullWidth}
         data-testid="quick-upload-media"
       >
-        {children ?? "Upload Media"}
+        {children ?? t("Upload Media")}
       </Button>
       <LazyModal
         opened={opened}
         onClose={close}
-        title="Upload Media"
+        title={t("Upload Media")}
         size="xl"
         // Rendered in place so it is also there server-side (no JavaScript); pinned to the viewport.
         withinPortal={false}
@@ -60,13 +62,13 @@ export function UploadMediaModal({ children, fullWidth }: { children?: React.Rea
       >
         <Stack>
           <Text size="sm" c="dimmed">
-            Upload images or videos of a damaged vehicle: JPG, PNG, GIF, MP4 or MOV, max 50MB per file, up to{" "}
-            {limit.maxNumberOfFiles} files.
+            {t("Upload images or videos of a damaged vehicle: JPG, PNG, GIF, MP4 or MOV, max 50MB per file, up to")}{" "}
+            {limit.maxNumberOfFiles} {t("files.")}
           </Text>
           {opened ? <Uploader purpose="dashboard" onComplete={onComplete} height={320} /> : null}
           <UploadFallbackForm purpose="dashboard" redirectTo="/" />
           <noscript>
-            <a href="/">Close</a>
+            <a href="/">{t("Close")}</a>
           </noscript>
         </Stack>
       </LazyModal>

@@ -6,6 +6,7 @@ import { Stack } from "#mantine/components/Stack/Stack";
 import { Text } from "#mantine/components/Text/Text";
 import { Form } from "@remix-run/react";
 import { formatBytes } from "~/schemas/upload-limits";
+import { useT } from "~/utils/i18n";
 
 export interface ListedFile {
   id: string;
@@ -17,10 +18,11 @@ export interface ListedFile {
 
 /** The uploaded files with name, size and a remove button (a form post: works without JavaScript). */
 export function UploadedFileList({ files, action = "/upload" }: { files: ListedFile[]; action?: string }) {
+  const t = useT();
   if (files.length === 0) return null;
   return (
     <Stack gap="xs" data-testid="uploaded-files">
-      <Text fw={600}>Uploaded files ({files.length})</Text>
+      <Text fw={600}>{t("Uploaded files (")}{files.length})</Text>
       {files.map((file) => (
         <Paper key={file.id} withBorder p="xs" data-testid="uploaded-file">
           <Group justify="space-between" wrap="nowrap">

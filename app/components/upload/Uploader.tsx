@@ -16,6 +16,8 @@ import {
   messages,
   type UploadPurposeName,
 } from "~/schemas/upload-limits";
+// Outside React's render (Uppy is built in an effect, after the page's messages are in place).
+import { t } from "~/utils/i18n";
 
 /** Uppy's stylesheets; spread into the `links` of every route that shows an uploader. */
 export const uploaderLinks: LinksFunction = () => [
@@ -129,7 +131,7 @@ export function Uploader({ purpose, onComplete, height = 360, note, handOver = f
 
     void (async () => {
       // One pre-bundled chunk (vendor/build-uppy.mjs explains why), fetched only by uploading screens.
-      const { Uppy, Dashboard, AwsS3, Compressor } = await import("./vendor/uppy.js");
+      const [{ Uppy, Dashboard, AwsS3, Compressor }, { uppyStrings }] = await Promise.all([import("./vendor/uppy.js"), import("./uppy-strings")]);
       if (cancelled || !target.current) return;
 
       const uppy = new Uppy({
@@ -147,7 +149,7 @@ export function Uploader({ purpose, onComplete, height = 360, note, handOver = f
           // A photo may shrink below the limit once downscaled; it is checked again after that.
           const allowed = isImage ? limit.maxFileSize * 4 : limit.maxFileSize;
           if ((file.size ?? 0) > allowed) {
-            uppy.info(messages.exceedsSize(file.name ?? "file", limit.maxFileSize), "error", 5000);
+            uppy.info(t(messages.exceedsSize(file.name ?? "file", limit.maxFileSize)), "error", 5000);
             return false;
           }
           return true;
@@ -162,6 +164,7 @@ export function Uploader({ purpose, onComplete, height = 360, note, handOver = f
         proudlyDisplayPoweredByUppy: false,
         hideProgressAfterFinish: false,
         note: note ?? null,
+        locale: { strings: uppyStrings(t) },
       });
       uppy.use(Compressor, { maxWidth: MAX_IMAGE_EDGE, maxHeight: MAX_IMAGE_EDGE, quality: 0.8 });
       // After the compressor: the photo as it will be sent must fit the limit. One that does not (a
@@ -175,7 +178,7 @@ export function Uploader({ purpose, onComplete, height = 360, note, handOver = f
         if (tooLarge.length === 0) return;
         const message = tooLarge.map((file) => messages.exceedsSize(chosenNames.get(file.id) ?? file.name ?? "file", limit.maxFileSize)).join(" ");
         for (const file of tooLarge) uppy.removeFile(file.id);
-        uppy.info(message, "error", 8000);
+        uppy.info(t(message), "error", 8000);
         showToast({ title: "Upload Error", message, color: "red" });
       });
       uppy.use(AwsS3, {

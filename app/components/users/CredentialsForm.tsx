@@ -10,11 +10,13 @@ import { SubmitButton } from "../form/fields/SubmitButton";
 import { TextField } from "../form/fields/TextField";
 import { changeCredentialsValidator } from "../form/validators";
 import { showToast } from "../toast";
+import { useT } from "~/utils/i18n";
 
 export type ActionData = { credentialsUpdated: true } | { formError?: string; formId?: string } | undefined;
 
 /** Admin Settings → Credentials: change the admin's username and password. */
 export function CredentialsForm({ data }: { data: ActionData }) {
+  const t = useT();
   const updated = data && "credentialsUpdated" in data;
   const formError = data && "formError" in data && data.formId === "credentials" ? data.formError : null;
   useEffect(() => {
@@ -23,11 +25,11 @@ export function CredentialsForm({ data }: { data: ActionData }) {
   return (
     <Card withBorder maw={520}>
       <Title order={2} size="h4" mb="sm">
-        Change credentials
+        {t("Change credentials")}
       </Title>
       {updated && (
         <Text c="green" role="status" mb="sm">
-          Admin credentials updated successfully
+          {t("Admin credentials updated successfully")}
         </Text>
       )}
       <ValidatedForm
@@ -39,12 +41,12 @@ export function CredentialsForm({ data }: { data: ActionData }) {
       >
         <input type="hidden" name="intent" value="change-credentials" />
         <Stack>
-          <FormError title="Error" message={formError ? formError || "Failed to update credentials" : null} />
-          <PasswordField name="currentPassword" label="Current password" autoComplete="current-password" required />
-          <TextField name="newUsername" label="New username (optional)" autoComplete="off" />
-          <PasswordField name="newPassword" label="New password (optional)" autoComplete="new-password" />
-          <PasswordField name="confirmPassword" label="Confirm new password" autoComplete="new-password" />
-          <SubmitButton formId="credentials">Update Credentials</SubmitButton>
+          <FormError title={t("Error")} message={formError ? formError || t("Failed to update credentials") : null} />
+          <PasswordField name="currentPassword" label={t("Current password")} autoComplete="current-password" required />
+          <TextField name="newUsername" label={t("New username (optional)")} autoComplete="off" />
+          <PasswordField name="newPassword" label={t("New password (optional)")} autoComplete="new-password" />
+          <PasswordField name="confirmPassword" label={t("Confirm new password")} autoComplete="new-password" />
+          <SubmitButton formId="credentials">{t("Update Credentials")}</SubmitButton>
         </Stack>
       </ValidatedForm>
     </Card>

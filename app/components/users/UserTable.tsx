@@ -7,6 +7,7 @@ import { Table } from "~/components/Table";
 import { Text } from "#mantine/components/Text/Text";
 import { Form, Link } from "@remix-run/react";
 import { roleLabel } from "../AppShellLayout";
+import { useT } from "~/utils/i18n";
 
 export interface UserRow {
   id: string;
@@ -38,6 +39,7 @@ export function UserTable({
   /** The confirmation's address; a screen with tabs keeps its tab in it. */
   deleteTo?: (user: UserRow) => string;
 }) {
+  const t = useT();
   if (users.length === 0) {
     return (
       <Text c="dimmed" ta="center" py="xl">
@@ -50,10 +52,10 @@ export function UserTable({
       <Table striped highlightOnHover verticalSpacing="sm" stackOnPhone>
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>Name</Table.Th>
-            <Table.Th>Username</Table.Th>
-            <Table.Th>Role</Table.Th>
-            <Table.Th>Created</Table.Th>
+            <Table.Th>{t("Name")}</Table.Th>
+            <Table.Th>{t("Username")}</Table.Th>
+            <Table.Th>{t("Role")}</Table.Th>
+            <Table.Th>{t("Created")}</Table.Th>
             <Table.Th aria-label="Actions" />
           </Table.Tr>
         </Table.Thead>
@@ -67,15 +69,15 @@ export function UserTable({
                   {user.companyName && ` · ${user.companyName}`}
                 </Text>
               </Table.Td>
-              <Table.Td style={WRAP} data-label="Username">
+              <Table.Td style={WRAP} data-label={t("Username")}>
                 {user.username}
               </Table.Td>
-              <Table.Td data-label="Role">
+              <Table.Td data-label={t("Role")}>
                 <Badge variant="light" color={user.role === "admin" ? "red" : user.role === "vendor" ? "teal" : "indigo"}>
                   {roleLabel(user.role)}
                 </Badge>
               </Table.Td>
-              <Table.Td data-label="Created">{new Date(user.createdAt).toLocaleDateString("en-US")}</Table.Td>
+              <Table.Td data-label={t("Created")}>{new Date(user.createdAt).toLocaleDateString("en-US")}</Table.Td>
               <Table.Td>
                 {canDelete(user) && (
                   <Button
@@ -87,7 +89,7 @@ export function UserTable({
                     variant="light"
                     aria-label={`Delete ${userDisplayName(user)}`}
                   >
-                    Delete
+                    {t("Delete")}
                   </Button>
                 )}
               </Table.Td>
@@ -101,21 +103,22 @@ export function UserTable({
 
 /** The confirmation step before a delete is posted. */
 export function DeleteUserConfirm({ user, cancelTo }: { user: UserRow; cancelTo: string }) {
+  const t = useT();
   return (
     <Card withBorder shadow="sm" p="lg" mb="md" role="alertdialog" aria-label="Confirm deletion">
       <Stack>
         <Text>
-          Are you sure you want to delete user &quot;{userDisplayName(user)}&quot;? This action cannot be undone.
+          {t("Are you sure you want to delete user \"{{name}}\"? This action cannot be undone.", { name: userDisplayName(user) })}
         </Text>
         <Group justify="flex-end">
           <Button component={Link} to={cancelTo} variant="default">
-            Cancel
+            {t("Cancel")}
           </Button>
           <Form method="post" preventScrollReset>
             <input type="hidden" name="intent" value="delete-user" />
             <input type="hidden" name="id" value={user.id} />
             <Button type="submit" color="red">
-              Delete
+              {t("Delete")}
             </Button>
           </Form>
         </Group>

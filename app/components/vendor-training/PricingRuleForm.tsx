@@ -14,6 +14,7 @@ import { TextareaField } from "../form/fields/TextareaField";
 import { TextField } from "../form/fields/TextField";
 import { DAMAGE_TYPE_OPTIONS, SEVERITY_OPTIONS } from "../training/labels";
 import { ModifierRows } from "./ModifierRows";
+import { useT } from "~/utils/i18n";
 
 export const PRICING_RULE_FORM_ID = "pricing-rule-form";
 
@@ -21,6 +22,7 @@ const money = (v: number | undefined) => (v === undefined ? "" : v.toFixed(2));
 
 /** Add Pricing Rule, doubling as Edit Pricing Rule; markup and minimum charge start at 0.00. */
 export function PricingRuleForm({ rule, cancelTo }: { rule?: PricingRuleJson | null; cancelTo: string }) {
+  const t = useT();
   const defaults = rule
     ? {
         damageType: rule.damageType,
@@ -47,44 +49,44 @@ export function PricingRuleForm({ rule, cancelTo }: { rule?: PricingRuleJson | n
       {rule && <input type="hidden" name="id" value={rule.id} />}
       <Stack>
         <SimpleGrid cols={{ base: 1, xs: 2 }}>
-          <SelectField name="damageType" label="Damage Type" data={DAMAGE_TYPE_OPTIONS} required />
-          <SelectField name="severity" label="Severity" data={SEVERITY_OPTIONS} required />
-          <TextField name="basePrice" label="Base Price (USD)" type="number" step="0.01" required />
-          <TextField name="laborRate" label="Labor Rate (USD/hour)" type="number" step="0.01" required />
-          <TextField name="markupPercentage" label="Markup (%)" type="number" step="0.01" />
-          <TextField name="minimumCharge" label="Minimum Charge (USD)" type="number" step="0.01" />
+          <SelectField name="damageType" label={t("Damage Type")} data={DAMAGE_TYPE_OPTIONS} required />
+          <SelectField name="severity" label={t("Severity")} data={SEVERITY_OPTIONS} required />
+          <TextField name="basePrice" label={t("Base Price (USD)")} type="number" step="0.01" required />
+          <TextField name="laborRate" label={t("Labor Rate (USD/hour)")} type="number" step="0.01" required />
+          <TextField name="markupPercentage" label={t("Markup (%)")} type="number" step="0.01" />
+          <TextField name="minimumCharge" label={t("Minimum Charge (USD)")} type="number" step="0.01" />
         </SimpleGrid>
         <ModifierRows
           kind="vehicleMakeModifier"
-          label="Vehicle make modifier"
-          keyLabel="Make"
-          placeholder="e.g. BMW"
+          label={t("Vehicle make modifier")}
+          keyLabel={t("Make")}
+          placeholder={t("e.g. BMW")}
           initial={rule?.vehicleMakeModifier ?? {}}
           formId={PRICING_RULE_FORM_ID}
         />
         <ModifierRows
           kind="locationModifier"
-          label="Location modifier"
-          keyLabel="Location"
-          placeholder="e.g. front"
+          label={t("Location modifier")}
+          keyLabel={t("Location")}
+          placeholder={t("e.g. front")}
           initial={rule?.locationModifier ?? {}}
           formId={PRICING_RULE_FORM_ID}
         />
         <ModifierRows
           kind="seasonalModifier"
-          label="Seasonal modifier"
-          keyLabel="Month"
+          label={t("Seasonal modifier")}
+          keyLabel={t("Month")}
           placeholder="1–12, e.g. 12"
           initial={rule?.seasonalModifier ?? {}}
           formId={PRICING_RULE_FORM_ID}
         />
-        <TextareaField name="notes" label="Notes" autosize minRows={2} />
-        <CheckboxField name="isActive" label="Active" />
+        <TextareaField name="notes" label={t("Notes")} autosize minRows={2} />
+        <CheckboxField name="isActive" label={t("Active")} />
         <Group justify="flex-end">
           <Button component={Link} to={cancelTo} preventScrollReset variant="default">
-            Cancel
+            {t("Cancel")}
           </Button>
-          <SubmitButton formId={PRICING_RULE_FORM_ID}>{rule ? "Update Pricing Rule" : "Create Pricing Rule"}</SubmitButton>
+          <SubmitButton formId={PRICING_RULE_FORM_ID}>{rule ? t("Update Pricing Rule") : t("Create Pricing Rule")}</SubmitButton>
         </Group>
       </Stack>
     </ValidatedForm>

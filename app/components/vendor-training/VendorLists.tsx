@@ -9,6 +9,7 @@ import { formatUsd } from "../crud/format";
 import { ItemActions } from "../crud/ItemActions";
 import { ItemPostButton } from "../crud/PostButtons";
 import { humanize, SEVERITY_COLOR } from "../training/labels";
+import { useT } from "~/utils/i18n";
 
 const modifierText = (map: Record<string, number>) =>
   Object.entries(map)
@@ -30,6 +31,7 @@ function Figure({ label, value }: { label: string; value: string }) {
 
 /** A rule's card; edit and delete only for those who may change the vendor's pricing. */
 export function RuleCard({ rule, editTo, deleteTo }: { rule: PricingRuleJson; editTo?: string; deleteTo?: string }) {
+  const t = useT();
   const title = `${humanize(rule.damageType)} (${rule.severity})`;
   const modifiers = [
     ["Make", modifierText(rule.vehicleMakeModifier)],
@@ -40,19 +42,19 @@ export function RuleCard({ rule, editTo, deleteTo }: { rule: PricingRuleJson; ed
     <Card withBorder padding="md" role="listitem" aria-label={title} data-testid="pricing-rule">
       <Group justify="space-between" wrap="nowrap" align="flex-start">
         <Group gap={6}>
-          <Text fw={600}>{humanize(rule.damageType)}</Text>
-          <Badge color={SEVERITY_COLOR[rule.severity] ?? "gray"}>{humanize(rule.severity)}</Badge>
+          <Text fw={600}>{t(humanize(rule.damageType))}</Text>
+          <Badge color={SEVERITY_COLOR[rule.severity] ?? "gray"}>{t(humanize(rule.severity))}</Badge>
           <Badge color={rule.isActive ? "green" : "gray"} variant="light">
-            {rule.isActive ? "Active" : "Inactive"}
+            {rule.isActive ? t("Active") : t("Inactive")}
           </Badge>
         </Group>
         {editTo && deleteTo && <ItemActions name={title} editTo={editTo} deleteTo={deleteTo} />}
       </Group>
       <SimpleGrid cols={{ base: 2, xs: 4 }} mt="sm">
-        <Figure label="Base price" value={formatUsd(rule.basePrice)} />
-        <Figure label="Labor rate" value={`${formatUsd(rule.laborRate)}/h`} />
-        <Figure label="Markup" value={`${rule.markupPercentage}%`} />
-        <Figure label="Minimum" value={formatUsd(rule.minimumCharge)} />
+        <Figure label={t("Base price")} value={formatUsd(rule.basePrice)} />
+        <Figure label={t("Labor rate")} value={`${formatUsd(rule.laborRate)}/h`} />
+        <Figure label={t("Markup")} value={`${rule.markupPercentage}%`} />
+        <Figure label={t("Minimum")} value={formatUsd(rule.minimumCharge)} />
       </SimpleGrid>
       {modifiers.map(([label, text]) => (
         <Text key={label} size="xs" c="dimmed" mt={4} style={{ overflowWrap: "anywhere" }}>
@@ -69,6 +71,7 @@ export function RuleCard({ rule, editTo, deleteTo }: { rule: PricingRuleJson; ed
 }
 
 export function VendorPackageCard({ pkg, editTo, deleteTo }: { pkg: VendorPackageJson; editTo: string; deleteTo: string }) {
+  const t = useT();
   return (
     <Card withBorder padding="md" role="listitem" aria-label={pkg.packageName} data-testid="vendor-package">
       <Group justify="space-between" wrap="nowrap" align="flex-start">
@@ -77,9 +80,9 @@ export function VendorPackageCard({ pkg, editTo, deleteTo }: { pkg: VendorPackag
             {pkg.packageName}
           </Text>
           <Group gap={6}>
-            <Badge variant="outline">{humanize(pkg.pricingModel)}</Badge>
+            <Badge variant="outline">{t(humanize(pkg.pricingModel))}</Badge>
             <Badge color={pkg.isActive ? "green" : "gray"} variant="light">
-              {pkg.isActive ? "Active" : "Inactive"}
+              {pkg.isActive ? t("Active") : t("Inactive")}
             </Badge>
           </Group>
         </Stack>
@@ -91,39 +94,40 @@ export function VendorPackageCard({ pkg, editTo, deleteTo }: { pkg: VendorPackag
         </Text>
       )}
       <Text size="xs" mt="xs">
-        Services: {pkg.serviceTypes.join(", ")}
+        {t("Services:")} {pkg.serviceTypes.join(", ")}
       </Text>
       <SimpleGrid cols={{ base: 2, xs: 4 }} mt="sm">
-        {pkg.basePrice !== undefined && <Figure label="Base price" value={formatUsd(pkg.basePrice)} />}
-        {pkg.hourlyRate !== undefined && <Figure label="Hourly rate" value={`${formatUsd(pkg.hourlyRate)}/h`} />}
-        <Figure label="Warranty" value={`${pkg.warrantyMonths} months`} />
-        <Figure label="Turnaround" value={`${pkg.turnaroundDays} days`} />
-        <Figure label="AI weight" value={pkg.aiWeighting.toFixed(2)} />
-        {pkg.includesPickupDelivery && <Figure label="Pickup & delivery" value="Included" />}
+        {pkg.basePrice !== undefined && <Figure label={t("Base price")} value={formatUsd(pkg.basePrice)} />}
+        {pkg.hourlyRate !== undefined && <Figure label={t("Hourly rate")} value={`${formatUsd(pkg.hourlyRate)}/h`} />}
+        <Figure label={t("Warranty")} value={`${pkg.warrantyMonths} months`} />
+        <Figure label={t("Turnaround")} value={`${pkg.turnaroundDays} days`} />
+        <Figure label={t("AI weight")} value={pkg.aiWeighting.toFixed(2)} />
+        {pkg.includesPickupDelivery && <Figure label={t("Pickup & delivery")} value="Included" />}
       </SimpleGrid>
     </Card>
   );
 }
 
 export function LearningRecordCard({ record, canValidate }: { record: LearningRecordJson; canValidate: boolean }) {
+  const t = useT();
   const title = `${humanize(record.damageType)} (${record.severity})`;
   return (
     <Card withBorder padding="md" role="listitem" aria-label={`${title}: ${formatUsd(record.originalEstimate)} → ${formatUsd(record.finalCost)}`} data-testid="learning-record">
       <Group justify="space-between" wrap="nowrap" align="flex-start">
         <Group gap={6}>
-          <Text fw={600}>{humanize(record.damageType)}</Text>
-          <Badge color={SEVERITY_COLOR[record.severity] ?? "gray"}>{humanize(record.severity)}</Badge>
+          <Text fw={600}>{t(humanize(record.damageType))}</Text>
+          <Badge color={SEVERITY_COLOR[record.severity] ?? "gray"}>{t(humanize(record.severity))}</Badge>
           <Badge color={record.isValidated ? "green" : "yellow"} variant="light" data-testid="learning-status">
-            {record.isValidated ? "Validated" : "Pending"}
+            {record.isValidated ? t("Validated") : t("Pending")}
           </Badge>
         </Group>
-        {canValidate && !record.isValidated && <ItemPostButton intent="validate" id={record.id} label="Validate" />}
+        {canValidate && !record.isValidated && <ItemPostButton intent="validate" id={record.id} label={t("Validate")} />}
       </Group>
       <SimpleGrid cols={{ base: 2, xs: 4 }} mt="sm">
-        <Figure label="Original estimate" value={formatUsd(record.originalEstimate)} />
-        <Figure label="Final cost" value={formatUsd(record.finalCost)} />
-        <Figure label="Adjustment" value={formatUsd(record.adminAdjustment)} />
-        <Figure label="Weight" value={record.learningWeight.toFixed(2)} />
+        <Figure label={t("Original estimate")} value={formatUsd(record.originalEstimate)} />
+        <Figure label={t("Final cost")} value={formatUsd(record.finalCost)} />
+        <Figure label={t("Adjustment")} value={formatUsd(record.adminAdjustment)} />
+        <Figure label={t("Weight")} value={record.learningWeight.toFixed(2)} />
       </SimpleGrid>
       {(record.adjustmentReason || record.vehicleMake) && (
         <Text size="xs" c="dimmed" mt="xs" style={{ overflowWrap: "anywhere" }}>

@@ -14,6 +14,7 @@ import { SubmitButton } from "../form/fields/SubmitButton";
 import { TextareaField } from "../form/fields/TextareaField";
 import { TextField } from "../form/fields/TextField";
 import { humanize } from "../training/labels";
+import { useT } from "~/utils/i18n";
 
 export const VENDOR_PACKAGE_FORM_ID = "vendor-package-form";
 
@@ -22,6 +23,7 @@ const text = (v: number | undefined | null, digits?: number) =>
 
 /** Add Package (a vendor package), doubling as Edit Package; warranty and turnaround 0, AI weight 1.00. */
 export function VendorPackageForm({ pkg, cancelTo }: { pkg?: VendorPackageJson | null; cancelTo: string }) {
+  const t = useT();
   const defaults = pkg
     ? {
         packageName: pkg.packageName,
@@ -51,30 +53,30 @@ export function VendorPackageForm({ pkg, cancelTo }: { pkg?: VendorPackageJson |
       <input type="hidden" name="intent" value={pkg ? "update-package" : "create-package"} />
       {pkg && <input type="hidden" name="id" value={pkg.id} />}
       <Stack>
-        <TextField name="packageName" label="Name" required autoComplete="off" />
-        <TextareaField name="description" label="Description" autosize minRows={2} />
-        <TextField name="serviceTypes" label="Service Types" description="Comma-separated" required />
+        <TextField name="packageName" label={t("Name")} required autoComplete="off" />
+        <TextareaField name="description" label={t("Description")} autosize minRows={2} />
+        <TextField name="serviceTypes" label={t("Service Types")} description={t("Comma-separated")} required />
         <SimpleGrid cols={{ base: 1, xs: 2 }}>
           <SelectField
             name="pricingModel"
-            label="Pricing Model"
+            label={t("Pricing Model")}
             data={PRICING_MODELS.map((value) => ({ value, label: humanize(value) }))}
             required
           />
-          <TextField name="basePrice" label="Base Price (USD)" type="number" step="0.01" />
-          <TextField name="hourlyRate" label="Hourly Rate (USD)" type="number" step="0.01" />
-          <TextField name="minimumOrder" label="Minimum Order (USD)" type="number" step="0.01" />
-          <TextField name="warrantyMonths" label="Warranty (months)" type="number" />
-          <TextField name="turnaroundDays" label="Turnaround (days)" type="number" />
-          <TextField name="aiWeighting" label="AI Weight" type="number" step="0.01" />
+          <TextField name="basePrice" label={t("Base Price (USD)")} type="number" step="0.01" />
+          <TextField name="hourlyRate" label={t("Hourly Rate (USD)")} type="number" step="0.01" />
+          <TextField name="minimumOrder" label={t("Minimum Order (USD)")} type="number" step="0.01" />
+          <TextField name="warrantyMonths" label={t("Warranty (months)")} type="number" />
+          <TextField name="turnaroundDays" label={t("Turnaround (days)")} type="number" />
+          <TextField name="aiWeighting" label={t("AI Weight")} type="number" step="0.01" />
         </SimpleGrid>
-        <CheckboxField name="includesPickupDelivery" label="Includes pickup & delivery" />
-        <CheckboxField name="isActive" label="Active" />
+        <CheckboxField name="includesPickupDelivery" label={t("Includes pickup & delivery")} />
+        <CheckboxField name="isActive" label={t("Active")} />
         <Group justify="flex-end">
           <Button component={Link} to={cancelTo} preventScrollReset variant="default">
-            Cancel
+            {t("Cancel")}
           </Button>
-          <SubmitButton formId={VENDOR_PACKAGE_FORM_ID}>{pkg ? "Update Package" : "Create Package"}</SubmitButton>
+          <SubmitButton formId={VENDOR_PACKAGE_FORM_ID}>{pkg ? t("Update Package") : t("Create Package")}</SubmitButton>
         </Group>
       </Stack>
     </ValidatedForm>

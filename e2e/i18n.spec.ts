@@ -1,0 +1,189 @@
+import { readFileSync } from "node:fs";
+import type { Page } from "@playwright/test";
+import mongoose from "mongoose";
+import { expect, signInPage, test } from "./fixtures";
+
+// Runs twice (JavaScript on and off): every screen of every role, in Spanish and in French, must
+// show no English. A new screen joins by a line in SCREENS.
+
+type Role = "anonymous" | "admin" | "dealer" | "vendor";
+type Language = "es" | "fr";
+
+/** Every screen and its tabs and dialogs, and the roles that reach it ({id}: the seeded estimate). */
+const SCREENS: { path: string; roles: readonly Role[] }[] = [
+  // Signed out: the language of the browser (Accept-Language).
+  { path: "/login", roles: ["anonymous"] },
+  { path: "/login?tab=dealer", roles: ["anonymous"] },
+  { path: "/admin/login", roles: ["anonymous"] },
+  { path: "/admin/setup", roles: ["anonymous"] },
+  { path: "/", roles: ["admin", "dealer", "vendor"] },
+  { path: "/upload", roles: ["admin", "dealer", "vendor"] },
+  { path: "/estimates", roles: ["admin", "dealer", "vendor"] },
+  { path: "/estimates?view={id}", roles: ["dealer"] },
+  { path: "/estimates?edit={id}", roles: ["dealer"] },
+  { path: "/estimates?delete={id}", roles: ["dealer"] },
+  { path: "/contacts", roles: ["admin", "dealer", "vendor"] },
+  { path: "/contacts?dialog=new", roles: ["dealer"] },
+  { path: "/packages", roles: ["admin", "dealer", "vendor"] },
+  { path: "/packages?dialog=new", roles: ["dealer"] },
+  { path: "/email", roles: ["admin", "dealer", "vendor"] },
+  { path: "/email?tab=logs", roles: ["dealer"] },
+  { path: "/email?dialog=new", roles: ["dealer"] },
+  { path: "/email?dialog=compose", roles: ["dealer"] },
+  { path: "/settings?tab=profile", roles: ["admin", "dealer", "vendor"] },
+  { path: "/settings?tab=email", roles: ["dealer"] },
+  { path: "/settings?tab=security", roles: ["admin", "dealer", "vendor"] },
+  { path: "/settings?tab=notifications", roles: ["dealer"] },
+  { path: "/settings?tab=system", roles: ["admin", "dealer", "vendor"] },
+  { path: "/user-management", roles: ["admin"] },
+  { path: "/user-management?dialog=new", roles: ["admin"] },
+  { path: "/ai-training", roles: ["admin"] },
+  { path: "/ai-training?dialog=new", roles: ["admin"] },
+  { path: "/vendor-ai-training", roles: ["admin", "vendor"] },
+  { path: "/vendor-ai-training?dialog=new", roles: ["vendor"] },
+  { path: "/vendor-ai-training?tab=packages", roles: ["vendor"] },
+  { path: "/vendor-ai-training?tab=learning", roles: ["vendor"] },
+  { path: "/admin-settings?tab=credentials", roles: ["admin"] },
+  { path: "/admin-settings?tab=users", roles: ["admin"] },
+  { path: "/admin-settings?tab=ai-provider", roles: ["admin"] },
+  { path: "/no-such-page", roles: ["dealer"] },
+];
+
+/**
+ * What may stay as it is on a Spanish or French page (compared word by word, case-insensitive):
+ * product and brand names, protocol and format names, and the technical terms the spec leaves
+ * untranslated (VIN, PDF, API, SMTP…). Names and data the test creates are added per run.
+ */
+const ALLOWED = [
+  "DamageIQ", "OpenAI", "Google", "Authenticator", "1Password", "Authy",
+  "VIN", "PDF", "API", "JSON", "SMTP", "TLS", "HTML", "URL", "USD", "ndjson", "tar", "gz", "QR", "DMS", "IA", "IQ",
+  // HTTP header and environment names shown as code.
+  "Authorization", "Bearer", "token", "Message", "ID", "SESSION_SECRET", "OPENAI",
+  // The language picker names each language in itself.
+  "English",
+];
+
+const load = (lng: string) => JSON.parse(readFileSync(`app/locales/${lng}.json`, "utf8")) as Record<string, string>;
+const words = (text: string) => text.toLowerCase().match(/[a-z]+(?:'[a-z]+)?/g) ?? [];
+
+/**
+ * English words: the catalogue's English vocabulary and the commonest English words (so a new,
+ * uncatalogued sentence is caught too), less the words the translation itself uses ("total",
+ * "local", "page"…).
+ */
+function englishWords(lng: Language) {
+  const en = load("en");
+  const translated = new Set(Object.values(load(lng)).flatMap(words));
+  const common = "the and of to in is it you your for with this that are was be has have not from by at will can all new add edit delete save cancel create update search found show view send please failed successfully yet no none".split(" ");
+  const vocabulary = new Set([...Object.keys(en).flatMap((key) => words(key.replace(/\{\{\w+\}\}/g, ""))), ...common]);
+  const allowed = new Set(ALLOWED.flatMap(words));
+  return new Set([...vocabulary].filter((w) => w.length > 1 && !translated.has(w) && !allowed.has(w)));
+}
+
+/** Every text the page shows: text nodes, placeholders, titles, the options of selects, and the document title. */
+async function shownTexts(page: Page) {
+  return page.evaluate(() => {
+    const texts: string[] = [document.title];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const parent = node.parentElement;
+      if (!parent || parent.closest("script, style, noscript, template")) continue;
+      texts.push(node.textContent ?? "");
+    }
+    for (const el of document.querySelectorAll("[placeholder], [title]")) {
+      texts.push(el.getAttribute("placeholder") ?? "", el.getAttribute("title") ?? "");
+    }
+    return texts.map((t) => t.trim()).filter(Boolean);
+  });
+}
+
+async function seed(dealerId: string, vendorId: string) {
+  const now = new Date();
+  const { insertedId } = await mongoose.connection.collection("assessments").insertOne({
+    ownerId: new mongoose.Types.ObjectId(dealerId),
+    vendorId: new mongoose.Types.ObjectId(vendorId),
+    title: "Zafiro",
+    vehicleYear: 2019,
+    vehicleMake: "Seat",
+    vehicleModel: "Leon",
+    status: "completed",
+    severity: "moderate",
+    estimatedCost: 300,
+    damages: [{ damageType: "dent", location: "left", severity: "moderate", description: "Zafiro", confidence: 0.8 }],
+    damageCategories: ["dent"],
+    lineItems: [],
+    mediaUrls: [],
+    photoHashes: [],
+    photoBands: [],
+    photoWarnings: [],
+    audit: [],
+    createdAt: now,
+    updatedAt: now,
+  });
+  return String(insertedId);
+}
+
+for (const lng of ["es", "fr"] as const) {
+  test(`every screen of every role shows no English in ${lng}`, async ({ page: signedIn, browser, baseURL, createUser }) => {
+    test.setTimeout(180_000);
+    const english = englishWords(lng);
+    const users = { admin: await createUser("admin"), dealer: await createUser("dealer"), vendor: await createUser("vendor") };
+    const id = await seed(users.dealer.id, users.vendor.id);
+    // Data the test creates: the accounts' names and the seeded records.
+    const data = new Set([
+      ...Object.values(users).flatMap(({ username, user }) => words(`${username} ${user.firstName} ${user.lastName} ${user.email} ${user.companyName ?? ""}`)),
+      // Avatars show the initials.
+      ...Object.values(users).map(({ user }) => `${user.firstName?.[0] ?? ""}${user.lastName?.[0] ?? ""}`.toLowerCase()),
+      ...words("Zafiro Seat Leon Marta Ruiz marta example com Lavado"),
+    ]);
+
+    const found: string[] = [];
+    // A signed-out visitor gets the browser's language.
+    const anonymous = await browser.newContext({ baseURL, locale: lng, javaScriptEnabled: test.info().project.use.javaScriptEnabled });
+    for (const role of ["anonymous", "admin", "dealer", "vendor"] as const) {
+      const page = role === "anonymous" ? await anonymous.newPage() : signedIn;
+      if (role !== "anonymous") {
+        await page.context().clearCookies();
+        await signInPage(page, users[role].username, users[role].password);
+        expect((await page.request.put("/api/auth/preferences", { data: { language: lng } })).status()).toBe(200);
+      }
+      if (role === "dealer") {
+        await page.request.post("/api/contacts", { data: { firstName: "Marta", lastName: "Ruiz", email: "marta@example.com" } });
+        await page.request.post("/api/packages", { data: { name: "Lavado", price: 20, features: ["Lavado"] } });
+      }
+      for (const screen of SCREENS.filter((s) => s.roles.includes(role))) {
+        const path = screen.path.replace("{id}", id);
+        await page.goto(path);
+        await expect(page.locator("html")).toHaveAttribute("lang", lng);
+        for (const text of await shownTexts(page)) {
+          // An email template's {{variables}} are its language, not ours.
+          const bad = words(text.replace(/\{\{[\w.]+\}\}/g, "")).filter((w) => english.has(w) && !data.has(w));
+          if (bad.length > 0) found.push(`${role} ${path}: "${text}" (${bad.join(", ")})`);
+        }
+      }
+    }
+    await anonymous.close();
+    expect([...new Set(found)], "English on a non-English page").toEqual([]);
+  });
+}
+
+test("a form's validation messages and its toast are in the account's language", async ({ page, loginAs }) => {
+  await loginAs("dealer");
+  expect((await page.request.put("/api/auth/preferences", { data: { language: "es" } })).status()).toBe(200);
+  await page.goto("/contacts");
+  await page.getByRole("link", { name: "Añadir contacto" }).first().click();
+  const dialog = page.getByRole("dialog");
+  await expect(dialog.getByRole("textbox", { name: "Nombre", exact: true })).toBeVisible();
+  await dialog.getByRole("button", { name: "Crear contacto" }).click();
+  // The schema's English messages (the spec's, for English) shown in Spanish, with JavaScript on and off.
+  await expect(dialog.getByText("El nombre es obligatorio")).toBeVisible();
+  await expect(dialog.getByText("Dirección de correo no válida")).toBeVisible();
+  await dialog.getByRole("textbox", { name: "Nombre", exact: true }).fill("Marta");
+  await dialog.getByRole("textbox", { name: "Apellidos", exact: true }).fill("Ruiz");
+  await dialog.getByRole("textbox", { name: "Correo", exact: true }).fill("marta@example.com");
+  await dialog.getByRole("button", { name: "Crear contacto" }).click();
+  // The toast says both its title and its message in Spanish (a notification, or the banner without JavaScript).
+  const toast = page.getByRole(test.info().project.name === "no-js" ? "status" : "alert").filter({ hasText: "Marta Ruiz se ha añadido a sus contactos." });
+  await expect(toast).toBeVisible();
+  await expect(toast.getByText("Contacto creado", { exact: true })).toBeVisible();
+});
