@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import os from "node:os";
 import { Readable } from "node:stream";
 import MailComposer from "nodemailer/lib/mail-composer";
@@ -38,6 +38,7 @@ import { BUILT_IN_TEMPLATE, formatCost, formatMailDate, renderTemplate } from ".
 import { estimatePdf } from "./estimate-pdf.server";
 import { closePooledTransports, mailRouteFor, ownerAccount, pooledTransport, type MailRoute } from "./mail-config.server";
 import { Doze } from "./doze.server";
+import { keyReused } from "./idempotency.server";
 import { storage } from "./storage.server";
 import { present } from "./email-logs.server";
 import { dbNow, dbNowMs } from "~/utils/db-clock.server";
@@ -81,6 +82,7 @@ async function queue(fields: Omit<NewEmailLog, "_id" | "messageId">) {
   }
   const first = await findLogByKey({ ownerId: String(fields.ownerId), idempotencyKey: fields.idempotencyKey });
   if (!first) throw new Error("An email with this idempotency key vanished while it was being read");
+  if (first.requestHash && first.requestHash !== fields.requestHash) throw keyReused();
   return { record: first, created: false };
 }
 
@@ -90,13 +92,20 @@ async function queue(fields: Omit<NewEmailLog, "_id" | "messageId">) {
  * `pending` at once; the worker delivers it. With an idempotency key already used on this account,
  * answers that send as it stands now and queues nothing.
  */
-export async function sendEstimateEmail(actor: Actor, assessmentId: string, input: SendEmailInput, idempotencyKey?: string) {
+export async function sendEstimateEmail(actor: Actor, assessmentId: string, input: SendEmailInput, idempotencyKey?: string, rawBody?: string) {
   const assessment = await getAssessment(actor, assessmentId);
   const ownerId = assessment.ownerId;
   // Where it will go: a mail server, or only the local drop (then the screens say "saved", not "sent").
   const via = routeKind(await mailRouteFor(ownerId));
+  // The request a key names: this assessment and the body's bytes, as for every creating POST
+  // (docs/decisions/0017); a screen's send has no raw body, its parsed fields stand for it.
+  const requestHash = createHash("sha256")
+    .update(`${assessment.id}\n${rawBody ?? JSON.stringify(input)}`)
+    .digest("hex");
   if (idempotencyKey) {
     const first = await findLogByKey({ ownerId, idempotencyKey });
+    // Logs from before the hash was kept (no requestHash) answer as they did.
+    if (first?.requestHash && first.requestHash !== requestHash) throw keyReused();
     if (first) return { log: (await present(actor, [first]))[0], created: false, via };
   }
   if (!SENDABLE.has(assessment.status)) {
@@ -121,6 +130,7 @@ export async function sendEstimateEmail(actor: Actor, assessmentId: string, inpu
     requestedBy: new Types.ObjectId(actor.id),
     kind: "estimate",
     idempotencyKey: idempotencyKey ?? `auto-${randomUUID()}`,
+    requestHash,
     recipientEmail: contact.email,
     ...message,
     assessmentId: new Types.ObjectId(assessment.id),
