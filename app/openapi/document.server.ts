@@ -31,7 +31,7 @@ export function openApiDocument() {
   if (built) return built;
   const registry = newRegistry();
   for (const describe of AREAS) describe(registry);
-  built = new OpenApiGeneratorV31(registry.definitions).generateDocument({
+  const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: "3.1.0",
     info: {
       title: "DamageIQ API",
@@ -41,5 +41,21 @@ export function openApiDocument() {
     },
     servers: [{ url: "/" }],
   });
+  built = withZodEmailPattern(document);
   return built;
+}
+
+/**
+ * zod's email check is a pattern stricter than JSON Schema's `email` format: the generator writes only
+ * the format, so the pattern zod checks is added beside it (a client following the description is not
+ * refused an address it allowed).
+ */
+const ZOD_EMAIL = "^(?!\\.)(?!.*\\.\\.)([A-Za-z0-9_'+\\-\\.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9\\-]*\\.)+[A-Za-z]{2,}$";
+
+function withZodEmailPattern<T>(node: T): T {
+  if (Array.isArray(node)) return node.map(withZodEmailPattern) as T;
+  if (node === null || typeof node !== "object") return node;
+  const copy = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, withZodEmailPattern(v)])) as Record<string, unknown>;
+  if (copy.format === "email" && copy.pattern === undefined) copy.pattern = ZOD_EMAIL;
+  return copy as T;
 }

@@ -112,6 +112,7 @@ export class ApiArea {
   }
 
   describe(op: Operation) {
+    for (const schema of [op.body, op.query]) if (schema && !("raw" in schema)) annotateCents(schema);
     const responses: Record<string, ResponseConfig> = {};
     const add = (status: number, response: ResponseConfig) => {
       responses[String(status)] ??= response;
@@ -121,7 +122,8 @@ export class ApiArea {
       responses[status] = links ? { ...response, links } : response;
     }
     const jsonBody = op.body !== undefined && !("raw" in op.body);
-    if (jsonBody || op.query) add(400, errors[400]);
+    // A malformed Idempotency-Key (or other described header) is a 400 too.
+    if (jsonBody || op.query || op.headers) add(400, errors[400]);
     if (op.auth !== "none") {
       add(401, errors[401]);
       add(403, errors[403]);
@@ -138,7 +140,8 @@ export class ApiArea {
         : "raw" in op.body
           ? op.body.raw
           : {
-              required: true,
+              // An empty body reads as `{}` (app/utils/http.server.ts): required only when `{}` is refused.
+              required: !op.body.safeParse({}).success,
               content: { "application/json": { schema: op.body, ...(op.example !== undefined ? { example: op.example } : {}) } },
             };
     this.registry.registerPath({
@@ -174,4 +177,27 @@ export function newRegistry() {
     description: "An API token from Settings → API or `POST /api/auth/tokens`: `Authorization: Bearer <token>`.",
   });
   return registry;
+}
+
+/**
+ * The money fields (app/schemas/number-fields.ts amountField) refine a number to whole cents; the
+ * generator cannot see a refinement, so the number they refine is marked `multipleOf: 0.01` here
+ * (found by what the refinement refuses: 0.005, and accepts: 0.01).
+ */
+function annotateCents(schema: ZodTypeAny, seen = new Set<ZodTypeAny>()) {
+  if (seen.has(schema)) return;
+  seen.add(schema);
+  const def = schema._def as Record<string, unknown> & { typeName?: string };
+  if (def.typeName === "ZodEffects" && (def.effect as { type?: string })?.type === "refinement") {
+    const inner = def.schema as ZodTypeAny;
+    const innerDef = inner._def as { typeName?: string; openapi?: { metadata?: Record<string, unknown> } };
+    if (innerDef.typeName === "ZodNumber" && schema.safeParse(0.01).success && !schema.safeParse(0.005).success) {
+      innerDef.openapi = { ...innerDef.openapi, metadata: { ...innerDef.openapi?.metadata, multipleOf: 0.01 } };
+    }
+  }
+  for (const value of Object.values(def)) {
+    if (value instanceof z.ZodType) annotateCents(value, seen);
+    else if (Array.isArray(value)) for (const item of value) if (item instanceof z.ZodType) annotateCents(item, seen);
+  }
+  if (schema instanceof z.ZodObject) for (const field of Object.values(schema.shape as Record<string, ZodTypeAny>)) annotateCents(field, seen);
 }

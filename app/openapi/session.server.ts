@@ -1,5 +1,5 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
-import { apiTokenSchema, changePasswordSchema, loginSchema } from "~/schemas/auth";
+import { apiTokenSchema, changePasswordSchema, loginSchema, TOKEN_LIFETIMES } from "~/schemas/auth";
 import { preferencesSchema, profileSchema } from "~/schemas/settings";
 import { ApiArea, errors, isoDate, json, MessageBody, objectIdText, record, z } from "./registry.server";
 
@@ -45,6 +45,7 @@ export function describeSession(registry: OpenAPIRegistry) {
     responses: {
       200: json("Signed in", record({ message: z.string(), user: User }), { headers: setCookie }),
       401: { ...errors[401], description: "Wrong username or password, or a second factor needed" },
+      403: { ...errors[403], description: "Posted by another site's page" },
       429: errors[429],
       503: { ...errors[503], description: "Too many sign-ins at once, or the database is unreachable" },
     },
@@ -76,14 +77,15 @@ export function describeSession(registry: OpenAPIRegistry) {
   area.describe({
     method: "put", path: "/api/auth/preferences", operationId: "updatePreferences", auth: "user",
     summary: "Security and appearance preferences, the default vendor", description: "Only the fields sent change.",
-    body: preferencesSchema, example: { theme: "dark", sessionTimeout: "1d" },
+    // The schema's refinement: at least one field.
+    body: preferencesSchema.openapi({ minProperties: 1 }), example: { theme: "dark", sessionTimeout: "1d" },
     responses: { 200: json("The saved user", User) },
   });
   area.describe({
     method: "put", path: "/api/auth/password", operationId: "changePassword", auth: "user",
     summary: "Change the caller's password",
     description: "Other sessions end and API tokens are revoked; the answer carries a fresh session cookie.",
-    body: changePasswordSchema, example: { currentPassword: "old password", newPassword: "a new long password", confirmPassword: "a new long password" },
+    body: changePasswordSchema.openapi({ description: "`confirmPassword` must equal `newPassword`" }), example: { currentPassword: "old password", newPassword: "a new long password", confirmPassword: "a new long password" },
     responses: { 200: json("Changed", MessageBody, { headers: setCookie }), 429: errors[429] },
   });
 
@@ -99,7 +101,9 @@ export function describeSession(registry: OpenAPIRegistry) {
     method: "post", path: "/api/auth/tokens", operationId: "createApiToken", auth: "user",
     summary: "Create an API token (from a signed-in session only)",
     description: "The secret `token` is in this answer only. A request with a Bearer token is refused (403).",
-    body: apiTokenSchema, example: { name: "Shop management system", expiresInDays: 90 },
+    // The schema's refinement: one of the offered lifetimes.
+    body: apiTokenSchema.extend({ expiresInDays: z.union(TOKEN_LIFETIMES.map((d) => z.literal(d)) as [z.ZodLiteral<number>, z.ZodLiteral<number>]).optional() }),
+    example: { name: "Shop management system", expiresInDays: 90 },
     responses: {
       201: json("The token, with its secret", record({ token: z.string(), id: objectIdText, name: z.string(), createdAt: isoDate, expiresAt: isoDate.nullable() })),
       409: { ...errors[409], description: "At most 20 tokens" },
@@ -126,9 +130,10 @@ export function describeSession(registry: OpenAPIRegistry) {
   area.describe({
     method: "post", path: "/api/account/import", operationId: "importAccount", auth: "user",
     summary: "Import an export archive",
-    description: "The archive as the body. Records already there are skipped; `dryRun=true` stores nothing and answers the report.",
+    description:
+      "The archive as the body (`application/gzip`, `application/x-gzip` or `application/octet-stream`). Records already there are skipped; `dryRun=true` stores nothing and answers the report.",
     query: z.object({ dryRun: z.enum(["true", "false"]).optional() }),
-    body: { raw: { required: true, content: { "application/gzip": { schema: z.string().openapi({ format: "binary" }) } } } },
+    body: { raw: { required: true, content: { "application/octet-stream": { schema: z.string().openapi({ format: "binary" }) } } } },
     responses: {
       200: json(
         "What was (or, in a dry run, would be) imported",

@@ -3,7 +3,7 @@ import { UPLOAD_PURPOSES } from "~/models/upload.server";
 import { completeMultipartSchema, completeUploadSchema, createMultipartSchema, uploadUrlSchema } from "~/schemas/uploads";
 import { ApiArea, errors, isoDate, json, MessageBody, objectIdText, record, z } from "./registry.server";
 
-const keyQuery = z.object({ key: z.string().openapi({ description: "The object key `POST s3/multipart` answered", example: "u/6650c0ffee0123456789abcd/1f3a-photo.jpg" }) });
+const keyQuery = z.object({ key: z.string().min(1).openapi({ description: "The object key `POST s3/multipart` answered", example: "u/6650c0ffee0123456789abcd/1f3a-photo.jpg" }) });
 const uploadIdParam = z.object({ uploadId: z.string().openapi({ example: "2~fG9xYQ" }) });
 const fileRefused = {
   400: { ...errors[400], description: "Not a file this purpose takes (its name), or a malformed request" },
@@ -28,7 +28,8 @@ export function describeUploads(registry: OpenAPIRegistry) {
     }),
   );
   const Completed = Upload.extend({ location: z.string().openapi({ description: "The media URL, absolute" }) });
-  const purpose = z.enum(UPLOAD_PURPOSES);
+  // A purpose in the query is read leniently (anything else is `wizard`); in a JSON body it is checked.
+  const purposeParam = z.string().optional().openapi({ description: `${UPLOAD_PURPOSES.join(", ")}; anything else means wizard`, example: "wizard" });
 
   area.describe({
     method: "get", path: "/api/objects", operationId: "listDraftUploads", auth: "user",
@@ -43,7 +44,7 @@ export function describeUploads(registry: OpenAPIRegistry) {
     method: "post", path: "/api/objects/upload", operationId: "createUploadUrl", auth: "user",
     summary: "A URL to PUT one whole file to",
     description: "PUT the file to `uploadURL`; the PUT's answer (local storage) or `POST /api/objects/complete` (S3) gives the media URL.",
-    query: z.object({ purpose: purpose.optional() }),
+    query: z.object({ purpose: purposeParam }),
     body: uploadUrlSchema, example: { filename: "rear-bumper.jpg", type: "image/jpeg", purpose: "wizard" },
     responses: {
       200: json("Where to upload", record({ uploadURL: z.string(), url: z.string(), id: objectIdText, key: z.string() })),
@@ -52,7 +53,11 @@ export function describeUploads(registry: OpenAPIRegistry) {
   });
   area.describe({
     method: "post", path: "/api/objects/complete", operationId: "completeUpload", auth: "user",
-    summary: "Check a finished PUT upload (size, type) and record it", body: completeUploadSchema, example: { key: "u/6650c0ffee0123456789abcd/1f3a-photo.jpg" },
+    summary: "Check a finished PUT upload (size, type) and record it",
+    // The schema's refinement: one of the four names the upload.
+    body: completeUploadSchema.openapi({
+      anyOf: ["id", "key", "uploadURL", "url"].map((name) => ({ required: [name], properties: { [name]: { type: "string", minLength: 1 } } })),
+    }), example: { key: "u/6650c0ffee0123456789abcd/1f3a-photo.jpg" },
     responses: { 200: json("The uploaded file", Upload), 404: { ...errors[404], description: "No such pending upload of the caller" }, 409: errors[409], 413: errors[413], 415: errors[415] },
   });
 
@@ -101,7 +106,7 @@ export function describeUploads(registry: OpenAPIRegistry) {
   area.describe({
     method: "get", path: "/api/uploads/s3/params", operationId: "companionParams", auth: "user",
     summary: "Companion: a signed form POST for one small file",
-    query: z.object({ filename: z.string(), type: z.string().optional(), "metadata[purpose]": purpose.optional() }),
+    query: z.object({ filename: z.string().min(1), type: z.string().optional(), "metadata[purpose]": purposeParam }),
     responses: {
       200: json(
         "The form to POST (fields, then `file`)",
@@ -113,7 +118,7 @@ export function describeUploads(registry: OpenAPIRegistry) {
   area.describe({
     method: "get", path: "/api/uploads/s3/sts", operationId: "companionSts", auth: "user",
     summary: "Companion: temporary credentials — not offered (the server signs every request)",
-    responses: { 501: { ...errors[400], description: "Not offered: use s3/multipart and s3/params" } },
+    responses: { 404: { ...errors[404], description: "Not offered: use s3/multipart and s3/params, which sign each request" } },
   });
   area.describe({
     method: "post", path: "/api/uploads/s3/multipart", operationId: "companionCreateMultipart", auth: "user",
@@ -123,21 +128,28 @@ export function describeUploads(registry: OpenAPIRegistry) {
   area.describe({
     method: "get", path: "/api/uploads/s3/multipart/{uploadId}", operationId: "companionListParts", auth: "user", params: uploadIdParam, query: keyQuery,
     summary: "Companion: the parts stored so far",
-    responses: { 200: json("The parts", z.array(record({ PartNumber: z.number().int(), ETag: z.string(), Size: z.number().int() }))) },
+    responses: { 200: json("The parts", z.array(record({ PartNumber: z.number().int(), ETag: z.string(), Size: z.number().int() }))), 409: errors[409] },
   });
   area.describe({
     method: "delete", path: "/api/uploads/s3/multipart/{uploadId}", operationId: "companionAbort", auth: "user", params: uploadIdParam, query: keyQuery,
-    summary: "Companion: abort the upload and drop its parts", responses: { 200: json("Aborted", z.object({})) },
+    summary: "Companion: abort the upload and drop its parts", responses: { 200: json("Aborted", z.object({})), 409: errors[409] },
   });
   area.describe({
     method: "get", path: "/api/uploads/s3/multipart/{uploadId}/batch", operationId: "companionSignParts", auth: "user", params: uploadIdParam,
-    query: keyQuery.extend({ partNumbers: z.string().openapi({ description: "Comma-separated part numbers (at most 1000)", example: "1,2,3" }) }),
-    summary: "Companion: URLs for many parts", responses: { 200: json("One URL per part", record({ presignedUrls: z.record(z.string()) })) },
+    query: keyQuery.extend({
+      partNumbers: z
+        .string()
+        .regex(/^(?:[1-9]\d{0,3}|10000)(?:,(?:[1-9]\d{0,3}|10000)){0,999}$/)
+        .openapi({ description: "Comma-separated part numbers, 1 to 10000 (at most 1000)", example: "1,2,3" }),
+    }),
+    summary: "Companion: URLs for many parts",
+    responses: { 200: json("One URL per part", record({ presignedUrls: z.record(z.string()) })), 413: { ...errors[413], description: "The parts would exceed the upload's size limit" } },
   });
   area.describe({
     method: "get", path: "/api/uploads/s3/multipart/{uploadId}/{partNumber}", operationId: "companionSignPart", auth: "user",
-    params: uploadIdParam.extend({ partNumber: z.string().openapi({ description: "1 to 10000", example: "1" }) }), query: keyQuery,
-    summary: "Companion: a URL to PUT one part to", responses: { 200: json("The part's URL", record({ url: z.string(), expires: z.number() })) },
+    params: uploadIdParam.extend({ partNumber: z.string().regex(/^(?:[1-9]\d{0,3}|10000)$/).openapi({ description: "1 to 10000", example: "1" }) }), query: keyQuery,
+    summary: "Companion: a URL to PUT one part to",
+    responses: { 200: json("The part's URL", record({ url: z.string(), expires: z.number() })), 413: { ...errors[413], description: "The part would exceed the upload's size limit" } },
   });
   area.describe({
     method: "post", path: "/api/uploads/s3/multipart/{uploadId}/complete", operationId: "companionComplete", auth: "user", params: uploadIdParam, query: keyQuery,

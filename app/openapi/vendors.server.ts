@@ -63,6 +63,7 @@ export function describeVendors(registry: OpenAPIRegistry) {
     }),
   );
   const Vendor = area.schema("Vendor", record({ id: objectIdText, name: z.string(), address: z.string().nullable() }));
+  const notAVendor = { ...errors[404], description: "Not a vendor the caller may read" };
   const byVendor = vendorIdQuerySchema.extend({
     vendorId: vendorIdQuerySchema.shape.vendorId.openapi({ description: "The vendor (a vendor may leave it out: its own)" }),
   });
@@ -89,7 +90,7 @@ export function describeVendors(registry: OpenAPIRegistry) {
   area.describe({
     method: "get", path: "/api/vendor-pricing-rules", operationId: "listPricingRules", auth: "user",
     summary: "A vendor's pricing rules", description: "Dealers see a vendor's active rules; vendors their own; admins any vendor's.",
-    query: byVendor, responses: { 200: json("The rules", z.array(PricingRule)), 404: { ...errors[404], description: "Not a vendor the caller may read" } },
+    query: byVendor, responses: { 200: json("The rules", z.array(PricingRule)), 404: notAVendor },
   });
   area.describe({
     method: "post", path: "/api/vendor-pricing-rules", operationId: "createPricingRule", auth: "role",
@@ -109,7 +110,7 @@ export function describeVendors(registry: OpenAPIRegistry) {
   const packageExample = { packageName: "Express dent repair", serviceTypes: ["dent"], pricingModel: "flat_rate", basePrice: 199 };
   area.describe({
     method: "get", path: "/api/vendor-packages", operationId: "listVendorPackages", auth: "role",
-    summary: "A vendor's packages", query: byVendor, responses: { 200: json("The packages", z.array(VendorPackage)) },
+    summary: "A vendor's packages", query: byVendor, responses: { 200: json("The packages", z.array(VendorPackage)), 404: notAVendor },
   });
   area.describe({
     method: "post", path: "/api/vendor-packages", operationId: "createVendorPackage", auth: "role",
@@ -128,7 +129,7 @@ export function describeVendors(registry: OpenAPIRegistry) {
 
   area.describe({
     method: "get", path: "/api/ai-pricing-learning", operationId: "listLearningRecords", auth: "role",
-    summary: "A vendor's learning records", query: byVendor, responses: { 200: json("The records", z.array(LearningRecord)) },
+    summary: "A vendor's learning records", query: byVendor, responses: { 200: json("The records", z.array(LearningRecord)), 404: notAVendor },
   });
   area.describe({
     method: "post", path: "/api/ai-pricing-learning", operationId: "createLearningRecord", auth: "role",
