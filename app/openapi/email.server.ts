@@ -51,6 +51,10 @@ export function describeEmail(registry: OpenAPIRegistry) {
     "SentEmail",
     EmailLog.extend({ via: z.enum(["account", "environment", "drop"]).openapi({ description: "Where it goes: a mail server (the account's or the environment's) or only the local drop" }) }),
   );
+  // The subject's refinements (one line, not blank once trimmed), which the generator cannot see.
+  const templateBody = emailTemplateSchema.extend({
+    subject: emailTemplateSchema.shape.subject.openapi({ pattern: "^[^\\r\\n]*\\S[^\\r\\n]*$", maxLength: 300 }),
+  });
   const example = { name: "Estimate ready", subject: "Your estimate for {{assessment.vehicle}}", htmlContent: "<p>Hello {{contact.firstName}}, your estimate is {{assessment.estimatedCost}}.</p>", isDefault: false };
 
   area.describe({
@@ -60,7 +64,7 @@ export function describeEmail(registry: OpenAPIRegistry) {
   });
   area.describe({
     method: "post", path: "/api/email-templates", operationId: "createEmailTemplate", auth: "user",
-    summary: "Create an email template", headers: idempotencyHeader, body: emailTemplateSchema, example,
+    summary: "Create an email template", headers: idempotencyHeader, body: templateBody, example,
     responses: { 201: json("The created template, with unknown variables in `warnings`", TemplateWithWarnings), 409: errors[409] },
     links: { 201: { GetEmailTemplateById: { operationId: "getEmailTemplate", parameters: { id: "$response.body#/id" } } } },
   });
@@ -70,7 +74,7 @@ export function describeEmail(registry: OpenAPIRegistry) {
   });
   area.describe({
     method: "put", path: "/api/email-templates/{id}", operationId: "updateEmailTemplate", auth: "user", params: idParam,
-    summary: "Replace an email template", body: emailTemplateSchema, example,
+    summary: "Replace an email template", body: templateBody, example,
     responses: { 200: json("The saved template", TemplateWithWarnings) },
   });
   area.describe({

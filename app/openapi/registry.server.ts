@@ -180,9 +180,9 @@ export function newRegistry() {
 }
 
 /**
- * The money fields (app/schemas/number-fields.ts amountField) refine a number to whole cents; the
- * generator cannot see a refinement, so the number they refine is marked `multipleOf: 0.01` here
- * (found by what the refinement refuses: 0.005, and accepts: 0.01).
+ * What the generator cannot carry from a zod schema, stated beside it. The money fields
+ * (app/schemas/number-fields.ts amountField) refine a number to whole cents: the number they refine is
+ * marked `multipleOf: 0.01` (found by what the refinement refuses: 0.005, and accepts: 0.01).
  */
 function annotateCents(schema: ZodTypeAny, seen = new Set<ZodTypeAny>()) {
   if (seen.has(schema)) return;
@@ -193,6 +193,16 @@ function annotateCents(schema: ZodTypeAny, seen = new Set<ZodTypeAny>()) {
     const innerDef = inner._def as { typeName?: string; openapi?: { metadata?: Record<string, unknown> } };
     if (innerDef.typeName === "ZodNumber" && schema.safeParse(0.01).success && !schema.safeParse(0.005).success) {
       innerDef.openapi = { ...innerDef.openapi, metadata: { ...innerDef.openapi?.metadata, multipleOf: 0.01 } };
+    }
+  }
+  // A case-insensitive pattern (`/^[a-f0-9]{24}$/i`) loses its flag in JSON Schema: its ranges are doubled.
+  if (def.typeName === "ZodString") {
+    const checks = def.checks as { kind: string; regex?: RegExp }[];
+    const insensitive = checks.find((c) => c.kind === "regex" && c.regex?.flags.includes("i"))?.regex;
+    const meta = (def as { openapi?: { metadata?: Record<string, unknown> } }).openapi;
+    if (insensitive && meta?.metadata?.pattern === undefined) {
+      const pattern = insensitive.source.replace(/([a-z])-([a-z])/g, (_m, a: string, b: string) => `${a}-${b}${a.toUpperCase()}-${b.toUpperCase()}`);
+      (def as { openapi?: unknown }).openapi = { ...meta, metadata: { ...meta?.metadata, pattern } };
     }
   }
   for (const value of Object.values(def)) {

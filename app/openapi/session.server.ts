@@ -77,8 +77,12 @@ export function describeSession(registry: OpenAPIRegistry) {
   area.describe({
     method: "put", path: "/api/auth/preferences", operationId: "updatePreferences", auth: "user",
     summary: "Security and appearance preferences, the default vendor", description: "Only the fields sent change.",
-    // The schema's refinement: at least one field.
-    body: preferencesSchema.openapi({ minProperties: 1 }), example: { theme: "dark", sessionTimeout: "1d" },
+    // The schema's refinement (at least one field), and a blank default vendor clears it as null does.
+    body: preferencesSchema
+      .innerType()
+      .extend({ defaultVendorId: z.string().regex(/^(?:[a-fA-F0-9]{24})?$/).nullable().optional() })
+      .openapi({ minProperties: 1 }),
+    example: { theme: "dark", sessionTimeout: "1d" },
     responses: { 200: json("The saved user", User) },
   });
   area.describe({
