@@ -2,7 +2,12 @@ import { createApiToken } from "../app/models/api-token.server";
 import { User, usernameKey, type Role } from "../app/models/user.server";
 import { hash } from "@node-rs/argon2";
 import type { RunningApp } from "./app-server";
-import { checkAgainstDescription } from "./openapi-check";
+
+/**
+ * The OpenAPI check (tests/openapi-check.ts), loaded on the client's first /api answer: e2e/ imports
+ * this file for its fixtures, and Playwright's loader does not load the app's description modules.
+ */
+let openApiCheck: Promise<typeof import("./openapi-check")> | undefined;
 
 let counter = 0;
 
@@ -58,7 +63,10 @@ export function client(app: RunningApp, auth?: { cookie?: string; token?: string
     });
     const text = await res.text();
     // Every API answer is held to the OpenAPI description (tests/openapi-check.ts).
-    if (path.startsWith("/api/")) checkAgainstDescription({ method, path, status: res.status, contentType: res.headers.get("content-type"), body: text });
+    if (path.startsWith("/api/")) {
+      const { checkAgainstDescription } = await (openApiCheck ??= import("./openapi-check"));
+      checkAgainstDescription({ method, path, status: res.status, contentType: res.headers.get("content-type"), body: text });
+    }
     let json: unknown;
     try {
       json = text ? JSON.parse(text) : undefined;
