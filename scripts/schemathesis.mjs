@@ -134,7 +134,10 @@ export async function schemathesisStep() {
   const reportDir = path.join(root, ".tmp", "schemathesis");
   rmSync(reportDir, { recursive: true, force: true });
   mkdirSync(reportDir, { recursive: true });
-  const app = await startApp(dataDir);
+  const app = await startApp(dataDir).catch((error) => {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  });
   let ok = false;
   try {
     const token = await dealerToken(app.url);
