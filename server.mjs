@@ -165,6 +165,32 @@ async function runPrimary() {
   }
 }
 
+/**
+ * `path → methods` for the build's /api routes: literal segments before parameters (`/preview`
+ * before `/:id`), as Remix ranks them; undefined for a path no API route serves.
+ */
+function apiRouteMethods(build) {
+  // Nested routes (api.contacts.$id under api.contacts) hold their path relative to their parent's.
+  const fullPath = (route) => {
+    const parent = route.parentId ? build.routes[route.parentId] : undefined;
+    const base = parent ? fullPath(parent) : "";
+    return [base, route.path ?? ""].filter(Boolean).join("/");
+  };
+  const table = Object.values(build.routes)
+    .map((route) => ({ route, path: fullPath(route) }))
+    .filter(({ path }) => path.startsWith("api/"))
+    .map(({ route, path }) => {
+      const segments = path.split("/");
+      const methods = [];
+      if (route.module.loader) methods.push("GET", "HEAD");
+      if (route.module.action) methods.push(...(route.module.action.allowedMethods ?? ["POST", "PUT", "PATCH", "DELETE"]));
+      const pattern = segments.map((s) => (s === "*" ? ".*" : s.startsWith(":") ? "[^/]+" : s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))).join("/");
+      return { regex: new RegExp(`^/${pattern}/?$`), params: segments.filter((s) => s.startsWith(":") || s === "*").length, methods };
+    })
+    .sort((a, b) => a.params - b.params);
+  return (path) => table.find((route) => route.regex.test(path))?.methods;
+}
+
 async function runServer() {
   const build = await import(pathToFileURL(buildPath).href);
 
@@ -186,6 +212,19 @@ async function runServer() {
       req.resume();
     });
     next();
+  });
+  // The JSON API's methods per route, from the build (a loader answers GET and HEAD; an action the
+  // methods its `methods()` wrapper lists): OPTIONS says exactly those, any other is 405 with them in
+  // Allow (RFC 9110), before a route runs — Remix answered a loader-only route's PUT with a bare 405.
+  const apiMethods = apiRouteMethods(build);
+  app.use((req, res, next) => {
+    if (!req.path.startsWith("/api/")) return next();
+    const allowed = apiMethods(req.path);
+    if (!allowed || (allowed.includes(req.method) && req.method !== "OPTIONS")) return next();
+    res.set("Allow", [...allowed, "OPTIONS"].join(", "));
+    res.set("Cache-Control", "no-store");
+    if (req.method === "OPTIONS") return res.status(204).end();
+    return res.status(405).json({ message: "Method not allowed" });
   });
   // The methods the app answers. TRACE (and any other) came back a 500 from deep inside Remix, and an
   // OPTIONS ran the route's loader (GET /api/uploads/s3/params records an upload): the app takes no

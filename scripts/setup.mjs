@@ -100,3 +100,20 @@ export function ensureChromium() {
   apt(["install", "-y", "-qq", "--no-install-recommends", "chromium"]);
   execFileSync("/usr/bin/chromium", ["--version"], { stdio: "inherit" });
 }
+
+/** Schemathesis (the API fuzzer `npm test` runs), pinned, in a virtual environment of the project's own. */
+export const SCHEMATHESIS_VERSION = "4.32.5";
+export const VENV_DIR = path.join(root, ".venv");
+export const SCHEMATHESIS_BIN = path.join(VENV_DIR, "bin", "schemathesis");
+
+export function ensureSchemathesis() {
+  const installed = spawnSync(SCHEMATHESIS_BIN, ["--version"], { encoding: "utf8" });
+  if (installed.status === 0 && installed.stdout.includes(SCHEMATHESIS_VERSION)) return;
+  const python = ["python3", "python"].find((p) => spawnSync(p, ["--version"], { stdio: "ignore" }).status === 0);
+  if (!python) throw new Error("Python 3 (with venv) is needed for the Schemathesis step of `npm test`.");
+  log(`installing Schemathesis ${SCHEMATHESIS_VERSION} into .venv (the package index, once)`);
+  const started = Date.now();
+  if (!existsSync(path.join(VENV_DIR, "bin", "pip"))) run(python, ["-m", "venv", VENV_DIR]);
+  run(path.join(VENV_DIR, "bin", "pip"), ["install", "--quiet", "--disable-pip-version-check", `schemathesis==${SCHEMATHESIS_VERSION}`]);
+  log(`Schemathesis installed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}

@@ -1,13 +1,16 @@
 // `npm test`: set up everything a fresh clone lacks, then lint, typecheck,
-// vitest (unit + API against the running app and a real database) and Playwright.
+// vitest (unit + API against the running app and a real database), Playwright and Schemathesis
+// (the API fuzzer over the OpenAPI description; scripts/schemathesis.mjs).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
+import { schemathesisStep } from "./schemathesis.mjs";
 import {
   ensureAppBuild,
   ensureChromium,
   ensureDependencies,
   ensureLauncher,
+  ensureSchemathesis,
   loadDotEnv,
   root,
 } from "./setup.mjs";
@@ -19,6 +22,7 @@ try {
   ensureLauncher();
   ensureAppBuild();
   ensureChromium();
+  ensureSchemathesis();
 } catch (error) {
   console.error(`[setup] ${error.message}`);
   process.exit(1);
@@ -35,6 +39,18 @@ function step(name, cmd, args) {
   const res = spawnSync(cmd, args, { cwd: root, stdio: "inherit", env });
   console.log(`=== ${name}: ${res.status === 0 ? "ok" : "FAILED"} (${((Date.now() - t) / 1000).toFixed(1)} s)`);
   return res.status === 0;
+}
+
+/** A step run in this process (the Schemathesis step starts the app and Schemathesis itself). */
+async function timedStep(name, run) {
+  console.log(`\n=== ${name} ===`);
+  const t = Date.now();
+  const ok = await run().catch((error) => {
+    console.error(`[${name}] ${error.message}`);
+    return false;
+  });
+  console.log(`=== ${name}: ${ok ? "ok" : "FAILED"} (${((Date.now() - t) / 1000).toFixed(1)} s)`);
+  return ok;
 }
 
 function readJson(file) {
@@ -60,6 +76,7 @@ const results = {
     `--outputFile.json=${vitestJson}`,
   ]),
   playwright: step("playwright", bin("playwright"), ["test"]),
+  schemathesis: await timedStep("schemathesis", schemathesisStep),
 };
 
 let passed = 0;
@@ -77,7 +94,7 @@ if (p?.stats) {
   failed += p.stats.unexpected;
   skipped += p.stats.skipped;
 }
-for (const [name, ok] of Object.entries(results)) if (!ok && (name === "lint" || name === "typecheck")) failed += 1;
+for (const [name, ok] of Object.entries(results)) if (!ok && (name === "lint" || name === "typecheck" || name === "schemathesis")) failed += 1;
 if (!existsSync(vitestJson) && !results.vitest) failed += 1;
 if (!p && !results.playwright) failed += 1;
 

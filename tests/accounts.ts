@@ -3,6 +3,12 @@ import { User, usernameKey, type Role } from "../app/models/user.server";
 import { hash } from "@node-rs/argon2";
 import type { RunningApp } from "./app-server";
 
+/**
+ * The OpenAPI check (tests/openapi-check.ts), loaded on the client's first /api answer: e2e/ imports
+ * this file for its fixtures, and Playwright's loader does not load the app's description modules.
+ */
+let openApiCheck: Promise<typeof import("./openapi-check")> | undefined;
+
 let counter = 0;
 
 /** Creates an account directly in the database (fixtures never go through the UI). */
@@ -41,7 +47,7 @@ export async function tokenFor(userId: string) {
   return (await createApiToken({ ownerId: userId, name: "test" })).token;
 }
 
-/** A small JSON client for one caller (cookie or Bearer token). */
+/** A small JSON client for one caller (cookie or Bearer token); its /api answers must match the OpenAPI description. */
 export function client(app: RunningApp, auth?: { cookie?: string; token?: string }) {
   const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const res = await fetch(`${app.url}${path}`, {
@@ -56,6 +62,11 @@ export function client(app: RunningApp, auth?: { cookie?: string; token?: string
       body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
     });
     const text = await res.text();
+    // Every API answer is held to the OpenAPI description (tests/openapi-check.ts).
+    if (path.startsWith("/api/")) {
+      const { checkAgainstDescription } = await (openApiCheck ??= import("./openapi-check"));
+      checkAgainstDescription({ method, path, status: res.status, contentType: res.headers.get("content-type"), body: text });
+    }
     let json: unknown;
     try {
       json = text ? JSON.parse(text) : undefined;

@@ -146,6 +146,10 @@ export const routes: readonly RouteEntry[] = [
   { file: "api.uploads.s3.multipart.$uploadId.complete.ts", kind: "api", path: "/api/uploads/s3/multipart/:uploadId/complete", methods: { POST: SIGNED_IN } },
   { file: "media.$.ts", kind: "other", path: "/media/*", methods: { GET: SIGNED_IN }, owned: "upload" },
 
+  // --- The API's description (app/openapi): public, it holds no account's data
+  { file: "api.openapi[.]json.ts", kind: "api", path: "/api/openapi.json", methods: { GET: ANYONE } },
+  { file: "api.docs.ts", kind: "api", path: "/api/docs", methods: { GET: ANYONE } },
+
   // --- Vendors' pricing knowledge (app/services/vendors.server.ts) and admins' training data
   { file: "api.vendors.ts", kind: "api", path: "/api/vendors", methods: { GET: SIGNED_IN } },
   { file: "api.vendors.$vendorId.quote.ts", kind: "api", path: "/api/vendors/:vendorId/quote", methods: { POST: SIGNED_IN }, owned: "vendor" },

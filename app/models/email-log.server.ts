@@ -38,6 +38,8 @@ const emailLogSchema = new Schema(
     kind: { type: String, enum: ["estimate", "notification"], required: true },
     /** The client's name for this send: asking again with it answers this entry. */
     idempotencyKey: { type: String, required: true },
+    /** SHA-256 of what the key was sent with (assessment and parsed body): the same key with another request is 409. */
+    requestHash: { type: String },
     recipientEmail: { type: String, required: true },
     subject: { type: String, required: true },
     html: { type: String, required: true },
@@ -91,6 +93,7 @@ export interface EmailLogRecord {
   requestedBy?: Types.ObjectId;
   kind: "estimate" | "notification";
   idempotencyKey: string;
+  requestHash?: string;
   recipientEmail: string;
   subject: string;
   html: string;

@@ -7,8 +7,8 @@ import { methods, parseJson, validationError } from "~/utils/http.server";
 
 /**
  * `{contactId, templateId?, additionalMessage?}` → 202 with the email log (`pending`) and `via`: the
- * worker delivers it (or, with no mail server, saves it to the local drop: status `saved`). An `Idempotency-Key` header names the send: repeated, it answers the first send as it
- * stands (202, nothing queued again).
+ * worker delivers it (or, with no mail server, saves it to the local drop: status `saved`). An `Idempotency-Key` header names the send: repeated with the same body, it answers the first send as it
+ * stands (202, nothing queued again); with another body or assessment, 409.
  */
 export const action = methods({
   POST: async ({ request, params }: ActionFunctionArgs) => {
@@ -22,8 +22,9 @@ export const action = methods({
       if (!parsed.success) throw validationError(parsed.error);
       key = parsed.data;
     }
+    const rawBody = key === undefined ? undefined : await request.clone().text();
     const input = await parseJson(request, sendEmailSchema);
-    const { log, created, via } = await sendEstimateEmail(actor, params.id ?? "", input, key, { origin: publicOrigin(request) });
+    const { log, created, via } = await sendEstimateEmail(actor, params.id ?? "", input, key, { origin: publicOrigin(request), rawBody });
     // `via`: where it goes ("account", "environment" mail server, or "drop": saved locally, not delivered).
     return json({ ...log, via }, { status: 202, headers: created ? undefined : { "Idempotent-Replayed": "true" } });
   },

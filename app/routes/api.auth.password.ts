@@ -1,7 +1,7 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { changePasswordSchema } from "~/schemas/auth";
 import { requireUser } from "~/services/auth.server";
-import { changePassword } from "~/services/users.server";
+import { assertPasswordChangeAllowed, changePassword } from "~/services/users.server";
 import { methods, parseJson } from "~/utils/http.server";
 
 /**
@@ -11,6 +11,7 @@ import { methods, parseJson } from "~/utils/http.server";
 export const action = methods({
   PUT: async ({ request }: ActionFunctionArgs) => {
     const actor = await requireUser(request);
+    assertPasswordChangeAllowed(actor);
     const input = await parseJson(request, changePasswordSchema);
     const { headers, message } = await changePassword(actor, input, request);
     return json({ message }, { headers });

@@ -127,6 +127,34 @@ describe("delivery to a real SMTP server", () => {
     expect(smtp.withMessageId(log.messageId)).toHaveLength(1);
   });
 
+  it("the same Idempotency-Key with another body or assessment is 409 and queues nothing", async () => {
+    const id = await assessment();
+    const otherId = await assessment();
+    const contactId = await contact();
+    const key = `reuse-${new Types.ObjectId().toHexString()}`;
+    const first = await dealer.post(`/api/assessments/${id}/send-email`, { contactId }, { "Idempotency-Key": key });
+    expect(first.status).toBe(202);
+    const refusals = [
+      await dealer.post(`/api/assessments/${id}/send-email`, { contactId, additionalMessage: "Another note" }, { "Idempotency-Key": key }),
+      // Another body even if the send would not differ: the key names the bytes (docs/decisions/0017).
+      await dealer.post(`/api/assessments/${id}/send-email`, { contactId, extra: 1 }, { "Idempotency-Key": key }),
+      await dealer.post(`/api/assessments/${otherId}/send-email`, { contactId }, { "Idempotency-Key": key }),
+    ];
+    for (const res of refusals) {
+      expect(res.status).toBe(409);
+      expect(res.json).toEqual({
+        message: "This Idempotency-Key was already used with a different request",
+        errors: { "Idempotency-Key": "This Idempotency-Key was already used with a different request" },
+      });
+    }
+    // The same request again still answers the first send.
+    const again = await dealer.post(`/api/assessments/${id}/send-email`, { contactId }, { "Idempotency-Key": key });
+    expect(again.status).toBe(202);
+    expect(again.json.id).toBe(first.json.id);
+    expect(await EmailLog.countDocuments({ ownerId: dealerId, idempotencyKey: key })).toBe(1);
+    expect(await EmailLog.countDocuments({ ownerId: dealerId, assessmentId: otherId })).toBe(0);
+  });
+
   it("keeps a message while the server is down and delivers it once after a retry", async () => {
     const id = await assessment();
     const contactId = await contact();

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import os from "node:os";
 import { Readable } from "node:stream";
 import MailComposer from "nodemailer/lib/mail-composer";
@@ -40,6 +40,7 @@ import { estimatePdf } from "./estimate-pdf.server";
 import { createEstimateLink, ownerActor, revokeUnsentLink } from "./estimate-links.server";
 import { closePooledTransports, mailRouteFor, pooledTransport, type MailRoute } from "./mail-config.server";
 import { Doze } from "./doze.server";
+import { keyReused } from "./idempotency.server";
 import { storage } from "./storage.server";
 import { present } from "./email-logs.server";
 import { dbNow, dbNowMs } from "~/utils/db-clock.server";
@@ -85,6 +86,7 @@ async function queue(fields: Omit<NewEmailLog, "_id" | "messageId">) {
   }
   const first = await findLogByKey({ ownerId: String(fields.ownerId), idempotencyKey: fields.idempotencyKey });
   if (!first) throw new Error("An email with this idempotency key vanished while it was being read");
+  if (first.requestHash && first.requestHash !== fields.requestHash) throw keyReused();
   return { record: first, created: false };
 }
 
@@ -99,14 +101,21 @@ export async function sendEstimateEmail(
   assessmentId: string,
   input: SendEmailInput,
   idempotencyKey?: string,
-  { origin }: { origin?: string } = {},
+  { origin, rawBody }: { origin?: string; rawBody?: string } = {},
 ) {
   const assessment = await getAssessment(actor, assessmentId);
   const ownerId = assessment.ownerId;
   // Where it will go: a mail server, or only the local drop (then the screens say "saved", not "sent").
   const via = routeKind(await mailRouteFor(ownerId));
+  // The request a key names: this assessment and the body's bytes, as for every creating POST
+  // (docs/decisions/0017); a screen's send has no raw body, its parsed fields stand for it.
+  const requestHash = createHash("sha256")
+    .update(`${assessment.id}\n${rawBody ?? JSON.stringify(input)}`)
+    .digest("hex");
   if (idempotencyKey) {
     const first = await findLogByKey({ ownerId, idempotencyKey });
+    // Logs from before the hash was kept (no requestHash) answer as they did.
+    if (first?.requestHash && first.requestHash !== requestHash) throw keyReused();
     if (first) return { log: (await present(actor, [first]))[0], created: false, via };
   }
   if (!SENDABLE.has(assessment.status)) {
@@ -135,6 +144,7 @@ export async function sendEstimateEmail(
     requestedBy: new Types.ObjectId(actor.id),
     kind: "estimate",
     idempotencyKey: idempotencyKey ?? `auto-${randomUUID()}`,
+    requestHash,
     recipientEmail: contact.email,
     ...message,
     assessmentId: new Types.ObjectId(assessment.id),

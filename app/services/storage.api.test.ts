@@ -424,7 +424,7 @@ describe.each(["local", "s3"] as const)("uploads with the %s backend", (backend)
     }
   });
 
-  it("offers Companion's s3/params (form POST) and answers s3/sts with 501", async () => {
+  it("offers Companion's s3/params (form POST) and answers s3/sts with 404 (not offered)", async () => {
     const params = await alice.get("/api/uploads/s3/params?filename=door.png&type=image%2Fpng&metadata%5Bpurpose%5D=dashboard");
     expect(params.status).toBe(200);
     expect(params.json.method).toBe("POST");
@@ -439,7 +439,7 @@ describe.each(["local", "s3"] as const)("uploads with the %s backend", (backend)
     expect((await media(app, alice, body.url)).headers.get("content-type")).toBe("image/png");
 
     const sts = await alice.get("/api/uploads/s3/sts");
-    expect(sts.status).toBe(501);
+    expect(sts.status).toBe(404);
     expect(sts.json.message).toMatch(/not configured/);
   });
 

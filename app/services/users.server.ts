@@ -203,13 +203,18 @@ export async function changeCredentials(
   return { user: toPublicUser(user), headers: await startSession(request, user, toast?.(revokedTokens)), revokedTokens };
 }
 
+/** A token (which the change revokes) cannot change the password: 403, before its body is read. */
+export function assertPasswordChangeAllowed(actor: Actor) {
+  if (actor.via !== "session") throw jsonError(403, "Changing the password needs a signed-in session, not an API token");
+}
+
 /**
  * Settings → Security → Change Password and `PUT /api/auth/password`, for every role: the current
  * password, then the new one; every other session ends and every API token is revoked, and the caller
  * gets a fresh session. From a signed-in session only: a token (which the change revokes) cannot.
  */
 export async function changePassword(actor: Actor, input: ChangePasswordInput, request: Request) {
-  if (actor.via !== "session") throw jsonError(403, "Changing the password needs a signed-in session, not an API token");
+  assertPasswordChangeAllowed(actor);
   let message = "";
   const { headers } = await changeCredentials(actor, { currentPassword: input.currentPassword, newPassword: input.newPassword }, request, (revoked) => {
     const tokens = revoked === 1 ? "1 API token was" : `${revoked} API tokens were`;

@@ -96,11 +96,13 @@ type Handler<Args> = (args: Args) => Promise<Response>;
 
 /** Dispatches an API action by HTTP method; other methods answer 405 with an Allow header. */
 export function methods<Args extends { request: Request }>(handlers: Partial<Record<"POST" | "PUT" | "PATCH" | "DELETE", Handler<Args>>>) {
-  return api(async (args: Args) => {
+  const action = api(async (args: Args) => {
     const handler = handlers[args.request.method as keyof typeof handlers];
     if (!handler) {
       return jsonError(405, "Method not allowed", undefined, { Allow: Object.keys(handlers).join(", ") });
     }
     return handler(args);
   });
+  // server.mjs answers OPTIONS and other methods from this list (with the loader's GET and HEAD).
+  return Object.assign(action, { allowedMethods: Object.keys(handlers) });
 }

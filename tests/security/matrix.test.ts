@@ -96,7 +96,7 @@ const ADMITTED: Record<string, number> = {
   "GET /logout": 302,
   "POST /logout": 302,
   "GET /*": 404,
-  "GET /api/uploads/s3/sts": 501,
+  "GET /api/uploads/s3/sts": 404,
   "GET /api/uploads/s3/params": 400,
   "GET /api/uploads/s3/multipart/:uploadId": 400,
   "GET /api/uploads/s3/multipart/:uploadId/batch": 400,

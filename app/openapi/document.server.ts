@@ -1,0 +1,61 @@
+import { OpenApiGeneratorV31, type OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
+import { describeAdmin } from "./admin.server";
+import { describeAssessments } from "./assessments.server";
+import { describeContacts } from "./contacts.server";
+import { describeDescription } from "./description.server";
+import { describeEmail } from "./email.server";
+import { newRegistry } from "./registry.server";
+import { describeSession } from "./session.server";
+import { describeUploads } from "./uploads.server";
+import { describeVendors } from "./vendors.server";
+
+/**
+ * The API areas, each describing its own routes (docs/decisions/0019). A new route file under
+ * app/routes/api.* is described in its area's module (or a new module added here); the suite's
+ * app/openapi/coverage.test.ts fails while a route file's methods are not in the description.
+ */
+const AREAS: ((registry: OpenAPIRegistry) => void)[] = [
+  describeSession,
+  describeAdmin,
+  describeContacts,
+  (registry) => describeAssessments(registry, describeEmail(registry)),
+  describeUploads,
+  describeVendors,
+  describeDescription,
+];
+
+let built: ReturnType<OpenApiGeneratorV31["generateDocument"]> | undefined;
+
+/** The OpenAPI 3.1 description of the JSON API, generated once per process from the zod schemas. */
+export function openApiDocument() {
+  if (built) return built;
+  const registry = newRegistry();
+  for (const describe of AREAS) describe(registry);
+  const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: "3.1.0",
+    info: {
+      title: "DamageIQ API",
+      version: "1.0.0",
+      description:
+        "The JSON API behind the dealer, vendor and admin screens. Sign in with a session cookie (`POST /api/admin/login`) or send an API token (Settings → API) as `Authorization: Bearer <token>`. Errors answer `{message, errors?}`; creating POSTs take an `Idempotency-Key`.",
+    },
+    servers: [{ url: "/" }],
+  });
+  built = withZodEmailPattern(document);
+  return built;
+}
+
+/**
+ * zod's email check is a pattern stricter than JSON Schema's `email` format: the generator writes only
+ * the format, so the pattern zod checks is added beside it (a client following the description is not
+ * refused an address it allowed).
+ */
+const ZOD_EMAIL = "^(?!\\.)(?!.*\\.\\.)([A-Za-z0-9_'+\\-\\.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9\\-]*\\.)+[A-Za-z]{2,}$";
+
+function withZodEmailPattern<T>(node: T): T {
+  if (Array.isArray(node)) return node.map(withZodEmailPattern) as T;
+  if (node === null || typeof node !== "object") return node;
+  const copy = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, withZodEmailPattern(v)])) as Record<string, unknown>;
+  if (copy.format === "email" && copy.pattern === undefined) copy.pattern = ZOD_EMAIL;
+  return copy as T;
+}
