@@ -72,7 +72,7 @@ export function EmailTab({ settings, formError }: { settings: MailServerSettings
         <Alert color="gray" mt="md" title="Test Connection">
           <Group justify="space-between">
             <Text size="sm">Connects to the mail server and signs in, without sending anything.</Text>
-            <Button type="submit" variant="light">
+            <Button type="submit" variant="default">
               Test Connection
             </Button>
           </Group>
