@@ -37,7 +37,7 @@ export function AnalyzingCard({ assessment }: { assessment: Pick<AssessmentJson,
       </noscript>
       <Stack align="center" gap="sm" py="md">
         <Loader />
-        <Title order={3}>AI Analysis in Progress</Title>
+        <Title order={2} size="h3">AI Analysis in Progress</Title>
         <Text c="dimmed" ta="center">
           Our AI is analyzing {assessment.mediaUrls.length} file(s) of “{assessment.title}”. This typically takes 1-3
           minutes.
@@ -70,7 +70,7 @@ export function ResultCard({ assessment }: { assessment: AssessmentJson }) {
         {notAnalysed ? (
           <>
             <div>
-              <Title order={3}>{ANALYSIS_TOASTS.notAnalysed.title}</Title>
+              <Title order={2} size="h3">{ANALYSIS_TOASTS.notAnalysed.title}</Title>
               <Text c="dimmed">{ANALYSIS_TOASTS.notAnalysed.message}</Text>
             </div>
             <Alert color="orange" title="What to do" data-testid="analysis-missing">
@@ -81,7 +81,7 @@ export function ResultCard({ assessment }: { assessment: AssessmentJson }) {
           </>
         ) : (
           <div>
-            <Title order={3}>{ANALYSIS_TOASTS.complete.title}</Title>
+            <Title order={2} size="h3">{ANALYSIS_TOASTS.complete.title}</Title>
             <Text c="dimmed">{ANALYSIS_TOASTS.complete.message}</Text>
           </div>
         )}

@@ -7,6 +7,7 @@ import { Table } from "~/components/Table";
 import { Text } from "#mantine/components/Text/Text";
 import { Form, Link } from "@remix-run/react";
 import { roleLabel } from "../AppShellLayout";
+import a11y from "../a11y.module.css";
 
 export interface UserRow {
   id: string;
@@ -54,7 +55,9 @@ export function UserTable({
             <Table.Th>Username</Table.Th>
             <Table.Th>Role</Table.Th>
             <Table.Th>Created</Table.Th>
-            <Table.Th aria-label="Actions" />
+            <Table.Th>
+              <span className={a11y.visuallyHidden}>Actions</span>
+            </Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
