@@ -1,8 +1,34 @@
 import { PasswordInput } from "#mantine/components/PasswordInput/PasswordInput";
+import { useState } from "react";
 import { useField } from "remix-validated-form";
-import { VALIDATION, type FieldBase } from "./field-base";
+import { useT } from "~/utils/i18n";
+import { focusIfInvalid, VALIDATION, type FieldBase } from "./field-base";
 
+/**
+ * Mantine's PasswordInput with its show/hide toggle in the Tab order, named, and working with Enter
+ * as well as Space; the input itself says when it is invalid (Mantine leaves aria-invalid off it).
+ */
 export function PasswordField(props: FieldBase) {
   const { error, getInputProps } = useField(props.name, VALIDATION);
-  return <PasswordInput {...getInputProps({ id: props.name, ...props })} error={error} />;
+  const [visible, setVisible] = useState(false);
+  const t = useT();
+  return (
+    <PasswordInput
+      {...getInputProps({ id: props.name, ...props })}
+      error={error}
+      aria-invalid={error ? true : undefined}
+      {...focusIfInvalid(error)}
+      visible={visible}
+      onVisibilityChange={setVisible}
+      visibilityToggleButtonProps={{
+        tabIndex: 0,
+        "aria-label": t("Show password"),
+        onKeyDown: (event: React.KeyboardEvent) => {
+          if (event.key !== "Enter") return;
+          event.preventDefault();
+          setVisible((shown) => !shown);
+        },
+      }}
+    />
+  );
 }

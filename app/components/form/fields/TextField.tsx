@@ -1,11 +1,11 @@
 import { TextInput } from "#mantine/components/TextInput/TextInput";
 import { useField } from "remix-validated-form";
-import { VALIDATION, type FieldBase } from "./field-base";
+import { focusIfInvalid, VALIDATION, type FieldBase } from "./field-base";
 import { useResumedValue } from "./resumed";
 
 /** Text input bound to the surrounding ValidatedForm (client and server messages). */
 export function TextField({ type = "text", ...props }: FieldBase & { type?: string; step?: string }) {
   const { error, getInputProps } = useField(props.name, VALIDATION);
   const resumed = useResumedValue(props.name);
-  return <TextInput {...getInputProps({ id: props.name, type, ...props })} {...(resumed === undefined ? {} : { defaultValue: resumed })} error={error} />;
+  return <TextInput {...getInputProps({ id: props.name, type, ...props })} {...(resumed === undefined ? {} : { defaultValue: resumed })} error={error} {...focusIfInvalid(error)} />;
 }

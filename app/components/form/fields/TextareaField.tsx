@@ -1,10 +1,10 @@
 import { Textarea } from "#mantine/components/Textarea/Textarea";
 import { useField } from "remix-validated-form";
-import { VALIDATION, type FieldBase } from "./field-base";
+import { focusIfInvalid, VALIDATION, type FieldBase } from "./field-base";
 import { useResumedValue } from "./resumed";
 
 export function TextareaField(props: FieldBase & { minRows?: number; autosize?: boolean }) {
   const { error, getInputProps } = useField(props.name, VALIDATION);
   const resumed = useResumedValue(props.name);
-  return <Textarea {...getInputProps({ id: props.name, ...props })} {...(resumed === undefined ? {} : { defaultValue: resumed })} error={error} />;
+  return <Textarea {...getInputProps({ id: props.name, ...props })} {...(resumed === undefined ? {} : { defaultValue: resumed })} error={error} {...focusIfInvalid(error)} />;
 }
