@@ -23,7 +23,7 @@ import { clientMessages, isLanguage, languageFromHeader, translator } from "~/se
 import { commitSession, getSession } from "~/services/session.server";
 import { pagePath, RESUME_MS } from "~/schemas/resume";
 import { serverColorScheme, type ColorSchemeChoice } from "~/services/appearance.server";
-import { cssVariablesResolver, theme } from "~/theme";
+import { theme } from "~/theme";
 import { I18nProvider } from "~/utils/i18n";
 import { fixedColorSchemeManager } from "~/utils/color-scheme";
 import { useNonce } from "~/utils/nonce";
@@ -109,7 +109,6 @@ export function Layout({ children }: { children: ReactNode }) {
       <body>
         <MantineProvider
           theme={theme}
-          cssVariablesResolver={cssVariablesResolver}
           defaultColorScheme={data.theme}
           forceColorScheme={fixed}
           colorSchemeManager={fixedColorSchemeManager}
