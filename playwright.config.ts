@@ -27,13 +27,14 @@ export default defineConfig({
       ],
     },
   },
-  // The phone projects run e2e/phone.spec.ts at a phone's size (360 px wide, touch), JS on and off;
+  // The phone projects run e2e/phone.spec.ts and the accessibility audit (e2e/a11y.spec.ts) at a phone's
+  // size (360 px wide, touch), JS on and off;
   // the throttled walkthrough (e2e/throttled.walk.ts) runs only from bench/throttled-walk.mjs
   // (playwright.throttled.config.ts).
   projects: [
     { name: "js", testIgnore: /phone\.spec\.ts/, use: { javaScriptEnabled: true } },
     { name: "no-js", testIgnore: /phone\.spec\.ts/, use: { javaScriptEnabled: false } },
-    { name: "phone", testMatch: /phone\.spec\.ts/, use: { ...PHONE, javaScriptEnabled: true } },
-    { name: "phone-no-js", testMatch: /phone\.spec\.ts/, use: { ...PHONE, javaScriptEnabled: false } },
+    { name: "phone", testMatch: /(phone|a11y)\.spec\.ts/, use: { ...PHONE, javaScriptEnabled: true } },
+    { name: "phone-no-js", testMatch: /(phone|a11y)\.spec\.ts/, use: { ...PHONE, javaScriptEnabled: false } },
   ],
 });

@@ -45,15 +45,16 @@ export const meta: MetaFunction = ({ data }) => [
 /**
  * Every page's appearance and language, and the flashed toast (read, so cleared). A signed-in
  * account's theme and language come from its session (copied there from the user at sign-in and on
- * every change), so no extra lookup; an anonymous visitor gets the light theme and the language of
- * its Accept-Language header.
+ * every change), so no extra lookup; an anonymous visitor gets its browser's light or dark
+ * preference and the language of its Accept-Language header.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const session = request.headers.get("Cookie") ? await requestSession(request) : null;
   const signedIn = Boolean(session?.get("userId"));
   const stored = session?.get("language");
   const lang = signedIn && isLanguage(stored) ? stored : languageFromHeader(request.headers.get("Accept-Language"));
-  const choice: ColorSchemeChoice = (signedIn && session?.get("theme")) || "light";
+  // The public pages follow the browser's preference; an account's pages its own choice.
+  const choice: ColorSchemeChoice = signedIn ? session?.get("theme") || "light" : "auto";
   const appearance = {
     lang,
     theme: choice,

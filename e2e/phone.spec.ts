@@ -132,3 +132,28 @@ test("phone: whole login tabs, status badges with text, tables that stack, and a
   const top = await page.getByTestId("estimate-card").first().evaluate((el) => el.getBoundingClientRect().top);
   expect(top).toBeLessThan(740);
 });
+
+test("the phone menu with the keyboard: aria-expanded, Escape closes it, closed links take no Tab stop", async ({ page, loginAs, javaScriptEnabled }) => {
+  await loginAs("admin");
+  await page.goto("/contacts");
+  const menu = page.getByRole("navigation", { name: "Main navigation" });
+  const inMenu = () => page.evaluate(() => Boolean(document.activeElement?.closest("#main-navigation")));
+  // Closed: Tab goes from the header straight into the page, never onto the off-screen links.
+  for (let i = 0; i < 6; i++) {
+    await page.keyboard.press("Tab");
+    expect(await inMenu(), `Tab stop ${i + 1} is in the closed menu`).toBe(false);
+  }
+  if (!javaScriptEnabled) return;
+  const burger = page.getByRole("button", { name: "Toggle navigation" });
+  await expect(burger).toHaveAttribute("aria-expanded", "false");
+  await burger.focus();
+  await page.keyboard.press("Enter");
+  await expect(burger).toHaveAttribute("aria-expanded", "true");
+  await expect(menu).toBeInViewport();
+  await page.keyboard.press("Tab");
+  await expect.poll(inMenu).toBe(true);
+  await page.keyboard.press("Escape");
+  await expect(burger).toHaveAttribute("aria-expanded", "false");
+  await expect(burger).toBeFocused();
+  await expect(menu).not.toBeInViewport();
+});

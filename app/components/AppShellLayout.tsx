@@ -11,12 +11,13 @@ import { Text } from "#mantine/components/Text/Text";
 import { Title } from "#mantine/components/Title/Title";
 import { useDisclosure } from "@mantine/hooks";
 import { Form, useLocation, useNavigation } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 import { useT } from "~/utils/i18n";
 import { FlashToast } from "./FlashToast";
 import { LoadingScreen } from "./LoadingScreen";
 import { PreviewBanner } from "./RolePreview";
 import { ShellNavLink } from "./ShellNavLink";
+import a11y from "./a11y.module.css";
 
 export interface ShellUser {
   firstName: string;
@@ -89,20 +90,44 @@ function NoScriptNav({ user }: { user: ShellUser }) {
 
 /** The sidebar shell around every signed-in screen. */
 export function AppShellLayout({ user, children }: { user: ShellUser; children: ReactNode }) {
-  const [opened, { toggle }] = useDisclosure();
+  const [opened, { toggle, close }] = useDisclosure();
+  const burger = useRef<HTMLButtonElement>(null);
   const { pathname } = useLocation();
   const navigation = useNavigation();
   const t = useT();
+  // The phone menu closes with Escape, focus back on the burger.
+  useEffect(() => {
+    if (!opened) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return;
+      close();
+      burger.current?.focus();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [opened, close]);
   return (
     <AppShell
       header={{ height: 56, collapsed: false }}
       navbar={{ width: 260, breakpoint: "sm", collapsed: { mobile: !opened } }}
       padding="md"
     >
+      <a href="#main-content" className={a11y.skipLink}>
+        {t("Skip to content")}
+      </a>
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between">
           <Group gap="xs">
-            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={t("Toggle navigation")} />
+            <Burger
+              ref={burger}
+              opened={opened}
+              onClick={toggle}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label={t("Toggle navigation")}
+              aria-expanded={opened}
+              aria-controls="main-navigation"
+            />
             <Title order={2} size="h4">
               DamageIQ
             </Title>
@@ -113,7 +138,8 @@ export function AppShellLayout({ user, children }: { user: ShellUser; children: 
 
         </Group>
       </AppShell.Header>
-      <AppShell.Navbar p="sm" aria-label={t("Main navigation")}>
+      {/* data-opened: a closed phone menu is hidden from Tab and screen readers too (a11y.module.css), JS or not. */}
+      <AppShell.Navbar p="sm" aria-label={t("Main navigation")} id="main-navigation" className={a11y.navbar} data-opened={opened || undefined}>
         <AppShell.Section grow>
           <NavItems items={MAIN_NAV} pathname={pathname} />
           {user.role === "admin" && (
@@ -156,7 +182,7 @@ export function AppShellLayout({ user, children }: { user: ShellUser; children: 
         </AppShell.Section>
       </AppShell.Navbar>
       {navigation.state === "loading" && navigation.location.pathname !== pathname && <LoadingScreen />}
-      <AppShell.Main>
+      <AppShell.Main id="main-content" tabIndex={-1} className={a11y.main}>
         <NoScriptNav user={user} />
         <FlashToast />
         {user.realRole === "admin" && user.role !== "admin" && <PreviewBanner role={user.role} />}

@@ -78,8 +78,9 @@ function Tr({ className, ...props }: Props<"tr">) {
 
 /** A horizontally scrolling box for a table wider than the screen; a stacking table's needs no width on phones. */
 function ScrollContainer({ minWidth, stackOnPhone = false, children }: { minWidth: number; stackOnPhone?: boolean; children: ReactNode }) {
+  // A Tab stop, so a keyboard can scroll a table wider than the screen (WCAG 2.1.1).
   return (
-    <div className={TABLE_CLASSES.scrollContainer} style={{ "--table-overflow": "auto" } as CSSProperties}>
+    <div className={TABLE_CLASSES.scrollContainer} tabIndex={0} style={{ "--table-overflow": "auto" } as CSSProperties}>
       <div className={classNames(TABLE_CLASSES.scrollContainerInner, stackOnPhone ? stackClasses.stackScroll : undefined)} style={{ "--table-min-width": `calc(${minWidth / 16}rem * var(--mantine-scale))` } as CSSProperties}>
         {children}
       </div>

@@ -137,7 +137,7 @@ export default function UploadPage() {
         <Card withBorder padding="lg">
           <Stack>
             <div>
-              <Title order={3}>{t("Upload Images or Videos")}</Title>
+              <Title order={2} size="h3">{t("Upload Images or Videos")}</Title>
               <Text size="sm" c="dimmed">
                 {t("Drag and drop files here or click to select. Supports JPG, PNG, GIF, MP4 and MOV, max 100MB per file, up to")} {limit.maxNumberOfFiles} {t("files.")}
               </Text>
@@ -160,7 +160,7 @@ export default function UploadPage() {
       {view === "details" && (
         <Card withBorder padding="lg" data-testid="upload-details-step">
           <Stack>
-            <Title order={3}>{t("Assessment Details")}</Title>
+            <Title order={2} size="h3">{t("Assessment Details")}</Title>
             {failed && assessment ? (
               <Alert color="red" title={ANALYSIS_TOASTS.failed.title} data-testid="analysis-failed">
                 {ANALYSIS_TOASTS.failed.message} ({assessment.analysisError})

@@ -185,30 +185,37 @@ export default function VendorAiTrainingPage() {
             )}
           </Group>
 
-          {tab === "rules" && (
-            <Stack gap="sm" role="list" aria-label="Pricing rules">
-              {rules.length === 0 && <Text c="dimmed">{t("No pricing rules yet.")}</Text>}
-              {rules.map((r) => (
-                <RuleCard key={r.id} rule={r} editTo={canEdit ? hrefWith({ edit: r.id }) : undefined} deleteTo={canEdit ? hrefWith({ delete: r.id }) : undefined} />
-              ))}
-            </Stack>
-          )}
-          {tab === "packages" && (
-            <Stack gap="sm" role="list" aria-label="Vendor packages">
-              {packages.length === 0 && <Text c="dimmed">{t("No packages yet.")}</Text>}
-              {packages.map((p) => (
-                <VendorPackageCard key={p.id} pkg={p} editTo={hrefWith({ edit: p.id })} deleteTo={hrefWith({ delete: p.id })} />
-              ))}
-            </Stack>
-          )}
-          {tab === "learning" && (
-            <Stack gap="sm" role="list" aria-label="Learning data">
-              {records.length === 0 && <Text c="dimmed">{t("No learning records yet: they come from edited estimates.")}</Text>}
-              {records.map((r) => (
-                <LearningRecordCard key={r.id} record={r} canValidate={canEdit} />
-              ))}
-            </Stack>
-          )}
+          {tab === "rules" &&
+            // An empty list says so outside it: a role="list" holds list items only.
+            (rules.length === 0 ? (
+              <Text c="dimmed">{t("No pricing rules yet.")}</Text>
+            ) : (
+              <Stack gap="sm" role="list" aria-label="Pricing rules">
+                {rules.map((r) => (
+                  <RuleCard key={r.id} rule={r} editTo={canEdit ? hrefWith({ edit: r.id }) : undefined} deleteTo={canEdit ? hrefWith({ delete: r.id }) : undefined} />
+                ))}
+              </Stack>
+            ))}
+          {tab === "packages" &&
+            (packages.length === 0 ? (
+              <Text c="dimmed">{t("No packages yet.")}</Text>
+            ) : (
+              <Stack gap="sm" role="list" aria-label="Vendor packages">
+                {packages.map((p) => (
+                  <VendorPackageCard key={p.id} pkg={p} editTo={hrefWith({ edit: p.id })} deleteTo={hrefWith({ delete: p.id })} />
+                ))}
+              </Stack>
+            ))}
+          {tab === "learning" &&
+            (records.length === 0 ? (
+              <Text c="dimmed">{t("No learning records yet: they come from edited estimates.")}</Text>
+            ) : (
+              <Stack gap="sm" role="list" aria-label="Learning data">
+                {records.map((r) => (
+                  <LearningRecordCard key={r.id} record={r} canValidate={canEdit} />
+                ))}
+              </Stack>
+            ))}
 
           {canEdit && dialog && tab === "rules" && (
             <DialogRoute title={dialog.kind === "new" ? t("Add Pricing Rule") : dialog.kind === "edit" ? t("Edit Pricing Rule") : t("Delete Pricing Rule")} closeTo={closeTo}>

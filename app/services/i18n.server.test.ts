@@ -9,7 +9,7 @@ const placeholders = (text: string) => (text.match(/\{\{\w+\}\}|%\{\w+\}/g) ?? [
 const SAME: Record<"es" | "fr", readonly string[]> = {
   es: ["Error", "Total", "Subtotal", "Total (USD)", "VIN", "Local", "Token", "Variables:", "(PDF)", "Message-ID", "Authorization: Bearer <token>", "{{latencyMs}} ms", "English", "Español", "Français"],
   fr: [
-    "Contacts", "contacts", "Contact", "Menu", "Notifications", "Minimum", "Description", "Notes", "Image", "Total", "Total (USD)",
+    "Actions", "Contacts", "contacts", "Contact", "Menu", "Notifications", "Minimum", "Description", "Notes", "Image", "Total", "Total (USD)",
     "version", "Version", "Photo", "Photos ({{length}})", "Photo {{n}}", "Type", "Local", "Port", "Collection", "Message", "Page",
     "VIN", "(PDF)", "Message-ID", "Authorization: Bearer <token>", "{{latencyMs}} ms", "English", "Español", "Français",
   ],

@@ -39,7 +39,7 @@ export function AnalyzingCard({ assessment }: { assessment: Pick<AssessmentJson,
       </noscript>
       <Stack align="center" gap="sm" py="md">
         <Loader />
-        <Title order={3}>{t("AI Analysis in Progress")}</Title>
+        <Title order={2} size="h3">{t("AI Analysis in Progress")}</Title>
         <Text c="dimmed" ta="center">
           {t("Our AI is analyzing {{count}} file(s) of “{{title}}”. This typically takes 1-3 minutes.", { count: assessment.mediaUrls.length, title: assessment.title })}
         </Text>
@@ -72,7 +72,7 @@ export function ResultCard({ assessment }: { assessment: AssessmentJson }) {
         {notAnalysed ? (
           <>
             <div>
-              <Title order={3}>{t(ANALYSIS_TOASTS.notAnalysed.title)}</Title>
+              <Title order={2} size="h3">{t(ANALYSIS_TOASTS.notAnalysed.title)}</Title>
               <Text c="dimmed">{ANALYSIS_TOASTS.notAnalysed.message}</Text>
             </div>
             <Alert color="orange" title={t("What to do")} data-testid="analysis-missing">
@@ -81,7 +81,7 @@ export function ResultCard({ assessment }: { assessment: AssessmentJson }) {
           </>
         ) : (
           <div>
-            <Title order={3}>{t(ANALYSIS_TOASTS.complete.title)}</Title>
+            <Title order={2} size="h3">{t(ANALYSIS_TOASTS.complete.title)}</Title>
             <Text c="dimmed">{ANALYSIS_TOASTS.complete.message}</Text>
           </div>
         )}

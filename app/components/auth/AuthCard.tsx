@@ -7,12 +7,13 @@ import { Title } from "#mantine/components/Title/Title";
 import type { ReactNode } from "react";
 import { FlashToast } from "../FlashToast";
 import { useT } from "~/utils/i18n";
+import classes from "./AuthCard.module.css";
 
 /** The centred card of the public screens (set-up and logins). */
 export function AuthCard({ title, subtitle, children }: { title: string; subtitle?: string; children: ReactNode }) {
   const t = useT();
   return (
-    <Center mih="100vh" p="md" bg="gray.0">
+    <Center component="main" mih="100vh" p="md" className={classes.page}>
       <Stack w="100%" maw={440}>
         <FlashToast />
         <Card withBorder shadow="md" p="xl" radius="lg">

@@ -74,7 +74,7 @@ export function EmailTab({ settings, formError }: { settings: MailServerSettings
         <Alert color="gray" mt="md" title={t("Test Connection")}>
           <Group justify="space-between">
             <Text size="sm">{t("Connects to the mail server and signs in, without sending anything.")}</Text>
-            <Button type="submit" variant="light">
+            <Button type="submit" variant="default">
               {t("Test Connection")}
             </Button>
           </Group>

@@ -3,7 +3,7 @@ import { Stack } from "#mantine/components/Stack/Stack";
 import { Text } from "#mantine/components/Text/Text";
 import { Link, useNavigate, useRevalidator, useSearchParams } from "@remix-run/react";
 import { useCallback } from "react";
-import { LazyModal } from "../LazyModal";
+import { DialogRoute } from "../DialogRoute";
 import { showToast } from "../toast";
 import { UploadFallbackForm } from "./UploadFallbackForm";
 import { Uploader } from "./Uploader";
@@ -23,12 +23,12 @@ export function UploadMediaModal({ children, fullWidth }: { children?: React.Rea
   const navigate = useNavigate();
   const revalidator = useRevalidator();
   const opened = params.get("upload") === "1";
+  const next = new URLSearchParams(params);
+  next.delete("upload");
+  const closeTo = next.toString() ? `?${next.toString()}` : ".";
   const close = useCallback(() => {
-    const next = new URLSearchParams(params);
-    next.delete("upload");
-    const search = next.toString();
-    navigate(search ? `?${search}` : ".", { preventScrollReset: true, replace: true });
-  }, [navigate, params]);
+    navigate(closeTo, { preventScrollReset: true, replace: true });
+  }, [navigate, closeTo]);
   const onComplete = useCallback(() => {
     showToast({ title: "Upload Complete", message: messages.dashboardComplete });
     revalidator.revalidate();
@@ -50,28 +50,30 @@ export function UploadMediaModal({ children, fullWidth }: { children?: React.Rea
       >
         {children ?? t("Upload Media")}
       </Button>
-      <LazyModal
-        opened={opened}
-        onClose={close}
-        title={t("Upload Media")}
-        size="xl"
-        // Rendered in place so it is also there server-side (no JavaScript); pinned to the viewport.
-        withinPortal={false}
-        styles={{ inner: { left: 0 } }}
-        data-testid="upload-media-modal"
-      >
-        <Stack>
-          <Text size="sm" c="dimmed">
-            {t("Upload images or videos of a damaged vehicle: JPG, PNG, GIF, MP4 or MOV, max 50MB per file, up to")}{" "}
-            {limit.maxNumberOfFiles} {t("files.")}
-          </Text>
-          {opened ? <Uploader purpose="dashboard" onComplete={onComplete} height={320} /> : null}
-          <UploadFallbackForm purpose="dashboard" redirectTo="/" />
-          <noscript>
-            <a href="/">{t("Close")}</a>
-          </noscript>
-        </Stack>
-      </LazyModal>
+      {opened && (
+        <DialogRoute
+          closeTo={closeTo}
+          onClose={close}
+          title={t("Upload Media")}
+          size="xl"
+          // Rendered in place so it is also there server-side (no JavaScript); pinned to the viewport.
+          withinPortal={false}
+          styles={{ inner: { left: 0 } }}
+          data-testid="upload-media-modal"
+        >
+          <Stack>
+            <Text size="sm" c="dimmed">
+              {t("Upload images or videos of a damaged vehicle: JPG, PNG, GIF, MP4 or MOV, max 50MB per file, up to")}{" "}
+              {limit.maxNumberOfFiles} {t("files.")}
+            </Text>
+            <Uploader purpose="dashboard" onComplete={onComplete} height={320} />
+            <UploadFallbackForm purpose="dashboard" redirectTo="/" />
+            <noscript>
+              <a href="/">{t("Close")}</a>
+            </noscript>
+          </Stack>
+        </DialogRoute>
+      )}
     </>
   );
 }

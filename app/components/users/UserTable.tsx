@@ -8,6 +8,7 @@ import { Text } from "#mantine/components/Text/Text";
 import { Form, Link } from "@remix-run/react";
 import { roleLabel } from "../AppShellLayout";
 import { useT } from "~/utils/i18n";
+import a11y from "../a11y.module.css";
 
 export interface UserRow {
   id: string;
@@ -56,7 +57,9 @@ export function UserTable({
             <Table.Th>{t("Username")}</Table.Th>
             <Table.Th>{t("Role")}</Table.Th>
             <Table.Th>{t("Created")}</Table.Th>
-            <Table.Th aria-label="Actions" />
+            <Table.Th>
+              <span className={a11y.visuallyHidden}>{t("Actions")}</span>
+            </Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>

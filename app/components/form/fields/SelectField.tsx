@@ -1,7 +1,7 @@
 import { NativeSelect } from "~/components/form/NativeSelect";
 import { useField } from "remix-validated-form";
 import { useT } from "~/utils/i18n";
-import { VALIDATION, type FieldBase } from "./field-base";
+import { focusIfInvalid, VALIDATION, type FieldBase } from "./field-base";
 import { useResumedValue } from "./resumed";
 
 /** A native <select>: it works with JavaScript off, unlike a combobox. */
@@ -10,5 +10,5 @@ export function SelectField(props: FieldBase & { data: { value: string; label: s
   // The schemas' messages are English keys (the spec's words), shown in the page's language.
   const t = useT();
   const resumed = useResumedValue(props.name);
-  return <NativeSelect {...getInputProps({ id: props.name, ...props })} {...(resumed === undefined ? {} : { defaultValue: resumed })} error={error && t(error)} />;
+  return <NativeSelect {...getInputProps({ id: props.name, ...props })} {...(resumed === undefined ? {} : { defaultValue: resumed })} error={error && t(error)} {...focusIfInvalid(error)} />;
 }

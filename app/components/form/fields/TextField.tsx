@@ -1,7 +1,7 @@
 import { TextInput } from "#mantine/components/TextInput/TextInput";
 import { useField } from "remix-validated-form";
 import { useT } from "~/utils/i18n";
-import { VALIDATION, type FieldBase } from "./field-base";
+import { focusIfInvalid, VALIDATION, type FieldBase } from "./field-base";
 import { useResumedValue } from "./resumed";
 
 /** Text input bound to the surrounding ValidatedForm (client and server messages). */
@@ -10,5 +10,5 @@ export function TextField({ type = "text", ...props }: FieldBase & { type?: stri
   // The schemas' messages are English keys (the spec's words), shown in the page's language.
   const t = useT();
   const resumed = useResumedValue(props.name);
-  return <TextInput {...getInputProps({ id: props.name, type, ...props })} {...(resumed === undefined ? {} : { defaultValue: resumed })} error={error && t(error)} />;
+  return <TextInput {...getInputProps({ id: props.name, type, ...props })} {...(resumed === undefined ? {} : { defaultValue: resumed })} error={error && t(error)} {...focusIfInvalid(error)} />;
 }

@@ -1,7 +1,7 @@
 import { Textarea } from "#mantine/components/Textarea/Textarea";
 import { useField } from "remix-validated-form";
 import { useT } from "~/utils/i18n";
-import { VALIDATION, type FieldBase } from "./field-base";
+import { focusIfInvalid, VALIDATION, type FieldBase } from "./field-base";
 import { useResumedValue } from "./resumed";
 
 export function TextareaField(props: FieldBase & { minRows?: number; autosize?: boolean }) {
@@ -9,5 +9,5 @@ export function TextareaField(props: FieldBase & { minRows?: number; autosize?: 
   // The schemas' messages are English keys (the spec's words), shown in the page's language.
   const t = useT();
   const resumed = useResumedValue(props.name);
-  return <Textarea {...getInputProps({ id: props.name, ...props })} {...(resumed === undefined ? {} : { defaultValue: resumed })} error={error && t(error)} />;
+  return <Textarea {...getInputProps({ id: props.name, ...props })} {...(resumed === undefined ? {} : { defaultValue: resumed })} error={error && t(error)} {...focusIfInvalid(error)} />;
 }

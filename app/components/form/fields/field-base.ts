@@ -18,3 +18,10 @@ export interface FieldBase {
   placeholder?: string;
   autoComplete?: string;
 }
+
+/**
+ * A field the server answered with an error takes focus when the page loads (the first one in the
+ * page wins), so without JavaScript too the user lands on it and hears its label, "invalid" and the
+ * message (aria-describedby). With JavaScript remix-validated-form moves focus itself.
+ */
+export const focusIfInvalid = (error: string | undefined) => (error ? { autoFocus: true } : {});
