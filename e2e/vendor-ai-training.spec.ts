@@ -53,6 +53,13 @@ test("an admin adds, edits and deletes a vendor's pricing rule and package, and 
   await dialog(page).getByLabel("Refinish Hours").fill("1.5");
   await dialog(page).getByLabel("Make 1").fill("BMW");
   await dialog(page).getByLabel("Vehicle make modifier multiplier 1").fill("1.2");
+  await dialog(page).getByLabel("Minimum Charge (USD)").fill("-1");
+  await dialog(page).getByRole("button", { name: "Create Pricing Rule" }).click();
+  await expect(dialog(page).getByText("Minimum charge must be a positive number")).toBeVisible();
+  // A refused form keeps its modifier rows, JavaScript or not.
+  await expect(dialog(page).getByLabel("Make 1")).toHaveValue("BMW");
+  await expect(dialog(page).getByLabel("Vehicle make modifier multiplier 1")).toHaveValue("1.2");
+  await dialog(page).getByLabel("Minimum Charge (USD)").fill("0");
   await dialog(page).getByRole("button", { name: "Create Pricing Rule" }).click();
   await expectToast(page, "Success", "Pricing rule created successfully");
   const rule = page.getByRole("listitem", { name: "Dent (major)" });
