@@ -10,7 +10,7 @@ import { expect, test } from "./fixtures";
 // server's messages for a missing signature and terms, then Approve; on another estimate, Decline
 // with a reason. The page carries no script, so both projects walk the same HTML forms.
 
-async function estimateLink(createUser: (role: "dealer") => Promise<{ id: string }>, title: string) {
+async function estimateLink(createUser: (role: "dealer") => Promise<{ id: string }>, title: string, fields: Record<string, unknown> = {}) {
   const user = await createUser("dealer");
   const api = client({ url: process.env.E2E_BASE_URL! } as RunningApp, { token: await tokenFor(user.id) });
   const mediaUrl = await uploadMedia(api);
@@ -29,10 +29,11 @@ async function estimateLink(createUser: (role: "dealer") => Promise<{ id: string
     damages: [{ damageType: "dent", location: "left", severity: "moderate", description: "Door dent", confidence: 0.8, mediaUrl }],
     damageCategories: ["dent"],
     lineItems: [{ damageType: "dent", severity: "moderate", location: "left", priced: true, totalCents: 42550 }],
+    ...fields,
   });
   const link = await api.post(`/api/assessments/${String(estimate._id)}/links`);
   expect(link.status).toBe(201);
-  return { path: new URL(link.json.url as string).pathname, id: String(estimate._id) };
+  return { path: new URL(link.json.url as string).pathname, id: String(estimate._id), api };
 }
 
 async function expectPhoneLayout(page: Page) {
@@ -83,4 +84,29 @@ test("the customer declines with a reason", async ({ page, createUser }) => {
   await expectPhoneLayout(page);
   const stored = await Assessment.findById(id).lean<{ customerDecision?: { decision: string } }>();
   expect(stored?.customerDecision?.decision).toBe("declined");
+});
+
+test("the page shows the version's lines with their part and the totals block the API gives", async ({ page, createUser }) => {
+  const estimateSheet = {
+    lines: [
+      { id: "d0-1", damage: 0, operation: "replace", description: "Door shell", labour: { category: "body", hours: 2.5, rateCents: 6000 }, part: { type: "oem", number: "67001-06900", description: "Front door shell", quantity: 1, unitPriceCents: 48999 }, amountCents: 0, note: "" },
+      { id: "d0-2", damage: 0, operation: "refinish", description: "Door", labour: { category: "refinish", hours: 1.75, rateCents: 6500 }, part: null, amountCents: 0, note: "" },
+    ],
+    rates: { body: 6000, refinish: 6500, mechanical: 6000, frame: 6000 },
+    materialsRateCents: 3800,
+    taxRates: { parts: 8.875, labour: 4, materials: 8.875 },
+    deductibleCents: null,
+    language: null,
+    mileage: null,
+  };
+  const { path, id, api } = await estimateLink(createUser, "Grey Camry door", { estimateSheet });
+  const totals = (await api.get(`/api/assessments/${id}`)).json.sheet.totals as { taxTotalCents: number; totalCents: number };
+  const money = (cents: number) => new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" }).format(cents / 100);
+  expect(totals.taxTotalCents).toBeGreaterThan(0);
+  await page.goto(path);
+  await expect(page.getByTestId("public-line")).toHaveCount(2);
+  await expect(page.getByTestId("public-line-part")).toHaveText("Part: OEM 67001-06900 Front door shell × 1 @ $489.99");
+  await expect(page.getByTestId("public-tax")).toHaveText(money(totals.taxTotalCents));
+  await expect(page.getByTestId("public-total")).toHaveText(money(totals.totalCents));
+  await expectPhoneLayout(page);
 });

@@ -43,14 +43,30 @@ test("an admin adds, edits and deletes a vendor's pricing rule and package, and 
   await dialog(page).getByLabel("Severity").selectOption("major");
   await dialog(page).getByLabel("Base Price (USD)").fill("250");
   await dialog(page).getByLabel("Labor Rate (USD/hour)").fill("85.50");
+  // The estimate line defaults: the API's messages, then a part price and refinish hours.
+  await dialog(page).getByLabel("Part Price (USD)").fill("-5");
+  await dialog(page).getByLabel("Refinish Hours").fill("1000");
+  await dialog(page).getByRole("button", { name: "Create Pricing Rule" }).click();
+  await expect(dialog(page).getByText("Part price must be a positive number")).toBeVisible();
+  await expect(dialog(page).getByText("Refinish hours must be at most 999")).toBeVisible();
+  await dialog(page).getByLabel("Part Price (USD)").fill("249.99");
+  await dialog(page).getByLabel("Refinish Hours").fill("1.5");
   await dialog(page).getByLabel("Make 1").fill("BMW");
   await dialog(page).getByLabel("Vehicle make modifier multiplier 1").fill("1.2");
+  await dialog(page).getByLabel("Minimum Charge (USD)").fill("-1");
+  await dialog(page).getByRole("button", { name: "Create Pricing Rule" }).click();
+  await expect(dialog(page).getByText("Minimum charge must be a positive number")).toBeVisible();
+  // A refused form keeps its modifier rows, JavaScript or not.
+  await expect(dialog(page).getByLabel("Make 1")).toHaveValue("BMW");
+  await expect(dialog(page).getByLabel("Vehicle make modifier multiplier 1")).toHaveValue("1.2");
+  await dialog(page).getByLabel("Minimum Charge (USD)").fill("0");
   await dialog(page).getByRole("button", { name: "Create Pricing Rule" }).click();
   await expectToast(page, "Success", "Pricing rule created successfully");
   const rule = page.getByRole("listitem", { name: "Dent (major)" });
   await expect(rule).toContainText("$250.00");
   await expect(rule).toContainText("$85.50/h");
   await expect(rule).toContainText("Make: BMW ×1.2");
+  await expect(rule.getByTestId("rule-line-defaults")).toHaveText("Part $249.99 · Refinish 1.5 h");
 
   // A second active rule for the same pair is refused on the form.
   await page.getByRole("link", { name: "Add Pricing Rule" }).click();
@@ -64,10 +80,19 @@ test("an admin adds, edits and deletes a vendor's pricing rule and package, and 
 
   await rule.getByRole("link", { name: "Edit Dent (major)" }).click();
   await expect(dialog(page).getByLabel("Make 1")).toHaveValue("BMW");
+  await expect(dialog(page).getByLabel("Part Price (USD)")).toHaveValue("249.99");
+  await expect(dialog(page).getByLabel("Refinish Hours")).toHaveValue("1.5");
   await dialog(page).getByLabel("Base Price (USD)").fill("275");
+  // Cleared: no part price any more; a refinish rate and paint materials rate added.
+  await dialog(page).getByLabel("Part Price (USD)").fill("");
+  await dialog(page).getByLabel("Refinish Rate (USD/hour)").fill("60");
+  await dialog(page).getByLabel("Paint Materials Rate (USD/refinish hour)").fill("35");
   await dialog(page).getByRole("button", { name: "Update Pricing Rule" }).click();
   await expectToast(page, "Success", "Pricing rule updated successfully");
   await expect(rule).toContainText("$275.00");
+  await expect(rule.getByTestId("rule-line-defaults")).toHaveText("Refinish 1.5 h at $60.00/h · Paint materials $35.00/refinish h");
+  const stored = await mongoose.connection.collection("pricingrules").findOne({ vendorId: vendor.user._id, damageType: "dent" });
+  expect(stored).toMatchObject({ refinishHours: 1.5, refinishRate: 60, materialsRate: 35, partPrice: null });
   await rule.getByRole("link", { name: "Delete Dent (major)" }).click();
   await dialog(page).getByRole("button", { name: "Delete" }).click();
   await expectToast(page, "Success", "Pricing rule deleted successfully");

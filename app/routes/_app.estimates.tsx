@@ -49,7 +49,7 @@ const PLACEHOLDERS = 5;
 
 export default function EstimatesPage() {
   const t = useT();
-  const { q, status, assessments, matched, page, pageCount, pageSize, summary, target, timeZone, contacts } = useLoaderData<typeof loader>();
+  const { q, status, assessments, matched, page, pageCount, pageSize, summary, target, timeZone, contacts, links } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const loading = useListLoading(200, ESTIMATE_LIST_PARAMS);
   const dialog = readEstimateDialog(params);
@@ -116,7 +116,7 @@ export default function EstimatesPage() {
           {!estimate ? (
             <Text>{t("Estimate not found.")}</Text>
           ) : dialog.kind === "view" ? (
-            <EstimateDetail estimate={estimate} hrefWith={hrefWith} formatTime={formatTime} />
+            <EstimateDetail estimate={estimate} links={links} hrefWith={hrefWith} formatTime={formatTime} />
           ) : dialog.kind === "edit" && BEING_ANALYZED.includes(estimate.status) ? (
             <Text>{t("This estimate is being analyzed: edit it when the analysis is done.")}</Text>
           ) : dialog.kind === "edit" ? (

@@ -37,6 +37,23 @@ describe("the forms' adapters", () => {
     expect(inactive.isActive).toBe(false);
   });
 
+  it("a pricing rule form: the estimate line defaults from text, a blank one cleared (null), a field not posted left out, the API's messages", () => {
+    const base = { damageType: "dent", severity: "minor", basePrice: "1", laborRate: "1" };
+    const parsed = pricingRuleFormSchema.parse({ ...base, partPrice: "249.99", refinishHours: "1.5", refinishRate: "", materialsRate: " " });
+    expect(parsed).toMatchObject({ partPrice: 249.99, refinishHours: 1.5, refinishRate: null, materialsRate: null });
+    expect(pricingRuleFormSchema.parse(base)).not.toHaveProperty("partPrice");
+    const bad = pricingRuleFormSchema.safeParse({ ...base, partPrice: "-1", refinishHours: "1000", materialsRate: "1.234" });
+    expect(bad.success).toBe(false);
+    const messages = bad.error!.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+    expect(messages).toEqual(
+      expect.arrayContaining([
+        "partPrice: Part price must be a positive number",
+        expect.stringMatching(/^refinishHours: Refinish hours must be at most/),
+        "materialsRate: Paint materials rate can have at most 2 decimal places",
+      ]),
+    );
+  });
+
   it("a vendor package form: comma-separated service types trimmed, defaults warranty 0 and AI weight 1", () => {
     const parsed = vendorPackageFormSchema.parse({
       packageName: " Fleet care ",

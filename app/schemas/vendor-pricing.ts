@@ -67,6 +67,8 @@ export const pricingRuleSchema = z.object({
   partPrice: amountField("Part price").nullish(),
 });
 export type PricingRuleInput = z.infer<typeof pricingRuleSchema>;
+/** A rule's optional shop defaults of estimate lines. */
+export const RULE_LINE_DEFAULTS = ["refinishHours", "refinishRate", "materialsRate", "partPrice"] as const;
 
 const discountTier = z
   .object({
@@ -162,6 +164,10 @@ function pricingRuleFromForm(values: unknown) {
   const form = values as Record<string, unknown>;
   const out: Record<string, unknown> = { ...form };
   for (const field of ["basePrice", "laborRate", "markupPercentage", "minimumCharge"]) out[field] = formNumber(form[field]);
+  // The form shows every one of a rule's line defaults: one left blank has none (null clears it on edit).
+  for (const field of RULE_LINE_DEFAULTS) {
+    if (field in form) out[field] = formNumber(form[field]) ?? null;
+  }
   for (const kind of MODIFIER_KINDS) out[kind] = modifierRows(form, kind);
   out.isActive = formBoolean(form.isActive) ?? false;
   return out;

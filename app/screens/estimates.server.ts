@@ -6,6 +6,7 @@ import { DELETE_TOASTS, REJECTED_MESSAGE } from "~/schemas/toasts";
 import type { Actor } from "~/services/auth.server";
 import { contactChoices } from "~/services/contacts.server";
 import { editEstimate, estimatesPage, getEstimate } from "~/services/estimates.server";
+import { listEstimateLinks, revokeEstimateLink } from "~/services/estimate-links.server";
 import { redirectWithToast } from "~/services/session.server";
 import { asFormFailure, handleForm } from "~/utils/forms.server";
 import { jsonError } from "~/utils/http.server";
@@ -35,12 +36,16 @@ export async function estimatesData(actor: Actor, requestUrl: string) {
     estimatesPage(actor, { q, status, page, pageSize: ESTIMATES_PAGE_SIZE }),
     dialog ? getEstimate(actor, dialog.id).catch(nullIfNotFound) : null,
   ]);
-  // Edit Estimate's customer dropdown: the estimate owner's contacts.
-  const contacts = dialog?.kind === "edit" && target ? await contactChoices(actor, target.ownerId) : [];
+  // Edit Estimate's customer dropdown: the estimate owner's contacts; the detail's customer links.
+  const [contacts, links] = await Promise.all([
+    dialog?.kind === "edit" && target ? contactChoices(actor, target.ownerId) : Promise.resolve([]),
+    dialog?.kind === "view" && target ? listEstimateLinks(actor, target.id).then((l) => l.links) : Promise.resolve([]),
+  ]);
   return {
     q: q ?? "",
     status: status ?? "all",
     contacts,
+    links,
     pageSize: ESTIMATES_PAGE_SIZE,
     timeZone: SERVER_TIME_ZONE,
     ...list,
@@ -57,7 +62,7 @@ const backTo = (requestUrl: string, changes: Record<string, string | null>) => {
   return listReturnTo(url.toString(), { keys: [...ESTIMATE_LIST_PARAMS, "view"] });
 };
 
-/** The form posts of /estimates: `intent` = update | approve | reject | analyze | email | delete, with the estimate's `id`. */
+/** The form posts of /estimates: `intent` = update | approve | reject | analyze | email | revoke-link (with `linkId`) | delete, with the estimate's `id`. */
 export async function estimatesAction(actor: Actor, request: Request) {
   const form = await request.formData();
   const id = String(form.get("id") ?? "");
@@ -111,6 +116,16 @@ export async function estimatesAction(actor: Actor, request: Request) {
       );
     case "email":
       return sendEstimateFromScreen(actor, request, id, form, toDetail(id));
+    case "revoke-link":
+      return writeAndReturn(
+        request,
+        toDetail(id),
+        async () => {
+          const link = await revokeEstimateLink(actor, id, String(form.get("linkId") ?? ""));
+          return { title: "Link Revoked", message: `The customer link to version ${link.version} no longer opens the estimate.` };
+        },
+        "Failed to revoke the link",
+      );
     case "delete":
       return writeAndReturn(
         request,

@@ -234,6 +234,43 @@ describe("the public page", () => {
     expect(new Date(again.lastViewedAt).getTime()).toBeGreaterThan(new Date(first.lastViewedAt).getTime());
   });
 
+  it("shows the version's sheet: lines grouped by operation with their part, and the totals block equal to the API's sheet.totals", async () => {
+    const estimateSheet = {
+      lines: [
+        { id: "d0-1", damage: 0, operation: "replace", description: "Door shell", labour: { category: "body", hours: 2.5, rateCents: 6000 }, part: { type: "oem", number: "67001-06900", description: "Front door shell", quantity: 1, unitPriceCents: 48999 }, amountCents: 0, note: "" },
+        { id: "d0-2", damage: 0, operation: "refinish", description: "Door", labour: { category: "refinish", hours: 1.75, rateCents: 6500 }, part: null, amountCents: 0, note: "" },
+        { id: "x-1", damage: null, operation: "sublet", description: "Wheel alignment", labour: null, part: null, amountCents: 8900, note: "" },
+      ],
+      rates: { body: 6000, refinish: 6500, mechanical: 6000, frame: 6000 },
+      materialsRateCents: 3800,
+      taxRates: { parts: 8.875, labour: 4, materials: 8.875 },
+      deductibleCents: 50000,
+      language: null,
+      mileage: 41000,
+    };
+    const id = await sentEstimate({ estimateSheet, estimatedCost: 1 });
+    const t = (await dealerA.get(`/api/assessments/${id}`)).json.sheet.totals;
+    // As the edit service stores it: the estimate's cost is the sheet's total.
+    await Assessment.updateOne({ _id: id }, { $set: { estimatedCost: t.totalCents / 100 } });
+    expect(t.taxTotalCents).toBeGreaterThan(0);
+    const money = (cents: number) => new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" }).format(cents / 100);
+    const link = await newLink(dealerA, id);
+    const page = await customer().get(pagePath(link.token));
+    expect(page.status).toBe(200);
+    expect(page.text).not.toMatch(/<script/i);
+    // Grouped by operation in the PDF's order: Replace, Refinish, Sublet.
+    const groups = [...page.text.matchAll(/class="group">([^<]+)</g)].map((m) => m[1]);
+    expect(groups).toEqual(["Replace", "Refinish", "Sublet"]);
+    expect(page.text).toMatch(/data-testid="public-line-part">Part: OEM 67001-06900 Front door shell × 1 @ \$489\.99</);
+    expect(page.text).toContain(`data-testid="public-tax">${money(t.taxTotalCents)}<`);
+    expect(page.text).toContain(`data-testid="public-total">${money(t.totalCents)}<`);
+    expect(page.text).toContain(`data-testid="headline-total">${money(t.totalCents)}<`);
+    expect(page.text).toContain(`data-testid="public-subtotal">${money(t.subtotalCents)}<`);
+    expect(page.text).toContain(`data-testid="public-customer-pays">${money(t.customerPaysCents)}<`);
+    expect(page.text).toContain(`data-testid="public-insurer-pays">${money(t.insurerPaysCents)}<`);
+    expect(t.customerPaysCents).toBe(50000);
+  });
+
   it("stores only the token's hash; unknown, altered and malformed tokens are 404 pages", async () => {
     const id = await sentEstimate();
     const link = await newLink(dealerA, id);

@@ -10,6 +10,7 @@ import { findUserById } from "~/models/user.server";
 import { approveSchema, declineSchema, questionSchema, type ApproveInput, type DeclineInput, type QuestionInput } from "~/schemas/customer-approval";
 import { dbNow, dbNowMs } from "~/utils/db-clock.server";
 import { env } from "~/utils/env.server";
+import { readSheet, sheetTotalCents, sheetTotals } from "~/utils/estimate-sheet";
 import { fieldErrors, type FieldErrors } from "~/utils/http.server";
 import type { Actor } from "./auth.server";
 import { notifyCustomerDecision, notifyCustomerQuestion } from "./email-delivery.server";
@@ -99,18 +100,26 @@ async function customerOf(estimate: AssessmentRecord) {
   return contact ? { firstName: contact.firstName, lastName: contact.lastName, email: contact.email } : null;
 }
 
-/** What the public page shows of the version: as the estimate holds it (the lines component renders the rest). */
+/**
+ * What the public page shows of the version: as the estimate holds it, the sheet read and totalled
+ * as the API's `sheet` and the PDF do (the lines component renders it).
+ */
 function estimateView(estimate: AssessmentRecord) {
+  const sheet = readSheet(estimate);
+  const estimatedCost = estimate.estimatedCost ?? null;
+  const damages = (estimate.damages ?? []).map((d) => ({ damageType: d.damageType, location: d.location, severity: d.severity, description: d.description ?? "" }));
   return {
     title: estimate.title,
     version: estimate.version ?? 1,
     vehicle: [estimate.vehicleYear, estimate.vehicleMake, estimate.vehicleModel].filter(Boolean).join(" ") || null,
     vin: estimate.vin ?? null,
     createdAt: estimate.createdAt.toISOString(),
-    estimatedCost: estimate.estimatedCost ?? null,
+    estimatedCost,
     costNote: estimate.costNote ?? null,
-    lineItems: estimate.lineItems ?? [],
-    damages: (estimate.damages ?? []).map((d) => ({ damageType: d.damageType, location: d.location, severity: d.severity, description: d.description ?? "" })),
+    sheet: { ...sheet, totals: sheetTotals(sheet) },
+    // As the PDF prints it: TBD while the estimate's cost is, else the sheet's total.
+    totalCents: estimatedCost === null ? null : (sheetTotalCents(sheet, damages.length) ?? Math.round(estimatedCost * 100)),
+    damages,
     photoCount: (estimate.mediaUrls ?? []).length,
   };
 }

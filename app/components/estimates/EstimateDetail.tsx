@@ -11,6 +11,7 @@ import { Text } from "#mantine/components/Text/Text";
 import { Title } from "#mantine/components/Title/Title";
 import { Form, Link } from "@remix-run/react";
 import type { ReactNode } from "react";
+import type { EstimateLinkJson } from "~/services/estimate-links.server";
 import type { EstimateJson } from "~/services/estimates.server";
 import { formatDollars } from "~/utils/estimate-lines";
 import { DecisionBadge, SeverityBadge, StatusBadge } from "../assessments/badges";
@@ -48,11 +49,28 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 }
 
 /** A form post of one intent about this estimate (approve, reject, email). */
-function PostButton({ id, intent, children, ...props }: { id: string; intent: string; children: ReactNode; color?: string; variant?: string; disabled?: boolean; title?: string }) {
+function PostButton({
+  id,
+  intent,
+  linkId,
+  children,
+  ...props
+}: {
+  id: string;
+  intent: string;
+  linkId?: string;
+  children: ReactNode;
+  color?: string;
+  variant?: string;
+  disabled?: boolean;
+  title?: string;
+  "aria-label"?: string;
+}) {
   return (
     <Form method="post" preventScrollReset>
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="id" value={id} />
+      {linkId && <input type="hidden" name="linkId" value={linkId} />}
       {intent === "email" && <SendKeyField id={id} />}
       <Button type="submit" size="xs" {...props}>
         {children}
@@ -64,14 +82,18 @@ function PostButton({ id, intent, children, ...props }: { id: string; intent: st
 /** The detail dialog (spec §2) with the photos, damages, lines, audit trail and the estimate's actions. */
 export function EstimateDetail({
   estimate: a,
+  links,
   hrefWith,
   formatTime,
 }: {
   estimate: EstimateJson;
+  /** The customer links of every version of the estimate, newest first as the service lists them. */
+  links: EstimateLinkJson[];
   hrefWith: (changes: Record<string, string | null>) => string;
   formatTime: (iso: string) => string;
 }) {
   const t = useT();
+  const when = (iso: string | null) => (iso ? formatTime(iso) : t("unknown"));
   const photoOf = (url: string | null) => (url ? a.mediaUrls.indexOf(url) + 1 : 0);
   return (
     <Stack gap="md" data-testid="estimate-detail">
@@ -256,6 +278,39 @@ export function EstimateDetail({
         <EstimateLines estimate={a} />
       </Section>
 
+      <Section title={t("Customer Links")}>
+        {links.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            {t("No customer link yet: emailing the estimate creates one.")}
+          </Text>
+        ) : (
+          <Stack gap={6} component="ul" style={{ listStyle: "none", margin: 0, padding: 0 }} data-testid="customer-links">
+            {links.map((link) => (
+              <li key={link.id} data-testid="customer-link">
+                <Group justify="space-between" wrap="nowrap" align="flex-start">
+                  <div>
+                    <Text size="sm">
+                      {t("Version")} {link.version} · <strong data-testid="link-state">{t(link.state)}</strong> · {t("via")} {t(link.via)}
+                    </Text>
+                    <Text size="xs" c="dimmed">
+                      {t("Created")} {when(link.createdAt)} ·{" "}
+                      {link.state === "revoked" ? t("Revoked {{when}}", { when: when(link.revokedAt) }) : t("Expires {{when}}", { when: when(link.expiresAt) })} ·{" "}
+                      {link.lastViewedAt
+                        ? t(link.views === 1 ? "Last viewed {{when}} ({{views}} view)" : "Last viewed {{when}} ({{views}} views)", { when: formatTime(link.lastViewedAt), views: link.views })
+                        : t("Not opened yet")}
+                    </Text>
+                  </div>
+                  {link.state === "active" && (
+                    <PostButton id={a.id} intent="revoke-link" linkId={link.id} color="red" variant="light" aria-label={t("Revoke the link to version {{version}}", { version: link.version })}>
+                      {t("Revoke")}
+                    </PostButton>
+                  )}
+                </Group>
+              </li>
+            ))}
+          </Stack>
+        )}
+      </Section>
       <Section title={t("Audit Trail")}>
         <AuditTrail audit={a.audit} formatTime={formatTime} />
       </Section>

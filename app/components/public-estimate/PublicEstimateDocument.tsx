@@ -18,6 +18,8 @@ h2{font-size:1.1rem;margin:1.5rem 0 .5rem}
 .total{font-size:1.75rem;font-weight:700;margin:.5rem 0}
 .lines{width:100%;border-collapse:collapse}
 .lines td,.lines th{padding:.4rem 0;border-bottom:1px solid #e5e7eb;text-align:left;vertical-align:top}
+.group{color:#4b5563;font-size:.9rem;padding-top:.75rem!important}
+.totals th{font-weight:400}
 .amount{text-align:right!important;white-space:nowrap;padding-left:1rem!important}
 .damages{padding-left:1.25rem}
 .photos{display:grid;grid-template-columns:repeat(2,1fr);gap:.5rem}
@@ -131,7 +133,7 @@ export function PublicEstimateDocument({
         </p>
       ) : null}
 
-      <PublicEstimateLines damages={estimate.damages} lineItems={estimate.lineItems} estimatedCost={estimate.estimatedCost} costNote={estimate.costNote} />
+      <PublicEstimateLines damages={estimate.damages} sheet={estimate.sheet} totalCents={estimate.totalCents} costNote={estimate.costNote} />
 
       <p>
         <a href={`${base}/pdf`} data-testid="pdf-link">

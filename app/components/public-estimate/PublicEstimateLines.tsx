@@ -1,22 +1,61 @@
-import { asLines, formatCents, formatDollars, humanizeType, lineCents } from "~/utils/estimate-lines";
+import { LABOUR_CATEGORIES, OPERATION_LABELS, OPERATIONS, PART_TYPE_LABELS } from "~/schemas/estimate-sheet";
+import { formatCents, humanizeType } from "~/utils/estimate-lines";
+import { labourCentsOf, lineTotalCents, materialsCentsOf, type Sheet, type SheetLine, type SheetTotals } from "~/utils/estimate-sheet";
+
+/** What a line is made of, as the PDF prints it: labour, its paint materials, the part, sublet or other charges. */
+function LineFacts({ line, materialsRateCents }: { line: SheetLine; materialsRateCents: number }) {
+  const materials = materialsCentsOf(line, materialsRateCents);
+  return (
+    <>
+      {line.labour ? (
+        <div className="dim">
+          Labour ({line.labour.category}): {line.labour.hours} h × {formatCents(line.labour.rateCents)} = {formatCents(labourCentsOf(line))}
+        </div>
+      ) : null}
+      {materials ? <div className="dim">Paint materials: {formatCents(materials)}</div> : null}
+      {line.part ? (
+        <div className="dim" data-testid="public-line-part">
+          Part: {[PART_TYPE_LABELS[line.part.type], line.part.number, line.part.description].filter(Boolean).join(" ")} × {line.part.quantity} @{" "}
+          {formatCents(line.part.unitPriceCents)}
+        </div>
+      ) : null}
+      {line.amountCents ? (
+        <div className="dim">
+          {line.operation === "sublet" ? "Sublet" : "Other charges"}: {formatCents(line.amountCents)}
+        </div>
+      ) : null}
+      {line.note ? <div className="dim">{line.note}</div> : null}
+    </>
+  );
+}
 
 /**
- * The estimate's damages, lines and total as the version holds them, in plain HTML for the
- * customer's page (no Mantine, no script). The one place that page reads the lines: when the
- * estimate's lines and totals change shape, this component is what switches to them.
+ * The estimate's damages, its lines grouped by operation and the totals block as the version holds
+ * them, in plain HTML for the customer's page (no Mantine, no script), in the order the PDF prints
+ * them. The money comes from the sheet helpers (decision 0021); nothing is summed here.
  */
 export function PublicEstimateLines({
   damages,
-  lineItems,
-  estimatedCost,
+  sheet,
+  totalCents,
   costNote,
 }: {
   damages: { damageType: string; location: string; severity: string; description: string }[];
-  lineItems: unknown[];
-  estimatedCost: number | null;
+  sheet: Sheet & { totals: SheetTotals };
+  /** The version's total, null while a damage is still to be priced (TBD). */
+  totalCents: number | null;
   costNote: string | null;
 }) {
-  const lines = asLines(lineItems);
+  const t = sheet.totals;
+  const groups = OPERATIONS.map((op) => ({ op, lines: sheet.lines.filter((l) => l.operation === op) })).filter((g) => g.lines.length > 0);
+  const row = (label: string, cents: number, testId?: string) => (
+    <tr key={label}>
+      <th scope="row">{label}</th>
+      <td className="amount" data-testid={testId}>
+        {formatCents(cents)}
+      </td>
+    </tr>
+  );
   return (
     <>
       <h2>Damages</h2>
@@ -34,34 +73,66 @@ export function PublicEstimateLines({
       )}
       <h2>Lines</h2>
       <table className="lines" data-testid="public-lines">
-        <tbody>
-          {lines.map((line, i) => (
-            <tr key={i}>
-              <td>
-                {humanizeType(line.damageType)} ({line.severity}
-                {line.location ? `, ${line.location}` : ""})
-              </td>
-              <td className="amount">{formatCents(lineCents(line))}</td>
+        {groups.map((g) => (
+          <tbody key={g.op}>
+            <tr>
+              <th colSpan={2} scope="colgroup" className="group">
+                {OPERATION_LABELS[g.op]}
+              </th>
             </tr>
-          ))}
-          {lines.length === 0 ? (
+            {g.lines.map((line) => (
+              <tr key={line.id} data-testid="public-line">
+                <td>
+                  {line.damage !== null ? `#${line.damage + 1} ` : ""}
+                  {line.description || OPERATION_LABELS[line.operation]}
+                  <LineFacts line={line} materialsRateCents={sheet.materialsRateCents} />
+                </td>
+                <td className="amount">{formatCents(lineTotalCents(line, sheet.materialsRateCents))}</td>
+              </tr>
+            ))}
+          </tbody>
+        ))}
+        {groups.length === 0 ? (
+          <tbody>
             <tr>
               <td colSpan={2} className="dim">
                 No line items
               </td>
             </tr>
-          ) : null}
+          </tbody>
+        ) : null}
+      </table>
+      <h2>Totals</h2>
+      <table className="lines totals" data-testid="public-totals">
+        <tbody>
+          {row("Parts", t.partsCents, "public-parts")}
+          {LABOUR_CATEGORIES.filter((c) => t.labourCents[c] !== 0).map((c) => row(`Labour (${c})`, t.labourCents[c]))}
+          {t.materialsCents !== 0 && row("Paint materials", t.materialsCents)}
+          {t.subletCents !== 0 && row("Sublet", t.subletCents)}
+          {t.otherCents !== 0 && row("Other charges", t.otherCents)}
+          {row("Subtotal", t.subtotalCents, "public-subtotal")}
+          {t.taxCents.parts !== 0 && row(`Tax on parts (${sheet.taxRates.parts}%)`, t.taxCents.parts)}
+          {t.taxCents.labour !== 0 && row(`Tax on labour (${sheet.taxRates.labour}%)`, t.taxCents.labour)}
+          {t.taxCents.materials !== 0 && row(`Tax on paint materials (${sheet.taxRates.materials}%)`, t.taxCents.materials)}
+          {row("Tax", t.taxTotalCents, "public-tax")}
         </tbody>
         <tfoot>
           <tr>
             <th scope="row">Total (USD)</th>
             <td className="amount" data-testid="public-total">
-              {formatDollars(estimatedCost)}
+              {formatCents(totalCents)}
             </td>
           </tr>
+          {t.deductibleCents !== null && totalCents !== null ? (
+            <>
+              {row("Deductible", t.deductibleCents, "public-deductible")}
+              {row("Customer pays", t.customerPaysCents, "public-customer-pays")}
+              {row("Insurer pays", t.insurerPaysCents, "public-insurer-pays")}
+            </>
+          ) : null}
         </tfoot>
       </table>
-      {estimatedCost === null && costNote ? <p className="dim">{costNote}</p> : null}
+      {totalCents === null && costNote ? <p className="dim">{costNote}</p> : null}
     </>
   );
 }

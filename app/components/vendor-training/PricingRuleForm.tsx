@@ -18,7 +18,7 @@ import { useT } from "~/utils/i18n";
 
 export const PRICING_RULE_FORM_ID = "pricing-rule-form";
 
-const money = (v: number | undefined) => (v === undefined ? "" : v.toFixed(2));
+const money = (v: number | null | undefined) => (v === undefined || v === null ? "" : v.toFixed(2));
 
 /** Add Pricing Rule, doubling as Edit Pricing Rule; markup and minimum charge start at 0.00. */
 export function PricingRuleForm({ rule, cancelTo }: { rule?: PricingRuleJson | null; cancelTo: string }) {
@@ -31,6 +31,10 @@ export function PricingRuleForm({ rule, cancelTo }: { rule?: PricingRuleJson | n
         laborRate: money(rule.laborRate),
         markupPercentage: money(rule.markupPercentage),
         minimumCharge: money(rule.minimumCharge),
+        refinishHours: rule.refinishHours == null ? "" : String(rule.refinishHours),
+        refinishRate: money(rule.refinishRate),
+        materialsRate: money(rule.materialsRate),
+        partPrice: money(rule.partPrice),
         notes: rule.notes ?? "",
         isActive: rule.isActive,
       }
@@ -56,6 +60,15 @@ export function PricingRuleForm({ rule, cancelTo }: { rule?: PricingRuleJson | n
           <TextField name="markupPercentage" label={t("Markup (%)")} type="number" step="0.01" />
           <TextField name="minimumCharge" label={t("Minimum Charge (USD)")} type="number" step="0.01" />
         </SimpleGrid>
+        <fieldset style={{ border: "1px solid var(--mantine-color-gray-3)", borderRadius: 6, padding: 10, margin: 0 }}>
+          <legend style={{ fontSize: 13, padding: "0 4px" }}>Estimate line defaults (optional)</legend>
+          <SimpleGrid cols={{ base: 1, xs: 2 }}>
+            <TextField name="partPrice" label="Part Price (USD)" type="number" step="0.01" />
+            <TextField name="refinishHours" label="Refinish Hours" type="number" step="0.01" />
+            <TextField name="refinishRate" label="Refinish Rate (USD/hour)" description="Blank: the labor rate" type="number" step="0.01" />
+            <TextField name="materialsRate" label="Paint Materials Rate (USD/refinish hour)" type="number" step="0.01" />
+          </SimpleGrid>
+        </fieldset>
         <ModifierRows
           kind="vehicleMakeModifier"
           label={t("Vehicle make modifier")}

@@ -38,6 +38,12 @@ export function RuleCard({ rule, editTo, deleteTo }: { rule: PricingRuleJson; ed
     ["Location", modifierText(rule.locationModifier)],
     ["Month", modifierText(rule.seasonalModifier)],
   ].filter(([, text]) => text);
+  const lineDefaults = [
+    rule.partPrice != null && `Part ${formatUsd(rule.partPrice)}`,
+    rule.refinishHours != null && `Refinish ${rule.refinishHours} h${rule.refinishRate != null ? ` at ${formatUsd(rule.refinishRate)}/h` : ""}`,
+    rule.refinishHours == null && rule.refinishRate != null && `Refinish rate ${formatUsd(rule.refinishRate)}/h`,
+    rule.materialsRate != null && `Paint materials ${formatUsd(rule.materialsRate)}/refinish h`,
+  ].filter((text): text is string => typeof text === "string");
   return (
     <Card withBorder padding="md" role="listitem" aria-label={title} data-testid="pricing-rule">
       <Group justify="space-between" wrap="nowrap" align="flex-start">
@@ -56,6 +62,11 @@ export function RuleCard({ rule, editTo, deleteTo }: { rule: PricingRuleJson; ed
         <Figure label={t("Markup")} value={`${rule.markupPercentage}%`} />
         <Figure label={t("Minimum")} value={formatUsd(rule.minimumCharge)} />
       </SimpleGrid>
+      {lineDefaults.length > 0 && (
+        <Text size="xs" c="dimmed" mt={4} data-testid="rule-line-defaults">
+          {lineDefaults.join(" · ")}
+        </Text>
+      )}
       {modifiers.map(([label, text]) => (
         <Text key={label} size="xs" c="dimmed" mt={4} style={{ overflowWrap: "anywhere" }}>
           {label}: {text}
