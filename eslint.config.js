@@ -4,7 +4,7 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["build/", "public/build/", ".cache/", "node_modules/", ".tmp/", "test-results/", "playwright-report/"] },
+  { ignores: ["build/", "public/build/", ".cache/", "node_modules/", ".tmp/", "test-results/", "playwright-report/", ".venv/", ".schemathesis/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
