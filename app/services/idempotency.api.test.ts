@@ -191,6 +191,10 @@ const notCreating = new Set([
   "/api/admin/switch-role",
   "/api/auth/tokens", // its answer carries the token's secret, which is never stored
   "/api/assessments/:id/links", // as tokens: its answer carries the link's token, which is never stored
+  "/api/webhooks", // as tokens: its answer carries the endpoint's signing secret, shown once
+  "/api/webhooks/:id/rotate-secret", // the same: a new secret, shown once
+  "/api/webhook-deliveries/:id/redeliver", // sends an existing event again; its webhook-id lets receivers deduplicate
+  "/api/auth/logo", // replaces the account's one logo: the same file twice leaves the same state
   "/api/account/import", // an archive: import already skips records that are there
   "/api/assessments/:id/analyze", // transitions, not creations
   "/api/assessments/:id/approve",
