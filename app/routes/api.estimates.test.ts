@@ -440,7 +440,7 @@ describe("GET /api/assessments/{id}/estimate.pdf", () => {
     expect((await client(app).get(`/api/assessments/${id}/estimate.pdf`)).status).toBe(401);
   });
 
-  it("labels the PDF in the account's language (the figures and the API's JSON stay as they are)", async () => {
+  it("labels the PDF in the account's language when the estimate names none (the figures and the API's JSON stay as they are)", async () => {
     const id = await completedEstimate();
     expect((await dealerA.put("/api/auth/preferences", { language: "fr" })).status).toBe(200);
     try {
@@ -452,7 +452,7 @@ describe("GET /api/assessments/{id}/estimate.pdf", () => {
       const parser = new PDFParse({ data: new Uint8Array(bytes) });
       const { text } = await parser.getText();
       await parser.destroy();
-      for (const label of ["Devis", "Client", "Contact inconnu", "Véhicule", "Dommages", "Lignes du devis", "Sous-total", "Statut :", "terminée", `Évaluation ${id} - générée par DamageIQ`]) expect(text).toContain(label);
+      for (const label of ["DEVIS", "CLIENT", "Contact inconnu", "VÉHICULE", "DOMMAGES", "LIGNES DU DEVIS", "Sous-total", "Page 1 sur 1"]) expect(text).toContain(label);
       expect(text).toContain("$425.50");
       expect(text).not.toContain("Unknown contact");
     } finally {

@@ -368,7 +368,7 @@ export async function dashboardStats(actor: Actor) {
     costs("reviewed"),
     costs("sent"),
     findAssessments({ scope, limit: RECENT_COUNT }),
-    assessmentFigure(scope, "revenue", () => sumRevenue({ scope })),
+    sumRevenue({ scope }),
   ]);
   const compared = reviewed.compared + sent.compared;
   const within = reviewed.within + sent.within;

@@ -128,6 +128,8 @@ const ADMITTED: Record<string, number> = {
   "PUT /api/auth/preferences": 400,
   "PUT /api/auth/password": 400,
   "POST /api/account/import": 415,
+  // The logo takes a multipart form only; the matrix sends JSON.
+  "POST /api/auth/logo": 415,
   "POST /api/email-templates": 201,
   "POST /api/email-templates/:id/copy": 201,
   // The matrix's empty body names no contact.
@@ -160,6 +162,9 @@ const ADMITTED: Record<string, number> = {
   "POST /upload": 302,
   "GET /settings/import": 302,
   "POST /settings/import": 302,
+  // The logo's form posts back to Settings → Profile; its address alone goes there too.
+  "GET /settings/logo": 302,
+  "POST /settings/logo": 302,
 };
 
 function expected(route: RouteEntry, method: Method, caller: MatrixCaller): number {

@@ -62,7 +62,7 @@ const READS_NO_BODY = new Set([
   "POST /api/webhook-deliveries/:id/redeliver",
 ]);
 /** Routes that take files: their size limits are per upload purpose, not the form's 64 KiB. */
-const FILE_ROUTES = new Set(["/api/objects/signed", "/upload", "/ai-training", "/settings/import", "/api/account/import"]);
+const FILE_ROUTES = new Set(["/api/objects/signed", "/upload", "/ai-training", "/settings/import", "/api/account/import", "/settings/logo", "/api/auth/logo"]);
 
 /** The form each screen action takes (its main create post), as the page's form sends it. */
 function screenForm(route: RouteEntry, who: Account): Record<string, string> | undefined {
@@ -79,6 +79,7 @@ function screenForm(route: RouteEntry, who: Account): Record<string, string> | u
     "/settings": { intent: "create-token", name: "probe" },
     // The archive upload: a form without the file is sent back to the System tab.
     "/settings/import": {},
+    "/settings/logo": {},
     "/email": { intent: "create-template", name: "Probe", subject: "Hello {{contact.firstName}}", htmlContent: "<p>Hi</p>" },
     "/vendor-ai-training": { intent: "create-rule", damageType: "dent", severity: "major", basePrice: "100", laborRate: "80" },
     "/ai-training": { intent: "create", imageUrl: "/media/000000000000000000000000", damageType: "dent", severity: "minor", description: "d", estimatedCost: "1" },
