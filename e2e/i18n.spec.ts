@@ -115,6 +115,21 @@ async function seed(dealerId: string, vendorId: string) {
     damages: [{ damageType: "dent", location: "left", severity: "moderate", description: "Zafiro", confidence: 0.8 }],
     damageCategories: ["dent"],
     lineItems: [],
+    // Lines of every kind (labour, paint materials, a part, sublet), taxes and a deductible: the detail's lines and totals.
+    estimateSheet: {
+      lines: [
+        { id: "l1", damage: 0, operation: "refinish", description: "", labour: { category: "refinish", hours: 2, rateCents: 5000 }, part: null, amountCents: 0, note: "" },
+        { id: "l2", damage: 0, operation: "replace", description: "", labour: null, part: { type: "oem", number: "67001", description: "Zafiro", quantity: 1, unitPriceCents: 10000 }, amountCents: 0, note: "" },
+        { id: "l3", damage: null, operation: "sublet", description: "", labour: null, part: null, amountCents: 5000, note: "" },
+        { id: "l4", damage: null, operation: "repair", description: "", labour: null, part: null, amountCents: 2000, note: "" },
+      ],
+      rates: { body: 5000, refinish: 5000, mechanical: 5000, frame: 5000 },
+      materialsRateCents: 3500,
+      taxRates: { parts: 8, labour: 5, materials: 8 },
+      deductibleCents: 10000,
+      language: null,
+      mileage: null,
+    },
     mediaUrls: [],
     photoHashes: [],
     photoBands: [],
