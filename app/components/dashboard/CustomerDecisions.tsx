@@ -8,13 +8,15 @@ import { Link } from "@remix-run/react";
 import type { RecentCustomerDecision } from "~/services/customer-approval.server";
 import { DecisionBadge } from "../assessments/badges";
 import { formatDate } from "../crud/format";
+import { useT } from "~/utils/i18n";
 
 /** The customers' latest answers on their estimate pages (the dealer's notice on the dashboard). */
 export function CustomerDecisions({ decisions }: { decisions: RecentCustomerDecision[] }) {
+  const t = useT();
   return (
     <Card withBorder padding="lg" data-testid="customer-decisions">
       <Title order={2} size="h4" mb="sm">
-        Customer Decisions
+        {t("Customer Decisions")}
       </Title>
       <Stack gap="xs">
         {decisions.map((d) => (
@@ -24,8 +26,13 @@ export function CustomerDecisions({ decisions }: { decisions: RecentCustomerDeci
                 {d.title}
               </Anchor>
               <Text size="sm" c="dimmed">
-                {d.version > 1 ? `Version ${d.version} · ` : ""}
-                {d.decision === "approved" ? `Signed by ${d.signatureName ?? ""}` : d.reason ? `Reason: ${d.reason}` : "No reason given"} · {formatDate(d.decidedAt)}
+                {d.version > 1 ? `${t("Version {{version}}", { version: d.version })} · ` : ""}
+                {d.decision === "approved"
+                  ? t("Signed by {{name}}", { name: d.signatureName ?? "" })
+                  : d.reason
+                    ? t("Reason: {{reason}}", { reason: d.reason })
+                    : t("No reason given")}{" "}
+                · {formatDate(d.decidedAt)}
               </Text>
             </div>
             <DecisionBadge decision={d} />

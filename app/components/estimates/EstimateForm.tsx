@@ -16,7 +16,7 @@ import { SelectField } from "../form/fields/SelectField";
 import { SubmitButton } from "../form/fields/SubmitButton";
 import { TextareaField } from "../form/fields/TextareaField";
 import { TextField } from "../form/fields/TextField";
-import { DAMAGE_TYPE_OPTIONS, LOCATION_OPTIONS, SEVERITY_OPTIONS } from "../training/labels";
+import { DAMAGE_TYPE_OPTIONS, humanize, LOCATION_OPTIONS, SEVERITY_OPTIONS } from "../training/labels";
 import { useT } from "~/utils/i18n";
 
 export const ESTIMATE_FORM_ID = "estimate-form";
@@ -81,7 +81,7 @@ export function EstimateForm({
   }));
   const damageOptions = [
     { value: "", label: "Whole vehicle" },
-    ...estimate.damages.map((d, i) => ({ value: String(i), label: `#${i + 1} ${d.damageType.replace(/_/g, " ")} (${d.location})` })),
+    ...estimate.damages.map((d, i) => ({ value: String(i), label: `#${i + 1} ${t(humanize(d.damageType)).toLowerCase()} (${t(humanize(d.location)).toLowerCase()})` })),
   ];
   const defaults = {
     severity: estimate.severity ?? "",
@@ -150,41 +150,41 @@ export function EstimateForm({
         ))}
         {defaults.lines.map((line, i) => (
           <fieldset key={`line-${i}`} style={{ border: "1px solid var(--mantine-color-gray-3)", borderRadius: 6, padding: 10, margin: 0 }} data-testid="sheet-line-row">
-            <legend style={{ fontSize: 13, padding: "0 4px" }}>{i < lines.length ? `Estimate line ${i + 1}` : "Add a line"}</legend>
+            <legend style={{ fontSize: 13, padding: "0 4px" }}>{i < lines.length ? t("Estimate line {{n}}", { n: i + 1 }) : t("Add a line")}</legend>
             {i < lines.length && <input type="hidden" name={`lines[${i}].id`} value={line.id} />}
             <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="xs">
-              <SelectField name={`lines[${i}].damage`} label="Damage" data={damageOptions} />
+              <SelectField name={`lines[${i}].damage`} label={t("Damage")} data={damageOptions} />
               <SelectField
                 name={`lines[${i}].operation`}
-                label="Operation"
+                label={t("Operation")}
                 data={i < lines.length ? OPERATION_OPTIONS : [{ value: "", label: "None" }, ...OPERATION_OPTIONS]}
               />
-              <TextField name={`lines[${i}].description`} label="Description" />
-              <TextField name={`lines[${i}].note`} label="Note" />
-              <SelectField name={`lines[${i}].labourCategory`} label="Labour" data={CATEGORY_OPTIONS} />
-              <TextField name={`lines[${i}].hours`} label="Hours" type="number" step="0.01" />
-              <TextField name={`lines[${i}].rate`} label="Rate (USD/h)" type="number" step="0.01" placeholder="Category rate" />
-              <TextField name={`lines[${i}].amount`} label="Sublet / other (USD)" type="number" step="0.01" />
-              <SelectField name={`lines[${i}].partType`} label="Part type" data={PART_OPTIONS} />
-              <TextField name={`lines[${i}].partNumber`} label="Part number" />
-              <TextField name={`lines[${i}].partDescription`} label="Part description" />
+              <TextField name={`lines[${i}].description`} label={t("Description")} />
+              <TextField name={`lines[${i}].note`} label={t("Note")} />
+              <SelectField name={`lines[${i}].labourCategory`} label={t("Labour")} data={CATEGORY_OPTIONS} />
+              <TextField name={`lines[${i}].hours`} label={t("Hours")} type="number" step="0.01" />
+              <TextField name={`lines[${i}].rate`} label={t("Rate (USD/h)")} type="number" step="0.01" placeholder={t("Category rate")} />
+              <TextField name={`lines[${i}].amount`} label={t("Sublet / other (USD)")} type="number" step="0.01" />
+              <SelectField name={`lines[${i}].partType`} label={t("Part type")} data={PART_OPTIONS} />
+              <TextField name={`lines[${i}].partNumber`} label={t("Part number")} />
+              <TextField name={`lines[${i}].partDescription`} label={t("Part description")} />
               <SimpleGrid cols={2} spacing="xs">
-                <TextField name={`lines[${i}].quantity`} label="Qty" type="number" step="1" />
-                <TextField name={`lines[${i}].unitPrice`} label="Unit price" type="number" step="0.01" />
+                <TextField name={`lines[${i}].quantity`} label={t("Qty")} type="number" step="1" />
+                <TextField name={`lines[${i}].unitPrice`} label={t("Unit price")} type="number" step="0.01" />
               </SimpleGrid>
             </SimpleGrid>
             {i < lines.length && (
               <Group mt={6}>
-                <CheckboxField name={`lines[${i}].remove`} label="Remove this line" />
+                <CheckboxField name={`lines[${i}].remove`} label={t("Remove this line")} />
               </Group>
             )}
           </fieldset>
         ))}
         <SimpleGrid cols={{ base: 1, sm: 4 }} spacing="xs">
-          <TextField name="mileage" label="Mileage" type="number" step="1" placeholder="Not given" />
-          <TextField name="materialsRate" label="Paint materials (USD per refinish hour)" type="number" step="0.01" />
-          <TextField name="deductible" label="Deductible (USD, insurer pays the rest)" type="number" step="0.01" placeholder="None" />
-          <SelectField name="language" label="Estimate language" data={LANGUAGE_OPTIONS} />
+          <TextField name="mileage" label={t("Mileage")} type="number" step="1" placeholder={t("Not given")} />
+          <TextField name="materialsRate" label={t("Paint materials (USD per refinish hour)")} type="number" step="0.01" />
+          <TextField name="deductible" label={t("Deductible (USD, insurer pays the rest)")} type="number" step="0.01" placeholder={t("None")} />
+          <SelectField name="language" label={t("Estimate language")} data={LANGUAGE_OPTIONS} />
         </SimpleGrid>
         <Text size="xs" c="dimmed">
           {t("A damage without any line keeps the total to be determined (TBD). Tax rates come from Settings → Profile.")}

@@ -1,23 +1,32 @@
 import { Table } from "~/components/Table";
 import { Text } from "#mantine/components/Text/Text";
 import type { AssessmentJson } from "~/services/assessments.server";
-import { LABOUR_CATEGORIES, OPERATION_LABELS, OPERATIONS, PART_TYPE_LABELS } from "~/schemas/estimate-sheet";
+import { LABOUR_CATEGORIES, OPERATION_LABELS, OPERATIONS, PART_TYPE_LABELS, type LabourCategory } from "~/schemas/estimate-sheet";
 import { formatCents } from "~/utils/estimate-lines";
 import { labourCentsOf, lineTotalCents, materialsCentsOf, type SheetLine } from "~/utils/estimate-sheet";
-import { useT } from "~/utils/i18n";
+import { useT, type Vars } from "~/utils/i18n";
+
+type Translate = (text: string, vars?: Vars) => string;
 
 const hours = (h: number) => `${h} h`;
+/** A labour category as it reads mid-sentence ("body"), from its option label's translation ("Body"). */
+const category = (tr: Translate, c: LabourCategory) => tr(c[0].toUpperCase() + c.slice(1)).toLowerCase();
 
 /** What a line is made of: labour (category, hours × rate), paint materials, the part, sublet or other charges, the note. */
-function lineParts(line: SheetLine, materialsRateCents: number) {
+function lineParts(tr: Translate, line: SheetLine, materialsRateCents: number) {
   const parts: string[] = [];
-  if (line.labour) parts.push(`${line.labour.category} ${hours(line.labour.hours)} × ${formatCents(line.labour.rateCents)} = ${formatCents(labourCentsOf(line))}`);
+  if (line.labour) parts.push(`${category(tr, line.labour.category)} ${hours(line.labour.hours)} × ${formatCents(line.labour.rateCents)} = ${formatCents(labourCentsOf(line))}`);
   const materials = materialsCentsOf(line, materialsRateCents);
-  if (materials) parts.push(`paint materials ${formatCents(materials)}`);
+  if (materials) parts.push(tr("paint materials {{amount}}", { amount: formatCents(materials) }));
   if (line.part) {
-    parts.push(`${PART_TYPE_LABELS[line.part.type]} part ${line.part.number} ${line.part.description} × ${line.part.quantity} @ ${formatCents(line.part.unitPriceCents)}`.replace(/\s+/g, " "));
+    const { type, number, description, quantity, unitPriceCents } = line.part;
+    const vars = { type: tr(PART_TYPE_LABELS[type]), number, description, quantity, price: formatCents(unitPriceCents) };
+    parts.push(tr("{{type}} part {{number}} {{description}} × {{quantity}} @ {{price}}", vars).replace(/\s+/g, " "));
   }
-  if (line.amountCents) parts.push(`${line.operation === "sublet" ? "sublet" : "other charges"} ${formatCents(line.amountCents)}`);
+  if (line.amountCents) {
+    const amount = { amount: formatCents(line.amountCents) };
+    parts.push(line.operation === "sublet" ? tr("sublet {{amount}}", amount) : tr("other charges {{amount}}", amount));
+  }
   if (line.note) parts.push(line.note);
   return parts.join(" · ");
 }
@@ -52,7 +61,7 @@ export function EstimateLines({ estimate }: { estimate: AssessmentJson }) {
           {groups.map((g) => [
             <Table.Tr key={g.op}>
               <Table.Td colSpan={2} fw={600} c="dimmed">
-                {OPERATION_LABELS[g.op]}
+                {tr(OPERATION_LABELS[g.op])}
               </Table.Td>
             </Table.Tr>,
             ...g.lines.map((line) => (
@@ -60,33 +69,33 @@ export function EstimateLines({ estimate }: { estimate: AssessmentJson }) {
                 <Table.Td>
                   <Text size="sm">
                     {line.damage !== null ? `#${line.damage + 1} ` : ""}
-                    {line.description || OPERATION_LABELS[line.operation]}
+                    {line.description || tr(OPERATION_LABELS[line.operation])}
                   </Text>
                   <Text size="xs" c="dimmed">
-                    {lineParts(line, sheet.materialsRateCents)}
+                    {lineParts(tr, line, sheet.materialsRateCents)}
                   </Text>
                 </Table.Td>
                 <Table.Td ta="right">{formatCents(lineTotalCents(line, sheet.materialsRateCents))}</Table.Td>
               </Table.Tr>
             )),
           ])}
-          {row("Parts", t.partsCents)}
-          {LABOUR_CATEGORIES.filter((c) => t.labourCents[c] > 0).map((c) => row(`Labour (${c})`, t.labourCents[c]))}
-          {t.materialsCents > 0 && row("Paint materials", t.materialsCents)}
-          {t.subletCents !== 0 && row("Sublet", t.subletCents)}
-          {t.otherCents !== 0 && row("Other charges", t.otherCents)}
-          {row("Subtotal", t.subtotalCents, true)}
-          {t.taxCents.parts > 0 && row(`Tax on parts (${sheet.taxRates.parts}%)`, t.taxCents.parts)}
-          {t.taxCents.labour > 0 && row(`Tax on labour (${sheet.taxRates.labour}%)`, t.taxCents.labour)}
-          {t.taxCents.materials > 0 && row(`Tax on paint materials (${sheet.taxRates.materials}%)`, t.taxCents.materials)}
+          {row(tr("Parts"), t.partsCents)}
+          {LABOUR_CATEGORIES.filter((c) => t.labourCents[c] > 0).map((c) => row(tr("Labour ({{category}})", { category: category(tr, c) }), t.labourCents[c]))}
+          {t.materialsCents > 0 && row(tr("Paint materials"), t.materialsCents)}
+          {t.subletCents !== 0 && row(tr("Sublet"), t.subletCents)}
+          {t.otherCents !== 0 && row(tr("Other charges"), t.otherCents)}
+          {row(tr("Subtotal"), t.subtotalCents, true)}
+          {t.taxCents.parts > 0 && row(tr("Tax on parts ({{rate}}%)", { rate: sheet.taxRates.parts }), t.taxCents.parts)}
+          {t.taxCents.labour > 0 && row(tr("Tax on labour ({{rate}}%)", { rate: sheet.taxRates.labour }), t.taxCents.labour)}
+          {t.taxCents.materials > 0 && row(tr("Tax on paint materials ({{rate}}%)", { rate: sheet.taxRates.materials }), t.taxCents.materials)}
           <Table.Tr>
             <Table.Td fw={700}>{tr("Total")}</Table.Td>
             <Table.Td ta="right" fw={700} data-testid="estimate-total">
               {estimate.estimatedCost === null ? tr("TBD") : formatCents(Math.round(estimate.estimatedCost * 100))}
             </Table.Td>
           </Table.Tr>
-          {t.deductibleCents !== null && row("Deductible (customer pays)", t.customerPaysCents)}
-          {t.deductibleCents !== null && row("Insurer pays", t.insurerPaysCents)}
+          {t.deductibleCents !== null && row(tr("Deductible (customer pays)"), t.customerPaysCents)}
+          {t.deductibleCents !== null && row(tr("Insurer pays"), t.insurerPaysCents)}
         </Table.Tbody>
       </Table>
     </Table.ScrollContainer>

@@ -11,6 +11,7 @@ import { estimateSettingsValidator, TERMS_MAX, TERMS_VARIABLES } from "~/schemas
 import { SubmitButton } from "../form/fields/SubmitButton";
 import { TextareaField } from "../form/fields/TextareaField";
 import { TextField } from "../form/fields/TextField";
+import { useT } from "~/utils/i18n";
 
 export interface EstimateSettingsView {
   taxRates: { parts: number; labour: number; materials: number };
@@ -25,30 +26,31 @@ export interface EstimateSettingsView {
  * an estimate is valid.
  */
 export function EstimateSettingsCard({ settings }: { settings: EstimateSettingsView }) {
+  const t = useT();
   return (
     <Card withBorder data-testid="estimate-settings">
       <Title order={2} size="h4">
-        Estimates
+        {t("Estimates")}
       </Title>
       <Text size="sm" c="dimmed" mb="sm">
-        What your estimates are priced and printed with.
+        {t("What your estimates are priced and printed with.")}
       </Text>
       <Stack>
         <Group align="flex-end">
           {settings.logoUrl ? (
-            <img src={settings.logoUrl} alt="Your logo" style={{ maxHeight: 56, maxWidth: 200 }} data-testid="logo-preview" />
+            <img src={settings.logoUrl} alt={t("Your logo")} style={{ maxHeight: 56, maxWidth: 200 }} data-testid="logo-preview" />
           ) : (
-            <Text size="sm">No logo yet.</Text>
+            <Text size="sm">{t("No logo yet.")}</Text>
           )}
           <Form method="post" action="/settings/logo" encType="multipart/form-data" reloadDocument>
             <Group align="flex-end">
               <label style={{ fontSize: 14 }}>
-                Logo (PNG or JPEG, up to 2 MB)
+                {t("Logo (PNG or JPEG, up to 2 MB)")}
                 <br />
                 <input type="file" name="logo" accept=".png,.jpg,.jpeg,image/png,image/jpeg" required />
               </label>
               <Button type="submit" variant="light">
-                Upload Logo
+                {t("Upload Logo")}
               </Button>
             </Group>
           </Form>
@@ -56,7 +58,7 @@ export function EstimateSettingsCard({ settings }: { settings: EstimateSettingsV
             <Form method="post" action="/settings/logo" reloadDocument>
               <input type="hidden" name="intent" value="remove-logo" />
               <Button type="submit" variant="subtle" color="red">
-                Remove Logo
+                {t("Remove Logo")}
               </Button>
             </Form>
           )}
@@ -77,20 +79,20 @@ export function EstimateSettingsCard({ settings }: { settings: EstimateSettingsV
           <input type="hidden" name="intent" value="estimate-settings" />
           <Stack>
             <SimpleGrid cols={{ base: 1, sm: 4 }}>
-              <TextField name="taxParts" label="Tax on parts (%)" type="number" step="0.001" />
-              <TextField name="taxLabour" label="Tax on labour (%)" type="number" step="0.001" />
-              <TextField name="taxMaterials" label="Tax on paint materials (%)" type="number" step="0.001" />
-              <TextField name="validityDays" label="Valid for (days)" type="number" step="1" />
+              <TextField name="taxParts" label={t("Tax on parts (%)")} type="number" step="0.001" />
+              <TextField name="taxLabour" label={t("Tax on labour (%)")} type="number" step="0.001" />
+              <TextField name="taxMaterials" label={t("Tax on paint materials (%)")} type="number" step="0.001" />
+              <TextField name="validityDays" label={t("Valid for (days)")} type="number" step="1" />
             </SimpleGrid>
             <TextareaField
               name="terms"
-              label="Terms"
-              description={`Printed above the signature, up to ${TERMS_MAX} characters. Variables: ${TERMS_VARIABLES.map((v) => `{{${v}}}`).join(", ")}.`}
+              label={t("Terms")}
+              description={t("Printed above the signature, up to {{max}} characters. Variables: {{variables}}.", { max: TERMS_MAX, variables: TERMS_VARIABLES.map((v) => `{{${v}}}`).join(", ") })}
               autosize
               minRows={3}
             />
             <Group justify="flex-end">
-              <SubmitButton formId="estimate-settings-form">Save Estimate Settings</SubmitButton>
+              <SubmitButton formId="estimate-settings-form">{t("Save Estimate Settings")}</SubmitButton>
             </Group>
           </Stack>
         </ValidatedForm>

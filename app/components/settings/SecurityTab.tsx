@@ -72,20 +72,22 @@ function SignInSettings({ data }: { data: Data }) {
 
 /** How long the customer's estimate links (in estimate emails and made through the API) stay open. */
 function EstimateLinks({ days }: { days: number }) {
+  const t = useT();
   return (
     <Card withBorder data-testid="estimate-links-settings">
       <Title order={2} size="h4" mb="sm">
-        Customer estimate links
+        {t("Customer estimate links")}
       </Title>
       <Text size="sm" c="dimmed" mb="sm">
-        Every estimate email carries a link where your customer sees that version of the estimate and approves or declines it. New links
-        stay open this many days; a link already sent keeps its date.
+        {t(
+          "Every estimate email carries a link where your customer sees that version of the estimate and approves or declines it. New links stay open this many days; a link already sent keeps its date.",
+        )}
       </Text>
       <ValidatedForm validator={estimateLinkSettingsValidator} method="post" id="estimate-links" noValidate defaultValues={{ estimateLinkDays: days }}>
         <input type="hidden" name="intent" value="update-estimate-links" />
         <Group align="flex-end">
-          <TextField name="estimateLinkDays" label="Link expiry (days)" type="number" step="1" />
-          <SubmitButton formId="estimate-links">Save link expiry</SubmitButton>
+          <TextField name="estimateLinkDays" label={t("Link expiry (days)")} type="number" step="1" />
+          <SubmitButton formId="estimate-links">{t("Save link expiry")}</SubmitButton>
         </Group>
       </ValidatedForm>
     </Card>

@@ -20,19 +20,24 @@ import { Table } from "~/components/Table";
 import { FormError } from "../form/fields/FormError";
 import { SubmitButton } from "../form/fields/SubmitButton";
 import { TextField } from "../form/fields/TextField";
+import { useT, type Vars } from "~/utils/i18n";
 
 type Data = SerializeFrom<typeof webhooksSection>;
 type ActionData = { webhookSecret?: { url: string; secret: string; rotated: boolean }; formError?: string; formId?: string } | undefined;
 
 const FORM_ID = "webhook-create";
-const dateTime = (iso: string | null) => (iso ? new Date(iso).toLocaleString("en-US") : "Never");
+type Translate = (text: string, vars?: Vars) => string;
+const dateTime = (t: Translate, iso: string | null) => (iso ? new Date(iso).toLocaleString("en-US") : t("Never"));
 const STATUS_COLOR: Record<string, string> = { delivered: "green", pending: "blue", failed: "red", cancelled: "gray" };
+/** A delivery's status as the catalogue names it (the API's values stay as they are). */
+const STATUS_LABEL: Record<string, string> = { delivered: "Delivered", pending: "Pending", failed: "Failed", cancelled: "Cancelled" };
 
 /** The event boxes: plain checkboxes named `events`, so the form posts without JavaScript too. */
 function EventChoices() {
+  const t = useT();
   const { error } = useField("events");
   return (
-    <Checkbox.Group label="Events" description="What this endpoint is sent." error={error} id="events">
+    <Checkbox.Group label={t("Events")} description={t("What this endpoint is sent.")} error={error && t(error)} id="events">
       <SimpleGrid cols={{ base: 1, sm: 3 }} spacing={6} mt={6}>
         {WEBHOOK_EVENT_TYPES.map((type) => (
           <Checkbox key={type} name="events" value={type} label={type} />
@@ -56,31 +61,32 @@ function RowForm({ intent, id, children, extra }: { intent: string; id: string; 
 }
 
 function DeliveryLog({ log }: { log: NonNullable<Data["log"]> }) {
+  const t = useT();
   return (
     <Stack gap="xs" mt="md" data-testid="webhook-log">
       <Group justify="space-between">
         <Title order={3} size="h5">
-          Deliveries to {log.endpoint.url} ({log.total})
+          {t("Deliveries to {{url}} ({{total}})", { url: log.endpoint.url, total: log.total })}
         </Title>
         <Anchor component={Link} to="/settings?tab=security" size="sm">
-          Close log
+          {t("Close log")}
         </Anchor>
       </Group>
       {log.deliveries.length === 0 ? (
         <Text c="dimmed" size="sm">
-          No deliveries yet.
+          {t("No deliveries yet.")}
         </Text>
       ) : (
         <Table verticalSpacing="xs" stackOnPhone>
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>Event</Table.Th>
-              <Table.Th>Status</Table.Th>
-              <Table.Th>Response</Table.Th>
-              <Table.Th>Time</Table.Th>
-              <Table.Th>Attempts</Table.Th>
-              <Table.Th>Created</Table.Th>
-              <Table.Th aria-label="Actions" />
+              <Table.Th>{t("Event")}</Table.Th>
+              <Table.Th>{t("Status")}</Table.Th>
+              <Table.Th>{t("Response")}</Table.Th>
+              <Table.Th>{t("Time")}</Table.Th>
+              <Table.Th>{t("Attempts")}</Table.Th>
+              <Table.Th>{t("Created")}</Table.Th>
+              <Table.Th aria-label={t("Actions")} />
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -88,30 +94,30 @@ function DeliveryLog({ log }: { log: NonNullable<Data["log"]> }) {
               const last = d.attempts[d.attempts.length - 1];
               return (
                 <Table.Tr key={d.id}>
-                  <Table.Td data-label="Event">
+                  <Table.Td data-label={t("Event")}>
                     {d.eventType}
                     <Text size="xs" c="dimmed">
                       {d.webhookId}
                     </Text>
                   </Table.Td>
-                  <Table.Td data-label="Status">
+                  <Table.Td data-label={t("Status")}>
                     <Badge variant="light" color={STATUS_COLOR[d.status] ?? "gray"}>
-                      {d.status}
+                      {t(STATUS_LABEL[d.status] ?? d.status)}
                     </Badge>
                     {d.nextAttemptAt && (
                       <Text size="xs" c="dimmed">
-                        next {dateTime(d.nextAttemptAt)}
+                        {t("Next attempt {{time}}", { time: dateTime(t, d.nextAttemptAt) })}
                       </Text>
                     )}
                   </Table.Td>
-                  <Table.Td data-label="Response">{last ? (last.statusCode ?? last.error ?? "—") : "—"}</Table.Td>
-                  <Table.Td data-label="Time">{last ? `${last.durationMs} ms` : "—"}</Table.Td>
-                  <Table.Td data-label="Attempts">{d.attempts.length}</Table.Td>
-                  <Table.Td data-label="Created">{dateTime(d.createdAt)}</Table.Td>
+                  <Table.Td data-label={t("Response")}>{last ? (last.statusCode ?? last.error ?? "—") : "—"}</Table.Td>
+                  <Table.Td data-label={t("Time")}>{last ? `${last.durationMs} ms` : "—"}</Table.Td>
+                  <Table.Td data-label={t("Attempts")}>{d.attempts.length}</Table.Td>
+                  <Table.Td data-label={t("Created")}>{dateTime(t, d.createdAt)}</Table.Td>
                   <Table.Td>
                     <RowForm intent="webhook-redeliver" id={d.id} extra={{ webhook: log.endpoint.id }}>
-                      <Button type="submit" size="xs" variant="light" aria-label={`Redeliver ${d.eventType} ${d.webhookId}`}>
-                        Redeliver
+                      <Button type="submit" size="xs" variant="light" aria-label={t("Redeliver {{event}} {{id}}", { event: d.eventType, id: d.webhookId })}>
+                        {t("Redeliver")}
                       </Button>
                     </RowForm>
                   </Table.Td>
@@ -127,23 +133,27 @@ function DeliveryLog({ log }: { log: NonNullable<Data["log"]> }) {
 
 /** Settings → Security → Webhooks: endpoints, their secrets (shown once), and each one's delivery log. */
 export function WebhooksCard({ data }: { data: Data }) {
+  const t = useT();
+  // One sentence for the translators; the header names (protocol identifiers) go where {{headers}} is.
+  const [intro, outro] = t("We POST each event you choose to your URL, signed per Standard Webhooks ({{headers}}), and retry for about a day until it answers 2xx.").split("{{headers}}");
   const actionData = useActionData<ActionData>();
   const shown = actionData?.webhookSecret;
   const formError = actionData?.formId === FORM_ID ? actionData.formError : undefined;
   return (
     <Card withBorder id="webhooks">
       <Title order={2} size="h4">
-        Webhooks
+        {t("Webhooks")}
       </Title>
       <Text size="sm" c="dimmed" mb="md">
-        We POST each event you choose to your URL, signed per Standard Webhooks (<Code>webhook-id</Code>,{" "}
-        <Code>webhook-timestamp</Code>, <Code>webhook-signature</Code>), and retry for about a day until it answers 2xx.
+        {intro}
+        <Code>webhook-id</Code>, <Code>webhook-timestamp</Code>, <Code>webhook-signature</Code>
+        {outro}
       </Text>
       {shown && (
-        <Alert color="green" title={shown.rotated ? "New signing secret" : "Webhook endpoint added"} mb="md" data-testid="webhook-secret">
+        <Alert color="green" title={shown.rotated ? t("New signing secret") : t("Webhook endpoint added")} mb="md" data-testid="webhook-secret">
           <Text size="sm" mb={4}>
-            Signing secret for {shown.url}. Copy it now: it will not be shown again.
-            {shown.rotated ? " The previous secret keeps signing beside it for 24 hours." : ""}
+            {t("Signing secret for {{url}}. Copy it now: it will not be shown again.", { url: shown.url })}
+            {shown.rotated ? ` ${t("The previous secret keeps signing beside it for 24 hours.")}` : ""}
           </Text>
           <Code block>{shown.secret}</Code>
         </Alert>
@@ -153,28 +163,28 @@ export function WebhooksCard({ data }: { data: Data }) {
         <FormError message={formError} />
         <Stack gap="sm">
           <Group align="flex-end" grow>
-            <TextField name="url" label="Endpoint URL" placeholder="https://dms.example.com/hooks/damageiq" />
-            <TextField name="description" label="Description" placeholder="e.g. DMS" />
+            <TextField name="url" label={t("Endpoint URL")} placeholder="https://dms.example.com/hooks/damageiq" />
+            <TextField name="description" label={t("Description")} placeholder={t("e.g. DMS")} />
           </Group>
           <EventChoices />
           <Group justify="flex-end">
-            <SubmitButton formId={FORM_ID}>Add endpoint</SubmitButton>
+            <SubmitButton formId={FORM_ID}>{t("Add endpoint")}</SubmitButton>
           </Group>
         </Stack>
       </ValidatedForm>
       {data.endpoints.length === 0 ? (
         <Text c="dimmed" mt="md">
-          No webhook endpoints yet.
+          {t("No webhook endpoints yet.")}
         </Text>
       ) : (
         <Table mt="md" verticalSpacing="xs" stackOnPhone>
           <Table.Thead>
             <Table.Tr>
               <Table.Th>URL</Table.Th>
-              <Table.Th>Events</Table.Th>
-              <Table.Th>Status</Table.Th>
-              <Table.Th>Last success</Table.Th>
-              <Table.Th aria-label="Actions" />
+              <Table.Th>{t("Events")}</Table.Th>
+              <Table.Th>{t("Status")}</Table.Th>
+              <Table.Th>{t("Last success")}</Table.Th>
+              <Table.Th aria-label={t("Actions")} />
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -190,12 +200,12 @@ export function WebhooksCard({ data }: { data: Data }) {
                     </Text>
                   )}
                 </Table.Td>
-                <Table.Td data-label="Events">
+                <Table.Td data-label={t("Events")}>
                   <Text size="xs">{e.events.join(", ")}</Text>
                 </Table.Td>
-                <Table.Td data-label="Status">
+                <Table.Td data-label={t("Status")}>
                   <Badge variant="light" color={e.enabled ? "green" : "red"}>
-                    {e.enabled ? "On" : "Off"}
+                    {e.enabled ? t("On") : t("Off")}
                   </Badge>
                   {e.disabledReason && (
                     <Text size="xs" c="red">
@@ -203,25 +213,25 @@ export function WebhooksCard({ data }: { data: Data }) {
                     </Text>
                   )}
                 </Table.Td>
-                <Table.Td data-label="Last success">{dateTime(e.lastSuccessAt)}</Table.Td>
+                <Table.Td data-label={t("Last success")}>{dateTime(t, e.lastSuccessAt)}</Table.Td>
                 <Table.Td>
                   <Group gap={6} wrap="nowrap">
-                    <Button component={Link} to={`/settings?tab=security&webhook=${e.id}#webhooks`} size="xs" variant="light" aria-label={`Delivery log of ${e.url}`}>
-                      Log
+                    <Button component={Link} to={`/settings?tab=security&webhook=${e.id}#webhooks`} size="xs" variant="light" aria-label={t("Delivery log of {{url}}", { url: e.url })}>
+                      {t("Log")}
                     </Button>
                     <RowForm intent="webhook-enable" id={e.id} extra={{ enabled: String(!e.enabled) }}>
-                      <Button type="submit" size="xs" variant="light" aria-label={`${e.enabled ? "Turn off" : "Turn on"} ${e.url}`}>
-                        {e.enabled ? "Turn off" : "Turn on"}
+                      <Button type="submit" size="xs" variant="light" aria-label={`${e.enabled ? t("Turn off") : t("Turn on")} ${e.url}`}>
+                        {e.enabled ? t("Turn off") : t("Turn on")}
                       </Button>
                     </RowForm>
                     <RowForm intent="webhook-rotate" id={e.id}>
-                      <Button type="submit" size="xs" variant="light" aria-label={`Rotate the secret of ${e.url}`}>
-                        Rotate secret
+                      <Button type="submit" size="xs" variant="light" aria-label={t("Rotate the secret of {{url}}", { url: e.url })}>
+                        {t("Rotate secret")}
                       </Button>
                     </RowForm>
                     <RowForm intent="webhook-delete" id={e.id}>
-                      <Button type="submit" size="xs" color="red" variant="light" aria-label={`Delete ${e.url}`}>
-                        Delete
+                      <Button type="submit" size="xs" color="red" variant="light" aria-label={t("Delete {{noun}}", { noun: e.url })}>
+                        {t("Delete")}
                       </Button>
                     </RowForm>
                   </Group>
