@@ -22,11 +22,12 @@ export function StatusBadge({ status }: { status: AssessmentStatus }) {
 
 /** The customer's answer on the estimate page, beside the status: Approved (green) or Declined (red). */
 export function DecisionBadge({ decision }: { decision: { decision: "approved" | "declined" } | null }) {
+  const t = useT();
   if (!decision) return null;
   const approved = decision.decision === "approved";
   return (
     <Badge color={approved ? "green" : "red"} variant="filled" data-testid="decision-badge">
-      {approved ? "Approved" : "Declined"}
+      {approved ? t("Approved") : t("Declined")}
     </Badge>
   );
 }

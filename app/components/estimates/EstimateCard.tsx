@@ -88,7 +88,7 @@ export function EstimateCard({ estimate, hrefWith }: { estimate: EstimateCardJso
                 color: "var(--mantine-color-white)",
               }}
             >
-              {a.customerDecision.decision === "approved" ? "Approved" : "Declined"}
+              {a.customerDecision.decision === "approved" ? t("Approved") : t("Declined")}
             </span>
           )}
           {a.version > 1 && (
