@@ -10,7 +10,7 @@ import { describeUploads } from "./uploads.server";
 import { describeVendors } from "./vendors.server";
 
 /**
- * The API areas, each describing its own routes (docs/decisions/0019). A new route file under
+ * The API areas, each describing its own routes (docs/decisions/0023). A new route file under
  * app/routes/api.* is described in its area's module (or a new module added here); the suite's
  * app/openapi/coverage.test.ts fails while a route file's methods are not in the description.
  */

@@ -3,7 +3,7 @@ import { z, type AnyZodObject, type ZodTypeAny } from "zod";
 import { idempotencyKeySchema } from "~/schemas/email";
 
 /**
- * The API description's building blocks (docs/decisions/0019): every API area registers its routes
+ * The API description's building blocks (docs/decisions/0023): every API area registers its routes
  * in a module of its own (app/openapi/*.server.ts) through `describe`, which adds the answers every
  * route of its kind gives (401/403 when signed in, 400/413/415 with a JSON body, 404 with an id in the
  * path, 503 with Retry-After when the database is away), so an area lists only what is its own.
