@@ -4,10 +4,12 @@ import { describeAssessments } from "./assessments.server";
 import { describeContacts } from "./contacts.server";
 import { describeDescription } from "./description.server";
 import { describeEmail } from "./email.server";
+import { describeEstimateSettings } from "./estimate-settings.server";
 import { newRegistry } from "./registry.server";
 import { describeSession } from "./session.server";
 import { describeUploads } from "./uploads.server";
 import { describeVendors } from "./vendors.server";
+import { describeWebhooks } from "./webhooks.server";
 
 /**
  * The API areas, each describing its own routes (docs/decisions/0019). A new route file under
@@ -21,6 +23,8 @@ const AREAS: ((registry: OpenAPIRegistry) => void)[] = [
   (registry) => describeAssessments(registry, describeEmail(registry)),
   describeUploads,
   describeVendors,
+  describeEstimateSettings,
+  describeWebhooks,
   describeDescription,
 ];
 
