@@ -35,7 +35,8 @@ export function describeAssessments(registry: OpenAPIRegistry, email: EmailSchem
       materialsRateCents: cents,
       taxRates: taxRates.openapi({ description: "Percent, at most 3 decimals" }),
       deductibleCents: cents.nullable(),
-      language: z.enum(ESTIMATE_LANGUAGES).nullable(),
+      // z.enum().nullable() becomes an enum without null in OpenAPI 3.1: null is its own branch.
+      language: z.union([z.enum(ESTIMATE_LANGUAGES), z.null()]),
       mileage: z.number().int().nullable(),
       totals: record({
         partsCents: cents,
