@@ -93,6 +93,8 @@ describe("POST /api/assessments", () => {
       aiEstimatedCost: null,
       costNote: null,
       lineItems: [],
+      // A new estimate: no lines yet, every total 0 (decision 0021).
+      sheet: expect.objectContaining({ lines: [], deductibleCents: null, totals: expect.objectContaining({ totalCents: 0 }) }),
       damages: [],
       damageCategories: [],
       aiAnalysis: null,

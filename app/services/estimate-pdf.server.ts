@@ -359,9 +359,10 @@ export async function renderEstimatePdf(e: EstimateDocument): Promise<Buffer> {
 /** The account whose estimate it is, as its header reads: company (else name), then address, phone, email. */
 async function accountHeader(ownerId: string) {
   const owner = await findUserById(ownerId);
-  if (!owner) return { name: "DamageIQ", lines: [] as string[] };
+  if (!owner) return { name: "DamageIQ", lines: [] as string[], language: undefined };
   const name = owner.companyName || `${owner.firstName} ${owner.lastName}`.trim() || owner.username;
-  return { name, lines: [owner.address, owner.phone, owner.email].filter((v): v is string => Boolean(v)) };
+  const language = ESTIMATE_LANGUAGES.find((l) => l === owner.language);
+  return { name, lines: [owner.address, owner.phone, owner.email].filter((v): v is string => Boolean(v)), language };
 }
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -377,7 +378,8 @@ export async function estimateDocument(a: AssessmentJson, requested?: string | n
   const photos = thumbs
     .flatMap((t) => (t.bytes === null ? [] : [{ bytes: t.bytes, damages: a.damages.flatMap((d, i) => (d.mediaUrl === t.url ? [i] : [])) }]))
     .slice(0, PDF_PHOTOS);
-  const language = ESTIMATE_LANGUAGES.find((l) => l === requested) ?? a.sheet.language ?? "en";
+  // `lang`, else the estimate's own language, else the account's (the language its screens are in).
+  const language = ESTIMATE_LANGUAGES.find((l) => l === requested) ?? a.sheet.language ?? header.language ?? "en";
   // The version's date: when it was sent, else when it last changed.
   const issuedAt = new Date(a.sentAt ?? a.updatedAt);
   const { totals, ...sheet } = a.sheet;
@@ -385,7 +387,7 @@ export async function estimateDocument(a: AssessmentJson, requested?: string | n
     id: a.id,
     title: a.title,
     version: a.version,
-    account: { ...header, logo },
+    account: { name: header.name, lines: header.lines, logo },
     customer: a.contact ? { name: `${a.contact.firstName} ${a.contact.lastName}`.trim(), email: a.contact.email } : null,
     vehicle: {
       description: [a.vehicleYear, a.vehicleMake, a.vehicleModel].filter(Boolean).join(" ") || null,
