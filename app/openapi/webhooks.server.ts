@@ -79,7 +79,8 @@ export function describeWebhooks(registry: OpenAPIRegistry) {
   });
   area.describe({
     method: "get", path: "/api/webhooks/{id}/deliveries", operationId: "listWebhookDeliveries", auth: "user", params: idParam,
-    summary: "The endpoint's delivery log, newest first", // z.coerce reads a missing offset as 0, which the generator writes as nullable: a query value is never null.
+    summary: "The endpoint's delivery log, newest first",
+    // z.coerce reads a missing offset as 0, which the generator writes as nullable: a query value is never null.
     query: webhookDeliveryQuerySchema.extend({ offset: webhookDeliveryQuerySchema.shape.offset.openapi({ type: "integer", minimum: 0, maximum: 100_000, default: 0 }) }),
     responses: { 200: json("A page of deliveries and how many there are", record({ deliveries: z.array(Delivery), total: z.number().int() })) },
   });
