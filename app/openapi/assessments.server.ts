@@ -3,6 +3,7 @@ import { ASSESSMENT_STATUSES } from "~/schemas/assessment-status";
 import { assessmentCreateSchema, assessmentListQuerySchema, assessmentRejectSchema, assessmentUpdateSchema } from "~/schemas/assessment";
 import { sendEmailSchema } from "~/schemas/email";
 import { estimateEditSchema } from "~/schemas/estimate";
+import { ESTIMATE_LANGUAGES, LABOUR_CATEGORIES, OPERATIONS, PART_TYPES } from "~/schemas/estimate-sheet";
 import { ApiArea, errors, idempotencyHeader, isoDate, json, MessageBody, objectIdText, ownerField, record, z } from "./registry.server";
 import type { EmailSchemas } from "./email.server";
 
@@ -12,6 +13,48 @@ const idParam = z.object({ id: z.string().openapi({ description: "The assessment
 export function describeAssessments(registry: OpenAPIRegistry, email: EmailSchemas) {
   const area = new ApiArea(registry, "Assessments and estimates");
   const status = z.enum(ASSESSMENT_STATUSES);
+  const cents = z.number().int();
+  const taxRates = record({ parts: z.number(), labour: z.number(), materials: z.number() });
+  const labourRates = record({ body: cents, refinish: cents, mechanical: cents, frame: cents });
+  const Sheet = area.schema(
+    "EstimateSheet",
+    record({
+      lines: z.array(
+        record({
+          id: z.string(),
+          damage: z.number().int().nullable().openapi({ description: "The index of the damage it repairs; null: the whole vehicle" }),
+          operation: z.enum(OPERATIONS),
+          description: z.string(),
+          labour: record({ category: z.enum(LABOUR_CATEGORIES), hours: z.number(), rateCents: cents }).nullable(),
+          part: record({ type: z.enum(PART_TYPES), number: z.string(), description: z.string(), quantity: z.number().int(), unitPriceCents: cents }).nullable(),
+          amountCents: cents.openapi({ description: "Sublet: its price; any other operation: other charges" }),
+          note: z.string(),
+        }),
+      ),
+      rates: labourRates,
+      materialsRateCents: cents,
+      taxRates: taxRates.openapi({ description: "Percent, at most 3 decimals" }),
+      deductibleCents: cents.nullable(),
+      // z.enum().nullable() becomes an enum without null in OpenAPI 3.1: null is its own branch.
+      language: z.union([z.enum(ESTIMATE_LANGUAGES), z.null()]),
+      mileage: z.number().int().nullable(),
+      totals: record({
+        partsCents: cents,
+        labourCents: labourRates,
+        labourTotalCents: cents,
+        materialsCents: cents,
+        subletCents: cents,
+        otherCents: cents,
+        subtotalCents: cents,
+        taxCents: record({ parts: cents, labour: cents, materials: cents }),
+        taxTotalCents: cents,
+        totalCents: cents,
+        deductibleCents: cents.nullable(),
+        customerPaysCents: cents,
+        insurerPaysCents: cents,
+      }),
+    }).openapi({ description: "The estimate as a shop writes it (integer cents; decision 0021)" }),
+  );
   const Assessment = area.schema(
     "Assessment",
     record({
@@ -34,6 +77,7 @@ export function describeAssessments(registry: OpenAPIRegistry, email: EmailSchem
       aiEstimatedCost: z.number().nullable(),
       costNote: z.string().nullable(),
       lineItems: z.array(z.record(z.unknown())),
+      sheet: Sheet,
       damages: z.array(
         record({
           damageType: z.string(),
@@ -49,6 +93,9 @@ export function describeAssessments(registry: OpenAPIRegistry, email: EmailSchem
       analysisError: z.string().nullable(),
       audit: z.array(record({ at: isoDate, by: z.string().nullable(), byName: z.string(), action: z.string() })),
       sentAt: isoDate.nullable(),
+      customerDecision: record({ decision: z.enum(["approved", "declined"]), decidedAt: isoDate, decisionId: z.string() })
+        .nullable()
+        .openapi({ description: "The customer's answer on the public estimate page (null: none yet)" }),
       supplementOf: z.string().nullable(),
       version: z.number().int(),
       supersededBy: z.string().nullable(),
@@ -113,12 +160,100 @@ export function describeAssessments(registry: OpenAPIRegistry, email: EmailSchem
     summary: "Reject an assessment (completed or reviewed → uploaded)", body: assessmentRejectSchema, example: { note: "Wrong vehicle in photo 2" },
     responses: { 200: json("The assessment, back to uploaded", Assessment), 409: stateConflict },
   });
+  const VersionRef = record({ id: objectIdText, version: z.number().int(), label: z.string().openapi({ example: "S01" }), status });
+  area.describe({
+    method: "get", path: "/api/assessments/{id}/estimate", operationId: "getEstimate", auth: "user", params: idParam,
+    summary: "Get an estimate with its versions",
+    description: "The assessment's JSON with its version label (Original, S01…), its supplements, the versions before it and, for a supplement, what changed from the version it revises.",
+    responses: {
+      200: json(
+        "The estimate",
+        Assessment.extend({
+          versionLabel: z.string().openapi({ example: "Original" }),
+          supplements: z.array(VersionRef),
+          earlierVersions: z.array(VersionRef),
+          differences: record({ from: VersionRef, changes: z.array(z.string()) }).nullable(),
+        }),
+      ),
+    },
+  });
   area.describe({
     method: "put", path: "/api/assessments/{id}/estimate", operationId: "editEstimate", auth: "user", params: idParam,
-    summary: "Edit an estimate", description: "Severity, damages and their line amounts, the customer and the reason. Editing a sent estimate creates a supplement (201).",
+    summary: "Edit an estimate",
+    description:
+      "Severity, damages, the estimate's lines (integer cents: labour, parts, sublet and other charges), paint materials rate, deductible, language, mileage, the customer and the reason. Without `lines`, each damage's `amount` (dollars) is its one line, as before lines existed. Editing a sent estimate creates a supplement (201).",
     body: estimateEditSchema,
-    example: { severity: "moderate", damages: [{ line: 0, damageType: "dent", location: "rear", severity: "moderate", amount: 450 }], reason: "Hidden damage behind the bumper" },
+    example: {
+      severity: "moderate",
+      damages: [{ line: 0, damageType: "dent", location: "rear", severity: "moderate" }],
+      lines: [
+        { damage: 0, operation: "repair", description: "Rear bumper cover", labourCategory: "body", hours: 2.5 },
+        { damage: 0, operation: "replace", description: "Reflector", partType: "oem", partNumber: "81910-06110", quantity: 1, unitPriceCents: 4250 },
+      ],
+      deductibleCents: 50000,
+      reason: "Hidden damage behind the bumper",
+    },
     responses: { 200: json("The saved estimate", Assessment), 201: json("The supplement created for a sent estimate", Assessment), 409: stateConflict },
+  });
+  const linkState = z.enum(["active", "expired", "revoked", "superseded"]);
+  const EstimateLink = area.schema(
+    "EstimateLink",
+    record({
+      id: objectIdText,
+      estimateId: objectIdText,
+      version: z.number().int(),
+      state: linkState,
+      via: z.enum(["email", "api"]),
+      createdAt: isoDate,
+      expiresAt: isoDate,
+      revokedAt: isoDate.nullable(),
+      supersededAt: isoDate.nullable(),
+      firstViewedAt: isoDate.nullable(),
+      lastViewedAt: isoDate.nullable(),
+      views: z.number().int(),
+      pdfSha256: z.string().openapi({ description: "The SHA-256 of the PDF the link shows" }),
+    }),
+  );
+  const CustomerDecision = area.schema(
+    "CustomerDecision",
+    record({
+      id: objectIdText,
+      estimateId: objectIdText,
+      version: z.number().int(),
+      linkId: objectIdText,
+      decision: z.enum(["approved", "declined"]),
+      signatureName: z.string().nullable(),
+      termsAccepted: z.boolean().nullable(),
+      reason: z.string().nullable(),
+      decidedAt: isoDate,
+      ip: z.string(),
+      userAgent: z.string(),
+      pdfSha256: z.string(),
+      estimatedCost: z.number().nullable(),
+    }),
+  );
+  const linkParams = idParam.extend({ linkId: z.string().openapi({ description: "The link's id", example: "6650c0ffee0123456789abce" }) });
+  area.describe({
+    method: "get", path: "/api/assessments/{id}/links", operationId: "listEstimateLinks", auth: "user", params: idParam,
+    summary: "The customer links of every version of the estimate, and the customer's decisions",
+    responses: { 200: json("The links (state, first and last viewed) and decisions", record({ links: z.array(EstimateLink), decisions: z.array(CustomerDecision) })) },
+  });
+  area.describe({
+    method: "post", path: "/api/assessments/{id}/links", operationId: "createEstimateLink", auth: "user", params: idParam,
+    summary: "A new customer link to the estimate (no fields)",
+    description:
+      "For the latest version of a completed, reviewed or sent estimate. The answer's `token` and `url` are shown this once (only the token's hash is kept); the links of earlier versions are superseded.",
+    body: z.object({}).strict().openapi({ description: "No fields: an empty object or no body" }),
+    responses: {
+      201: json("The link with its token and public URL", EstimateLink.extend({ token: z.string(), url: z.string().openapi({ example: "https://app.example.com/e/3q2…" }) })),
+      409: { ...errors[409], description: "A newer version exists, or the estimate is not completed, reviewed or sent" },
+    },
+    links: { 201: { RevokeEstimateLink: { operationId: "revokeEstimateLink", parameters: { id: "$request.path.id", linkId: "$response.body#/id" } } } },
+  });
+  area.describe({
+    method: "delete", path: "/api/assessments/{id}/links/{linkId}", operationId: "revokeEstimateLink", auth: "user", params: linkParams,
+    summary: "Revoke a customer link (its page answers 410 from now on)",
+    responses: { 200: json("The revoked link", EstimateLink) },
   });
   area.describe({
     method: "get", path: "/api/assessments/{id}/estimate.pdf", operationId: "getEstimatePdf", auth: "user", params: idParam,

@@ -4,10 +4,12 @@ import { describeAssessments } from "./assessments.server";
 import { describeContacts } from "./contacts.server";
 import { describeDescription } from "./description.server";
 import { describeEmail } from "./email.server";
+import { describeEstimateSettings } from "./estimate-settings.server";
 import { newRegistry } from "./registry.server";
 import { describeSession } from "./session.server";
 import { describeUploads } from "./uploads.server";
 import { describeVendors } from "./vendors.server";
+import { describeWebhooks } from "./webhooks.server";
 
 /**
  * The API areas, each describing its own routes (docs/decisions/0023). A new route file under
@@ -21,6 +23,8 @@ const AREAS: ((registry: OpenAPIRegistry) => void)[] = [
   (registry) => describeAssessments(registry, describeEmail(registry)),
   describeUploads,
   describeVendors,
+  describeEstimateSettings,
+  describeWebhooks,
   describeDescription,
 ];
 
@@ -46,9 +50,9 @@ export function openApiDocument() {
 }
 
 /**
- * zod's email check is a pattern stricter than JSON Schema's `email` format: the generator writes only
- * the format, so the pattern zod checks is added beside it (a client following the description is not
- * refused an address it allowed).
+ * zod's email check and JSON Schema's `email` format each take addresses the other refuses: the
+ * generator writes only the format, so the pattern zod checks replaces it (a client following the
+ * description is neither refused an address it allowed nor told that one it may send is invalid).
  */
 const ZOD_EMAIL = "^(?!\\.)(?!.*\\.\\.)([A-Za-z0-9_'+\\-\\.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9\\-]*\\.)+[A-Za-z]{2,}$";
 
@@ -56,6 +60,11 @@ function withZodEmailPattern<T>(node: T): T {
   if (Array.isArray(node)) return node.map(withZodEmailPattern) as T;
   if (node === null || typeof node !== "object") return node;
   const copy = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, withZodEmailPattern(v)])) as Record<string, unknown>;
-  if (copy.format === "email" && copy.pattern === undefined) copy.pattern = ZOD_EMAIL;
+  // JSON Schema's `email` format also refuses what zod takes (a domain label ending in a hyphen), so a
+  // client would be told an address it may send is invalid: the pattern zod checks replaces the format.
+  if (copy.format === "email" && copy.pattern === undefined) {
+    delete copy.format;
+    copy.pattern = ZOD_EMAIL;
+  }
   return copy as T;
 }

@@ -121,7 +121,11 @@ export function describeEmail(registry: OpenAPIRegistry) {
     method: "put", path: "/api/email/settings", operationId: "saveMailServer", auth: "user",
     summary: "Save the caller's mail server",
     description: "A host that resolves to a private, loopback, link-local or metadata address is refused (400) unless the operator allows it.",
-    body: mailServerSchema, example: { host: "smtp.example.com", port: 587, secure: false, user: "estimates@example.com", password: "app-password", from: "estimates@example.com" },
+    // A blank or null `from` clears it (the schema's preprocess): stated beside the email pattern.
+    body: mailServerSchema.extend({
+      from: z.union([mailServerSchema.shape.from, z.string().regex(/^\s*$/).openapi({ description: "Blank: no From address" }), z.null()]),
+    }),
+    example: { host: "smtp.example.com", port: 587, secure: false, user: "estimates@example.com", password: "app-password", from: "estimates@example.com" },
     responses: { 200: json("The saved settings", MailServer) },
   });
   area.describe({

@@ -182,7 +182,8 @@ export function newRegistry() {
 /**
  * What the generator cannot carry from a zod schema, stated beside it. The money fields
  * (app/schemas/number-fields.ts amountField) refine a number to whole cents: the number they refine is
- * marked `multipleOf: 0.01` (found by what the refinement refuses: 0.005, and accepts: 0.01).
+ * marked `multipleOf: 0.01` (found by what the refinement refuses: 0.005, and accepts: 0.01); a percent
+ * refined to 3 decimals likewise `multipleOf: 0.001`.
  */
 function annotateCents(schema: ZodTypeAny, seen = new Set<ZodTypeAny>()) {
   if (seen.has(schema)) return;
@@ -191,8 +192,10 @@ function annotateCents(schema: ZodTypeAny, seen = new Set<ZodTypeAny>()) {
   if (def.typeName === "ZodEffects" && (def.effect as { type?: string })?.type === "refinement") {
     const inner = def.schema as ZodTypeAny;
     const innerDef = inner._def as { typeName?: string; openapi?: { metadata?: Record<string, unknown> } };
-    if (innerDef.typeName === "ZodNumber" && schema.safeParse(0.01).success && !schema.safeParse(0.005).success) {
-      innerDef.openapi = { ...innerDef.openapi, metadata: { ...innerDef.openapi?.metadata, multipleOf: 0.01 } };
+    // Cents (0.01), or percent with at most 3 decimals (0.001, app/schemas/estimate-settings.ts).
+    const step = [0.01, 0.001].find((n) => schema.safeParse(n).success && !schema.safeParse(n / 2).success);
+    if (innerDef.typeName === "ZodNumber" && step !== undefined) {
+      innerDef.openapi = { ...innerDef.openapi, metadata: { ...innerDef.openapi?.metadata, multipleOf: step } };
     }
   }
   // A case-insensitive pattern (`/^[a-f0-9]{24}$/i`) loses its flag in JSON Schema: its ranges are doubled.

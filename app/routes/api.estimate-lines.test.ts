@@ -373,6 +373,18 @@ describe("the account's logo and estimate settings (Settings → Profile)", () =
     expect(text.status).toBe(400);
     expect(text.json.message).toBe("You can only upload: .png, .jpg, .jpeg");
     expect((await dealerA.get("/api/auth/estimate-settings")).json.logoUrl).toBe(second.json.logoUrl);
+    // Found by Schemathesis: a body that is not a multipart form (or none) was a 500.
+    expect((await dealerA.post("/api/auth/logo", {})).status).toBe(415);
+    const bare = await fetch(`${app.url}/api/auth/logo`, { method: "POST", headers: { Authorization: `Bearer ${await tokenFor(aId)}` } });
+    expect(bare.status).toBe(415);
+    expect((await bare.json()).message).toBe("Send the logo as multipart/form-data in the field logo");
+    const nameless = await fetch(`${app.url}/api/auth/logo`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${await tokenFor(aId)}`, "Content-Type": "multipart/form-data; boundary=xyz" },
+      body: '--xyz\r\nContent-Disposition: form-data; name=""\r\n\r\n1\r\n--xyz--\r\n',
+    });
+    expect(nameless.status).toBe(400);
+    expect((await dealerA.get("/api/auth/estimate-settings")).json.logoUrl).toBe(second.json.logoUrl);
 
     const removed = await dealerA.del("/api/auth/logo");
     expect(removed.json.logoUrl).toBeNull();

@@ -452,7 +452,8 @@ describe("GET /api/assessments/{id}/estimate.pdf", () => {
       const parser = new PDFParse({ data: new Uint8Array(bytes) });
       const { text } = await parser.getText();
       await parser.destroy();
-      for (const label of ["DEVIS", "CLIENT", "Contact inconnu", "VÉHICULE", "DOMMAGES", "LIGNES DU DEVIS", "Sous-total", "Page 1 sur 1"]) expect(text).toContain(label);
+      // The lines' layout (issue 27): headings in capitals, the estimate's id in the footer.
+      for (const label of ["DEVIS", "CLIENT", "Contact inconnu", "VÉHICULE", "DOMMAGES", "LIGNES DU DEVIS", "Sous-total", "Main-d'œuvre (carrosserie)", `Devis ${id} Page 1 sur 1`]) expect(text).toContain(label);
       expect(text).toContain("$425.50");
       expect(text).not.toContain("Unknown contact");
     } finally {

@@ -55,6 +55,10 @@ export async function updateEstimateSettings(actor: Actor, input: EstimateSettin
  * (one PNG or JPEG, 2 MB), the previous one removed. 400 with the uploader's message otherwise.
  */
 export async function uploadLogo(actor: Actor, request: Request) {
+  // The multipart parser throws on any other body (a 500 before): say what this call reads.
+  if (!/^multipart\/form-data\s*;.*\bboundary=/i.test(request.headers.get("Content-Type") ?? "")) {
+    throw jsonError(415, "Send the logo as multipart/form-data in the field logo");
+  }
   const { stored, errors } = await receiveFormUploads(actor, request, "logo");
   const [logo, ...extra] = stored;
   for (const record of extra) await discardMediaUrl(mediaUrl(String(record._id)), { ownerId: actor.id });

@@ -27,6 +27,7 @@ import {
 } from "~/models/upload.server";
 import { scopeFor, type OwnerScope } from "~/models/owner-scope.server";
 import { env } from "~/utils/env.server";
+import { jsonError } from "~/utils/http.server";
 import { mediaIdOf } from "~/utils/media-url";
 import type { Actor } from "./auth.server";
 import { LocalBackend } from "./storage/local";
@@ -622,7 +623,13 @@ export async function receiveFormUploads(actor: Actor, request: Request, purpose
     }
     return undefined;
   };
-  await unstable_parseMultipartFormData(request, handler);
+  try {
+    await unstable_parseMultipartFormData(request, handler);
+  } catch (error) {
+    // The parser's own errors (a part without a name, a cut-off body) are the client's: 400, not a 500.
+    if (error instanceof Error && /^malformed |^Could not parse content as FormData/.test(error.message)) throw jsonError(400, "The form could not be read");
+    throw error;
+  }
   return { stored, errors: [...new Set(errors)], fields };
 }
 

@@ -1,0 +1,96 @@
+import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
+import { DELIVERY_STATUSES } from "~/models/webhook.server";
+import { WEBHOOK_EVENT_TYPES, webhookDeliveryQuerySchema, webhookEndpointCreateSchema, webhookEndpointUpdateSchema } from "~/schemas/webhooks";
+import { ApiArea, errors, isoDate, json, MessageBody, objectIdText, record, z } from "./registry.server";
+
+const idParam = z.object({ id: z.string().openapi({ description: "The webhook endpoint's id", example: "6650c0ffee0123456789abcd" }) });
+
+/** Webhook endpoints, their signing secrets and delivery logs (docs/decisions/0022). */
+export function describeWebhooks(registry: OpenAPIRegistry) {
+  const area = new ApiArea(registry, "Webhooks");
+  const Endpoint = area.schema(
+    "WebhookEndpoint",
+    record({
+      id: objectIdText,
+      url: z.string(),
+      description: z.string().nullable(),
+      events: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
+      enabled: z.boolean(),
+      disabledReason: z.string().nullable().openapi({ description: "Why it was turned off (after persistent failure); null while enabled" }),
+      disabledAt: isoDate.nullable(),
+      lastSuccessAt: isoDate.nullable(),
+      createdAt: isoDate,
+      updatedAt: isoDate,
+    }),
+  );
+  const WithSecret = Endpoint.extend({
+    secret: z.string().openapi({ description: "The signing secret (Standard Webhooks `whsec_…`), shown in this answer only", example: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" }),
+  });
+  const Delivery = area.schema(
+    "WebhookDelivery",
+    record({
+      id: objectIdText,
+      endpointId: objectIdText,
+      webhookId: z.string().openapi({ description: "The `webhook-id` receivers deduplicate by: the same for every attempt of this event", example: "msg_6650c0ffee0123456789abcd" }),
+      eventType: z.enum(WEBHOOK_EVENT_TYPES),
+      status: z.enum(DELIVERY_STATUSES),
+      attempts: z.array(record({ at: isoDate, durationMs: z.number(), statusCode: z.number().int().nullable(), error: z.string().nullable(), manual: z.boolean() })),
+      lastStatusCode: z.number().int().nullable(),
+      lastError: z.string().nullable(),
+      nextAttemptAt: isoDate.nullable(),
+      deliveredAt: isoDate.nullable(),
+      createdAt: isoDate,
+    }),
+  );
+  const byId = { GetWebhookById: { operationId: "getWebhook", parameters: { id: "$response.body#/id" } } };
+
+  area.describe({
+    method: "get", path: "/api/webhooks", operationId: "listWebhooks", auth: "user",
+    summary: "The caller's webhook endpoints (never their secrets)", responses: { 200: json("The endpoints", z.array(Endpoint)) },
+  });
+  area.describe({
+    method: "post", path: "/api/webhooks", operationId: "createWebhook", auth: "user",
+    summary: "Add a webhook endpoint",
+    description:
+      "The URL must not resolve to a private, loopback, link-local or metadata address (400 on `url`). The answer carries the signing secret, shown this once. At most 10 endpoints (409).",
+    body: webhookEndpointCreateSchema,
+    example: { url: "https://hooks.example.com/damageiq", events: ["estimate.sent", "estimate.approved"], description: "Shop management system" },
+    responses: { 201: json("The endpoint with its signing secret", WithSecret), 409: { ...errors[409], description: "At most 10 endpoints" } },
+    links: { 201: byId },
+  });
+  area.describe({
+    method: "get", path: "/api/webhooks/{id}", operationId: "getWebhook", auth: "user", params: idParam,
+    summary: "Get a webhook endpoint", responses: { 200: json("The endpoint", Endpoint) },
+  });
+  area.describe({
+    method: "put", path: "/api/webhooks/{id}", operationId: "updateWebhook", auth: "user", params: idParam,
+    summary: "Change a webhook endpoint", description: "Only the fields sent change; `enabled: true` turns a disabled endpoint back on.",
+    body: webhookEndpointUpdateSchema, example: { events: ["estimate.sent"], enabled: true },
+    responses: { 200: json("The saved endpoint", Endpoint) },
+  });
+  area.describe({
+    method: "delete", path: "/api/webhooks/{id}", operationId: "deleteWebhook", auth: "user", params: idParam,
+    summary: "Delete a webhook endpoint (and its delivery log)", responses: { 200: json("Deleted", MessageBody) },
+  });
+  area.describe({
+    method: "post", path: "/api/webhooks/{id}/rotate-secret", operationId: "rotateWebhookSecret", auth: "user", params: idParam,
+    summary: "A new signing secret", description: "Answered once; the previous secret keeps signing beside it for a day.",
+    responses: { 200: json("The endpoint with its new secret", WithSecret) },
+  });
+  area.describe({
+    method: "get", path: "/api/webhooks/{id}/deliveries", operationId: "listWebhookDeliveries", auth: "user", params: idParam,
+    summary: "The endpoint's delivery log, newest first",
+    // z.coerce reads a missing offset as 0, which the generator writes as nullable: a query value is never null.
+    query: webhookDeliveryQuerySchema.extend({ offset: webhookDeliveryQuerySchema.shape.offset.openapi({ type: "integer", minimum: 0, maximum: 100_000, default: 0 }) }),
+    responses: { 200: json("A page of deliveries and how many there are", record({ deliveries: z.array(Delivery), total: z.number().int() })) },
+  });
+  area.describe({
+    method: "post", path: "/api/webhook-deliveries/{id}/redeliver", operationId: "redeliverWebhook", auth: "user",
+    params: z.object({ id: z.string().openapi({ description: "The delivery's id", example: "6650c0ffee0123456789abcd" }) }),
+    summary: "Send a delivery's event again, now (same webhook-id)",
+    responses: {
+      202: json("The delivery, queued again", Delivery),
+      409: { ...errors[409], description: "An attempt is in flight; try again in a moment" },
+    },
+  });
+}
