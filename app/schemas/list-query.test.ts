@@ -20,6 +20,12 @@ describe("listQuerySchema", () => {
     expect(listQuerySchema.safeParse({ offset: "-1" }).success).toBe(false);
     expect(listQuerySchema.safeParse({ limit: "ten" }).success).toBe(false);
   });
+
+  it("refuses an empty value (the description says a whole number; Schemathesis sent offset=)", () => {
+    const empty = listQuerySchema.safeParse({ offset: "" });
+    expect(empty.success).toBe(false);
+    expect(empty.error?.issues[0].message).toBe("offset must be a whole number");
+  });
 });
 
 describe("searchWords", () => {

@@ -5,7 +5,8 @@ export const LIST_MAX_LIMIT = 1000;
 
 const whole = (name: string, min: number, max: number) =>
   z.preprocess(
-    (v) => (v === undefined || v === null || v === "" ? undefined : Number(v)),
+    // Absent is absent; an empty value (`offset=`) is not a number and is refused like any other.
+    (v) => (v === undefined || v === null ? undefined : v === "" ? Number.NaN : Number(v)),
     z
       .number({ invalid_type_error: `${name} must be a whole number` })
       .int(`${name} must be a whole number`)

@@ -401,7 +401,14 @@ export async function findUploadForUrl(actor: Actor, url: string) {
   const media = /^\/media\/([0-9a-f]{24})(?:\/thumb)?$/.exec(parsed.pathname);
   if (media) return findUpload({ scope: own(actor), id: media[1] });
   const keyInQuery = parsed.searchParams.get("key");
-  const match = /uploads\/[0-9a-f]{24}\/([0-9a-f]{24})\/[^/?]+/.exec(keyInQuery ?? decodeURIComponent(parsed.pathname));
+  let path: string;
+  try {
+    path = keyInQuery ?? decodeURIComponent(parsed.pathname);
+  } catch {
+    // A malformed escape ("%E0%A4") names no upload of ours (decoding it threw: a 500).
+    return null;
+  }
+  const match = /uploads\/[0-9a-f]{24}\/([0-9a-f]{24})\/[^/?]+/.exec(path);
   if (!match) return null;
   return findUploadByKey({ scope: own(actor), key: match[0] });
 }
