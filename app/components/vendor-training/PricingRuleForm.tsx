@@ -61,12 +61,12 @@ export function PricingRuleForm({ rule, cancelTo }: { rule?: PricingRuleJson | n
           <TextField name="minimumCharge" label={t("Minimum Charge (USD)")} type="number" step="0.01" />
         </SimpleGrid>
         <fieldset style={{ border: "1px solid var(--mantine-color-gray-3)", borderRadius: 6, padding: 10, margin: 0 }}>
-          <legend style={{ fontSize: 13, padding: "0 4px" }}>Estimate line defaults (optional)</legend>
+          <legend style={{ fontSize: 13, padding: "0 4px" }}>{t("Estimate line defaults (optional)")}</legend>
           <SimpleGrid cols={{ base: 1, xs: 2 }}>
-            <TextField name="partPrice" label="Part Price (USD)" type="number" step="0.01" />
-            <TextField name="refinishHours" label="Refinish Hours" type="number" step="0.01" />
-            <TextField name="refinishRate" label="Refinish Rate (USD/hour)" description="Blank: the labor rate" type="number" step="0.01" />
-            <TextField name="materialsRate" label="Paint Materials Rate (USD/refinish hour)" type="number" step="0.01" />
+            <TextField name="partPrice" label={t("Part Price (USD)")} type="number" step="0.01" />
+            <TextField name="refinishHours" label={t("Refinish Hours")} type="number" step="0.01" />
+            <TextField name="refinishRate" label={t("Refinish Rate (USD/hour)")} description={t("Blank: the labor rate")} type="number" step="0.01" />
+            <TextField name="materialsRate" label={t("Paint Materials Rate (USD/refinish hour)")} type="number" step="0.01" />
           </SimpleGrid>
         </fieldset>
         <ModifierRows
