@@ -134,7 +134,7 @@ test("enable two-factor and sign in with a code", async ({ page, createUser }) =
   await page.context().clearCookies();
   await page.goto("/login?tab=dealer");
   await page.getByLabel("Username").fill(user.username);
-  await page.getByLabel("Password").fill(user.password);
+  await page.getByRole("textbox", { name: "Password", exact: true }).fill(user.password);
   await page.getByRole("button", { name: "Sign in as Dealer" }).click();
   await page.getByLabel("Verification code").fill("000000");
   await page.getByRole("button", { name: "Verify" }).click();
