@@ -172,7 +172,8 @@ describe("delivery to a real SMTP server", () => {
     log = await waitForLog(dealer, log.id, (l) => l.status === "sent");
     expect(log.attempts.map((a) => a.outcome)).toEqual(["failed", "accepted"]);
     expect(smtp.withMessageId(log.messageId)).toHaveLength(1);
-    expect((await Assessment.findById(id).lean<{ status: string }>())?.status).toBe("sent");
+    // The log records the server's acceptance first, then the assessment moves: a moment apart.
+    await vi.waitFor(async () => expect((await Assessment.findById(id).lean<{ status: string }>())?.status).toBe("sent"), { timeout: 5000, interval: 50 });
   });
 
   it("fails with the server's reason when the login is refused, and tells the account (delivery status)", async () => {
