@@ -150,7 +150,10 @@ for (const lng of ["es", "fr"] as const) {
     // Data: the accounts' names (every account in the database: the admin's lists show earlier tests' too,
     // whose random usernames can hold a word such as "do") and the seeded records.
     const accounts = await mongoose.connection.collection("users").find().toArray();
+    // The admin's AI Training lists every account's training images, earlier tests' English notes too.
+    const training = await mongoose.connection.collection("trainingitems").find().toArray();
     const data = new Set([
+      ...training.flatMap((item) => words(`${item.description ?? ""} ${item.notes ?? ""} ${item.vehicleMake ?? ""} ${item.vehicleModel ?? ""}`)),
       ...accounts.flatMap((user) => words(`${user.username} ${user.firstName} ${user.lastName} ${user.email} ${user.companyName ?? ""}`)),
       // Avatars show the initials.
       ...accounts.map((user) => `${String(user.firstName ?? "")[0] ?? ""}${String(user.lastName ?? "")[0] ?? ""}`.toLowerCase()),
