@@ -101,10 +101,18 @@ describe("webhook workers on several instances", () => {
     await endpoint("/keyed");
     const first = await emitEvent({ ownerId, type: "estimate.updated", data: { v: 1 }, key: "same" });
     const again = await emitEvent({ ownerId, type: "estimate.updated", data: { v: 2 }, key: "same" });
-    expect(String(again._id)).toBe(String(first._id));
+    expect(String(again?._id)).toBe(String(first?._id));
     worker();
     await until("one arrival", () => receiver.on("/keyed").length === 1);
     await new Promise((r) => setTimeout(r, 300));
-    expect(receiver.on("/keyed").map((r) => r.headers["webhook-id"])).toEqual([`msg_${String(first._id)}`]);
+    expect(receiver.on("/keyed").map((r) => r.headers["webhook-id"])).toEqual([`msg_${String(first?._id)}`]);
+  });
+
+  it("an account with no endpoint subscribed to the event writes nothing", async () => {
+    const quiet = (await createTestUser({ role: "dealer" })).id;
+    await insertEndpoint({ ownerId: quiet, url: receiver.url("/other"), events: ["email.failed"], secretSealed: seal("webhook-secret", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw") });
+    expect(await emitEvent({ ownerId: quiet, type: "estimate.updated", data: { v: 1 } })).toBeNull();
+    expect(await WebhookEvent.countDocuments({ ownerId: quiet })).toBe(0);
+    expect(await WebhookDelivery.countDocuments({ ownerId: quiet })).toBe(0);
   });
 });

@@ -67,13 +67,16 @@ export interface EmitArgs {
  * Records that something happened in an account and queues one delivery per enabled endpoint that
  * subscribed to it — in the database, before the operation that emits it answers, so an event is
  * never lost to a receiver or this app being down: call it right after the change is written, in
- * the same service function. With no endpoint subscribed it is still one small insert.
+ * the same service function. With no endpoint subscribed nothing is written (one indexed read): an
+ * event no endpoint wanted has nobody to reach, and the hot paths (assessments, sends) stay cheap.
  *
  * The customer decision (issue 27) calls it as
  *   `await emitEvent({ ownerId, type: "estimate.approved" | "estimate.declined", data: estimateEventData(record, { decision }), orderKey: estimateOrderKey(record) })`.
  */
 export async function emitEvent({ ownerId, type, data, orderKey, key }: EmitArgs) {
   const owner = String(ownerId);
+  const endpoints = await subscribedEndpoints({ ownerId: owner, type });
+  if (endpoints.length === 0) return null;
   const { event } = await insertEvent({
     ownerId: owner,
     type,
@@ -81,7 +84,10 @@ export async function emitEvent({ ownerId, type, data, orderKey, key }: EmitArgs
     data,
     ...(orderKey ? { orderKey } : {}),
   });
-  if (!event.fannedOut) await fanOutEvent(event);
+  if (!event.fannedOut) {
+    await fanOut(event, endpoints.map((e) => e._id));
+    wakeWebhooks();
+  }
   return event;
 }
 
