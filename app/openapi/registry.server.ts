@@ -29,7 +29,7 @@ export const MessageBody = z.object({ message: z.string() }).openapi("Message");
 export const objectIdText = z.string().regex(/^[a-f0-9]{24}$/).openapi({ example: "6650c0ffee0123456789abcd" });
 export const isoDate = z.string().openapi({ format: "date-time", example: "2026-11-25T09:30:00.000Z" });
 /** An admin's answers name each record's owner. */
-export const ownerField = z.object({ id: z.string(), name: z.string() }).optional();
+export const ownerField = z.object({ id: z.string(), name: z.string().nullable().openapi({ description: "The owner's name; null once the account is deleted" }) }).optional();
 /** Response objects: the listed fields, and the answer may carry more (clients ignore unknown fields). */
 export const record = <T extends z.ZodRawShape>(shape: T) => z.object(shape).passthrough();
 

@@ -41,7 +41,7 @@ export interface AssessmentJson {
   id: string;
   ownerId: string;
   /** Whose assessment it is: only in an admin's answers. */
-  owner?: { id: string; name: string };
+  owner?: { id: string; name: string | null };
   title: string;
   vehicleYear: number | null;
   vehicleMake: string | null;

@@ -20,7 +20,7 @@ export interface ContactJson {
   id: string;
   ownerId: string;
   /** Whose contact it is: only in an admin's answers. */
-  owner?: { id: string; name: string };
+  owner?: { id: string; name: string | null };
   firstName: string;
   lastName: string;
   email: string;

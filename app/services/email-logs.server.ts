@@ -19,7 +19,7 @@ export interface EmailAttemptJson {
 export interface EmailLogJson {
   id: string;
   ownerId: string;
-  owner?: { id: string; name: string };
+  owner?: { id: string; name: string | null };
   kind: "estimate" | "notification";
   recipientEmail: string;
   subject: string;

@@ -20,7 +20,7 @@ import { ownership, presentOwned, timestamps } from "./owned-json.server";
 export interface EmailTemplateJson {
   id: string;
   ownerId: string;
-  owner?: { id: string; name: string };
+  owner?: { id: string; name: string | null };
   name: string;
   subject: string;
   htmlContent: string;

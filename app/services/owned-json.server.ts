@@ -18,7 +18,7 @@ export function ownership(record: { _id: unknown; ownerId: unknown }, owners?: M
   return {
     id: String(record._id),
     ownerId,
-    ...(owners ? { owner: { id: ownerId, name: owners.get(ownerId) ?? "Deleted account" } } : {}),
+    ...(owners ? { owner: { id: ownerId, name: owners.get(ownerId) ?? null } } : {}),
   };
 }
 

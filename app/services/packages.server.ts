@@ -21,7 +21,7 @@ export interface PackageJson {
   id: string;
   ownerId: string;
   /** Whose package it is: only in an admin's answers. */
-  owner?: { id: string; name: string };
+  owner?: { id: string; name: string | null };
   name: string;
   description: string | null;
   price: number;

@@ -60,7 +60,7 @@ export function ContactCard({ contact, editTo, deleteTo }: { contact: ContactJso
       {/* Cards in a row share a height (the card is a flex column): the footer sits at the bottom. */}
       <div className={classes.foot}>
         <span>{t("Added")} {formatDate(contact.createdAt)}</span>
-        {contact.owner && <span className={classes.badge}>{t("Owner:")} {contact.owner.name}</span>}
+        {contact.owner && <span className={classes.badge}>{t("Owner:")} {contact.owner.name ?? t("Deleted account")}</span>}
       </div>
     </div>
   );

@@ -110,7 +110,7 @@ export function EstimateCard({ estimate, hrefWith }: { estimate: EstimateCardJso
       </div>
       <div className={classes.foot}>
         <span>{t("Created")} {formatDate(a.createdAt)}</span>
-        {"owner" in a && a.owner && <span className={classes.badge}>{t("Owner:")} {a.owner.name}</span>}
+        {"owner" in a && a.owner && <span className={classes.badge}>{t("Owner:")} {a.owner.name ?? t("Deleted account")}</span>}
         <div className={classes.actions}>
           <Link to={hrefWith({ view: a.id })} preventScrollReset className={classes.action} aria-label={`View ${a.title}`} title={t("View")}>
             <EyeIcon size={16} />

@@ -77,7 +77,7 @@ export function PackageCard({ pkg, editTo, deleteTo }: { pkg: PackageJson; editT
         </Text>
         {pkg.owner && (
           <Badge variant="light" color="gray" size="sm">
-            {t("Owner:")} {pkg.owner.name}
+            {t("Owner:")} {pkg.owner.name ?? t("Deleted account")}
           </Badge>
         )}
       </Group>
