@@ -8,12 +8,11 @@
 //
 // `node bench/js-budget.mjs` prints the table and exits 1 when a screen is over its budget;
 // `--json` prints the rows instead. tests/js-budget.test.ts runs the same check.
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+import { readClientBuild, root, staticClosure } from "../scripts/client-build.mjs";
 
 /**
  * Budgets in KB gzip (issue 15, lowered by issue 30's regrouping, decision 0020): the sign-in
@@ -35,26 +34,12 @@ const SCRIPTLESS = /export const handle\b[^;]*\bscripts: false\b/;
 
 const budgetOf = (id) => (LOGIN_ROUTES.has(id) ? BUDGETS.login : id === UPLOAD_ROUTE ? BUDGETS.upload.page : BUDGETS.other);
 
-function readBuild(buildDir) {
-  const metafile = JSON.parse(readFileSync(path.join(buildDir, "metafile.js.json"), "utf8"));
-  const outputs = metafile.outputs;
-  const entryOutput = Object.keys(outputs).find((file) => /entry\.client/.test(outputs[file].entryPoint ?? ""));
-  if (!entryOutput) throw new Error(`no client entry in ${buildDir}/metafile.js.json`);
-  const assetsDir = path.resolve(root, path.dirname(entryOutput));
-  const manifestFile = readdirSync(assetsDir).find((f) => /^manifest-[A-Z0-9]+\.js$/.test(f));
-  if (!manifestFile) throw new Error(`no manifest in ${assetsDir}`);
-  const manifest = JSON.parse(
-    readFileSync(path.join(assetsDir, manifestFile), "utf8").replace(/^window\.__remixManifest=/, "").replace(/;\s*$/, ""),
-  );
-  return { outputs, assetsDir, manifest };
-}
-
 /**
  * The build's client outputs with the figures both the table and tests need: `kb(urls)` is the gzip
  * KB the browser fetches for these /build/ URLs (they, and their static imports, transitively).
  */
 export function loadBuild(buildDir = path.resolve(root, process.env.BUILD_DIR ?? "build")) {
-  const { outputs, assetsDir, manifest } = readBuild(buildDir);
+  const { outputs, assetsDir, manifest } = readClientBuild(buildDir);
   // "/build/x.js" (a URL in the manifest) ↔ the metafile's key for that output.
   const publicPath = "/build/";
   const keyOf = (url) => path.relative(root, path.join(assetsDir, url.slice(publicPath.length)));
@@ -63,16 +48,7 @@ export function loadBuild(buildDir = path.resolve(root, process.env.BUILD_DIR ??
     if (!gzipCache.has(key)) gzipCache.set(key, gzipSync(readFileSync(path.resolve(root, key))).length);
     return gzipCache.get(key);
   };
-  const closure = (keys) => {
-    const seen = new Set();
-    const visit = (key) => {
-      if (seen.has(key)) return;
-      seen.add(key);
-      for (const imp of outputs[key]?.imports ?? []) if (imp.kind === "import-statement") visit(imp.path);
-    };
-    keys.forEach(visit);
-    return seen;
-  };
+  const closure = (keys) => staticClosure(outputs, keys);
   const kbOfKeys = (keys) => [...keys].reduce((sum, key) => sum + gzipBytes(key), 0) / 1000;
   return { outputs, manifest, keyOf, closure, kbOfKeys, kb: (urls) => kbOfKeys(closure(urls.map(keyOf))) };
 }

@@ -14,31 +14,20 @@
 // esbuild's shape for bench/js-budget.mjs. File names stay content-hashed ([name]-[hash].js),
 // so `/build/` keeps its immutable caching. Running it twice does nothing the second time.
 import { createHash } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync, renameSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, renameSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { transform } from "esbuild";
 import { rollup } from "rollup";
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+import { readClientBuild, root, staticClosure as staticClosureOf } from "./client-build.mjs";
 
 /** At most this many shared chunks per screen besides the framework, root and shell (requests vs bytes). */
 const MAX_SHARED = 2;
 
 export async function rechunk(buildDir = path.resolve(root, process.env.BUILD_DIR ?? "build")) {
-  const metafilePath = path.join(buildDir, "metafile.js.json");
-  const metafile = JSON.parse(readFileSync(metafilePath, "utf8"));
+  const { metafilePath, metafile, outputs, entryKey, assetsDir, manifestFile, manifest } = readClientBuild(buildDir);
   if (metafile.rechunked) return { skipped: true };
-  const outputs = metafile.outputs;
-  const entryKey = Object.keys(outputs).find((key) => /entry\.client/.test(outputs[key].entryPoint ?? ""));
-  if (!entryKey) throw new Error(`no client entry in ${metafilePath}`);
-  const assetsDir = path.resolve(root, path.dirname(entryKey));
-  const manifestFile = readdirSync(assetsDir).find((f) => /^manifest-[A-Z0-9]+\.js$/.test(f));
-  if (!manifestFile) throw new Error(`no manifest in ${assetsDir}`);
-  const manifest = JSON.parse(
-    readFileSync(path.join(assetsDir, manifestFile), "utf8").replace(/^window\.__remixManifest=/, "").replace(/;\s*$/, ""),
-  );
   const publicPath = "/build/";
   const fileOfUrl = (url) => path.join(assetsDir, url.slice(publicPath.length));
   const keyOfFile = (file) => path.relative(root, file);
@@ -47,16 +36,7 @@ export async function rechunk(buildDir = path.resolve(root, process.env.BUILD_DI
 
   // Which screens load each old output before they are interactive (the route chain's modules,
   // the entry, and their static imports).
-  const staticClosure = (keys) => {
-    const seen = new Set();
-    const visit = (key) => {
-      if (seen.has(key)) return;
-      seen.add(key);
-      for (const imp of outputs[key]?.imports ?? []) if (imp.kind === "import-statement") visit(imp.path);
-    };
-    keys.forEach(visit);
-    return seen;
-  };
+  const staticClosure = (keys) => staticClosureOf(outputs, keys);
   const routes = Object.values(manifest.routes);
   const isLayout = (route) => routes.some((r) => r.parentId === route.id);
   const hasComponent = (route) =>
