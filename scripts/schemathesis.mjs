@@ -16,7 +16,7 @@ import { ensureSchemathesis, root, SCHEMATHESIS_BIN } from "./setup.mjs";
  * MAX_TIME_S plus the app's start on any machine. The hard limit only catches a hung run.
  */
 const MAX_EXAMPLES = Number(process.env.SCHEMATHESIS_MAX_EXAMPLES ?? 10);
-const MAX_TIME_S = Number(process.env.SCHEMATHESIS_MAX_TIME_S ?? 150);
+const MAX_TIME_S = Number(process.env.SCHEMATHESIS_MAX_TIME_S ?? 90);
 const HARD_LIMIT_MS = (MAX_TIME_S + 120) * 1000;
 const SEED = process.env.SCHEMATHESIS_SEED ?? "28";
 

@@ -1,7 +1,7 @@
 // `npm test`: set up everything a fresh clone lacks, then lint, typecheck,
 // vitest (unit + API against the running app and a real database), Playwright and Schemathesis
 // (the API fuzzer over the OpenAPI description; scripts/schemathesis.mjs).
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { schemathesisStep } from "./schemathesis.mjs";
@@ -41,6 +41,25 @@ function step(name, cmd, args) {
   return res.status === 0;
 }
 
+/**
+ * A step run beside others (lint and typecheck are single-threaded: together they use both cores): its
+ * output is held and printed whole when it ends, so two steps' lines do not interleave.
+ */
+function quietStep(name, cmd, args) {
+  const t = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, env });
+    let output = "";
+    child.stdout.on("data", (chunk) => (output += chunk));
+    child.stderr.on("data", (chunk) => (output += chunk));
+    child.on("close", (code) => {
+      console.log(`\n=== ${name} ===\n${output.trimEnd()}`);
+      console.log(`=== ${name}: ${code === 0 ? "ok" : "FAILED"} (${((Date.now() - t) / 1000).toFixed(1)} s)`);
+      resolve(code === 0);
+    });
+  });
+}
+
 /** A step run in this process (the Schemathesis step starts the app and Schemathesis itself). */
 async function timedStep(name, run) {
   console.log(`\n=== ${name} ===`);
@@ -66,9 +85,10 @@ const playwrightJson = path.join(tmp, "playwright-results.json");
 rmSync(vitestJson, { force: true });
 rmSync(playwrightJson, { force: true });
 
+const [lint, typecheck] = await Promise.all([quietStep("lint", bin("eslint"), ["."]), quietStep("typecheck", bin("tsc"), ["--noEmit"])]);
 const results = {
-  lint: step("lint", bin("eslint"), ["."]),
-  typecheck: step("typecheck", bin("tsc"), ["--noEmit"]),
+  lint,
+  typecheck,
   vitest: step("vitest", bin("vitest"), [
     "run",
     "--reporter=default",
