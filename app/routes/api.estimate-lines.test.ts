@@ -7,6 +7,7 @@ import { PDFParse } from "pdf-parse";
 import { User } from "~/models/user.server";
 import { startApp, type RunningApp } from "../../tests/app-server";
 import { useTestDb } from "../../tests/test-db";
+import { engineLine } from "../../tests/estimate-lines";
 
 // Issue 27 over HTTP: estimate lines as shops write them (PUT /api/assessments/{id}/estimate with
 // `lines`, and the plain form), totals with tax from the account's settings, old estimates read as
@@ -27,26 +28,6 @@ beforeAll(async () => {
   vendorId = (await createTestUser({ role: "vendor" })).id;
 });
 afterAll(() => app?.stop());
-
-/** An engine line as analyses before issue 27 stored it: labour 2 h × $50, parts, the rest the rule's base and modifiers. */
-const engineLine = (damageType: string, severity: string, location: string, totalCents: number, partsCents = 5000) => ({
-  damageType,
-  severity,
-  location,
-  priced: true,
-  ruleId: "0123456789abcdef01234567",
-  baseCents: totalCents - 10000 - partsCents,
-  labour: { hours: 2, hoursFrom: "default", rateCents: 5000, cents: 10000 },
-  partsCents,
-  modifiers: { make: 1, location: 1, seasonal: 1 },
-  markupPercentage: 0,
-  subtotalCents: totalCents,
-  minimumChargeCents: 0,
-  minimumApplied: false,
-  ruleCents: totalCents,
-  learning: { factor: 1, records: 0, cents: 0 },
-  totalCents,
-});
 
 /** An estimate as stored before issue 27: one amount per damage (dent $300 by the engine, scratch $125.50 set by a reviewer). */
 async function oldEstimate(fields: Record<string, unknown> = {}) {

@@ -7,6 +7,7 @@ import { LearningRecord } from "~/models/learning-record.server";
 import { client, createTestUser, tenancyClients, tokenFor } from "../../tests/accounts";
 import { startApp, type RunningApp } from "../../tests/app-server";
 import { useTestDb } from "../../tests/test-db";
+import { engineLine } from "../../tests/estimate-lines";
 import { uploadMedia } from "../../tests/uploads";
 
 // The Estimates review desk over HTTP: the screen's list and summary (its loader's JSON), the
@@ -32,25 +33,6 @@ beforeAll(async () => {
 afterAll(() => app?.stop());
 
 /** A priced engine line (cents), as the analysis stores it. */
-const pricedLine = (damageType: string, severity: string, location: string, totalCents: number) => ({
-  damageType,
-  severity,
-  location,
-  priced: true,
-  ruleId: MISSING,
-  baseCents: 10000,
-  labour: { hours: 2, hoursFrom: "default", rateCents: 5000, cents: 10000 },
-  partsCents: totalCents - 20000,
-  modifiers: { make: 1, location: 1, seasonal: 1 },
-  markupPercentage: 0,
-  subtotalCents: totalCents,
-  minimumChargeCents: 0,
-  minimumApplied: false,
-  ruleCents: totalCents,
-  learning: { factor: 1, records: 0, cents: 0 },
-  totalCents,
-});
-
 /** A completed estimate of A: two damages priced 300.00 and 125.50 by the vendor's rules. */
 async function completedEstimate(fields: Record<string, unknown> = {}) {
   const mediaUrl = await uploadMedia(dealerA);
@@ -72,7 +54,7 @@ async function completedEstimate(fields: Record<string, unknown> = {}) {
       { damageType: "scratch", location: "front", severity: "minor", description: "Bumper scratch", confidence: 0.7, mediaUrl },
     ],
     damageCategories: ["dent", "scratch"],
-    lineItems: [pricedLine("dent", "moderate", "left", 30000), pricedLine("scratch", "minor", "front", 12550)],
+    lineItems: [engineLine("dent", "moderate", "left", 30000, 30000 - 20000), engineLine("scratch", "minor", "front", 12550, 12550 - 20000)],
     aiAnalysis: { confidence: 0.75, description: "Two damages", provider: "embedded" },
     ...fields,
   });
@@ -272,7 +254,7 @@ describe("PUT /api/assessments/{id}/estimate", () => {
           estimatedCost: 400,
           damages: [{ damageType: "dent", location: "left", severity: "moderate", description: "Door dent", confidence: 0.8 }],
           damageCategories: ["dent"],
-          lineItems: [pricedLine("dent", "moderate", "left", 40000)],
+          lineItems: [engineLine("dent", "moderate", "left", 40000, 40000 - 20000)],
         })
       )._id,
     );
