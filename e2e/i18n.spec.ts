@@ -100,9 +100,10 @@ async function shownTexts(page: Page) {
   });
 }
 
-/** Text as compared with stored values: tags out, entities decoded, spaces collapsed, lower case. */
+/** Text as compared with stored values: tags (and style/script blocks) out, entities decoded, spaces collapsed, lower case. */
 const normal = (text: string) =>
   text
+    .replace(/<(style|script)\b[^>]*>[\s\S]*?<\/\1>/gi, " ")
     .replace(/<[^>]*>/g, " ")
     .replace(/&amp;/g, "&")
     .replace(/&lt;/g, "<")
@@ -135,12 +136,19 @@ async function storedTexts() {
   return [...texts].filter(Boolean).sort((a, b) => b.length - a.length);
 }
 
-/** A text with every stored value in it taken out (a truncated one ending in "..." counts as its value). */
+/**
+ * A text with every stored value in it taken out, whole words only ("Even", a surname, leaves "evento"
+ * alone); a truncated one ending in "..." counts as its value.
+ */
 function withoutStored(text: string, stored: string[]) {
   let rest = normal(text);
   const cut = rest.replace(/(?:\.\.\.|…)$/, "");
   if (cut.length >= 12 && stored.some((value) => value.startsWith(cut))) return "";
-  for (const value of stored) if (rest.includes(value)) rest = rest.split(value).join(" ");
+  for (const value of stored) {
+    if (!rest.includes(value)) continue;
+    const escaped = value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    rest = rest.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, "gu"), " ");
+  }
   return rest;
 }
 
