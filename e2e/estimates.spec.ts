@@ -201,7 +201,19 @@ test("at 360 px the list, the detail and the edit form fit without sideways scro
     await page.goto(path);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow, `${path} scrolls sideways by ${overflow} px`).toBeLessThanOrEqual(0);
+    // Nor does any box inside it (a table in the dialog scrolling its amounts out of sight).
+    const scrolling = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>("body *")]
+        .filter((el) => ["auto", "scroll"].includes(getComputedStyle(el).overflowX) && el.scrollWidth > el.clientWidth + 1)
+        .map((el) => `${el.tagName.toLowerCase()}.${el.className} (${el.scrollWidth} > ${el.clientWidth})`),
+    );
+    expect(scrolling, `${path} has boxes that scroll sideways`).toEqual([]);
   }
+  await page.goto(`/estimates?view=${id}`);
+  const total = page.getByTestId("estimate-total");
+  await total.scrollIntoViewIfNeeded();
+  const box = (await total.boundingBox())!;
+  expect(box.x + box.width, "the total is on screen").toBeLessThanOrEqual(360);
 });
 
 test("a sent estimate edited into version 2 counts once, with its version, and the first version stays reachable", async ({ page, loginAs, createUser }) => {

@@ -1,4 +1,4 @@
-import type { Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { WebhookDelivery, WebhookEndpoint, WebhookEvent } from "../app/models/webhook.server";
 import { startReceiver, type TestReceiver } from "../tests/webhook-receiver";
 import { expect, test } from "./fixtures";
@@ -84,4 +84,21 @@ test("add a webhook endpoint, read its delivery log, redeliver, rotate, turn off
   await expectToast(page, "Webhook endpoint deleted");
   await expect(page.getByTestId("webhook-row").filter({ hasText: url })).toHaveCount(0);
   expect(await WebhookEndpoint.countDocuments({ url })).toBe(0);
+});
+
+test("at 360 px an endpoint's row shows its URL, status and every action inside its card", async ({ page, loginAs }) => {
+  await loginAs("dealer");
+  await page.setViewportSize({ width: 360, height: 740 });
+  const url = "https://hooks.example.com/a-rather-long-path/for-the-dealership-management-system";
+  expect((await page.request.post("/api/webhooks", { data: { url, events: ["estimate.sent"] } })).status()).toBe(201);
+  await page.goto("/settings?tab=security");
+  const row = page.getByTestId("webhook-row").filter({ hasText: "a-rather-long-path" });
+  // Measured where the layout puts them (scrolling into view would scroll a clipped box sideways).
+  const rect = (locator: Locator) => locator.evaluate((el) => el.getBoundingClientRect().toJSON() as { left: number; right: number });
+  const card = await rect(page.locator("#webhooks"));
+  expect(card.right).toBeLessThanOrEqual(360);
+  for (const target of [row.getByText("On", { exact: true }), row.getByRole("button", { name: `Rotate the secret of ${url}` }), row.getByRole("button", { name: `Delete ${url}` })]) {
+    const box = await rect(target);
+    expect(box.left >= card.left && box.right <= card.right, `${await target.textContent()} inside the card (${box.left}–${box.right} of ${card.left}–${card.right})`).toBe(true);
+  }
 });

@@ -43,14 +43,14 @@ export function EstimateLines({ estimate }: { estimate: AssessmentJson }) {
   const row = (label: string, cents: number, strong = false, testId?: string) => (
     <Table.Tr key={label}>
       <Table.Td fw={strong ? 700 : undefined}>{label}</Table.Td>
-      <Table.Td ta="right" fw={strong ? 700 : undefined} data-testid={testId}>
+      <Table.Td ta="right" fw={strong ? 700 : undefined} style={{ whiteSpace: "nowrap" }} data-testid={testId}>
         {formatCents(cents)}
       </Table.Td>
     </Table.Tr>
   );
   return (
-    <Table.ScrollContainer minWidth={420}>
-      <Table data-testid="estimate-lines" verticalSpacing={4}>
+    // Two columns, the line's makeup wrapping under its name: it fits a 360 px phone's dialog as it is.
+    <Table data-testid="estimate-lines" verticalSpacing={4}>
         <Table.Thead>
           <Table.Tr>
             <Table.Th>{tr("Line")}</Table.Th>
@@ -71,11 +71,13 @@ export function EstimateLines({ estimate }: { estimate: AssessmentJson }) {
                     {line.damage !== null ? `#${line.damage + 1} ` : ""}
                     {line.description || tr(OPERATION_LABELS[line.operation])}
                   </Text>
-                  <Text size="xs" c="dimmed">
+                  <Text size="xs" c="dimmed" style={{ overflowWrap: "anywhere" }}>
                     {lineParts(tr, line, sheet.materialsRateCents)}
                   </Text>
                 </Table.Td>
-                <Table.Td ta="right">{formatCents(lineTotalCents(line, sheet.materialsRateCents))}</Table.Td>
+                <Table.Td ta="right" style={{ whiteSpace: "nowrap" }}>
+                  {formatCents(lineTotalCents(line, sheet.materialsRateCents))}
+                </Table.Td>
               </Table.Tr>
             )),
           ])}
@@ -97,8 +99,7 @@ export function EstimateLines({ estimate }: { estimate: AssessmentJson }) {
           {t.deductibleCents !== null && row(tr("Deductible (customer pays)"), t.customerPaysCents)}
           {t.deductibleCents !== null && row(tr("Insurer pays"), t.insurerPaysCents)}
         </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    </Table>
   );
 }
 

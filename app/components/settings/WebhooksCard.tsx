@@ -215,7 +215,7 @@ export function WebhooksCard({ data }: { data: Data }) {
                 </Table.Td>
                 <Table.Td data-label={t("Last success")}>{dateTime(t, e.lastSuccessAt)}</Table.Td>
                 <Table.Td>
-                  <Group gap={6} wrap="nowrap">
+                  <Group gap={6} justify="flex-end">
                     <Button component={Link} to={`/settings?tab=security&webhook=${e.id}#webhooks`} size="xs" variant="light" aria-label={t("Delivery log of {{url}}", { url: e.url })}>
                       {t("Log")}
                     </Button>
