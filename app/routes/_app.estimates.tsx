@@ -112,6 +112,8 @@ export default function EstimatesPage() {
         <DialogRoute
           title={dialog.kind === "view" ? estimate?.title ?? t("Estimate") : dialog.kind === "edit" ? t("Edit Estimate") : t("Delete Estimate")}
           closeTo={closeTo}
+          // The edit form's lines hold up to eight fields a row: room for them on a laptop.
+          size={dialog.kind === "edit" ? "xl" : "lg"}
         >
           {!estimate ? (
             <Text>{t("Estimate not found.")}</Text>
