@@ -49,6 +49,25 @@ test("every screen fits a phone: no sideways scroll, cards in one column", async
   }
 });
 
+test("reflow (WCAG 1.4.10): at 320 CSS px, a laptop's 1280 px at 400 % zoom, every screen reads without sideways scrolling", async ({ page, loginAs }) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize({ width: 320, height: 640 });
+  await loginAs("admin");
+  for (const path of SCREENS) {
+    await page.goto(path);
+    await expect
+      .poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), { message: `${path} scrolls sideways at 320 px`, timeout: 3000 })
+      .toBeLessThanOrEqual(0);
+    // Nor does a box inside it, a data table's own scroll box excepted (1.4.10 exempts two-dimensional tables).
+    const scrolling = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>("body *")]
+        .filter((el) => ["auto", "scroll"].includes(getComputedStyle(el).overflowX) && el.scrollWidth > el.clientWidth + 1 && !el.querySelector("table"))
+        .map((el) => `${el.tagName.toLowerCase()}.${el.className} (${el.scrollWidth} > ${el.clientWidth})`),
+    );
+    expect(scrolling, `${path}: boxes that scroll sideways at 320 px`).toEqual([]);
+  }
+});
+
 test("the menu reaches another screen", async ({ page, loginAs, javaScriptEnabled }) => {
   await loginAs("admin");
   await page.goto("/contacts");
