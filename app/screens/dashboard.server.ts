@@ -7,7 +7,7 @@ import {
   listAssessments,
   rejectAssessment,
 } from "~/services/assessments.server";
-import type { Actor } from "~/services/auth.server";
+import type { Actor } from "~/services/actor";
 import { recentCustomerDecisions } from "~/services/customer-approval.server";
 import { activePackages } from "~/services/packages.server";
 import { redirectWithToast } from "~/services/session.server";

@@ -4,7 +4,7 @@ import { findTemplates } from "~/models/email-template.server";
 import { scopeFor } from "~/models/owner-scope.server";
 import { composeEmailValidator, EMAIL_TOASTS, emailTemplateValidator, type EmailTemplateInput } from "~/schemas/email";
 import { listAssessments } from "~/services/assessments.server";
-import type { Actor } from "~/services/auth.server";
+import type { Actor } from "~/services/actor";
 import { sendEstimateEmail } from "~/services/email-delivery.server";
 import { publicOrigin } from "~/services/storage.server";
 import { emailLogsPage, emailLogStats, getEmailLog } from "~/services/email-logs.server";

@@ -3,7 +3,7 @@ import { estimateFormValidator } from "~/schemas/estimate";
 import { requestAnalysis } from "~/services/assessment-analysis.server";
 import { approveAssessment, deleteAssessment, rejectAssessment } from "~/services/assessments.server";
 import { DELETE_TOASTS, REJECTED_MESSAGE } from "~/schemas/toasts";
-import type { Actor } from "~/services/auth.server";
+import type { Actor } from "~/services/actor";
 import { contactChoices } from "~/services/contacts.server";
 import { editEstimate, estimatesPage, getEstimate } from "~/services/estimates.server";
 import { listEstimateLinks, revokeEstimateLink } from "~/services/estimate-links.server";

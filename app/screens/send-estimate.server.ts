@@ -1,6 +1,6 @@
 import { ANALYSIS_TOASTS } from "~/schemas/assessment-wizard";
 import { EMAIL_TOASTS, idempotencyKeySchema } from "~/schemas/email";
-import type { Actor } from "~/services/auth.server";
+import type { Actor } from "~/services/actor";
 import { sendEstimateToContact } from "~/services/email-delivery.server";
 import { publicOrigin } from "~/services/storage.server";
 import { redirectWithToast } from "~/services/session.server";

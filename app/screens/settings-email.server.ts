@@ -1,5 +1,5 @@
 import { EMAIL_TOASTS, mailServerValidator } from "~/schemas/email";
-import type { Actor } from "~/services/auth.server";
+import type { Actor } from "~/services/actor";
 import { getMailServerSettings, saveMailServerSettings, testConnection } from "~/services/mail-config.server";
 import { redirectWithToast } from "~/services/session.server";
 import { handleForm } from "~/utils/forms.server";

@@ -2,7 +2,7 @@ import { unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/
 import { appearanceValidator } from "~/schemas/settings";
 import { clearAccountCaches } from "~/services/account-caches.server";
 import { discardUpload, importArchive, saveUpload, type ImportReport } from "~/services/account-data.server";
-import type { Actor } from "~/services/auth.server";
+import type { Actor } from "~/services/actor";
 import { updateAppearance } from "~/services/settings.server";
 import { probeServices } from "~/services/status-probes.server";
 import { handleForm } from "~/utils/forms.server";

@@ -1,4 +1,4 @@
-import type { Actor } from "~/services/auth.server";
+import type { Actor } from "~/services/actor";
 import { redirectWithToast, type Toast } from "~/services/session.server";
 import { asFormFailure } from "~/utils/forms.server";
 

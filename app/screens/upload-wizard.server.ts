@@ -4,7 +4,7 @@ import { ANALYSIS_TOASTS } from "~/schemas/assessment-wizard";
 import { messages } from "~/schemas/upload-limits";
 import { requestAnalysis } from "~/services/assessment-analysis.server";
 import { createAssessment, updateAssessment } from "~/services/assessments.server";
-import type { Actor } from "~/services/auth.server";
+import type { Actor } from "~/services/actor";
 import { redirectWithToast } from "~/services/session.server";
 import { discardDraft, discardDraftCopies, receiveFormUploads, removeUpload, wizardDraft } from "~/services/storage.server";
 import { handleForm } from "~/utils/forms.server";

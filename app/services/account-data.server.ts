@@ -31,8 +31,8 @@ import {
 } from "~/models/pending-import.server";
 import { env } from "~/utils/env.server";
 import { jsonError } from "~/utils/http.server";
-import { mediaIdOf } from "~/utils/media-url";
-import type { Actor } from "./auth.server";
+import { mediaIdOf } from "~/schemas/media-url";
+import type { Actor } from "./actor";
 import { photoBandsOf } from "./image-features.server";
 import { storage } from "./storage.server";
 

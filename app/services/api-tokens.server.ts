@@ -2,7 +2,7 @@ import { createApiToken, deleteApiToken, listApiTokens } from "~/models/api-toke
 import type { z } from "zod";
 import type { apiTokenSchema } from "~/schemas/auth";
 import { jsonError } from "~/utils/http.server";
-import type { Actor } from "./auth.server";
+import type { Actor } from "./actor";
 
 export interface ApiTokenInfo {
   id: string;

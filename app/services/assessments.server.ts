@@ -27,7 +27,7 @@ import type {
 } from "~/schemas/assessment";
 import { jsonError } from "~/utils/http.server";
 import { readSheet, sheetTotals, type Sheet, type SheetTotals } from "~/utils/estimate-sheet";
-import { isAdmin, type Actor } from "./auth.server";
+import { isAdmin, type Actor } from "./actor";
 import { ANALYSIS_JOB } from "./analysis/types";
 import { removeJobs } from "./jobs.server";
 import { claimUploads, discardMediaUrl } from "./storage.server";

@@ -12,7 +12,7 @@ import { scopeFor } from "~/models/owner-scope.server";
 import type { ContactInput } from "~/schemas/contact";
 import type { ListQuery } from "~/schemas/list-query";
 import { jsonError } from "~/utils/http.server";
-import { isAdmin, type Actor } from "./auth.server";
+import { isAdmin, type Actor } from "./actor";
 import { ownership, presentOwned, timestamps } from "./owned-json.server";
 
 /** A contact as the API answers it and the screen renders it. */

@@ -2,7 +2,7 @@ import { countEstimatesSentSince, countLogs, findLog, findLogs, type EmailLogRec
 import { scopeFor } from "~/models/owner-scope.server";
 import type { ListQuery } from "~/schemas/list-query";
 import { jsonError } from "~/utils/http.server";
-import type { Actor } from "./auth.server";
+import type { Actor } from "./actor";
 import { ownership, presentOwned } from "./owned-json.server";
 
 // What the Email Center and GET /api/email-logs show of the outbox's log entries (the sending and

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Actor } from "./auth.server";
+import type { Actor } from "./actor";
 import {
   checkTemplate,
   clearTemplateCache,

@@ -13,7 +13,7 @@ import { scopeFor } from "~/models/owner-scope.server";
 import { TEMPLATE_LIMITS, type EmailTemplateInput, type TemplatePreviewInput } from "~/schemas/email";
 import type { ListQuery } from "~/schemas/list-query";
 import { jsonError } from "~/utils/http.server";
-import type { Actor } from "./auth.server";
+import type { Actor } from "./actor";
 import { checkTemplate, renderTemplate, SAMPLE_CONTEXT } from "./email-render.server";
 import { ownership, presentOwned, timestamps } from "./owned-json.server";
 

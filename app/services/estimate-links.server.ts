@@ -20,7 +20,7 @@ import { findUserById, type Role } from "~/models/user.server";
 import { dbNow } from "~/utils/db-clock.server";
 import { jsonError } from "~/utils/http.server";
 import { assessmentNotFound } from "./assessments.server";
-import type { Actor } from "./auth.server";
+import type { Actor } from "./actor";
 import { estimatePdf } from "./estimate-pdf.server";
 import { storage } from "./storage.server";
 

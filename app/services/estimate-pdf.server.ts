@@ -13,7 +13,7 @@ import {
   type SheetTotals,
 } from "~/utils/estimate-sheet";
 import { getAssessment, type AssessmentJson } from "./assessments.server";
-import type { Actor } from "./auth.server";
+import type { Actor } from "./actor";
 import { estimateSettingsOf, logoBytes } from "./estimate-settings.server";
 import { PDF_WORDS } from "./estimate-pdf-words";
 import { thumbnailBytes } from "./storage.server";

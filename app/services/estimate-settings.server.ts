@@ -2,7 +2,7 @@ import { User } from "~/models/user.server";
 import { DEFAULT_VALIDITY_DAYS, type EstimateSettingsInput } from "~/schemas/estimate-settings";
 import { jsonError } from "~/utils/http.server";
 import { NO_TAX, type TaxRates } from "~/utils/estimate-sheet";
-import type { Actor } from "./auth.server";
+import type { Actor } from "./actor";
 import { discardMediaUrl, mediaUrl, readMediaBytes, receiveFormUploads } from "./storage.server";
 
 /** An account's estimate settings as the API answers them and the screens and the PDF use them. */

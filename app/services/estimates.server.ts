@@ -8,7 +8,7 @@ import type { AssessmentStatus } from "~/schemas/assessment";
 import { CONTACT_NOT_FOUND, REASON_REQUIRED_MESSAGE, type EstimateEditInput } from "~/schemas/estimate";
 import { jsonError } from "~/utils/http.server";
 import { assessmentNotFound, assessmentsPage, auditActor, presentOne, type AssessmentJson } from "./assessments.server";
-import type { Actor } from "./auth.server";
+import type { Actor } from "./actor";
 import { planEdit, versionDifferences, type ContactChange } from "./estimate-edit.server";
 import { estimateSettingsOf } from "./estimate-settings.server";
 import { emitEvent, estimateEventData, estimateOrderKey } from "./webhooks.server";

@@ -11,7 +11,7 @@ import {
 import { idempotencyKeySchema } from "~/schemas/email";
 import { dbNow, dbNowMs } from "~/utils/db-clock.server";
 import { jsonError } from "~/utils/http.server";
-import type { Actor } from "./auth.server";
+import type { Actor } from "./actor";
 
 /**
  * `Idempotency-Key` on the API's creating POSTs (docs/decisions/0017, README "JSON API"). The key is

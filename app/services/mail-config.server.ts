@@ -6,7 +6,7 @@ import type { MailServerInput } from "~/schemas/email";
 import { env } from "~/utils/env.server";
 import { jsonError } from "~/utils/http.server";
 import { connectOutbound, OutboundRefusedError, resolveOutbound } from "~/utils/outbound.server";
-import type { Actor } from "./auth.server";
+import type { Actor } from "./actor";
 
 /**
  * Where an account's mail goes (docs/decisions/0011): its own server from Settings → Email when it

@@ -1,7 +1,7 @@
 import { User } from "~/models/user.server";
 import { DEFAULT_NOTIFICATIONS, type NotificationSettings } from "~/schemas/email";
 import { jsonError } from "~/utils/http.server";
-import type { Actor } from "./auth.server";
+import type { Actor } from "./actor";
 
 /** Settings → Notifications: the account's switches, the defaults for those it never set. */
 export async function getNotificationSettings(actor: Actor): Promise<NotificationSettings> {

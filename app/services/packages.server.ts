@@ -13,7 +13,7 @@ import {
 import type { ListQuery } from "~/schemas/list-query";
 import type { PackageInput } from "~/schemas/package";
 import { jsonError } from "~/utils/http.server";
-import type { Actor } from "./auth.server";
+import type { Actor } from "./actor";
 import { ownership, presentOwned, timestamps } from "./owned-json.server";
 
 /** A package as the API answers it and the screen renders it. */

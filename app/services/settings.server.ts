@@ -4,7 +4,8 @@ import type { AppearanceInput, PreferencesInput, ProfileInput, SecurityInput } f
 import { env } from "~/utils/env.server";
 import { jsonError } from "~/utils/http.server";
 import { activeProviderConfig } from "./ai-provider.server";
-import { verifyCurrentPassword, type Actor } from "./auth.server";
+import { verifyCurrentPassword } from "./auth.server";
+import type { Actor } from "./actor";
 import { confirmEnrolment } from "./two-factor.server";
 import { SESSION_TIMEOUTS, type SessionTimeout } from "./session.server";
 

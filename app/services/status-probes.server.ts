@@ -1,6 +1,6 @@
 import { env } from "~/utils/env.server";
 import { pingDb } from "~/utils/db.server";
-import type { Actor } from "./auth.server";
+import type { Actor } from "./actor";
 import { verifiedExamplesVersion } from "~/models/training-item.server";
 import { activeProviderConfig, OPENAI_BASE_URL } from "./ai-provider.server";
 import { testConnection } from "./mail-config.server";

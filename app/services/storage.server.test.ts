@@ -5,7 +5,7 @@ import { createTestUser } from "../../tests/accounts";
 import { useTestDb } from "../../tests/test-db";
 import { Upload, createUploadRecord, newUploadId } from "../models/upload.server";
 import { env } from "../utils/env.server";
-import type { Actor } from "./auth.server";
+import type { Actor } from "./actor";
 import { claimUploads, displayName, listDraft, parseRange, safeFileName, sniffType, sweepStaleUploads } from "./storage.server";
 import { signUrl, verifySignedUrl } from "./storage/signing";
 import { LocalBackend } from "./storage/local";

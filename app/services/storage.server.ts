@@ -21,15 +21,14 @@ import {
   findDuplicateDrafts,
   markUploadComplete,
   newUploadId,
-  UPLOAD_PURPOSES,
-  type UploadPurpose,
   type UploadRecord,
 } from "~/models/upload.server";
+import { UPLOAD_PURPOSES, type UploadPurpose } from "~/schemas/uploads";
 import { scopeFor, type OwnerScope } from "~/models/owner-scope.server";
 import { env } from "~/utils/env.server";
 import { jsonError } from "~/utils/http.server";
-import { mediaIdOf } from "~/utils/media-url";
-import type { Actor } from "./auth.server";
+import { mediaIdOf } from "~/schemas/media-url";
+import type { Actor } from "./actor";
 import { LocalBackend } from "./storage/local";
 import { S3Backend } from "./storage/s3";
 import { signUrl, verifySignedUrl } from "./storage/signing";

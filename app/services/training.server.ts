@@ -12,7 +12,7 @@ import {
 } from "~/models/training-item.server";
 import type { TrainingFilter, TrainingItemInput } from "~/schemas/training";
 import { jsonError } from "~/utils/http.server";
-import { isAdmin, type Actor } from "./auth.server";
+import { isAdmin, type Actor } from "./actor";
 import { timestamps } from "./owned-json.server";
 import { computeImageFeatures } from "./image-features.server";
 import { discardMediaUrl, readMediaBytes, resolveImageUrl } from "./storage.server";

@@ -32,14 +32,8 @@ import type {
   registrationSchema,
 } from "~/schemas/auth";
 import { jsonError } from "~/utils/http.server";
-import {
-  endAllSessions,
-  forbidden,
-  hashPassword,
-  startSession,
-  verifyCurrentPassword,
-  type Actor,
-} from "./auth.server";
+import { endAllSessions, forbidden, hashPassword, startSession, verifyCurrentPassword } from "./auth.server";
+import type { Actor } from "./actor";
 import { commitSession, getSession, type Toast } from "./session.server";
 import { discardUploadsOf } from "./account-data.server";
 import { deleteUploadsOf } from "./storage.server";

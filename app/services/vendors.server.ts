@@ -8,7 +8,7 @@ import { vendorPackages, type VendorPackageRecord } from "~/models/vendor-packag
 import type { DamageType, Severity } from "~/schemas/damage";
 import type { LearningRecordInput, PricingRuleInput, QuoteRequest, VendorPackageInput } from "~/schemas/vendor-pricing";
 import { jsonError } from "~/utils/http.server";
-import { isAdmin, type Actor } from "./auth.server";
+import { isAdmin, type Actor } from "./actor";
 import { quote } from "./pricing-engine.server";
 
 /**

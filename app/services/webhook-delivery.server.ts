@@ -30,7 +30,7 @@ import { db } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { OutboundRefusedError, resolveOutbound, type OutboundAllowList } from "~/utils/outbound.server";
 import { Doze } from "./doze.server";
-import { notifyWebhookDisabled } from "./email-delivery.server";
+import { notifyWebhookDisabled } from "./outbox.server";
 import { fanOutEvent, onWebhookEmitted, signatures, signingSecrets, webhookIdOf } from "./webhooks.server";
 
 /**

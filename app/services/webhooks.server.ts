@@ -28,7 +28,7 @@ import { dbNowMs } from "~/utils/db-clock.server";
 import { env } from "~/utils/env.server";
 import { jsonError } from "~/utils/http.server";
 import { OutboundRefusedError, resolveOutbound } from "~/utils/outbound.server";
-import type { Actor } from "./auth.server";
+import type { Actor } from "./actor";
 import { open, seal } from "./secret-box.server";
 
 /**

@@ -28,3 +28,39 @@ describe("layering", () => {
     expect(offending).toEqual([]);
   });
 });
+
+// The whole graph, drawn by madge (scripts/import-graph.mjs; docs/decisions/0024).
+describe("import graph", async () => {
+  const { importGraph } = await import("../../scripts/import-graph.mjs");
+  const { cycles, upward } = await importGraph(path.join(root));
+
+  it("has no import cycle under app/", () => {
+    expect(cycles.map((cycle: string[]) => cycle.join(" → "))).toEqual([]);
+  });
+
+  it("has no upward arrow (a lower layer importing a higher one)", () => {
+    expect(upward).toEqual([]);
+  });
+});
+
+/**
+ * Services answer with data or typed errors; turning them into HTTP is the routes' job. The sign-in
+ * guards (auth.server's requireUser/requireAdmin and the session) may still throw redirects, as the
+ * Epic Stack's do. The rest of this list may only shrink.
+ */
+const HTTP_IN_SERVICES_ALLOWED = ["services/auth.server.ts: json", "services/auth.server.ts: redirect", "services/session.server.ts: redirect", "services/storage.server.ts: json"];
+
+describe("services and HTTP", () => {
+  it("no service imports json or redirect from @remix-run/node beyond the shrinking list", () => {
+    const found = sources("services").flatMap((file) =>
+      [...readFileSync(path.join(root, file), "utf8").matchAll(/import\s+\{([^}]*)\}\s+from\s+"@remix-run\/node"/g)].flatMap((m) =>
+        m[1]
+          .split(",")
+          .map((name) => name.trim())
+          .filter((name) => name === "json" || name === "redirect")
+          .map((name) => `${file}: ${name}`),
+      ),
+    );
+    expect(found.sort()).toEqual([...HTTP_IN_SERVICES_ALLOWED].sort());
+  });
+});
