@@ -14,7 +14,8 @@ import { redirectWithToast } from "~/services/session.server";
 import { switchRole } from "~/services/users.server";
 import { wizardDraft } from "~/services/storage.server";
 import { vendorLabourRates } from "~/services/vendors.server";
-import { asFormFailure, hasForbiddenFieldName } from "~/utils/forms.server";
+import { hasForbiddenFieldName } from "~/utils/forms.server";
+import { screenAnswer } from "~/utils/http.server";
 import { sendEstimateFromScreen } from "./send-estimate.server";
 
 /** Items listed under a workflow column (the count covers them all). */
@@ -42,7 +43,7 @@ async function boardAction(request: Request, run: () => Promise<{ title: string;
   try {
     return redirectWithToast(request, "/", { color: "green", ...(await run()) });
   } catch (error) {
-    const failure = await asFormFailure(error);
+    const failure = await screenAnswer(error);
     if (!failure) throw error;
     return redirectWithToast(request, "/", { title: "Error", message: failure.message, color: "red" });
   }
@@ -62,7 +63,7 @@ export async function dashboardAction(actor: Actor, request: Request) {
         const { headers } = await switchRole(actor, result.data.targetRole, request);
         return redirect("/", { headers });
       } catch (error) {
-        const failure = await asFormFailure(error);
+        const failure = await screenAnswer(error);
         if (!failure) throw error;
         return failed(failure.message);
       }

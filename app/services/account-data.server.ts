@@ -30,11 +30,11 @@ import {
   stalePendingImports,
 } from "~/models/pending-import.server";
 import { env } from "~/utils/env.server";
-import { jsonError } from "~/utils/http.server";
 import { mediaIdOf } from "~/schemas/media-url";
 import type { Actor } from "./actor";
 import { photoBandsOf } from "./image-features.server";
 import { storage } from "./storage.server";
+import { Invalid, NotFound, isRefusal } from "~/utils/domain-errors";
 
 /**
  * Settings → System: the account's data out as a tar.gz of ndjson files (one per collection of the
@@ -143,8 +143,8 @@ export interface ImportReport {
   dryRun: boolean;
 }
 
-const badArchive = (message: string) => jsonError(400, message, { file: message });
-const tooLarge = (message: string) => jsonError(413, message, { file: message });
+const badArchive = (message: string) => new Invalid(message, { fields: { file: message } });
+const tooLarge = (message: string) => new Invalid(message, { fields: { file: message }, kind: "tooLarge" });
 
 /**
  * Saves an uploaded archive (bounded: 413 past MAX_ARCHIVE_BYTES) in object storage, where any
@@ -157,7 +157,7 @@ export async function saveUpload(body: AsyncIterable<Uint8Array> | Readable, own
   const limit = new Transform({
     transform(chunk: Buffer, _enc, done) {
       bytes += chunk.length;
-      if (bytes > MAX_ARCHIVE_BYTES) done(jsonError(413, `The archive is larger than ${MAX_ARCHIVE_BYTES / 1024 / 1024} MB`) as unknown as Error);
+      if (bytes > MAX_ARCHIVE_BYTES) done(new Invalid(`The archive is larger than ${MAX_ARCHIVE_BYTES / 1024 / 1024} MB`, { kind: "tooLarge" }) as unknown as Error);
       else done(null, chunk);
     },
   });
@@ -167,7 +167,7 @@ export async function saveUpload(body: AsyncIterable<Uint8Array> | Readable, own
     await storage().putStream(key, source.pipe(limit), "application/gzip", MAX_ARCHIVE_BYTES + 1);
   } catch (error) {
     await storage().delete(key).catch(() => {});
-    if (error instanceof Response) throw error;
+    if (isRefusal(error)) throw error;
     if ((error as Error).name === "StorageUnavailableError") throw error;
     throw badArchive("The upload could not be read");
   }
@@ -181,7 +181,7 @@ export async function saveUpload(body: AsyncIterable<Uint8Array> | Readable, own
 
 /** This instance's working copy of an upload: its name carries the owner, so a token works for its owner only. */
 export function archivePath(ownerId: string, token: string) {
-  if (!/^[a-f0-9]{24}$/.test(token)) throw jsonError(404, "Import not found");
+  if (!/^[a-f0-9]{24}$/.test(token)) throw new NotFound("Import not found");
   return path.join(workDir(), `import-${ownerId}-${token}.tar.gz`);
 }
 
@@ -189,7 +189,7 @@ export function archivePath(ownerId: string, token: string) {
 async function loadUpload(ownerId: string, token: string) {
   const file = archivePath(ownerId, token);
   const pending = await findPendingImport({ ownerId, token });
-  if (!pending) throw jsonError(404, "Import not found");
+  if (!pending) throw new NotFound("Import not found");
   if (await stat(file).then(() => true, () => false)) return file;
   await mkdir(workDir(), { recursive: true });
   const temp = `${file}.${randomBytes(4).toString("hex")}.tmp`;
@@ -199,7 +199,7 @@ async function loadUpload(ownerId: string, token: string) {
   } catch (error) {
     await rm(temp, { force: true });
     if ((error as Error).name === "StorageUnavailableError") throw error;
-    throw jsonError(404, "Import not found");
+    throw new NotFound("Import not found");
   }
   return file;
 }
@@ -288,7 +288,7 @@ async function walkArchive(file: string, onEntry: (entry: Entry) => Promise<void
     }
   } catch (error) {
     // The guard's refusal (413) arrives as the destroyed extractor's error.
-    if (error instanceof Response) throw error;
+    if (isRefusal(error)) throw error;
     throw badArchive("The file is not an export archive (.tar.gz)");
   } finally {
     await feeding;

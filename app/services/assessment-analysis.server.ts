@@ -21,6 +21,7 @@ import { enqueueJob, getJob, PermanentJobError, registerJobHandler, waitForJob, 
 import { readMedia } from "./storage.server";
 import { quoteForVendor } from "./vendors.server";
 import { env } from "~/utils/env.server";
+import { NotFound } from "~/utils/domain-errors";
 
 /**
  * An assessment's analysis, as a durable job (docs/decisions/0008): uploaded → processing when it
@@ -115,7 +116,7 @@ async function priceOf(record: AssessmentRecord, result: AnalysisResult) {
       date: new Date(),
     });
   } catch (error) {
-    if (error instanceof Response && error.status === 404) return { costNote: "The chosen vendor no longer exists", lineItems: [] };
+    if (error instanceof NotFound) return { costNote: "The chosen vendor no longer exists", lineItems: [] };
     throw error;
   }
   const lineItems = quoted.lines as unknown as Record<string, unknown>[];

@@ -26,7 +26,6 @@ import type { SendEmailInput } from "~/schemas/email";
 import { isDbUnavailableError } from "~/utils/db-errors.server";
 import { db } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
-import { jsonError } from "~/utils/http.server";
 import { collectWhenIdle } from "~/utils/idle-collector.server";
 import { OutboundRefusedError } from "~/utils/outbound.server";
 import { assessmentNotFound, auditActor, getAssessment, type AssessmentJson } from "./assessments.server";
@@ -42,6 +41,7 @@ import { storage } from "./storage.server";
 import { present } from "./email-logs.server";
 import { dbNow, dbNowMs } from "~/utils/db-clock.server";
 import { emitEvent, estimateEventData, estimateOrderKey } from "./webhooks.server";
+import { Conflict, Invalid, NotFound, isRefusal } from "~/utils/domain-errors";
 
 /**
  * Sending email through an outbox in the database (docs/decisions/0011). A send writes one
@@ -101,20 +101,20 @@ export async function sendEstimateEmail(
     if (first) return { log: (await present(actor, [first]))[0], created: false, via };
   }
   if (!SENDABLE.has(assessment.status)) {
-    throw jsonError(409, "Only a completed or reviewed assessment can be sent");
+    throw new Conflict("Only a completed or reviewed assessment can be sent");
   }
   const scope = { ownerId };
   const [contact, chosen] = await Promise.all([
     findContact({ scope, id: input.contactId }),
     input.templateId ? findTemplate({ scope, id: input.templateId }) : findDefaultTemplate({ ownerId }),
   ]);
-  if (!contact) throw jsonError(400, "Contact not found", { contactId: "Contact not found" });
+  if (!contact) throw new Invalid("Contact not found", { fields: { contactId: "Contact not found" } });
   // One address, as a contact's create and update check it (a stored list would mail everyone on it).
   if (!contactSchema.shape.email.safeParse(contact.email).success) {
     const message = "The contact's email is not a single valid address";
-    throw jsonError(400, message, { contactId: message });
+    throw new Invalid(message, { fields: { contactId: message } });
   }
-  if (input.templateId && !chosen) throw jsonError(400, "Template not found", { templateId: "Template not found" });
+  if (input.templateId && !chosen) throw new Invalid("Template not found", { fields: { templateId: "Template not found" } });
   const template = chosen ?? BUILT_IN_TEMPLATE;
   // The customer's page for this version (docs/decisions/0019): `{{estimateLink}}` in the template,
   // else a paragraph after it, so every estimate email carries it.
@@ -188,7 +188,7 @@ async function estimateAttachment(log: EmailLogRecord): Promise<Mail.Attachment[
   try {
     pdf = await estimatePdf(actor, String(log.assessmentId));
   } catch (error) {
-    if (error instanceof Response && error.status === 404) throw new PermanentMailError("The assessment was deleted");
+    if (error instanceof NotFound) throw new PermanentMailError("The assessment was deleted");
     throw error;
   }
   return [{ filename: `estimate-${String(log.assessmentId)}.pdf`, content: Buffer.from(await pdf.arrayBuffer()), contentType: "application/pdf" }];
@@ -353,7 +353,7 @@ export class MailOutbox {
         }
         if (this.running.size < this.concurrency) claimed = await this.claimOne();
       } catch (error) {
-        if (!isDbUnavailableError(error) && !(error instanceof Response)) console.warn("mail outbox:", error);
+        if (!isDbUnavailableError(error) && !isRefusal(error)) console.warn("mail outbox:", error);
       }
       if (claimed || this.stopping || this.doze.woken) continue;
       await this.doze.sleep(this.pollMs);
@@ -367,7 +367,7 @@ export class MailOutbox {
     const task: Promise<void> = this.deliver(log, claim)
       .catch((error: unknown) => {
         // Recording failed (database away): the lease runs out and recovery settles the attempt.
-        if (!isDbUnavailableError(error) && !(error instanceof Response)) console.warn(`mail outbox: ${String(log._id)}:`, error);
+        if (!isDbUnavailableError(error) && !isRefusal(error)) console.warn(`mail outbox: ${String(log._id)}:`, error);
       })
       .finally(() => {
         this.running.delete(task);

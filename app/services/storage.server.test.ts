@@ -9,6 +9,7 @@ import type { Actor } from "./actor";
 import { claimUploads, displayName, listDraft, parseRange, safeFileName, sniffType, sweepStaleUploads } from "./storage.server";
 import { signUrl, verifySignedUrl } from "./storage/signing";
 import { LocalBackend } from "./storage/local";
+import { Invalid } from "~/utils/domain-errors";
 
 describe("file names", () => {
   it("keeps only the last path segment and a safe alphabet", () => {
@@ -162,7 +163,7 @@ describe("claiming uploads for an assessment", () => {
     const file = path.join(env.DATA_DIR, "objects", key);
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0]));
-    await expect(claimUploads(other, [`/media/${_id}`], newUploadId().toString())).rejects.toBeInstanceOf(Response);
+    await expect(claimUploads(other, [`/media/${_id}`], newUploadId().toString())).rejects.toBeInstanceOf(Invalid);
     expect((await listDraft(actor)).length).toBe(0); // still pending: not listed yet
     const assessmentId = newUploadId().toString();
     expect(await claimUploads(actor, [`http://host/media/${_id}`], assessmentId)).toEqual([`/media/${_id}`]);

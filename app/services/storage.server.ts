@@ -1,5 +1,5 @@
 import os from "node:os";
-import { json, unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
+import { unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
 import path from "node:path";
 import { Readable } from "node:stream";
 import sharp from "sharp";
@@ -26,13 +26,13 @@ import {
 import { UPLOAD_PURPOSES, type UploadPurpose } from "~/schemas/uploads";
 import { scopeFor, type OwnerScope } from "~/models/owner-scope.server";
 import { env } from "~/utils/env.server";
-import { jsonError } from "~/utils/http.server";
 import { mediaIdOf } from "~/schemas/media-url";
 import type { Actor } from "./actor";
 import { LocalBackend } from "./storage/local";
 import { S3Backend } from "./storage/s3";
 import { signUrl, verifySignedUrl } from "./storage/signing";
 import { MAX_PARTS, MIN_PART_SIZE, StorageError, type StorageBackend } from "./storage/types";
+import { Conflict, Forbidden, Invalid, isRefusal, NotFound, refusalMessage, type DomainError } from "~/utils/domain-errors";
 
 export { StorageError } from "./storage/types";
 
@@ -61,25 +61,32 @@ export function storage(): StorageBackend {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Errors: JSON `{message}` with the message also as the HTTP reason phrase, which is what the
-// upload widget shows for a failed request ("Companion request failed: <reason>").
+// Refusals: typed errors whose message the upload widget shows as the failed request's reason
+// ("Companion request failed: <reason>"), so the API answer carries it as the reason phrase.
 
-export function uploadError(status: number, message: string): Response {
-  const statusText = message.replace(/[^\x20-\x7e]/g, "?").slice(0, 200);
-  return json({ message }, { status, statusText });
+const shown = { shownAsReason: true } as const;
+const notFound = () => new NotFound("Upload not found", shown);
+const refused = (message: string) => new Invalid(message, shown);
+const tooLargeUpload = (message: string) => new Invalid(message, { ...shown, kind: "tooLarge" });
+const unsupportedType = (message: string) => new Invalid(message, { ...shown, kind: "unsupportedType" });
+
+/** The store's refusal (StorageError: 400, 404, 409 or 413) as the service's typed error. */
+function storageRefusal(status: number, message: string): DomainError {
+  if (status === 404) return new NotFound(message, shown);
+  if (status === 409) return new Conflict(message, shown);
+  if (status === 413) return tooLargeUpload(message);
+  return refused(message);
 }
 
-/** Runs a storage operation; StorageErrors become API answers, others propagate (500/503). */
+/** Runs a storage operation; StorageErrors become typed refusals, others propagate (500/503). */
 async function guard<T>(operation: () => Promise<T>): Promise<T> {
   try {
     return await operation();
   } catch (error) {
-    if (error instanceof StorageError) throw uploadError(error.status, error.message);
+    if (error instanceof StorageError) throw storageRefusal(error.status, error.message);
     throw error;
   }
 }
-
-const notFound = () => uploadError(404, "Upload not found");
 
 // ---------------------------------------------------------------------------------------------
 // Names, types, limits
@@ -133,7 +140,7 @@ function assertAllowedName(purpose: UploadPurpose, filename: string) {
   const limit = limitFor(purpose);
   const ext = path.extname(filename).toLowerCase();
   if (ext && !(limit.allowedFileTypes as readonly string[]).includes(ext)) {
-    throw uploadError(415, messages.onlyTypes(limit.allowedFileTypes));
+    throw unsupportedType(messages.onlyTypes(limit.allowedFileTypes));
   }
 }
 
@@ -178,13 +185,13 @@ export interface BeginUpload {
  */
 const DRAFT_LIMIT = UPLOAD_LIMITS.wizard.maxNumberOfFiles;
 async function assertDraftRoom(ownerId: string) {
-  if ((await countDraftUploads(ownerId)) >= DRAFT_LIMIT) throw uploadError(400, messages.maxFiles(DRAFT_LIMIT));
+  if ((await countDraftUploads(ownerId)) >= DRAFT_LIMIT) throw refused(messages.maxFiles(DRAFT_LIMIT));
 }
 
 async function beginUpload(actor: Actor, input: BeginUpload, multipart = false) {
   const purpose = input.purpose ?? "wizard";
   // Training images are the admins' (the AI Training Center); they also skip the wizard's 20-file list.
-  if (purpose === "training" && actor.role !== "admin") throw uploadError(403, "Only admins can upload AI training images");
+  if (purpose === "training" && actor.role !== "admin") throw new Forbidden("Only admins can upload AI training images", shown);
   const originalName = displayName(input.filename || "upload");
   assertAllowedName(purpose, originalName);
   if (purpose !== "training") await assertDraftRoom(actor.id);
@@ -275,7 +282,7 @@ async function partLimit(actor: Actor, key: string, uploadId: string, partNumber
   const maxBytes = limitFor(record.purpose as UploadPurpose).maxFileSize;
   const maxParts = Math.ceil(maxBytes / MIN_PART_SIZE);
   if (partNumbers.some((n) => n > maxParts)) {
-    throw uploadError(413, messages.exceedsSize(record.originalName, maxBytes));
+    throw tooLargeUpload(messages.exceedsSize(record.originalName, maxBytes));
   }
   return { record, limit: { maxBytes, name: record.originalName } };
 }
@@ -348,13 +355,13 @@ export async function finalizeUpload(record: UploadRecord): Promise<UploadRecord
   const limit = limitFor(record.purpose as UploadPurpose);
   const info = await backend.head(record.key);
   if (!info) throw notFound();
-  const reject = async (response: Response) => {
+  const reject = async (refusal: DomainError) => {
     await backend.delete(record.key).catch(() => {});
     await deleteUploadRecord(record._id);
-    throw response;
+    throw refusal;
   };
   if (info.size > limit.maxFileSize) {
-    return reject(uploadError(413, messages.exceedsSize(record.originalName, limit.maxFileSize)));
+    return reject(tooLargeUpload(messages.exceedsSize(record.originalName, limit.maxFileSize)));
   }
   let head = Buffer.alloc(0);
   if (info.size > 0) {
@@ -366,10 +373,10 @@ export async function finalizeUpload(record: UploadRecord): Promise<UploadRecord
   }
   const sniffed = sniffType(head);
   if (!sniffed || !(limit.mimeTypes as readonly string[]).includes(sniffed)) {
-    return reject(uploadError(415, messages.onlyTypes(limit.allowedFileTypes)));
+    return reject(unsupportedType(messages.onlyTypes(limit.allowedFileTypes)));
   }
   if (record.draft && (await countDraftUploads(String(record.ownerId))) >= DRAFT_LIMIT) {
-    return reject(uploadError(400, messages.maxFiles(DRAFT_LIMIT)));
+    return reject(refused(messages.maxFiles(DRAFT_LIMIT)));
   }
   await markUploadComplete(record._id, { size: info.size, contentType: sniffed });
   record.set({ state: "complete", size: info.size, contentType: sniffed, multipartId: null });
@@ -428,7 +435,7 @@ export async function claimUploads(actor: Actor, urls: string[], assessmentId: s
   const records: UploadRecord[] = [];
   for (const url of urls) {
     const record = await findUploadForUrl(actor, url);
-    if (!record) throw uploadError(400, `Unknown media URL: ${url}`);
+    if (!record) throw refused(`Unknown media URL: ${url}`);
     records.push(await finalizeUpload(record));
   }
   for (const record of records) {
@@ -492,13 +499,17 @@ async function* iterateWeb(body: ReadableStream<Uint8Array>) {
 export const requestBodyStream = (request: Request) =>
   Readable.from(request.body ? iterateWeb(request.body) : [], { objectMode: false });
 
-/** `PUT|POST|GET /api/objects/signed?...`: authorised by the URL's signature alone. */
+/**
+ * `PUT|POST|GET /api/objects/signed?...`: authorised by the URL's signature alone. Answers the
+ * object's bytes or a part's ETag as they are served, a stored upload as data (the route answers it
+ * as JSON), null for a method the URL's operation does not take; refusals are thrown.
+ */
 export async function handleSignedRequest(request: Request) {
   try {
     return await signedRequest(request);
   } catch (error) {
     // The client went away mid-body (a cut connection): nothing to answer, nothing to log.
-    if (request.signal.aborted && !(error instanceof Response)) return uploadError(400, "Upload interrupted");
+    if (request.signal.aborted && !isRefusal(error)) throw refused("Upload interrupted");
     throw error;
   }
 }
@@ -506,37 +517,37 @@ export async function handleSignedRequest(request: Request) {
 async function signedRequest(request: Request) {
   const url = new URL(request.url);
   const verified = verifySignedUrl(url.searchParams);
-  if (!verified.ok) return uploadError(verified.status, verified.message);
+  if (!verified.ok) throw new Forbidden(verified.message, shown);
   const { op, key, uploadId, partNumber, max, name } = verified.params;
   const backend = storage();
 
   if (op === "part" && request.method === "PUT") {
     // Everything needed is in the signed URL; the open multipart directory proves it is pending.
-    if (!(backend instanceof LocalBackend)) return notFound();
+    if (!(backend instanceof LocalBackend)) throw notFound();
     const maxBytes = Number(max);
     try {
       const etag = await backend.writePart(key, uploadId, Number(partNumber), requestBodyStream(request), maxBytes);
       return new Response(null, { status: 200, headers: { ETag: etag, "Access-Control-Expose-Headers": "ETag" } });
     } catch (error) {
       if (error instanceof StorageError) {
-        throw uploadError(error.status, error.status === 413 ? messages.exceedsSize(name, maxBytes) : error.message);
+        throw storageRefusal(error.status, error.status === 413 ? messages.exceedsSize(name, maxBytes) : error.message);
       }
       throw error;
     }
   }
 
   const record = await findSignedUpload(key);
-  if (!record) return notFound();
+  if (!record) throw notFound();
   const limit = limitFor(record.purpose as UploadPurpose);
 
   if (op === "get" && request.method === "GET") {
-    if (record.state !== "complete") return notFound();
+    if (record.state !== "complete") throw notFound();
     return serveObject(record, request.headers.get("Range"));
   }
-  if (record.state !== "pending") return uploadError(409, "Upload already completed");
+  if (record.state !== "pending") throw new Conflict("Upload already completed", shown);
 
   if (op === "put" && (request.method === "PUT" || request.method === "POST")) {
-    const tooLarge = () => uploadError(413, messages.exceedsSize(record.originalName, limit.maxFileSize));
+    const tooLarge = () => tooLargeUpload(messages.exceedsSize(record.originalName, limit.maxFileSize));
     try {
       if (request.method === "PUT") {
         await backend.putStream(key, requestBodyStream(request), record.contentType, limit.maxFileSize);
@@ -552,22 +563,20 @@ async function signedRequest(request: Request) {
           return "stored";
         };
         await unstable_parseMultipartFormData(request, handler);
-        if (!received) return uploadError(400, "No file in the form");
+        if (!received) throw refused("No file in the form");
       }
     } catch (error) {
       if (error instanceof StorageError && error.status === 413) {
         await deleteUploadRecord(record._id);
-        return tooLarge();
+        throw tooLarge();
       }
       throw error;
     }
     const done = await finalizeUpload(record);
-    return json(
-      { ...uploadJson(done), location: absolute(mediaUrl(String(done._id)), publicOrigin(request)) },
-      { headers: { "Access-Control-Expose-Headers": "ETag" } },
-    );
+    return { stored: { ...uploadJson(done), location: absolute(mediaUrl(String(done._id)), publicOrigin(request)) } };
   }
-  return uploadError(405, "Method not allowed");
+  // No operation of this URL takes this method.
+  return null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -608,8 +617,8 @@ export async function receiveFormUploads(actor: Actor, request: Request, purpose
     try {
       record = await beginUpload(actor, { filename: part.filename, type: part.contentType, purpose });
     } catch (error) {
-      if (!(error instanceof Response)) throw error;
-      errors.push(((await error.json()) as { message: string }).message);
+      if (!isRefusal(error)) throw error;
+      errors.push(await refusalMessage(error));
       await drain();
       return undefined;
     }
@@ -621,8 +630,8 @@ export async function receiveFormUploads(actor: Actor, request: Request, purpose
         await deleteUploadRecord(record._id);
         errors.push(messages.exceedsSize(record.originalName, limit.maxFileSize));
         await drain();
-      } else if (error instanceof Response) {
-        errors.push(((await error.json()) as { message: string }).message);
+      } else if (isRefusal(error)) {
+        errors.push(await refusalMessage(error));
       } else {
         throw error;
       }
@@ -633,7 +642,7 @@ export async function receiveFormUploads(actor: Actor, request: Request, purpose
     await unstable_parseMultipartFormData(request, handler);
   } catch (error) {
     // The parser's own errors (a part without a name, a cut-off body) are the client's: 400, not a 500.
-    if (error instanceof Error && /^malformed |^Could not parse content as FormData/.test(error.message)) throw jsonError(400, "The form could not be read");
+    if (error instanceof Error && /^malformed |^Could not parse content as FormData/.test(error.message)) throw new Invalid("The form could not be read");
     throw error;
   }
   return { stored, errors: [...new Set(errors)], fields };
@@ -774,7 +783,7 @@ async function viewableUpload(actor: Actor, id: string) {
     // A single PUT that went straight to the bucket: check it now.
     if (!(await storage().head(record.key))) return null;
     return finalizeUpload(record).catch((error) => {
-      if (error instanceof Response) return null;
+      if (isRefusal(error)) return null;
       throw error;
     });
   }
@@ -810,7 +819,7 @@ async function ensureThumbnail(record: UploadRecord) {
   } catch {
     // Its first bytes said image but the rest is not one (or it is too large to decode).
     source.destroy();
-    throw uploadError(415, "The image could not be read");
+    throw unsupportedType("The image could not be read");
   }
   await backend.putStream(key, Readable.from([jpeg]), "image/jpeg", jpeg.length);
   return { key, size: jpeg.length };
@@ -842,7 +851,7 @@ export async function thumbnailBytes(url: string, scope: OwnerScope) {
     const { key } = await ensureThumbnail(record);
     return Buffer.concat(await (await storage().read(key)).toArray()) as Buffer;
   } catch (error) {
-    if (error instanceof Response) return null;
+    if (isRefusal(error)) return null;
     throw error;
   }
 }
@@ -859,7 +868,7 @@ async function sweepOne(record: UploadRecord) {
   if (record.multipartId && (await storage().head(record.key))) {
     await finalizeUpload(record).catch((error: unknown) => {
       // Refused by the checks (size, type): finalizeUpload removed it. Anything else: next round.
-      if (!(error instanceof Response)) throw error;
+      if (!isRefusal(error)) throw error;
     });
     return;
   }

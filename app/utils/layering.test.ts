@@ -44,23 +44,39 @@ describe("import graph", async () => {
 });
 
 /**
- * Services answer with data or typed errors; turning them into HTTP is the routes' job. The sign-in
- * guards (auth.server's requireUser/requireAdmin and the session) may still throw redirects, as the
- * Epic Stack's do. The rest of this list may only shrink.
+ * Services answer with data or throw typed errors (app/utils/domain-errors.ts); turning them into
+ * HTTP is the routes' job (app/utils/http.server.ts). Only sign-in may still speak HTTP, as the Epic
+ * Stack's guards do: requireUser/requireAdmin and the session throw redirects, and the sign-in's
+ * throttling answers carry their Retry-After. This list may only shrink.
  */
-const HTTP_IN_SERVICES_ALLOWED = ["services/auth.server.ts: json", "services/auth.server.ts: redirect", "services/session.server.ts: redirect", "services/storage.server.ts: json"];
+const HTTP_IN_SERVICES_ALLOWED = [
+  "services/auth.server.ts: json",
+  "services/auth.server.ts: jsonError",
+  "services/auth.server.ts: redirect",
+  "services/auth.server.ts: validationError",
+  "services/session.server.ts: redirect",
+];
+const HTTP_ANSWERS: Record<string, string[]> = {
+  "@remix-run/node": ["json", "redirect"],
+  "~/utils/http.server": ["jsonError", "validationError", "uploadError", "apiAnswer"],
+};
 
 describe("services and HTTP", () => {
-  it("no service imports json or redirect from @remix-run/node beyond the shrinking list", () => {
+  it("no service builds an HTTP answer (json/redirect from @remix-run/node, jsonError & co.) beyond the shrinking list", () => {
     const found = sources("services").flatMap((file) =>
-      [...readFileSync(path.join(root, file), "utf8").matchAll(/import\s+\{([^}]*)\}\s+from\s+"@remix-run\/node"/g)].flatMap((m) =>
+      [...readFileSync(path.join(root, file), "utf8").matchAll(/import\s+\{([^}]*)\}\s+from\s+"([^"]+)"/g)].flatMap((m) =>
         m[1]
           .split(",")
           .map((name) => name.trim())
-          .filter((name) => name === "json" || name === "redirect")
+          .filter((name) => HTTP_ANSWERS[m[2]]?.includes(name))
           .map((name) => `${file}: ${name}`),
       ),
     );
     expect(found.sort()).toEqual([...HTTP_IN_SERVICES_ALLOWED].sort());
+  });
+
+  it("no service throws or builds a Response", () => {
+    const found = sources("services").filter((file) => /throw\s+new\s+Response\b|throw\s+json\(/.test(readFileSync(path.join(root, file), "utf8")));
+    expect(found).toEqual([]);
   });
 });
