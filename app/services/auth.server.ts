@@ -21,6 +21,7 @@ import {
 } from "~/models/user.server";
 import { loginSchema } from "~/schemas/auth";
 import { checkSecondFactor } from "./two-factor.server";
+import { Unavailable } from "~/utils/domain-errors";
 import { jsonError, setPrivateCaching, validationError } from "~/utils/http.server";
 import { assertSameOrigin, isApiRequest, isOwnPagePost } from "~/utils/request.server";
 import type { Actor } from "./actor";
@@ -132,7 +133,7 @@ const waiting: (() => void)[] = [];
 async function withPasswordCheck<T>(check: () => Promise<T>): Promise<T> {
   if (hashing < MAX_CONCURRENT_HASHES) hashing += 1;
   else if (waiting.length < MAX_WAITING_HASHES) await new Promise<void>((resolve) => waiting.push(resolve));
-  else throw jsonError(503, "Too many sign-ins at once. Please try again in a moment.", undefined, { "Retry-After": "1" });
+  else throw new Unavailable("Too many sign-ins at once. Please try again in a moment.", { retryAfterSeconds: 1 });
   try {
     return await check();
   } finally {
