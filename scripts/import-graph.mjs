@@ -71,7 +71,7 @@ export async function importGraph(appDir) {
           .map((to) => `${from} → ${to}`),
   );
   const sizes = Object.keys(graph)
-    .filter((file) => !isTest(file) && /\.tsx?$/.test(file))
+    .filter((file) => !isTest(file) && !file.startsWith("..") && /\.tsx?$/.test(file))
     .map((file) => ({ file, lines: readFileSync(path.join(appDir, file), "utf8").split("\n").length - 1 }))
     .sort((a, b) => b.lines - a.lines);
   const components = tangles(graph);

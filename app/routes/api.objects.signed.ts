@@ -1,5 +1,5 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { handleSignedRequest } from "~/services/storage.server";
+import { handleSignedRequest } from "~/services/storage/signed-route.server";
 import { api, methods, uploadError } from "~/utils/http.server";
 
 /**

@@ -1,7 +1,8 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { messages } from "~/schemas/upload-limits";
 import { requireUser } from "~/services/auth.server";
-import { MAX_PARTS_PER_BATCH, publicOrigin, signParts } from "~/services/storage.server";
+import { MAX_PARTS_PER_BATCH, signParts } from "~/services/storage/companion.server";
+import { publicOrigin } from "~/services/storage/names.server";
 import { api, uploadError } from "~/utils/http.server";
 
 /**

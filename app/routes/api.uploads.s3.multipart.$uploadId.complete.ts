@@ -1,7 +1,8 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { completeMultipartSchema } from "~/schemas/uploads";
 import { requireUser } from "~/services/auth.server";
-import { completeMultipartUpload, publicOrigin } from "~/services/storage.server";
+import { completeMultipartUpload } from "~/services/storage/companion.server";
+import { publicOrigin } from "~/services/storage/names.server";
 import { methods, parseJson, uploadError } from "~/utils/http.server";
 
 /**

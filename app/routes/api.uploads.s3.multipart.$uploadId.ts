@@ -1,6 +1,6 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/services/auth.server";
-import { abortMultipartUpload, listMultipartParts } from "~/services/storage.server";
+import { abortMultipartUpload, listMultipartParts } from "~/services/storage/companion.server";
 import { api, methods, uploadError } from "~/utils/http.server";
 
 const keyOf = (request: Request) => {

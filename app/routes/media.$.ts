@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getActor } from "~/services/auth.server";
-import { serveMedia, serveThumbnail } from "~/services/storage.server";
+import { serveMedia, serveThumbnail } from "~/services/storage/serving.server";
 import { api, uploadError } from "~/utils/http.server";
 
 /**

@@ -12,7 +12,7 @@ import { recentCustomerDecisions } from "~/services/customer-approval.server";
 import { activePackages } from "~/services/packages.server";
 import { redirectWithToast } from "~/services/session.server";
 import { switchRole } from "~/services/users.server";
-import { wizardDraft } from "~/services/storage.server";
+import { wizardDraft } from "~/services/storage/draft.server";
 import { vendorLabourRates } from "~/services/vendors.server";
 import { hasForbiddenFieldName } from "~/utils/forms.server";
 import { screenAnswer } from "~/utils/http.server";

@@ -6,7 +6,7 @@ import { composeEmailValidator, EMAIL_TOASTS, emailTemplateValidator, type Email
 import { listAssessments } from "~/services/assessments.server";
 import type { Actor } from "~/services/actor";
 import { sendEstimateEmail } from "~/services/email-delivery.server";
-import { publicOrigin } from "~/services/storage.server";
+import { publicOrigin } from "~/services/storage/names.server";
 import { emailLogsPage, emailLogStats, getEmailLog } from "~/services/email-logs.server";
 import { SAMPLE_CONTEXT, renderTemplate } from "~/services/email-render.server";
 import {

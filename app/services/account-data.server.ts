@@ -33,7 +33,7 @@ import { env } from "~/utils/env.server";
 import { mediaIdOf } from "~/schemas/media-url";
 import type { Actor } from "./actor";
 import { photoBandsOf } from "./image-features.server";
-import { storage } from "./storage.server";
+import { storage } from "./storage/backend.server";
 import { Invalid, NotFound, isRefusal } from "~/utils/domain-errors";
 
 /**

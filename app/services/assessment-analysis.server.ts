@@ -18,7 +18,7 @@ import { assessmentEventData, emitEvent, estimateOrderKey } from "./webhooks.ser
 import { findEarlierVersions } from "~/models/estimate.server";
 import { differenceHash, hashDistance, hasStructure, photoBandsOf, thumbnailDistance, thumbnailPrint } from "./image-features.server";
 import { enqueueJob, getJob, PermanentJobError, registerJobHandler, waitForJob, type JobRecord } from "./jobs.server";
-import { readMedia } from "./storage.server";
+import { readMedia } from "./storage/uploads.server";
 import { quoteForVendor } from "./vendors.server";
 import { env } from "~/utils/env.server";
 import { NotFound } from "~/utils/domain-errors";

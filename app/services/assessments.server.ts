@@ -29,7 +29,8 @@ import { readSheet, sheetTotals, type Sheet, type SheetTotals } from "~/utils/es
 import { isAdmin, type Actor } from "./actor";
 import { ANALYSIS_JOB } from "./analysis/types";
 import { removeJobs } from "./jobs.server";
-import { claimUploads, discardMediaUrl } from "./storage.server";
+import { discardMediaUrl } from "./storage/draft.server";
+import { claimUploads } from "./storage/uploads.server";
 import { isoDate, ownership, timestamps } from "./owned-json.server";
 import { assessmentEventData, emitEvent, estimateOrderKey } from "./webhooks.server";
 import { Conflict, DomainError, Invalid, NotFound, onField } from "~/utils/domain-errors";

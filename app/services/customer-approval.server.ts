@@ -15,7 +15,8 @@ import { fieldErrors, type FieldErrors } from "~/utils/http.server";
 import type { Actor } from "./actor";
 import { notifyCustomerDecision, notifyCustomerQuestion } from "./outbox.server";
 import { decisionJson, findLinkByToken, hashToken, isTokenShaped, linkState, type LinkState } from "./estimate-links.server";
-import { storage, thumbnailBytes } from "./storage.server";
+import { storage } from "./storage/backend.server";
+import { thumbnailBytes } from "./storage/serving.server";
 import { emitEvent, estimateEventData, estimateOrderKey } from "./webhooks.server";
 
 /**

@@ -37,7 +37,7 @@ import { closePooledTransports, mailRouteFor, pooledTransport, type MailRoute } 
 import { Doze } from "./doze.server";
 import { keyReused } from "./idempotency.server";
 import { alertUnknownDelivery, escapeHtml, linkOrigin, notifyDeliveryFailed, outboxes, queue, wakeOutbox } from "./outbox.server";
-import { storage } from "./storage.server";
+import { storage } from "./storage/backend.server";
 import { present } from "./email-logs.server";
 import { dbNow, dbNowMs } from "~/utils/db-clock.server";
 import { emitEvent, estimateEventData, estimateOrderKey } from "./webhooks.server";

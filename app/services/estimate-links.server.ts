@@ -21,7 +21,7 @@ import { dbNow } from "~/utils/db-clock.server";
 import { assessmentNotFound } from "./assessments.server";
 import type { Actor } from "./actor";
 import { estimatePdf } from "./estimate-pdf.server";
-import { storage } from "./storage.server";
+import { storage } from "./storage/backend.server";
 import { Conflict, NotFound } from "~/utils/domain-errors";
 
 /**

@@ -16,7 +16,7 @@ import { getAssessment, type AssessmentJson } from "./assessments.server";
 import type { Actor } from "./actor";
 import { estimateSettingsOf, logoBytes } from "./estimate-settings.server";
 import { PDF_WORDS } from "./estimate-pdf-words";
-import { thumbnailBytes } from "./storage.server";
+import { thumbnailBytes } from "./storage/serving.server";
 
 /** Photos printed on an estimate. */
 export const PDF_PHOTOS = 6;

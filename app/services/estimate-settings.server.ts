@@ -2,7 +2,10 @@ import { User } from "~/models/user.server";
 import { DEFAULT_VALIDITY_DAYS, type EstimateSettingsInput } from "~/schemas/estimate-settings";
 import { NO_TAX, type TaxRates } from "~/utils/estimate-sheet";
 import type { Actor } from "./actor";
-import { discardMediaUrl, mediaUrl, readMediaBytes, receiveFormUploads } from "./storage.server";
+import { discardMediaUrl } from "./storage/draft.server";
+import { receiveFormUploads } from "./storage/form-uploads.server";
+import { mediaUrl } from "./storage/names.server";
+import { readMediaBytes } from "./storage/uploads.server";
 import { Invalid, NotFound } from "~/utils/domain-errors";
 
 /** An account's estimate settings as the API answers them and the screens and the PDF use them. */

@@ -3,7 +3,7 @@ import { deleteExpiredSessions } from "~/models/session.server";
 import { dbNow } from "~/utils/db-clock.server";
 import { isDbUnavailableError } from "~/utils/db-errors.server";
 import { sweepStaleArchives } from "./account-data.server";
-import { sweepStaleUploads } from "./storage.server";
+import { sweepStaleUploads } from "./storage/sweep.server";
 import { sweepExpiredIdempotencyKeys } from "./idempotency.server";
 import { finishDeletions } from "./users.server";
 import { isRefusal } from "~/utils/domain-errors";

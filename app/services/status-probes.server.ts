@@ -4,7 +4,7 @@ import type { Actor } from "./actor";
 import { verifiedExamplesVersion } from "~/models/training-item.server";
 import { activeProviderConfig, OPENAI_BASE_URL } from "./ai-provider.server";
 import { testConnection } from "./mail-config.server";
-import { storage } from "./storage.server";
+import { storage } from "./storage/backend.server";
 
 /**
  * Settings → System's status list: each service actually probed, with its latency, for the account

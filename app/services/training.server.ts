@@ -14,7 +14,8 @@ import type { TrainingFilter, TrainingItemInput } from "~/schemas/training";
 import { isAdmin, type Actor } from "./actor";
 import { timestamps } from "./owned-json.server";
 import { computeImageFeatures } from "./image-features.server";
-import { discardMediaUrl, readMediaBytes, resolveImageUrl } from "./storage.server";
+import { discardMediaUrl } from "./storage/draft.server";
+import { readMediaBytes, resolveImageUrl } from "./storage/uploads.server";
 import { Forbidden, Invalid, NotFound } from "~/utils/domain-errors";
 
 /** A training item as the API answers it and the screen renders it. */

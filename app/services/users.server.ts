@@ -35,7 +35,7 @@ import { endAllSessions, forbidden, hashPassword, startSession, verifyCurrentPas
 import type { Actor } from "./actor";
 import { commitSession, getSession, type Toast } from "./session.server";
 import { discardUploadsOf } from "./account-data.server";
-import { deleteUploadsOf } from "./storage.server";
+import { deleteUploadsOf } from "./storage/draft.server";
 import { Conflict, Forbidden, Invalid, NotFound } from "~/utils/domain-errors";
 
 const ADMIN_SETUP_LOCK = "admin-setup";
