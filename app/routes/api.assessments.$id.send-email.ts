@@ -1,7 +1,7 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { idempotencyKeySchema, sendEmailSchema } from "~/schemas/email";
 import { requireUser } from "~/services/auth.server";
-import { assertAssessmentInScope, sendEstimateEmail } from "~/services/email-delivery.server";
+import { assertAssessmentInScope, sendEstimateEmail } from "~/services/email-send.server";
 import { publicOrigin } from "~/services/storage/names.server";
 import { methods, parseJson, validationError } from "~/utils/http.server";
 

@@ -5,7 +5,7 @@ import { scopeFor } from "~/models/owner-scope.server";
 import { composeEmailValidator, EMAIL_TOASTS, emailTemplateValidator, type EmailTemplateInput } from "~/schemas/email";
 import { listAssessments } from "~/services/assessments.server";
 import type { Actor } from "~/services/actor";
-import { sendEstimateEmail } from "~/services/email-delivery.server";
+import { sendEstimateEmail } from "~/services/email-send.server";
 import { publicOrigin } from "~/services/storage/names.server";
 import { emailLogsPage, emailLogStats, getEmailLog } from "~/services/email-logs.server";
 import { SAMPLE_CONTEXT, renderTemplate } from "~/services/email-render.server";

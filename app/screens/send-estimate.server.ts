@@ -1,7 +1,7 @@
 import { ANALYSIS_TOASTS } from "~/schemas/assessment-wizard";
 import { EMAIL_TOASTS, idempotencyKeySchema } from "~/schemas/email";
 import type { Actor } from "~/services/actor";
-import { sendEstimateToContact } from "~/services/email-delivery.server";
+import { sendEstimateToContact } from "~/services/email-send.server";
 import { publicOrigin } from "~/services/storage/names.server";
 import { redirectWithToast } from "~/services/session.server";
 import { screenAnswer } from "~/utils/http.server";

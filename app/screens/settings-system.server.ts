@@ -1,7 +1,8 @@
 import { unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
 import { appearanceValidator } from "~/schemas/settings";
 import { clearAccountCaches } from "~/services/account-caches.server";
-import { discardUpload, importArchive, saveUpload, type ImportReport } from "~/services/account-data.server";
+import { discardUpload, saveUpload } from "~/services/account-archive.server";
+import { importArchive, type ImportReport } from "~/services/account-import.server";
 import type { Actor } from "~/services/actor";
 import { updateAppearance } from "~/services/settings.server";
 import { probeServices } from "~/services/status-probes.server";

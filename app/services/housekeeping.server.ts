@@ -2,7 +2,7 @@ import { sweepRateCounters } from "~/models/rate-counter.server";
 import { deleteExpiredSessions } from "~/models/session.server";
 import { dbNow } from "~/utils/db-clock.server";
 import { isDbUnavailableError } from "~/utils/db-errors.server";
-import { sweepStaleArchives } from "./account-data.server";
+import { sweepStaleArchives } from "./account-archive.server";
 import { sweepStaleUploads } from "./storage/sweep.server";
 import { sweepExpiredIdempotencyKeys } from "./idempotency.server";
 import { finishDeletions } from "./users.server";

@@ -34,7 +34,7 @@ import type {
 import { endAllSessions, forbidden, hashPassword, startSession, verifyCurrentPassword } from "./auth.server";
 import type { Actor } from "./actor";
 import { commitSession, getSession, type Toast } from "./session.server";
-import { discardUploadsOf } from "./account-data.server";
+import { discardUploadsOf } from "./account-archive.server";
 import { deleteUploadsOf } from "./storage/draft.server";
 import { Conflict, Forbidden, Invalid, NotFound } from "~/utils/domain-errors";
 

@@ -32,7 +32,7 @@ describe("layering", () => {
 // The whole graph, drawn by madge (scripts/import-graph.mjs; docs/decisions/0024).
 describe("import graph", async () => {
   const { importGraph } = await import("../../scripts/import-graph.mjs");
-  const { cycles, upward } = await importGraph(path.join(root));
+  const { cycles, upward, sizes } = await importGraph(path.join(root));
 
   it("has no import cycle under app/", () => {
     expect(cycles.map((cycle: string[]) => cycle.join(" → "))).toEqual([]);
@@ -40,6 +40,13 @@ describe("import graph", async () => {
 
   it("has no upward arrow (a lower layer importing a higher one)", () => {
     expect(upward).toEqual([]);
+  });
+
+  it("keeps service modules small: none over 400 lines, none of storage's concerns over 300", () => {
+    const over = (sizes as { file: string; lines: number }[]).filter(
+      ({ file, lines }) => file.startsWith("services/") && lines > (file.startsWith("services/storage/") ? 300 : 400),
+    );
+    expect(over).toEqual([]);
   });
 });
 
