@@ -319,7 +319,7 @@ async function runServer() {
   // Remix's Express adapter, except that a JSON answer (the API, a screen's data) is sent whole
   // with its Content-Length: one write to the socket and no chunked framing, where the adapter
   // streams every body.
-  const handleRequest = createRequestHandler(build, process.env.NODE_ENV);
+  const handleRequest = createRequestHandler(build.entry.module.servedBuild(build), process.env.NODE_ENV);
   const JSON_TYPE = /^application\/json\b/i;
   app.all("*", async (req, res, next) => {
     try {

@@ -11,7 +11,7 @@ import { startJobs } from "~/services/jobs.server";
 import { startWebhookWorker } from "~/services/webhook-delivery.server";
 import { closeDb, db, startEmbedded } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
-import { setPrivateCaching } from "~/utils/http.server";
+import { answeringDomainErrors, setPrivateCaching } from "~/utils/http.server";
 import { startIdleCollector } from "~/utils/idle-collector.server";
 import { NonceContext } from "~/utils/nonce";
 
@@ -45,6 +45,9 @@ if (env.DAMAGEIQ_ROLE !== "primary") {
     globalForHousekeeping.__stopWebhooks ??= startWebhookWorker();
   }
 }
+
+/** For server.mjs: the build it serves, every route answering services' typed errors (docs/decisions/0024). */
+export const servedBuild = answeringDomainErrors;
 
 /** For server.mjs's cluster primary: the embedded database its workers share (MONGODB_URI unset). */
 export const startEmbeddedDatabase = startEmbedded;

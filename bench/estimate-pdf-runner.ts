@@ -1,7 +1,7 @@
 // Run by bench/estimate-pdf.mjs (bundled with esbuild): the PDF of a 60-line estimate (logo, three
 // photos, 3 pages), written by the app's writer from its gathered data, timed from the first byte
 // of layout to the last byte of the file. Prints one JSON line with the figures.
-import { renderEstimatePdf } from "../app/services/estimate-pdf.server";
+import { renderEstimatePdf } from "../app/services/estimate-pdf-layout.server";
 import { longEstimate } from "../app/services/estimate-pdf.fixture";
 
 const RUNS = Number(process.env.PDF_RUNS ?? 40);

@@ -16,6 +16,7 @@ import { useT } from "~/utils/i18n";
 import { FlashToast } from "./FlashToast";
 import { LoadingScreen } from "./LoadingScreen";
 import { PreviewBanner } from "./RolePreview";
+import { roleLabel } from "~/schemas/roles";
 import { ShellNavLink } from "./ShellNavLink";
 import a11y from "./a11y.module.css";
 
@@ -42,9 +43,6 @@ const NEURAL_CORE_NAV = [
   { to: "/vendor-ai-training", label: "Vendor AI Training" },
   { to: "/admin-settings", label: "Admin Settings" },
 ];
-
-export const roleLabel = (role: string) =>
-  role === "dealer" ? "Dealer Admin" : role === "vendor" ? "Vendor" : "Admin";
 
 export const initials = (first: string, last: string) =>
   `${first.charAt(0)}${last.charAt(0)}`.toUpperCase() || "?";

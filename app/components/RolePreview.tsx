@@ -6,7 +6,7 @@ import { NativeSelect } from "~/components/form/NativeSelect";
 import { Text } from "#mantine/components/Text/Text";
 import { Title } from "#mantine/components/Title/Title";
 import { Form } from "@remix-run/react";
-import { roleLabel } from "./AppShellLayout";
+import { roleLabel } from "~/schemas/roles";
 import { useT } from "~/utils/i18n";
 
 /** Admins only: preview the dealer or vendor interface. Plain forms, so it works without JS. */

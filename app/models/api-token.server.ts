@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { credentialCache } from "./write-cache.server";
-import { defineModel, jsonWithout } from "./define-model.server";
+import { jsonWithout } from "~/utils/json-shape";
+import { defineModel } from "./define-model.server";
 import mongoose, { Schema, trusted } from "mongoose";
 
 const apiTokenSchema = new Schema(

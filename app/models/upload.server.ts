@@ -1,9 +1,9 @@
 import mongoose, { Schema, trusted, type Types } from "mongoose";
-import { defineModel, jsonWithout } from "./define-model.server";
+import { jsonWithout } from "~/utils/json-shape";
+import { defineModel } from "./define-model.server";
 import { isObjectIdHex, ownerFilter, type OwnerScope } from "./owner-scope.server";
+import { UPLOAD_PURPOSES, type UploadPurpose } from "~/schemas/uploads";
 
-export const UPLOAD_PURPOSES = ["wizard", "dashboard", "training", "logo"] as const;
-export type UploadPurpose = (typeof UPLOAD_PURPOSES)[number];
 export const UPLOAD_STATES = ["pending", "complete"] as const;
 export type UploadState = (typeof UPLOAD_STATES)[number];
 

@@ -1,4 +1,5 @@
-import { defineModel, jsonWithout } from "./define-model.server";
+import { jsonWithout } from "~/utils/json-shape";
+import { defineModel } from "./define-model.server";
 import mongoose, { Schema, trusted, type InferSchemaType, type Types } from "mongoose";
 import { credentialCache } from "./write-cache.server";
 

@@ -1,5 +1,5 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
-import { UPLOAD_PURPOSES } from "~/models/upload.server";
+import { UPLOAD_PURPOSES } from "~/schemas/uploads";
 import { completeMultipartSchema, completeUploadSchema, createMultipartSchema, uploadUrlSchema } from "~/schemas/uploads";
 import { ApiArea, errors, isoDate, json, MessageBody, objectIdText, record, z } from "./registry.server";
 

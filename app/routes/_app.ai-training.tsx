@@ -28,7 +28,8 @@ import { uploaderLinks } from "~/components/upload/Uploader";
 import { MODEL_ACCURACY_DISPLAY, VERIFIED_FILTERS } from "~/schemas/training-display";
 import { trainingFilterSchema, trainingItemValidator } from "~/schemas/validators.server";
 import { requireAdmin } from "~/services/auth.server";
-import { mediaUrl, receiveFormUploads } from "~/services/storage.server";
+import { receiveFormUploads } from "~/services/storage/form-uploads.server";
+import { mediaUrl } from "~/services/storage/names.server";
 import {
   createTrainingItem,
   deleteTrainingItem,

@@ -29,7 +29,7 @@ import { uploadWizardAction } from "~/screens/upload-wizard.server";
 import { requireUser } from "~/services/auth.server";
 import { getAssessment } from "~/services/assessments.server";
 import { listContacts } from "~/services/contacts.server";
-import { wizardDraft } from "~/services/storage.server";
+import { wizardDraft } from "~/services/storage/draft.server";
 import { listVendors } from "~/services/vendors.server";
 import { pageTitle, useT } from "~/utils/i18n";
 

@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { exportArchive } from "~/services/account-data.server";
+import { exportArchive } from "~/services/account-export.server";
 import { requireUser } from "~/services/auth.server";
 import { api } from "~/utils/http.server";
 

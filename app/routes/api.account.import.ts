@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import { json, type ActionFunctionArgs } from "@remix-run/node";
-import { discardUpload, importArchive, MAX_ARCHIVE_BYTES, saveUpload } from "~/services/account-data.server";
+import { discardUpload, MAX_ARCHIVE_BYTES, saveUpload } from "~/services/account-archive.server";
+import { importArchive } from "~/services/account-import.server";
 import { requireUser } from "~/services/auth.server";
 import { jsonError, methods } from "~/utils/http.server";
 

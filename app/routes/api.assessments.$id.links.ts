@@ -1,7 +1,7 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/services/auth.server";
 import { createEstimateLink, listEstimateLinks } from "~/services/estimate-links.server";
-import { publicOrigin } from "~/services/storage.server";
+import { publicOrigin } from "~/services/storage/names.server";
 import { api, methods, readJson } from "~/utils/http.server";
 
 /**

@@ -1,8 +1,8 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { idempotencyKeySchema, sendEmailSchema } from "~/schemas/email";
 import { requireUser } from "~/services/auth.server";
-import { assertAssessmentInScope, sendEstimateEmail } from "~/services/email-delivery.server";
-import { publicOrigin } from "~/services/storage.server";
+import { assertAssessmentInScope, sendEstimateEmail } from "~/services/email-send.server";
+import { publicOrigin } from "~/services/storage/names.server";
 import { methods, parseJson, validationError } from "~/utils/http.server";
 
 /**

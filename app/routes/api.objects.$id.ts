@@ -1,6 +1,6 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/services/auth.server";
-import { removeUpload } from "~/services/storage.server";
+import { removeUpload } from "~/services/storage/draft.server";
 import { methods } from "~/utils/http.server";
 
 /** `DELETE /api/objects/{id}`: removes one of the caller's uploaded files (object and record). */

@@ -1,7 +1,7 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { completeUploadSchema } from "~/schemas/uploads";
 import { requireUser } from "~/services/auth.server";
-import { completeUpload } from "~/services/storage.server";
+import { completeUpload } from "~/services/storage/uploads.server";
 import { methods, parseJson } from "~/utils/http.server";
 
 /** `POST /api/objects/complete` `{key | uploadURL | id}`: checks a PUT upload (size, type) → the uploaded file. */

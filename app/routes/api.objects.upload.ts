@@ -1,7 +1,8 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { uploadUrlSchema } from "~/schemas/uploads";
 import { requireUser } from "~/services/auth.server";
-import { createUploadUrl, parsePurpose, publicOrigin } from "~/services/storage.server";
+import { parsePurpose, publicOrigin } from "~/services/storage/names.server";
+import { createUploadUrl } from "~/services/storage/uploads.server";
 import { methods, parseJson } from "~/utils/http.server";
 
 /**

@@ -1,8 +1,9 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { messages } from "~/schemas/upload-limits";
 import { requireUser } from "~/services/auth.server";
-import { publicOrigin, signPart, uploadError } from "~/services/storage.server";
-import { api } from "~/utils/http.server";
+import { signPart } from "~/services/storage/companion.server";
+import { publicOrigin } from "~/services/storage/names.server";
+import { api, uploadError } from "~/utils/http.server";
 
 /** `GET s3/multipart/{uploadId}/{partNumber}?key=` → `{url, expires}`: a URL to PUT that part to. */
 export const loader = api(async ({ request, params }: LoaderFunctionArgs) => {

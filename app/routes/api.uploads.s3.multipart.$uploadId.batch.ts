@@ -1,8 +1,9 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { messages } from "~/schemas/upload-limits";
 import { requireUser } from "~/services/auth.server";
-import { MAX_PARTS_PER_BATCH, publicOrigin, signParts, uploadError } from "~/services/storage.server";
-import { api } from "~/utils/http.server";
+import { MAX_PARTS_PER_BATCH, signParts } from "~/services/storage/companion.server";
+import { publicOrigin } from "~/services/storage/names.server";
+import { api, uploadError } from "~/utils/http.server";
 
 /**
  * `GET s3/multipart/{uploadId}/batch?key=&partNumbers=1,2,3` → `{presignedUrls: {"1": url, …}}`

@@ -1,8 +1,9 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { completeMultipartSchema } from "~/schemas/uploads";
 import { requireUser } from "~/services/auth.server";
-import { completeMultipartUpload, publicOrigin, uploadError } from "~/services/storage.server";
-import { methods, parseJson } from "~/utils/http.server";
+import { completeMultipartUpload } from "~/services/storage/companion.server";
+import { publicOrigin } from "~/services/storage/names.server";
+import { methods, parseJson, uploadError } from "~/utils/http.server";
 
 /**
  * `POST s3/multipart/{uploadId}/complete?key=` `{parts: [{PartNumber, ETag}]}` → `{location, key, url, …}`;

@@ -1,7 +1,7 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/services/auth.server";
-import { abortMultipartUpload, listMultipartParts, uploadError } from "~/services/storage.server";
-import { api, methods } from "~/utils/http.server";
+import { abortMultipartUpload, listMultipartParts } from "~/services/storage/companion.server";
+import { api, methods, uploadError } from "~/utils/http.server";
 
 const keyOf = (request: Request) => {
   const key = new URL(request.url).searchParams.get("key");

@@ -1,7 +1,8 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { createMultipartSchema } from "~/schemas/uploads";
 import { requireUser } from "~/services/auth.server";
-import { createMultipartUpload, parsePurpose } from "~/services/storage.server";
+import { createMultipartUpload } from "~/services/storage/companion.server";
+import { parsePurpose } from "~/services/storage/names.server";
 import { methods, parseJson } from "~/utils/http.server";
 
 /**

@@ -1,7 +1,8 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/services/auth.server";
-import { createUploadParams, parsePurpose, publicOrigin, uploadError } from "~/services/storage.server";
-import { api } from "~/utils/http.server";
+import { parsePurpose, publicOrigin } from "~/services/storage/names.server";
+import { createUploadParams } from "~/services/storage/uploads.server";
+import { api, uploadError } from "~/utils/http.server";
 import { assertNotFromAnotherSite } from "~/utils/request.server";
 
 /**

@@ -1,7 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/services/auth.server";
-import { uploadError } from "~/services/storage.server";
-import { api } from "~/utils/http.server";
+import { api, uploadError } from "~/utils/http.server";
 
 /**
  * `GET s3/sts`: temporary credentials for client-side signing are not offered — the server signs

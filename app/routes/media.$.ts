@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getActor } from "~/services/auth.server";
-import { serveMedia, serveThumbnail, uploadError } from "~/services/storage.server";
-import { api } from "~/utils/http.server";
+import { serveMedia, serveThumbnail } from "~/services/storage/serving.server";
+import { api, uploadError } from "~/utils/http.server";
 
 /**
  * `/media/{id}` serves an uploaded file to its owner or an admin (HTTP Range for video,

@@ -8,7 +8,7 @@ import { MAX_ESTIMATE_LINES } from "./estimate";
 import { packageSchema } from "./package";
 import { optionalString } from "./text-fields";
 import { learningRecordSchema, pricingRuleSchema, vendorPackageSchema } from "./vendor-pricing";
-import { MEDIA_URL_PATTERN } from "~/utils/media-url";
+import { MEDIA_URL_PATTERN } from "./media-url";
 
 /**
  * An imported record is a create through the API: each collection's schema is the API's create

@@ -1,5 +1,8 @@
 import { z } from "zod";
-import { UPLOAD_PURPOSES } from "~/models/upload.server";
+
+/** What an upload is for (the model stores it; the request schemas accept it). */
+export const UPLOAD_PURPOSES = ["wizard", "dashboard", "training", "logo"] as const;
+export type UploadPurpose = (typeof UPLOAD_PURPOSES)[number];
 
 const metadata = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional();
 

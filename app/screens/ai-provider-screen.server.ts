@@ -1,6 +1,6 @@
 import { aiProviderValidator } from "~/schemas/validators.server";
 import { removeAiProviderSettings, saveAiProviderSettings, testAiProvider } from "~/services/ai-provider.server";
-import type { Actor } from "~/services/auth.server";
+import type { Actor } from "~/services/actor";
 import { redirectWithToast } from "~/services/session.server";
 import { handleForm } from "~/utils/forms.server";
 

@@ -7,14 +7,15 @@ import {
   listAssessments,
   rejectAssessment,
 } from "~/services/assessments.server";
-import type { Actor } from "~/services/auth.server";
+import type { Actor } from "~/services/actor";
 import { recentCustomerDecisions } from "~/services/customer-approval.server";
 import { activePackages } from "~/services/packages.server";
 import { redirectWithToast } from "~/services/session.server";
 import { switchRole } from "~/services/users.server";
-import { wizardDraft } from "~/services/storage.server";
+import { wizardDraft } from "~/services/storage/draft.server";
 import { vendorLabourRates } from "~/services/vendors.server";
-import { asFormFailure, hasForbiddenFieldName } from "~/utils/forms.server";
+import { hasForbiddenFieldName } from "~/utils/forms.server";
+import { screenAnswer } from "~/utils/http.server";
 import { sendEstimateFromScreen } from "./send-estimate.server";
 
 /** Items listed under a workflow column (the count covers them all). */
@@ -42,7 +43,7 @@ async function boardAction(request: Request, run: () => Promise<{ title: string;
   try {
     return redirectWithToast(request, "/", { color: "green", ...(await run()) });
   } catch (error) {
-    const failure = await asFormFailure(error);
+    const failure = await screenAnswer(error);
     if (!failure) throw error;
     return redirectWithToast(request, "/", { title: "Error", message: failure.message, color: "red" });
   }
@@ -62,7 +63,7 @@ export async function dashboardAction(actor: Actor, request: Request) {
         const { headers } = await switchRole(actor, result.data.targetRole, request);
         return redirect("/", { headers });
       } catch (error) {
-        const failure = await asFormFailure(error);
+        const failure = await screenAnswer(error);
         if (!failure) throw error;
         return failed(failure.message);
       }

@@ -4,9 +4,9 @@ import { findTemplates } from "~/models/email-template.server";
 import { scopeFor } from "~/models/owner-scope.server";
 import { composeEmailValidator, EMAIL_TOASTS, emailTemplateValidator, type EmailTemplateInput } from "~/schemas/email";
 import { listAssessments } from "~/services/assessments.server";
-import type { Actor } from "~/services/auth.server";
-import { sendEstimateEmail } from "~/services/email-delivery.server";
-import { publicOrigin } from "~/services/storage.server";
+import type { Actor } from "~/services/actor";
+import { sendEstimateEmail } from "~/services/email-send.server";
+import { publicOrigin } from "~/services/storage/names.server";
 import { emailLogsPage, emailLogStats, getEmailLog } from "~/services/email-logs.server";
 import { SAMPLE_CONTEXT, renderTemplate } from "~/services/email-render.server";
 import {
@@ -20,9 +20,9 @@ import {
 } from "~/services/email-templates.server";
 import { testConnection } from "~/services/mail-config.server";
 import { redirectWithToast } from "~/services/session.server";
-import { asFormFailure, handleForm } from "~/utils/forms.server";
+import { handleForm } from "~/utils/forms.server";
 import { EMAIL_LIST_PARAMS, readEmailDialog, readEmailTab } from "~/utils/email-url";
-import { jsonError } from "~/utils/http.server";
+import { jsonError, screenAnswer } from "~/utils/http.server";
 import { listReturnTo, nullIfNotFound, readListUrl, writeAndReturn } from "./list-screen.server";
 import { formSendKey } from "./send-estimate.server";
 
@@ -107,7 +107,7 @@ async function previewAction(input: EmailTemplateInput, actor: Actor) {
     const preview = previewEmailTemplate(actor, input);
     return json({ preview: { ...preview, error: null }, values: input });
   } catch (error) {
-    const failure = await asFormFailure(error);
+    const failure = await screenAnswer(error);
     if (!failure) throw error;
     return json({ preview: { subject: "", html: "", warnings: [], error: failure.message }, values: input });
   }

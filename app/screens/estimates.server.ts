@@ -3,13 +3,13 @@ import { estimateFormValidator } from "~/schemas/estimate";
 import { requestAnalysis } from "~/services/assessment-analysis.server";
 import { approveAssessment, deleteAssessment, rejectAssessment } from "~/services/assessments.server";
 import { DELETE_TOASTS, REJECTED_MESSAGE } from "~/schemas/toasts";
-import type { Actor } from "~/services/auth.server";
+import type { Actor } from "~/services/actor";
 import { contactChoices } from "~/services/contacts.server";
 import { editEstimate, estimatesPage, getEstimate } from "~/services/estimates.server";
 import { listEstimateLinks, revokeEstimateLink } from "~/services/estimate-links.server";
 import { redirectWithToast } from "~/services/session.server";
-import { asFormFailure, handleForm } from "~/utils/forms.server";
-import { jsonError } from "~/utils/http.server";
+import { handleForm } from "~/utils/forms.server";
+import { jsonError, screenAnswer } from "~/utils/http.server";
 import { ESTIMATE_LIST_PARAMS, readEstimateDialog } from "~/utils/estimate-url";
 import { listReturnTo, nullIfNotFound, readListUrl, writeAndReturn } from "./list-screen.server";
 import { sendEstimateFromScreen } from "./send-estimate.server";
@@ -79,7 +79,7 @@ export async function estimatesAction(actor: Actor, request: Request) {
           } catch (error) {
             // A message about a field goes back to the form; a refusal of the whole edit (being
             // analyzed, changed meanwhile, gone) comes back to the estimate as a toast.
-            const refusal = await asFormFailure(error instanceof Response ? error.clone() : error);
+            const refusal = await screenAnswer(error instanceof Response ? error.clone() : error);
             if (!refusal || refusal.fieldErrors) throw error;
             return redirectWithToast(request, toDetail(id), { title: "Error", message: refusal.message, color: "red" });
           }

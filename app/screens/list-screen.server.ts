@@ -1,9 +1,10 @@
 import type { Validator } from "remix-validated-form";
 import { redirectWithToast, type Toast } from "~/services/session.server";
-import { jsonError } from "~/utils/http.server";
-import { asFormFailure, handleForm } from "~/utils/forms.server";
+import { jsonError, screenAnswer } from "~/utils/http.server";
+import { handleForm } from "~/utils/forms.server";
 import { listSearch, readDialog, readPage } from "~/utils/list-url";
 import { SEARCH_MAX_LENGTH } from "~/schemas/list-query";
+import { isRefusal } from "~/utils/domain-errors";
 
 /** What a list screen's loader reads from its URL: search, page and the open dialog. */
 export function readListUrl(requestUrl: string) {
@@ -20,7 +21,7 @@ export function listReturnTo(requestUrl: string, { firstPage = false, keys }: { 
 
 /** null for a thrown 404 (an item that is gone or not the caller's); anything else rethrown. */
 export function nullIfNotFound(error: unknown): null {
-  if (error instanceof Response && error.status === 404) return null;
+  if (isRefusal(error) && error.status === 404) return null;
   throw error;
 }
 
@@ -40,7 +41,7 @@ export async function writeAndReturn(
   try {
     toast = await write();
   } catch (error) {
-    const refusal = await asFormFailure(error instanceof Response ? error.clone() : error);
+    const refusal = await screenAnswer(error instanceof Response ? error.clone() : error);
     if (!refusal) throw error;
     if (fieldErrorsToForm && refusal.fieldErrors) throw error;
     return redirectWithToast(request, returnTo, { title: "Error", message: failure, color: "red" });

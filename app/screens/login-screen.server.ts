@@ -1,7 +1,8 @@
 import { createCookie, json, redirect, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { loginValidator, totpCodeValidator } from "~/schemas/auth";
 import { completeSecondStep, login } from "~/services/auth.server";
-import { asFormFailure, handleForm } from "~/utils/forms.server";
+import { handleForm } from "~/utils/forms.server";
+import { screenAnswer } from "~/utils/http.server";
 import { safeRedirect } from "~/utils/safe-redirect";
 
 export const LOGIN_TABS = ["admin", "dealer", "vendor"] as const;
@@ -59,7 +60,7 @@ export async function loginScreenAction({ request, context }: ActionFunctionArgs
           const { user, headers } = await completeSecondStep({ request, code, welcome });
           return signedIn(user, headers);
         } catch (error) {
-          const failure = await asFormFailure(error);
+          const failure = await screenAnswer(error);
           if (!failure) throw error;
           // Stay on the code step (an expired step goes back to the password).
           const expired = failure.status === 401 && !failure.fieldErrors;

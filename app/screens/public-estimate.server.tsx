@@ -11,6 +11,7 @@ import {
 } from "~/services/customer-approval.server";
 import { isDbUnavailableError, isStorageUnavailableError, serviceUnavailable } from "~/utils/db-errors.server";
 import { assertSameOrigin } from "~/utils/request.server";
+import { apiAnswer } from "~/utils/http.server";
 
 // The glue between the public estimate routes (/e/{token}…) and the customer-approval service: HTTP
 // status, headers and the whole HTML document (no Remix app shell: docs/decisions/0019).
@@ -40,6 +41,8 @@ export function unavailableResponse(error: unknown, html = true): Response {
     return htmlDocument(<LinkUnavailableDocument reason={error.reason} dealer={error.detail.dealer ?? null} retryAfter={error.detail.retryAfter} />, error.status, retry);
   }
   if (error instanceof Response) return error;
+  const answer = apiAnswer(error);
+  if (answer) return answer;
   if (isDbUnavailableError(error) || isStorageUnavailableError(error)) return serviceUnavailable();
   throw error;
 }

@@ -1,10 +1,10 @@
 import { ANALYSIS_TOASTS } from "~/schemas/assessment-wizard";
 import { EMAIL_TOASTS, idempotencyKeySchema } from "~/schemas/email";
-import type { Actor } from "~/services/auth.server";
-import { sendEstimateToContact } from "~/services/email-delivery.server";
-import { publicOrigin } from "~/services/storage.server";
+import type { Actor } from "~/services/actor";
+import { sendEstimateToContact } from "~/services/email-send.server";
+import { publicOrigin } from "~/services/storage/names.server";
 import { redirectWithToast } from "~/services/session.server";
-import { asFormFailure } from "~/utils/forms.server";
+import { screenAnswer } from "~/utils/http.server";
 
 /** The form's idempotency key (SendKeyField), when it carries a well-formed one. */
 export function formSendKey(form: FormData) {
@@ -23,7 +23,7 @@ export async function sendEstimateFromScreen(actor: Actor, request: Request, id:
     if (result.noContact) return redirectWithToast(request, returnTo, ANALYSIS_TOASTS.noContact);
     return redirectWithToast(request, returnTo, result.via === "drop" ? EMAIL_TOASTS.saved : EMAIL_TOASTS.sent);
   } catch (error) {
-    const failure = await asFormFailure(error);
+    const failure = await screenAnswer(error);
     if (!failure) throw error;
     return redirectWithToast(request, returnTo, { ...EMAIL_TOASTS.sendFailed, message: failure.message || EMAIL_TOASTS.sendFailed.message });
   }

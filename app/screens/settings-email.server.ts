@@ -1,8 +1,9 @@
 import { EMAIL_TOASTS, mailServerValidator } from "~/schemas/email";
-import type { Actor } from "~/services/auth.server";
+import type { Actor } from "~/services/actor";
 import { getMailServerSettings, saveMailServerSettings, testConnection } from "~/services/mail-config.server";
 import { redirectWithToast } from "~/services/session.server";
 import { handleForm } from "~/utils/forms.server";
+import { isRefusal } from "~/utils/domain-errors";
 
 const TAB_URL = "/settings?tab=email";
 
@@ -22,7 +23,7 @@ export async function emailTabAction(actor: Actor, request: Request, form: FormD
         message: `${EMAIL_TOASTS.connectionFailed.message}${status.reason ? ` (${status.reason})` : ""}`,
       });
     } catch (error) {
-      if (error instanceof Response && error.status >= 500) throw error;
+      if (isRefusal(error) && error.status >= 500) throw error;
       console.warn("email connection test failed:", error);
       return redirectWithToast(request, TAB_URL, EMAIL_TOASTS.connectionError);
     }

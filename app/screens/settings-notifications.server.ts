@@ -1,5 +1,5 @@
 import { notificationsValidator } from "~/schemas/email";
-import type { Actor } from "~/services/auth.server";
+import type { Actor } from "~/services/actor";
 import { getNotificationSettings, saveNotificationSettings } from "~/services/notification-settings.server";
 import { redirectWithToast } from "~/services/session.server";
 import { handleForm } from "~/utils/forms.server";

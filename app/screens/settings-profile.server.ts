@@ -1,6 +1,6 @@
 import { toPublicUser } from "~/models/user.server";
 import { defaultVendorValidator, profileValidator } from "~/schemas/settings";
-import type { Actor } from "~/services/auth.server";
+import type { Actor } from "~/services/actor";
 import { updatePreferences, updateProfile } from "~/services/settings.server";
 import { listVendors } from "~/services/vendors.server";
 import { estimateSettingsValidator } from "~/schemas/estimate-settings";

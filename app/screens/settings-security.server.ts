@@ -2,7 +2,7 @@ import { json, redirect } from "@remix-run/node";
 import { apiTokenValidator, changePasswordValidator } from "~/schemas/auth";
 import { estimateLinkSettingsValidator, securityValidator, twoFactorCodeValidator, twoFactorConfirmValidator } from "~/schemas/settings";
 import { createToken, listTokens, revokeToken } from "~/services/api-tokens.server";
-import type { Actor } from "~/services/auth.server";
+import type { Actor } from "~/services/actor";
 import { getSession } from "~/services/session.server";
 import { apiKeysOverview, enableTwoFactor, updatePreferences, updateSecurity } from "~/services/settings.server";
 import { changePassword } from "~/services/users.server";

@@ -1,12 +1,14 @@
 import { unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
 import { appearanceValidator } from "~/schemas/settings";
 import { clearAccountCaches } from "~/services/account-caches.server";
-import { discardUpload, importArchive, saveUpload, type ImportReport } from "~/services/account-data.server";
-import type { Actor } from "~/services/auth.server";
+import { discardUpload, saveUpload } from "~/services/account-archive.server";
+import { importArchive, type ImportReport } from "~/services/account-import.server";
+import type { Actor } from "~/services/actor";
 import { updateAppearance } from "~/services/settings.server";
 import { probeServices } from "~/services/status-probes.server";
 import { handleForm } from "~/utils/forms.server";
 import { toTab, writeOrToast, type SettingsAction } from "./settings.server";
+import { isRefusal, refusalMessage } from "~/utils/domain-errors";
 
 /**
  * Settings → System: appearance, the status list (probed on each visit) and the import waiting
@@ -30,9 +32,8 @@ async function dryRun(actor: Actor, token: string): Promise<{ token: string; rep
   try {
     return { token, report: await importArchive(actor, token, { dryRun: true }) };
   } catch (error) {
-    if (error instanceof Response && error.status < 500) {
-      const body = (await error.json()) as { message?: string };
-      return { token, error: body.message ?? "The archive could not be read" };
+    if (isRefusal(error) && error.status < 500) {
+      return { token, error: (await refusalMessage(error)) ?? "The archive could not be read" };
     }
     throw error;
   }

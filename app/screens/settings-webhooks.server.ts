@@ -1,7 +1,7 @@
 import { json } from "@remix-run/node";
 import { isObjectIdHex } from "~/models/owner-scope.server";
 import { webhookEndpointCreateValidator } from "~/schemas/webhooks";
-import type { Actor } from "~/services/auth.server";
+import type { Actor } from "~/services/actor";
 import { createEndpoint, deleteEndpoint, editEndpoint, listDeliveries, listEndpoints, redeliver, rotateSecret } from "~/services/webhooks.server";
 import { handleForm } from "~/utils/forms.server";
 import { toTab, writeOrToast, type SettingsAction } from "./settings.server";

@@ -1,6 +1,6 @@
-import type { Actor } from "~/services/auth.server";
+import type { Actor } from "~/services/actor";
 import { redirectWithToast, type Toast } from "~/services/session.server";
-import { asFormFailure } from "~/utils/forms.server";
+import { screenAnswer } from "~/utils/http.server";
 
 /** What a Settings tab's form-post handler gets; each tab module exports its handlers by intent. */
 export interface SettingsActionArgs {
@@ -19,7 +19,7 @@ export async function writeOrToast(request: Request, tab: string, write: () => P
   try {
     return await write();
   } catch (error) {
-    const failure = await asFormFailure(error);
+    const failure = await screenAnswer(error);
     if (!failure) throw error;
     return toTab(request, tab, { title: failureTitle, message: failure.message, color: "red" });
   }

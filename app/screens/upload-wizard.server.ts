@@ -4,11 +4,13 @@ import { ANALYSIS_TOASTS } from "~/schemas/assessment-wizard";
 import { messages } from "~/schemas/upload-limits";
 import { requestAnalysis } from "~/services/assessment-analysis.server";
 import { createAssessment, updateAssessment } from "~/services/assessments.server";
-import type { Actor } from "~/services/auth.server";
+import type { Actor } from "~/services/actor";
 import { redirectWithToast } from "~/services/session.server";
-import { discardDraft, discardDraftCopies, receiveFormUploads, removeUpload, wizardDraft } from "~/services/storage.server";
+import { discardDraft, discardDraftCopies, removeUpload, wizardDraft } from "~/services/storage/draft.server";
+import { receiveFormUploads } from "~/services/storage/form-uploads.server";
 import { handleForm } from "~/utils/forms.server";
 import { sendEstimateFromScreen } from "./send-estimate.server";
+import { isRefusal } from "~/utils/domain-errors";
 
 /** Where a no-JS upload form may send the user back to (never an outside URL). */
 const safeRedirect = (value: string | null) => (value === "/" || value === "/upload" ? value : "/upload");
@@ -73,7 +75,7 @@ export async function uploadWizardAction(actor: Actor, request: Request) {
         await discardDraftCopies(actor, [id]);
         await removeUpload(actor, id);
       } catch (error) {
-        if (!(error instanceof Response)) throw error;
+        if (!isRefusal(error)) throw error;
       }
       return redirect(WIZARD_IN_USE);
     case "discard":

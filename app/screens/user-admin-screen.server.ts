@@ -5,7 +5,8 @@ import type { createManagedUserSchema, createUserSchema } from "~/schemas/auth";
 import { requireAdmin } from "~/services/auth.server";
 import { redirectWithToast } from "~/services/session.server";
 import { createUser, deleteUser, listUsers } from "~/services/users.server";
-import { asFormFailure, handleForm } from "~/utils/forms.server";
+import { handleForm } from "~/utils/forms.server";
+import { screenAnswer } from "~/utils/http.server";
 
 /** What Admin Settings → Users and User Management both load: the users and a pending delete. */
 export async function loadUserAdmin(request: Request) {
@@ -47,7 +48,7 @@ export async function userAdminAction(
       await deleteUser(actor, String(form.get("id") ?? ""), request);
       return redirectWithToast(request, options.returnTo, { title: "Success", message: options.deleted });
     } catch (error) {
-      const failure = await asFormFailure(error);
+      const failure = await screenAnswer(error);
       if (!failure) throw error;
       return redirectWithToast(request, options.returnTo, {
         title: "Error",

@@ -1,4 +1,4 @@
-import { discardUploadsOf } from "./account-data.server";
+import { discardUploadsOf } from "./account-archive.server";
 
 /**
  * Server-side caches that hold something of one account. Settings → System → Clear Cache empties

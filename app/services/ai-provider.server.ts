@@ -4,7 +4,7 @@ import { verifiedExamplesVersion } from "~/models/training-item.server";
 import type { AiProviderInput, AiProviderTestInput } from "~/schemas/ai-provider";
 import { env } from "~/utils/env.server";
 import { httpFetch } from "./analysis/http-fetch.server";
-import type { Actor } from "./auth.server";
+import type { Actor } from "./actor";
 import { open, seal } from "./secret-box.server";
 
 /**

@@ -1,8 +1,8 @@
 import { createApiToken, deleteApiToken, listApiTokens } from "~/models/api-token.server";
 import type { z } from "zod";
 import type { apiTokenSchema } from "~/schemas/auth";
-import { jsonError } from "~/utils/http.server";
-import type { Actor } from "./auth.server";
+import type { Actor } from "./actor";
+import { Conflict, Forbidden, NotFound } from "~/utils/domain-errors";
 
 export interface ApiTokenInfo {
   id: string;
@@ -29,10 +29,10 @@ export async function listTokens(actor: Actor): Promise<ApiTokenInfo[]> {
 
 export async function createToken(actor: Actor, input: z.infer<typeof apiTokenSchema>) {
   // A stolen token must not be able to mint more: new tokens need the signed-in person.
-  if (actor.via !== "session") throw jsonError(403, "API tokens can only be created from a signed-in session");
+  if (actor.via !== "session") throw new Forbidden("API tokens can only be created from a signed-in session");
   // A token acts with the account's real role; an admin previewing another role gets an admin token.
   if ((await listApiTokens({ ownerId: actor.id })).length >= MAX_TOKENS) {
-    throw jsonError(409, `You can have at most ${MAX_TOKENS} API tokens. Revoke one first.`);
+    throw new Conflict(`You can have at most ${MAX_TOKENS} API tokens. Revoke one first.`);
   }
   const expiresAt = input.expiresInDays ? new Date(Date.now() + input.expiresInDays * 86_400_000) : null;
   const { token, record } = await createApiToken({ ownerId: actor.id, name: input.name, expiresAt });
@@ -46,5 +46,5 @@ export async function createToken(actor: Actor, input: z.infer<typeof apiTokenSc
 }
 
 export async function revokeToken(actor: Actor, id: string) {
-  if (!(await deleteApiToken({ ownerId: actor.id, id }))) throw jsonError(404, "API token not found");
+  if (!(await deleteApiToken({ ownerId: actor.id, id }))) throw new NotFound("API token not found");
 }

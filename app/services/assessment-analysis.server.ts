@@ -12,15 +12,16 @@ import { MAX_VIDEO_FRAMES, toAnalysisPhotos } from "./analysis/media.server";
 import { analysisProvider } from "./analysis/provider.server";
 import { ANALYSIS_JOB, type AnalysisPhoto, type AnalysisResult } from "./analysis/types";
 import { assessmentNotFound, auditActor, getAssessment } from "./assessments.server";
-import type { Actor } from "./auth.server";
-import { notifyAssessmentCompleted } from "./email-delivery.server";
+import type { Actor } from "./actor";
+import { notifyAssessmentCompleted } from "./outbox.server";
 import { assessmentEventData, emitEvent, estimateOrderKey } from "./webhooks.server";
 import { findEarlierVersions } from "~/models/estimate.server";
 import { differenceHash, hashDistance, hasStructure, photoBandsOf, thumbnailDistance, thumbnailPrint } from "./image-features.server";
 import { enqueueJob, getJob, PermanentJobError, registerJobHandler, waitForJob, type JobRecord } from "./jobs.server";
-import { readMedia } from "./storage.server";
+import { readMedia } from "./storage/uploads.server";
 import { quoteForVendor } from "./vendors.server";
 import { env } from "~/utils/env.server";
+import { NotFound } from "~/utils/domain-errors";
 
 /**
  * An assessment's analysis, as a durable job (docs/decisions/0008): uploaded → processing when it
@@ -115,7 +116,7 @@ async function priceOf(record: AssessmentRecord, result: AnalysisResult) {
       date: new Date(),
     });
   } catch (error) {
-    if (error instanceof Response && error.status === 404) return { costNote: "The chosen vendor no longer exists", lineItems: [] };
+    if (error instanceof NotFound) return { costNote: "The chosen vendor no longer exists", lineItems: [] };
     throw error;
   }
   const lineItems = quoted.lines as unknown as Record<string, unknown>[];

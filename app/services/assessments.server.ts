@@ -25,14 +25,15 @@ import type {
   AssessmentStatus,
   AssessmentUpdateInput,
 } from "~/schemas/assessment";
-import { jsonError } from "~/utils/http.server";
 import { readSheet, sheetTotals, type Sheet, type SheetTotals } from "~/utils/estimate-sheet";
-import { isAdmin, type Actor } from "./auth.server";
+import { isAdmin, type Actor } from "./actor";
 import { ANALYSIS_JOB } from "./analysis/types";
 import { removeJobs } from "./jobs.server";
-import { claimUploads, discardMediaUrl } from "./storage.server";
+import { discardMediaUrl } from "./storage/draft.server";
+import { claimUploads } from "./storage/uploads.server";
 import { isoDate, ownership, timestamps } from "./owned-json.server";
 import { assessmentEventData, emitEvent, estimateOrderKey } from "./webhooks.server";
+import { Conflict, DomainError, Invalid, NotFound, onField } from "~/utils/domain-errors";
 
 export { removeAssessmentsOf } from "~/models/assessment.server";
 
@@ -101,7 +102,7 @@ export interface AssessmentJson {
 
 const withTotals = (sheet: Sheet) => ({ ...sheet, totals: sheetTotals(sheet) });
 
-export const assessmentNotFound = () => jsonError(404, "Assessment not found");
+export const assessmentNotFound = () => new NotFound("Assessment not found");
 
 /** Who is acting, as the audit list names them. */
 export function auditActor(actor: Actor): AuditActor {
@@ -199,8 +200,8 @@ async function assertReferences(ownerId: string, input: Pick<AssessmentUpdateInp
     input.contactId ? findContact({ scope: { ownerId }, id: input.contactId }) : undefined,
     input.vendorId ? findVendor(input.vendorId) : undefined,
   ]);
-  if (input.contactId && !contact) throw jsonError(400, "Contact not found", { contactId: "Contact not found" });
-  if (input.vendorId && !vendor) throw jsonError(400, "Vendor not found", { vendorId: "Vendor not found" });
+  if (input.contactId && !contact) throw new Invalid("Contact not found", { fields: { contactId: "Contact not found" } });
+  if (input.vendorId && !vendor) throw new Invalid("Vendor not found", { fields: { vendorId: "Vendor not found" } });
 }
 
 /** The caller's uploads behind the URLs as app media URLs; a refusal names the mediaUrls field. */
@@ -208,9 +209,8 @@ async function claimMedia(actor: Actor, urls: string[], assessmentId: string) {
   try {
     return [...new Set(await claimUploads(actor, urls, assessmentId))];
   } catch (error) {
-    if (!(error instanceof Response) || error.status >= 500) throw error;
-    const { message } = (await error.json()) as { message: string };
-    throw jsonError(error.status, message, { mediaUrls: message });
+    if (!(error instanceof DomainError) || error.status >= 500) throw error;
+    throw onField(error, "mediaUrls");
   }
 }
 
@@ -312,7 +312,7 @@ export async function deleteAssessment(actor: Actor, id: string) {
 /** A transition that found nothing: 404 when the assessment is not in scope, else 409 `message`. */
 async function refused(actor: Actor, id: string, message: string): Promise<never> {
   if (!(await findAssessment({ scope: scopeFor(actor), id }))) throw assessmentNotFound();
-  throw jsonError(409, message);
+  throw new Conflict(message);
 }
 
 /** Review's Approve: completed → reviewed. */

@@ -21,9 +21,11 @@ import {
 } from "~/models/user.server";
 import { loginSchema } from "~/schemas/auth";
 import { checkSecondFactor } from "./two-factor.server";
+import { Unavailable } from "~/utils/domain-errors";
 import { jsonError, setPrivateCaching, validationError } from "~/utils/http.server";
 import { assertSameOrigin, isApiRequest, isOwnPagePost } from "~/utils/request.server";
-import { sendLoginNotification } from "./email-delivery.server";
+import type { Actor } from "./actor";
+import { sendLoginNotification } from "./outbox.server";
 import {
   commitSession,
   DEFAULT_SESSION_TIMEOUT,
@@ -56,19 +58,6 @@ const MAX_CONCURRENT_HASHES = 4;
 const MAX_WAITING_HASHES = 32;
 
 type UserRecord = InstanceType<typeof User>;
-
-/** Who is calling: the signed-in account, and the role it currently acts with. */
-export interface Actor {
-  id: string;
-  user: UserRecord;
-  /** The role permissions are checked against (the previewed role while an admin previews). */
-  role: Role;
-  /** The account's real role. */
-  realRole: Role;
-  via: "session" | "token";
-}
-
-export const isAdmin = (actor: Actor) => actor.role === "admin";
 
 // argon2id with OWASP's minimum parameters (19 MiB, 2 passes).
 const ARGON = { memoryCost: 19456, timeCost: 2, parallelism: 1 };
@@ -144,7 +133,7 @@ const waiting: (() => void)[] = [];
 async function withPasswordCheck<T>(check: () => Promise<T>): Promise<T> {
   if (hashing < MAX_CONCURRENT_HASHES) hashing += 1;
   else if (waiting.length < MAX_WAITING_HASHES) await new Promise<void>((resolve) => waiting.push(resolve));
-  else throw jsonError(503, "Too many sign-ins at once. Please try again in a moment.", undefined, { "Retry-After": "1" });
+  else throw new Unavailable("Too many sign-ins at once. Please try again in a moment.", { retryAfterSeconds: 1 });
   try {
     return await check();
   } finally {

@@ -11,9 +11,9 @@ import {
 import { scopeFor } from "~/models/owner-scope.server";
 import type { ContactInput } from "~/schemas/contact";
 import type { ListQuery } from "~/schemas/list-query";
-import { jsonError } from "~/utils/http.server";
-import { isAdmin, type Actor } from "./auth.server";
+import { isAdmin, type Actor } from "./actor";
 import { ownership, presentOwned, timestamps } from "./owned-json.server";
+import { NotFound } from "~/utils/domain-errors";
 
 /** A contact as the API answers it and the screen renders it. */
 export interface ContactJson {
@@ -34,7 +34,7 @@ export interface ContactJson {
 
 export type ContactStats = Awaited<ReturnType<typeof contactStats>>;
 
-const notFound = () => jsonError(404, "Contact not found");
+const notFound = () => new NotFound("Contact not found");
 
 function toJson(record: ContactRecord, owners?: Map<string, string>): ContactJson {
   return {

@@ -12,10 +12,11 @@ import { dbNow, dbNowMs } from "~/utils/db-clock.server";
 import { env } from "~/utils/env.server";
 import { readSheet, sheetTotalCents, sheetTotals } from "~/utils/estimate-sheet";
 import { fieldErrors, type FieldErrors } from "~/utils/http.server";
-import type { Actor } from "./auth.server";
-import { notifyCustomerDecision, notifyCustomerQuestion } from "./email-delivery.server";
+import type { Actor } from "./actor";
+import { notifyCustomerDecision, notifyCustomerQuestion } from "./outbox.server";
 import { decisionJson, findLinkByToken, hashToken, isTokenShaped, linkState, type LinkState } from "./estimate-links.server";
-import { storage, thumbnailBytes } from "./storage.server";
+import { storage } from "./storage/backend.server";
+import { thumbnailBytes } from "./storage/serving.server";
 import { emitEvent, estimateEventData, estimateOrderKey } from "./webhooks.server";
 
 /**

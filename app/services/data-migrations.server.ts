@@ -2,6 +2,7 @@ import { EmailLog } from "~/models/email-log.server";
 import { linkSupplements } from "~/models/estimate.server";
 import { isDbUnavailableError } from "~/utils/db-errors.server";
 import { db } from "~/utils/db.server";
+import { isRefusal } from "~/utils/domain-errors";
 
 /**
  * Data written by earlier versions, brought to what the code now means (docs/decisions/0018). Each
@@ -37,7 +38,7 @@ export async function runDataMigrations() {
       if (changed > 0) console.info(`data migration "${step.name}": ${changed} document(s) updated`);
     } catch (error) {
       // A database still starting: the next start-up does it (every step is idempotent).
-      if (!isDbUnavailableError(error) && !(error instanceof Response)) throw error;
+      if (!isDbUnavailableError(error) && !isRefusal(error)) throw error;
       console.warn(`data migration "${step.name}" postponed: the database is unavailable`);
     }
   }

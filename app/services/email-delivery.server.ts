@@ -1,343 +1,33 @@
-import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import os from "node:os";
 import { Readable } from "node:stream";
 import MailComposer from "nodemailer/lib/mail-composer";
 import type Mail from "nodemailer/lib/mailer";
-import { Types } from "mongoose";
-import { assignContactIfNone, findAssessment, transitionAssessment } from "~/models/assessment.server";
-import { findContact } from "~/models/contact.server";
-import {
-  claimNextLog,
-  findAbandonedLogs,
-  findLogByKey,
-  insertPendingLog,
-  recordAccepted,
-  recordFailed,
-  recordUnknown,
-  renewLogLease,
-  settleAbandoned,
-  EmailLog,
-  type DeliveryClaim,
-  type EmailLogRecord,
-  type NewEmailLog,
-} from "~/models/email-log.server";
-import { findDefaultTemplate, findTemplate } from "~/models/email-template.server";
-import { scopeFor } from "~/models/owner-scope.server";
-import { User } from "~/models/user.server";
-import { contactSchema } from "~/schemas/contact";
-import { DEFAULT_NOTIFICATIONS, type NotificationSettings, type SendEmailInput } from "~/schemas/email";
+import { transitionAssessment } from "~/models/assessment.server";
+import { claimNextLog, type DeliveryClaim, EmailLog, type EmailLogRecord, findAbandonedLogs, recordAccepted, recordFailed, recordUnknown, renewLogLease, settleAbandoned } from "~/models/email-log.server";
+import { dbNow, dbNowMs } from "~/utils/db-clock.server";
 import { isDbUnavailableError } from "~/utils/db-errors.server";
 import { db } from "~/utils/db.server";
+import { isRefusal, NotFound } from "~/utils/domain-errors";
 import { env } from "~/utils/env.server";
-import { jsonError } from "~/utils/http.server";
 import { collectWhenIdle } from "~/utils/idle-collector.server";
 import { OutboundRefusedError } from "~/utils/outbound.server";
-import { assessmentNotFound, auditActor, getAssessment, type AssessmentJson } from "./assessments.server";
-import type { Actor } from "./auth.server";
-import { isLanguage, translator } from "./i18n.server";
-import { BUILT_IN_TEMPLATE, formatCost, formatMailDate, renderTemplate } from "./email-render.server";
-import { estimatePdf } from "./estimate-pdf.server";
-import { createEstimateLink, ownerActor, revokeUnsentLink } from "./estimate-links.server";
-import { closePooledTransports, mailRouteFor, pooledTransport, type MailRoute } from "./mail-config.server";
 import { Doze } from "./doze.server";
-import { keyReused } from "./idempotency.server";
-import { storage } from "./storage.server";
-import { present } from "./email-logs.server";
-import { dbNow, dbNowMs } from "~/utils/db-clock.server";
+import { ownerActor } from "./estimate-links.server";
+import { estimatePdf } from "./estimate-pdf.server";
+import { closePooledTransports, type MailRoute, mailRouteFor, pooledTransport } from "./mail-config.server";
+import { alertUnknownDelivery, notifyDeliveryFailed, outboxes, wakeOutbox } from "./outbox.server";
+import { storage } from "./storage/backend.server";
 import { emitEvent, estimateEventData, estimateOrderKey } from "./webhooks.server";
 
 /**
- * Sending email through an outbox in the database (docs/decisions/0011). A send writes one
- * document — the log entry, `pending` — and answers; a worker in the housekeeping process claims it,
- * records the attempt, renders the estimate PDF, hands the message to the mail server (or the local
- * mail drop) and records the outcome. Never twice: the attempt is recorded before the message
- * leaves, with the Message-ID it carries; an attempt whose worker died is settled by recovery, which
- * resends only what certainly did not leave.
+ * Delivering the outbox (docs/decisions/0011). A send writes one document — the log entry,
+ * `pending` — and answers; this worker, in the housekeeping process, claims it, records the attempt,
+ * renders the estimate PDF, hands the message to the mail server (or the local mail drop) and
+ * records the outcome. Never twice: the attempt is recorded before the message leaves, with the
+ * Message-ID it carries; an attempt whose worker died is settled by recovery, which resends only
+ * what certainly did not leave.
  */
-
-/** Sending is allowed once a person could have looked at the estimate (design: completed or reviewed; sent again). */
-const SENDABLE = new Set(["completed", "reviewed", "sent"]);
-
-const messageDomain = () => (env.PUBLIC_URL ? new URL(env.PUBLIC_URL).hostname : "damageiq.local");
-const newMessageId = (id: Types.ObjectId) => `<${id.toHexString()}.${randomBytes(6).toString("hex")}@${messageDomain()}>`;
-
-/** The variables of a message about this assessment to this contact. */
-function contextFor(assessment: AssessmentJson, contact: { firstName: string; lastName: string; email: string }, additionalMessage?: string, estimateLink?: string) {
-  return {
-    contact: { firstName: contact.firstName, lastName: contact.lastName, email: contact.email },
-    assessment: {
-      title: assessment.title,
-      vehicle: [assessment.vehicleYear, assessment.vehicleMake, assessment.vehicleModel].filter(Boolean).join(" ") || "Not specified",
-      estimatedCost: formatCost(assessment.estimatedCost),
-    },
-    date: formatMailDate(new Date()),
-    ...(additionalMessage ? { additionalMessage } : {}),
-    ...(estimateLink ? { estimateLink } : {}),
-  };
-}
-
-/** Queues a message (one insert) and wakes this process's worker; a repeated key answers the first. */
-async function queue(fields: Omit<NewEmailLog, "_id" | "messageId">) {
-  const _id = new Types.ObjectId();
-  const created = await insertPendingLog({ ...fields, _id, messageId: newMessageId(_id) });
-  if (created) {
-    wakeOutbox();
-    return { record: created, created: true };
-  }
-  const first = await findLogByKey({ ownerId: String(fields.ownerId), idempotencyKey: fields.idempotencyKey });
-  if (!first) throw new Error("An email with this idempotency key vanished while it was being read");
-  if (first.requestHash && first.requestHash !== fields.requestHash) throw keyReused();
-  return { record: first, created: false };
-}
-
-/**
- * `POST /api/assessments/{id}/send-email`: renders the chosen template (else the account's default,
- * else the built-in one) for the contact and queues the estimate email with its PDF. Answers the log
- * `pending` at once; the worker delivers it. With an idempotency key already used on this account,
- * answers that send as it stands now and queues nothing.
- */
-export async function sendEstimateEmail(
-  actor: Actor,
-  assessmentId: string,
-  input: SendEmailInput,
-  idempotencyKey?: string,
-  { origin, rawBody }: { origin?: string; rawBody?: string } = {},
-) {
-  const assessment = await getAssessment(actor, assessmentId);
-  const ownerId = assessment.ownerId;
-  // Where it will go: a mail server, or only the local drop (then the screens say "saved", not "sent").
-  const via = routeKind(await mailRouteFor(ownerId));
-  // The request a key names: this assessment and the body's bytes, as for every creating POST
-  // (docs/decisions/0017); a screen's send has no raw body, its parsed fields stand for it.
-  const requestHash = createHash("sha256")
-    .update(`${assessment.id}\n${rawBody ?? JSON.stringify(input)}`)
-    .digest("hex");
-  if (idempotencyKey) {
-    const first = await findLogByKey({ ownerId, idempotencyKey });
-    // Logs from before the hash was kept (no requestHash) answer as they did.
-    if (first?.requestHash && first.requestHash !== requestHash) throw keyReused();
-    if (first) return { log: (await present(actor, [first]))[0], created: false, via };
-  }
-  if (!SENDABLE.has(assessment.status)) {
-    throw jsonError(409, "Only a completed or reviewed assessment can be sent");
-  }
-  const scope = { ownerId };
-  const [contact, chosen] = await Promise.all([
-    findContact({ scope, id: input.contactId }),
-    input.templateId ? findTemplate({ scope, id: input.templateId }) : findDefaultTemplate({ ownerId }),
-  ]);
-  if (!contact) throw jsonError(400, "Contact not found", { contactId: "Contact not found" });
-  // One address, as a contact's create and update check it (a stored list would mail everyone on it).
-  if (!contactSchema.shape.email.safeParse(contact.email).success) {
-    const message = "The contact's email is not a single valid address";
-    throw jsonError(400, message, { contactId: message });
-  }
-  if (input.templateId && !chosen) throw jsonError(400, "Template not found", { templateId: "Template not found" });
-  const template = chosen ?? BUILT_IN_TEMPLATE;
-  // The customer's page for this version (docs/decisions/0019): `{{estimateLink}}` in the template,
-  // else a paragraph after it, so every estimate email carries it.
-  const link = await createEstimateLink(actor, assessment.id, { via: "email", origin: origin ?? linkOrigin() });
-  const rendered = renderTemplate(ownerId, template, contextFor(assessment, contact, input.additionalMessage, link.url));
-  const message = usesEstimateLink(template) ? rendered : withEstimateLink(rendered, link.url);
-  const { record, created } = await queue({
-    ownerId: new Types.ObjectId(ownerId),
-    requestedBy: new Types.ObjectId(actor.id),
-    kind: "estimate",
-    idempotencyKey: idempotencyKey ?? `auto-${randomUUID()}`,
-    requestHash,
-    recipientEmail: contact.email,
-    ...message,
-    assessmentId: new Types.ObjectId(assessment.id),
-    assessmentTitle: assessment.title,
-    contactId: contact._id,
-    ...(chosen ? { templateId: chosen._id } : {}),
-    attachEstimate: true,
-  });
-  if (!created) await revokeUnsentLink(actor, assessment.id, link.id);
-  // An estimate without a customer gets the one it was sent to (Compose), so its Email button works next time.
-  if (created && !assessment.contactId) {
-    await assignContactIfNone({
-      ownerId,
-      id: assessment.id,
-      contactId: String(contact._id),
-      by: auditActor(actor),
-      name: `${contact.firstName} ${contact.lastName}`.trim(),
-    });
-  }
-  return { log: (await present(actor, [record]))[0], created, via };
-}
-
-/** Where the links in emails point without a request to take it from: PUBLIC_URL, else this machine. */
-const linkOrigin = () => (env.PUBLIC_URL ? new URL(env.PUBLIC_URL).origin : `http://localhost:${env.PORT}`);
-
-const usesEstimateLink = (template: { subject: string; htmlContent: string }) => /\{\{\s*estimateLink\s*\}\}/.test(template.htmlContent);
-
-function withEstimateLink(message: { subject: string; html: string; text: string }, url: string) {
-  const href = escapeHtml(url);
-  return {
-    subject: message.subject,
-    html: `${message.html}\n<p>View, approve or decline your estimate online: <a href="${href}">${href}</a></p>`,
-    text: `${message.text}\n\nView, approve or decline your estimate online: ${url}`,
-  };
-}
-
-const routeKind = (route: MailRoute) => (route.kind === "drop" ? ("drop" as const) : route.source);
-
-/** 404 for an assessment out of scope, checked before a send's body is read (another account's id is never a 400). */
-export async function assertAssessmentInScope(actor: Actor, id: string) {
-  if (!(await findAssessment({ scope: scopeFor(actor), id }))) throw assessmentNotFound();
-}
-
-/** Sends the assessment's estimate to its own contact (the Estimates, dashboard and wizard buttons). */
-export async function sendEstimateToContact(actor: Actor, assessmentId: string, idempotencyKey?: string, origin?: string) {
-  const assessment = await getAssessment(actor, assessmentId);
-  if (!assessment.contactId) return { noContact: true as const };
-  const result = await sendEstimateEmail(actor, assessmentId, { contactId: assessment.contactId }, idempotencyKey, { origin });
-  return { noContact: false as const, ...result };
-}
-
-// --- Messages to the account itself (Settings → Notifications, Security → login notifications)
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string);
-
-/** The account's own address and its Notifications switches (defaults for those it never set). */
-async function notificationSettings(ownerId: string) {
-  const owner = await User.findById(ownerId)
-    .select({ email: 1, notifications: 1, language: 1 })
-    .lean<{ email?: string; notifications?: Partial<NotificationSettings>; language?: string }>();
-  if (!owner) return null;
-  return { owner, settings: { ...DEFAULT_NOTIFICATIONS, ...owner.notifications } };
-}
-
-/** A notice's line: a catalogue key and the values of its `{{name}}` placeholders. */
-type Notice = string | [string, Record<string, string | number>];
-
-/** Queues a notice to the account's own address (idempotent on `key`: a hook run twice sends one), in the account's language. */
-async function notifyOwner(ownerId: string, key: string, subjectKey: Notice, lineKeys: Notice[]) {
-  const found = await notificationSettings(ownerId);
-  if (!found?.owner.email) return null;
-  const t = translator(isLanguage(found.owner.language) ? found.owner.language : "en");
-  const say = (notice: Notice) => (typeof notice === "string" ? t(notice) : t(...notice));
-  const subject = say(subjectKey);
-  const lines = lineKeys.map(say);
-  const html = lines.map((line) => `<p>${escapeHtml(line)}</p>`).join("\n");
-  const { record } = await queue({
-    ownerId: new Types.ObjectId(ownerId),
-    kind: "notification",
-    idempotencyKey: key,
-    recipientEmail: found.owner.email,
-    subject: subject.replace(/\s+/g, " ").trim(),
-    html,
-    text: lines.join("\n\n"),
-    attachEstimate: false,
-  });
-  return record;
-}
-
-/** Notifications → "assessment completed": the analysis of one of the account's assessments finished. */
-export async function notifyAssessmentCompleted(assessment: { _id: unknown; ownerId: unknown; title: string; estimatedCost?: number | null }) {
-  const ownerId = String(assessment.ownerId);
-  const found = await notificationSettings(ownerId);
-  if (!found?.settings.assessmentCompleted) return null;
-  const id = String(assessment._id);
-  return notifyOwner(ownerId, `assessment-completed:${id}:${Date.now()}`, ["Assessment completed: {{title}}", { title: assessment.title }], [
-    ["The AI analysis of \"{{title}}\" is complete.", { title: assessment.title }],
-    ["Estimated cost: {{cost}}.", { cost: formatCost(assessment.estimatedCost) }],
-    ["Review it in Estimates: {{url}}", { url: `${env.PUBLIC_URL ?? ""}/estimates?view=${id}` }],
-  ]);
-}
-
-/** Notifications → "delivery status": an estimate email failed for good. */
-async function notifyDeliveryFailed(log: EmailLogRecord, error: string) {
-  if (log.kind !== "estimate") return; // a notice about a notice could loop
-  const found = await notificationSettings(String(log.ownerId));
-  if (!found?.settings.deliveryStatus) return;
-  await notifyOwner(String(log.ownerId), `delivery-failed:${String(log._id)}`, ["Email delivery failed: {{subject}}", { subject: log.subject }], [
-    ["The email \"{{subject}}\" to {{recipient}} could not be delivered.", { subject: log.subject, recipient: log.recipientEmail }],
-    ["Last error: {{error}}", { error }],
-  ]);
-}
-
-/** Notifications → "system alerts": a message's fate is unknown after a worker stopped mid-delivery. */
-async function alertUnknownDelivery(log: EmailLogRecord) {
-  if (log.kind !== "estimate") return;
-  const found = await notificationSettings(String(log.ownerId));
-  if (!found?.settings.systemAlerts) return;
-  await notifyOwner(String(log.ownerId), `delivery-unknown:${String(log._id)}`, ["Check delivery: {{subject}}", { subject: log.subject }], [
-    ["The app stopped while handing the email \"{{subject}}\" to {{recipient}} to the mail server.", { subject: log.subject, recipient: log.recipientEmail }],
-    "The server may have accepted it, so it was not sent again. Please check with the recipient, and send it again from the Email Center if it did not arrive.",
-  ]);
-}
-
-/** Settings → Security → Webhooks: the app turned an endpoint off after a day of failed deliveries. */
-export async function notifyWebhookDisabled({ ownerId, endpointId, url, reason }: { ownerId: string; endpointId: string; url: string; reason: string }) {
-  return notifyOwner(ownerId, `webhook-disabled:${endpointId}:${Date.now()}`, "Webhook endpoint disabled", [
-    `Deliveries to your webhook endpoint ${url} kept failing, so it was disabled.`,
-    reason,
-    `Fix the receiver, then turn the endpoint on again and redeliver what it missed under Settings → Security → Webhooks: ${env.PUBLIC_URL ?? ""}/settings?tab=security`,
-  ]);
-}
-
-/** Security → login notifications: an email at each new sign-in, when the account turned it on. */
-export async function sendLoginNotification(
-  user: { _id: unknown; email?: string | null; loginNotifications?: boolean | null },
-  { ip, userAgent }: { ip?: string; userAgent?: string | null },
-) {
-  if (!user.loginNotifications || !user.email) return null;
-  const when = new Date();
-  return notifyOwner(String(user._id), `login:${when.getTime()}:${randomUUID()}`, "New sign-in to your DamageIQ account", [
-    ["Your account was signed in to on {{when}}.", { when: when.toUTCString() }],
-    [userAgent ? "From: {{ip}} ({{userAgent}})." : "From: {{ip}}.", { ip: ip ?? "unknown address", userAgent: userAgent ?? "" }],
-    "If this was not you, change your password now.",
-  ]);
-}
-
-/**
- * The dealer hears of the customer's answer on the public estimate page (always sent: it is the
- * reason the link exists); idempotent per decision.
- */
-export async function notifyCustomerDecision(decision: {
-  id: string;
-  ownerId: string;
-  assessmentId: string;
-  title: string;
-  version: number;
-  decision: "approved" | "declined";
-  signatureName?: string;
-  reason?: string;
-  customer: string;
-}) {
-  const verb = decision.decision === "approved" ? "approved" : "declined";
-  const lines = [
-    `${decision.customer} ${verb} the estimate "${decision.title}" (version ${decision.version}).`,
-    ...(decision.signatureName ? [`Signed as: ${decision.signatureName}`] : []),
-    ...(decision.decision === "declined" ? [`Reason: ${decision.reason || "none given"}`] : []),
-    `Open it in Estimates: ${linkOrigin()}/estimates?view=${decision.assessmentId}`,
-  ];
-  return notifyOwner(decision.ownerId, `customer-decision:${decision.id}`, `Estimate ${verb}: ${decision.title}`, lines);
-}
-
-/** A customer's question from the public estimate page, to the dealer. */
-export async function notifyCustomerQuestion(question: {
-  ownerId: string;
-  assessmentId: string;
-  title: string;
-  version: number;
-  customer: string;
-  message: string;
-  replyEmail?: string;
-}) {
-  const lines = [
-    `${question.customer} asked about the estimate "${question.title}" (version ${question.version}):`,
-    question.message,
-    `Reply to: ${question.replyEmail ?? "the customer's address on the estimate"}`,
-    `Open it in Estimates: ${linkOrigin()}/estimates?view=${question.assessmentId}`,
-  ];
-  return notifyOwner(question.ownerId, `customer-question:${randomUUID()}`, `Question about your estimate: ${question.title}`, lines);
-}
-
-// --- The worker
 
 class PermanentMailError extends Error {}
 
@@ -349,7 +39,7 @@ async function estimateAttachment(log: EmailLogRecord): Promise<Mail.Attachment[
   try {
     pdf = await estimatePdf(actor, String(log.assessmentId));
   } catch (error) {
-    if (error instanceof Response && error.status === 404) throw new PermanentMailError("The assessment was deleted");
+    if (error instanceof NotFound) throw new PermanentMailError("The assessment was deleted");
     throw error;
   }
   return [{ filename: `estimate-${String(log.assessmentId)}.pdf`, content: Buffer.from(await pdf.arrayBuffer()), contentType: "application/pdf" }];
@@ -452,14 +142,6 @@ export interface OutboxOptions {
   workerId?: string;
 }
 
-const globalForOutbox = globalThis as typeof globalThis & { __outboxes?: Set<MailOutbox> };
-const outboxes = (globalForOutbox.__outboxes ??= new Set());
-
-/** Tells this process's outbox worker (if it runs here) that a message is waiting. */
-export function wakeOutbox() {
-  for (const outbox of outboxes) outbox.wake();
-}
-
 const RECOVERY_EVERY_MS = 5_000;
 
 export class MailOutbox {
@@ -521,7 +203,7 @@ export class MailOutbox {
         }
         if (this.running.size < this.concurrency) claimed = await this.claimOne();
       } catch (error) {
-        if (!isDbUnavailableError(error) && !(error instanceof Response)) console.warn("mail outbox:", error);
+        if (!isDbUnavailableError(error) && !isRefusal(error)) console.warn("mail outbox:", error);
       }
       if (claimed || this.stopping || this.doze.woken) continue;
       await this.doze.sleep(this.pollMs);
@@ -535,7 +217,7 @@ export class MailOutbox {
     const task: Promise<void> = this.deliver(log, claim)
       .catch((error: unknown) => {
         // Recording failed (database away): the lease runs out and recovery settles the attempt.
-        if (!isDbUnavailableError(error) && !(error instanceof Response)) console.warn(`mail outbox: ${String(log._id)}:`, error);
+        if (!isDbUnavailableError(error) && !isRefusal(error)) console.warn(`mail outbox: ${String(log._id)}:`, error);
       })
       .finally(() => {
         this.running.delete(task);

@@ -1,9 +1,9 @@
 import { countEstimatesSentSince, countLogs, findLog, findLogs, type EmailLogRecord } from "~/models/email-log.server";
 import { scopeFor } from "~/models/owner-scope.server";
 import type { ListQuery } from "~/schemas/list-query";
-import { jsonError } from "~/utils/http.server";
-import type { Actor } from "./auth.server";
+import type { Actor } from "./actor";
 import { ownership, presentOwned } from "./owned-json.server";
+import { NotFound } from "~/utils/domain-errors";
 
 // What the Email Center and GET /api/email-logs show of the outbox's log entries (the sending and
 // the worker are in email-delivery.server.ts).
@@ -80,7 +80,7 @@ function toJson(record: EmailLogRecord, owners?: Map<string, string>): EmailLogJ
 
 export const present = (actor: Actor, records: EmailLogRecord[]) => presentOwned(actor, records, toJson);
 
-const logNotFound = () => jsonError(404, "Email log not found");
+const logNotFound = () => new NotFound("Email log not found");
 
 /** `GET /api/email-logs`: the caller's logs (an admin's: everyone's), newest first; `q`, `limit`, `offset`. */
 export async function listEmailLogs(actor: Actor, { q, limit, offset = 0 }: ListQuery = {}) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Actor } from "./auth.server";
+import type { Actor } from "./actor";
 import {
   checkTemplate,
   clearTemplateCache,
@@ -10,13 +10,16 @@ import {
   TEMPLATE_CACHE_BYTES,
 } from "./email-render.server";
 import { previewEmailTemplate } from "./email-templates.server";
+import { apiAnswer } from "~/utils/http.server";
 
 async function refusal(run: () => unknown) {
   try {
     run();
   } catch (error) {
-    if (!(error instanceof Response)) throw error;
-    return { status: error.status, body: (await error.json()) as { message: string; errors: Record<string, string> } };
+    // As the API answers it.
+    const answer = apiAnswer(error);
+    if (!answer) throw error;
+    return { status: answer.status, body: (await answer.json()) as { message: string; errors: Record<string, string> } };
   }
   throw new Error("expected a refusal");
 }

@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import Handlebars from "handlebars";
 import { LRUCache } from "lru-cache";
 import { TEMPLATE_VARIABLES } from "~/schemas/email";
-import { jsonError } from "~/utils/http.server";
 import { registerAccountCache } from "./account-caches.server";
+import { Invalid } from "~/utils/domain-errors";
 
 /**
  * Email templates are Handlebars with escaping on (docs/decisions/0011). Our own instance without
@@ -32,7 +32,7 @@ export interface TemplateContext {
 type Field = "subject" | "htmlContent";
 type Node = hbs.AST.Node & { loc?: hbs.AST.SourceLocation };
 
-const refuse = (field: Field, message: string) => jsonError(400, message, { [field]: message });
+const refuse = (field: Field, message: string) => new Invalid(message, { fields: { [field]: message } });
 const lineOf = (node: Node) => node.loc?.start.line ?? 1;
 
 /** Parses a template: 400 naming the line of a parse error or of a construct we do not allow. */

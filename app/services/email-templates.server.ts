@@ -12,10 +12,10 @@ import {
 import { scopeFor } from "~/models/owner-scope.server";
 import { TEMPLATE_LIMITS, type EmailTemplateInput, type TemplatePreviewInput } from "~/schemas/email";
 import type { ListQuery } from "~/schemas/list-query";
-import { jsonError } from "~/utils/http.server";
-import type { Actor } from "./auth.server";
+import type { Actor } from "./actor";
 import { checkTemplate, renderTemplate, SAMPLE_CONTEXT } from "./email-render.server";
 import { ownership, presentOwned, timestamps } from "./owned-json.server";
+import { NotFound } from "~/utils/domain-errors";
 
 export interface EmailTemplateJson {
   id: string;
@@ -29,7 +29,7 @@ export interface EmailTemplateJson {
   updatedAt: string;
 }
 
-const notFound = () => jsonError(404, "Template not found");
+const notFound = () => new NotFound("Template not found");
 
 function toJson(record: EmailTemplateRecord, owners?: Map<string, string>): EmailTemplateJson {
   return {

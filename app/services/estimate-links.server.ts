@@ -18,11 +18,11 @@ import {
 import { scopeFor } from "~/models/owner-scope.server";
 import { findUserById, type Role } from "~/models/user.server";
 import { dbNow } from "~/utils/db-clock.server";
-import { jsonError } from "~/utils/http.server";
 import { assessmentNotFound } from "./assessments.server";
-import type { Actor } from "./auth.server";
+import type { Actor } from "./actor";
 import { estimatePdf } from "./estimate-pdf.server";
-import { storage } from "./storage.server";
+import { storage } from "./storage/backend.server";
+import { Conflict, NotFound } from "~/utils/domain-errors";
 
 /**
  * The customer's link to one version of an estimate (docs/decisions/0019): 256 random bits, only
@@ -117,8 +117,8 @@ export const linkPath = (token: string) => `/e/${token}`;
 export async function createEstimateLink(actor: Actor, assessmentId: string, { via, origin }: { via: "email" | "api"; origin: string }) {
   const record = await findAssessment({ scope: scopeFor(actor), id: assessmentId });
   if (!record) throw assessmentNotFound();
-  if (record.supersededBy) throw jsonError(409, "A newer version of this estimate exists: send or link the latest version");
-  if (!LINKABLE.has(record.status)) throw jsonError(409, "Only a completed, reviewed or sent estimate can be shown to a customer");
+  if (record.supersededBy) throw new Conflict("A newer version of this estimate exists: send or link the latest version");
+  if (!LINKABLE.has(record.status)) throw new Conflict("Only a completed, reviewed or sent estimate can be shown to a customer");
   const ownerId = String(record.ownerId);
   const owner = await ownerActor(ownerId);
   if (!owner) throw assessmentNotFound();
@@ -172,7 +172,7 @@ export async function listEstimateLinks(actor: Actor, assessmentId: string) {
 export async function revokeEstimateLink(actor: Actor, assessmentId: string, linkId: string) {
   const { scope, rootId } = await estimateChain(actor, assessmentId);
   const link = await revokeLink({ scope, rootId, id: linkId, at: dbNow() });
-  if (!link) throw jsonError(404, "Link not found");
+  if (!link) throw new NotFound("Link not found");
   return linkJson(link);
 }
 

@@ -2,7 +2,7 @@ import sharp from "sharp";
 import type { SheetLine } from "~/utils/estimate-sheet";
 import { readSheet, sheetTotals } from "~/utils/estimate-sheet";
 import type { EstimateLanguage, LabourCategory, Operation, PartType } from "~/schemas/estimate-sheet";
-import type { EstimateDocument } from "./estimate-pdf.server";
+import type { EstimateDocument } from "./estimate-pdf-layout.server";
 
 // A long estimate as a body shop writes one (60 lines over 3 damages, parts, refinish, sublet,
 // tax, a deductible), with a logo and photos: the PDF test's reference and the bench's load.

@@ -3,7 +3,7 @@ import path from "node:path";
 import { PDFParse } from "pdf-parse";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { renderEstimatePdf, renderTerms } from "./estimate-pdf.server";
+import { renderEstimatePdf, renderTerms } from "./estimate-pdf-layout.server";
 import { longEstimate } from "./estimate-pdf.fixture";
 
 // The PDF a shop signs, looked at as a customer would: a 60-line estimate laid out, its text read

@@ -1,9 +1,12 @@
 import { User } from "~/models/user.server";
 import { DEFAULT_VALIDITY_DAYS, type EstimateSettingsInput } from "~/schemas/estimate-settings";
-import { jsonError } from "~/utils/http.server";
 import { NO_TAX, type TaxRates } from "~/utils/estimate-sheet";
-import type { Actor } from "./auth.server";
-import { discardMediaUrl, mediaUrl, readMediaBytes, receiveFormUploads } from "./storage.server";
+import type { Actor } from "./actor";
+import { discardMediaUrl } from "./storage/draft.server";
+import { receiveFormUploads } from "./storage/form-uploads.server";
+import { mediaUrl } from "./storage/names.server";
+import { readMediaBytes } from "./storage/uploads.server";
+import { Invalid, NotFound } from "~/utils/domain-errors";
 
 /** An account's estimate settings as the API answers them and the screens and the PDF use them. */
 export interface EstimateSettings {
@@ -46,7 +49,7 @@ export async function updateEstimateSettings(actor: Actor, input: EstimateSettin
   )
     .select({ estimateSettings: 1 })
     .lean<{ estimateSettings?: Stored }>();
-  if (!user) throw jsonError(404, "User not found");
+  if (!user) throw new NotFound("User not found");
   return present(user.estimateSettings);
 }
 
@@ -57,12 +60,12 @@ export async function updateEstimateSettings(actor: Actor, input: EstimateSettin
 export async function uploadLogo(actor: Actor, request: Request) {
   // The multipart parser throws on any other body (a 500 before): say what this call reads.
   if (!/^multipart\/form-data\s*;.*\bboundary=/i.test(request.headers.get("Content-Type") ?? "")) {
-    throw jsonError(415, "Send the logo as multipart/form-data in the field logo");
+    throw new Invalid("Send the logo as multipart/form-data in the field logo", { kind: "unsupportedType" });
   }
   const { stored, errors } = await receiveFormUploads(actor, request, "logo");
   const [logo, ...extra] = stored;
   for (const record of extra) await discardMediaUrl(mediaUrl(String(record._id)), { ownerId: actor.id });
-  if (!logo) throw jsonError(400, errors[0] ?? "Choose a PNG or JPEG logo", { logo: errors[0] ?? "Choose a PNG or JPEG logo" });
+  if (!logo) throw new Invalid(errors[0] ?? "Choose a PNG or JPEG logo", { fields: { logo: errors[0] ?? "Choose a PNG or JPEG logo" } });
   logo.set({ draft: false });
   await logo.save();
   const url = mediaUrl(String(logo._id));

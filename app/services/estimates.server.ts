@@ -6,12 +6,12 @@ import { learningRecords } from "~/models/learning-record.server";
 import { scopeFor } from "~/models/owner-scope.server";
 import type { AssessmentStatus } from "~/schemas/assessment";
 import { CONTACT_NOT_FOUND, REASON_REQUIRED_MESSAGE, type EstimateEditInput } from "~/schemas/estimate";
-import { jsonError } from "~/utils/http.server";
 import { assessmentNotFound, assessmentsPage, auditActor, presentOne, type AssessmentJson } from "./assessments.server";
-import type { Actor } from "./auth.server";
+import type { Actor } from "./actor";
 import { planEdit, versionDifferences, type ContactChange } from "./estimate-edit.server";
 import { estimateSettingsOf } from "./estimate-settings.server";
 import { emitEvent, estimateEventData, estimateOrderKey } from "./webhooks.server";
+import { Conflict, Invalid } from "~/utils/domain-errors";
 
 /**
  * Midnight today in the server's time zone (the `TZ` environment variable; UTC when unset): the
@@ -114,7 +114,7 @@ async function contactChange(current: AssessmentRecord, contactId: string | unde
     findContact({ scope, id: contactId }),
     before ? findContactsByIds({ scope, ids: [before] }) : [],
   ]);
-  if (!chosen) throw jsonError(400, CONTACT_NOT_FOUND, { contactId: CONTACT_NOT_FOUND });
+  if (!chosen) throw new Invalid(CONTACT_NOT_FOUND, { fields: { contactId: CONTACT_NOT_FOUND } });
   return { id: contactId, before: previous[0] ? fullName(previous[0]) : null, after: fullName(chosen) };
 }
 
@@ -135,7 +135,7 @@ export async function editEstimate(actor: Actor, id: string, input: EstimateEdit
   const current = await findAssessment({ scope, id });
   if (!current) throw assessmentNotFound();
   if (NOT_EDITABLE.includes(current.status)) {
-    throw jsonError(409, "The estimate is being analyzed: edit it when the analysis is done");
+    throw new Conflict("The estimate is being analyzed: edit it when the analysis is done");
   }
   const by = auditActor(actor);
   const contact = await contactChange(current, input.contactId);
@@ -143,14 +143,14 @@ export async function editEstimate(actor: Actor, id: string, input: EstimateEdit
   const plan = planEdit(current, input, by?.name ?? "a reviewer", contact, { taxRates, newId: newLineId });
   if (plan.unknownLine !== null) {
     const message = "This line is not on the estimate";
-    throw jsonError(400, message, { [`damages.${plan.unknownLine}.line`]: message });
+    throw new Invalid(message, { fields: { [`damages.${plan.unknownLine}.line`]: message } });
   }
   if (plan.unknownSheetLine !== null) {
-    throw jsonError(400, LINE_NOT_ON_ESTIMATE, { [`lines.${plan.unknownSheetLine}.id`]: LINE_NOT_ON_ESTIMATE });
+    throw new Invalid(LINE_NOT_ON_ESTIMATE, { fields: { [`lines.${plan.unknownSheetLine}.id`]: LINE_NOT_ON_ESTIMATE } });
   }
   if (plan.change.changes.length === 0) return presentOne(actor, current);
   if (plan.totalBefore !== plan.totalAfter && !input.reason) {
-    throw jsonError(400, REASON_REQUIRED_MESSAGE, { reason: REASON_REQUIRED_MESSAGE });
+    throw new Invalid(REASON_REQUIRED_MESSAGE, { fields: { reason: REASON_REQUIRED_MESSAGE } });
   }
 
   const record =
@@ -160,8 +160,8 @@ export async function editEstimate(actor: Actor, id: string, input: EstimateEdit
   if (!record) {
     const now = await findAssessment({ scope, id });
     if (!now) throw assessmentNotFound();
-    if (now.supersededBy) throw jsonError(409, "A newer version of this estimate exists: edit the latest version");
-    throw jsonError(409, "The estimate changed while you were editing it: open it again and repeat your change");
+    if (now.supersededBy) throw new Conflict("A newer version of this estimate exists: edit the latest version");
+    throw new Conflict("The estimate changed while you were editing it: open it again and repeat your change");
   }
   if (current.vendorId) {
     for (const line of plan.learning) {

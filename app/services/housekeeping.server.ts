@@ -2,10 +2,11 @@ import { sweepRateCounters } from "~/models/rate-counter.server";
 import { deleteExpiredSessions } from "~/models/session.server";
 import { dbNow } from "~/utils/db-clock.server";
 import { isDbUnavailableError } from "~/utils/db-errors.server";
-import { sweepStaleArchives } from "./account-data.server";
-import { sweepStaleUploads } from "./storage.server";
+import { sweepStaleArchives } from "./account-archive.server";
+import { sweepStaleUploads } from "./storage/sweep.server";
 import { sweepExpiredIdempotencyKeys } from "./idempotency.server";
 import { finishDeletions } from "./users.server";
+import { isRefusal } from "~/utils/domain-errors";
 
 const FIRST_RUN_AFTER_MS = 60 * 1000;
 const RUN_EVERY_MS = 60 * 60 * 1000;
@@ -38,7 +39,7 @@ export function startHousekeeping({ firstRunAfterMs = FIRST_RUN_AFTER_MS, runEve
       void runHousekeeping()
         .catch((error: unknown) => {
           // A database outage is reported by /healthz already; anything else is worth a line.
-          if (!isDbUnavailableError(error) && !(error instanceof Response)) console.warn("housekeeping failed:", error);
+          if (!isDbUnavailableError(error) && !isRefusal(error)) console.warn("housekeeping failed:", error);
         })
         .finally(() => {
           if (!stopped) schedule(runEveryMs);

@@ -10,8 +10,8 @@ import {
 } from "~/models/idempotency-key.server";
 import { idempotencyKeySchema } from "~/schemas/email";
 import { dbNow, dbNowMs } from "~/utils/db-clock.server";
-import { jsonError } from "~/utils/http.server";
-import type { Actor } from "./auth.server";
+import type { Actor } from "./actor";
+import { Conflict, Invalid } from "~/utils/domain-errors";
 
 /**
  * `Idempotency-Key` on the API's creating POSTs (docs/decisions/0017, README "JSON API"). The key is
@@ -36,10 +36,10 @@ export type IdempotencyOutcome =
   | { kind: "replay"; status: number; contentType: string; answer: string };
 
 export const inProgress = () =>
-  jsonError(409, "A request with this Idempotency-Key is still in progress; retry shortly", undefined, { "Retry-After": "1" });
+  new Conflict("A request with this Idempotency-Key is still in progress; retry shortly", { retryAfterSeconds: 1 });
 export const keyReused = () =>
-  jsonError(409, "This Idempotency-Key was already used with a different request", {
-    "Idempotency-Key": "This Idempotency-Key was already used with a different request",
+  new Conflict("This Idempotency-Key was already used with a different request", {
+    fields: { "Idempotency-Key": "This Idempotency-Key was already used with a different request" },
   });
 
 /**
@@ -83,7 +83,7 @@ export async function idempotentPost(actor: Actor, request: Request, run: () => 
   const parsed = idempotencyKeySchema.safeParse(header);
   if (!parsed.success) {
     const message = parsed.error.issues[0]?.message ?? "Idempotency-Key is not valid";
-    throw jsonError(400, message, { "Idempotency-Key": message });
+    throw new Invalid(message, { fields: { "Idempotency-Key": message } });
   }
   const body = await request.clone().text();
   const outcome = await claimIdempotencyKey({

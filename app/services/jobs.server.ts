@@ -18,6 +18,7 @@ import { db } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { Doze } from "./doze.server";
 import { dbNow, dbNowMs } from "~/utils/db-clock.server";
+import { isRefusal } from "~/utils/domain-errors";
 
 export type { JobRecord, JobState } from "~/models/job.server";
 
@@ -219,7 +220,7 @@ export class JobQueue {
         try {
           claimed = await this.claimOne();
         } catch (error) {
-          if (!isDbUnavailableError(error) && !(error instanceof Response)) console.warn("job queue: claim failed:", error);
+          if (!isDbUnavailableError(error) && !isRefusal(error)) console.warn("job queue: claim failed:", error);
         }
       }
       if (claimed || this.stopping || this.doze.woken) continue;
@@ -281,7 +282,7 @@ export class JobQueue {
       await completeJob({ claim, result });
     } catch (error) {
       // Recording the outcome failed (the database is away): the lease runs out and the job is run again.
-      if (!isDbUnavailableError(error) && !(error instanceof Response)) console.warn(`job ${job.type}/${job.key}: could not record the outcome:`, error);
+      if (!isDbUnavailableError(error) && !isRefusal(error)) console.warn(`job ${job.type}/${job.key}: could not record the outcome:`, error);
     } finally {
       clearInterval(heartbeat);
     }

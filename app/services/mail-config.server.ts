@@ -4,9 +4,9 @@ import type SMTPTransport from "nodemailer/lib/smtp-transport";
 import { User, findUserById } from "~/models/user.server";
 import type { MailServerInput } from "~/schemas/email";
 import { env } from "~/utils/env.server";
-import { jsonError } from "~/utils/http.server";
 import { connectOutbound, OutboundRefusedError, resolveOutbound } from "~/utils/outbound.server";
-import type { Actor } from "./auth.server";
+import type { Actor } from "./actor";
+import { Invalid, NotFound } from "~/utils/domain-errors";
 
 /**
  * Where an account's mail goes (docs/decisions/0011): its own server from Settings → Email when it
@@ -216,7 +216,7 @@ export async function saveMailServerSettings(actor: Actor, input: MailServerInpu
     ...(input.from ? { from: input.from } : {}),
   };
   const { matchedCount } = await User.updateOne({ _id: actor.id }, { $set: { mailServer } });
-  if (matchedCount !== 1) throw jsonError(404, "User not found");
+  if (matchedCount !== 1) throw new NotFound("User not found");
   forgetStatus(actor.id);
   return getMailServerSettings(actor);
 }
@@ -229,7 +229,7 @@ async function assertHostAllowed(host: string) {
   try {
     await resolveOutbound(host, env.OUTBOUND_ALLOW);
   } catch (error) {
-    if (error instanceof OutboundRefusedError) throw jsonError(400, error.message, { host: error.message });
+    if (error instanceof OutboundRefusedError) throw new Invalid(error.message, { fields: { host: error.message } });
   }
 }
 

@@ -1,6 +1,6 @@
 import { Types } from "mongoose";
 import { isObjectIdHex, ownerNames } from "~/models/owner-scope.server";
-import { isAdmin, type Actor } from "./auth.server";
+import { isAdmin, type Actor } from "./actor";
 
 /** Owned records as JSON; an admin, who sees every account's, also gets each record's owner name. */
 export async function presentOwned<R extends { ownerId: unknown }, J>(

@@ -12,9 +12,9 @@ import {
 } from "~/models/package.server";
 import type { ListQuery } from "~/schemas/list-query";
 import type { PackageInput } from "~/schemas/package";
-import { jsonError } from "~/utils/http.server";
-import type { Actor } from "./auth.server";
+import type { Actor } from "./actor";
 import { ownership, presentOwned, timestamps } from "./owned-json.server";
+import { NotFound } from "~/utils/domain-errors";
 
 /** A package as the API answers it and the screen renders it. */
 export interface PackageJson {
@@ -33,7 +33,7 @@ export interface PackageJson {
 
 export type PackageStats = Awaited<ReturnType<typeof packageStats>>;
 
-const notFound = () => jsonError(404, "Package not found");
+const notFound = () => new NotFound("Package not found");
 
 function toJson(record: PackageRecord, owners?: Map<string, string>): PackageJson {
   return {

@@ -2,11 +2,12 @@ import { retimeUserSessions, setUserSessionsAppearance } from "~/models/session.
 import { findVendor, toPublicUser, User } from "~/models/user.server";
 import type { AppearanceInput, PreferencesInput, ProfileInput, SecurityInput } from "~/schemas/settings";
 import { env } from "~/utils/env.server";
-import { jsonError } from "~/utils/http.server";
 import { activeProviderConfig } from "./ai-provider.server";
-import { verifyCurrentPassword, type Actor } from "./auth.server";
+import { verifyCurrentPassword } from "./auth.server";
+import type { Actor } from "./actor";
 import { confirmEnrolment } from "./two-factor.server";
 import { SESSION_TIMEOUTS, type SessionTimeout } from "./session.server";
+import { Invalid, NotFound } from "~/utils/domain-errors";
 
 /**
  * The signed-in account's own settings (Settings screen and `PUT /api/auth/user`,
@@ -19,7 +20,7 @@ async function save(actor: Actor, set: Record<string, unknown>, unset: Record<st
     { $set: set, ...(Object.keys(unset).length ? { $unset: unset } : {}) },
     { returnDocument: "after", runValidators: true },
   );
-  if (!user) throw jsonError(404, "User not found");
+  if (!user) throw new NotFound("User not found");
   return toPublicUser(user);
 }
 
@@ -48,7 +49,7 @@ export async function updatePreferences(actor: Actor, input: PreferencesInput, c
   const set: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(input)) if (value !== undefined) set[field] = value;
   if (input.defaultVendorId && !(await findVendor(input.defaultVendorId))) {
-    throw jsonError(400, "Vendor not found", { defaultVendorId: "Vendor not found" });
+    throw new Invalid("Vendor not found", { fields: { defaultVendorId: "Vendor not found" } });
   }
   const user = await save(actor, set);
   if (input.theme || input.language) await setUserSessionsAppearance(actor.id, input);

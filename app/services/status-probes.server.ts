@@ -1,10 +1,10 @@
 import { env } from "~/utils/env.server";
 import { pingDb } from "~/utils/db.server";
-import type { Actor } from "./auth.server";
+import type { Actor } from "./actor";
 import { verifiedExamplesVersion } from "~/models/training-item.server";
 import { activeProviderConfig, OPENAI_BASE_URL } from "./ai-provider.server";
 import { testConnection } from "./mail-config.server";
-import { storage } from "./storage.server";
+import { storage } from "./storage/backend.server";
 
 /**
  * Settings → System's status list: each service actually probed, with its latency, for the account

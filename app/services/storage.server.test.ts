@@ -5,10 +5,15 @@ import { createTestUser } from "../../tests/accounts";
 import { useTestDb } from "../../tests/test-db";
 import { Upload, createUploadRecord, newUploadId } from "../models/upload.server";
 import { env } from "../utils/env.server";
-import type { Actor } from "./auth.server";
-import { claimUploads, displayName, listDraft, parseRange, safeFileName, sniffType, sweepStaleUploads } from "./storage.server";
+import type { Actor } from "./actor";
+import { listDraft } from "./storage/draft.server";
+import { displayName, safeFileName, sniffType } from "./storage/names.server";
+import { parseRange } from "./storage/serving.server";
+import { sweepStaleUploads } from "./storage/sweep.server";
+import { claimUploads } from "./storage/uploads.server";
 import { signUrl, verifySignedUrl } from "./storage/signing";
 import { LocalBackend } from "./storage/local";
+import { Invalid } from "~/utils/domain-errors";
 
 describe("file names", () => {
   it("keeps only the last path segment and a safe alphabet", () => {
@@ -162,7 +167,7 @@ describe("claiming uploads for an assessment", () => {
     const file = path.join(env.DATA_DIR, "objects", key);
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0]));
-    await expect(claimUploads(other, [`/media/${_id}`], newUploadId().toString())).rejects.toBeInstanceOf(Response);
+    await expect(claimUploads(other, [`/media/${_id}`], newUploadId().toString())).rejects.toBeInstanceOf(Invalid);
     expect((await listDraft(actor)).length).toBe(0); // still pending: not listed yet
     const assessmentId = newUploadId().toString();
     expect(await claimUploads(actor, [`http://host/media/${_id}`], assessmentId)).toEqual([`/media/${_id}`]);

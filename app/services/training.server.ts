@@ -11,11 +11,12 @@ import {
   type TrainingItemRecord,
 } from "~/models/training-item.server";
 import type { TrainingFilter, TrainingItemInput } from "~/schemas/training";
-import { jsonError } from "~/utils/http.server";
-import { isAdmin, type Actor } from "./auth.server";
+import { isAdmin, type Actor } from "./actor";
 import { timestamps } from "./owned-json.server";
 import { computeImageFeatures } from "./image-features.server";
-import { discardMediaUrl, readMediaBytes, resolveImageUrl } from "./storage.server";
+import { discardMediaUrl } from "./storage/draft.server";
+import { readMediaBytes, resolveImageUrl } from "./storage/uploads.server";
+import { Forbidden, Invalid, NotFound } from "~/utils/domain-errors";
 
 /** A training item as the API answers it and the screen renders it. */
 export type TrainingItemJson = ReturnType<typeof toJson>;
@@ -43,7 +44,7 @@ function toJson(r: TrainingItemRecord) {
   };
 }
 
-const notFound = () => jsonError(404, "Training data not found");
+const notFound = () => new NotFound("Training data not found");
 
 /**
  * Whose uploads a training item's image may be: the platform's documents are written by admins only,
@@ -53,7 +54,7 @@ const PLATFORM = { allOwners: true } as const;
 
 /** Training data is the platform's, curated by admins: everyone else is refused (403). */
 function assertAdmin(actor: Actor) {
-  if (!isAdmin(actor)) throw jsonError(403, "Forbidden");
+  if (!isAdmin(actor)) throw new Forbidden("Forbidden");
 }
 
 /** The item's image must be an image the caller uploaded to this app (never an outside URL). */
@@ -61,7 +62,7 @@ async function checkedImage(actor: Actor, url: string) {
   const media = await resolveImageUrl(actor, url);
   if (!media) {
     const message = "Image must be an image you uploaded";
-    throw jsonError(400, message, { imageUrl: message });
+    throw new Invalid(message, { fields: { imageUrl: message } });
   }
   return media;
 }
@@ -118,7 +119,7 @@ export async function verifyTrainingItem(actor: Actor, id: string) {
   if (!current) throw notFound();
   const bytes = await readMediaBytes(current.imageUrl, PLATFORM);
   const features = bytes ? await computeImageFeatures(bytes).catch(() => null) : null;
-  if (!features) throw jsonError(422, "The training image could not be read");
+  if (!features) throw new Invalid("The training image could not be read", { kind: "unprocessable" });
   const record = await markTrainingItemVerified({ id, features });
   if (!record) throw notFound();
   return toJson(record);

@@ -3,8 +3,8 @@ import { generateSecret, generateURI, verify } from "otplib";
 import QRCode from "qrcode";
 import { trusted } from "mongoose";
 import { findUserWithSecrets, User } from "~/models/user.server";
-import { jsonError } from "~/utils/http.server";
 import { open, seal } from "./secret-box.server";
+import { Conflict, Invalid, NotFound } from "~/utils/domain-errors";
 
 /** RFC 6238 defaults every authenticator app reads: SHA-1, 6 digits, 30 s. */
 const ISSUER = "DamageIQ";
@@ -49,7 +49,7 @@ export async function beginEnrolment(userId: string, accountLabel: string): Prom
     { _id: userId, "twoFactor.enabled": trusted({ $ne: true }) },
     { $set: { "twoFactor.pendingSecret": seal(SEAL_LABEL, secret) } },
   );
-  if (res.matchedCount === 0) throw jsonError(409, "Two-factor authentication is already enabled");
+  if (res.matchedCount === 0) throw new Conflict("Two-factor authentication is already enabled");
   return enrolmentView(secret, accountLabel);
 }
 
@@ -67,16 +67,16 @@ async function enrolmentView(secret: string, accountLabel: string): Promise<Enro
   return { manualKey: secret.match(/.{1,4}/g)?.join(" ") ?? secret, qrSvg };
 }
 
-const badCode = () => jsonError(400, "Invalid verification code", { code: "Invalid verification code" });
+const badCode = () => new Invalid("Invalid verification code", { fields: { code: "Invalid verification code" } });
 
 /** Confirms enrolment with a code from the app: two-factor is on; answers the recovery codes (shown once). */
 export async function confirmEnrolment(userId: string, code: string) {
   const user = await findUserWithSecrets(userId);
-  if (!user) throw jsonError(404, "User not found");
-  if (user.twoFactor?.enabled) throw jsonError(409, "Two-factor authentication is already enabled");
+  if (!user) throw new NotFound("User not found");
+  if (user.twoFactor?.enabled) throw new Conflict("Two-factor authentication is already enabled");
   const sealed = user.twoFactor?.pendingSecret;
   const secret = sealed ? open(SEAL_LABEL, sealed) : null;
-  if (!secret) throw jsonError(409, "Start the set-up first");
+  if (!secret) throw new Conflict("Start the set-up first");
   const step = await verifyTotp(secret, code);
   if (step === null) throw badCode();
   const recoveryCodes = newRecoveryCodes();

@@ -31,29 +31,23 @@ import type {
   createUserSchema,
   registrationSchema,
 } from "~/schemas/auth";
-import { jsonError } from "~/utils/http.server";
-import {
-  endAllSessions,
-  forbidden,
-  hashPassword,
-  startSession,
-  verifyCurrentPassword,
-  type Actor,
-} from "./auth.server";
+import { endAllSessions, forbidden, hashPassword, startSession, verifyCurrentPassword } from "./auth.server";
+import type { Actor } from "./actor";
 import { commitSession, getSession, type Toast } from "./session.server";
-import { discardUploadsOf } from "./account-data.server";
-import { deleteUploadsOf } from "./storage.server";
+import { discardUploadsOf } from "./account-archive.server";
+import { deleteUploadsOf } from "./storage/draft.server";
+import { Conflict, Forbidden, Invalid, NotFound } from "~/utils/domain-errors";
 
 const ADMIN_SETUP_LOCK = "admin-setup";
 
 const isDuplicateKey = (error: unknown) => (error as { code?: number }).code === 11000;
-const usernameTaken = () => jsonError(409, "Username already exists", { username: "Username already exists" });
+const usernameTaken = () => new Conflict("Username already exists", { fields: { username: "Username already exists" } });
 
 export const checkSetup = async () => ({ adminExists: await adminExists() });
 
 /** First-run set-up: creates the one admin; 409 once any admin exists (atomic under concurrency). */
 export async function createAdminAccount(input: z.infer<typeof registrationSchema>) {
-  const alreadySetUp = () => jsonError(409, "Admin account already exists");
+  const alreadySetUp = () => new Conflict("Admin account already exists");
   if (await adminExists()) throw alreadySetUp();
   if (!(await claimLock(ADMIN_SETUP_LOCK))) throw alreadySetUp();
   try {
@@ -104,7 +98,7 @@ export async function listUsers(actor: Actor, request: Request) {
 export async function getUserForAdmin(actor: Actor, id: string, request: Request) {
   if (actor.role !== "admin") throw forbidden(request);
   const user = mongoose.isValidObjectId(id) ? await User.findById(id) : null;
-  if (!user) throw jsonError(404, "User not found");
+  if (!user) throw new NotFound("User not found");
   return toPublicUser(user);
 }
 
@@ -120,12 +114,12 @@ export async function getUserForAdmin(actor: Actor, id: string, request: Request
  */
 export async function deleteUser(actor: Actor, id: string, request: Request) {
   if (actor.role !== "admin") throw forbidden(request);
-  if (!mongoose.isValidObjectId(id)) throw jsonError(404, "User not found");
-  if (id === actor.id) throw jsonError(400, "You cannot delete your own account");
+  if (!mongoose.isValidObjectId(id)) throw new NotFound("User not found");
+  if (id === actor.id) throw new Invalid("You cannot delete your own account");
   const user = await User.findById(id);
-  if (!user) throw jsonError(404, "User not found");
-  if (!(await markUserDeleted(id))) throw jsonError(404, "User not found");
-  if (!(await purgeAccount(id))) throw jsonError(404, "User not found");
+  if (!user) throw new NotFound("User not found");
+  if (!(await markUserDeleted(id))) throw new NotFound("User not found");
+  if (!(await purgeAccount(id))) throw new NotFound("User not found");
   return toPublicUser(user);
 }
 
@@ -178,7 +172,7 @@ export async function changeCredentials(
 ) {
   const user = await verifyCurrentPassword(actor, input.currentPassword);
   if (!input.newUsername && !input.newPassword) {
-    throw jsonError(400, "Enter a new username or a new password");
+    throw new Invalid("Enter a new username or a new password");
   }
   if (input.newUsername) {
     user.username = input.newUsername;
@@ -205,7 +199,7 @@ export async function changeCredentials(
 
 /** A token (which the change revokes) cannot change the password: 403, before its body is read. */
 export function assertPasswordChangeAllowed(actor: Actor) {
-  if (actor.via !== "session") throw jsonError(403, "Changing the password needs a signed-in session, not an API token");
+  if (actor.via !== "session") throw new Forbidden("Changing the password needs a signed-in session, not an API token");
 }
 
 /**
@@ -232,7 +226,7 @@ export function roleStatus(actor: Actor) {
 /** Admin previews the interface as another role; the real role stays in the account. */
 export async function switchRole(actor: Actor, targetRole: "admin" | "dealer" | "vendor", request: Request) {
   if (actor.realRole !== "admin") throw forbidden(request);
-  if (actor.via !== "session") throw jsonError(400, "Role preview needs a signed-in browser session");
+  if (actor.via !== "session") throw new Invalid("Role preview needs a signed-in browser session");
   const session = await getSession(request);
   if (targetRole === "admin") session.unset("viewAsRole");
   else session.set("viewAsRole", targetRole);

@@ -7,9 +7,9 @@ import { findVendor, findVendors } from "~/models/user.server";
 import { vendorPackages, type VendorPackageRecord } from "~/models/vendor-package.server";
 import type { DamageType, Severity } from "~/schemas/damage";
 import type { LearningRecordInput, PricingRuleInput, QuoteRequest, VendorPackageInput } from "~/schemas/vendor-pricing";
-import { jsonError } from "~/utils/http.server";
-import { isAdmin, type Actor } from "./auth.server";
+import { isAdmin, type Actor } from "./actor";
 import { quote } from "./pricing-engine.server";
+import { Conflict, Forbidden, Invalid, NotFound } from "~/utils/domain-errors";
 
 /**
  * Vendors and what they price with: pricing rules, vendor packages, learning records.
@@ -49,8 +49,8 @@ export type PricingRuleJson = ReturnType<typeof documentJson<PricingRuleRecord>>
 export type VendorPackageJson = ReturnType<typeof documentJson<VendorPackageRecord>>;
 export type LearningRecordJson = ReturnType<typeof documentJson<LearningRecordRecord>>;
 
-export const vendorNotFound = () => jsonError(404, "Vendor not found");
-const forbidden = () => jsonError(403, "Forbidden");
+export const vendorNotFound = () => new NotFound("Vendor not found");
+const forbidden = () => new Forbidden("Forbidden");
 
 export async function listVendors(): Promise<VendorJson[]> {
   return (await findVendors()).map(vendorJson);
@@ -93,12 +93,12 @@ async function vendorFor(actor: Actor, vendorId: string | undefined, access: Acc
   }
   if (vendorId === undefined) {
     const message = "vendorId is required";
-    throw jsonError(400, message, { vendorId: message });
+    throw new Invalid(message, { fields: { vendorId: message } });
   }
   if (!(await findVendor(vendorId))) {
     if (writing) {
       const message = "vendorId is not a vendor account";
-      throw jsonError(400, message, { vendorId: message });
+      throw new Invalid(message, { fields: { vendorId: message } });
     }
     throw vendorNotFound();
   }
@@ -108,14 +108,14 @@ async function vendorFor(actor: Actor, vendorId: string | undefined, access: Acc
 // ---------------------------------------------------------------------------------------------
 // Pricing rules
 
-const ruleNotFound = () => jsonError(404, "Pricing rule not found");
+const ruleNotFound = () => new NotFound("Pricing rule not found");
 
 async function assertOneActiveRule(vendorId: string, input: PricingRuleInput, exceptId?: string) {
   if (!input.isActive) return;
   const other = await findActiveRuleFor({ vendorId, damageType: input.damageType, severity: input.severity, exceptId });
   if (other) {
     const message = `An active pricing rule for ${input.damageType} (${input.severity}) already exists`;
-    throw jsonError(409, message, { damageType: message });
+    throw new Conflict(message, { fields: { damageType: message } });
   }
 }
 
@@ -164,7 +164,7 @@ export async function deletePricingRule(actor: Actor, id: string) {
 // ---------------------------------------------------------------------------------------------
 // Vendor packages
 
-const packageNotFound = () => jsonError(404, "Vendor package not found");
+const packageNotFound = () => new NotFound("Vendor package not found");
 const PACKAGE_OPTIONAL = ["description", "basePrice", "hourlyRate", "minimumOrder"] as const;
 
 export async function listVendorPackages(actor: Actor, vendorId: string | undefined) {
@@ -207,7 +207,7 @@ export async function deleteVendorPackage(actor: Actor, id: string) {
 // ---------------------------------------------------------------------------------------------
 // Learning records
 
-const recordNotFound = () => jsonError(404, "Learning record not found");
+const recordNotFound = () => new NotFound("Learning record not found");
 
 export async function listLearningRecords(actor: Actor, vendorId: string | undefined) {
   const vendor = await vendorFor(actor, vendorId, "read");

@@ -30,8 +30,9 @@ import { db } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { OutboundRefusedError, resolveOutbound, type OutboundAllowList } from "~/utils/outbound.server";
 import { Doze } from "./doze.server";
-import { notifyWebhookDisabled } from "./email-delivery.server";
+import { notifyWebhookDisabled } from "./outbox.server";
 import { fanOutEvent, onWebhookEmitted, signatures, signingSecrets, webhookIdOf } from "./webhooks.server";
+import { isRefusal } from "~/utils/domain-errors";
 
 /**
  * The webhook worker (docs/decisions/0022), one per instance (in the housekeeping process): claims
@@ -169,7 +170,7 @@ export class WebhookWorker {
         const free = this.concurrency - this.running.size;
         if (free >= Math.ceil(this.concurrency / 2) || this.running.size === 0) claimed = await this.claim(free);
       } catch (error) {
-        if (!isDbUnavailableError(error) && !(error instanceof Response)) console.warn("webhooks:", error);
+        if (!isDbUnavailableError(error) && !isRefusal(error)) console.warn("webhooks:", error);
       }
       if (this.stopping) break;
       // More may be due at once; a full house waits for a running attempt to finish (it wakes us).
@@ -220,7 +221,7 @@ export class WebhookWorker {
       const task: Promise<void> = this.deliver(delivery, endpointById.get(String(delivery.endpointId)), eventById.get(String(delivery.eventId)))
         .catch((error: unknown) => {
           // Recording failed (database away): the lease runs out and the attempt is due again.
-          if (!isDbUnavailableError(error) && !(error instanceof Response)) console.warn(`webhooks: ${String(delivery._id)}:`, error);
+          if (!isDbUnavailableError(error) && !isRefusal(error)) console.warn(`webhooks: ${String(delivery._id)}:`, error);
         })
         .finally(() => {
           this.running.delete(task);

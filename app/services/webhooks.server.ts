@@ -26,10 +26,10 @@ import {
 } from "~/schemas/webhooks";
 import { dbNowMs } from "~/utils/db-clock.server";
 import { env } from "~/utils/env.server";
-import { jsonError } from "~/utils/http.server";
 import { OutboundRefusedError, resolveOutbound } from "~/utils/outbound.server";
-import type { Actor } from "./auth.server";
+import type { Actor } from "./actor";
 import { open, seal } from "./secret-box.server";
+import { Conflict, Invalid, NotFound } from "~/utils/domain-errors";
 
 /**
  * Webhooks (docs/decisions/0022): an account's endpoints and the one way events enter the queue,
@@ -200,7 +200,7 @@ function endpointJson(record: WebhookEndpointRecord): WebhookEndpointJson {
   };
 }
 
-export const endpointNotFound = () => jsonError(404, "Webhook endpoint not found");
+export const endpointNotFound = () => new NotFound("Webhook endpoint not found");
 
 /**
  * The outbound rule (app/utils/outbound.server.ts) at save: a host that resolves to a private,
@@ -212,7 +212,7 @@ async function assertUrlAllowed(url: string) {
   try {
     await resolveOutbound(host, env.OUTBOUND_ALLOW);
   } catch (error) {
-    if (error instanceof OutboundRefusedError) throw jsonError(400, error.message, { url: error.message });
+    if (error instanceof OutboundRefusedError) throw new Invalid(error.message, { fields: { url: error.message } });
   }
 }
 
@@ -229,7 +229,7 @@ export async function getEndpoint(actor: Actor, id: string) {
 /** Adds an endpoint; its signing secret is answered here once and never again. */
 export async function createEndpoint(actor: Actor, input: WebhookEndpointCreateInput) {
   if ((await countEndpoints({ ownerId: actor.id })) >= MAX_WEBHOOK_ENDPOINTS) {
-    throw jsonError(409, `You can have at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints. Delete one first.`);
+    throw new Conflict(`You can have at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints. Delete one first.`);
   }
   await assertUrlAllowed(input.url);
   const secret = newSecret();
@@ -333,9 +333,9 @@ export async function listDeliveries(actor: Actor, endpointId: string, { limit, 
 /** Redeliver: the same event (same webhook-id) to the endpoint again, now; 409 while an attempt is in flight. */
 export async function redeliver(actor: Actor, deliveryId: string) {
   const found = await findDelivery({ ownerId: actor.id, id: deliveryId });
-  if (!found) throw jsonError(404, "Webhook delivery not found");
+  if (!found) throw new NotFound("Webhook delivery not found");
   const record = await requeueDelivery({ ownerId: actor.id, id: deliveryId });
-  if (!record) throw jsonError(409, "This delivery is being attempted right now; try again in a moment");
+  if (!record) throw new Conflict("This delivery is being attempted right now; try again in a moment");
   wakeWebhooks();
   return deliveryJson(record);
 }

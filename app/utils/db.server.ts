@@ -1,6 +1,6 @@
 import mongoose from "mongoose";
 import path from "node:path";
-import { jsonWithout } from "~/models/define-model.server";
+import { jsonWithout } from "./json-shape";
 import { followDbClock } from "./db-clock.server";
 import { env } from "./env.server";
 import { startEmbeddedDb, type EmbeddedDb } from "./embedded-db.server";

@@ -1,5 +1,6 @@
 import { json } from "@remix-run/node";
 import { validationError, type Validator } from "remix-validated-form";
+import { screenAnswer } from "./http.server";
 
 /** For route actions: imported from here it stays out of the page's JavaScript (a .server module). */
 export { validationError };
@@ -19,8 +20,8 @@ export interface FormFailure {
 
 /**
  * Runs a screen form: validates with the form's schema (the same one the API uses), then the
- * service call. Field errors come back on their fields; a service refusal (a thrown 4xx JSON
- * Response) becomes `{formError}`; both re-render with what was entered, with JavaScript or without.
+ * service call. Field errors come back on their fields; a service refusal (a typed error, or a
+ * model's thrown 4xx JSON Response) becomes `{formError}`; both re-render with what was entered, with JavaScript or without.
  */
 export async function handleForm<T>(
   request: Request,
@@ -35,7 +36,7 @@ export async function handleForm<T>(
   try {
     return await run(result.data, form);
   } catch (error) {
-    const failure = await asFormFailure(error);
+    const failure = await screenAnswer(error);
     if (!failure) throw error;
     if (failure.fieldErrors) {
       return validationError(
@@ -50,14 +51,4 @@ export async function handleForm<T>(
       { status: failure.status, headers: failure.retryAfter ? { "Retry-After": failure.retryAfter } : undefined },
     );
   }
-}
-
-/** A thrown 4xx JSON Response from a service, read as a message (and field errors if any). */
-export async function asFormFailure(error: unknown) {
-  if (!(error instanceof Response) || error.status < 400 || error.status >= 500) return null;
-  if (!error.headers.get("Content-Type")?.includes("json")) return null;
-  const body = (await error.json()) as { message?: string; errors?: Record<string, string> };
-  const fieldErrors = body.errors && !("_" in body.errors) ? body.errors : undefined;
-  const retryAfter = error.headers.get("Retry-After") ?? undefined;
-  return { status: error.status, message: body.message ?? "Request failed", fieldErrors, retryAfter };
 }

@@ -1,11 +1,52 @@
-import { json } from "@remix-run/node";
+import { json, type ServerBuild } from "@remix-run/node";
 import type { ZodError, ZodTypeAny, z } from "zod";
 import { isDbUnavailableError, isStorageUnavailableError, serviceUnavailable } from "./db-errors.server";
+import { DomainError, type FieldErrors } from "./domain-errors";
 
-export type FieldErrors = Record<string, string>;
+export type { FieldErrors };
 
 export function jsonError(status: number, message: string, errors?: FieldErrors, headers?: HeadersInit) {
   return json(errors ? { message, errors } : { message }, { status, headers });
+}
+
+/**
+ * A service's typed error as the API answers it: `{message, errors}` JSON with its status, and
+ * Retry-After when it gives a retry hint. Anything else: null (the caller decides).
+ */
+export function apiAnswer(error: unknown): Response | null {
+  if (!(error instanceof DomainError)) return null;
+  const headers = error.retryAfterSeconds !== undefined ? { "Retry-After": String(error.retryAfterSeconds) } : undefined;
+  if (!error.shownAsReason) return jsonError(error.status, error.message, error.fields, headers);
+  return uploadError(error.status, error.message, headers);
+}
+
+/**
+ * JSON `{message}` with the message also as the HTTP reason phrase (printable ASCII, at most 200
+ * characters), which is what the upload widget shows for a failed request ("Companion request
+ * failed: <reason>").
+ */
+export function uploadError(status: number, message: string, headers?: HeadersInit) {
+  const statusText = message.replace(/[^\x20-\x7e]/g, "?").slice(0, 200);
+  return json({ message }, { status, statusText, headers });
+}
+
+/**
+ * A refusal as a screen shows it: a 4xx typed error or a thrown 4xx JSON Response (a model's) read
+ * as a message, field messages and the retry hint; null for anything else (the error boundary's).
+ */
+export async function screenAnswer(error: unknown) {
+  if (error instanceof DomainError) {
+    if (error.status >= 500) return null;
+    const fieldErrors = error.fields && !("_" in error.fields) ? error.fields : undefined;
+    const retryAfter = error.retryAfterSeconds !== undefined ? String(error.retryAfterSeconds) : undefined;
+    return { status: error.status, message: error.message, fieldErrors, retryAfter };
+  }
+  if (!(error instanceof Response) || error.status < 400 || error.status >= 500) return null;
+  if (!error.headers.get("Content-Type")?.includes("json")) return null;
+  const body = (await error.json()) as { message?: string; errors?: Record<string, string> };
+  const fieldErrors = body.errors && !("_" in body.errors) ? body.errors : undefined;
+  const retryAfter = error.headers.get("Retry-After") ?? undefined;
+  return { status: error.status, message: body.message ?? "Request failed", fieldErrors, retryAfter };
 }
 
 /** First message per field, keyed by the dotted path (the API's `errors` object). */
@@ -69,7 +110,7 @@ export function setPrivateCaching(headers: Headers, request: Request) {
 }
 
 /**
- * Wraps an API loader/action: thrown Responses pass through, an unreachable
+ * Wraps an API loader/action: thrown Responses pass through, typed errors become their answers, an unreachable
  * database answers 503, anything else a bare 500 (never a stack trace).
  * Screens need no wrapper: models already throw a 503 Response during an outage
  * (and a top-level call in a route module would end up in the browser bundle).
@@ -80,6 +121,8 @@ export function api<Args extends { request: Request }>(handler: (args: Args) => 
       return await handler(args);
     } catch (error) {
       if (error instanceof Response) return error;
+      const answer = apiAnswer(error);
+      if (answer) return answer;
       if (isDbUnavailableError(error) || isStorageUnavailableError(error)) return serviceUnavailable();
       console.error(error);
       return jsonError(500, "Internal Server Error");
@@ -105,4 +148,39 @@ export function methods<Args extends { request: Request }>(handlers: Partial<Rec
   });
   // server.mjs answers OPTIONS and other methods from this list (with the loader's GET and HEAD).
   return Object.assign(action, { allowedMethods: Object.keys(handlers) });
+}
+
+type RouteFunction = (args: never) => unknown;
+
+/** A loader or action whose escaping typed error is thrown on as the API answer (the error boundary's status and data). */
+function answeringTypedErrors<F extends RouteFunction>(handler: F): F {
+  return (async (args: never) => {
+    try {
+      return await handler(args);
+    } catch (error) {
+      throw apiAnswer(error) ?? error;
+    }
+  }) as F;
+}
+
+/**
+ * The build with every route's loader and action answering services' typed errors
+ * (server.mjs serves this one): a refusal no route turned into an answer itself — a screen's
+ * loader asking for another account's record — is the same 404/409/… it is on the API, the
+ * status and `{message}` a screen's error boundary shows. API routes map them first (`api`),
+ * screen forms show them as form errors (`screenAnswer`).
+ */
+export function answeringDomainErrors(build: ServerBuild): ServerBuild {
+  const routes = Object.fromEntries(
+    Object.entries(build.routes).map(([id, route]) => {
+      const { loader, action } = route.module;
+      const module = {
+        ...route.module,
+        ...(loader ? { loader: answeringTypedErrors(loader) } : {}),
+        ...(action ? { action: answeringTypedErrors(action) } : {}),
+      };
+      return [id, { ...route, module }];
+    }),
+  );
+  return { ...build, routes };
 }

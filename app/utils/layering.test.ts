@@ -28,3 +28,62 @@ describe("layering", () => {
     expect(offending).toEqual([]);
   });
 });
+
+// The whole graph, drawn by madge (scripts/import-graph.mjs; docs/decisions/0024).
+describe("import graph", async () => {
+  const { importGraph } = await import("../../scripts/import-graph.mjs");
+  const { cycles, upward, sizes } = await importGraph(path.join(root));
+
+  it("has no import cycle under app/", () => {
+    expect(cycles.map((cycle: string[]) => cycle.join(" → "))).toEqual([]);
+  });
+
+  it("has no upward arrow (a lower layer importing a higher one)", () => {
+    expect(upward).toEqual([]);
+  });
+
+  it("keeps service modules small: none over 400 lines, none of storage's concerns over 300", () => {
+    const over = (sizes as { file: string; lines: number }[]).filter(
+      ({ file, lines }) => file.startsWith("services/") && lines > (file.startsWith("services/storage/") ? 300 : 400),
+    );
+    expect(over).toEqual([]);
+  });
+});
+
+/**
+ * Services answer with data or throw typed errors (app/utils/domain-errors.ts); turning them into
+ * HTTP is the routes' job (app/utils/http.server.ts). Only sign-in may still speak HTTP, as the Epic
+ * Stack's guards do: requireUser/requireAdmin and the session throw redirects, and the sign-in's
+ * throttling answers carry their Retry-After. This list may only shrink.
+ */
+const HTTP_IN_SERVICES_ALLOWED = [
+  "services/auth.server.ts: json",
+  "services/auth.server.ts: jsonError",
+  "services/auth.server.ts: redirect",
+  "services/auth.server.ts: validationError",
+  "services/session.server.ts: redirect",
+];
+const HTTP_ANSWERS: Record<string, string[]> = {
+  "@remix-run/node": ["json", "redirect"],
+  "~/utils/http.server": ["jsonError", "validationError", "uploadError", "apiAnswer"],
+};
+
+describe("services and HTTP", () => {
+  it("no service builds an HTTP answer (json/redirect from @remix-run/node, jsonError & co.) beyond the shrinking list", () => {
+    const found = sources("services").flatMap((file) =>
+      [...readFileSync(path.join(root, file), "utf8").matchAll(/import\s+\{([^}]*)\}\s+from\s+"([^"]+)"/g)].flatMap((m) =>
+        m[1]
+          .split(",")
+          .map((name) => name.trim())
+          .filter((name) => HTTP_ANSWERS[m[2]]?.includes(name))
+          .map((name) => `${file}: ${name}`),
+      ),
+    );
+    expect(found.sort()).toEqual([...HTTP_IN_SERVICES_ALLOWED].sort());
+  });
+
+  it("no service throws or builds a Response", () => {
+    const found = sources("services").filter((file) => /throw\s+new\s+Response\b|throw\s+json\(/.test(readFileSync(path.join(root, file), "utf8")));
+    expect(found).toEqual([]);
+  });
+});

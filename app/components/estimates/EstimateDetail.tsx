@@ -19,7 +19,7 @@ import { humanize } from "../training/labels";
 import { contactName, NO_CONTACT_MESSAGE, pdfHref } from "./EstimateCard";
 import { AuditTrail, EstimateLines } from "./EstimateLines";
 import { BEING_ANALYZED } from "~/schemas/assessment-status";
-import { mediaIdOf } from "~/utils/media-url";
+import { mediaIdOf } from "~/schemas/media-url";
 import { useT } from "~/utils/i18n";
 
 const NOT_SPECIFIED = "Not specified";

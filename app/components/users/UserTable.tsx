@@ -6,7 +6,7 @@ import { Stack } from "#mantine/components/Stack/Stack";
 import { Table } from "~/components/Table";
 import { Text } from "#mantine/components/Text/Text";
 import { Form, Link } from "@remix-run/react";
-import { roleLabel } from "../AppShellLayout";
+import { roleLabel } from "~/schemas/roles";
 import { useT } from "~/utils/i18n";
 import a11y from "../a11y.module.css";
 

@@ -1,0 +1,145 @@
+import { createHash, randomUUID } from "node:crypto";
+import { Types } from "mongoose";
+import { assignContactIfNone, findAssessment } from "~/models/assessment.server";
+import { findContact } from "~/models/contact.server";
+import { findLogByKey } from "~/models/email-log.server";
+import { findDefaultTemplate, findTemplate } from "~/models/email-template.server";
+import { scopeFor } from "~/models/owner-scope.server";
+import { contactSchema } from "~/schemas/contact";
+import type { SendEmailInput } from "~/schemas/email";
+import { Conflict, Invalid } from "~/utils/domain-errors";
+import type { Actor } from "./actor";
+import { type AssessmentJson, assessmentNotFound, auditActor, getAssessment } from "./assessments.server";
+import { present } from "./email-logs.server";
+import { BUILT_IN_TEMPLATE, formatCost, formatMailDate, renderTemplate } from "./email-render.server";
+import { createEstimateLink, revokeUnsentLink } from "./estimate-links.server";
+import { keyReused } from "./idempotency.server";
+import { type MailRoute, mailRouteFor } from "./mail-config.server";
+import { escapeHtml, linkOrigin, queue } from "./outbox.server";
+
+/**
+ * Sending an estimate by email (docs/decisions/0011): renders the template for the contact and
+ * queues the message in the outbox (one `pending` email-log record); the delivery worker
+ * (email-delivery.server.ts) sends it.
+ */
+
+/** Sending is allowed once a person could have looked at the estimate (design: completed or reviewed; sent again). */
+const SENDABLE = new Set(["completed", "reviewed", "sent"]);
+
+/** The variables of a message about this assessment to this contact. */
+function contextFor(assessment: AssessmentJson, contact: { firstName: string; lastName: string; email: string }, additionalMessage?: string, estimateLink?: string) {
+  return {
+    contact: { firstName: contact.firstName, lastName: contact.lastName, email: contact.email },
+    assessment: {
+      title: assessment.title,
+      vehicle: [assessment.vehicleYear, assessment.vehicleMake, assessment.vehicleModel].filter(Boolean).join(" ") || "Not specified",
+      estimatedCost: formatCost(assessment.estimatedCost),
+    },
+    date: formatMailDate(new Date()),
+    ...(additionalMessage ? { additionalMessage } : {}),
+    ...(estimateLink ? { estimateLink } : {}),
+  };
+}
+
+/**
+ * `POST /api/assessments/{id}/send-email`: renders the chosen template (else the account's default,
+ * else the built-in one) for the contact and queues the estimate email with its PDF. Answers the log
+ * `pending` at once; the worker delivers it. With an idempotency key already used on this account,
+ * answers that send as it stands now and queues nothing.
+ */
+export async function sendEstimateEmail(
+  actor: Actor,
+  assessmentId: string,
+  input: SendEmailInput,
+  idempotencyKey?: string,
+  { origin, rawBody }: { origin?: string; rawBody?: string } = {},
+) {
+  const assessment = await getAssessment(actor, assessmentId);
+  const ownerId = assessment.ownerId;
+  // Where it will go: a mail server, or only the local drop (then the screens say "saved", not "sent").
+  const via = routeKind(await mailRouteFor(ownerId));
+  // The request a key names: this assessment and the body's bytes, as for every creating POST
+  // (docs/decisions/0017); a screen's send has no raw body, its parsed fields stand for it.
+  const requestHash = createHash("sha256")
+    .update(`${assessment.id}\n${rawBody ?? JSON.stringify(input)}`)
+    .digest("hex");
+  if (idempotencyKey) {
+    const first = await findLogByKey({ ownerId, idempotencyKey });
+    // Logs from before the hash was kept (no requestHash) answer as they did.
+    if (first?.requestHash && first.requestHash !== requestHash) throw keyReused();
+    if (first) return { log: (await present(actor, [first]))[0], created: false, via };
+  }
+  if (!SENDABLE.has(assessment.status)) {
+    throw new Conflict("Only a completed or reviewed assessment can be sent");
+  }
+  const scope = { ownerId };
+  const [contact, chosen] = await Promise.all([
+    findContact({ scope, id: input.contactId }),
+    input.templateId ? findTemplate({ scope, id: input.templateId }) : findDefaultTemplate({ ownerId }),
+  ]);
+  if (!contact) throw new Invalid("Contact not found", { fields: { contactId: "Contact not found" } });
+  // One address, as a contact's create and update check it (a stored list would mail everyone on it).
+  if (!contactSchema.shape.email.safeParse(contact.email).success) {
+    const message = "The contact's email is not a single valid address";
+    throw new Invalid(message, { fields: { contactId: message } });
+  }
+  if (input.templateId && !chosen) throw new Invalid("Template not found", { fields: { templateId: "Template not found" } });
+  const template = chosen ?? BUILT_IN_TEMPLATE;
+  // The customer's page for this version (docs/decisions/0019): `{{estimateLink}}` in the template,
+  // else a paragraph after it, so every estimate email carries it.
+  const link = await createEstimateLink(actor, assessment.id, { via: "email", origin: origin ?? linkOrigin() });
+  const rendered = renderTemplate(ownerId, template, contextFor(assessment, contact, input.additionalMessage, link.url));
+  const message = usesEstimateLink(template) ? rendered : withEstimateLink(rendered, link.url);
+  const { record, created } = await queue({
+    ownerId: new Types.ObjectId(ownerId),
+    requestedBy: new Types.ObjectId(actor.id),
+    kind: "estimate",
+    idempotencyKey: idempotencyKey ?? `auto-${randomUUID()}`,
+    requestHash,
+    recipientEmail: contact.email,
+    ...message,
+    assessmentId: new Types.ObjectId(assessment.id),
+    assessmentTitle: assessment.title,
+    contactId: contact._id,
+    ...(chosen ? { templateId: chosen._id } : {}),
+    attachEstimate: true,
+  });
+  if (!created) await revokeUnsentLink(actor, assessment.id, link.id);
+  // An estimate without a customer gets the one it was sent to (Compose), so its Email button works next time.
+  if (created && !assessment.contactId) {
+    await assignContactIfNone({
+      ownerId,
+      id: assessment.id,
+      contactId: String(contact._id),
+      by: auditActor(actor),
+      name: `${contact.firstName} ${contact.lastName}`.trim(),
+    });
+  }
+  return { log: (await present(actor, [record]))[0], created, via };
+}
+
+const usesEstimateLink = (template: { subject: string; htmlContent: string }) => /\{\{\s*estimateLink\s*\}\}/.test(template.htmlContent);
+
+function withEstimateLink(message: { subject: string; html: string; text: string }, url: string) {
+  const href = escapeHtml(url);
+  return {
+    subject: message.subject,
+    html: `${message.html}\n<p>View, approve or decline your estimate online: <a href="${href}">${href}</a></p>`,
+    text: `${message.text}\n\nView, approve or decline your estimate online: ${url}`,
+  };
+}
+
+const routeKind = (route: MailRoute) => (route.kind === "drop" ? ("drop" as const) : route.source);
+
+/** 404 for an assessment out of scope, checked before a send's body is read (another account's id is never a 400). */
+export async function assertAssessmentInScope(actor: Actor, id: string) {
+  if (!(await findAssessment({ scope: scopeFor(actor), id }))) throw assessmentNotFound();
+}
+
+/** Sends the assessment's estimate to its own contact (the Estimates, dashboard and wizard buttons). */
+export async function sendEstimateToContact(actor: Actor, assessmentId: string, idempotencyKey?: string, origin?: string) {
+  const assessment = await getAssessment(actor, assessmentId);
+  if (!assessment.contactId) return { noContact: true as const };
+  const result = await sendEstimateEmail(actor, assessmentId, { contactId: assessment.contactId }, idempotencyKey, { origin });
+  return { noContact: false as const, ...result };
+}
