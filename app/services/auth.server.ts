@@ -21,8 +21,8 @@ import {
 } from "~/models/user.server";
 import { loginSchema } from "~/schemas/auth";
 import { checkSecondFactor } from "./two-factor.server";
-import { Unavailable } from "~/utils/domain-errors";
-import { jsonError, setPrivateCaching, validationError } from "~/utils/http.server";
+import { Invalid, TooMany, Unauthenticated, Unavailable } from "~/utils/domain-errors";
+import { invalidInput, jsonError, setPrivateCaching } from "~/utils/http.server";
 import { assertSameOrigin, isApiRequest, isOwnPagePost } from "~/utils/request.server";
 import type { Actor } from "./actor";
 import { sendLoginNotification } from "./outbox.server";
@@ -73,7 +73,7 @@ const authenticator = new Authenticator<UserRecord>();
 authenticator.use(
   new FormStrategy(async ({ form, request }) => {
     const parsed = loginSchema.safeParse(Object.fromEntries(form));
-    if (!parsed.success) throw validationError(parsed.error);
+    if (!parsed.success) throw invalidInput(parsed.error);
     const { username, password } = parsed.data;
     const ip = request.headers.get(CLIENT_IP_HEADER) ?? "unknown";
     const userKey = `${username.toLowerCase()}|${ip}`;
@@ -95,7 +95,7 @@ authenticator.use(
       throw error;
     });
     // A failed attempt stays recorded (it counts); a successful one clears the username's.
-    if (!user || !ok) throw jsonError(401, "Invalid credentials");
+    if (!user || !ok) throw new Unauthenticated("Invalid credentials");
     await attempt.forget();
     await clearAttempts({ key: userKey, olderThan: new Date(Date.now() - THROTTLE_WINDOW_MS) });
     return user;
@@ -118,9 +118,7 @@ async function admitAttempt(limits: { key: string; max: number; message?: string
     if (count > max) {
       await forget();
       const retryAfter = Math.ceil(((oldestAt?.getTime() ?? Date.now()) + THROTTLE_WINDOW_MS - Date.now()) / 1000);
-      throw jsonError(429, message ?? "Too many failed login attempts. Please try again later.", undefined, {
-        "Retry-After": String(Math.max(retryAfter, 1)),
-      });
+      throw new TooMany(message ?? "Too many failed login attempts. Please try again later.", { retryAfterSeconds: Math.max(retryAfter, 1) });
     }
   }
   return { forget };
@@ -154,11 +152,11 @@ export const THROTTLE_MAX_REAUTH_FAILURES = 5;
  * password hash (for a change that writes it); 400 on `currentPassword` when missing or wrong.
  */
 export async function verifyCurrentPassword(actor: Actor, password: string | undefined) {
-  if (!password) throw jsonError(400, "Current password is required", { currentPassword: "Current password is required" });
+  if (!password) throw new Invalid("Current password is required", { fields: { currentPassword: "Current password is required" } });
   const attempt = await admitAttempt([{ key: `reauth|${actor.id}`, max: THROTTLE_MAX_REAUTH_FAILURES }]);
   const user = await User.findById(actor.id).select("+passwordHash");
   const ok = user ? await withPasswordCheck(() => verifyPassword(user.passwordHash, password)) : false;
-  if (!user || !ok) throw jsonError(400, "Current password is incorrect", { currentPassword: "Current password is incorrect" });
+  if (!user || !ok) throw new Invalid("Current password is incorrect", { fields: { currentPassword: "Current password is incorrect" } });
   await attempt.forget();
   return user;
 }
@@ -169,7 +167,7 @@ export const THROTTLE_MAX_CODE_FAILURES = 5;
 const SECOND_STEP_MS = 5 * 60 * 1000;
 
 const codeRequired = () =>
-  jsonError(401, "Two-factor code required", { totp: "Enter the 6-digit code from your authenticator app" });
+  new Unauthenticated("Two-factor code required", { fields: { totp: "Enter the 6-digit code from your authenticator app" } });
 
 /**
  * A second-factor code for `userId`, throttled per account (a guessed code is 1 in 10^6 per try,
@@ -178,7 +176,7 @@ const codeRequired = () =>
 async function requireSecondFactor(userId: string, code: string) {
   const key = `totp|${userId}`;
   const attempt = await admitAttempt([{ key, max: THROTTLE_MAX_CODE_FAILURES }]);
-  if (!(await checkSecondFactor(userId, code))) throw jsonError(401, "Invalid verification code", { totp: "Invalid verification code" });
+  if (!(await checkSecondFactor(userId, code))) throw new Unauthenticated("Invalid verification code", { fields: { totp: "Invalid verification code" } });
   await attempt.forget();
   await clearAttempts({ key });
 }
@@ -203,7 +201,7 @@ export async function login({
 }: LoginArgs & { secondStep?: boolean }): Promise<SignedIn | { twoFactor: true; headers: HeadersInit }> {
   assertSameOrigin(request);
   const parsed = loginSchema.safeParse(credentials);
-  if (!parsed.success) throw validationError(parsed.error);
+  if (!parsed.success) throw invalidInput(parsed.error);
   const { username, password, totp } = parsed.data;
   const strategyRequest = new Request(request.url, {
     method: "POST",
@@ -245,7 +243,7 @@ export async function completeSecondStep({ request, code, welcome }: { request: 
   const session = await getSession(request);
   const userId = session.get("pendingUserId");
   const user = userId ? await findUserById(userId) : null;
-  if (!user) throw jsonError(401, "Your sign-in has expired. Please enter your username and password again.");
+  if (!user) throw new Unauthenticated("Your sign-in has expired. Please enter your username and password again.");
   await requireSecondFactor(String(user._id), code);
   return signIn(request, user, undefined, welcome);
 }

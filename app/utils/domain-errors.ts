@@ -32,6 +32,16 @@ export abstract class DomainError extends Error {
   }
 }
 
+/** The caller is not who they claim: wrong credentials, a wrong or missing second factor, an expired sign-in step. */
+export class Unauthenticated extends DomainError {
+  readonly status = 401;
+}
+
+/** Too many tries: the caller waits `retryAfterSeconds` (the sign-in throttle). */
+export class TooMany extends DomainError {
+  readonly status = 429;
+}
+
 /** Not there, or not the caller's (another account's id is never told apart from a missing one). */
 export class NotFound extends DomainError {
   readonly status = 404;

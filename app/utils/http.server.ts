@@ -1,7 +1,7 @@
 import { json, type ServerBuild } from "@remix-run/node";
 import type { ZodError, ZodTypeAny, z } from "zod";
 import { isDbUnavailableError, isStorageUnavailableError, serviceUnavailable } from "./db-errors.server";
-import { DomainError, type FieldErrors } from "./domain-errors";
+import { DomainError, Invalid, type FieldErrors } from "./domain-errors";
 
 export type { FieldErrors };
 
@@ -62,6 +62,12 @@ export function fieldErrors(error: ZodError): FieldErrors {
 export function validationError(error: ZodError) {
   const errors = fieldErrors(error);
   return jsonError(400, Object.values(errors)[0] ?? "Invalid request", errors);
+}
+
+/** The same refusal as a service throws it: `Invalid`, its message the first field's (validationError's answer once mapped). */
+export function invalidInput(error: ZodError) {
+  const fields = fieldErrors(error);
+  return new Invalid(Object.values(fields)[0] ?? "Invalid request", { fields });
 }
 
 /** application/json or a +json type (application/merge-patch+json…); not any type that mentions json. */

@@ -52,15 +52,14 @@ describe("import graph", async () => {
 
 /**
  * Services answer with data or throw typed errors (app/utils/domain-errors.ts); turning them into
- * HTTP is the routes' job (app/utils/http.server.ts). Only sign-in may still speak HTTP, as the Epic
- * Stack's guards do: requireUser/requireAdmin and the session throw redirects, and the sign-in's
- * throttling answers carry their Retry-After. This list may only shrink.
+ * HTTP is the routes' job (app/utils/http.server.ts). Only the sign-in guards may still speak HTTP, as
+ * the Epic Stack's do: requireUser/requireAdmin answer 401/403 or redirect to the sign-in, and the
+ * session redirects. This list may only shrink.
  */
 const HTTP_IN_SERVICES_ALLOWED = [
   "services/auth.server.ts: json",
   "services/auth.server.ts: jsonError",
   "services/auth.server.ts: redirect",
-  "services/auth.server.ts: validationError",
   "services/session.server.ts: redirect",
 ];
 const HTTP_ANSWERS: Record<string, string[]> = {
