@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Conflict, Forbidden, Invalid, NotFound, onField, Unavailable } from "./domain-errors";
+import { Conflict, Forbidden, Invalid, NotFound, onField, TooMany, Unauthenticated, Unavailable } from "./domain-errors";
 import { answeringDomainErrors, apiAnswer, jsonError, screenAnswer } from "./http.server";
 import type { ServerBuild } from "@remix-run/node";
 
@@ -23,6 +23,12 @@ describe("apiAnswer", () => {
     expect((await read(apiAnswer(new Invalid("PNG only", { kind: "unsupportedType" })))).status).toBe(415);
     expect((await read(apiAnswer(new Invalid("Unreadable", { kind: "unprocessable" })))).status).toBe(422);
     expect(await read(apiAnswer(new Unavailable("Busy", { retryAfterSeconds: 1 })))).toMatchObject({ status: 503, retryAfter: "1" });
+    expect(await read(apiAnswer(new Unauthenticated("Invalid credentials")))).toMatchObject({ status: 401, retryAfter: null, body: { message: "Invalid credentials" } });
+    expect(await read(apiAnswer(new TooMany("Too many failed login attempts. Please try again later.", { retryAfterSeconds: 900 })))).toMatchObject({
+      status: 429,
+      retryAfter: "900",
+      body: { message: "Too many failed login attempts. Please try again later." },
+    });
   });
 
   it("is byte for byte the jsonError the services used to throw", async () => {
