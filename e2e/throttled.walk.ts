@@ -35,7 +35,9 @@ const COLD_BUDGET = { beforePaint: 15, beforeInteractive: 25, lcpMs: 1500, hydra
 async function coldFigures(page: Page) {
   return page.evaluate(() => {
     const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined;
-    const resources = performance.getEntriesByType("resource") as PerformanceResourceTiming[];
+    // Only what crossed the wire (the cache is disabled here): without JavaScript Chromium still lists
+    // the page's scripts and modulepreloads as entries, never fetched (transferSize 0).
+    const resources = (performance.getEntriesByType("resource") as PerformanceResourceTiming[]).filter((r) => r.transferSize > 0);
     const paint = performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null;
     const hydrated = performance.getEntriesByName("hydrated")[0]?.startTime ?? null;
     const before = (t: number | null) => (t === null ? null : 1 + resources.filter((r) => r.startTime < t).length);
@@ -55,7 +57,9 @@ async function coldFigures(page: Page) {
 async function pageFigures(page: Page) {
   return page.evaluate(() => {
     const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined;
-    const resources = performance.getEntriesByType("resource") as PerformanceResourceTiming[];
+    // Only what crossed the wire (the cache is disabled here): without JavaScript Chromium still lists
+    // the page's scripts and modulepreloads as entries, never fetched (transferSize 0).
+    const resources = (performance.getEntriesByType("resource") as PerformanceResourceTiming[]).filter((r) => r.transferSize > 0);
     const bytes = (nav?.transferSize ?? 0) + resources.reduce((sum, r) => sum + r.transferSize, 0);
     return { origin: performance.timeOrigin, loadMs: nav && nav.loadEventEnd > 0 ? nav.loadEventEnd : null, kb: bytes / 1000 };
   });
