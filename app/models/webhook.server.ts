@@ -312,13 +312,18 @@ export async function headsOfLines(lines: { endpointId: Types.ObjectId; orderKey
 
 /**
  * Deliveries waiting behind their lines' heads are not due before `until`, and the heads are told
- * to release them when they are done (releaseLine).
+ * to release them when they are done (releaseLine). In this order: a head that finishes after it
+ * is marked releases its line itself; one that finished before (it was in flight while the waiters
+ * were read) did not see the mark, so its line is released here, or the waiters would sit until
+ * `until` (about a lease).
  */
-export async function deferDeliveries({ ids, heads, until }: { ids: Types.ObjectId[]; heads: Types.ObjectId[]; until: Date }) {
-  await Promise.all([
-    WebhookDelivery.updateMany({ _id: trusted({ $in: ids }), status: "pending", inFlight: false }, { $set: { nextAttemptAt: until } }),
-    WebhookDelivery.updateMany({ _id: trusted({ $in: heads }) }, { $set: { blocking: true } }),
-  ]);
+export async function deferDeliveries({ ids, heads, until, now }: { ids: Types.ObjectId[]; heads: Types.ObjectId[]; until: Date; now: Date }) {
+  await WebhookDelivery.updateMany({ _id: trusted({ $in: ids }), status: "pending", inFlight: false }, { $set: { nextAttemptAt: until } });
+  await WebhookDelivery.updateMany({ _id: trusted({ $in: heads }) }, { $set: { blocking: true } });
+  const done = await WebhookDelivery.find({ _id: trusted({ $in: heads }), status: trusted({ $ne: "pending" }) })
+    .select({ endpointId: 1, orderKey: 1 })
+    .lean<{ endpointId: Types.ObjectId; orderKey?: string }[]>();
+  for (const head of done) if (head.orderKey) await releaseLine({ endpointId: head.endpointId, orderKey: head.orderKey, now });
 }
 
 /** The head of a line is done (delivered or failed for good): the rest of the line is due now. */

@@ -68,6 +68,17 @@ describe("webhook workers on several instances", () => {
     expect([...sequences.values()].filter((s) => s.join() !== "0,1,2")).toEqual([]);
   }, 90_000);
 
+  it("a delivery waiting behind its estimate's earlier one goes when that one is done, not a lease later", async () => {
+    // A 30 s timeout makes a lease 45 s: a waiter left deferred until its lease ran out would miss the 15 s below.
+    worker({ timeoutMs: 30_000 });
+    worker({ timeoutMs: 30_000 });
+    await endpoint("/prompt");
+    for (let e = 0; e < 30; e++) {
+      for (let n = 0; n < 3; n++) await emitEvent({ ownerId, type: "estimate.updated", data: { e, n }, orderKey: `prompt-${e}` });
+    }
+    await until("90 prompt deliveries", () => receiver.on("/prompt").length === 90, 15_000);
+  }, 60_000);
+
   it("finishes a fan-out a dead process left, and sends again an attempt whose worker died", async () => {
     const id = await endpoint("/recovered");
     // An event written, its process gone before the deliveries (older than the grace of 10 s).

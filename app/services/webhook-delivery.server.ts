@@ -204,7 +204,7 @@ export class WebhookWorker {
     // Out of the way until their head is done (released then), at the latest a lease from now.
     if (waiting.length > 0) {
       const blocking = [...new Set(waiting.map((c) => String(heads.get(lineOf(c)))))].map((id) => new Types.ObjectId(id));
-      await deferDeliveries({ ids: waiting.map((c) => c._id), heads: blocking, until: new Date(now.getTime() + leaseFor(this.timeoutMs)) });
+      await deferDeliveries({ ids: waiting.map((c) => c._id), heads: blocking, until: new Date(now.getTime() + leaseFor(this.timeoutMs)), now });
     }
     ids.splice(free);
     if (ids.length === 0) return 0;
