@@ -12,7 +12,8 @@ const noJs = () => test.info().project.name === "no-js";
 
 async function expectToast(page: Page, title: string, message?: string) {
   const toast = page.getByRole(noJs() ? "status" : "alert").filter({ hasText: message ?? title });
-  await expect(toast.first()).toBeVisible();
+  // One toast shows at a time (5 s each): this one may wait behind the one before it.
+  await expect(toast.first()).toBeVisible({ timeout: 12_000 });
   await expect(toast.first().getByText(title, { exact: true })).toBeVisible();
 }
 
@@ -27,7 +28,8 @@ test.describe("AI provider", () => {
     ai = await startOpenAiTestServer();
     ai.fallback = { json: FRONT_BUMPER_DENT };
     const uri = new URL(process.env.E2E_MONGODB_URI!);
-    uri.pathname = `${uri.pathname}_provider_${info.project.name}`;
+    // A database per project and per attempt: a retry starts from a fresh installation too.
+    uri.pathname = `${uri.pathname}_provider_${info.project.name}_${info.retry}`;
     app = await startApp({ mongoUri: uri.toString() });
     expect((await request.post(`${app.url}/api/admin/create-account`, { data: { ...ADMIN, email: "a@example.com", firstName: "A", lastName: "Admin" } })).status()).toBe(201);
     expect((await request.post(`${app.url}/api/admin/login`, { data: ADMIN })).status()).toBe(200);
@@ -56,10 +58,10 @@ test.describe("AI provider", () => {
   test("no provider: the result says nothing was analysed and what to do; an admin sets one up, tests it, and the next analysis uses it", async ({ page }) => {
     test.setTimeout(120_000);
     const none = await analyse(page, "Before the provider");
+    if (!noJs()) await expectToast(page, "Not Analysed");
     await expect(none.getByRole("heading", { name: "Not Analysed" })).toBeVisible();
     await expect(none).not.toContainText("completed successfully");
     await expect(none.getByTestId("analysis-missing")).toContainText("An admin sets up an AI provider (Admin Settings → AI Provider) or verifies training images");
-    if (!noJs()) await expectToast(page, "Not Analysed");
     await page.goto(`${app.url}/settings?tab=system`);
     await expect(page.getByTestId("status-list").getByRole("row").filter({ hasText: "AI Service" })).toContainText("Not configured");
 
