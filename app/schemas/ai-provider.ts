@@ -1,5 +1,6 @@
 import { withZod } from "@remix-validated-form/with-zod";
 import { z } from "zod";
+import { blankWithin } from "./blank";
 import { checkbox } from "./fields";
 import { optionalString } from "./text-fields";
 
@@ -10,20 +11,20 @@ import { optionalString } from "./text-fields";
  */
 export const aiProviderSchema = z.object({
   baseURL: z.preprocess(
-    (v) => (v === null || (typeof v === "string" && v.trim() === "") ? undefined : v),
+    (v) => (v === null ? undefined : blankWithin(500)(v)),
     z
       .string({ invalid_type_error: "Base URL must be text" })
-      .trim()
       .max(500, "Base URL must be at most 500 characters")
+      .trim()
       .url("Base URL must be a URL such as https://api.openai.com/v1")
       .refine((v) => /^https?:\/\//i.test(v), "Base URL must start with http:// or https://")
       .optional(),
   ),
   model: z
     .string({ required_error: "Model is required", invalid_type_error: "Model must be text" })
+    .max(200, "Model must be at most 200 characters")
     .trim()
-    .min(1, "Model is required")
-    .max(200, "Model must be at most 200 characters"),
+    .min(1, "Model is required"),
   apiKey: optionalString("API key", 500),
   clearApiKey: checkbox.optional().default(false),
 });

@@ -57,9 +57,9 @@ const mediaUrls = z.preprocess(
     .array(
       z
         .string({ invalid_type_error: "Each media URL must be text" })
+        .max(ASSESSMENT_LIMITS.mediaUrl, `Each media URL must be at most ${ASSESSMENT_LIMITS.mediaUrl} characters`)
         .trim()
-        .min(1, "Each media URL must be text")
-        .max(ASSESSMENT_LIMITS.mediaUrl, `Each media URL must be at most ${ASSESSMENT_LIMITS.mediaUrl} characters`),
+        .min(1, "Each media URL must be text"),
       { invalid_type_error: "Media URLs must be a list of text" },
     )
     .min(1, NO_FILES_MESSAGE)

@@ -1,11 +1,11 @@
 import { withZod } from "@remix-validated-form/with-zod";
 import { z } from "zod";
+import { blankWithin } from "./blank";
 import { emailField, optionalText, passwordField, requiredText, usernameField } from "./fields";
 import { TOKEN_LIFETIMES } from "./token-lifetimes";
 
 export { TOKEN_LIFETIMES };
 
-const blankToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 
 export const loginSchema = z.object({
   username: requiredText("Username is required", 100),
@@ -14,16 +14,16 @@ export const loginSchema = z.object({
     .min(1, "Password is required")
     .max(200, "Password must be at most 200 characters"),
   /** The second step for an account with two-factor on (the API sends it with the password). */
-  totp: z.preprocess(blankToUndefined, z.string().max(40, "Invalid verification code").optional()),
+  totp: z.preprocess(blankWithin(40), z.string().max(40, "Invalid verification code").optional()),
 });
 
 /** The login screen's second step: a code from the authenticator app or a recovery code. */
 export const totpCodeSchema = z.object({
   code: z
     .string({ required_error: "Verification code is required", invalid_type_error: "Verification code is required" })
+    .max(40, "Invalid verification code")
     .trim()
-    .min(1, "Verification code is required")
-    .max(40, "Invalid verification code"),
+    .min(1, "Verification code is required"),
 });
 
 const person = {
@@ -50,12 +50,12 @@ export const currentPasswordField = z
 
 export const changeCredentialsSchema = z.object({
   currentPassword: currentPasswordField,
-  newUsername: z.preprocess(blankToUndefined, usernameField.optional()),
-  newPassword: z.preprocess(blankToUndefined, passwordField(8).optional()),
+  newUsername: z.preprocess(blankWithin(50), usernameField.optional()),
+  newPassword: z.preprocess(blankWithin(200), passwordField(8).optional()),
 });
 
 export const changeCredentialsFormSchema = changeCredentialsSchema
-  .extend({ confirmPassword: z.preprocess(blankToUndefined, z.string().optional()) })
+  .extend({ confirmPassword: z.preprocess(blankWithin(), z.string().optional()) })
   .refine((v) => !v.newPassword || v.newPassword === v.confirmPassword, {
     message: "Passwords don't match",
     path: ["confirmPassword"],
@@ -83,7 +83,7 @@ export const createUserSchema = z.object({
   username: usernameField,
   password: passwordField(8),
   ...person,
-  role: z.preprocess(blankToUndefined, creatableRole.default("dealer")),
+  role: z.preprocess(blankWithin(), creatableRole.default("dealer")),
   companyName: optionalText(100, "Company name"),
   phone: optionalText(40, "Phone"),
 });
@@ -93,7 +93,7 @@ export const createManagedUserSchema = z.object({
   username: usernameField,
   password: passwordField(6),
   ...person,
-  role: z.preprocess(blankToUndefined, creatableRole),
+  role: z.preprocess(blankWithin(), creatableRole),
   companyName: optionalText(100, "Company name"),
   phone: optionalText(40, "Phone"),
 });

@@ -19,8 +19,8 @@ export const contactSchema = z.object({
   lastName: requiredString("Last name", "Last name is required", CONTACT_LIMITS.name),
   email: z
     .string({ required_error: INVALID_EMAIL, invalid_type_error: INVALID_EMAIL })
-    .trim()
     .max(CONTACT_LIMITS.email, `Email must be at most ${CONTACT_LIMITS.email} characters`)
+    .trim()
     .email(INVALID_EMAIL),
   phone: optionalString("Phone", CONTACT_LIMITS.phone),
   companyName: optionalString("Company name", CONTACT_LIMITS.companyName),

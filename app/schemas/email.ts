@@ -1,5 +1,6 @@
 import { withZod } from "@remix-validated-form/with-zod";
 import { z } from "zod";
+import { blankWithin } from "./blank";
 import { checkbox } from "./fields";
 import { optionalString, requiredString } from "./text-fields";
 
@@ -41,6 +42,7 @@ export const emailTemplateSchema = z.object({
   name: requiredString("Template name", "Template name is required", TEMPLATE_LIMITS.name),
   subject: z
     .string({ required_error: "Subject is required", invalid_type_error: "Subject must be text" })
+    .max(TEMPLATE_LIMITS.subject, `Subject must be at most ${TEMPLATE_LIMITS.subject} characters`)
     .refine((v) => !CR_LF.test(v), "Subject must be a single line (no line breaks)")
     .transform((v) => v.trim())
     .pipe(
@@ -91,9 +93,9 @@ export const composeEmailValidator = withZod(composeEmailSchema);
 /** An Idempotency-Key: what a client (or a screen's form) names one send with. */
 export const idempotencyKeySchema = z
   .string()
+  .max(200, "Idempotency-Key must be 8 to 200 characters")
   .trim()
   .min(8, "Idempotency-Key must be 8 to 200 characters")
-  .max(200, "Idempotency-Key must be 8 to 200 characters")
   .regex(/^[\x21-\x7e]+$/, "Idempotency-Key must be printable ASCII without spaces");
 
 /** Settings → Email (spec §5): all optional; port a number (587 by default); secure off by default. */
@@ -113,11 +115,11 @@ export const mailServerSchema = z.object({
   password: optionalString("Password", 500),
   clearPassword: checkbox.optional().default(false),
   from: z.preprocess(
-    (v) => (typeof v === "string" && v.trim() === "" ? undefined : v === null ? undefined : v),
+    (v) => (v === null ? undefined : blankWithin(254)(v)),
     z
       .string({ invalid_type_error: "From address must be text" })
-      .trim()
       .max(254, "From address must be at most 254 characters")
+      .trim()
       .email("From address must be a valid email")
       .optional(),
   ),

@@ -39,8 +39,8 @@ const cents = (label: string, min = 0) => wholeField(label, min, MAX_LINE_CENTS)
 const text = (label: string, max: number) =>
   z
     .string({ invalid_type_error: `${label} must be text` })
-    .trim()
     .max(max, `${label} must be at most ${max} characters`)
+    .trim()
     .default("");
 const blankToUndefined = (v: unknown) => (v === "" || v === null ? undefined : v);
 

@@ -1,25 +1,25 @@
 import { z } from "zod";
 
 /** Blank form fields (""/whitespace) count as absent. */
-const blankToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+import { blankWithin } from "./blank";
 
-/** A required text field: trimmed, with the spec's message when missing or blank. */
+/** A required text field: at most `max` characters as sent, trimmed, with the spec's message when missing or blank. */
 export function requiredText(message: string, max = 200) {
   return z
     .string({ required_error: message, invalid_type_error: message })
+    .max(max, `Must be at most ${max} characters`)
     .trim()
-    .min(1, message)
-    .max(max, `Must be at most ${max} characters`);
+    .min(1, message);
 }
 
 /** An optional text field: trimmed, blank becomes undefined. */
 export function optionalText(max = 200, label = "This field") {
   return z.preprocess(
-    blankToUndefined,
+    blankWithin(max),
     z
       .string({ invalid_type_error: `${label} must be text` })
-      .trim()
       .max(max, `Must be at most ${max} characters`)
+      .trim()
       .optional(),
   );
 }
@@ -27,8 +27,8 @@ export function optionalText(max = 200, label = "This field") {
 export const emailField = (message = "Please enter a valid email") =>
   z
     .string({ required_error: message, invalid_type_error: message })
-    .trim()
     .max(254, message)
+    .trim()
     .email(message);
 
 export const usernameField = z
@@ -36,9 +36,9 @@ export const usernameField = z
     required_error: "Username must be at least 3 characters",
     invalid_type_error: "Username must be at least 3 characters",
   })
+  .max(50, "Username must be at most 50 characters")
   .trim()
   .min(3, "Username must be at least 3 characters")
-  .max(50, "Username must be at most 50 characters")
   .regex(/^[A-Za-z0-9._@-]+$/, "Username may contain letters, digits and . _ @ - only");
 
 export const passwordField = (min: number) =>

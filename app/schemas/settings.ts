@@ -1,11 +1,12 @@
 import { withZod } from "@remix-validated-form/with-zod";
 import { z } from "zod";
 import { currentPasswordField } from "./auth";
-import { contactSchema } from "./contact";
+import { blankWithin } from "./blank";
+import { CONTACT_LIMITS, contactSchema } from "./contact";
 
 /** An optional profile field: absent keeps what is stored (undefined), blank clears it (null). */
-const clearable = <T extends z.ZodTypeAny>(field: T) =>
-  z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? null : v), field.nullable());
+const clearable = <T extends z.ZodTypeAny>(field: T, max: number) =>
+  z.preprocess((v) => (typeof v === "string" && blankWithin(max)(v) === undefined ? null : v), field.nullable());
 
 /**
  * Settings → Profile and `PUT /api/auth/user`: first name, last name and email as for a contact;
@@ -14,9 +15,9 @@ const clearable = <T extends z.ZodTypeAny>(field: T) =>
  * login notification go to). Anything else (role, username…) is dropped.
  */
 export const profileSchema = contactSchema.pick({ firstName: true, lastName: true, email: true }).extend({
-  phone: clearable(contactSchema.shape.phone),
-  companyName: clearable(contactSchema.shape.companyName),
-  address: clearable(contactSchema.shape.address),
+  phone: clearable(contactSchema.shape.phone, CONTACT_LIMITS.phone),
+  companyName: clearable(contactSchema.shape.companyName, CONTACT_LIMITS.companyName),
+  address: clearable(contactSchema.shape.address, CONTACT_LIMITS.address),
   currentPassword: z.preprocess(
     (v) => (v === "" || v === null ? undefined : v),
     z.string({ invalid_type_error: "Current password is required" }).max(200, "Password must be at most 200 characters").optional(),
@@ -105,9 +106,9 @@ export type PreferencesInput = z.infer<typeof preferencesSchema>;
 export const twoFactorCodeSchema = z.object({
   code: z
     .string({ required_error: "Verification code is required", invalid_type_error: "Verification code is required" })
+    .max(40, "Invalid verification code")
     .trim()
-    .min(1, "Verification code is required")
-    .max(40, "Invalid verification code"),
+    .min(1, "Verification code is required"),
 });
 
 /** Turning two-factor on: a code from the app and the account's current password (re-authentication). */

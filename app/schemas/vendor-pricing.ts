@@ -32,9 +32,9 @@ function modifierMap(label: string, allowedKeys?: readonly string[]) {
     .record(
       z
         .string()
+        .max(MODIFIER_LIMITS.keyLength, `${label}: keys are at most ${MODIFIER_LIMITS.keyLength} characters`)
         .trim()
         .min(1, `${label}: a key is empty`)
-        .max(MODIFIER_LIMITS.keyLength, `${label}: keys are at most ${MODIFIER_LIMITS.keyLength} characters`)
         .regex(/^[\p{L}\p{N}][\p{L}\p{N} &'-]*$/u, `${label}: keys are letters, digits, spaces, & ' and -`)
         .refine((k) => !allowedKeys || allowedKeys.includes(k.toLowerCase()), {
           message: `${label}: keys must be one of ${allowedKeys?.join(", ")}`,

@@ -24,9 +24,9 @@ const URL_MESSAGE = "URL must be an http:// or https:// address";
 /** An absolute http(s) URL without credentials in it (a secret in a URL ends up in logs). */
 const url = z
   .string({ required_error: "URL is required", invalid_type_error: "URL must be text" })
+  .max(WEBHOOK_URL_MAX, `URL must be at most ${WEBHOOK_URL_MAX} characters`)
   .trim()
   .min(1, "URL is required")
-  .max(WEBHOOK_URL_MAX, `URL must be at most ${WEBHOOK_URL_MAX} characters`)
   .superRefine((value, ctx) => {
     let parsed: URL;
     try {
