@@ -1,9 +1,9 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page } from "@playwright/test";
 import { mkdirSync, writeFileSync } from "node:fs";
-import mongoose from "mongoose";
 import { jpeg } from "../tests/media-files";
 import { expect, test } from "./fixtures";
+import { insertAssessment } from "./seed";
 
 // WCAG 2.2 AA with axe-core on every screen and dialog, for each role, in every project (js, no-js,
 // phone, phone-no-js) and once more in the dark theme: a violation of a WCAG A/AA rule fails the
@@ -105,12 +105,11 @@ async function seedAccount(page: Page, ownerId: string, vendorId: string) {
     subject: "Your estimate for {{assessment.vehicle}}",
     htmlContent: "<p>Hi {{contact.firstName}}</p>",
   });
-  const now = new Date();
   const line = { damageType: "dent", severity: "moderate", location: "left", priced: true, baseCents: 10000, labour: { hours: 2, hoursFrom: "default", rateCents: 5000, cents: 10000 }, partsCents: 10000, modifiers: { make: 1, location: 1, seasonal: 1 }, markupPercentage: 0, minimumChargeCents: 0, minimumApplied: false, ruleCents: 30000, learning: { factor: 1, records: 0, cents: 0 }, totalCents: 30000 };
-  const { insertedId } = await mongoose.connection.collection("assessments").insertOne({
-    ownerId: new mongoose.Types.ObjectId(ownerId),
-    contactId: new mongoose.Types.ObjectId(contact.id),
-    vendorId: new mongoose.Types.ObjectId(vendorId),
+  const assessment = await insertAssessment({
+    ownerId,
+    contactId: contact.id,
+    vendorId,
     title: "Silver Camry",
     vehicleYear: 2019,
     vehicleMake: "Toyota",
@@ -123,15 +122,7 @@ async function seedAccount(page: Page, ownerId: string, vendorId: string) {
     damageCategories: ["dent"],
     lineItems: [line],
     aiAnalysis: { confidence: 0.8, description: "A dent", provider: "embedded" },
-    mediaUrls: [],
-    photoHashes: [],
-    photoBands: [],
-    photoWarnings: [],
-    audit: [],
-    createdAt: now,
-    updatedAt: now,
   });
-  const assessment = String(insertedId);
   const log = await api(page, "post", `/api/assessments/${assessment}/send-email`, { contactId: contact.id, templateId: template.id });
   // The upload wizard's details step: a photo in the draft.
   const upload = await page.request.post("/upload", { multipart: { files: { name: "door.jpg", mimeType: "image/jpeg", buffer: await jpeg() } } });

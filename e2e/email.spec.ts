@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 import mongoose from "mongoose";
 import { expect, test } from "./fixtures";
+import { insertAssessment } from "./seed";
 
 // The Email Center with JavaScript on and off: create a template (its preview follows the typing
 // with JavaScript, the Preview button posts it without), send an estimate from the Estimates desk
@@ -24,7 +25,7 @@ async function seed(ownerId: string) {
   const contact = await mongoose.connection
     .collection("contacts")
     .insertOne({ ownerId: owner, firstName: "Jane", lastName: "Doe", email: "jane.doe@example.com", createdAt: now, updatedAt: now });
-  const assessment = await mongoose.connection.collection("assessments").insertOne({
+  const assessmentId = await insertAssessment({
     ownerId: owner,
     title: "Silver Camry",
     vehicleYear: 2019,
@@ -33,18 +34,8 @@ async function seed(ownerId: string) {
     contactId: contact.insertedId,
     status: "reviewed",
     estimatedCost: 425.5,
-    mediaUrls: [],
-    photoHashes: [],
-    photoBands: [],
-    photoWarnings: [],
-    audit: [],
-    damages: [],
-    damageCategories: [],
-    lineItems: [],
-    createdAt: now,
-    updatedAt: now,
   });
-  return { assessmentId: String(assessment.insertedId), contactId: String(contact.insertedId) };
+  return { assessmentId, contactId: String(contact.insertedId) };
 }
 
 /** Reloads the Logs tab until the first log reads `status` (the worker delivers in the background). */
@@ -208,11 +199,7 @@ test("at 1366 px long titles wrap whole on template, estimate and package cards;
   });
   expect(template.status()).toBe(201);
   expect((await page.request.post("/api/packages", { data: { name: `${long} package`, price: 299, features: [] } })).status()).toBe(201);
-  const now = new Date();
-  await mongoose.connection.collection("assessments").insertOne({
-    ownerId: new mongoose.Types.ObjectId(dealer.id), title: `${long} estimate`, status: "uploaded", mediaUrls: [], photoHashes: [], photoBands: [],
-    photoWarnings: [], audit: [], damages: [], lineItems: [], damageCategories: [], createdAt: now, updatedAt: now,
-  });
+  await insertAssessment({ ownerId: dealer.id, title: `${long} estimate`, status: "uploaded" });
   const whole = async (selector: string) => {
     const cut = await page.locator(selector).evaluateAll((els) => els.filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent));
     expect(cut, `${selector} cut off`).toEqual([]);

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import mongoose from "mongoose";
 import { expect, test } from "./fixtures";
+import { insertAssessment } from "./seed";
 
 // The review desk, with JavaScript on and off: search and filter, open an estimate, approve it,
 // edit a line with a reason (the audit entry and the new total show), download the PDF.
@@ -220,26 +221,18 @@ test("a sent estimate edited into version 2 counts once, with its version, and t
   test.setTimeout(60_000);
   const vendor = await createUser("vendor");
   const dealer = await loginAs("dealer");
-  const now = new Date();
-  await mongoose.connection.collection("assessments").insertOne({
-    ownerId: new mongoose.Types.ObjectId(dealer.id),
-    vendorId: new mongoose.Types.ObjectId(vendor.id),
+  await insertAssessment({
+    ownerId: dealer.id,
+    vendorId: vendor.id,
     title: "Red Polo",
     vehicleMake: "VW",
     status: "sent",
-    sentAt: now,
+    sentAt: new Date(),
     severity: "moderate",
     estimatedCost: 300,
     damages: [{ damageType: "dent", location: "left", severity: "moderate", description: "Door dent", confidence: 0.8 }],
     damageCategories: ["dent"],
     lineItems: [line("dent", "moderate", "left", 30000)],
-    mediaUrls: [],
-    photoHashes: [],
-    photoBands: [],
-    photoWarnings: [],
-    audit: [],
-    createdAt: now,
-    updatedAt: now,
   });
 
   await page.goto("/estimates");

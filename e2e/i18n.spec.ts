@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import mongoose from "mongoose";
 import { expect, signInPage, test } from "./fixtures";
+import { insertAssessment } from "./seed";
 
 // Runs twice (JavaScript on and off): every screen of every role, in Spanish and in French, must
 // show no English. A new screen joins by a line in SCREENS.
@@ -152,11 +153,10 @@ function withoutStored(text: string, stored: string[]) {
   return rest;
 }
 
-async function seed(dealerId: string, vendorId: string) {
-  const now = new Date();
-  const { insertedId } = await mongoose.connection.collection("assessments").insertOne({
-    ownerId: new mongoose.Types.ObjectId(dealerId),
-    vendorId: new mongoose.Types.ObjectId(vendorId),
+function seed(dealerId: string, vendorId: string) {
+  return insertAssessment({
+    ownerId: dealerId,
+    vendorId,
     title: "Zafiro",
     vehicleYear: 2019,
     vehicleMake: "Seat",
@@ -166,7 +166,6 @@ async function seed(dealerId: string, vendorId: string) {
     estimatedCost: 300,
     damages: [{ damageType: "dent", location: "left", severity: "moderate", description: "Zafiro", confidence: 0.8 }],
     damageCategories: ["dent"],
-    lineItems: [],
     // Lines of every kind (labour, paint materials, a part, sublet), taxes and a deductible: the detail's lines and totals.
     estimateSheet: {
       lines: [
@@ -182,15 +181,7 @@ async function seed(dealerId: string, vendorId: string) {
       language: null,
       mileage: null,
     },
-    mediaUrls: [],
-    photoHashes: [],
-    photoBands: [],
-    photoWarnings: [],
-    audit: [],
-    createdAt: now,
-    updatedAt: now,
   });
-  return String(insertedId);
 }
 
 for (const lng of ["es", "fr"] as const) {

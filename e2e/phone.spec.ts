@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { measureJsBudgets } from "../bench/js-budget.mjs";
-import mongoose from "mongoose";
 import { expect, test } from "./fixtures";
+import { insertAssessment } from "./seed";
 
 // Staff use the app on phones (projects `phone` and `phone-no-js`: 360 px wide, touch). Every
 // signed-in screen of the build (screens added later included), plus the dialogs addressed by URL,
@@ -135,12 +135,12 @@ test("phone: whole login tabs, status badges with text, tables that stack, and a
   // An estimate with damages: its Damages table's last column is on the screen.
   const created = await page.request.post("/api/contacts", { data: { firstName: "Pat", lastName: "Phone", email: "pat@example.com" } });
   expect(created.status()).toBe(201);
-  const owner = new mongoose.Types.ObjectId((await (await page.request.get("/api/auth/user")).json()).id);
-  const now = new Date();
-  const { insertedId } = await mongoose.connection.collection("assessments").insertOne({
-    ownerId: owner, title: "Phone Corolla", status: "completed", mediaUrls: [], photoHashes: [], photoBands: [], photoWarnings: [], audit: [],
+  const insertedId = await insertAssessment({
+    ownerId: (await (await page.request.get("/api/auth/user")).json()).id,
+    title: "Phone Corolla",
+    status: "completed",
     damages: [{ damageType: "bumper_damage", location: "front", severity: "moderate", description: "Cracked bumper", confidence: 0.8 }],
-    damageCategories: ["bumper_damage"], lineItems: [], createdAt: now, updatedAt: now,
+    damageCategories: ["bumper_damage"],
   });
   await page.goto(`/estimates?view=${insertedId}`);
   await expectWhole(page, '[data-testid="estimate-damages"] tbody td:last-child', "Photo column");
