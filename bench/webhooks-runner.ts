@@ -5,6 +5,7 @@
 // estimate (orderKey), so the per-estimate order is kept under load too. Prints one JSON line.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import mongoose from "mongoose";
 import { User } from "../app/models/user.server";
 import { insertEndpoint } from "../app/models/webhook.server";
 import { seal } from "../app/services/secret-box.server";
@@ -20,6 +21,13 @@ const PER_ESTIMATE = 4;
 const RATE = Number(process.env.EVENT_RATE ?? 0);
 
 await db().ready;
+
+/** Database commands by collection and method (mongoose's debug hook sees every one the app sends). */
+const commands = new Map<string, number>();
+mongoose.set("debug", (collection: string, method: string) => {
+  const name = `${collection}.${method}`;
+  commands.set(name, (commands.get(name) ?? 0) + 1);
+});
 
 /** Per receiver: arrivals by webhook-id (how many, and the delay of the first), and each estimate's sequence. */
 const receivers = await Promise.all(
@@ -51,6 +59,7 @@ for (const r of receivers) {
 }
 const worker = new WebhookWorker({ allow: (parseOutboundAllow("loopback") as { ok: true; allow: never }).allow }).start();
 
+commands.clear();
 const started = performance.now();
 let next = 0;
 await Promise.all(
@@ -72,6 +81,7 @@ const deadline = Date.now() + 5 * 60_000;
 while (total() < EVENTS * 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
 const doneMs = performance.now() - started;
 await worker.stop();
+mongoose.set("debug", false);
 
 const delays = receivers.flatMap((r) => [...r.arrivals.values()].map((a) => a.delayMs)).sort((a, b) => a - b);
 const pct = (p: number) => delays[Math.min(delays.length - 1, Math.max(0, Math.ceil((p / 100) * delays.length) - 1))] ?? NaN;
@@ -84,5 +94,5 @@ const outOfOrder = receivers.reduce(
 for (const r of receivers) r.server.close();
 await closeDb();
 const cpu = process.cpuUsage();
-console.log(JSON.stringify({ rate: RATE, appCpuMs: Math.round((cpu.user + cpu.system) / 1000), events: EVENTS, endpoints: 3, delivered: total(), emitMs: Math.round(emitMs), doneMs: Math.round(doneMs), p50: pct(50), p95: pct(95), max: delays[delays.length - 1], repeats, outOfOrder }));
+console.log(JSON.stringify({ rate: RATE, appCpuMs: Math.round((cpu.user + cpu.system) / 1000), events: EVENTS, endpoints: 3, delivered: total(), emitMs: Math.round(emitMs), doneMs: Math.round(doneMs), p50: pct(50), p95: pct(95), max: delays[delays.length - 1], repeats, outOfOrder, commands: Object.fromEntries([...commands].sort((a, b) => b[1] - a[1])) }));
 process.exit(0);
