@@ -15,10 +15,11 @@ import {
   findUnfannedEvents,
   headsOfLines,
   noteEndpointSuccess,
+  lineKey,
   recordAttemptFailed,
-  recordDelivered,
+  recordDeliveredMany,
   releaseAbandoned,
-  releaseLine,
+  releaseLines,
   type DeliveryAttemptRecord,
   type WebhookDeliveryRecord,
   type WebhookEndpointRecord,
@@ -53,6 +54,8 @@ export interface WebhookWorkerOptions {
 
 const RECOVERY_EVERY_MS = 5_000;
 const COALESCE_MS = 20;
+/** At most this many 2xx answers recorded in one command. */
+const RECORD_BATCH = 128;
 /** A fan-out older than this with no deliveries yet was cut short (its process died): finished here. */
 const FAN_OUT_GRACE_MS = 10_000;
 /** DNS (5 s at most, outbound.server) + the request's own timeout + margin: an attempt never outlives its lease. */
@@ -192,7 +195,7 @@ export class WebhookWorker {
     const candidates = await dueDeliveries({ now, limit: free * 2 });
     if (candidates.length === 0) return 0;
     // Per estimate line and endpoint only the first undelivered delivery may go (in order).
-    const lineOf = (c: { endpointId: Types.ObjectId; orderKey?: string }) => `${String(c.endpointId)}:${c.orderKey}`;
+    const lineOf = lineKey;
     const heads = await headsOfLines(candidates.flatMap((c) => (c.orderKey ? [{ endpointId: c.endpointId, orderKey: c.orderKey }] : [])));
     const ids: Types.ObjectId[] = [];
     const waiting: typeof candidates = [];
@@ -209,7 +212,7 @@ export class WebhookWorker {
     ids.splice(free);
     if (ids.length === 0) return 0;
     const claimToken = `${this.workerId}:${randomBytes(6).toString("hex")}`;
-    const claimed = await claimDeliveries({ ids, claimToken, leaseUntil: new Date(now.getTime() + leaseFor(this.timeoutMs)) });
+    const claimed = await claimDeliveries({ ids, claimToken, now, leaseUntil: new Date(now.getTime() + leaseFor(this.timeoutMs)) });
     if (claimed.length === 0) return 0;
     const [endpoints, events] = await Promise.all([
       endpointsByIds(claimed.map((d) => d.endpointId)),
@@ -271,8 +274,7 @@ export class WebhookWorker {
       ...(manual ? { manual } : {}),
     };
     if ("statusCode" in outcome && outcome.statusCode >= 200 && outcome.statusCode < 300) {
-      const delivered = await recordDelivered({ delivery, attempt });
-      if (delivered) await Promise.all([this.noteSuccess(endpoint, at), this.nextInLine(delivered)]);
+      await Promise.all([this.recordDelivered(delivery, attempt), this.noteSuccess(endpoint, at)]);
       return;
     }
     // The n-th failed attempt waits the n-th delay; a Redeliver is one attempt, no schedule after it.
@@ -300,7 +302,37 @@ export class WebhookWorker {
 
   /** A line's head is done: what waits behind it (if anything was deferred) is due now. */
   private async nextInLine(delivery: WebhookDeliveryRecord) {
-    if (delivery.orderKey && delivery.blocking) await releaseLine({ endpointId: delivery.endpointId, orderKey: delivery.orderKey, now: dbNow() });
+    if (delivery.orderKey && delivery.blocking) await releaseLines({ lines: [delivery], now: dbNow() });
+  }
+
+  /**
+   * 2xx answers wait here while one record is being written and go together in the next: one
+   * command for many deliveries when they finish close together (a burst), one each when they do
+   * not. Each caller learns when its own delivery is recorded (or that recording failed).
+   */
+  private readonly toRecord: { delivery: WebhookDeliveryRecord; attempt: DeliveryAttemptRecord; done: (error?: unknown) => void }[] = [];
+  private recording = false;
+  private recordDelivered(delivery: WebhookDeliveryRecord, attempt: DeliveryAttemptRecord) {
+    return new Promise<void>((resolve, reject) => {
+      this.toRecord.push({ delivery, attempt, done: (error) => (error === undefined ? resolve() : reject(error)) });
+      if (!this.recording) void this.recordWaiting();
+    });
+  }
+
+  private async recordWaiting() {
+    this.recording = true;
+    while (this.toRecord.length > 0) {
+      const batch = this.toRecord.splice(0, RECORD_BATCH);
+      try {
+        const blocking = await recordDeliveredMany(batch);
+        await releaseLines({ lines: blocking, now: dbNow() });
+        for (const item of batch) item.done();
+      } catch (error) {
+        // Not recorded: each attempt's lease runs out and it is due again (at least once).
+        for (const item of batch) item.done(error ?? new Error("not recorded"));
+      }
+    }
+    this.recording = false;
   }
 
   /**
