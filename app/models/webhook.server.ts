@@ -287,10 +287,10 @@ const isOnlyDuplicates = (error: unknown) => {
 /** Due pending deliveries nobody holds, oldest due first (candidates: the claim decides). */
 export async function dueDeliveries({ now, limit }: { now: Date; limit: number }) {
   return WebhookDelivery.find({ status: "pending", inFlight: false, nextAttemptAt: trusted({ $lte: now }) })
-    .select({ _id: 1, endpointId: 1, orderKey: 1, eventAt: 1 })
+    .select({ _id: 1, endpointId: 1, eventId: 1, orderKey: 1, eventAt: 1 })
     .sort({ nextAttemptAt: 1, _id: 1 })
     .limit(limit)
-    .lean<Pick<WebhookDeliveryRecord, "_id" | "endpointId" | "orderKey" | "eventAt">[]>();
+    .lean<Pick<WebhookDeliveryRecord, "_id" | "endpointId" | "eventId" | "orderKey" | "eventAt">[]>();
 }
 
 /**

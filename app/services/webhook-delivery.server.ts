@@ -62,7 +62,12 @@ const FAN_OUT_GRACE_MS = 10_000;
 const leaseFor = (timeoutMs: number) => timeoutMs + 5_000 + 10_000;
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
-const agents = { "http:": new http.Agent({ keepAlive: true, maxSockets: 16 }), "https:": new https.Agent({ keepAlive: true, maxSockets: 16 }) };
+/** Connections per receiver (host and port) at once; deliveries beyond wait for one, within their timeout. */
+const SOCKETS_PER_HOST = 64;
+const agents = {
+  "http:": new http.Agent({ keepAlive: true, maxSockets: SOCKETS_PER_HOST }),
+  "https:": new https.Agent({ keepAlive: true, maxSockets: SOCKETS_PER_HOST }),
+};
 
 /** Answered by the receiver (any status), or an error without one. */
 type Outcome = { statusCode: number } | { error: string };
@@ -111,7 +116,13 @@ async function post(url: string, headers: Record<string, string>, body: string, 
         response.on("error", done);
       },
     );
-    const timer = setTimeout(() => request.destroy(Object.assign(new Error(`No answer within ${timeoutMs} ms`), { code: "ETIMEDOUT" })), timeoutMs);
+    // The timeout counts from here, a wait for a free connection included, so an attempt never outlives its lease.
+    let sent = false;
+    request.once("socket", () => (sent = true));
+    const timer = setTimeout(() => {
+      const message = sent ? `No answer within ${timeoutMs} ms` : `Not sent within ${timeoutMs} ms: every connection to this host was busy`;
+      request.destroy(Object.assign(new Error(message), { code: "ETIMEDOUT" }));
+    }, timeoutMs);
     request.on("error", (error: Error & { code?: string }) => {
       clearTimeout(timer);
       resolve({ error: error.code === "ETIMEDOUT" ? error.message : `${error.code ?? "Error"}: ${error.message}` });
@@ -195,29 +206,34 @@ export class WebhookWorker {
     const candidates = await dueDeliveries({ now, limit: free * 2 });
     if (candidates.length === 0) return 0;
     // Per estimate line and endpoint only the first undelivered delivery may go (in order).
-    const lineOf = lineKey;
     const heads = await headsOfLines(candidates.flatMap((c) => (c.orderKey ? [{ endpointId: c.endpointId, orderKey: c.orderKey }] : [])));
-    const ids: Types.ObjectId[] = [];
+    const goNow: typeof candidates = [];
     const waiting: typeof candidates = [];
     for (const c of candidates) {
-      const head = c.orderKey ? heads.get(lineOf(c)) : null;
-      if (!head || String(head) === String(c._id)) ids.push(c._id);
+      const head = c.orderKey ? heads.get(lineKey(c)) : null;
+      if (!head || String(head) === String(c._id)) goNow.push(c);
       else waiting.push(c);
     }
-    // Out of the way until their head is done (released then), at the latest a lease from now.
-    if (waiting.length > 0) {
-      const blocking = [...new Set(waiting.map((c) => String(heads.get(lineOf(c)))))].map((id) => new Types.ObjectId(id));
-      await deferDeliveries({ ids: waiting.map((c) => c._id), heads: blocking, until: new Date(now.getTime() + leaseFor(this.timeoutMs)), now });
-    }
-    ids.splice(free);
-    if (ids.length === 0) return 0;
+    // Out of the way until their head is done (released then), at the latest a lease from now:
+    // other documents than the claim's, so both go at once (the marks and releases keep the order).
+    const blocking = [...new Set(waiting.map((c) => String(heads.get(lineKey(c)))))].map((id) => new Types.ObjectId(id));
+    const deferring = waiting.length > 0 ? deferDeliveries({ ids: waiting.map((c) => c._id), heads: blocking, until: new Date(now.getTime() + leaseFor(this.timeoutMs)), now }) : null;
+    const taking = this.take(goNow.slice(0, free), now);
+    const [taken] = await Promise.all([taking, deferring]);
+    return taken;
+  }
+
+  /** Claims these candidates, reading their events and endpoints meanwhile, and starts an attempt for each it holds. */
+  private async take(chosen: { _id: Types.ObjectId; endpointId: Types.ObjectId; eventId: Types.ObjectId }[], now: Date) {
+    if (chosen.length === 0) return 0;
     const claimToken = `${this.workerId}:${randomBytes(6).toString("hex")}`;
-    const claimed = await claimDeliveries({ ids, claimToken, now, leaseUntil: new Date(now.getTime() + leaseFor(this.timeoutMs)) });
-    if (claimed.length === 0) return 0;
-    const [endpoints, events] = await Promise.all([
-      endpointsByIds(claimed.map((d) => d.endpointId)),
-      eventsByIds(claimed.map((d) => d.eventId)),
+    const unique = (list: Types.ObjectId[]) => [...new Map(list.map((id) => [String(id), id])).values()];
+    const [claimed, endpoints, events] = await Promise.all([
+      claimDeliveries({ ids: chosen.map((c) => c._id), claimToken, now, leaseUntil: new Date(now.getTime() + leaseFor(this.timeoutMs)) }),
+      endpointsByIds(unique(chosen.map((c) => c.endpointId))),
+      eventsByIds(unique(chosen.map((c) => c.eventId))),
     ]);
+    if (claimed.length === 0) return 0;
     const endpointById = new Map(endpoints.map((e) => [String(e._id), e]));
     const eventById = new Map(events.map((e) => [String(e._id), e]));
     for (const delivery of claimed) {
