@@ -203,7 +203,9 @@ export class WebhookWorker {
 
   private async claim(free: number) {
     const now = dbNow();
-    const candidates = await dueDeliveries({ now, limit: free * 2 });
+    // Four times the free slots: in a full queue of estimates with several events each, most
+    // candidates wait behind their line's head, and a claim should still fill its slots.
+    const candidates = await dueDeliveries({ now, limit: free * 4 });
     if (candidates.length === 0) return 0;
     // Per estimate line and endpoint only the first undelivered delivery may go (in order).
     const heads = await headsOfLines(candidates.flatMap((c) => (c.orderKey ? [{ endpointId: c.endpointId, orderKey: c.orderKey }] : [])));
