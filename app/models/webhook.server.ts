@@ -294,26 +294,23 @@ export async function dueDeliveries({ now, limit }: { now: Date; limit: number }
 }
 
 /**
- * The first undelivered delivery of each of these lines (an estimate's deliveries to one endpoint),
- * keyed by lineKey: only it may go now. One query for all the lines: their pending deliveries (few:
- * a line is rarely more than its head and what waits behind it), the earliest of each kept here.
+ * The undelivered deliveries of each of these lines (an estimate's deliveries to one endpoint), in
+ * the order they must go (their events' order), keyed by lineKey: only the first may go now. One
+ * query for all the lines: a line is rarely more than its head and what waits behind it.
  */
-export async function headsOfLines(lines: { endpointId: Types.ObjectId; orderKey: string }[]) {
+export async function pendingInLines(lines: { endpointId: Types.ObjectId; orderKey: string }[]) {
   const unique = new Map(lines.map((l) => [lineKey(l), { endpointId: l.endpointId, orderKey: l.orderKey }]));
-  const heads = new Map<string, Types.ObjectId>();
-  if (unique.size === 0) return heads;
+  const byLine = new Map<string, Types.ObjectId[]>();
+  if (unique.size === 0) return byLine;
   const pending = await WebhookDelivery.find({ status: "pending", $or: [...unique.values()] })
     .select({ _id: 1, endpointId: 1, orderKey: 1, eventAt: 1 })
     .lean<{ _id: Types.ObjectId; endpointId: Types.ObjectId; orderKey: string; eventAt: Date }[]>();
-  const first = new Map<string, (typeof pending)[number]>();
+  pending.sort((a, b) => a.eventAt.getTime() - b.eventAt.getTime() || (String(a._id) < String(b._id) ? -1 : String(a._id) > String(b._id) ? 1 : 0));
   for (const d of pending) {
     const line = lineKey(d);
-    const earliest = first.get(line);
-    const earlier = !earliest || d.eventAt < earliest.eventAt || (d.eventAt.getTime() === earliest.eventAt.getTime() && String(d._id) < String(earliest._id));
-    if (earlier) first.set(line, d);
+    byLine.set(line, [...(byLine.get(line) ?? []), d._id]);
   }
-  for (const [line, d] of first) heads.set(line, d._id);
-  return heads;
+  return byLine;
 }
 
 /** An estimate's line to one endpoint. */
@@ -356,16 +353,30 @@ export async function releaseLines({ lines, now }: { lines: { endpointId: Types.
 }
 
 /**
- * Takes these deliveries if nobody else did meanwhile (each update is atomic per document), and
- * answers the ones this claim holds.
+ * Takes these deliveries if nobody else did meanwhile (each update is atomic per document), each
+ * group with its own lease, in one command, and answers the ones this claim holds.
  */
-export async function claimDeliveries({ ids, claimToken, now, leaseUntil }: { ids: Types.ObjectId[]; claimToken: string; now: Date; leaseUntil: Date }) {
-  await WebhookDelivery.updateMany(
-    // Still due: one deferred or rescheduled by another worker since it was read is not taken.
-    { _id: trusted({ $in: ids }), status: "pending", inFlight: false, nextAttemptAt: trusted({ $lte: now }) },
-    { $set: { inFlight: true, claimToken, leaseUntil } },
+export async function claimDeliveries({ groups, claimToken, now }: { groups: { ids: Types.ObjectId[]; leaseUntil: Date }[]; claimToken: string; now: Date }) {
+  await WebhookDelivery.bulkWrite(
+    groups.map(({ ids, leaseUntil }) => ({
+      updateMany: {
+        // Still due: one deferred or rescheduled by another worker since it was read is not taken.
+        filter: { _id: trusted({ $in: ids }), status: "pending", inFlight: false, nextAttemptAt: trusted({ $lte: now }) },
+        update: { $set: { inFlight: true, claimToken, leaseUntil } },
+      },
+    })),
+    { ordered: false },
   );
-  return WebhookDelivery.find({ _id: trusted({ $in: ids }), claimToken, inFlight: true }).lean<WebhookDeliveryRecord[]>();
+  return WebhookDelivery.find({ _id: trusted({ $in: groups.flatMap((g) => g.ids) }), claimToken, inFlight: true }).lean<WebhookDeliveryRecord[]>();
+}
+
+/** Gives back held deliveries that were not attempted (their line stopped): due again, for any worker. */
+export async function unclaimDeliveries({ ids, claimToken }: { ids: Types.ObjectId[]; claimToken: string }) {
+  if (ids.length === 0) return;
+  await WebhookDelivery.updateMany(
+    { _id: trusted({ $in: ids }), claimToken, inFlight: true },
+    { $set: { inFlight: false }, $unset: { claimToken: 1, leaseUntil: 1 } },
+  );
 }
 
 const held = (delivery: WebhookDeliveryRecord) => ({ _id: delivery._id, claimToken: delivery.claimToken, inFlight: true });

@@ -114,6 +114,22 @@ describe("webhook workers on several instances", () => {
     for (let e = 0; e < 8; e++) expect(arrivals.filter((a) => a.e === e).map((a) => a.n)).toEqual([0, 0, 1, 2]);
   }, 60_000);
 
+  it("sends an estimate's due deliveries one after another in one claim, and gives back what follows one that failed", async () => {
+    receiver.script("/line", [200, 500, 200]);
+    const id = await endpoint("/line");
+    // Four events of one estimate, all due before the worker looks: one claim takes the line.
+    for (let n = 0; n < 4; n++) await emitEvent({ ownerId, type: "estimate.updated", data: { n }, orderKey: "line-1" });
+    worker({ retryDelaysMs: [300] });
+    await until("five arrivals", () => receiver.on("/line").length >= 5);
+    await until("all recorded", async () => (await WebhookDelivery.countDocuments({ endpointId: new Types.ObjectId(id), status: "delivered" })) === 4);
+    await new Promise((r) => setTimeout(r, 300));
+    // 1 failed: 2 and 3, already held by the claim, waited for its retry instead of going on.
+    expect(receiver.on("/line").map((r) => (JSON.parse(r.body) as { data: { n: number } }).data.n)).toEqual([0, 1, 1, 2, 3]);
+    const records = await WebhookDelivery.find({ endpointId: new Types.ObjectId(id) }).sort({ eventAt: 1 }).lean();
+    expect(records.map((d) => d.attempts.map((a) => a.statusCode))).toEqual([[200], [500, 200], [200], [200]]);
+    expect(records.filter((d) => d.inFlight || d.claimToken)).toEqual([]);
+  });
+
   it("finishes a fan-out a dead process left, and sends again an attempt whose worker died", async () => {
     const id = await endpoint("/recovered");
     // An event written, its process gone before the deliveries (older than the grace of 10 s).
