@@ -229,12 +229,13 @@ export class WebhookWorker {
     const waiting: { delivery: Candidate; head: Types.ObjectId }[] = [];
     const seen = new Set<string>();
     for (const c of candidates) {
-      if (seen.has(lineKey(c)) && c.orderKey) continue;
-      const line = c.orderKey ? lines.get(lineKey(c)) : undefined;
-      if (!line) {
+      if (!c.orderKey) {
         chains.push([c]);
         continue;
       }
+      const line = lines.get(lineKey(c));
+      // No line: it stopped being pending since it was read (another worker took it).
+      if (!line || seen.has(lineKey(c))) continue;
       seen.add(lineKey(c));
       // The line's undelivered deliveries in order: the due ones from its head on go together.
       const chain: Candidate[] = [];
