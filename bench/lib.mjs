@@ -36,7 +36,8 @@ export async function stopProcess(child, signal = "SIGTERM") {
 export async function startEngine({ dir, port, heapMb = 512 }) {
   const proc = spawn(
     "java",
-    [`-Xmx${heapMb}m`, "-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError", "-jar", LAUNCHER_JAR,
+    // BENCH_ENGINE_ARGS (e.g. "-XX:StartFlightRecording=filename=/tmp/engine.jfr") profiles the engine under a bench's load.
+    [`-Xmx${heapMb}m`, "-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError", ...(process.env.BENCH_ENGINE_ARGS ?? "").split(" ").filter(Boolean), "-jar", LAUNCHER_JAR,
       "--port", String(port), "--dir", dir, "--cache-mb", String(Math.floor(heapMb / 4)), "--watch-stdin"],
     { stdio: ["pipe", "pipe", "inherit"] },
   );
@@ -110,6 +111,23 @@ export function cpuSeconds(pid) {
   }
 }
 
+/** CPU seconds of a process's threads whose name starts with `prefix` (a JVM's "C2 CompilerThread"), from /proc. */
+export function threadCpuSeconds(pid, prefix) {
+  try {
+    return readdirSync(`/proc/${pid}/task`).reduce((sum, task) => {
+      try {
+        if (!readFileSync(`/proc/${pid}/task/${task}/comm`, "utf8").startsWith(prefix)) return sum;
+        const fields = readFileSync(`/proc/${pid}/task/${task}/stat`, "utf8").split(") ")[1].split(" ");
+        return sum + (Number(fields[11]) + Number(fields[12])) / 100;
+      } catch {
+        return sum; // the thread ended meanwhile
+      }
+    }, 0);
+  } catch {
+    return 0;
+  }
+}
+
 /** The live child processes of a process (e.g. the app's cluster workers), from /proc. */
 export function childPids(pid) {
   try {
@@ -157,7 +175,8 @@ export async function runBundled(entry, env, { timeoutMs = 15 * 60_000 } = {}) {
       logLevel: "warning",
     });
     const stdout = await new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [outfile], { env: { ...process.env, NODE_ENV: "production", ...env }, stdio: ["ignore", "pipe", "inherit"] });
+      const nodeArgs = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
+      const child = spawn(process.execPath, [...nodeArgs, outfile], { env: { ...process.env, NODE_ENV: "production", ...env }, stdio: ["ignore", "pipe", "inherit"] });
       let out = "";
       child.stdout.on("data", (d) => (out += d));
       const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);

@@ -117,7 +117,7 @@ const deliverySchema = new Schema(
     deliveredAt: { type: Date },
     /** The next attempt was asked for by the account (Redeliver): one attempt, no schedule after it. */
     manual: { type: Boolean },
-    /** Deliveries of its line wait behind it: its end releases them (releaseLine). */
+    /** Deliveries of its line wait behind it: its end releases them (releaseLines). */
     blocking: { type: Boolean },
   },
   { timestamps: true },
@@ -126,8 +126,10 @@ deliverySchema.index({ eventId: 1, endpointId: 1 }, { unique: true });
 // The worker's claim (due, pending, not held) and, by its prefix, recovery (pending, held past the
 // lease). Every index is written on each of a delivery's state changes: there are few.
 deliverySchema.index({ status: 1, inFlight: 1, nextAttemptAt: 1 });
-// The head of an estimate's line to one endpoint; an endpoint's log, newest first.
-deliverySchema.index({ endpointId: 1, orderKey: 1, status: 1, eventAt: 1 });
+// The heads of a claim's estimate lines (pending, then an $or of the lines: one range per line, also
+// on the embedded engine, which bounds an index walk by an $or only after an equality prefix), a
+// line's release, a disabled endpoint's pending deliveries; an endpoint's log, newest first.
+deliverySchema.index({ status: 1, endpointId: 1, orderKey: 1, eventAt: 1 });
 deliverySchema.index({ ownerId: 1, endpointId: 1, createdAt: -1 });
 export const WebhookDelivery = defineModel("WebhookDelivery", deliverySchema);
 
@@ -285,65 +287,96 @@ const isOnlyDuplicates = (error: unknown) => {
 /** Due pending deliveries nobody holds, oldest due first (candidates: the claim decides). */
 export async function dueDeliveries({ now, limit }: { now: Date; limit: number }) {
   return WebhookDelivery.find({ status: "pending", inFlight: false, nextAttemptAt: trusted({ $lte: now }) })
-    .select({ _id: 1, endpointId: 1, orderKey: 1, eventAt: 1 })
+    .select({ _id: 1, endpointId: 1, eventId: 1, orderKey: 1, eventAt: 1 })
     .sort({ nextAttemptAt: 1, _id: 1 })
     .limit(limit)
-    .lean<Pick<WebhookDeliveryRecord, "_id" | "endpointId" | "orderKey" | "eventAt">[]>();
+    .lean<Pick<WebhookDeliveryRecord, "_id" | "endpointId" | "eventId" | "orderKey" | "eventAt">[]>();
 }
 
 /**
- * The first undelivered delivery of each of these lines (an estimate's deliveries to one endpoint),
- * keyed `endpointId:orderKey`: only it may go now. One point query per line, each an exact range of
- * the line index (one query with two `$in`s matched every pending delivery of the cross product: slower in bench/webhooks).
+ * The undelivered deliveries of each of these lines (an estimate's deliveries to one endpoint), in
+ * the order they must go (their events' order), keyed by lineKey: only the first may go now. One
+ * query for all the lines: a line is rarely more than its head and what waits behind it.
  */
-export async function headsOfLines(lines: { endpointId: Types.ObjectId; orderKey: string }[]) {
-  const unique = new Map(lines.map((l) => [`${String(l.endpointId)}:${l.orderKey}`, l]));
-  const found = await Promise.all(
-    [...unique].map(async ([line, { endpointId, orderKey }]) => {
-      const head = await WebhookDelivery.findOne({ endpointId, orderKey, status: "pending" })
-        .select({ _id: 1 })
-        .sort({ eventAt: 1, _id: 1 })
-        .lean<{ _id: Types.ObjectId }>();
-      return [line, head?._id] as const;
-    }),
-  );
-  return new Map(found.filter((f): f is readonly [string, Types.ObjectId] => Boolean(f[1])));
+export async function pendingInLines(lines: { endpointId: Types.ObjectId; orderKey: string }[]) {
+  const unique = new Map(lines.map((l) => [lineKey(l), { endpointId: l.endpointId, orderKey: l.orderKey }]));
+  const byLine = new Map<string, Types.ObjectId[]>();
+  if (unique.size === 0) return byLine;
+  const pending = await WebhookDelivery.find({ status: "pending", $or: [...unique.values()] })
+    .select({ _id: 1, endpointId: 1, orderKey: 1, eventAt: 1 })
+    .lean<{ _id: Types.ObjectId; endpointId: Types.ObjectId; orderKey: string; eventAt: Date }[]>();
+  pending.sort((a, b) => a.eventAt.getTime() - b.eventAt.getTime() || (String(a._id) < String(b._id) ? -1 : String(a._id) > String(b._id) ? 1 : 0));
+  for (const d of pending) {
+    const line = lineKey(d);
+    byLine.set(line, [...(byLine.get(line) ?? []), d._id]);
+  }
+  return byLine;
 }
+
+/** An estimate's line to one endpoint. */
+export const lineKey = (l: { endpointId: Types.ObjectId; orderKey?: string }) => `${String(l.endpointId)}:${l.orderKey}`;
 
 /**
  * Deliveries waiting behind their lines' heads are not due before `until`, and the heads are told
- * to release them when they are done (releaseLine). In this order: a head that finishes after it
- * is marked releases its line itself; one that finished before (it was in flight while the waiters
- * were read) did not see the mark, so its line is released here, or the waiters would sit until
- * `until` (about a lease).
+ * to release them when they are done (releaseLines). In this order, in one command: a head that
+ * finishes after it is marked releases its line itself; one that finished before (it was in flight
+ * while the waiters were read) did not see the mark, so its line is released here, or the waiters
+ * would sit until `until` (about a lease).
  */
 export async function deferDeliveries({ ids, heads, until, now }: { ids: Types.ObjectId[]; heads: Types.ObjectId[]; until: Date; now: Date }) {
-  await WebhookDelivery.updateMany({ _id: trusted({ $in: ids }), status: "pending", inFlight: false }, { $set: { nextAttemptAt: until } });
-  await WebhookDelivery.updateMany({ _id: trusted({ $in: heads }) }, { $set: { blocking: true } });
+  await WebhookDelivery.bulkWrite(
+    [
+      { updateMany: { filter: { _id: trusted({ $in: ids }), status: "pending", inFlight: false }, update: { $set: { nextAttemptAt: until } } } },
+      { updateMany: { filter: { _id: trusted({ $in: heads }) }, update: { $set: { blocking: true } } } },
+    ],
+    { ordered: true },
+  );
   const done = await WebhookDelivery.find({ _id: trusted({ $in: heads }), status: trusted({ $ne: "pending" }) })
     .select({ endpointId: 1, orderKey: 1 })
     .lean<{ endpointId: Types.ObjectId; orderKey?: string }[]>();
-  for (const head of done) if (head.orderKey) await releaseLine({ endpointId: head.endpointId, orderKey: head.orderKey, now });
+  await releaseLines({ lines: done, now });
 }
 
-/** The head of a line is done (delivered or failed for good): the rest of the line is due now. */
-export async function releaseLine({ endpointId, orderKey, now }: { endpointId: Types.ObjectId; orderKey: string; now: Date }) {
-  await WebhookDelivery.updateMany(
-    { endpointId, orderKey, status: "pending", inFlight: false, nextAttemptAt: trusted({ $gt: now }) },
-    { $set: { nextAttemptAt: now } },
+/** These lines' heads are done (delivered or failed for good): the rest of each line is due now. One command. */
+export async function releaseLines({ lines, now }: { lines: { endpointId: Types.ObjectId; orderKey?: string }[]; now: Date }) {
+  const unique = new Map(lines.flatMap((l) => (l.orderKey ? [[lineKey(l), { endpointId: l.endpointId, orderKey: l.orderKey }] as const] : [])));
+  if (unique.size === 0) return;
+  await WebhookDelivery.bulkWrite(
+    [...unique.values()].map(({ endpointId, orderKey }) => ({
+      updateMany: {
+        filter: { status: "pending", endpointId, orderKey, inFlight: false, nextAttemptAt: trusted({ $gt: now }) },
+        update: { $set: { nextAttemptAt: now } },
+      },
+    })),
+    { ordered: false },
   );
 }
 
 /**
- * Takes these deliveries if nobody else did meanwhile (each update is atomic per document), and
- * answers the ones this claim holds.
+ * Takes these deliveries if nobody else did meanwhile (each update is atomic per document), each
+ * group with its own lease, in one command, and answers the ones this claim holds.
  */
-export async function claimDeliveries({ ids, claimToken, leaseUntil }: { ids: Types.ObjectId[]; claimToken: string; leaseUntil: Date }) {
-  await WebhookDelivery.updateMany(
-    { _id: trusted({ $in: ids }), status: "pending", inFlight: false },
-    { $set: { inFlight: true, claimToken, leaseUntil } },
+export async function claimDeliveries({ groups, claimToken, now }: { groups: { ids: Types.ObjectId[]; leaseUntil: Date }[]; claimToken: string; now: Date }) {
+  await WebhookDelivery.bulkWrite(
+    groups.map(({ ids, leaseUntil }) => ({
+      updateMany: {
+        // Still due: one deferred or rescheduled by another worker since it was read is not taken.
+        filter: { _id: trusted({ $in: ids }), status: "pending", inFlight: false, nextAttemptAt: trusted({ $lte: now }) },
+        update: { $set: { inFlight: true, claimToken, leaseUntil } },
+      },
+    })),
+    { ordered: false },
   );
-  return WebhookDelivery.find({ _id: trusted({ $in: ids }), claimToken, inFlight: true }).lean<WebhookDeliveryRecord[]>();
+  return WebhookDelivery.find({ _id: trusted({ $in: groups.flatMap((g) => g.ids) }), claimToken, inFlight: true }).lean<WebhookDeliveryRecord[]>();
+}
+
+/** Gives back held deliveries that were not attempted (their line stopped): due again, for any worker. */
+export async function unclaimDeliveries({ ids, claimToken }: { ids: Types.ObjectId[]; claimToken: string }) {
+  if (ids.length === 0) return;
+  await WebhookDelivery.updateMany(
+    { _id: trusted({ $in: ids }), claimToken, inFlight: true },
+    { $set: { inFlight: false }, $unset: { claimToken: 1, leaseUntil: 1 } },
+  );
 }
 
 const held = (delivery: WebhookDeliveryRecord) => ({ _id: delivery._id, claimToken: delivery.claimToken, inFlight: true });
@@ -359,6 +392,37 @@ export async function recordDelivered({ delivery, attempt }: { delivery: Webhook
     },
     { returnDocument: "after", projection: { attempts: 0 } },
   ).lean<WebhookDeliveryRecord>();
+}
+
+/**
+ * Several 2xx answers recorded in one command (the worker gathers those that finish while a record is
+ * being written). Answers the lines to release: those of the deliveries now delivered that a claim
+ * marked as blocking their line (whoever recorded them: one whose claim was lost to a lease's end
+ * was delivered by the worker that took it over).
+ */
+export async function recordDeliveredMany(items: { delivery: WebhookDeliveryRecord; attempt: DeliveryAttemptRecord }[]) {
+  if (items.length === 1) {
+    const recorded = await recordDelivered(items[0]);
+    return recorded?.blocking ? [recorded] : [];
+  }
+  await WebhookDelivery.bulkWrite(
+    items.map(({ delivery, attempt }) => ({
+      updateOne: {
+        filter: held(delivery),
+        update: {
+          $set: { status: "delivered", inFlight: false, deliveredAt: attempt.at, lastStatusCode: attempt.statusCode },
+          $push: { attempts: attempt },
+          $unset: { claimToken: 1, leaseUntil: 1, nextAttemptAt: 1, lastError: 1, manual: 1 },
+        },
+      },
+    })),
+    { ordered: false },
+  );
+  const inLines = items.filter(({ delivery }) => delivery.orderKey);
+  if (inLines.length === 0) return [];
+  return WebhookDelivery.find({ _id: trusted({ $in: inLines.map(({ delivery }) => delivery._id) }), status: "delivered", blocking: true })
+    .select({ endpointId: 1, orderKey: 1 })
+    .lean<{ endpointId: Types.ObjectId; orderKey?: string }[]>();
 }
 
 /** A failed attempt: pending again at `retryAt`, or failed for good without one. */

@@ -1,4 +1,4 @@
-import { Types } from "mongoose";
+import { Types, trusted } from "mongoose";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { WebhookDelivery, WebhookEvent, insertEndpoint } from "~/models/webhook.server";
 import { parseOutboundAllow, type OutboundAllowList } from "~/utils/outbound.server";
@@ -78,6 +78,57 @@ describe("webhook workers on several instances", () => {
     }
     await until("90 prompt deliveries", () => receiver.on("/prompt").length === 90, 15_000);
   }, 60_000);
+
+  it("two workers claiming large batches of the same due deliveries send each once, recorded once", async () => {
+    const paths = ["/batch-a", "/batch-b"];
+    const ids: string[] = [];
+    for (const path of paths) ids.push(await endpoint(path));
+    // Everything due before either worker looks: both claim from the same 300 candidates at once.
+    for (let e = 0; e < 50; e++) {
+      for (let n = 0; n < 3; n++) await emitEvent({ ownerId, type: "estimate.updated", data: { e, n }, orderKey: `batch-${e}` });
+    }
+    worker({ concurrency: 64 });
+    worker({ concurrency: 64 });
+    const ofBatch = () => WebhookDelivery.find({ endpointId: trusted({ $in: ids }) }).lean();
+    await until("300 recorded", async () => (await WebhookDelivery.countDocuments({ endpointId: trusted({ $in: ids }), status: "delivered" })) === 300);
+    await new Promise((r) => setTimeout(r, 300));
+    for (const path of paths) {
+      const got = receiver.on(path);
+      expect(got).toHaveLength(150);
+      expect(new Set(got.map((r) => r.headers["webhook-id"])).size).toBe(150);
+    }
+    // Recorded together, each with its own one attempt and nothing left held.
+    expect((await ofBatch()).filter((d) => d.status !== "delivered" || d.attempts.length !== 1 || d.inFlight || d.claimToken)).toEqual([]);
+  }, 90_000);
+
+  it("keeps each estimate's order when the heads of many lines in one batch are waiting for a retry", async () => {
+    receiver.script("/retried-heads", [500, 500, 500, 500, 500, 500, 500, 500, 200]);
+    await endpoint("/retried-heads");
+    // Eight estimates whose first deliveries fail once (the first eight attempts), all due at once.
+    for (let n = 0; n < 3; n++) {
+      for (let e = 0; e < 8; e++) await emitEvent({ ownerId, type: "estimate.updated", data: { e, n }, orderKey: `heads-${e}` });
+    }
+    worker({ concurrency: 64, retryDelaysMs: [500] });
+    await until("32 arrivals", () => receiver.on("/retried-heads").length >= 32);
+    const arrivals = receiver.on("/retried-heads").map((r) => (JSON.parse(r.body) as { data: { e: number; n: number } }).data);
+    for (let e = 0; e < 8; e++) expect(arrivals.filter((a) => a.e === e).map((a) => a.n)).toEqual([0, 0, 1, 2]);
+  }, 60_000);
+
+  it("sends an estimate's due deliveries one after another in one claim, and gives back what follows one that failed", async () => {
+    receiver.script("/line", [200, 500, 200]);
+    const id = await endpoint("/line");
+    // Four events of one estimate, all due before the worker looks: one claim takes the line.
+    for (let n = 0; n < 4; n++) await emitEvent({ ownerId, type: "estimate.updated", data: { n }, orderKey: "line-1" });
+    worker({ retryDelaysMs: [300] });
+    await until("five arrivals", () => receiver.on("/line").length >= 5);
+    await until("all recorded", async () => (await WebhookDelivery.countDocuments({ endpointId: new Types.ObjectId(id), status: "delivered" })) === 4);
+    await new Promise((r) => setTimeout(r, 300));
+    // 1 failed: 2 and 3, already held by the claim, waited for its retry instead of going on.
+    expect(receiver.on("/line").map((r) => (JSON.parse(r.body) as { data: { n: number } }).data.n)).toEqual([0, 1, 1, 2, 3]);
+    const records = await WebhookDelivery.find({ endpointId: new Types.ObjectId(id) }).sort({ eventAt: 1 }).lean();
+    expect(records.map((d) => d.attempts.map((a) => a.statusCode))).toEqual([[200], [500, 200], [200], [200]]);
+    expect(records.filter((d) => d.inFlight || d.claimToken)).toEqual([]);
+  });
 
   it("finishes a fan-out a dead process left, and sends again an attempt whose worker died", async () => {
     const id = await endpoint("/recovered");

@@ -13,12 +13,14 @@ import {
   endpointsByIds,
   eventsByIds,
   findUnfannedEvents,
-  headsOfLines,
+  pendingInLines,
   noteEndpointSuccess,
+  lineKey,
   recordAttemptFailed,
-  recordDelivered,
+  recordDeliveredMany,
   releaseAbandoned,
-  releaseLine,
+  releaseLines,
+  unclaimDeliveries,
   type DeliveryAttemptRecord,
   type WebhookDeliveryRecord,
   type WebhookEndpointRecord,
@@ -52,14 +54,26 @@ export interface WebhookWorkerOptions {
 }
 
 const RECOVERY_EVERY_MS = 5_000;
+/** At most this many deliveries of one line taken by one claim, sent one after another. */
+const MAX_CHAIN = 4;
 const COALESCE_MS = 20;
+/** At most this many 2xx answers recorded in one command. */
+const RECORD_BATCH = 128;
 /** A fan-out older than this with no deliveries yet was cut short (its process died): finished here. */
 const FAN_OUT_GRACE_MS = 10_000;
-/** DNS (5 s at most, outbound.server) + the request's own timeout + margin: an attempt never outlives its lease. */
-const leaseFor = (timeoutMs: number) => timeoutMs + 5_000 + 10_000;
+/**
+ * DNS (5 s at most, outbound.server) + the request's own timeout + margin: an attempt never outlives
+ * its lease. The n-th of a line's deliveries sent one after another waits for the n - 1 before it.
+ */
+const leaseFor = (timeoutMs: number, nth = 1) => nth * (timeoutMs + 5_000) + 10_000;
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
-const agents = { "http:": new http.Agent({ keepAlive: true, maxSockets: 16 }), "https:": new https.Agent({ keepAlive: true, maxSockets: 16 }) };
+/** Connections per receiver (host and port) at once; deliveries beyond wait for one, within their timeout. */
+const SOCKETS_PER_HOST = 64;
+const agents = {
+  "http:": new http.Agent({ keepAlive: true, maxSockets: SOCKETS_PER_HOST }),
+  "https:": new https.Agent({ keepAlive: true, maxSockets: SOCKETS_PER_HOST }),
+};
 
 /** Answered by the receiver (any status), or an error without one. */
 type Outcome = { statusCode: number } | { error: string };
@@ -108,7 +122,13 @@ async function post(url: string, headers: Record<string, string>, body: string, 
         response.on("error", done);
       },
     );
-    const timer = setTimeout(() => request.destroy(Object.assign(new Error(`No answer within ${timeoutMs} ms`), { code: "ETIMEDOUT" })), timeoutMs);
+    // The timeout counts from here, a wait for a free connection included, so an attempt never outlives its lease.
+    let sent = false;
+    request.once("socket", () => (sent = true));
+    const timer = setTimeout(() => {
+      const message = sent ? `No answer within ${timeoutMs} ms` : `Not sent within ${timeoutMs} ms: every connection to this host was busy`;
+      request.destroy(Object.assign(new Error(message), { code: "ETIMEDOUT" }));
+    }, timeoutMs);
     request.on("error", (error: Error & { code?: string }) => {
       clearTimeout(timer);
       resolve({ error: error.code === "ETIMEDOUT" ? error.message : `${error.code ?? "Error"}: ${error.message}` });
@@ -123,7 +143,10 @@ export class WebhookWorker {
   private readonly retryDelaysMs: number[];
   private readonly pollMs: number;
   private readonly allow: OutboundAllowList;
+  /** The lines being worked (one task each: its deliveries one after another). */
   private readonly running = new Set<Promise<void>>();
+  /** Deliveries claimed and not yet done: what the concurrency counts. */
+  private held = 0;
   private readonly doze = new Doze();
   private readonly workerId = `${os.hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
   private stopping = false;
@@ -167,14 +190,14 @@ export class WebhookWorker {
           await this.recover();
         }
         // Claims go in batches (half the slots at least): each claim costs the same few queries.
-        const free = this.concurrency - this.running.size;
-        if (free >= Math.ceil(this.concurrency / 2) || this.running.size === 0) claimed = await this.claim(free);
+        const free = this.concurrency - this.held;
+        if (free >= Math.ceil(this.concurrency / 2) || this.held === 0) claimed = await this.claim(free);
       } catch (error) {
         if (!isDbUnavailableError(error) && !isRefusal(error)) console.warn("webhooks:", error);
       }
       if (this.stopping) break;
       // More may be due at once; a full house waits for a running attempt to finish (it wakes us).
-      if (claimed > 0 && this.running.size < this.concurrency) continue;
+      if (claimed > 0 && this.held < this.concurrency) continue;
       if (!this.doze.woken) await this.doze.sleep(this.pollMs);
       // An emit wakes the worker: the events emitted in the next moment go in the same claim.
       if (this.doze.woken && !this.stopping) await new Promise((resolve) => setTimeout(resolve, COALESCE_MS));
@@ -187,41 +210,95 @@ export class WebhookWorker {
     for (const event of await findUnfannedEvents({ before: new Date(dbNowMs() - FAN_OUT_GRACE_MS) })) await fanOutEvent(event);
   }
 
+  /**
+   * Claims up to `free` due deliveries. Per estimate line and endpoint only the first undelivered
+   * delivery may go; when the ones after it are due too, the claim takes them with it (up to
+   * MAX_CHAIN) and sends them one after another, each once the one before it is delivered. Due
+   * deliveries behind a head this claim does not take wait (deferred) until that head is done.
+   */
   private async claim(free: number) {
     const now = dbNow();
-    const candidates = await dueDeliveries({ now, limit: free * 2 });
+    // Four times the free slots: in a full queue of estimates with several events each, most
+    // candidates wait behind their line's head, and a claim should still fill its slots.
+    const candidates = await dueDeliveries({ now, limit: free * 4 });
     if (candidates.length === 0) return 0;
-    // Per estimate line and endpoint only the first undelivered delivery may go (in order).
-    const lineOf = (c: { endpointId: Types.ObjectId; orderKey?: string }) => `${String(c.endpointId)}:${c.orderKey}`;
-    const heads = await headsOfLines(candidates.flatMap((c) => (c.orderKey ? [{ endpointId: c.endpointId, orderKey: c.orderKey }] : [])));
-    const ids: Types.ObjectId[] = [];
-    const waiting: typeof candidates = [];
+    const lines = await pendingInLines(candidates.flatMap((c) => (c.orderKey ? [{ endpointId: c.endpointId, orderKey: c.orderKey }] : [])));
+    const due = new Map(candidates.map((c) => [String(c._id), c]));
+    type Candidate = (typeof candidates)[number];
+    const chains: Candidate[][] = [];
+    const waiting: { delivery: Candidate; head: Types.ObjectId }[] = [];
+    const seen = new Set<string>();
     for (const c of candidates) {
-      const head = c.orderKey ? heads.get(lineOf(c)) : null;
-      if (!head || String(head) === String(c._id)) ids.push(c._id);
-      else waiting.push(c);
+      if (!c.orderKey) {
+        chains.push([c]);
+        continue;
+      }
+      const line = lines.get(lineKey(c));
+      // No line: it stopped being pending since it was read (another worker took it).
+      if (!line || seen.has(lineKey(c))) continue;
+      seen.add(lineKey(c));
+      // The line's undelivered deliveries in order: the due ones from its head on go together.
+      const chain: Candidate[] = [];
+      for (const id of line) {
+        const next = due.get(String(id));
+        if (!next || chain.length === MAX_CHAIN) break;
+        chain.push(next);
+      }
+      if (chain.length > 0) chains.push(chain);
+      const taken = new Set(chain.map((d) => String(d._id)));
+      for (const id of line) {
+        const other = due.get(String(id));
+        if (other && !taken.has(String(id))) waiting.push({ delivery: other, head: line[0] });
+      }
     }
-    // Out of the way until their head is done (released then), at the latest a lease from now.
-    if (waiting.length > 0) {
-      const blocking = [...new Set(waiting.map((c) => String(heads.get(lineOf(c)))))].map((id) => new Types.ObjectId(id));
-      await deferDeliveries({ ids: waiting.map((c) => c._id), heads: blocking, until: new Date(now.getTime() + leaseFor(this.timeoutMs)), now });
+    // Whole lines only, as many as the free slots hold (a line cut short here is taken next time).
+    const taking: Candidate[][] = [];
+    let slots = free;
+    for (const chain of chains) {
+      if (slots === 0) break;
+      taking.push(chain.slice(0, slots));
+      slots -= Math.min(chain.length, slots);
     }
-    ids.splice(free);
-    if (ids.length === 0) return 0;
+    // Out of the way until their head is done (released then), at the latest a lease from now:
+    // other documents than the claim's, so both go at once (the marks and releases keep the order).
+    const heads = [...new Map(waiting.map((w) => [String(w.head), w.head])).values()];
+    const deferring =
+      waiting.length > 0
+        ? deferDeliveries({ ids: waiting.map((w) => w.delivery._id), heads, until: new Date(now.getTime() + leaseFor(this.timeoutMs, MAX_CHAIN)), now })
+        : null;
+    const [taken] = await Promise.all([this.take(taking, now), deferring]);
+    return taken;
+  }
+
+  /** Claims these lines' deliveries, reading their events and endpoints meanwhile, and sends each line in order. */
+  private async take(chains: { _id: Types.ObjectId; endpointId: Types.ObjectId; eventId: Types.ObjectId }[][], now: Date) {
+    if (chains.length === 0) return 0;
+    const chosen = chains.flat();
     const claimToken = `${this.workerId}:${randomBytes(6).toString("hex")}`;
-    const claimed = await claimDeliveries({ ids, claimToken, leaseUntil: new Date(now.getTime() + leaseFor(this.timeoutMs)) });
-    if (claimed.length === 0) return 0;
-    const [endpoints, events] = await Promise.all([
-      endpointsByIds(claimed.map((d) => d.endpointId)),
-      eventsByIds(claimed.map((d) => d.eventId)),
+    const unique = (list: Types.ObjectId[]) => [...new Map(list.map((id) => [String(id), id])).values()];
+    // The n-th of each line gets a lease long enough for the n attempts up to it.
+    const longest = Math.max(...chains.map((c) => c.length));
+    const groups = Array.from({ length: longest }, (_, n) => ({
+      ids: chains.flatMap((c) => (c[n] ? [c[n]._id] : [])),
+      leaseUntil: new Date(now.getTime() + leaseFor(this.timeoutMs, n + 1)),
+    }));
+    const [claimed, endpoints, events] = await Promise.all([
+      claimDeliveries({ groups, claimToken, now }),
+      endpointsByIds(unique(chosen.map((c) => c.endpointId))),
+      eventsByIds(unique(chosen.map((c) => c.eventId))),
     ]);
+    if (claimed.length === 0) return 0;
     const endpointById = new Map(endpoints.map((e) => [String(e._id), e]));
     const eventById = new Map(events.map((e) => [String(e._id), e]));
-    for (const delivery of claimed) {
-      const task: Promise<void> = this.deliver(delivery, endpointById.get(String(delivery.endpointId)), eventById.get(String(delivery.eventId)))
+    const heldById = new Map(claimed.map((d) => [String(d._id), d]));
+    this.held += claimed.length;
+    for (const chain of chains) {
+      const mine = chain.flatMap((c) => heldById.get(String(c._id)) ?? []);
+      if (mine.length === 0) continue;
+      const task: Promise<void> = this.sendInOrder(mine, chain, endpointById, eventById, claimToken)
         .catch((error: unknown) => {
           // Recording failed (database away): the lease runs out and the attempt is due again.
-          if (!isDbUnavailableError(error) && !isRefusal(error)) console.warn(`webhooks: ${String(delivery._id)}:`, error);
+          if (!isDbUnavailableError(error) && !isRefusal(error)) console.warn("webhooks:", error);
         })
         .finally(() => {
           this.running.delete(task);
@@ -232,14 +309,47 @@ export class WebhookWorker {
     return claimed.length;
   }
 
-  private async deliver(delivery: WebhookDeliveryRecord, endpoint: WebhookEndpointRecord | undefined, event: WebhookEventRecord | undefined) {
+  /**
+   * A line's deliveries this claim holds, one after another while each is delivered. Held ones after
+   * a gap (one another worker took) or after one that failed are given back unsent: they wait for it.
+   */
+  private async sendInOrder(
+    mine: WebhookDeliveryRecord[],
+    chain: { _id: Types.ObjectId }[],
+    endpointById: Map<string, WebhookEndpointRecord>,
+    eventById: Map<string, WebhookEventRecord>,
+    claimToken: string,
+  ) {
+    let n = 0;
+    try {
+      for (; n < mine.length; n++) {
+        const delivery = mine[n];
+        if (String(delivery._id) !== String(chain[n]._id) || this.stopping) break;
+        const delivered = await this.deliver(delivery, endpointById.get(String(delivery.endpointId)), eventById.get(String(delivery.eventId)));
+        this.held -= 1;
+        if (!delivered) {
+          n += 1;
+          break;
+        }
+      }
+    } finally {
+      const rest = mine.slice(n);
+      if (rest.length > 0) {
+        this.held -= rest.length;
+        await unclaimDeliveries({ ids: rest.map((d) => d._id), claimToken });
+      }
+    }
+  }
+
+  /** One attempt, recorded; true when the receiver answered 2xx. */
+  private async deliver(delivery: WebhookDeliveryRecord, endpoint: WebhookEndpointRecord | undefined, event: WebhookEventRecord | undefined): Promise<boolean> {
     const started = Date.now();
     const at = dbNow();
     const manual = Boolean(delivery.manual);
     if (!endpoint || !event) {
       const attempt = { at, durationMs: 0, error: endpoint ? "The event is gone" : "The endpoint is gone", ...(manual ? { manual } : {}) };
       await recordAttemptFailed({ delivery, attempt, retryAt: null });
-      return;
+      return false;
     }
     const id = webhookIdOf(event._id);
     const timestamp = Math.floor(Date.now() / 1000);
@@ -250,7 +360,7 @@ export class WebhookWorker {
     } catch (error) {
       const recorded = await recordAttemptFailed({ delivery, attempt: { at, durationMs: 0, error: (error as Error).message, ...(manual ? { manual } : {}) }, retryAt: null });
       if (recorded) await this.nextInLine(recorded);
-      return;
+      return false;
     }
     const outcome = await post(
       endpoint.url,
@@ -271,9 +381,8 @@ export class WebhookWorker {
       ...(manual ? { manual } : {}),
     };
     if ("statusCode" in outcome && outcome.statusCode >= 200 && outcome.statusCode < 300) {
-      const delivered = await recordDelivered({ delivery, attempt });
-      if (delivered) await Promise.all([this.noteSuccess(endpoint, at), this.nextInLine(delivered)]);
-      return;
+      await Promise.all([this.recordDelivered(delivery, attempt), this.noteSuccess(endpoint, at)]);
+      return true;
     }
     // The n-th failed attempt waits the n-th delay; a Redeliver is one attempt, no schedule after it.
     const failedBefore = delivery.attempts.filter((a) => !a.manual).length;
@@ -284,6 +393,7 @@ export class WebhookWorker {
       await this.nextInLine(recorded);
       if (!manual) await this.maybeDisable(endpoint, recorded);
     }
+    return false;
   }
 
   /**
@@ -300,7 +410,37 @@ export class WebhookWorker {
 
   /** A line's head is done: what waits behind it (if anything was deferred) is due now. */
   private async nextInLine(delivery: WebhookDeliveryRecord) {
-    if (delivery.orderKey && delivery.blocking) await releaseLine({ endpointId: delivery.endpointId, orderKey: delivery.orderKey, now: dbNow() });
+    if (delivery.orderKey && delivery.blocking) await releaseLines({ lines: [delivery], now: dbNow() });
+  }
+
+  /**
+   * 2xx answers wait here while one record is being written and go together in the next: one
+   * command for many deliveries when they finish close together (a burst), one each when they do
+   * not. Each caller learns when its own delivery is recorded (or that recording failed).
+   */
+  private readonly toRecord: { delivery: WebhookDeliveryRecord; attempt: DeliveryAttemptRecord; done: (error?: unknown) => void }[] = [];
+  private recording = false;
+  private recordDelivered(delivery: WebhookDeliveryRecord, attempt: DeliveryAttemptRecord) {
+    return new Promise<void>((resolve, reject) => {
+      this.toRecord.push({ delivery, attempt, done: (error) => (error === undefined ? resolve() : reject(error)) });
+      if (!this.recording) void this.recordWaiting();
+    });
+  }
+
+  private async recordWaiting() {
+    this.recording = true;
+    while (this.toRecord.length > 0) {
+      const batch = this.toRecord.splice(0, RECORD_BATCH);
+      try {
+        const blocking = await recordDeliveredMany(batch);
+        await releaseLines({ lines: blocking, now: dbNow() });
+        for (const item of batch) item.done();
+      } catch (error) {
+        // Not recorded: each attempt's lease runs out and it is due again (at least once).
+        for (const item of batch) item.done(error ?? new Error("not recorded"));
+      }
+    }
+    this.recording = false;
   }
 
   /**

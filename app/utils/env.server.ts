@@ -153,8 +153,11 @@ export const envSchema = z
     WEBHOOK_RETRY_DELAYS: retryDelays.default("5s,1m,5m,30m,2h,5h,8h,8h"),
     /** How long a receiver has to answer one delivery (connection, request and its status line). */
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100, "must be at least 100").max(60_000, "must be at most 60000").default(10_000),
-    /** Deliveries in flight at once per instance (each is one HTTP request). */
-    WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1, "must be at least 1").max(256, "must be at most 256").default(32),
+    /**
+     * Deliveries in flight at once per instance (each is one HTTP request; at most 64 to one receiver).
+     * Also the most one claim takes: a burst drains in batches this large (bench/webhooks).
+     */
+    WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1, "must be at least 1").max(256, "must be at most 256").default(128),
     /**
      * This instance's name in the database's list of running instances (server.mjs; default the
      * host name): STORAGE=local refuses to start while an instance of another name is running.
