@@ -1,5 +1,6 @@
 import mongoose, { type Schema } from "mongoose";
 import { isDbUnavailableError, serviceUnavailable } from "~/utils/db-errors.server";
+import { retireIndexes } from "~/utils/retired-indexes.server";
 
 /**
  * A write that collides on a unique key (an id another account's import claimed, a name taken
@@ -78,9 +79,11 @@ function ownerFence(schema: Schema) {
 }
 
 /** mongoose.model() that tolerates the module being evaluated again (dev reload), keeping full types. */
-export function defineModel<S extends Schema>(name: string, schema: S) {
+export function defineModel<S extends Schema>(name: string, schema: S, options: { retiredIndexes?: string[] } = {}) {
   if (mongoose.models[name]) mongoose.deleteModel(name);
   schema.plugin(unavailableAs503);
   schema.plugin(ownerFence);
-  return mongoose.model(name, schema);
+  const model = mongoose.model(name, schema);
+  if (options.retiredIndexes) retireIndexes(model, options.retiredIndexes);
+  return model;
 }

@@ -131,7 +131,10 @@ deliverySchema.index({ status: 1, inFlight: 1, nextAttemptAt: 1 });
 // line's release, a disabled endpoint's pending deliveries; an endpoint's log, newest first.
 deliverySchema.index({ status: 1, endpointId: 1, orderKey: 1, eventAt: 1 });
 deliverySchema.index({ ownerId: 1, endpointId: 1, createdAt: -1 });
-export const WebhookDelivery = defineModel("WebhookDelivery", deliverySchema);
+export const WebhookDelivery = defineModel("WebhookDelivery", deliverySchema, {
+  // The estimate lines' index before the claim read a batch's heads in one query.
+  retiredIndexes: ["endpointId_1_orderKey_1_status_1_eventAt_1"],
+});
 
 export interface DeliveryAttemptRecord {
   at: Date;

@@ -1,7 +1,4 @@
 import { randomBytes } from "node:crypto";
-import http from "node:http";
-import https from "node:https";
-import type { LookupFunction } from "node:net";
 import os from "node:os";
 import { Types } from "mongoose";
 import {
@@ -30,8 +27,9 @@ import { dbNow, dbNowMs } from "~/utils/db-clock.server";
 import { isDbUnavailableError } from "~/utils/db-errors.server";
 import { db } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
-import { OutboundRefusedError, resolveOutbound, type OutboundAllowList } from "~/utils/outbound.server";
+import type { OutboundAllowList } from "~/utils/outbound.server";
 import { Doze } from "./doze.server";
+import { postWebhook } from "./webhook-post.server";
 import { notifyWebhookDisabled } from "./outbox.server";
 import { fanOutEvent, onWebhookEmitted, signatures, signingSecrets, webhookIdOf } from "./webhooks.server";
 import { isRefusal } from "~/utils/domain-errors";
@@ -66,77 +64,6 @@ const FAN_OUT_GRACE_MS = 10_000;
  * its lease. The n-th of a line's deliveries sent one after another waits for the n - 1 before it.
  */
 const leaseFor = (timeoutMs: number, nth = 1) => nth * (timeoutMs + 5_000) + 10_000;
-const MAX_RESPONSE_BYTES = 64 * 1024;
-
-/** Connections per receiver (host and port) at once; deliveries beyond wait for one, within their timeout. */
-const SOCKETS_PER_HOST = 64;
-const agents = {
-  "http:": new http.Agent({ keepAlive: true, maxSockets: SOCKETS_PER_HOST }),
-  "https:": new https.Agent({ keepAlive: true, maxSockets: SOCKETS_PER_HOST }),
-};
-
-/** Answered by the receiver (any status), or an error without one. */
-type Outcome = { statusCode: number } | { error: string };
-
-/**
- * One POST through the outbound rule: the host is resolved and checked here, and the connection
- * goes to the checked address (the lookup answers it; the TLS name stays the host). No redirects.
- */
-async function post(url: string, headers: Record<string, string>, body: string, { timeoutMs, allow }: { timeoutMs: number; allow: OutboundAllowList }): Promise<Outcome> {
-  const target = new URL(url);
-  const host = target.hostname.replace(/^\[(.*)\]$/, "$1");
-  let checked: { address: string; family: number };
-  try {
-    checked = await resolveOutbound(host, allow);
-  } catch (error) {
-    if (error instanceof OutboundRefusedError) return { error: error.message };
-    return { error: `Could not resolve ${host}: ${(error as { code?: string }).code ?? String(error)}` };
-  }
-  const lookup: LookupFunction = (_hostname, options, callback) => {
-    if (options.all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [checked]);
-    else callback(null, checked.address, checked.family);
-  };
-  const client = target.protocol === "https:" ? https : http;
-  return new Promise<Outcome>((resolve) => {
-    const request = client.request(
-      target,
-      {
-        method: "POST",
-        agent: agents[target.protocol as "http:" | "https:"],
-        lookup,
-        headers: { ...headers, "Content-Length": String(Buffer.byteLength(body)) },
-      },
-      (response) => {
-        let read = 0;
-        response.on("data", (chunk: Buffer) => {
-          read += chunk.length;
-          // What the receiver says is not kept; a huge answer is not read to its end.
-          if (read > MAX_RESPONSE_BYTES) response.destroy();
-        });
-        const done = () => {
-          clearTimeout(timer);
-          resolve({ statusCode: response.statusCode ?? 0 });
-        };
-        response.on("end", done);
-        response.on("close", done);
-        response.on("error", done);
-      },
-    );
-    // The timeout counts from here, a wait for a free connection included, so an attempt never outlives its lease.
-    let sent = false;
-    request.once("socket", () => (sent = true));
-    const timer = setTimeout(() => {
-      const message = sent ? `No answer within ${timeoutMs} ms` : `Not sent within ${timeoutMs} ms: every connection to this host was busy`;
-      request.destroy(Object.assign(new Error(message), { code: "ETIMEDOUT" }));
-    }, timeoutMs);
-    request.on("error", (error: Error & { code?: string }) => {
-      clearTimeout(timer);
-      resolve({ error: error.code === "ETIMEDOUT" ? error.message : `${error.code ?? "Error"}: ${error.message}` });
-    });
-    request.end(body);
-  });
-}
-
 export class WebhookWorker {
   private readonly concurrency: number;
   private readonly timeoutMs: number;
@@ -362,7 +289,7 @@ export class WebhookWorker {
       if (recorded) await this.nextInLine(recorded);
       return false;
     }
-    const outcome = await post(
+    const outcome = await postWebhook(
       endpoint.url,
       {
         "Content-Type": "application/json",

@@ -9,8 +9,10 @@ describe("database start-up", () => {
   let app: RunningApp;
   let client: InstanceType<typeof mongoose.mongo.MongoClient>;
   beforeAll(async () => {
-    app = await startApp({ mongoUri: uri.toString() });
     client = await new mongoose.mongo.MongoClient(uri.toString()).connect();
+    // A database an earlier version built: its webhook deliveries' estimate-line index, since replaced.
+    await client.db().collection("webhookdeliveries").createIndex({ endpointId: 1, orderKey: 1, status: 1, eventAt: 1 });
+    app = await startApp({ mongoUri: uri.toString() });
   });
   afterAll(async () => {
     await client?.close();
@@ -24,5 +26,11 @@ describe("database start-up", () => {
     );
     expect(await names("packages")).toEqual(expect.arrayContaining(["ownerId_1_createdAt_-1"]));
     expect(await names("uploads")).toEqual(expect.arrayContaining(["ownerId_1_draft_1_state_1", "key_1"]));
+  });
+
+  it("drops an index an earlier version declared and this one does not", async () => {
+    const names = (await client.db().collection("webhookdeliveries").indexes()).map((i) => i.name);
+    expect(names).toContain("status_1_endpointId_1_orderKey_1_eventAt_1");
+    expect(names).not.toContain("endpointId_1_orderKey_1_status_1_eventAt_1");
   });
 });

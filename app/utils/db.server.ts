@@ -1,6 +1,7 @@
 import mongoose from "mongoose";
 import path from "node:path";
 import { jsonWithout } from "./json-shape";
+import { retiredIndexesOf } from "./retired-indexes.server";
 import { followDbClock } from "./db-clock.server";
 import { env } from "./env.server";
 import { startEmbeddedDb, type EmbeddedDb } from "./embedded-db.server";
@@ -63,14 +64,17 @@ async function connect(state: DbState) {
 }
 
 /**
- * Every model's declared indexes, one model after another, before the first request. A failure is
- * logged and start-up goes on: a missing index makes lists slow, never wrong (a unique index that
- * cannot be built is reported here and by the writes it would have refused).
+ * Every model's declared indexes, one model after another, before the first request, and its
+ * retired ones dropped. A failure is logged and start-up goes on: a missing index makes lists slow,
+ * never wrong (a unique index that cannot be built is reported here and by the writes it would have
+ * refused).
  */
 async function createIndexes() {
   for (const model of Object.values(mongoose.models)) {
     try {
       await model.createIndexes();
+      const present = new Set((await model.collection.indexes()).map((index) => index.name));
+      for (const name of retiredIndexesOf(model)) if (present.has(name)) await model.collection.dropIndex(name);
     } catch (error) {
       console.error(`Could not build the indexes of ${model.collection.collectionName}: ${(error as Error).message}`);
     }
