@@ -38,3 +38,11 @@ describe("the OpenAPI description", () => {
     }
   });
 });
+
+describe("what the description says a parameter takes", () => {
+  it("lists the empty and 'all' status filters the estimates list takes (Schemathesis, ST201 on GET /api/assessments?status=)", () => {
+    const op = (doc.paths["/api/assessments"] as unknown as Record<string, { parameters?: { name: string; schema?: { enum?: string[] } }[] }>).get;
+    const status = op.parameters?.find((p) => p.name === "status");
+    expect(status?.schema?.enum).toEqual(expect.arrayContaining(["", "all", "completed"]));
+  });
+});

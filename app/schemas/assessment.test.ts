@@ -149,6 +149,7 @@ describe("assessmentListQuerySchema", () => {
   it("takes a status, 'all' or none; refuses an unknown one", () => {
     expect(assessmentListQuerySchema.parse({ status: "completed" }).status).toBe("completed");
     expect(assessmentListQuerySchema.parse({ status: "all" }).status).toBeUndefined();
+    expect(assessmentListQuerySchema.parse({ status: "" }).status).toBeUndefined();
     expect(assessmentListQuerySchema.parse({}).status).toBeUndefined();
     expect(assessmentListQuerySchema.safeParse({ status: "done" }).success).toBe(false);
   });

@@ -97,13 +97,14 @@ export const assessmentRejectSchema = z.object({ note: optionalString("Note", 10
 export const assessmentCreateValidator = withZod(assessmentCreateSchema);
 export const assessmentUpdateValidator = withZod(assessmentUpdateSchema);
 
-/** The Estimates screen's status filter sends "all" for no filter. */
-const statusFilter = z.preprocess(
-  (v) => (v === "" || v === "all" ? undefined : v),
-  z
-    .enum(ASSESSMENT_STATUSES, { errorMap: () => ({ message: `status must be one of: all, ${ASSESSMENT_STATUSES.join(", ")}` }) })
-    .optional(),
-);
+/**
+ * The Estimates screen's status filter sends "all" for no filter, and a form without JavaScript an
+ * empty one: both are in the described enum, so an API client reads that they mean every status.
+ */
+const statusFilter = z
+  .enum(["", "all", ...ASSESSMENT_STATUSES], { errorMap: () => ({ message: `status must be one of: all, ${ASSESSMENT_STATUSES.join(", ")}` }) })
+  .optional()
+  .transform((v) => (v === "" || v === "all" ? undefined : v));
 
 /** `GET /api/assessments?q=&status=&limit=&offset=`: without parameters the whole list. */
 export const assessmentListQuerySchema = listQuerySchema.extend({ status: statusFilter });

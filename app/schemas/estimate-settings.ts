@@ -1,6 +1,6 @@
 import { withZod } from "@remix-validated-form/with-zod";
 import { z } from "zod";
-import { decimalField, formNumber, wholeField } from "./number-fields";
+import { decimalField, formNumber, hasAtMostDecimals, wholeField } from "./number-fields";
 
 /** The terms printed on an estimate, at most this long (Handlebars, escaped). */
 export const TERMS_MAX = 5000;
@@ -9,7 +9,7 @@ export const DEFAULT_VALIDITY_DAYS = 30;
 const percent = (label: string) =>
   z.preprocess(
     (v) => (v === undefined || (typeof v === "string" && v.trim() === "") ? 0 : formNumber(v)),
-    decimalField(label, 0, 100).refine((v) => Math.abs(v * 1000 - Math.round(v * 1000)) < 1e-6, `${label} can have at most 3 decimal places`),
+    decimalField(label, 0, 100).refine((v) => hasAtMostDecimals(v, 3), `${label} can have at most 3 decimal places`),
   );
 
 /**

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { enumField, formNumber, wholeField } from "./number-fields";
+import { enumField, formNumber, hasAtMostDecimals, wholeField } from "./number-fields";
 
 // An estimate line as shops write them (CCC ONE / Mitchell, CIECA BMS): an operation, labour in a
 // category at that category's rate, a part, an amount (sublet, or the vendor's other charges), a
@@ -50,7 +50,7 @@ const hoursField = z
   .finite("Hours must be a number")
   .min(0, "Hours must be at least 0")
   .max(MAX_HOURS, `Hours must be at most ${MAX_HOURS}`)
-  .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, "Hours can have at most 2 decimal places");
+  .refine((v) => hasAtMostDecimals(v, 2), "Hours can have at most 2 decimal places");
 
 /**
  * One line of an edit. `id`: a line already on the estimate (absent: a new line, the server gives

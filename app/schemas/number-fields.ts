@@ -3,7 +3,15 @@ import { z } from "zod";
 // Number fields whose messages name the field, for the JSON API (numbers) and the forms (text that
 // the form adapters turn into numbers first; see `formNumber`).
 
-const CENTS_EPSILON = 1e-6;
+/**
+ * At most `places` decimals, as the API description's `multipleOf` says, give or take the rounding of
+ * binary floating point, relative to the number (a client's 0.1 + 0.2 is 0.30): 0.005 is not, nor is
+ * 9e-74, which a fixed tolerance took for 0.00.
+ */
+export function hasAtMostDecimals(v: number, places: number) {
+  const scaled = v * 10 ** places;
+  return Math.abs(scaled - Math.round(scaled)) <= 4 * Number.EPSILON * Math.abs(scaled);
+}
 
 /** A form's text as a number: blank is absent, anything else goes through Number (so "abc" is NaN). */
 export const formNumber = (v: unknown) => (typeof v === "string" ? (v.trim() === "" ? undefined : Number(v)) : v);
@@ -16,7 +24,7 @@ export function amountField(label: string, { max = 10_000_000, message }: { max?
     .finite(invalid)
     .min(0, invalid)
     .max(max, `${label} must be at most ${max.toLocaleString("en-US")}`)
-    .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < CENTS_EPSILON, `${label} can have at most 2 decimal places`)
+    .refine((v) => hasAtMostDecimals(v, 2), `${label} can have at most 2 decimal places`)
     .transform((v) => Math.round(v * 100) / 100);
 }
 

@@ -1,5 +1,6 @@
 import { withZod } from "@remix-validated-form/with-zod";
 import { z } from "zod";
+import { hasAtMostDecimals } from "./number-fields";
 import { optionalString, requiredString } from "./text-fields";
 import { PACKAGE_LIMITS } from "./package-limits";
 
@@ -13,7 +14,7 @@ const priceField = z
   .finite(PRICE_MESSAGE)
   .min(0, PRICE_MESSAGE)
   .max(PACKAGE_LIMITS.price, `Price must be at most ${PACKAGE_LIMITS.price.toLocaleString("en-US")}`)
-  .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, "Price can have at most 2 decimal places")
+  .refine((v) => hasAtMostDecimals(v, 2), "Price can have at most 2 decimal places")
   .transform((v) => Math.round(v * 100) / 100);
 
 /** A list of text: items trimmed, empty ones dropped, at most 50 of at most 200 characters. */
