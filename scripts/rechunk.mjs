@@ -18,8 +18,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, renameSync
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { transform } from "esbuild";
 import { rollup } from "rollup";
+import { minify } from "terser";
 import { readClientBuild, root, staticClosure as staticClosureOf } from "./client-build.mjs";
 
 /** At most this many shared chunks per screen besides the framework, root and shell (requests vs bytes). */
@@ -171,9 +171,11 @@ export async function rechunk(buildDir = path.resolve(root, process.env.BUILD_DI
     },
     plugins: [
       {
+        // Terser rather than esbuild's minifier: 4 % fewer gzip bytes on the framework chunk (its
+        // compressor inlines and folds across the whole chunk; decision 0020).
         name: "minify",
         async renderChunk(code) {
-          const result = await transform(code, { minify: true, format: "esm", legalComments: "none" });
+          const result = await minify(code, { module: true, compress: { passes: 2 }, format: { comments: false } });
           return result.code;
         },
       },
