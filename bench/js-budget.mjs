@@ -12,7 +12,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
-import { readClientBuild, root, staticClosure } from "../scripts/client-build.mjs";
+import { isScriptless, readClientBuild, root, staticClosure } from "../scripts/client-build.mjs";
 
 /**
  * Budgets in KB gzip (issue 15, lowered by issue 30's regrouping, decision 0020): the sign-in
@@ -29,8 +29,6 @@ const LOGIN_ROUTES = new Set(["routes/login", "routes/admin.login"]);
 /** The upload screen's uploader (Uppy), loaded after the page (dynamic import) and budgeted apart. */
 const UPLOAD_ROUTE = "routes/_app.upload";
 const UPLOADER = /app\/components\/upload\/vendor\/uppy\.js$/;
-/** A page that loads no JavaScript declares it so (app/root.tsx renders no <Scripts> for it). */
-const SCRIPTLESS = /export const handle\b[^;]*\bscripts: false\b/;
 
 const budgetOf = (id) => (LOGIN_ROUTES.has(id) ? BUDGETS.login : id === UPLOAD_ROUTE ? BUDGETS.upload.page : BUDGETS.other);
 
@@ -74,8 +72,7 @@ export function measureJsBudgets(buildDir) {
     if (!inputs.some((input) => !input.startsWith("browser-route-module:"))) continue;
     // Layouts (the root, the signed-in shell) are measured as part of the screens below them.
     if (Object.values(manifest.routes).some((r) => r.parentId === route.id)) continue;
-    const source = inputs.find((input) => input.startsWith("app/routes/"));
-    if (source && SCRIPTLESS.test(readFileSync(path.resolve(root, source), "utf8"))) {
+    if (isScriptless(outputs[keyOf(route.module)])) {
       rows.push({ route: route.id, path: pathOf(manifest, route), kb: 0, budget: budgetOf(route.id), files: 0, scriptless: true, ok: true });
       continue;
     }

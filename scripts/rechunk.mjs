@@ -20,7 +20,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { rollup } from "rollup";
 import { minify } from "terser";
-import { readClientBuild, root, staticClosure as staticClosureOf } from "./client-build.mjs";
+import { isScriptless, readClientBuild, root, staticClosure as staticClosureOf } from "./client-build.mjs";
 
 /** At most this many shared chunks per screen besides the framework, root and shell (requests vs bytes). */
 const MAX_SHARED = 2;
@@ -41,7 +41,9 @@ export async function rechunk(buildDir = path.resolve(root, process.env.BUILD_DI
   const isLayout = (route) => routes.some((r) => r.parentId === route.id);
   const hasComponent = (route) =>
     Object.keys(outputs[keyOfFile(fileOfUrl(route.module))]?.inputs ?? {}).some((i) => !i.startsWith("browser-route-module:"));
-  const screens = routes.filter((r) => hasComponent(r) && !isLayout(r));
+  // A screen whose page loads no JavaScript (the sign-in forms) shapes no chunk: its modules load
+  // only when a client-side navigation reaches it, as Rollup splits them.
+  const screens = routes.filter((r) => hasComponent(r) && !isLayout(r) && !isScriptless(outputs[keyOfFile(fileOfUrl(r.module))]));
   const chainOf = (route) => {
     const chain = [];
     for (let r = route; r; r = manifest.routes[r.parentId]) chain.unshift(r);
@@ -89,7 +91,22 @@ export async function rechunk(buildDir = path.resolve(root, process.env.BUILD_DI
     }
   }
   // Merge families until no screen loads more than MAX_SHARED besides the fixed two, each time the
-  // pair that makes screens load the fewest bytes they do not use.
+  // pair that leaves the heaviest screen lightest (budgets are per screen), then the one that makes
+  // screens load the fewest bytes they do not use.
+  const ownBytes = new Map();
+  for (const [key, group] of groupOf) {
+    if (group.startsWith("route:")) ownBytes.set(group.slice(6), (ownBytes.get(group.slice(6)) ?? 0) + size(key));
+  }
+  const heaviestAfter = (a, b) => {
+    let heaviest = 0;
+    for (const { id } of screens) {
+      let bytes = ownBytes.get(id) ?? 0;
+      for (const f of families.values()) if (f.screens.has(id)) bytes += f.bytes;
+      if (a.screens.has(id) !== b.screens.has(id)) bytes += a.screens.has(id) ? b.bytes : a.bytes;
+      heaviest = Math.max(heaviest, bytes);
+    }
+    return heaviest;
+  };
   const waste = (a, b) => {
     let bytes = 0;
     for (const s of b.screens) if (!a.screens.has(s)) bytes += a.bytes;
@@ -104,8 +121,11 @@ export async function rechunk(buildDir = path.resolve(root, process.env.BUILD_DI
     for (const [idA, a] of onScreen) {
       for (const [idB, b] of onScreen) {
         if (idA === idB || b.fixed || (a.fixed && b.fixed)) continue;
+        const heaviest = heaviestAfter(a, b);
         const cost = waste(a, b);
-        if (!best || cost < best.cost) best = { cost, into: a, fromId: idB, from: b };
+        if (!best || heaviest < best.heaviest || (heaviest === best.heaviest && cost < best.cost)) {
+          best = { heaviest, cost, into: a, fromId: idB, from: b };
+        }
       }
     }
     const { into, from, fromId } = best;
