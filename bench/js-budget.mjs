@@ -15,13 +15,23 @@ import { gzipSync } from "node:zlib";
 import { isScriptless, readClientBuild, root, staticClosure } from "../scripts/client-build.mjs";
 
 /**
- * Budgets in KB gzip (issue 15, lowered by issue 30's regrouping, decision 0020): the sign-in
- * screens are plain forms; /upload has Uppy on top.
+ * Budgets in KB gzip (issue 15, lowered by issue 30's regrouping, decision 0020, and its byte work,
+ * docs/performance.md): the sign-in screens are plain forms; /upload has Uppy on top. Every screen's
+ * target is issue 30's 120 KB; the screens still above it have their measured figure, rounded up,
+ * until they reach it.
  */
 export const BUDGETS = {
   login: 110,
-  upload: { page: 135, withUploader: 230 },
-  other: 135,
+  upload: { page: 122, withUploader: 207 },
+  other: 120,
+  over: {
+    "routes/_app._index": 124,
+    "routes/admin.setup": 123,
+    "routes/_app.email": 121,
+    "routes/_app.estimates": 121,
+    "routes/_app.packages": 121,
+    "routes/_app.ai-training": 121,
+  },
 };
 
 /** Routes whose screen is a sign-in form: the tighter budget applies. */
@@ -30,7 +40,8 @@ const LOGIN_ROUTES = new Set(["routes/login", "routes/admin.login"]);
 const UPLOAD_ROUTE = "routes/_app.upload";
 const UPLOADER = /app\/components\/upload\/vendor\/uppy\.js$/;
 
-const budgetOf = (id) => (LOGIN_ROUTES.has(id) ? BUDGETS.login : id === UPLOAD_ROUTE ? BUDGETS.upload.page : BUDGETS.other);
+const budgetOf = (id) =>
+  LOGIN_ROUTES.has(id) ? BUDGETS.login : id === UPLOAD_ROUTE ? BUDGETS.upload.page : (BUDGETS.over[id] ?? BUDGETS.other);
 
 /**
  * The build's client outputs with the figures both the table and tests need: `kb(urls)` is the gzip
