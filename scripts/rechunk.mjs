@@ -21,6 +21,7 @@ import { fileURLToPath } from "node:url";
 import { rollup } from "rollup";
 import { minify } from "terser";
 import { isScriptless, readClientBuild, root, staticClosure as staticClosureOf } from "./client-build.mjs";
+import { precompress } from "./precompress.mjs";
 
 /** At most this many shared chunks per screen besides the framework, root and shell (requests vs bytes). */
 const MAX_SHARED = 2;
@@ -285,6 +286,9 @@ export async function rechunk(buildDir = path.resolve(root, process.env.BUILD_DI
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const result = await rechunk();
+  const buildDir = path.resolve(root, process.env.BUILD_DIR ?? "build");
+  const result = await rechunk(buildDir);
   console.log(result.skipped ? "rechunk: already done" : `rechunk: ${result.before} → ${result.after} JavaScript files`);
+  // What the server sends: each file gzipped once, here (scripts/precompress.mjs).
+  console.log(`precompress: ${await precompress(readClientBuild(buildDir).assetsDir)} files gzipped`);
 }
