@@ -22,7 +22,7 @@ import { isScriptless, readClientBuild, root, staticClosure } from "../scripts/c
  */
 export const BUDGETS = {
   login: 110,
-  upload: { page: 118, withUploader: 200 },
+  upload: { page: 119, withUploader: 201 },
   other: 120,
 };
 

@@ -42,18 +42,22 @@ export async function rechunk(buildDir = path.resolve(root, process.env.BUILD_DI
   const isLayout = (route) => routes.some((r) => r.parentId === route.id);
   const hasComponent = (route) =>
     Object.keys(outputs[keyOfFile(fileOfUrl(route.module))]?.inputs ?? {}).some((i) => !i.startsWith("browser-route-module:"));
-  // A screen whose page loads no JavaScript (the sign-in forms) shapes no chunk: its modules load
-  // only when a client-side navigation reaches it, as Rollup splits them.
-  const screens = routes.filter((r) => hasComponent(r) && !isLayout(r) && !isScriptless(outputs[keyOfFile(fileOfUrl(r.module))]));
+  // A screen whose page loads no JavaScript (the sign-in forms) is not one the groups are shaped
+  // for: its modules load only on a client-side navigation there, or with a lazy form that shares
+  // them, so they are grouped apart (below) and never merged into what the other screens load.
+  const allScreens = routes.filter((r) => hasComponent(r) && !isLayout(r));
+  const scriptless = new Set(allScreens.filter((r) => isScriptless(outputs[keyOfFile(fileOfUrl(r.module))])).map((r) => r.id));
+  const screens = allScreens.filter((r) => !scriptless.has(r.id));
   const chainOf = (route) => {
     const chain = [];
     for (let r = route; r; r = manifest.routes[r.parentId]) chain.unshift(r);
     return chain;
   };
   const usedBy = new Map(jsKeys.map((key) => [key, new Set()]));
-  for (const screen of screens) {
+  const usedByScriptless = new Map(jsKeys.map((key) => [key, new Set()]));
+  for (const screen of allScreens) {
     const start = [entryKey, ...chainOf(screen).map((r) => keyOfFile(fileOfUrl(r.module)))];
-    for (const key of staticClosure(start)) usedBy.get(key)?.add(screen.id);
+    for (const key of staticClosure(start)) (scriptless.has(screen.id) ? usedByScriptless : usedBy).get(key)?.add(screen.id);
   }
   const signedIn = screens.filter((s) => chainOf(s).some((r) => r.id === "routes/_app"));
   const entryClosure = staticClosure([entryKey]);
@@ -80,7 +84,17 @@ export async function rechunk(buildDir = path.resolve(root, process.env.BUILD_DI
   for (const key of jsKeys) {
     if (key === entryKey || routeKeys.has(key) || dynamicTargets.has(key)) continue;
     const users = usedBy.get(key);
-    if (users.size === 0) continue; // only reached after the first load: Rollup's own split
+    const scriptlessUsers = usedByScriptless.get(key);
+    if (users.size === 0 && scriptlessUsers.size === 0) continue; // only reached after the first load: Rollup's own split
+    // The sign-in forms' modules (the form library, zod): a group per set of screens using them,
+    // not merged, so the lazy forms that share them do not import a sign-in route's file.
+    if (users.size === 0 || (users.size === 1 && scriptlessUsers.size > 0)) {
+      const id = `scriptless:${[...users, ...scriptlessUsers].sort().join("+")}`;
+      if (!families.has(id)) families.set(id, { screens: new Set(users), keys: [], bytes: 0 });
+      families.get(id).keys.push(key);
+      families.get(id).bytes += size(key);
+      continue;
+    }
     if (isVendor(key) && (users.size === screens.length || entryClosure.has(key))) {
       groupOf.set(key, "framework");
     } else if (users.size === 1) {
