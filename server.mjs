@@ -8,6 +8,7 @@
 import remixExpress from "@remix-run/express/dist/server.js";
 import { createRequestHandler, installGlobals } from "@remix-run/node";
 import compression from "compression";
+import expressStaticGzip from "express-static-gzip";
 import express from "express";
 import cluster from "node:cluster";
 import { randomBytes } from "node:crypto";
@@ -245,12 +246,13 @@ async function runServer() {
     res.setHeader("X-Frame-Options", "DENY");
     next();
   });
+  // The build's files as gzipped once at build time (scripts/precompress.mjs) to a client that
+  // accepts gzip; without a copy (a development build) compression() gzips as it sends.
   app.use(
     build.publicPath,
-    express.static(build.assetsBuildDirectory, {
-      immutable: true,
-      maxAge: "1y",
+    expressStaticGzip(build.assetsBuildDirectory, {
       index: false,
+      serveStatic: { immutable: true, maxAge: "1y", index: false },
     })
   );
   // Only a path naming a file (favicon.svg…) can be in public/: a page or API path skips the disk

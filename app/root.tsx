@@ -1,6 +1,5 @@
 import { cssBundleHref } from "@remix-run/css-bundle";
 import { ColorSchemeScript } from "#mantine/core/MantineProvider/ColorSchemeScript/ColorSchemeScript";
-import { MantineProvider } from "#mantine/core/MantineProvider/MantineProvider";
 import { mantineHtmlProps } from "#mantine/core/MantineProvider/mantine-html-props";
 import mantineCoreStyles from "~/styles/mantine.css";
 import mantineNotificationStyles from "@mantine/notifications/styles.css";
@@ -18,14 +17,13 @@ import {
 } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { RouteErrorCard } from "~/components/ErrorCard";
+import { ThemeProvider } from "~/components/ThemeProvider";
 import { ToastHost } from "~/components/ToastHost";
 import { clientMessages, isLanguage, languageFromHeader } from "~/services/i18n.server";
 import { commitSession, requestSession } from "~/services/session.server";
 import { pagePath, RESUME_MS } from "~/schemas/resume";
 import { serverColorScheme, type ColorSchemeChoice } from "~/services/appearance.server";
-import { theme } from "~/theme";
 import { I18nProvider, translate } from "~/utils/i18n";
-import { fixedColorSchemeManager } from "~/utils/color-scheme";
 import { useNonce } from "~/utils/nonce";
 
 export const links: LinksFunction = () => [
@@ -110,17 +108,12 @@ export function Layout({ children }: { children: ReactNode }) {
         <ColorSchemeScript defaultColorScheme={data.theme} forceColorScheme={fixed} localStorageKey="damageiq-color-scheme" nonce={nonce} />
       </head>
       <body>
-        <MantineProvider
-          theme={theme}
-          defaultColorScheme={data.theme}
-          forceColorScheme={fixed}
-          colorSchemeManager={fixedColorSchemeManager}
-        >
+        <ThemeProvider colorScheme={data.theme} forceColorScheme={fixed}>
           <I18nProvider messages={data.messages}>
             <ToastHost />
             {children}
           </I18nProvider>
-        </MantineProvider>
+        </ThemeProvider>
         {scripts && <ScrollRestoration nonce={nonce} />}
         {scripts && <Scripts nonce={nonce} />}
         <LiveReload nonce={nonce} />

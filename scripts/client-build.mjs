@@ -22,6 +22,15 @@ export function readClientBuild(buildDir) {
   return { metafilePath, metafile, outputs, entryKey, assetsDir, manifestFile, manifest };
 }
 
+/** A page that loads no JavaScript declares it so (app/root.tsx renders no <Scripts> for it). */
+const SCRIPTLESS = /export const handle\b[^;]*\bscripts: false\b/;
+
+/** Whether this route module output's screen declares that its page loads no JavaScript. */
+export function isScriptless(output) {
+  const source = Object.keys(output?.inputs ?? {}).find((input) => input.startsWith("app/routes/"));
+  return Boolean(source && SCRIPTLESS.test(readFileSync(path.resolve(root, source), "utf8")));
+}
+
 /** These outputs and every output they import statically, transitively (what the browser fetches before running them). */
 export function staticClosure(outputs, keys) {
   const seen = new Set();

@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { get } from "node:http";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -85,6 +86,33 @@ describe("the pages load what the table says", () => {
     expect(requests, `${screenPath}: the document, ${sheets} stylesheets, ${icons} icon, ${urls.size} scripts`).toBeLessThanOrEqual(
       REQUESTS_BEFORE_PAINT,
     );
+  });
+
+  it("a script goes out as its build-time gzip copy, the bytes the table counts, and as itself to a client without gzip", async () => {
+    const html = await page("/");
+    const url = [...html.matchAll(/<link rel="modulepreload" href="(\/build\/[^"]+\.js)"/g)].map((m) => m[1]).find((u) => u.includes("framework"));
+    expect(url).toBeDefined();
+    const build = loadBuild();
+    const file = path.resolve(root, build.keyOf(url!));
+    expect(existsSync(`${file}.gz`)).toBe(true);
+    const raw = (encoding: string) =>
+      new Promise<{ headers: Record<string, string | string[] | undefined>; bytes: number }>((resolve, reject) => {
+        get(`${app.url}${url}`, { headers: { "Accept-Encoding": encoding } }, (res) => {
+          let bytes = 0;
+          res.on("data", (chunk: Buffer) => (bytes += chunk.length));
+          res.on("end", () => resolve({ headers: res.headers, bytes }));
+        }).on("error", reject);
+      });
+    const gzipped = await raw("gzip, deflate");
+    expect(gzipped.headers["content-encoding"]).toBe("gzip");
+    expect(gzipped.headers["content-type"]).toMatch(/javascript/);
+    expect(gzipped.headers["cache-control"]).toMatch(/immutable/);
+    expect(gzipped.headers.vary).toMatch(/Accept-Encoding/);
+    expect(gzipped.bytes).toBe(statSync(`${file}.gz`).size);
+    expect(build.kbOfKeys([build.keyOf(url!)])).toBe(gzipped.bytes / 1000);
+    const plain = await raw("identity");
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.bytes).toBe(statSync(file).size);
   });
 
   it.each(Object.entries(CSS_BUDGET_KB))("%s loads at most %d KB of CSS (gzip)", async (urlPath, budget) => {

@@ -9,7 +9,7 @@ import { CustomerDecisions } from "~/components/dashboard/CustomerDecisions";
 import { ActivePackages, AiInsights, QuickActions, VendorPricing } from "~/components/dashboard/InfoPanels";
 import { RolePreviewCard } from "~/components/RolePreview";
 import { DraftNotice } from "~/components/upload/DraftNotice";
-import { uploaderLinks } from "~/components/upload/UploadMediaModal";
+import { uploaderLinks } from "~/components/upload/links";
 import { dashboardAction, dashboardData } from "~/screens/dashboard.server";
 import { requireUser } from "~/services/auth.server";
 import type { loader as appLoader } from "./_app";

@@ -24,7 +24,7 @@ import { UrlChoicesForm } from "~/components/crud/PostButtons";
 import { StatCard } from "~/components/crud/StatCard";
 import { DAMAGE_TYPE_OPTIONS, humanize, SEVERITY_OPTIONS } from "~/components/training/labels";
 import { TrainingCard } from "~/components/training/TrainingCard";
-import { uploaderLinks } from "~/components/upload/Uploader";
+import { uploaderLinks } from "~/components/upload/links";
 import { MODEL_ACCURACY_DISPLAY, VERIFIED_FILTERS } from "~/schemas/training-display";
 import { trainingFilterSchema, trainingItemValidator } from "~/schemas/validators.server";
 import { requireAdmin } from "~/services/auth.server";

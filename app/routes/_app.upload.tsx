@@ -16,14 +16,14 @@ import {
 } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { AnalyzingCard, ANALYSIS_POLL_SECONDS, ResultCard } from "~/components/assessments/AnalysisCards";
 import { FormError } from "~/components/form/fields/FormError";
 import { showToast } from "~/components/toast";
 import { DraftNotice } from "~/components/upload/DraftNotice";
 import { UploadFallbackForm } from "~/components/upload/UploadFallbackForm";
 import { UploadedFileList, type ListedFile } from "~/components/upload/UploadedFileList";
-import { Uploader, uploaderLinks, type UploadedFile } from "~/components/upload/Uploader";
-import { ANALYSIS_TOASTS, wizardViewOf, type WizardView } from "~/schemas/assessment-wizard";
+import { uploaderLinks } from "~/components/upload/links";
+import { Uploader, type UploadedFile } from "~/components/upload/Uploader";
+import { ANALYSIS_POLL_SECONDS, ANALYSIS_TOASTS, wizardViewOf, type WizardView } from "~/schemas/assessment-wizard";
 import { UPLOAD_LIMITS, messages } from "~/schemas/upload-limits";
 import { uploadWizardAction } from "~/screens/upload-wizard.server";
 import { requireUser } from "~/services/auth.server";
@@ -35,6 +35,9 @@ import { pageTitle, useT } from "~/utils/i18n";
 
 // The details step's form (with the form library) loads when the wizard reaches that step.
 const DetailsForm = lazyComponent("assessments/DetailsForm", () => import("~/components/assessments/DetailsForm").then((m) => m.DetailsForm));
+// So do the analysis's progress and result: a visit that opens the wizard uploads first.
+const AnalyzingCard = lazyComponent("assessments/AnalyzingCard", () => import("~/components/assessments/AnalysisCards").then((m) => m.AnalyzingCard));
+const ResultCard = lazyComponent("assessments/ResultCard", () => import("~/components/assessments/AnalysisCards").then((m) => m.ResultCard));
 
 export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "Upload & Assess") }];
 export const links: LinksFunction = () => uploaderLinks();

@@ -13,6 +13,9 @@ export function wizardViewOf(status: string): WizardView {
   return "complete";
 }
 
+/** How often the analyzing screen looks again (the no-JS page through a meta refresh). */
+export const ANALYSIS_POLL_SECONDS = 3;
+
 /** Spec part 1 §8 (Analysis, Create assessment, Send email) and part 2 §8 ('No Contact'). */
 export const ANALYSIS_TOASTS = {
   complete: { title: "Analysis Complete", message: "AI damage assessment completed successfully", color: "green" },

@@ -14,12 +14,9 @@ import { Form, Link } from "@remix-run/react";
 import type { AssessmentJson } from "~/services/assessments.server";
 import { formatUsd } from "../crud/format";
 import { humanize } from "../training/labels";
-import { ANALYSIS_TOASTS } from "~/schemas/assessment-wizard";
+import { ANALYSIS_POLL_SECONDS, ANALYSIS_TOASTS } from "~/schemas/assessment-wizard";
 import { SeverityBadge } from "./badges";
 import { useT } from "~/utils/i18n";
-
-/** How often the analyzing screen looks again (the no-JS page through a meta refresh). */
-export const ANALYSIS_POLL_SECONDS = 3;
 
 const STAGES: Record<string, { label: string; value: number }> = {
   uploaded: { label: "Waiting to start", value: 5 },

@@ -1,7 +1,4 @@
 import { Box } from "#mantine/core/Box/Box";
-import type { LinksFunction } from "@remix-run/node";
-import uppyCoreStyles from "@uppy/core/css/style.min.css";
-import uppyDashboardStyles from "@uppy/dashboard/css/style.min.css";
 import { useEffect, useRef } from "react";
 import { LOGGED_OUT_TOAST } from "~/schemas/toasts";
 import { loadNotifications, showToast } from "../toast";
@@ -18,12 +15,6 @@ import {
 } from "~/schemas/upload-limits";
 // Outside React's render (Uppy is built in an effect, after the page's messages are in place).
 import { t } from "~/utils/i18n";
-
-/** Uppy's stylesheets; spread into the `links` of every route that shows an uploader. */
-export const uploaderLinks: LinksFunction = () => [
-  { rel: "stylesheet", href: uppyCoreStyles },
-  { rel: "stylesheet", href: uppyDashboardStyles },
-];
 
 export const COMPANION_ENDPOINT = "/api/uploads";
 
