@@ -18,6 +18,7 @@ import {
 import type { ReactNode } from "react";
 import { RouteErrorCard } from "~/components/ErrorCard";
 import { ThemeProvider } from "~/components/ThemeProvider";
+import { theme } from "~/theme";
 import { ToastHost } from "~/components/ToastHost";
 import { clientMessages, isLanguage, languageFromHeader } from "~/services/i18n.server";
 import { commitSession, requestSession } from "~/services/session.server";
@@ -108,7 +109,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <ColorSchemeScript defaultColorScheme={data.theme} forceColorScheme={fixed} localStorageKey="damageiq-color-scheme" nonce={nonce} />
       </head>
       <body>
-        <ThemeProvider colorScheme={data.theme} forceColorScheme={fixed}>
+        <ThemeProvider theme={theme} colorScheme={data.theme} forceColorScheme={fixed}>
           <I18nProvider messages={data.messages}>
             <ToastHost />
             {children}

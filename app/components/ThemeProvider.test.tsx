@@ -55,7 +55,7 @@ describe("ThemeProvider", () => {
 
   it.each(["light", "dark", "auto"] as const)("renders components as MantineProvider does, without the <style> elements (%s)", (scheme) => {
     const ours = renderToStaticMarkup(
-      <ThemeProvider colorScheme={scheme} forceColorScheme={scheme === "auto" ? undefined : scheme}>
+      <ThemeProvider theme={theme} colorScheme={scheme} forceColorScheme={scheme === "auto" ? undefined : scheme}>
         {page}
       </ThemeProvider>,
     );

@@ -1,9 +1,8 @@
 import { MantineContext } from "#mantine/core/MantineProvider/Mantine.context";
 import { MantineThemeProvider } from "#mantine/core/MantineProvider/MantineThemeProvider/MantineThemeProvider";
 import { useProviderColorScheme } from "#mantine/core/MantineProvider/use-mantine-color-scheme/use-provider-color-scheme";
-import type { MantineColorScheme } from "@mantine/core";
+import type { MantineColorScheme, MantineThemeOverride } from "@mantine/core";
 import { useMemo, type ReactNode } from "react";
-import { theme } from "~/theme";
 import { fixedColorSchemeManager } from "~/utils/color-scheme";
 
 const getRootElement = () => document.documentElement;
@@ -18,10 +17,13 @@ const getRootElement = () => document.documentElement;
  * preference when the choice is "auto").
  */
 export function ThemeProvider({
+  theme,
   colorScheme,
   forceColorScheme,
   children,
 }: {
+  /** app/theme.ts (the root passes it: components sit below the app's root modules). */
+  theme: MantineThemeOverride;
   colorScheme: MantineColorScheme;
   forceColorScheme?: "light" | "dark";
   children: ReactNode;
