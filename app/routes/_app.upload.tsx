@@ -98,7 +98,10 @@ function useAnalysisPolling(view: WizardView, failed: boolean, notAnalysed: bool
     return () => clearInterval(timer);
   }, [view, revalidator]);
   useEffect(() => {
-    if (previous.current === "analyzing" && view === "complete") showToast(notAnalysed ? ANALYSIS_TOASTS.notAnalysed : ANALYSIS_TOASTS.complete);
+    // From the details step straight to the result: the analysis ended before the page first looked
+    // (no provider answers at once), and the toast is owed all the same.
+    const ended = previous.current === "analyzing" || previous.current === "details";
+    if (ended && view === "complete") showToast(notAnalysed ? ANALYSIS_TOASTS.notAnalysed : ANALYSIS_TOASTS.complete);
     if (previous.current === "analyzing" && view === "details" && failed) showToast(ANALYSIS_TOASTS.failed);
     previous.current = view;
   }, [view, failed, notAnalysed]);
