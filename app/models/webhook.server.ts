@@ -383,16 +383,18 @@ export async function unclaimDeliveries({ ids, claimToken }: { ids: Types.Object
 }
 
 const held = (delivery: WebhookDeliveryRecord) => ({ _id: delivery._id, claimToken: delivery.claimToken, inFlight: true });
+/** A held delivery the receiver answered 2xx: delivered, its claim and schedule gone. */
+const delivered = (attempt: DeliveryAttemptRecord) => ({
+  $set: { status: "delivered", inFlight: false, deliveredAt: attempt.at, lastStatusCode: attempt.statusCode },
+  $push: { attempts: attempt },
+  $unset: { claimToken: 1, leaseUntil: 1, nextAttemptAt: 1, lastError: 1, manual: 1 },
+});
 
 /** The receiver answered 2xx. Null when the claim was lost meanwhile (recovery took it back). */
 export async function recordDelivered({ delivery, attempt }: { delivery: WebhookDeliveryRecord; attempt: DeliveryAttemptRecord }) {
   return WebhookDelivery.findOneAndUpdate(
     held(delivery),
-    {
-      $set: { status: "delivered", inFlight: false, deliveredAt: attempt.at, lastStatusCode: attempt.statusCode },
-      $push: { attempts: attempt },
-      $unset: { claimToken: 1, leaseUntil: 1, nextAttemptAt: 1, lastError: 1, manual: 1 },
-    },
+    delivered(attempt),
     { returnDocument: "after", projection: { attempts: 0 } },
   ).lean<WebhookDeliveryRecord>();
 }
@@ -412,11 +414,7 @@ export async function recordDeliveredMany(items: { delivery: WebhookDeliveryReco
     items.map(({ delivery, attempt }) => ({
       updateOne: {
         filter: held(delivery),
-        update: {
-          $set: { status: "delivered", inFlight: false, deliveredAt: attempt.at, lastStatusCode: attempt.statusCode },
-          $push: { attempts: attempt },
-          $unset: { claimToken: 1, leaseUntil: 1, nextAttemptAt: 1, lastError: 1, manual: 1 },
-        },
+        update: delivered(attempt),
       },
     })),
     { ordered: false },
