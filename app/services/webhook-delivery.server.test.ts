@@ -177,4 +177,23 @@ describe("webhook workers on several instances", () => {
     expect(await WebhookEvent.countDocuments({ ownerId: quiet })).toBe(0);
     expect(await WebhookDelivery.countDocuments({ ownerId: quiet })).toBe(0);
   });
+
+  it("never sends another account's event to an endpoint, whatever a stored delivery says", async () => {
+    worker();
+    const endpointId = await endpoint("/crossed");
+    const other = (await createTestUser({ role: "dealer" })).id;
+    const event = await WebhookEvent.create({ ownerId: other, type: "estimate.updated", key: "crossed", data: { secret: "other account" }, at: new Date(), fannedOut: true });
+    const delivery = await WebhookDelivery.create({
+      ownerId,
+      endpointId,
+      eventId: event._id,
+      type: "estimate.updated",
+      eventAt: event.at,
+      status: "pending",
+      nextAttemptAt: new Date(Date.now() - 1_000),
+    });
+    await until("the delivery to fail", async () => (await WebhookDelivery.findById(delivery._id).lean())?.status === "failed");
+    expect(receiver.on("/crossed")).toEqual([]);
+    expect((await WebhookDelivery.findById(delivery._id).lean())?.attempts.at(-1)?.error).toBe("The event is gone");
+  });
 });

@@ -64,6 +64,11 @@ const FAN_OUT_GRACE_MS = 10_000;
  * its lease. The n-th of a line's deliveries sent one after another waits for the n - 1 before it.
  */
 const leaseFor = (timeoutMs: number, nth = 1) => nth * (timeoutMs + 5_000) + 10_000;
+/** A stored reference resolved inside the delivery's account: another account's endpoint or event is as good as gone. */
+function ownedBy<T extends { ownerId: Types.ObjectId }>(delivery: WebhookDeliveryRecord, record: T | undefined) {
+  return record && String(record.ownerId) === String(delivery.ownerId) ? record : undefined;
+}
+
 export class WebhookWorker {
   private readonly concurrency: number;
   private readonly timeoutMs: number;
@@ -252,7 +257,7 @@ export class WebhookWorker {
       for (; n < mine.length; n++) {
         const delivery = mine[n];
         if (String(delivery._id) !== String(chain[n]._id) || this.stopping) break;
-        const delivered = await this.deliver(delivery, endpointById.get(String(delivery.endpointId)), eventById.get(String(delivery.eventId)));
+        const delivered = await this.deliver(delivery, ownedBy(delivery, endpointById.get(String(delivery.endpointId))), ownedBy(delivery, eventById.get(String(delivery.eventId))));
         this.held -= 1;
         if (!delivered) {
           n += 1;
