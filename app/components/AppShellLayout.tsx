@@ -18,6 +18,7 @@ import { LoadingScreen } from "./LoadingScreen";
 import { PreviewBanner } from "./RolePreview";
 import { roleLabel } from "~/schemas/roles";
 import { ShellNavLink } from "./ShellNavLink";
+import { useInPageNavigation } from "./crud/in-page";
 import a11y from "./a11y.module.css";
 
 export interface ShellUser {
@@ -93,6 +94,7 @@ export function AppShellLayout({ user, children }: { user: ShellUser; children: 
   const { pathname } = useLocation();
   const navigation = useNavigation();
   const t = useT();
+  const inPage = useInPageNavigation();
   // The phone menu closes with Escape, focus back on the burger.
   useEffect(() => {
     if (!opened) return;
@@ -180,7 +182,7 @@ export function AppShellLayout({ user, children }: { user: ShellUser; children: 
         </AppShell.Section>
       </AppShell.Navbar>
       {navigation.state === "loading" && navigation.location.pathname !== pathname && <LoadingScreen />}
-      <AppShell.Main id="main-content" tabIndex={-1} className={a11y.main}>
+      <AppShell.Main id="main-content" tabIndex={-1} className={a11y.main} onClick={inPage.onClick} onSubmit={inPage.onSubmit}>
         <NoScriptNav user={user} />
         <FlashToast />
         {user.realRole === "admin" && user.role !== "admin" && <PreviewBanner role={user.role} />}

@@ -7,7 +7,7 @@ import { Stack } from "#mantine/components/Stack/Stack";
 import { Text } from "#mantine/components/Text/Text";
 import { Title } from "#mantine/components/Title/Title";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import { Link, useFormAction, useLoaderData, useSearchParams } from "@remix-run/react";
 import { CardGrid, CardGridSkeleton, useListLoading } from "~/components/crud/CardGrid";
 import { ConfirmDelete } from "~/components/crud/ConfirmDelete";
 import { EmptyState } from "~/components/crud/EmptyState";
@@ -51,6 +51,7 @@ export default function EstimatesPage() {
   const t = useT();
   const { q, status, assessments, matched, page, pageCount, pageSize, summary, target, timeZone, contacts, links } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
+  const formAction = useFormAction();
   const loading = useListLoading(200, ESTIMATE_LIST_PARAMS);
   const dialog = readEstimateDialog(params);
   const closeTo = listSearch(params, {}, ESTIMATE_LIST_PARAMS) || "/estimates";
@@ -101,7 +102,7 @@ export default function EstimatesPage() {
       ) : (
         <CardGrid label={t("Estimates")}>
           {assessments.map((a) => (
-            <EstimateCard key={a.id} estimate={a} hrefWith={hrefWith} />
+            <EstimateCard key={a.id} estimate={a} hrefWith={hrefWith} formAction={formAction} />
           ))}
         </CardGrid>
       )}

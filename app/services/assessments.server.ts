@@ -111,6 +111,10 @@ export function auditActor(actor: Actor): AuditActor {
 }
 
 type ContactJson = NonNullable<AssessmentJson["contact"]>;
+/** How a record becomes JSON, given the contacts of its page (keyed `owner:contact`) and, for an admin, owners' names. */
+export type AssessmentShape<T> = (record: AssessmentRecord, contacts: Map<string, ContactJson>, owners?: Map<string, string>) => T;
+export const contactOf = (record: AssessmentRecord, contacts: Map<string, ContactJson>) =>
+  (record.contactId && contacts.get(`${record.ownerId}:${String(record.contactId)}`)) || null;
 
 function toJson(record: AssessmentRecord, contacts: Map<string, ContactJson>, owners?: Map<string, string>): AssessmentJson {
   const contactId = record.contactId ? String(record.contactId) : null;
@@ -122,7 +126,7 @@ function toJson(record: AssessmentRecord, contacts: Map<string, ContactJson>, ow
     vehicleModel: record.vehicleModel ?? null,
     vin: record.vin ?? null,
     contactId,
-    contact: (contactId && contacts.get(`${record.ownerId}:${contactId}`)) || null,
+    contact: contactOf(record, contacts),
     notes: record.notes ?? null,
     vendorId: record.vendorId ? String(record.vendorId) : null,
     mediaUrls: record.mediaUrls ?? [],
@@ -178,8 +182,11 @@ function toJson(record: AssessmentRecord, contacts: Map<string, ContactJson>, ow
   };
 }
 
-/** A page of records as JSON: their contacts (each its owner's) in one query, and for admins every owner's name. */
-export async function present(actor: Actor, records: AssessmentRecord[]) {
+/**
+ * A page of records as JSON (`shape`, by default the whole assessment): their contacts (each its
+ * owner's) in one query, and for admins every owner's name.
+ */
+export async function present<T = AssessmentJson>(actor: Actor, records: AssessmentRecord[], shape: AssessmentShape<T> = toJson as AssessmentShape<T>) {
   const contactIds = records.flatMap((r) => (r.contactId ? [String(r.contactId)] : []));
   const [contactRows, owners] = await Promise.all([
     findContactsByIds({ scope: scopeFor(actor), ids: contactIds }),
@@ -189,7 +196,7 @@ export async function present(actor: Actor, records: AssessmentRecord[]) {
   const contacts = new Map(
     contactRows.map((c) => [`${c.ownerId}:${c._id}`, { id: String(c._id), firstName: c.firstName, lastName: c.lastName, email: c.email }]),
   );
-  return records.map((r) => toJson(r, contacts, owners));
+  return records.map((r) => shape(r, contacts, owners));
 }
 
 export const presentOne = async (actor: Actor, record: AssessmentRecord) => (await present(actor, [record]))[0];
@@ -245,7 +252,7 @@ async function statusCounts(scope: OwnerScope) {
  * whole set), how many the filters matched, one page. Only the counts the screen shows are asked
  * for: the owner's count is kept by the engine, one status is one index range.
  */
-export async function assessmentsPage(
+export async function assessmentsPage<T = AssessmentJson>(
   actor: Actor,
   {
     q,
@@ -253,7 +260,8 @@ export async function assessmentsPage(
     page,
     pageSize,
     fields,
-  }: { q?: string; status?: AssessmentStatus; page: number; pageSize: number; fields?: readonly (keyof AssessmentRecord)[] },
+    shape,
+  }: { q?: string; status?: AssessmentStatus; page: number; pageSize: number; fields?: readonly (keyof AssessmentRecord)[]; shape?: AssessmentShape<T> },
 ) {
   const scope = scopeFor(actor);
   const [total, pendingReview, filtered] = await Promise.all([
@@ -268,7 +276,7 @@ export async function assessmentsPage(
   const pageCount = Math.max(1, Math.ceil(matched / pageSize));
   const current = Math.min(Math.max(1, page), pageCount);
   const records = await findAssessments({ scope, q, status, skip: (current - 1) * pageSize, limit: pageSize, fields });
-  return { assessments: await present(actor, records), matched, page: current, pageCount, total, pendingReview };
+  return { assessments: await present(actor, records, shape), matched, page: current, pageCount, total, pendingReview };
 }
 
 /** One assessment in scope; 404 "Assessment not found" for another account's or a malformed id. */

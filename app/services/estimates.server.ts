@@ -6,12 +6,13 @@ import { learningRecords } from "~/models/learning-record.server";
 import { scopeFor } from "~/models/owner-scope.server";
 import type { AssessmentStatus } from "~/schemas/assessment";
 import { CONTACT_NOT_FOUND, REASON_REQUIRED_MESSAGE, type EstimateEditInput } from "~/schemas/estimate";
-import { assessmentNotFound, assessmentsPage, auditActor, presentOne, type AssessmentJson } from "./assessments.server";
+import { assessmentNotFound, assessmentsPage, auditActor, contactOf, presentOne, type AssessmentShape } from "./assessments.server";
 import type { Actor } from "./actor";
 import { planEdit, versionDifferences, type ContactChange } from "./estimate-edit.server";
 import { estimateSettingsOf } from "./estimate-settings.server";
 import { emitEvent, estimateEventData, estimateOrderKey } from "./webhooks.server";
 import { Conflict, Invalid } from "~/utils/domain-errors";
+import { isoDate, ownership } from "./owned-json.server";
 
 /**
  * Midnight today in the server's time zone (the `TZ` environment variable; UTC when unset): the
@@ -36,12 +37,12 @@ export async function estimatesPage(
   const scope = scopeFor(actor);
   const since = startOfToday();
   const [page, totalValue, sentToday] = await Promise.all([
-    assessmentsPage(actor, { ...params, fields: CARD_FIELDS }),
+    assessmentsPage(actor, { ...params, fields: CARD_FIELDS, shape: estimateCard }),
     assessmentFigure(scope, "total value", () => sumEstimatedCosts({ scope })),
     assessmentFigure(scope, `sent since ${since.toISOString()}`, () => countSentSince({ scope, since })),
   ]);
   const { total, pendingReview, assessments, ...list } = page;
-  return { ...list, assessments: assessments.map(estimateCard), summary: { total, pendingReview, totalValue, sentToday } };
+  return { ...list, assessments, summary: { total, pendingReview, totalValue, sentToday } };
 }
 
 /**
@@ -64,14 +65,32 @@ const CARD_FIELDS = [
 ] as const satisfies readonly (keyof AssessmentRecord)[];
 
 /**
- * What a card shows, and no more: the page's data travels in the HTML (24 cards), so the lines,
- * damages, audit trail and photo hashes stay for the detail dialog.
+ * What a card shows, and no more, made from CARD_FIELDS as the whole assessment's JSON makes them:
+ * the page's data travels in the HTML (24 cards), so the lines, damages, audit trail and photo
+ * hashes stay for the detail dialog, and their totals are not computed for a list.
  */
-function estimateCard(a: AssessmentJson) {
-  const { id, title, status, vehicleYear, vehicleMake, vehicleModel, contactId, contact, estimatedCost, damageCategories, createdAt, version, customerDecision } = a;
-  const card = { id, title, status, vehicleYear, vehicleMake, vehicleModel, contactId, contact, estimatedCost, damageCategories, createdAt, version, customerDecision };
-  return a.owner ? { ...card, owner: a.owner } : card;
-}
+const estimateCard = ((record, contacts, owners) => {
+  const { id, owner } = ownership(record, owners);
+  const decision = record.customerDecision;
+  const card = {
+    id,
+    title: record.title,
+    status: record.status,
+    vehicleYear: record.vehicleYear ?? null,
+    vehicleMake: record.vehicleMake ?? null,
+    vehicleModel: record.vehicleModel ?? null,
+    contactId: record.contactId ? String(record.contactId) : null,
+    contact: contactOf(record, contacts),
+    estimatedCost: record.estimatedCost ?? null,
+    damageCategories: record.damageCategories ?? [],
+    createdAt: isoDate(record.createdAt, record._id),
+    version: record.version ?? 1,
+    customerDecision: decision
+      ? { decision: decision.decision, decidedAt: isoDate(decision.decidedAt, record._id), decisionId: String(decision.decisionId) }
+      : null,
+  };
+  return owner ? { ...card, owner } : card;
+}) satisfies AssessmentShape<unknown>;
 export type EstimateCardJson = ReturnType<typeof estimateCard>;
 
 /** One estimate with its supplements and the earlier versions it replaced (id, version, status) for the detail dialog. */

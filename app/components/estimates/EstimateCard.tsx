@@ -1,11 +1,11 @@
 import { SendKeyField } from "../email/SendKeyField";
-import { Form, Link } from "@remix-run/react";
 import { STATUS_COLOR } from "~/schemas/assessment-status";
 import type { AssessmentJson } from "~/services/assessments.server";
 import type { EstimateCardJson } from "~/services/estimates.server";
 import { formatDollars } from "~/utils/estimate-lines";
 import classes from "../crud/cards.module.css";
 import { formatDate } from "../crud/format";
+import { InPageForm, InPageLink } from "../crud/in-page";
 import { DownloadIcon, EyeIcon, MailIcon, PencilIcon, TrashIcon } from "../crud/icons";
 import { humanize } from "../training/labels";
 import { useT } from "~/utils/i18n";
@@ -21,11 +21,11 @@ export const contactName = (a: Pick<AssessmentJson, "contact">) =>
   a.contact ? `${a.contact.firstName} ${a.contact.lastName}` : "Unknown contact";
 
 /** The Email action: a form post (the toast says what happened); disabled, with the spec's message, without a contact. */
-export function EmailButton({ estimate, className }: { estimate: Pick<AssessmentJson, "id" | "title" | "contactId">; className: string }) {
+export function EmailButton({ estimate, className, action }: { estimate: Pick<AssessmentJson, "id" | "title" | "contactId">; className: string; action: string }) {
   const t = useT();
   const disabled = !estimate.contactId;
   return (
-    <Form method="post" preventScrollReset style={{ display: "inline-flex" }}>
+    <InPageForm action={action} style={{ display: "inline-flex" }}>
       <input type="hidden" name="intent" value="email" />
       <input type="hidden" name="id" value={estimate.id} />
       <SendKeyField id={estimate.id} />
@@ -38,16 +38,25 @@ export function EmailButton({ estimate, className }: { estimate: Pick<Assessment
       >
         <MailIcon size={16} />
       </button>
-    </Form>
+    </InPageForm>
   );
 }
 
 /**
  * One estimate (spec §2): title, status, vehicle, customer, cost or TBD, created date, up to three
  * category badges then "+N more"; view, download, email, edit and delete. Plain elements (see
- * cards.module.css): a page renders 24 of them.
+ * cards.module.css) and in-page links and forms (crud/in-page): a page renders 24 of them. `formAction`
+ * is the screen's own (useFormAction).
  */
-export function EstimateCard({ estimate, hrefWith }: { estimate: EstimateCardJson; hrefWith: (changes: Record<string, string>) => string }) {
+export function EstimateCard({
+  estimate,
+  hrefWith,
+  formAction,
+}: {
+  estimate: EstimateCardJson;
+  hrefWith: (changes: Record<string, string>) => string;
+  formAction: string;
+}) {
   const t = useT();
   const a = estimate;
   const extra = a.damageCategories.length - MAX_CARD_CATEGORIES;
@@ -57,9 +66,9 @@ export function EstimateCard({ estimate, hrefWith }: { estimate: EstimateCardJso
       <div className={classes.head}>
         <div style={{ minWidth: 0 }}>
           <p className={classes.name}>
-            <Link to={hrefWith({ view: a.id })} preventScrollReset style={{ color: "inherit", textDecoration: "none" }}>
+            <InPageLink to={hrefWith({ view: a.id })} style={{ color: "inherit", textDecoration: "none" }}>
               {a.title}
-            </Link>
+            </InPageLink>
           </p>
           <p className={classes.sub}>{vehicleOf(a) || t("Vehicle not specified")}</p>
         </div>
@@ -112,25 +121,24 @@ export function EstimateCard({ estimate, hrefWith }: { estimate: EstimateCardJso
         <span>{t("Created")} {formatDate(a.createdAt)}</span>
         {"owner" in a && a.owner && <span className={classes.badge}>{t("Owner:")} {a.owner.name ?? t("Deleted account")}</span>}
         <div className={classes.actions}>
-          <Link to={hrefWith({ view: a.id })} preventScrollReset className={classes.action} aria-label={`View ${a.title}`} title={t("View")}>
+          <InPageLink to={hrefWith({ view: a.id })} className={classes.action} aria-label={`View ${a.title}`} title={t("View")}>
             <EyeIcon size={16} />
-          </Link>
+          </InPageLink>
           <a href={pdfHref(a.id)} download className={classes.action} aria-label={`Download ${a.title}`} title={t("Download PDF")}>
             <DownloadIcon size={16} />
           </a>
-          <EmailButton estimate={a} className={action} />
-          <Link to={hrefWith({ edit: a.id })} preventScrollReset className={classes.action} aria-label={`Edit ${a.title}`} title={t("Edit")}>
+          <EmailButton estimate={a} className={action} action={formAction} />
+          <InPageLink to={hrefWith({ edit: a.id })} className={classes.action} aria-label={`Edit ${a.title}`} title={t("Edit")}>
             <PencilIcon size={16} />
-          </Link>
-          <Link
+          </InPageLink>
+          <InPageLink
             to={hrefWith({ delete: a.id })}
-            preventScrollReset
             className={`${classes.action} ${classes.danger}`}
             aria-label={`Delete ${a.title}`}
             title={t("Delete")}
           >
             <TrashIcon size={16} />
-          </Link>
+          </InPageLink>
         </div>
       </div>
     </div>
