@@ -74,3 +74,19 @@ describe("the patched React Router server rendering", () => {
     expect(first.state.matches.map((m) => m.route.id)).toEqual(["root", "estimates"]);
   });
 });
+
+describe("the patched Mantine style props", () => {
+  it("takes style props out of a component's props, and passes the rest on, with or without any", async () => {
+    const { extractStyleProps } = await import("#mantine/core/Box/style-props/extract-style-props/extract-style-props");
+    const onClick = () => {};
+    expect(extractStyleProps({ mt: "md", hiddenFrom: "sm", c: undefined, onClick, "aria-label": "x" })).toEqual({
+      styleProps: { mt: "md", hiddenFrom: "sm" },
+      rest: { onClick, "aria-label": "x" },
+    });
+    const plain = { onClick, "aria-label": "x", constructor: "not a style prop" };
+    const { styleProps, rest } = extractStyleProps(plain);
+    expect(styleProps).toEqual({});
+    expect(rest).toEqual(plain);
+    expect(rest).not.toBe(plain);
+  });
+});

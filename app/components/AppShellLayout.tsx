@@ -1,17 +1,14 @@
-import { Anchor } from "#mantine/components/Anchor/Anchor";
 import { AppShell } from "#mantine/components/AppShell/AppShell";
 import { Badge } from "#mantine/components/Badge/Badge";
-import { Box } from "#mantine/core/Box/Box";
 import { Burger } from "#mantine/components/Burger/Burger";
-import { Center } from "#mantine/components/Center/Center";
 import { Button } from "#mantine/components/Button/Button";
+import { Box } from "#mantine/core/Box/Box";
 import { Group } from "#mantine/components/Group/Group";
-import { Stack } from "#mantine/components/Stack/Stack";
 import { Text } from "#mantine/components/Text/Text";
 import { Title } from "#mantine/components/Title/Title";
 import { useDisclosure } from "@mantine/hooks";
 import { Form, useLocation, useNavigation } from "@remix-run/react";
-import { useEffect, useRef, type ReactNode } from "react";
+import { useEffect, useRef, type CSSProperties, type ReactNode } from "react";
 import { useT } from "~/utils/i18n";
 import { FlashToast } from "./FlashToast";
 import { LoadingScreen } from "./LoadingScreen";
@@ -20,6 +17,7 @@ import { roleLabel } from "~/schemas/roles";
 import { ShellNavLink } from "./ShellNavLink";
 import { useInPageNavigation } from "./crud/in-page";
 import a11y from "./a11y.module.css";
+import cards from "./crud/cards.module.css";
 
 export interface ShellUser {
   firstName: string;
@@ -45,6 +43,17 @@ const NEURAL_CORE_NAV = [
   { to: "/admin-settings", label: "Admin Settings" },
 ];
 
+/**
+ * Mantine's class names for the Group, Text and Anchor drawn as plain elements below (styled by their
+ * CSS in app/styles/mantine.css): the shell is on every page, and these were a dozen components'
+ * work on each. AppShellLayout.test.ts checks them against the installed Mantine.
+ */
+export const SHELL_CLASSES = { group: "m_4081bf90", text: "m_b6d8b162", anchor: "m_849cf0da" } as const;
+const c = SHELL_CLASSES;
+const group = (gap: string, wrap: "wrap" | "nowrap") =>
+  ({ "--group-gap": `var(--mantine-spacing-${gap})`, "--group-align": "center", "--group-justify": "flex-start", "--group-wrap": wrap }) as CSSProperties;
+const smallText = { "--text-fz": "var(--mantine-font-size-sm)", "--text-lh": "var(--mantine-line-height-sm)" } as CSSProperties;
+
 export const initials = (first: string, last: string) =>
   `${first.charAt(0)}${last.charAt(0)}`.toUpperCase() || "?";
 
@@ -69,20 +78,20 @@ function NoScriptNav({ user }: { user: ShellUser }) {
   const items = user.role === "admin" ? [...MAIN_NAV, ...NEURAL_CORE_NAV] : MAIN_NAV;
   return (
     <noscript>
-      <Box component="nav" hiddenFrom="sm" aria-label={t("Menu")} mb="md">
-        <Group gap="xs">
+      <nav className="mantine-hidden-from-sm" aria-label={t("Menu")} style={{ marginBottom: "var(--mantine-spacing-md)" }}>
+        <div className={`${c.group} mantine-Group-root`} style={group("xs", "wrap")}>
           {items.map((item) => (
-            <Anchor key={item.to} href={item.to} size="sm">
+            <a key={item.to} href={item.to} className={`${c.anchor} ${c.text} mantine-Text-root mantine-Anchor-root`} data-size="sm" data-underline="hover" style={smallText}>
               {t(item.label)}
-            </Anchor>
+            </a>
           ))}
           <Form method="post" action="/logout">
             <Button type="submit" variant="subtle" color="gray" size="compact-sm">
               {t("Logout")}
             </Button>
           </Form>
-        </Group>
-      </Box>
+        </div>
+      </nav>
     </noscript>
   );
 }
@@ -152,28 +161,23 @@ export function AppShellLayout({ user, children }: { user: ShellUser; children: 
           )}
         </AppShell.Section>
         <AppShell.Section>
-          <Group gap="sm" wrap="nowrap" p="xs">
+          <div className={`${c.group} mantine-Group-root`} style={{ ...group("sm", "nowrap"), padding: "var(--mantine-spacing-xs)" }}>
             {/* Mantine's Avatar look (light indigo circle) without its module, on every screen. */}
-            <Center
-              w={38}
-              h={38}
-              bg="var(--mantine-color-indigo-light)"
-              c="var(--mantine-color-indigo-light-color)"
-              fw={700}
-              fz="sm"
-              style={{ borderRadius: "50%", flex: "none" }}
-            >
-              {initials(user.firstName, user.lastName)}
-            </Center>
-            <Stack gap={0} style={{ flex: 1, minWidth: 0 }}>
-              <Text size="sm" fw={600} truncate>
+            <div className={cards.avatar}>{initials(user.firstName, user.lastName)}</div>
+            <div style={{ display: "flex", flexDirection: "column", flex: 1, minWidth: 0 }}>
+              <p className={`${c.text} mantine-Text-root`} data-size="sm" data-truncate="end" style={{ ...smallText, fontWeight: 600 }}>
                 {user.firstName} {user.lastName}
-              </Text>
-              <Text size="xs" c="dimmed" data-testid="role-label">
+              </p>
+              <p
+                className={`${c.text} mantine-Text-root`}
+                data-size="xs"
+                data-testid="role-label"
+                style={{ "--text-fz": "var(--mantine-font-size-xs)", "--text-lh": "var(--mantine-line-height-xs)", color: "var(--mantine-color-dimmed)" } as CSSProperties}
+              >
                 {t(roleLabel(user.role))}
-              </Text>
-            </Stack>
-          </Group>
+              </p>
+            </div>
+          </div>
           <Form method="post" action="/logout">
             <Button type="submit" variant="light" color="gray" fullWidth size="xs">
               {t("Logout")}
