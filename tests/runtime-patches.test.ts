@@ -90,3 +90,18 @@ describe("the patched Mantine style props", () => {
     expect(rest).not.toBe(plain);
   });
 });
+
+describe("the patched route matching", () => {
+  it("answers a path it has matched before with the same matches, each caller with its own copies", () => {
+    const { matchRoutes } = createRequire(import.meta.url)("@remix-run/router") as typeof import("@remix-run/router");
+    const routes = [{ id: "root", path: "/", children: [{ id: "contact", path: "api/contacts/:id" }, { id: "contacts", path: "api/contacts" }] }];
+    const first = matchRoutes(routes, "/api/contacts/abc");
+    (first![1].params as Record<string, string>).id = "changed by a caller";
+    const again = matchRoutes(routes, "/api/contacts/abc");
+    expect(again!.map((m) => m.route.id)).toEqual(["root", "contact"]);
+    expect(again![1].params).toEqual({ id: "abc" });
+    expect(matchRoutes(routes, "/api/contacts")!.map((m) => m.route.id)).toEqual(["root", "contacts"]);
+    expect(matchRoutes(routes, "/api/other")).toBeNull();
+    expect(matchRoutes(routes, "/api/other")).toBeNull();
+  });
+});

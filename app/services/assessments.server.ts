@@ -31,7 +31,7 @@ import { ANALYSIS_JOB } from "./analysis/types";
 import { removeJobs } from "./jobs.server";
 import { discardMediaUrl } from "./storage/draft.server";
 import { claimUploads } from "./storage/uploads.server";
-import { isoDate, ownership, timestamps } from "./owned-json.server";
+import { isoDate, ownedJson } from "./owned-json.server";
 import { assessmentEventData, emitEvent, estimateOrderKey } from "./webhooks.server";
 import { Conflict, DomainError, Invalid, NotFound, onField } from "~/utils/domain-errors";
 
@@ -118,8 +118,7 @@ export const contactOf = (record: AssessmentRecord, contacts: Map<string, Contac
 
 function toJson(record: AssessmentRecord, contacts: Map<string, ContactJson>, owners?: Map<string, string>): AssessmentJson {
   const contactId = record.contactId ? String(record.contactId) : null;
-  return {
-    ...ownership(record, owners),
+  return ownedJson(record, owners, {
     title: record.title,
     vehicleYear: record.vehicleYear ?? null,
     vehicleMake: record.vehicleMake ?? null,
@@ -178,8 +177,7 @@ function toJson(record: AssessmentRecord, contacts: Map<string, ContactJson>, ow
     customerDecision: record.customerDecision
       ? { decision: record.customerDecision.decision, decidedAt: isoDate(record.customerDecision.decidedAt, record._id), decisionId: String(record.customerDecision.decisionId) }
       : null,
-    ...timestamps(record),
-  };
+  });
 }
 
 /**

@@ -12,7 +12,7 @@ import { scopeFor } from "~/models/owner-scope.server";
 import type { ContactInput } from "~/schemas/contact";
 import type { ListQuery } from "~/schemas/list-query";
 import { isAdmin, type Actor } from "./actor";
-import { ownership, presentOwned, timestamps } from "./owned-json.server";
+import { ownedJson, presentOwned } from "./owned-json.server";
 import { NotFound } from "~/utils/domain-errors";
 
 /** A contact as the API answers it and the screen renders it. */
@@ -37,8 +37,7 @@ export type ContactStats = Awaited<ReturnType<typeof contactStats>>;
 const notFound = () => new NotFound("Contact not found");
 
 function toJson(record: ContactRecord, owners?: Map<string, string>): ContactJson {
-  return {
-    ...ownership(record, owners),
+  return ownedJson(record, owners, {
     firstName: record.firstName,
     lastName: record.lastName,
     email: record.email,
@@ -46,8 +45,7 @@ function toJson(record: ContactRecord, owners?: Map<string, string>): ContactJso
     companyName: record.companyName ?? null,
     address: record.address ?? null,
     notes: record.notes ?? null,
-    ...timestamps(record),
-  };
+  });
 }
 
 /** Admins get every owner's name alongside; everyone else only their own documents anyway. */

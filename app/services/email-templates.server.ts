@@ -14,7 +14,7 @@ import { TEMPLATE_LIMITS, type EmailTemplateInput, type TemplatePreviewInput } f
 import type { ListQuery } from "~/schemas/list-query";
 import type { Actor } from "./actor";
 import { checkTemplate, renderTemplate, SAMPLE_CONTEXT } from "./email-render.server";
-import { ownership, presentOwned, timestamps } from "./owned-json.server";
+import { ownedJson, presentOwned } from "./owned-json.server";
 import { NotFound } from "~/utils/domain-errors";
 
 export interface EmailTemplateJson {
@@ -32,14 +32,12 @@ export interface EmailTemplateJson {
 const notFound = () => new NotFound("Template not found");
 
 function toJson(record: EmailTemplateRecord, owners?: Map<string, string>): EmailTemplateJson {
-  return {
-    ...ownership(record, owners),
+  return ownedJson(record, owners, {
     name: record.name,
     subject: record.subject,
     htmlContent: record.htmlContent,
     isDefault: Boolean(record.isDefault),
-    ...timestamps(record),
-  };
+  });
 }
 
 const present = (actor: Actor, records: EmailTemplateRecord[]) => presentOwned(actor, records, toJson);

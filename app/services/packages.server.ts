@@ -13,7 +13,7 @@ import {
 import type { ListQuery } from "~/schemas/list-query";
 import type { PackageInput } from "~/schemas/package";
 import type { Actor } from "./actor";
-import { ownership, presentOwned, timestamps } from "./owned-json.server";
+import { ownedJson, presentOwned } from "./owned-json.server";
 import { NotFound } from "~/utils/domain-errors";
 
 /** A package as the API answers it and the screen renders it. */
@@ -36,15 +36,13 @@ export type PackageStats = Awaited<ReturnType<typeof packageStats>>;
 const notFound = () => new NotFound("Package not found");
 
 function toJson(record: PackageRecord, owners?: Map<string, string>): PackageJson {
-  return {
-    ...ownership(record, owners),
+  return ownedJson(record, owners, {
     name: record.name,
     description: record.description ?? null,
     price: record.price,
     features: record.features ?? [],
     isActive: record.isActive !== false,
-    ...timestamps(record),
-  };
+  });
 }
 
 const present = (actor: Actor, records: PackageRecord[]) => presentOwned(actor, records, toJson);
