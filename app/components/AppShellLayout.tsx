@@ -16,6 +16,7 @@ import { PreviewBanner } from "./RolePreview";
 import { roleLabel } from "~/schemas/roles";
 import { ShellNavLink } from "./ShellNavLink";
 import { useInPageNavigation } from "./crud/in-page";
+import { ListIconSprite } from "./crud/icons";
 import a11y from "./a11y.module.css";
 import cards from "./crud/cards.module.css";
 
@@ -121,6 +122,7 @@ export function AppShellLayout({ user, children }: { user: ShellUser; children: 
       navbar={{ width: 260, breakpoint: "sm", collapsed: { mobile: !opened } }}
       padding="md"
     >
+      <ListIconSprite />
       <a href="#main-content" className={a11y.skipLink}>
         {t("Skip to content")}
       </a>

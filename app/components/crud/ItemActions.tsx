@@ -1,5 +1,5 @@
 import classes from "./cards.module.css";
-import { PencilIcon, TrashIcon } from "./icons";
+import { ListIcon } from "./icons";
 import { InPageLink } from "./in-page";
 import { useT } from "~/utils/i18n";
 
@@ -9,7 +9,7 @@ export function ItemActions({ name, editTo, deleteTo }: { name: string; editTo: 
   return (
     <div className={classes.actions}>
       <InPageLink to={editTo} className={classes.action} aria-label={`Edit ${name}`} title={t("Edit")}>
-        <PencilIcon size={16} />
+        <ListIcon name="pencil" />
       </InPageLink>
       <InPageLink
         to={deleteTo}
@@ -17,7 +17,7 @@ export function ItemActions({ name, editTo, deleteTo }: { name: string; editTo: 
         aria-label={`Delete ${name}`}
         title={t("Delete")}
       >
-        <TrashIcon size={16} />
+        <ListIcon name="trash" />
       </InPageLink>
     </div>
   );

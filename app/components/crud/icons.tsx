@@ -34,23 +34,26 @@ export const SearchIcon = (p: P) => (
     <path d="m20 20-3.5-3.5" />
   </Icon>
 );
-export const PencilIcon = (p: P) => (
-  <Icon {...p}>
+const PENCIL_SHAPE = (
+  <>
     <path d="M4 20h4L18.5 9.5a2.12 2.12 0 0 0-3-3L5 17v3" />
     <path d="m13.5 6.5 3 3" />
-  </Icon>
+  </>
 );
-export const TrashIcon = (p: P) => (
-  <Icon {...p}>
+export const PencilIcon = (p: P) => <Icon {...p}>{PENCIL_SHAPE}</Icon>;
+const TRASH_SHAPE = (
+  <>
     <path d="M4 7h16M10 11v6M14 11v6M5 7l1 12a2 2 0 0 0 2 2h8a2 2 0 0 0 2-2l1-12M9 7V4h6v3" />
-  </Icon>
+  </>
 );
-export const MailIcon = (p: P) => (
-  <Icon {...p}>
+export const TrashIcon = (p: P) => <Icon {...p}>{TRASH_SHAPE}</Icon>;
+const MAIL_SHAPE = (
+  <>
     <rect x="3" y="5" width="18" height="14" rx="2" />
     <path d="m3 7 9 6 9-6" />
-  </Icon>
+  </>
 );
+export const MailIcon = (p: P) => <Icon {...p}>{MAIL_SHAPE}</Icon>;
 export const PhoneIcon = (p: P) => (
   <Icon {...p}>
     <path d="M5 4h4l2 5-2.5 1.5a11 11 0 0 0 5 5L15 13l5 2v4a2 2 0 0 1-2 2A16 16 0 0 1 3 6a2 2 0 0 1 2-2" />
@@ -104,17 +107,19 @@ export const TrendingUpIcon = (p: P) => (
     <path d="m3 17 6-6 4 4 8-8M14 7h7v7" />
   </Icon>
 );
-export const EyeIcon = (p: P) => (
-  <Icon {...p}>
+const EYE_SHAPE = (
+  <>
     <path d="M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12Z" />
     <circle cx="12" cy="12" r="3" />
-  </Icon>
+  </>
 );
-export const DownloadIcon = (p: P) => (
-  <Icon {...p}>
+export const EyeIcon = (p: P) => <Icon {...p}>{EYE_SHAPE}</Icon>;
+const DOWNLOAD_SHAPE = (
+  <>
     <path d="M12 4v11M7 10l5 5 5-5M5 20h14" />
-  </Icon>
+  </>
 );
+export const DownloadIcon = (p: P) => <Icon {...p}>{DOWNLOAD_SHAPE}</Icon>;
 export const FileIcon = (p: P) => (
   <Icon {...p}>
     <path d="M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8Z" />
@@ -132,3 +137,31 @@ export const SendIcon = (p: P) => (
     <path d="M22 2 11 13M22 2l-7 20-4-9-9-4Z" />
   </Icon>
 );
+
+/**
+ * The icons a list's cards repeat (a page of estimates has 120 of them): drawn once per page as
+ * symbols (ListIconSprite, in the shell) and used by reference, so each costs the page two elements.
+ */
+const LIST_ICONS = { eye: EYE_SHAPE, download: DOWNLOAD_SHAPE, mail: MAIL_SHAPE, pencil: PENCIL_SHAPE, trash: TRASH_SHAPE };
+export type ListIconName = keyof typeof LIST_ICONS;
+
+export function ListIconSprite() {
+  return (
+    <svg aria-hidden="true" width="0" height="0" style={{ position: "absolute", overflow: "hidden" }}>
+      {Object.entries(LIST_ICONS).map(([name, shape]) => (
+        <symbol key={name} id={`list-icon-${name}`} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round">
+          {shape}
+        </symbol>
+      ))}
+    </svg>
+  );
+}
+
+/** One of the list icons, by reference to the shell's sprite. */
+export function ListIcon({ name, size = 16 }: { name: ListIconName; size?: number }) {
+  return (
+    <svg aria-hidden="true" width={size} height={size}>
+      <use href={`#list-icon-${name}`} />
+    </svg>
+  );
+}

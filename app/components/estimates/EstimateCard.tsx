@@ -6,7 +6,7 @@ import { formatDollars } from "~/utils/estimate-lines";
 import classes from "../crud/cards.module.css";
 import { formatDate } from "../crud/format";
 import { InPageForm, InPageLink } from "../crud/in-page";
-import { DownloadIcon, EyeIcon, MailIcon, PencilIcon, TrashIcon } from "../crud/icons";
+import { ListIcon } from "../crud/icons";
 import { humanize } from "../training/labels";
 import { useT } from "~/utils/i18n";
 
@@ -36,7 +36,7 @@ export function EmailButton({ estimate, className, action }: { estimate: Pick<As
         aria-label={`Email ${estimate.title}`}
         title={disabled ? t(NO_CONTACT_MESSAGE) : t("Email")}
       >
-        <MailIcon size={16} />
+        <ListIcon name="mail" />
       </button>
     </InPageForm>
   );
@@ -122,14 +122,14 @@ export function EstimateCard({
         {"owner" in a && a.owner && <span className={classes.badge}>{t("Owner:")} {a.owner.name ?? t("Deleted account")}</span>}
         <div className={classes.actions}>
           <InPageLink to={hrefWith({ view: a.id })} className={classes.action} aria-label={`View ${a.title}`} title={t("View")}>
-            <EyeIcon size={16} />
+            <ListIcon name="eye" />
           </InPageLink>
           <a href={pdfHref(a.id)} download className={classes.action} aria-label={`Download ${a.title}`} title={t("Download PDF")}>
-            <DownloadIcon size={16} />
+            <ListIcon name="download" />
           </a>
           <EmailButton estimate={a} className={action} action={formAction} />
           <InPageLink to={hrefWith({ edit: a.id })} className={classes.action} aria-label={`Edit ${a.title}`} title={t("Edit")}>
-            <PencilIcon size={16} />
+            <ListIcon name="pencil" />
           </InPageLink>
           <InPageLink
             to={hrefWith({ delete: a.id })}
@@ -137,7 +137,7 @@ export function EstimateCard({
             aria-label={`Delete ${a.title}`}
             title={t("Delete")}
           >
-            <TrashIcon size={16} />
+            <ListIcon name="trash" />
           </InPageLink>
         </div>
       </div>
