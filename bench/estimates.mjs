@@ -11,9 +11,9 @@ import { benchAssessment, benchDealers, call, measureList, ms, printListTable, s
 const BIG = Number(process.env.ESTIMATES_BIG ?? 10_000);
 const OTHERS = Number(process.env.ESTIMATES_OTHERS ?? 40_000);
 const REQUESTS = Number(process.env.REQUESTS ?? 320);
-// Each URL is measured after 2,000 unmeasured requests (about 15 s): V8's JIT keeps speeding the
-// page up for more than a thousand renders, and a server is measured as it runs for hours.
-const WARMUP = Number(process.env.WARMUP ?? 2000);
+// Each URL is measured after 5,000 unmeasured requests (about 40 s): V8's and the JVM's JITs keep
+// speeding a page up for several thousand requests, and a server is measured as it runs for hours.
+const WARMUP = Number(process.env.WARMUP ?? 5000);
 const PHOTOS = 6;
 
 const stack = await startStack("estimates");
