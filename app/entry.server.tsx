@@ -2,6 +2,7 @@ import { Writable } from "node:stream";
 import type { EntryContext, HandleDataRequestFunction, HandleErrorFunction } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { randomBytes } from "node:crypto";
+import type { ReactElement } from "react";
 import { renderToPipeableStream, renderToString } from "react-dom/server";
 import { startHousekeeping } from "~/services/housekeeping.server";
 import { registerAnalysisJobs } from "~/services/assessment-analysis.server";
@@ -109,6 +110,15 @@ export const handleDataRequest: HandleDataRequestFunction = (response, { request
 // server time (docs/decisions/0025). A page that cannot render in one pass (a lazy component's
 // code not loaded yet in this process, or an error) renders again through the stream, which waits
 // for it or reports the error as before.
+/** The page as one string; null when it suspends or throws (the stream then renders it). */
+function renderInOnePass(page: ReactElement): string | null {
+  try {
+    return renderToString(page);
+  } catch {
+    return null;
+  }
+}
+
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -127,13 +137,8 @@ export default function handleRequest(
     setPrivateCaching(responseHeaders, request);
     return new Response(body, { headers: responseHeaders, status });
   };
-  let html: string | undefined;
-  try {
-    html = renderToString(page);
-  } catch {
-    html = undefined;
-  }
-  if (html !== undefined) return respond(`<!DOCTYPE html>${html}`, responseStatusCode);
+  const html = renderInOnePass(page);
+  if (html !== null) return respond(`<!DOCTYPE html>${html}`, responseStatusCode);
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(page, {

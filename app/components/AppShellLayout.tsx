@@ -82,7 +82,7 @@ function NoScriptNav({ user }: { user: ShellUser }) {
       <nav className="mantine-hidden-from-sm" aria-label={t("Menu")} style={{ marginBottom: "var(--mantine-spacing-md)" }}>
         <div className={`${c.group} mantine-Group-root`} style={group("xs", "wrap")}>
           {items.map((item) => (
-            <a key={item.to} href={item.to} className={`${c.anchor} ${c.text} mantine-Text-root mantine-Anchor-root`} data-size="sm" data-underline="hover" style={smallText}>
+            <a key={item.to} href={item.to} className={`mantine-focus-auto ${c.anchor} ${c.text} mantine-Text-root mantine-Anchor-root`} data-size="sm" data-underline="hover" style={smallText}>
               {t(item.label)}
             </a>
           ))}

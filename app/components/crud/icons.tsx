@@ -119,7 +119,6 @@ const DOWNLOAD_SHAPE = (
     <path d="M12 4v11M7 10l5 5 5-5M5 20h14" />
   </>
 );
-export const DownloadIcon = (p: P) => <Icon {...p}>{DOWNLOAD_SHAPE}</Icon>;
 export const FileIcon = (p: P) => (
   <Icon {...p}>
     <path d="M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8Z" />
