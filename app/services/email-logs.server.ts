@@ -51,9 +51,10 @@ function statusLabel(record: Pick<EmailLogRecord, "status" | "localDrop">) {
   return record.status;
 }
 
+// Its own timestamps (the log's dates are read as they are): ownership put first with
+// Object.assign, as ownedJson does, not a leading spread (owned-json.server.ts).
 function toJson(record: EmailLogRecord, owners?: Map<string, string>): EmailLogJson {
-  return {
-    ...ownership(record, owners),
+  return Object.assign(ownership(record, owners), {
     kind: record.kind,
     recipientEmail: record.recipientEmail,
     subject: record.subject,
@@ -75,7 +76,7 @@ function toJson(record: EmailLogRecord, owners?: Map<string, string>): EmailLogJ
     sentAt: iso(record.sentAt),
     createdAt: iso(record.createdAt) as string,
     updatedAt: iso(record.updatedAt) as string,
-  };
+  });
 }
 
 export const present = (actor: Actor, records: EmailLogRecord[]) => presentOwned(actor, records, toJson);

@@ -22,8 +22,8 @@ export function ownership(record: { _id: unknown; ownerId: unknown }, owners?: M
 
 /**
  * An owned record's JSON: its ownership, then `fields`, then its timestamps. Put together with
- * Object.assign: V8 builds `{ ...ownership(), …fields, ...timestamps() }` about six times slower
- * (8 µs against 1.4 a contact), and a list answers 50 of them a request.
+ * Object.assign: V8 builds a literal that starts with a spread (`{ ...ownership(), …fields }`)
+ * about six times slower (8 µs against 1.4 a contact), and a list answers 50 of them a request.
  */
 export function ownedJson<T extends object>(
   record: { _id: unknown; ownerId: unknown; createdAt?: unknown; updatedAt?: unknown },
