@@ -115,6 +115,9 @@ type ContactJson = NonNullable<AssessmentJson["contact"]>;
 export type AssessmentShape<T> = (record: AssessmentRecord, contacts: Map<string, ContactJson>, owners?: Map<string, string>) => T;
 export const contactOf = (record: AssessmentRecord, contacts: Map<string, ContactJson>) =>
   (record.contactId && contacts.get(`${record.ownerId}:${String(record.contactId)}`)) || null;
+/** The customer's answer on the public page, as JSON (null: none yet). */
+export const decisionOf = ({ customerDecision: d, _id }: AssessmentRecord): AssessmentJson["customerDecision"] =>
+  d ? { decision: d.decision, decidedAt: isoDate(d.decidedAt, _id), decisionId: String(d.decisionId) } : null;
 
 function toJson(record: AssessmentRecord, contacts: Map<string, ContactJson>, owners?: Map<string, string>): AssessmentJson {
   const contactId = record.contactId ? String(record.contactId) : null;
@@ -174,9 +177,7 @@ function toJson(record: AssessmentRecord, contacts: Map<string, ContactJson>, ow
     supplementOf: record.supplementOf ? String(record.supplementOf) : null,
     version: record.version ?? 1,
     supersededBy: record.supersededBy ? String(record.supersededBy) : null,
-    customerDecision: record.customerDecision
-      ? { decision: record.customerDecision.decision, decidedAt: isoDate(record.customerDecision.decidedAt, record._id), decisionId: String(record.customerDecision.decisionId) }
-      : null,
+    customerDecision: decisionOf(record),
   });
 }
 

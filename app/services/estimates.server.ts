@@ -6,7 +6,7 @@ import { learningRecords } from "~/models/learning-record.server";
 import { scopeFor } from "~/models/owner-scope.server";
 import type { AssessmentStatus } from "~/schemas/assessment";
 import { CONTACT_NOT_FOUND, REASON_REQUIRED_MESSAGE, type EstimateEditInput } from "~/schemas/estimate";
-import { assessmentNotFound, assessmentsPage, auditActor, contactOf, presentOne, type AssessmentShape } from "./assessments.server";
+import { assessmentNotFound, assessmentsPage, auditActor, contactOf, decisionOf, presentOne, type AssessmentShape } from "./assessments.server";
 import type { Actor } from "./actor";
 import { planEdit, versionDifferences, type ContactChange } from "./estimate-edit.server";
 import { estimateSettingsOf } from "./estimate-settings.server";
@@ -71,7 +71,6 @@ const CARD_FIELDS = [
  */
 const estimateCard = ((record, contacts, owners) => {
   const { id, owner } = ownership(record, owners);
-  const decision = record.customerDecision;
   const card = {
     id,
     title: record.title,
@@ -85,9 +84,7 @@ const estimateCard = ((record, contacts, owners) => {
     damageCategories: record.damageCategories ?? [],
     createdAt: isoDate(record.createdAt, record._id),
     version: record.version ?? 1,
-    customerDecision: decision
-      ? { decision: decision.decision, decidedAt: isoDate(decision.decidedAt, record._id), decisionId: String(decision.decisionId) }
-      : null,
+    customerDecision: decisionOf(record),
   };
   return owner ? { ...card, owner } : card;
 }) satisfies AssessmentShape<unknown>;
