@@ -3,7 +3,7 @@ import { ASSESSMENT_STATUSES } from "~/schemas/assessment-status";
 import { assessmentCreateSchema, assessmentListQuerySchema, assessmentRejectSchema, assessmentUpdateSchema } from "~/schemas/assessment";
 import { sendEmailSchema } from "~/schemas/email";
 import { estimateEditSchema } from "~/schemas/estimate";
-import { ESTIMATE_LANGUAGES, LABOUR_CATEGORIES, OPERATIONS, PART_TYPES } from "~/schemas/estimate-sheet";
+import { basisStepSchema, ESTIMATE_LANGUAGES, LABOUR_CATEGORIES, OPERATIONS, PART_TYPES } from "~/schemas/estimate-sheet";
 import { ApiArea, errors, idempotencyHeader, isoDate, json, MessageBody, objectIdText, ownerField, record, z } from "./registry.server";
 import type { EmailSchemas } from "./email.server";
 
@@ -25,10 +25,31 @@ export function describeAssessments(registry: OpenAPIRegistry, email: EmailSchem
           damage: z.number().int().nullable().openapi({ description: "The index of the damage it repairs; null: the whole vehicle" }),
           operation: z.enum(OPERATIONS),
           description: z.string(),
-          labour: record({ category: z.enum(LABOUR_CATEGORIES), hours: z.number(), rateCents: cents }).nullable(),
-          part: record({ type: z.enum(PART_TYPES), number: z.string(), description: z.string(), quantity: z.number().int(), unitPriceCents: cents }).nullable(),
-          amountCents: cents.openapi({ description: "Sublet: its price; any other operation: other charges" }),
+          labour: record({
+            category: z.enum(LABOUR_CATEGORIES),
+            hours: z.number(),
+            rateCents: cents,
+            amountCents: cents.optional().openapi({ description: "The labour's amount when a reviewer's total for the damage set it; absent: hours × rate" }),
+          }).nullable(),
+          part: record({
+            type: z.enum(PART_TYPES),
+            number: z.string(),
+            description: z.string(),
+            quantity: z.number().int(),
+            unitPriceCents: cents,
+            amountCents: cents.optional().openapi({ description: "The part's amount when a reviewer's total for the damage set it; absent: quantity × unit price" }),
+          }).nullable(),
+          amountCents: cents.openapi({
+            description: "Sublet: its price; any other operation: the operation's flat amount (the vendor's base price, modifiers, markup, minimum and learning, or a price set by hand), explained by `basis`",
+          }),
           note: z.string(),
+          basis: z
+            .array(basisStepSchema)
+            .optional()
+            .openapi({
+              description:
+                "Why this price: the steps that gave the line its figure (the vendor's rule, where the hours came from, base price, modifiers and markup, minimum charge, learning, a reviewer's total for the damage). Absent on lines written before it existed",
+            }),
         }),
       ),
       rates: labourRates,
@@ -44,7 +65,7 @@ export function describeAssessments(registry: OpenAPIRegistry, email: EmailSchem
         labourTotalCents: cents,
         materialsCents: cents,
         subletCents: cents,
-        otherCents: cents,
+        otherCents: cents.openapi({ description: "The flat amounts of operations other than sublet" }),
         subtotalCents: cents,
         taxCents: record({ parts: cents, labour: cents, materials: cents }),
         taxTotalCents: cents,
@@ -181,7 +202,7 @@ export function describeAssessments(registry: OpenAPIRegistry, email: EmailSchem
     method: "put", path: "/api/assessments/{id}/estimate", operationId: "editEstimate", auth: "user", params: idParam,
     summary: "Edit an estimate",
     description:
-      "Severity, damages, the estimate's lines (integer cents: labour, parts, sublet and other charges), paint materials rate, deductible, language, mileage, the customer and the reason. Without `lines`, each damage's `amount` (dollars) is its one line, as before lines existed. Editing a sent estimate creates a supplement (201).",
+      "Severity, damages, the estimate's lines (integer cents: labour, parts, sublet and other charges), paint materials rate, deductible, language, mileage, the customer and the reason. Without `lines`, each damage's `amount` (dollars) is its new total before tax: spread over the damage's labour, parts and flat amounts in proportion (paint materials stay refinish hours × the materials rate, so each keeps its category and tax; 400 when the amount is below the damage's paint materials); a damage without lines gets one line with that flat amount. A line sent back unchanged keeps its `labour.amountCents`, `part.amountCents` and `basis`. Editing a sent estimate creates a supplement (201).",
     body: estimateEditSchema,
     example: {
       severity: "moderate",

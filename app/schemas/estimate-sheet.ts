@@ -98,6 +98,18 @@ export const versionLabel = (version: number) => (version <= 1 ? "Original" : `S
 
 const storedCents = z.number().int().min(-MAX_LINE_CENTS).max(MAX_LINE_CENTS);
 const storedText = (max: number) => z.string().max(max).default("");
+const factor = z.number().min(0).max(1000);
+
+/** One step of a line's "why this price" (app/utils/estimate-basis.ts), as stored and imported. */
+export const basisStepSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("rule"), damageType: z.string().max(40), severity: z.string().max(20) }),
+  z.object({ kind: z.literal("hours"), from: z.enum(["training", "default"]) }),
+  z.object({ kind: z.literal("base"), cents: storedCents }),
+  z.object({ kind: z.literal("adjustment"), make: factor, location: factor, seasonal: factor, markupPercent: z.number().min(-100).max(1000), cents: storedCents }),
+  z.object({ kind: z.literal("minimum"), minimumCents: storedCents, cents: storedCents }),
+  z.object({ kind: z.literal("learning"), factor, records: z.number().int().min(0), cents: storedCents }),
+  z.object({ kind: z.literal("reviewer"), fromCents: storedCents.nullable(), toCents: storedCents }),
+]);
 
 /** The sheet as stored (an import re-validates it with this: a line as the edit writes it). */
 export const storedSheetSchema = z.object({
@@ -108,7 +120,9 @@ export const storedSheetSchema = z.object({
         damage: z.number().int().min(0).max(199).nullable(),
         operation: z.enum(OPERATIONS),
         description: storedText(200),
-        labour: z.object({ category: z.enum(LABOUR_CATEGORIES), hours: z.number().min(0).max(MAX_HOURS), rateCents: storedCents.min(0) }).nullable(),
+        labour: z
+          .object({ category: z.enum(LABOUR_CATEGORIES), hours: z.number().min(0).max(MAX_HOURS), rateCents: storedCents.min(0), amountCents: storedCents.min(0).optional() })
+          .nullable(),
         part: z
           .object({
             type: z.enum(PART_TYPES),
@@ -116,10 +130,12 @@ export const storedSheetSchema = z.object({
             description: storedText(200),
             quantity: z.number().int().min(1).max(MAX_QUANTITY),
             unitPriceCents: storedCents.min(0),
+            amountCents: storedCents.min(0).optional(),
           })
           .nullable(),
         amountCents: storedCents,
         note: storedText(500),
+        basis: z.array(basisStepSchema).max(10).optional(),
       }),
     )
     .max(MAX_SHEET_LINES),

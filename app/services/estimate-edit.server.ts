@@ -15,6 +15,8 @@ import {
   type SheetLine,
   type TaxRates,
 } from "~/utils/estimate-sheet";
+import { spreadDamageTotal } from "~/utils/estimate-spread";
+import { Invalid } from "~/utils/domain-errors";
 
 /**
  * An estimate edit worked out from the estimate as read and the reviewer's rows (pure, no database):
@@ -72,7 +74,7 @@ function linesFromInput(input: EstimateEditInput, before: Sheet, ctx: EditContex
   (input.lines ?? []).forEach((row: SheetLineInput, i) => {
     if (row.id !== undefined && !known.has(row.id)) unknownLine ??= i;
     const category = row.labourCategory ?? (row.hours !== undefined ? "body" : undefined);
-    lines.push({
+    const line: SheetLine = {
       id: row.id ?? ctx.newId(),
       damage: row.damage ?? null,
       operation: row.operation,
@@ -83,9 +85,28 @@ function linesFromInput(input: EstimateEditInput, before: Sheet, ctx: EditContex
         : null,
       amountCents: row.amountCents ?? 0,
       note: row.note,
-    });
+    };
+    const was = row.id === undefined ? undefined : known.get(row.id);
+    lines.push(was ? keptFromBefore(line, was, before.materialsRateCents) : line);
   });
   return { lines, unknownLine };
+}
+
+/**
+ * A line sent back as it was read keeps what the lines' fields do not carry (a client, the form,
+ * an older generated client): a labour or part amount a reviewer's total set stays while its hours,
+ * rate (quantity, price) are the same, and the line's "why this price" stays while its figure does.
+ */
+function keptFromBefore(line: SheetLine, was: SheetLine, materialsRateCents: number): SheetLine {
+  const next = { ...line };
+  if (next.labour && was.labour?.amountCents !== undefined && next.labour.category === was.labour.category && next.labour.hours === was.labour.hours && next.labour.rateCents === was.labour.rateCents) {
+    next.labour = { ...next.labour, amountCents: was.labour.amountCents };
+  }
+  if (next.part && was.part?.amountCents !== undefined && next.part.quantity === was.part.quantity && next.part.unitPriceCents === was.part.unitPriceCents) {
+    next.part = { ...next.part, amountCents: was.part.amountCents };
+  }
+  if (was.basis && lineTotalCents(next, materialsRateCents) === lineTotalCents(was, materialsRateCents)) next.basis = was.basis;
+  return next;
 }
 
 /**
@@ -104,6 +125,16 @@ function linesFromAmounts(input: EstimateEditInput, before: Sheet, ctx: EditCont
       lines.push(...previous.map((l) => ({ ...l, damage: j })));
       return;
     }
+    if (previous.length > 0) {
+      const spread = spreadDamageTotal(previous, before.materialsRateCents, cents, { kind: "reviewer", fromCents: sum, toCents: cents });
+      if ("belowCents" in spread) {
+        const message = `The amount is below this damage's paint materials (${formatCents(spread.belowCents)}): change its lines instead`;
+        throw new Invalid(message, { fields: { [`damages.${j}.amount`]: message } });
+      }
+      lines.push(...spread.lines.map((l) => ({ ...l, damage: j })));
+      return;
+    }
+    // A damage priced by hand: a flat amount on the operation its type takes.
     lines.push({
       id: ctx.newId(),
       damage: j,
@@ -112,7 +143,8 @@ function linesFromAmounts(input: EstimateEditInput, before: Sheet, ctx: EditCont
       labour: null,
       part: null,
       amountCents: cents,
-      note: "Amount set by a reviewer",
+      note: "",
+      basis: [{ kind: "reviewer", fromCents: null, toCents: cents }],
     });
   });
   return lines;

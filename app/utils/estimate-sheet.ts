@@ -8,6 +8,7 @@ import {
   type Operation,
   type PartType,
 } from "~/schemas/estimate-sheet";
+import { engineBasis, readBasis, type LineBasis } from "./estimate-basis";
 import { asLines, formatCents, humanizeType, type EstimateLine } from "./estimate-lines";
 
 // The estimate as a shop writes it (lines, rates, taxes) and its money rules, shared by the edit
@@ -22,11 +23,15 @@ export interface SheetLine {
   damage: number | null;
   operation: Operation;
   description: string;
-  labour: { category: LabourCategory; hours: number; rateCents: number } | null;
-  part: { type: PartType; number: string; description: string; quantity: number; unitPriceCents: number } | null;
-  /** Sublet: its price; any other operation: other charges (the vendor's base price, modifiers, markup, minimum, learning). */
+  /** `amountCents`: the labour's amount when a reviewer's total for the damage set it (absent: hours × rate). */
+  labour: { category: LabourCategory; hours: number; rateCents: number; amountCents?: number } | null;
+  /** `amountCents`: the part's amount when a reviewer's total for the damage set it (absent: quantity × unit price). */
+  part: { type: PartType; number: string; description: string; quantity: number; unitPriceCents: number; amountCents?: number } | null;
+  /** Sublet: its price; any other operation: the operation's flat amount (the vendor's base price, modifiers, markup, minimum, learning; a price set by hand). */
   amountCents: number;
   note: string;
+  /** Why this price: the steps that gave the line its figure (app/utils/estimate-basis.ts); absent on lines written before issue 37. */
+  basis?: LineBasis[];
 }
 
 export type LabourRates = Record<LabourCategory, number>;
@@ -77,10 +82,10 @@ export const hoursCents = (hours: number, rateCents: number) => roundDiv(hundred
 /** base × percent (≤ 3 decimals), rounded once. */
 export const taxOf = (baseCents: number, percent: number) => roundDiv(baseCents * Math.round(percent * 1000), 100_000);
 
-export const labourCentsOf = (line: SheetLine) => (line.labour ? hoursCents(line.labour.hours, line.labour.rateCents) : 0);
+export const labourCentsOf = (line: SheetLine) => (line.labour ? (line.labour.amountCents ?? hoursCents(line.labour.hours, line.labour.rateCents)) : 0);
 export const materialsCentsOf = (line: SheetLine, materialsRateCents: number) =>
   line.labour?.category === "refinish" ? hoursCents(line.labour.hours, materialsRateCents) : 0;
-export const partsCentsOf = (line: SheetLine) => (line.part ? line.part.quantity * line.part.unitPriceCents : 0);
+export const partsCentsOf = (line: SheetLine) => (line.part ? (line.part.amountCents ?? line.part.quantity * line.part.unitPriceCents) : 0);
 
 /** A line's amount before tax: labour, its paint materials, its part and its amount. */
 export const lineTotalCents = (line: SheetLine, materialsRateCents: number) =>
@@ -152,24 +157,35 @@ const OPERATION_KEYS = Object.keys(OPERATION_LABELS) as Operation[];
 const PART_KEYS = Object.keys(PART_TYPE_LABELS) as PartType[];
 const LANGUAGES: readonly string[] = ESTIMATE_LANGUAGES;
 
+/** An optional integer field, present only when stored as one. */
+const optionalInt = (key: string, v: unknown) => (typeof v === "number" && Number.isSafeInteger(v) ? { [key]: v } : {});
+
 function readLine(l: Fields, i: number): SheetLine {
   const labour = isFields(l.labour) ? l.labour : null;
   const part = isFields(l.part) ? l.part : null;
+  const basis = readBasis(l.basis);
   return {
     id: str(l.id) || `line-${i}`,
     damage: typeof l.damage === "number" && Number.isInteger(l.damage) && l.damage >= 0 ? l.damage : null,
     operation: oneOf(OPERATION_KEYS, l.operation, "repair"),
     description: str(l.description),
-    labour: labour && { category: oneOf(LABOUR_CATEGORIES, labour.category, "body"), hours: num(labour.hours), rateCents: int(labour.rateCents) },
+    labour: labour && {
+      category: oneOf(LABOUR_CATEGORIES, labour.category, "body"),
+      hours: num(labour.hours),
+      rateCents: int(labour.rateCents),
+      ...optionalInt("amountCents", labour.amountCents),
+    },
     part: part && {
       type: oneOf(PART_KEYS, part.type, "aftermarket"),
       number: str(part.number),
       description: str(part.description),
       quantity: int(part.quantity, 1),
       unitPriceCents: int(part.unitPriceCents),
+      ...optionalInt("amountCents", part.amountCents),
     },
     amountCents: int(l.amountCents),
     note: str(l.note),
+    ...(basis ? { basis } : {}),
   };
 }
 
@@ -204,11 +220,28 @@ function linesFromEngine(line: EstimateLine, damage: number, materialsRateCents:
       note: "",
     });
   }
-  // The rule's base price, modifiers, markup, minimum charge and learning: what makes the lines add
-  // up to exactly the engine's figure for the damage.
+  // The rule's base price, modifiers, markup, minimum charge and learning: the main line's flat
+  // amount, what makes the lines add up to exactly the engine's figure, explained step by step.
   const total = line.manualCents ?? line.totalCents ?? 0;
   main.amountCents = total - lines.reduce((sum, l) => sum + lineTotalCents(l, materialsRateCents), 0);
+  main.basis = engineBasis(line, main.amountCents);
   return lines;
+}
+
+/**
+ * A stored sheet written before lines said why (issue 37): a damage's main engine line (`d…-1`)
+ * whose lines still add up to the engine's figure gets its flat amount explained from the engine's
+ * line, read, not stored. Only the explanation is added; no figure moves.
+ */
+function withEngineBasis(lines: SheetLine[], source: SheetSource, materialsRateCents: number): SheetLine[] {
+  const engine = asLines(source.lineItems);
+  if (engine.length === 0 || engine.length !== (source.damages?.length ?? 0)) return lines;
+  return lines.map((line) => {
+    const priced = line.damage === null ? undefined : engine[line.damage];
+    if (line.basis || line.amountCents === 0 || line.operation === "sublet" || !/^d\d+-1$/.test(line.id) || !priced?.priced || priced.manualCents !== undefined) return line;
+    const sum = lines.filter((l) => l.damage === line.damage).reduce((total, l) => total + lineTotalCents(l, materialsRateCents), 0);
+    return sum === priced.totalCents ? { ...line, basis: engineBasis(priced, line.amountCents) } : line;
+  });
 }
 
 /** The operation a damage type usually takes (the engine's default line; the reviewer changes it). */
@@ -246,8 +279,9 @@ export function readSheet(source: SheetSource, fallback: { taxRates?: TaxRates; 
   const stored = isFields(source.estimateSheet) ? source.estimateSheet : null;
   if (stored) {
     const rates = isFields(stored.rates) ? stored.rates : {};
+    const lines = Array.isArray(stored.lines) ? stored.lines.filter(isFields).map(readLine) : [];
     return {
-      lines: Array.isArray(stored.lines) ? stored.lines.filter(isFields).map(readLine) : [],
+      lines: withEngineBasis(lines, source, int(stored.materialsRateCents)),
       rates: { body: int(rates.body), refinish: int(rates.refinish), mechanical: int(rates.mechanical), frame: int(rates.frame) },
       materialsRateCents: int(stored.materialsRateCents),
       taxRates: readTaxRates(stored.taxRates),
@@ -265,7 +299,7 @@ export function readSheet(source: SheetSource, fallback: { taxRates?: TaxRates; 
   const lines = aligned.flatMap((line, i): SheetLine[] => {
     if (line.manualCents === null) return [];
     if (line.manualCents !== undefined) {
-      return [{ id: `d${i}-1`, damage: i, operation: OPERATION_FOR_TYPE[line.damageType] ?? "repair", description: `${humanizeType(line.damageType)}${line.location ? ` (${line.location})` : ""}`, labour: null, part: null, amountCents: line.manualCents, note: "Amount set by a reviewer" }];
+      return [{ id: `d${i}-1`, damage: i, operation: OPERATION_FOR_TYPE[line.damageType] ?? "repair", description: `${humanizeType(line.damageType)}${line.location ? ` (${line.location})` : ""}`, labour: null, part: null, amountCents: line.manualCents, note: "Amount set by a reviewer", basis: [{ kind: "reviewer", fromCents: line.priced ? (line.totalCents ?? null) : null, toCents: line.manualCents }] }];
     }
     if (!line.priced) return [];
     return linesFromEngine(line, i, materialsRateCents);
@@ -291,9 +325,9 @@ function lineFacts(line: SheetLine, materialsRateCents: number): Record<string, 
   return {
     operation: OPERATION_LABELS[line.operation],
     description: line.description || "-",
-    labour: line.labour ? `${line.labour.hours} h ${line.labour.category} at ${formatCents(line.labour.rateCents)}/h` : "none",
+    labour: line.labour ? `${line.labour.hours} h ${line.labour.category} at ${formatCents(line.labour.rateCents)}/h${line.labour.amountCents === undefined ? "" : ` = ${formatCents(line.labour.amountCents)}`}` : "none",
     part: line.part
-      ? `${PART_TYPE_LABELS[line.part.type]} ${line.part.number || "(no number)"} ${line.part.description} × ${line.part.quantity} at ${formatCents(line.part.unitPriceCents)}`.replace(/\s+/g, " ")
+      ? `${PART_TYPE_LABELS[line.part.type]} ${line.part.number || "(no number)"} ${line.part.description} × ${line.part.quantity} at ${formatCents(line.part.unitPriceCents)}${line.part.amountCents === undefined ? "" : ` = ${formatCents(line.part.amountCents)}`}`.replace(/\s+/g, " ")
       : "none",
     amount: formatCents(line.amountCents),
     note: line.note || "-",
