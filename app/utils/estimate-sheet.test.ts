@@ -35,16 +35,19 @@ const lineArb = fc
     labour: fc.option(fc.record({ category: fc.constantFrom(...LABOUR_CATEGORIES), hoursText, rateCents: fc.integer({ min: 0, max: 100_000 }) })),
     part: fc.option(fc.record({ type: fc.constantFrom(...PART_TYPES), quantity: fc.integer({ min: 1, max: 999 }), unitPriceCents: cents })),
     amountCents: fc.integer({ min: -1_000_000, max: 100_000_000 }),
+    // A reviewer's total for the damage may have set the labour's or the part's amount (issue 37).
+    labourSet: fc.option(cents),
+    partSet: fc.option(cents),
   })
-  .map(({ operation, labour, part, amountCents }, ) => ({
+  .map(({ operation, labour, part, amountCents, labourSet, partSet }) => ({
     hoursText: labour?.hoursText ?? "0",
     line: {
       id: "x",
       damage: null,
       operation,
       description: "",
-      labour: labour && { category: labour.category, hours: Number(labour.hoursText), rateCents: labour.rateCents },
-      part: part && { ...part, number: "", description: "" },
+      labour: labour && { category: labour.category, hours: Number(labour.hoursText), rateCents: labour.rateCents, ...(labourSet === null ? {} : { amountCents: labourSet }) },
+      part: part && { ...part, number: "", description: "", ...(partSet === null ? {} : { amountCents: partSet }) },
       amountCents,
       note: "",
     } satisfies SheetLine,
@@ -65,12 +68,12 @@ function independent(c: Case) {
   const byCategory: Record<string, bigint> = { body: 0n, refinish: 0n, mechanical: 0n, frame: 0n };
   for (const { line, hoursText } of c.lines) {
     if (line.labour) {
-      const amount = halfUp(scaled(hoursText, 2) * BigInt(line.labour.rateCents), 100n);
+      const amount = line.labour.amountCents !== undefined ? BigInt(line.labour.amountCents) : halfUp(scaled(hoursText, 2) * BigInt(line.labour.rateCents), 100n);
       labour += amount;
       byCategory[line.labour.category] += amount;
       if (line.labour.category === "refinish") materials += halfUp(scaled(hoursText, 2) * BigInt(c.materialsRateCents), 100n);
     }
-    if (line.part) parts += BigInt(line.part.quantity) * BigInt(line.part.unitPriceCents);
+    if (line.part) parts += line.part.amountCents !== undefined ? BigInt(line.part.amountCents) : BigInt(line.part.quantity) * BigInt(line.part.unitPriceCents);
     rest += BigInt(line.amountCents);
   }
   const tax = (base: bigint, text: string) => halfUp(base * scaled(text, 3), 100_000n);
@@ -117,6 +120,9 @@ describe("estimate totals (decision 0021)", () => {
       rateCents: fc.integer({ min: 0, max: 30_000 }),
       partsCents: fc.integer({ min: 0, max: 500_000 }),
       totalCents: fc.integer({ min: 0, max: 5_000_000 }),
+      baseCents: fc.integer({ min: 0, max: 100_000 }),
+      minimumRaise: fc.option(fc.integer({ min: 1, max: 100_000 })),
+      learningCents: fc.option(fc.integer({ min: -100_000, max: 100_000 })),
       manual: fc.option(fc.option(fc.integer({ min: 0, max: 5_000_000 }))),
       refinishHours: fc.option(fc.integer({ min: 1, max: 1000 }).map((h) => h / 100)),
     });
@@ -132,6 +138,14 @@ describe("estimate totals (decision 0021)", () => {
           ...(e.refinishHours ? { refinish: { hours: e.refinishHours, rateCents: e.rateCents, cents: 0 } } : {}),
           materialsRateCents,
           totalCents: e.totalCents,
+          baseCents: e.baseCents,
+          modifiers: { make: 1.1, location: 1, seasonal: 1 },
+          markupPercentage: 20,
+          minimumApplied: e.minimumRaise !== null,
+          minimumChargeCents: e.totalCents,
+          subtotalCents: e.totalCents - (e.learningCents ?? 0) - (e.minimumRaise ?? 0),
+          ruleCents: e.totalCents - (e.learningCents ?? 0),
+          learning: { factor: 1.05, records: e.learningCents === null ? 0 : 3, cents: e.learningCents ?? 0 },
           ...(e.manual === null ? {} : { manualCents: e.manual }),
         }));
         const sheet = readSheet({ lineItems, damages: engine.map(() => ({})) });
@@ -139,6 +153,13 @@ describe("estimate totals (decision 0021)", () => {
         const expected = engine.reduce((sum, e) => sum + (e.manual === null ? e.totalCents : (e.manual ?? 0)), 0);
         expect(t.totalCents).toBe(expected);
         expect(t.taxTotalCents).toBe(0);
+        // Every flat amount says why, and its steps add up to it (issue 37).
+        for (const line of sheet.lines.filter((l) => l.amountCents !== 0)) {
+          const steps = line.basis ?? [];
+          if (steps.some((b) => b.kind === "reviewer")) continue;
+          expect(steps[0]).toMatchObject({ kind: "rule" });
+          expect(steps.reduce((sum, b) => sum + ("cents" in b ? b.cents : 0), 0)).toBe(line.amountCents);
+        }
       }),
       { numRuns: 300 },
     );
