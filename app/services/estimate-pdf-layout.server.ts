@@ -210,13 +210,19 @@ export function writeEstimate(doc: PDFKit.PDFDocument, e: EstimateDocument) {
     const description = [line.description || w.operations[line.operation], line.note].filter(Boolean).join(" - ");
     const labourText = line.labour
       ? `${line.labour.hours} h ${w.categories[line.labour.category]} @ ${formatCents(line.labour.rateCents)}` +
+        (line.labour.amountCents === undefined ? "" : ` = ${formatCents(line.labour.amountCents)}`) +
         (materialsCentsOf(line, sheet.materialsRateCents) ? `\n+ ${w.materials} ${formatCents(materialsCentsOf(line, sheet.materialsRateCents))}` : "")
       : "";
-    const partText = line.part
-      ? [w.partTypes[line.part.type], line.part.number, line.part.description].filter(Boolean).join(" ") + `\n@ ${formatCents(line.part.unitPriceCents)}`
-      : line.amountCents
-        ? `${line.operation === "sublet" ? w.sublet : w.other} ${formatCents(line.amountCents)}`
-        : "";
+    // The part and the operation's flat amount (an engine line has both): each named.
+    const partText = [
+      line.part
+        ? [w.partTypes[line.part.type], line.part.number, line.part.description].filter(Boolean).join(" ") +
+          `\n@ ${formatCents(line.part.unitPriceCents)}${line.part.amountCents === undefined ? "" : ` = ${formatCents(line.part.amountCents)}`}`
+        : "",
+      line.amountCents ? `${line.operation === "sublet" ? w.sublet : w.other} ${formatCents(line.amountCents)}` : "",
+    ]
+      .filter(Boolean)
+      .join("\n");
     const height =
       Math.max(
         doc.heightOfString(description, { width: colWidth.desc }),

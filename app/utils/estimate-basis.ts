@@ -26,11 +26,17 @@ type Translate = (text: string, vars?: Record<string, string | number>) => strin
 const signed = (cents: number) => (cents < 0 ? formatCents(cents) : `+${formatCents(cents)}`);
 const factorText = (factor: number) => String(Math.round(factor * 10_000) / 10_000);
 
+/** "dent" from its option label's translation ("Dent"), as it reads mid-sentence. */
+const damageName = (type: string, tr: Translate) => {
+  const label = humanizeType(type);
+  return tr(label.charAt(0).toUpperCase() + label.slice(1)).toLowerCase();
+};
+
 /** One step in words, through the caller's translation (its English text is the message key). */
 export function basisText(step: LineBasis, tr: Translate): string {
   switch (step.kind) {
     case "rule":
-      return tr("The vendor's price for {{damage}} ({{severity}})", { damage: tr(humanizeType(step.damageType)), severity: tr(step.severity) });
+      return tr("The vendor's price for {{damage}} ({{severity}})", { damage: damageName(step.damageType, tr), severity: tr(step.severity) });
     case "hours":
       return step.from === "training" ? tr("Hours: the median of verified repairs of this kind") : tr("Hours: the usual time for this severity");
     case "base":

@@ -3,7 +3,8 @@ import { Text } from "#mantine/components/Text/Text";
 import type { AssessmentJson } from "~/services/assessments.server";
 import { LABOUR_CATEGORIES, OPERATION_LABELS, OPERATIONS, PART_TYPE_LABELS, type LabourCategory } from "~/schemas/estimate-sheet";
 import { formatCents } from "~/utils/estimate-lines";
-import { labourCentsOf, lineTotalCents, materialsCentsOf, type SheetLine } from "~/utils/estimate-sheet";
+import { basisText } from "~/utils/estimate-basis";
+import { hoursCents, lineTotalCents, materialsCentsOf, type SheetLine } from "~/utils/estimate-sheet";
 import { useT, type Vars } from "~/utils/i18n";
 
 type Translate = (text: string, vars?: Vars) => string;
@@ -12,20 +13,27 @@ const hours = (h: number) => `${h} h`;
 /** A labour category as it reads mid-sentence ("body"), from its option label's translation ("Body"). */
 const category = (tr: Translate, c: LabourCategory) => tr(c[0].toUpperCase() + c.slice(1)).toLowerCase();
 
-/** What a line is made of: labour (category, hours × rate), paint materials, the part, sublet or other charges, the note. */
+/** What a line is made of: labour (category, hours × rate), paint materials, the part, sublet or flat amount, the note. */
 function lineParts(tr: Translate, line: SheetLine, materialsRateCents: number) {
   const parts: string[] = [];
-  if (line.labour) parts.push(`${category(tr, line.labour.category)} ${hours(line.labour.hours)} × ${formatCents(line.labour.rateCents)} = ${formatCents(labourCentsOf(line))}`);
+  if (line.labour) {
+    const { category: c, hours: h, rateCents, amountCents } = line.labour;
+    const computed = `${category(tr, c)} ${hours(h)} × ${formatCents(rateCents)} = ${formatCents(hoursCents(h, rateCents))}`;
+    parts.push(amountCents === undefined ? computed : `${computed}, ${tr("set to {{amount}}", { amount: formatCents(amountCents) })}`);
+  }
   const materials = materialsCentsOf(line, materialsRateCents);
-  if (materials) parts.push(tr("paint materials {{amount}}", { amount: formatCents(materials) }));
+  if (materials && line.labour) {
+    parts.push(tr("paint materials {{amount}}", { amount: `${hours(line.labour.hours)} × ${formatCents(materialsRateCents)} = ${formatCents(materials)}` }));
+  }
   if (line.part) {
     const { type, number, description, quantity, unitPriceCents } = line.part;
     const vars = { type: tr(PART_TYPE_LABELS[type]), number, description, quantity, price: formatCents(unitPriceCents) };
-    parts.push(tr("{{type}} part {{number}} {{description}} × {{quantity}} @ {{price}}", vars).replace(/\s+/g, " "));
+    const part = tr("{{type}} part {{number}} {{description}} × {{quantity}} @ {{price}}", vars).replace(/\s+/g, " ");
+    parts.push(line.part.amountCents === undefined ? part : `${part}, ${tr("set to {{amount}}", { amount: formatCents(line.part.amountCents) })}`);
   }
   if (line.amountCents) {
     const amount = { amount: formatCents(line.amountCents) };
-    parts.push(line.operation === "sublet" ? tr("sublet {{amount}}", amount) : tr("other charges {{amount}}", amount));
+    parts.push(line.operation === "sublet" ? tr("sublet {{amount}}", amount) : tr("flat amount {{amount}}", amount));
   }
   if (line.note) parts.push(line.note);
   return parts.join(" · ");
@@ -74,6 +82,17 @@ export function EstimateLines({ estimate }: { estimate: AssessmentJson }) {
                   <Text size="xs" c="dimmed" style={{ overflowWrap: "anywhere" }}>
                     {lineParts(tr, line, sheet.materialsRateCents)}
                   </Text>
+                  {line.basis && line.basis.length > 0 ? (
+                    // A native disclosure: it opens without JavaScript.
+                    <details data-testid="line-basis">
+                      <summary style={{ fontSize: 12, cursor: "pointer" }}>{tr("Why this price")}</summary>
+                      <ul style={{ margin: "2px 0 0", paddingLeft: 18, fontSize: 12 }}>
+                        {line.basis.map((step, i) => (
+                          <li key={i}>{basisText(step, tr)}</li>
+                        ))}
+                      </ul>
+                    </details>
+                  ) : null}
                 </Table.Td>
                 <Table.Td ta="right" style={{ whiteSpace: "nowrap" }}>
                   {formatCents(lineTotalCents(line, sheet.materialsRateCents))}
@@ -85,7 +104,7 @@ export function EstimateLines({ estimate }: { estimate: AssessmentJson }) {
           {LABOUR_CATEGORIES.filter((c) => t.labourCents[c] > 0).map((c) => row(tr("Labour ({{category}})", { category: category(tr, c) }), t.labourCents[c]))}
           {t.materialsCents > 0 && row(tr("Paint materials"), t.materialsCents)}
           {t.subletCents !== 0 && row(tr("Sublet"), t.subletCents)}
-          {t.otherCents !== 0 && row(tr("Other charges"), t.otherCents)}
+          {t.otherCents !== 0 && row(tr("Flat amounts"), t.otherCents)}
           {row(tr("Subtotal"), t.subtotalCents, true)}
           {t.taxCents.parts > 0 && row(tr("Tax on parts ({{rate}}%)", { rate: sheet.taxRates.parts }), t.taxCents.parts)}
           {t.taxCents.labour > 0 && row(tr("Tax on labour ({{rate}}%)", { rate: sheet.taxRates.labour }), t.taxCents.labour)}

@@ -39,6 +39,9 @@ button.secondary{background:#374151}
 .info{background:#dbeafe;color:#1e3a8a}
 details{border:1px solid #e5e7eb;border-radius:.375rem;padding:.5rem .75rem;margin:.75rem 0}
 summary{font-weight:600;cursor:pointer}
+details.basis{border:0;padding:0;margin:.25rem 0 0;font-size:.9rem;color:#4b5563}
+details.basis summary{font-weight:400;color:#1d4ed8}
+details.basis ul{margin:.25rem 0 0;padding-left:1.25rem}
 a{color:#1d4ed8}
 footer{margin-top:2rem;border-top:1px solid #e5e7eb;padding-top:.5rem}
 `;

@@ -1,30 +1,54 @@
 import { LABOUR_CATEGORIES, OPERATION_LABELS, OPERATIONS, PART_TYPE_LABELS } from "~/schemas/estimate-sheet";
 import { formatCents, humanizeType } from "~/utils/estimate-lines";
-import { labourCentsOf, lineTotalCents, materialsCentsOf, type Sheet, type SheetLine, type SheetTotals } from "~/utils/estimate-sheet";
+import { basisText } from "~/utils/estimate-basis";
+import { hoursCents, lineTotalCents, materialsCentsOf, type Sheet, type SheetLine, type SheetTotals } from "~/utils/estimate-sheet";
+import { translate, type Vars } from "~/utils/i18n";
 
-/** What a line is made of, as the PDF prints it: labour, its paint materials, the part, sublet or other charges. */
+/** English words for the line's "why this price" (the page is in English, as its other words). */
+const english = (text: string, vars?: Vars) => translate({}, text, vars);
+/** ", set to $134.21" after a figure a reviewer's total for the damage set. */
+const setTo = (cents: number | undefined) => (cents === undefined ? "" : `, set to ${formatCents(cents)}`);
+
+/** What a line is made of, as the PDF prints it: labour, its paint materials, the part, sublet or flat amount; then why this price. */
 function LineFacts({ line, materialsRateCents }: { line: SheetLine; materialsRateCents: number }) {
   const materials = materialsCentsOf(line, materialsRateCents);
   return (
     <>
       {line.labour ? (
         <div className="dim">
-          Labour ({line.labour.category}): {line.labour.hours} h × {formatCents(line.labour.rateCents)} = {formatCents(labourCentsOf(line))}
+          Labour ({line.labour.category}): {line.labour.hours} h × {formatCents(line.labour.rateCents)} = {formatCents(hoursCents(line.labour.hours, line.labour.rateCents))}
+          {setTo(line.labour.amountCents)}
         </div>
       ) : null}
-      {materials ? <div className="dim">Paint materials: {formatCents(materials)}</div> : null}
+      {materials && line.labour ? (
+        <div className="dim">
+          Paint materials: {line.labour.hours} h × {formatCents(materialsRateCents)} = {formatCents(materials)}
+        </div>
+      ) : null}
       {line.part ? (
         <div className="dim" data-testid="public-line-part">
           Part: {[PART_TYPE_LABELS[line.part.type], line.part.number, line.part.description].filter(Boolean).join(" ")} × {line.part.quantity} @{" "}
           {formatCents(line.part.unitPriceCents)}
+          {setTo(line.part.amountCents)}
         </div>
       ) : null}
       {line.amountCents ? (
         <div className="dim">
-          {line.operation === "sublet" ? "Sublet" : "Other charges"}: {formatCents(line.amountCents)}
+          {line.operation === "sublet" ? "Sublet" : "Flat amount"}: {formatCents(line.amountCents)}
         </div>
       ) : null}
       {line.note ? <div className="dim">{line.note}</div> : null}
+      {line.basis && line.basis.length > 0 ? (
+        // A native disclosure: the page has no script.
+        <details className="basis" data-testid="public-line-basis">
+          <summary>Why this price</summary>
+          <ul>
+            {line.basis.map((step, i) => (
+              <li key={i}>{basisText(step, english)}</li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
     </>
   );
 }
@@ -109,7 +133,7 @@ export function PublicEstimateLines({
           {LABOUR_CATEGORIES.filter((c) => t.labourCents[c] !== 0).map((c) => row(`Labour (${c})`, t.labourCents[c]))}
           {t.materialsCents !== 0 && row("Paint materials", t.materialsCents)}
           {t.subletCents !== 0 && row("Sublet", t.subletCents)}
-          {t.otherCents !== 0 && row("Other charges", t.otherCents)}
+          {t.otherCents !== 0 && row("Flat amounts", t.otherCents)}
           {row("Subtotal", t.subtotalCents, "public-subtotal")}
           {t.taxCents.parts !== 0 && row(`Tax on parts (${sheet.taxRates.parts}%)`, t.taxCents.parts)}
           {t.taxCents.labour !== 0 && row(`Tax on labour (${sheet.taxRates.labour}%)`, t.taxCents.labour)}
