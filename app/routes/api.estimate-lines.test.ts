@@ -72,7 +72,7 @@ const damages = [
 ];
 
 describe("an estimate from before lines", () => {
-  it("reads as lines that add up to the amounts it had: labour, part and the rule's other charges; a reviewer's amount as one line", async () => {
+  it("reads as lines that add up to the amounts it had: labour, part and the rule's flat amount with why; a reviewer's amount as one line", async () => {
     const id = await oldEstimate();
     const res = await dealerA.get(`/api/assessments/${id}`);
     expect(res.status).toBe(200);
@@ -87,8 +87,24 @@ describe("an estimate from before lines", () => {
         part: { type: "aftermarket", number: "", description: "dent parts", quantity: 1, unitPriceCents: 5000 },
         amountCents: 15000,
         note: "",
+        // Why this price (issue 37): the rule's base price is the flat amount.
+        basis: [
+          { kind: "rule", damageType: "dent", severity: "moderate" },
+          { kind: "hours", from: "default" },
+          { kind: "base", cents: 15000 },
+        ],
       },
-      { id: "d1-1", damage: 1, operation: "refinish", description: "scratch (front)", labour: null, part: null, amountCents: 12550, note: "Amount set by a reviewer" },
+      {
+        id: "d1-1",
+        damage: 1,
+        operation: "refinish",
+        description: "scratch (front)",
+        labour: null,
+        part: null,
+        amountCents: 12550,
+        note: "Amount set by a reviewer",
+        basis: [{ kind: "reviewer", fromCents: 10000, toCents: 12550 }],
+      },
     ]);
     expect(taxRates).toEqual({ parts: 0, labour: 0, materials: 0 });
     expect(totals).toMatchObject({ partsCents: 5000, labourTotalCents: 10000, otherCents: 27550, subtotalCents: 42550, totalCents: 42550 });
@@ -105,6 +121,62 @@ describe("an estimate from before lines", () => {
     expect(res.status, JSON.stringify(res.json)).toBe(200);
     expect(res.json.estimatedCost).toBe(425.5);
     expect(res.json.audit).toHaveLength(0);
+  });
+});
+
+describe("PUT /api/assessments/{id}/estimate with one amount per damage (issue 37)", () => {
+  it("spreads a reviewer's amount over the damage's labour: paint materials and the tax on both stay", async () => {
+    await dealerA.put("/api/auth/estimate-settings", { taxParts: 6, taxLabour: 8, taxMaterials: 6, terms: "", validityDays: 30 });
+    try {
+      const id = await oldEstimate();
+      const { sheet } = (await dealerA.get(`/api/assessments/${id}`)).json;
+      const scratch = sheet.lines.map(asInput).find((l: { damage: number }) => l.damage === 1);
+      // The dent as a shop writes it: body 2 h × $50, refinish 1.5 h × $60, paint materials 1.5 h × $30.
+      const lined = await dealerA.put(`/api/assessments/${id}/estimate`, {
+        reason: "Written as lines",
+        materialsRateCents: 3000,
+        damages,
+        lines: [
+          { id: "d0-1", damage: 0, operation: "repair", description: "Door", labourCategory: "body", hours: 2, rateCents: 5000 },
+          { damage: 0, operation: "refinish", description: "Door", labourCategory: "refinish", hours: 1.5, rateCents: 6000 },
+          scratch,
+        ],
+      });
+      expect(lined.status, JSON.stringify(lined.json)).toBe(200);
+      expect(lined.json.sheet.totals.taxCents).toEqual({ parts: 0, labour: 1520, materials: 270 });
+
+      const res = await dealerA.put(`/api/assessments/${id}/estimate`, {
+        reason: "Agreed with the customer",
+        damages: [{ ...damages[0], amount: 300 }, { ...damages[1], amount: 125.5 }],
+      });
+      expect(res.status, JSON.stringify(res.json)).toBe(200);
+      // $300 = paint materials $45 + labour $255 spread 100 : 90 → body $134.21, refinish $120.79.
+      expect(res.json.sheet.totals).toMatchObject({
+        labourCents: { body: 13421, refinish: 12079, mechanical: 0, frame: 0 },
+        materialsCents: 4500,
+        otherCents: 12550,
+        subtotalCents: 42550,
+        taxCents: { parts: 0, labour: 2040, materials: 270 },
+        totalCents: 44860,
+      });
+      const dent = res.json.sheet.lines.filter((l: { damage: number }) => l.damage === 0);
+      expect(dent.map((l: { labour: { category: string } }) => l.labour.category)).toEqual(["body", "refinish"]);
+      expect(dent[0].basis).toEqual([{ kind: "reviewer", fromCents: 23500, toCents: 30000 }]);
+
+      // Saved again through the lines as read (a client that does not know the set amounts): nothing moves.
+      const again = await dealerA.put(`/api/assessments/${id}/estimate`, { damages, lines: res.json.sheet.lines.map(asInput) });
+      expect(again.status, JSON.stringify(again.json)).toBe(200);
+      expect(again.json.sheet.totals.totalCents).toBe(44860);
+      expect(again.json.audit).toHaveLength(res.json.audit.length);
+
+      // Below the damage's paint materials nothing can be spread: 400 on the amount, nothing changes.
+      const low = await dealerA.put(`/api/assessments/${id}/estimate`, { reason: "Too low", damages: [{ ...damages[0], amount: 40 }, { ...damages[1], amount: 125.5 }] });
+      expect(low.status).toBe(400);
+      expect(low.json.errors).toEqual({ "damages.0.amount": "The amount is below this damage's paint materials ($45.00): change its lines instead" });
+      expect((await dealerA.get(`/api/assessments/${id}`)).json.estimatedCost).toBe(448.6);
+    } finally {
+      await dealerA.put("/api/auth/estimate-settings", { taxParts: 0, taxLabour: 0, taxMaterials: 0, terms: "", validityDays: 30 });
+    }
   });
 });
 

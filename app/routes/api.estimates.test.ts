@@ -152,11 +152,19 @@ describe("PUT /api/assessments/{id}/estimate", () => {
     });
     expect(res.status, JSON.stringify(res.json)).toBe(200);
     expect(res.json).toMatchObject({ id, status: "reviewed", severity: "major", estimatedCost: 575.5, aiEstimatedCost: 425.5 });
-    // The engine's line stays on record; the sheet carries the reviewer's amount as one line of the damage.
+    // The engine's line stays on record; the reviewer's amount is spread over the damage's labour,
+    // part and flat amount in proportion ($300 → $450: each × 1.5), so each keeps its category (issue 37).
     expect(res.json.lineItems[0]).toMatchObject({ priced: true, totalCents: 30000 });
     expect(res.json.lineItems[0].manualCents).toBeUndefined();
     expect(res.json.sheet.lines.filter((l: { damage: number }) => l.damage === 0)).toEqual([
-      expect.objectContaining({ damage: 0, operation: "repair", labour: null, part: null, amountCents: 45000, note: "Amount set by a reviewer" }),
+      expect.objectContaining({
+        damage: 0,
+        operation: "repair",
+        labour: { category: "body", hours: 2, rateCents: 7500 },
+        part: expect.objectContaining({ quantity: 1, unitPriceCents: 15000 }),
+        amountCents: 15000,
+        basis: [{ kind: "reviewer", fromCents: 30000, toCents: 45000 }],
+      }),
     ]);
     expect(res.json.sheet.totals).toMatchObject({ subtotalCents: 57550, totalCents: 57550, taxTotalCents: 0 });
     const entry = res.json.audit.at(-1);

@@ -271,6 +271,49 @@ describe("the public page", () => {
     expect(t.customerPaysCents).toBe(50000);
   });
 
+  it("says why each price, in a <details> that opens without script: the vendor's rule and a reviewer's total", async () => {
+    const estimateSheet = {
+      lines: [
+        {
+          id: "d0-1",
+          damage: 0,
+          operation: "repair",
+          description: "Door dent",
+          labour: { category: "body", hours: 2, rateCents: 5000, amountCents: 13421 },
+          part: null,
+          amountCents: 8000,
+          note: "",
+          basis: [
+            { kind: "rule", damageType: "dent", severity: "moderate" },
+            { kind: "base", cents: 5000 },
+            { kind: "adjustment", make: 1.1, location: 1, seasonal: 1, markupPercent: 20, cents: 3000 },
+            { kind: "reviewer", fromCents: 19000, toCents: 21421 },
+          ],
+        },
+      ],
+      rates: { body: 5000, refinish: 5000, mechanical: 5000, frame: 5000 },
+      materialsRateCents: 0,
+      taxRates: { parts: 0, labour: 0, materials: 0 },
+      deductibleCents: null,
+      language: null,
+      mileage: null,
+    };
+    const id = await sentEstimate({ estimateSheet, estimatedCost: 214.21 });
+    const page = await customer().get(pagePath((await newLink(dealerA, id)).token));
+    expect(page.status).toBe(200);
+    expect(page.text).not.toMatch(/<script/i);
+    const basis = page.text.match(/<details class="basis" data-testid="public-line-basis"><summary>Why this price<\/summary><ul>(.*?)<\/ul><\/details>/)?.[1] ?? "";
+    expect([...basis.matchAll(/<li>([^<]*)<\/li>/g)].map((m) => m[1].replace(/&#x27;/g, "'"))).toEqual([
+      "The vendor's price for dent (moderate)",
+      "Base price $50.00",
+      "Modifiers and markup on the whole repair (vehicle make × 1.1, markup 20%): +$30.00",
+      "A reviewer set this damage's total from $190.00 to $214.21, spread over its labour, parts and flat amounts in proportion",
+    ]);
+    expect(page.text).toMatch(/Labour \(body\): 2 h × \$50\.00 = \$100\.00(<!-- -->)?, set to \$134\.21/);
+    expect(page.text).toMatch(/Flat amount(<!-- -->)?: (<!-- -->)?\$80\.00/);
+    expect(page.text).not.toContain("Other charges");
+  });
+
   it("stores only the token's hash; unknown, altered and malformed tokens are 404 pages", async () => {
     const id = await sentEstimate();
     const link = await newLink(dealerA, id);

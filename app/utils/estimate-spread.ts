@@ -1,8 +1,9 @@
 import type { LineBasis } from "./estimate-basis";
-import { labourCentsOf, materialsCentsOf, partsCentsOf, type SheetLine } from "./estimate-sheet";
+import { hoursCents, labourCentsOf, materialsCentsOf, partsCentsOf, type SheetLine } from "./estimate-sheet";
 
 // A reviewer's new total for one damage, spread over the figures its lines already have (decision
-// 0021): each line's labour, part and flat amount takes a share in proportion to what it was, so
+// 0021): each line's labour, part and flat amount takes a share in proportion to what it was (as a
+// new rate or unit price when one gives it exactly, else as the figure's set amount), so
 // labour, parts and paint materials keep their categories and their tax. Paint materials stay
 // refinish hours × the materials rate (they are not a price the reviewer moves) and an allowance
 // (a negative amount) stays as it is; the rest is what is spread.
@@ -34,7 +35,7 @@ export function apportion(restCents: number, weights: number[]): number[] {
 
 /**
  * One damage's lines brought to `targetCents` before tax, each marked with `basis`. A damage whose
- * lines have no positive figure to scale takes the rest as the first line's flat amount. Answers
+ * lines have no positive figure to scale takes the rest as a flat amount. Answers
  * `belowCents` (what cannot be spread: paint materials less allowances) when the target is below it.
  */
 export function spreadDamageTotal(lines: SheetLine[], materialsRateCents: number, targetCents: number, basis: LineBasis): Spread {
@@ -53,7 +54,10 @@ export function spreadDamageTotal(lines: SheetLine[], materialsRateCents: number
   if (rest < 0) return { belowCents: fixed };
   const next = lines.map((line) => ({ ...line, labour: line.labour && { ...line.labour }, part: line.part && { ...line.part }, basis: [basis] }));
   if (figures.length === 0) {
-    next[0].amountCents += rest;
+    // Nothing to scale: the first line that is not an allowance takes the rest as its flat amount
+    // (only a damage made of allowances alone moves its first one).
+    const k = Math.max(0, lines.findIndex((l) => l.amountCents >= 0));
+    next[k].amountCents += rest;
     return { lines: next };
   }
   const shares = apportion(
@@ -65,11 +69,16 @@ export function spreadDamageTotal(lines: SheetLine[], materialsRateCents: number
     const share = shares[k];
     if (f.kind === "amount") line.amountCents = share;
     else if (f.kind === "labour" && line.labour) {
+      // A rate that gives the share exactly reads as shops write it (2 h × $75.00); else the amount is set.
       delete line.labour.amountCents;
-      if (labourCentsOf(line) !== share) line.labour.amountCents = share;
+      const hundredths = Math.round(line.labour.hours * 100);
+      const rate = Math.round((share * 100) / hundredths);
+      if (hundredths > 0 && hoursCents(line.labour.hours, rate) === share) line.labour.rateCents = rate;
+      else if (labourCentsOf(line) !== share) line.labour.amountCents = share;
     } else if (f.kind === "part" && line.part) {
       delete line.part.amountCents;
-      if (partsCentsOf(line) !== share) line.part.amountCents = share;
+      if (share % line.part.quantity === 0) line.part.unitPriceCents = share / line.part.quantity;
+      else line.part.amountCents = share;
     }
   });
   return { lines: next };
