@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AssessmentRecord } from "~/models/assessment.server";
 import { estimateEditSchema } from "~/schemas/estimate";
+import { storedSheetSchema } from "~/schemas/estimate-sheet";
 import { labourCentsOf, lineTotalCents, partsCentsOf, sheetTotals, type Sheet } from "~/utils/estimate-sheet";
 import { planEdit } from "./estimate-edit.server";
 
@@ -66,6 +67,13 @@ describe("a reviewer's new amount for a damage (amounts path)", () => {
     expect(byHand.lines).toHaveLength(1);
     expect(byHand.lines[0]).toMatchObject({ operation: "repair", description: "dent (front)", amountCents: 12_000 });
     expect(byHand.lines[0].basis).toEqual([{ kind: "reviewer", fromCents: null, toCents: 12_000 }]);
+  });
+
+  it("the sheet it stores re-imports as it is: set amounts and why this price kept, the same totals", () => {
+    const after = setAmount(estimate(labourAndRefinish), 300);
+    const imported = storedSheetSchema.parse(JSON.parse(JSON.stringify(after)));
+    expect(imported.lines).toEqual(after.lines);
+    expect(sheetTotals(imported)).toEqual(sheetTotals(after));
   });
 
   it("refuses an amount below the damage's paint materials (they stay refinish hours × the materials rate)", () => {
