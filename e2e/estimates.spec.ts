@@ -111,13 +111,19 @@ test("search and filter, open an estimate, approve it, edit a line with a reason
   await expect(dialog(page).getByTestId("estimate-vin")).toHaveText("1HGCM82633A004352");
   await expect(dialog(page).getByTestId("estimate-total")).toHaveText("$425.50");
   await expect(dialog(page).getByText("Not specified").first()).toBeVisible();
+  // Why this price: the dent's flat amount is the vendor's base price, in a <details> that opens without script.
+  const why = dialog(page).getByTestId("line-basis").first();
+  await why.getByText("Why this price").click();
+  await expect(why.getByText("The vendor's price for dent (moderate)")).toBeVisible();
+  await expect(why.getByText("Base price $100.00")).toBeVisible();
+  await expect(dialog(page).getByText("Other charges")).toHaveCount(0);
   await dialog(page).getByRole("button", { name: "Approve" }).click();
   await expectToast(page, "Assessment Approved", "“Silver Camry” is reviewed and ready to send.");
   await expect(dialog(page).getByTestId("status-badge")).toHaveText("reviewed");
 
   // Edit the dent's line: the reason is required once the total changes.
   await dialog(page).getByRole("link", { name: "Edit" }).click();
-  // The dent's line: labour $100 + parts $100 + the rule's other charges $100; other charges to $250.
+  // The dent's line: labour $100 + parts $100 + the rule's flat amount $100; the flat amount to $250.
   const firstRow = dialog(page).getByTestId("sheet-line-row").first();
   await expect(firstRow.getByLabel("Sublet / other (USD)")).toHaveValue("100.00");
   await firstRow.getByLabel("Sublet / other (USD)").fill("250");

@@ -48,6 +48,8 @@ export function basisText(step: LineBasis, tr: Translate): string {
         step.seasonal !== 1 ? tr("season × {{factor}}", { factor: factorText(step.seasonal) }) : null,
         step.markupPercent !== 0 ? tr("markup {{percent}}%", { percent: step.markupPercent }) : null,
       ].filter((f): f is string => f !== null);
+      // No modifier or markup: what is left is the engine's own rounding (or a line stored by hand).
+      if (factors.length === 0) return tr("Adjustment to the rule's figure: {{amount}}", { amount: signed(step.cents) });
       return tr("Modifiers and markup on the whole repair ({{factors}}): {{amount}}", { factors: factors.join(", "), amount: signed(step.cents) });
     }
     case "minimum":
