@@ -1,3 +1,4 @@
+import { MAX_LINE_CENTS } from "~/schemas/estimate-sheet";
 import type { LineBasis } from "./estimate-basis";
 import { hoursCents, labourCentsOf, materialsCentsOf, partsCentsOf, type SheetLine } from "./estimate-sheet";
 
@@ -73,7 +74,7 @@ export function spreadDamageTotal(lines: SheetLine[], materialsRateCents: number
       delete line.labour.amountCents;
       const hundredths = Math.round(line.labour.hours * 100);
       const rate = Math.round((share * 100) / hundredths);
-      if (hundredths > 0 && hoursCents(line.labour.hours, rate) === share) line.labour.rateCents = rate;
+      if (hundredths > 0 && rate <= MAX_LINE_CENTS && hoursCents(line.labour.hours, rate) === share) line.labour.rateCents = rate;
       else if (labourCentsOf(line) !== share) line.labour.amountCents = share;
     } else if (f.kind === "part" && line.part) {
       delete line.part.amountCents;
