@@ -209,6 +209,7 @@ async function runAnalysis(job: JobRecord, { signal }: { signal: AbortSignal }) 
   const unset = ["analysisError", "estimatedCost", "aiEstimatedCost", "costNote", "severity", "estimateSheet"].filter(
     (field) => !(field in price) && !(field === "severity" && severity),
   );
+  // A failed write keeps none of this run's frames (the queue runs it again).
   const completed = await transitionAssessment({
     scope: EVERY_OWNER,
     id,
@@ -226,6 +227,9 @@ async function runAnalysis(job: JobRecord, { signal }: { signal: AbortSignal }) 
       ...reuse,
     },
     unset,
+  }).catch(async (error: unknown) => {
+    await discardFrames(owner, videoFrames).catch(() => {});
+    throw error;
   });
   // The frames no longer shown: this run's when someone moved the assessment on meanwhile, else an earlier analysis's.
   await discardFrames(owner, completed ? (record.videoFrames ?? []) : videoFrames);

@@ -131,6 +131,22 @@ describe("a video's frames", () => {
     expect((await raw(videoUrl, a.token)).status).toBe(404);
   });
 
+  it("a new analysis replaces them: the earlier frames are removed", async () => {
+    const a = await dealer();
+    const { id, assessment } = await analysedVideo(a.who);
+    expect((await a.who.post(`/api/assessments/${id}/reject`, { note: "Look again" })).status).toBe(200);
+    ai.script({ json: { damages: [DENT], summary: "A dent.", confidence: 0.8 } });
+    const again = (await a.who.post(`/api/assessments/${id}/analyze`)).json;
+    expect(again.status).toBe("completed");
+    const before = (assessment.videoFrames as { mediaUrl: string }[]).map((f) => f.mediaUrl);
+    const after = (again.videoFrames as { mediaUrl: string }[]).map((f) => f.mediaUrl);
+    expect(after).toHaveLength(6);
+    expect(after.filter((url) => before.includes(url))).toEqual([]);
+    expect(again.damages[0].mediaUrl).toBe(after[1]);
+    for (const url of before) expect((await raw(url, a.token)).status).toBe(404);
+    for (const url of after) expect((await raw(url, a.token)).status).toBe(200);
+  });
+
   it("re-import where they resolve: back into their account they stay, into another they are dropped", async () => {
     const a = await dealer();
     const { id, assessment } = await analysedVideo(a.who);

@@ -30,10 +30,21 @@ export function frameTime(seconds: number) {
 /**
  * Stores the named frames as complete uploads of the owner, used by the assessment; answers what the
  * assessment records. Each record is written pending first, so an instance dying midway leaves
- * nothing the pending-upload sweep does not remove.
+ * nothing the pending-upload sweep does not remove; a store that fails midway has the frames already
+ * kept removed.
  */
-export async function keepFrames({ ownerId, assessmentId }: { ownerId: string; assessmentId: string }, photos: AnalysisPhoto[]) {
+export async function keepFrames(owner: { ownerId: string; assessmentId: string }, photos: AnalysisPhoto[]) {
   const frames: VideoFrameRecord[] = [];
+  try {
+    await storeFrames(owner, photos, frames);
+  } catch (error) {
+    await discardFrames(owner, frames).catch(() => {});
+    throw error;
+  }
+  return frames;
+}
+
+async function storeFrames({ ownerId, assessmentId }: { ownerId: string; assessmentId: string }, photos: AnalysisPhoto[], frames: VideoFrameRecord[]) {
   for (const photo of photos) {
     const id = photo.frameUrl ? mediaIdOf(photo.frameUrl) : null;
     if (!id || !photo.frameUrl) continue;
@@ -50,11 +61,11 @@ export async function keepFrames({ ownerId, assessmentId }: { ownerId: string; a
       draft: false,
       assessmentId: new Types.ObjectId(assessmentId),
     });
+    // Listed before its object is written: a failure from here on removes it (the record, or both).
+    frames.push({ mediaUrl: photo.frameUrl, videoUrl: photo.mediaUrl, at });
     const size = await storage().putStream(key, Readable.from([photo.bytes]), "image/jpeg", photo.bytes.length);
     await markUploadComplete(_id, { size, contentType: "image/jpeg" });
-    frames.push({ mediaUrl: photo.frameUrl, videoUrl: photo.mediaUrl, at });
   }
-  return frames;
 }
 
 /** Removes frames no other assessment of the owner shows (an earlier analysis's, or an unsaved one's). */
