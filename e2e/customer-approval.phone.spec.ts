@@ -142,4 +142,5 @@ test("a video's estimate shows the frames its analysis looked at, each numbered 
     await expect.poll(() => frames.nth(i).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
   }
   await expectPhoneLayout(page);
+  await page.screenshot({ path: test.info().outputPath("video-frames.png"), fullPage: true });
 });
