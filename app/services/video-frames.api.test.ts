@@ -4,11 +4,13 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
+import { ListObjectsV2Command } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Assessment } from "~/models/assessment.server";
 import { client, createTestUser, signIn, tokenFor } from "../../tests/accounts";
 import { startApp, type RunningApp } from "../../tests/app-server";
 import { startOpenAiTestServer, type OpenAiTestServer } from "../../tests/openai-server";
+import { startS3Server, type RunningS3 } from "../../tests/s3-server";
 import { useTestDb } from "../../tests/test-db";
 import { uploadMedia } from "../../tests/uploads";
 
@@ -41,14 +43,14 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function dealer() {
+async function dealer(on = app) {
   const user = await createTestUser({ role: "dealer" });
-  return { id: user.id, who: client(app, { cookie: await signIn(app, user.username, user.password) }), token: await tokenFor(user.id) };
+  return { id: user.id, who: client(on, { cookie: await signIn(on, user.username, user.password) }), token: await tokenFor(user.id) };
 }
 
 /** GET with the raw bytes (the JSON client reads text). */
-async function raw(url: string, token?: string) {
-  const res = await fetch(`${app.url}${url}`, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+async function raw(url: string, token?: string, on = app) {
+  const res = await fetch(`${on.url}${url}`, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
   return { status: res.status, type: res.headers.get("content-type"), bytes: Buffer.from(await res.arrayBuffer()) };
 }
 
@@ -169,5 +171,30 @@ describe("a video's frames", () => {
     const back = await Assessment.findOne({ ownerId: a.id }).lean();
     expect(back!.videoFrames.map((f) => f.mediaUrl)).toEqual(frames.map((f) => f.mediaUrl));
     expect(back!.damages.map((d) => d.mediaUrl)).toEqual([frames[1].mediaUrl, frames[4].mediaUrl]);
+  });
+});
+
+describe("a video's frames with the S3 backend", () => {
+  let s3: RunningS3;
+  let s3App: RunningApp;
+  beforeAll(async () => {
+    s3 = await startS3Server();
+    s3App = await startApp({ env: { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: ai.baseURL, OPENAI_MODEL: "vision-test", ANALYSIS_ATTEMPTS: "1", ...s3.appEnv } });
+  }, 120_000);
+  afterAll(async () => {
+    await s3App?.stop();
+    await s3?.stop();
+  });
+
+  it("are objects in the bucket, served on the customer's page like any photo", { timeout: 60_000 }, async () => {
+    const a = await dealer(s3App);
+    const { id, assessment } = await analysedVideo(a.who);
+    const listed = await s3.client.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: `uploads/${a.id}/` }));
+    const keys = (listed.Contents ?? []).map((o) => o.Key ?? "");
+    for (const f of assessment.videoFrames as { mediaUrl: string }[]) expect(keys.some((k) => k.includes(`/${f.mediaUrl.slice("/media/".length)}/frame-`))).toBe(true);
+    const token = (await a.who.post(`/api/assessments/${id}/links`)).json.token as string;
+    const photo = await raw(`/e/${token}/photos/1`, undefined, s3App);
+    expect(photo.status).toBe(200);
+    expect(photo.type).toBe("image/jpeg");
   });
 });
