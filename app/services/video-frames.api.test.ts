@@ -79,6 +79,11 @@ describe("a video's frames", () => {
     expect(frame.status).toBe(200);
     expect(frame.type).toBe("image/jpeg");
     expect(await sharp(frame.bytes).metadata()).toMatchObject({ format: "jpeg", width: 640, height: 360 });
+    // The dealer's estimate detail names the video file a damage was seen on.
+    const detail = await a.who.get(`/estimates?view=${assessment.id}`);
+    expect(detail.status).toBe(200);
+    expect(detail.text).toMatch(/data-label="Photo">Photo 1</);
+    expect(detail.text).not.toContain("Photo not stated");
     // Another account cannot read them.
     const b = await dealer();
     expect((await raw(frames[1].mediaUrl, b.token)).status).toBe(404);
