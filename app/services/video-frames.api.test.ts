@@ -67,7 +67,7 @@ async function analysedVideo(owner: Client) {
 
 const hasImage = (pdf: Buffer) => pdf.toString("latin1").includes("/Subtype /Image");
 
-describe("a video's frames", () => {
+describe("a video's frames", { timeout: 60_000 }, () => {
   it("are kept as the owner's media, and each damage names the frame it was seen on", async () => {
     const a = await dealer();
     const { videoUrl, assessment } = await analysedVideo(a.who);
