@@ -1,4 +1,9 @@
+import ffmpegInstaller from "@ffmpeg-installer/ffmpeg";
 import type { Page } from "@playwright/test";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Assessment } from "../app/models/assessment.server";
 import { client, tokenFor } from "../tests/accounts";
 import type { RunningApp } from "../tests/app-server";
@@ -109,4 +114,33 @@ test("the page shows the version's lines with their part and the totals block th
   await expect(page.getByTestId("public-tax")).toHaveText(money(totals.taxTotalCents));
   await expect(page.getByTestId("public-total")).toHaveText(money(totals.totalCents));
   await expectPhoneLayout(page);
+});
+
+test("a video's estimate shows the frames its analysis looked at, each numbered with its time", async ({ page, createUser }) => {
+  const user = await createUser("dealer");
+  const api = client({ url: process.env.E2E_BASE_URL! } as RunningApp, { token: await tokenFor(user.id) });
+  // A 3-second test pattern made by the app's own ffmpeg: the analysis (the built-in matcher here) takes 6 frames.
+  const file = join(mkdtempSync(join(tmpdir(), "e2e-video-")), "walkaround.mp4");
+  execFileSync(ffmpegInstaller.path, ["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc=duration=3:size=640x360:rate=10", "-c:v", "mpeg4", "-y", file]);
+  const videoUrl = await uploadMedia(api, { name: "walkaround.mp4", type: "video/mp4", bytes: readFileSync(file) });
+  const created = await api.post("/api/assessments", { title: "Walk-around video", mediaUrls: [videoUrl] });
+  expect(created.status).toBe(201);
+  await api.post(`/api/assessments/${created.json.id}/analyze`);
+  await expect.poll(async () => (await api.get(`/api/assessments/${created.json.id}`)).json.status, { timeout: 30_000 }).toBe("completed");
+  const link = await api.post(`/api/assessments/${created.json.id}/links`);
+  expect(link.status).toBe(201);
+
+  await page.goto(new URL(link.json.url as string).pathname);
+  await expect(page.getByRole("heading", { name: "Photos" })).toBeVisible();
+  const frames = page.locator(".photos img");
+  await expect(frames).toHaveCount(6);
+  await expect(page.getByRole("img", { name: "Frame 1 of the video, at 0:00.3" })).toBeVisible();
+  await expect(page.locator(".photos figcaption").nth(1)).toHaveText("Frame 2 · 0:00.8");
+  // Every frame is an image the browser could decode: none is broken.
+  for (let i = 0; i < 6; i++) {
+    await frames.nth(i).scrollIntoViewIfNeeded();
+    await expect.poll(() => frames.nth(i).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+  }
+  await expectPhoneLayout(page);
+  await page.screenshot({ path: test.info().outputPath("video-frames.png"), fullPage: true });
 });

@@ -82,6 +82,11 @@ const assessmentSchema = new Schema(
     damageCategories: { type: [String], default: [] },
     aiAnalysis: { type: aiAnalysisSchema },
     analysisError: { type: String },
+    /**
+     * The video frames the analysis looked at, each kept as an upload of the owner (its own media
+     * URL, which a damage found on it names), with the video it comes from and its time in seconds.
+     */
+    videoFrames: { type: [new Schema({ mediaUrl: String, videoUrl: String, at: Number }, { _id: false })], default: [] },
     /** 64-bit dHash (hex) and 16 × 16 thumbnail (base64) of each photo, for the reused-photo check. */
     photoHashes: { type: [new Schema({ mediaUrl: String, hash: String, thumb: String }, { _id: false })], default: [] },
     /**
@@ -167,6 +172,13 @@ export interface FoundDamageRecord {
   mediaUrl?: string;
 }
 
+/** A video frame an analysis kept: its own media URL, the video's, and its time in the video (seconds). */
+export interface VideoFrameRecord {
+  mediaUrl: string;
+  videoUrl: string;
+  at: number;
+}
+
 export interface AuditEntry {
   at: Date;
   by: Types.ObjectId | null;
@@ -201,6 +213,7 @@ export interface AssessmentRecord {
   damageCategories: string[];
   aiAnalysis?: { confidence: number; description: string; provider: "openai" | "embedded" | "none"; model?: string };
   analysisError?: string;
+  videoFrames: VideoFrameRecord[];
   photoHashes: { mediaUrl: string; hash: string; thumb?: string }[];
   photoBands: string[];
   photoWarnings: { mediaUrl: string; otherAssessmentId: Types.ObjectId; otherTitle: string }[];
@@ -502,18 +515,18 @@ export async function removeAssessment({ scope, id }: { scope: OwnerScope; id: s
   return removed;
 }
 
-/** Which of `urls` another assessment of the owner still shows (media are their uploader's alone). */
+/** Which of `urls` another assessment of the owner still shows, as a medium or a video frame (media are their uploader's alone). */
 export async function mediaUrlsInUse({ ownerId, urls, exceptId }: { ownerId: string; urls: string[]; exceptId: string }) {
   if (urls.length === 0) return new Set<string>();
   const others = await Assessment.find({
     ownerId,
     _id: trusted({ $ne: new Types.ObjectId(exceptId) }),
-    mediaUrls: trusted({ $in: urls }),
+    $or: [{ mediaUrls: trusted({ $in: urls }) }, { "videoFrames.mediaUrl": trusted({ $in: urls }) }],
   })
-    .select({ mediaUrls: 1 })
-    .lean<{ mediaUrls: string[] }[]>();
+    .select({ mediaUrls: 1, videoFrames: 1 })
+    .lean<{ mediaUrls: string[]; videoFrames?: VideoFrameRecord[] }[]>();
   const wanted = new Set(urls);
-  return new Set(others.flatMap((o) => o.mediaUrls.filter((url) => wanted.has(url))));
+  return new Set(others.flatMap((o) => [...o.mediaUrls, ...(o.videoFrames ?? []).map((f) => f.mediaUrl)].filter((url) => wanted.has(url))));
 }
 
 /** Every assessment of an account (the account is being deleted; its uploads go with deleteUploadsOf). */

@@ -86,6 +86,7 @@ export async function insertSupplement({ sent, change, by }: { sent: AssessmentR
     notes: sent.notes,
     vendorId: sent.vendorId,
     mediaUrls: sent.mediaUrls,
+    videoFrames: sent.videoFrames,
     severity: sent.severity,
     estimatedCost: sent.estimatedCost,
     aiEstimatedCost: sent.aiEstimatedCost,

@@ -50,6 +50,7 @@ export async function createUploadRecord(fields: {
   purpose: UploadPurpose;
   multipartId?: string | null;
   draft: boolean;
+  assessmentId?: Types.ObjectId;
 }) {
   return Upload.create(fields);
 }
@@ -123,4 +124,14 @@ export async function ownedCompleteUploadIds({ ownerId, ids }: { ownerId: string
   if (valid.length === 0) return new Set<string>();
   const found = await Upload.find({ _id: trusted({ $in: valid }), ownerId, state: "complete" }).select({ _id: 1 }).lean<{ _id: Types.ObjectId }[]>();
   return new Set(found.map((u) => String(u._id)));
+}
+
+/** The content type of each of `ids` that is a complete upload of the owner (what an estimate can show). */
+export async function completeUploadTypes({ ownerId, ids }: { ownerId: string; ids: string[] }) {
+  const valid = ids.filter(isObjectIdHex);
+  if (valid.length === 0) return new Map<string, string>();
+  const found = await Upload.find({ _id: trusted({ $in: valid }), ownerId, state: "complete" })
+    .select({ _id: 1, contentType: 1 })
+    .lean<{ _id: Types.ObjectId; contentType: string }[]>();
+  return new Map(found.map((u) => [String(u._id), u.contentType]));
 }

@@ -106,9 +106,12 @@ export function describeAssessments(registry: OpenAPIRegistry, email: EmailSchem
           severity: z.string(),
           description: z.string(),
           confidence: z.number(),
-          mediaUrl: z.string().nullable(),
+          mediaUrl: z.string().nullable().openapi({ description: "The photo, or the video frame (see videoFrames), the damage was seen on; null when not stated" }),
         }),
       ),
+      videoFrames: z
+        .array(record({ mediaUrl: z.string(), videoUrl: z.string(), at: z.number().openapi({ description: "Seconds into the video" }) }))
+        .openapi({ description: "The frames the analysis took from each video, kept as images (`mediaUrl`) of the video `videoUrl`" }),
       damageCategories: z.array(z.string()),
       aiAnalysis: record({ confidence: z.number(), description: z.string(), provider: z.string(), model: z.string().nullable() }).nullable(),
       analysisError: z.string().nullable(),

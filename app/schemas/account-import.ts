@@ -125,6 +125,8 @@ const assessment = assessmentUpdateSchema.extend({
     })
     .optional(),
   analysisError: optionalString("analysisError", 1000),
+  // At most 24 pictures go to the analysis (MAX_PICTURES), any of them a video's frame.
+  videoFrames: list("video frames", z.object({ mediaUrl, videoUrl: mediaUrl, at: z.number().min(0).max(86_400) }), 24).default([]),
   photoHashes: list("photo hashes", z.object({ mediaUrl, hash: z.string().regex(/^[0-9a-f]{16}$/, "A photo hash is 16 hex digits") }), MAX_ASSESSMENT_MEDIA).default([]),
   photoWarnings: list(
     "photo warnings",

@@ -303,7 +303,11 @@ function referenceResolver(actor: Actor, plans: Map<string, IdPlan>) {
         const vendorIds = [...new Set(docs.flatMap((d) => (typeof d.vendorId === "string" && !vendors.has(d.vendorId) ? [d.vendorId] : [])))];
         const foundVendors = new Set((await findVendors({ ids: vendorIds.map((id) => new Types.ObjectId(id)) })).map((v) => String(v._id)));
         for (const id of vendorIds) vendors.set(id, foundVendors.has(id));
-        const media = await ownedCompleteUploadIds({ ownerId: actor.id, ids: [...new Set(docs.flatMap((d) => mediaIds(d.mediaUrls as unknown[])))] });
+        const frameUrls = (d: Record<string, unknown>) => ((d.videoFrames as { mediaUrl: string }[]) ?? []).map((f) => f.mediaUrl);
+        const media = await ownedCompleteUploadIds({
+          ownerId: actor.id,
+          ids: [...new Set(docs.flatMap((d) => mediaIds([...(d.mediaUrls as unknown[]), ...frameUrls(d)])))],
+        });
         batch.forEach(({ line, doc }) => resolveAssessment(doc, line, { contact, assessment, vendor: (id) => vendors.get(id) === true, media, actorId: actor.id, drop }));
       } else if (collection === "learningRecords") {
         const assessment = await refTo("assessments", (d) => [d.assessmentId]);
@@ -353,7 +357,14 @@ function resolveAssessment(
   const kept = urls.filter((url) => ctx.media.has(mediaIdOf(url)!));
   for (const url of urls) if (!kept.includes(url)) ctx.drop(line, `${url} is not one of this account's uploads: dropped`);
   doc.mediaUrls = [...new Set(kept)];
-  const shown = (url: unknown) => typeof url === "string" && kept.includes(url);
+  // A video's frame stays when it is the importer's upload and its video stayed.
+  const frames = (doc.videoFrames as { mediaUrl: string; videoUrl: string; at: number }[]).filter((f) => {
+    const own = ctx.media.has(mediaIdOf(f.mediaUrl)!) && kept.includes(f.videoUrl);
+    if (!own) ctx.drop(line, `video frame ${f.mediaUrl} is not one of this account's uploads: dropped`);
+    return own;
+  });
+  doc.videoFrames = frames;
+  const shown = (url: unknown) => typeof url === "string" && (kept.includes(url) || frames.some((f) => f.mediaUrl === url));
   doc.damages = (doc.damages as { mediaUrl?: string }[]).map(({ mediaUrl, ...damage }) => (shown(mediaUrl) ? { ...damage, mediaUrl } : damage));
   const hashes = (doc.photoHashes as { mediaUrl: string; hash: string }[]).filter((p) => shown(p.mediaUrl));
   doc.photoHashes = hashes;

@@ -19,6 +19,7 @@ import { findEarlierVersions } from "~/models/estimate.server";
 import { differenceHash, hashDistance, hasStructure, photoBandsOf, thumbnailDistance, thumbnailPrint } from "./image-features.server";
 import { enqueueJob, getJob, PermanentJobError, registerJobHandler, waitForJob, type JobRecord } from "./jobs.server";
 import { readMedia } from "./storage/uploads.server";
+import { discardFrames, keepFrames, nameFrames } from "./video-frames.server";
 import { quoteForVendor } from "./vendors.server";
 import { env } from "~/utils/env.server";
 import { NotFound } from "~/utils/domain-errors";
@@ -98,7 +99,7 @@ async function photosOf(record: AssessmentRecord, signal: AbortSignal) {
     const framesPerVideo = Math.max(1, Math.min(MAX_VIDEO_FRAMES, MAX_PICTURES - photos.length - filesAfter));
     photos.push(...(await toAnalysisPhotos([{ mediaUrl, ...media }], { signal, framesPerVideo })));
   }
-  return photos;
+  return nameFrames(photos);
 }
 
 const worst = (severities: Severity[]) =>
@@ -202,10 +203,13 @@ async function runAnalysis(job: JobRecord, { signal }: { signal: AbortSignal }) 
   const result = await (await analysisProvider()).analyze(photos, { signal });
   const [price, reuse] = await Promise.all([priceOf(record, result), reusedPhotos(record, photos)]);
   signal.throwIfAborted();
+  const owner = { ownerId: String(record.ownerId), assessmentId: id };
+  const videoFrames = await keepFrames(owner, photos);
   const severity = worst(result.damages.map((d) => d.severity));
   const unset = ["analysisError", "estimatedCost", "aiEstimatedCost", "costNote", "severity", "estimateSheet"].filter(
     (field) => !(field in price) && !(field === "severity" && severity),
   );
+  // A failed write keeps none of this run's frames (the queue runs it again).
   const completed = await transitionAssessment({
     scope: EVERY_OWNER,
     id,
@@ -219,10 +223,16 @@ async function runAnalysis(job: JobRecord, { signal }: { signal: AbortSignal }) 
       damages: result.damages,
       damageCategories: [...new Set(result.damages.map((d) => d.damageType))],
       aiAnalysis: { confidence: result.confidence, description: result.summary, provider: result.provider, model: result.model },
+      videoFrames,
       ...reuse,
     },
     unset,
+  }).catch(async (error: unknown) => {
+    await discardFrames(owner, videoFrames).catch(() => {});
+    throw error;
   });
+  // The frames no longer shown: this run's when someone moved the assessment on meanwhile, else an earlier analysis's.
+  await discardFrames(owner, completed ? (record.videoFrames ?? []) : videoFrames);
   // Notifications → "assessment completed" (queued in the outbox; the account may have turned it off).
   if (completed) {
     await emitEvent({ ownerId: completed.ownerId, type: "assessment.completed", data: assessmentEventData(completed), orderKey: estimateOrderKey(completed) });

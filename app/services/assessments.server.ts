@@ -74,6 +74,8 @@ export interface AssessmentJson {
   damageCategories: string[];
   aiAnalysis: { confidence: number; description: string; provider: "openai" | "embedded" | "none"; model: string | null } | null;
   analysisError: string | null;
+  /** The video frames the analysis kept (each its own media URL, which a damage found on it names), with their video and time in seconds. */
+  videoFrames: { mediaUrl: string; videoUrl: string; at: number }[];
   photoHashes: { mediaUrl: string; hash: string }[];
   photoWarnings: { mediaUrl: string; otherAssessmentId: string; otherTitle: string }[];
   audit: {
@@ -157,6 +159,7 @@ function toJson(record: AssessmentRecord, contacts: Map<string, ContactJson>, ow
         }
       : null,
     analysisError: record.analysisError ?? null,
+    videoFrames: (record.videoFrames ?? []).map((f) => ({ mediaUrl: f.mediaUrl, videoUrl: f.videoUrl, at: f.at })),
     photoHashes: (record.photoHashes ?? []).map((p) => ({ mediaUrl: p.mediaUrl, hash: p.hash })),
     photoWarnings: (record.photoWarnings ?? []).map((w) => ({
       mediaUrl: w.mediaUrl,
@@ -302,17 +305,16 @@ export async function updateAssessment(actor: Actor, id: string, input: Assessme
 }
 
 /**
- * Deletes one assessment in scope and answers it as it was. Its media objects go too, unless
- * another assessment of the account or a training item still shows them.
+ * Deletes one assessment in scope and answers it as it was. Its media objects and its videos' kept
+ * frames go too, unless another assessment of the account or a training item still shows them.
  */
 export async function deleteAssessment(actor: Actor, id: string) {
   const record = await removeAssessment({ scope: scopeFor(actor), id });
   if (!record) throw assessmentNotFound();
   await removeJobs({ type: ANALYSIS_JOB, keys: [id] });
-  const inUse = await mediaUrlsInUse({ ownerId: String(record.ownerId), urls: record.mediaUrls, exceptId: id });
-  for (const url of record.mediaUrls) {
-    if (!inUse.has(url) && !(await imageInUse({ imageUrl: url }))) await discardMediaUrl(url, { ownerId: String(record.ownerId) });
-  }
+  const urls = [...record.mediaUrls, ...(record.videoFrames ?? []).map((f) => f.mediaUrl)];
+  const inUse = await mediaUrlsInUse({ ownerId: String(record.ownerId), urls, exceptId: id });
+  for (const url of urls) if (!inUse.has(url) && !(await imageInUse({ imageUrl: url }))) await discardMediaUrl(url, { ownerId: String(record.ownerId) });
   return presentOne(actor, record);
 }
 

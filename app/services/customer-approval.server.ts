@@ -17,6 +17,7 @@ import { notifyCustomerDecision, notifyCustomerQuestion } from "./outbox.server"
 import { decisionJson, findLinkByToken, hashToken, isTokenShaped, linkState, type LinkState } from "./estimate-links.server";
 import { storage } from "./storage/backend.server";
 import { thumbnailBytes } from "./storage/serving.server";
+import { estimatePictures, type EstimatePicture } from "./video-frames.server";
 import { emitEvent, estimateEventData, estimateOrderKey } from "./webhooks.server";
 
 /**
@@ -105,7 +106,7 @@ async function customerOf(estimate: AssessmentRecord) {
  * What the public page shows of the version: as the estimate holds it, the sheet read and totalled
  * as the API's `sheet` and the PDF do (the lines component renders it).
  */
-function estimateView(estimate: AssessmentRecord) {
+function estimateView(estimate: AssessmentRecord, pictures: EstimatePicture[]) {
   const sheet = readSheet(estimate);
   const estimatedCost = estimate.estimatedCost ?? null;
   const damages = (estimate.damages ?? []).map((d) => ({ damageType: d.damageType, location: d.location, severity: d.severity, description: d.description ?? "" }));
@@ -121,7 +122,8 @@ function estimateView(estimate: AssessmentRecord) {
     // As the PDF prints it: TBD while the estimate's cost is, else the sheet's total.
     totalCents: estimatedCost === null ? null : (sheetTotalCents(sheet, damages.length) ?? Math.round(estimatedCost * 100)),
     damages,
-    photoCount: (estimate.mediaUrls ?? []).length,
+    // Its photos and its videos' frames (`/e/{token}/photos/{n}`), each with the damages seen on it.
+    photos: pictures.map(({ label, alt, damages }) => ({ label, alt, damages })),
   };
 }
 export type PublicEstimateView = ReturnType<typeof estimateView>;
@@ -132,16 +134,17 @@ export type PublicEstimateView = ReturnType<typeof estimateView>;
  */
 export async function openEstimatePage(token: string) {
   const { link, estimate } = await activeLink(token);
-  const [dealer, customer, decision] = await Promise.all([
+  const [dealer, customer, decision, pictures] = await Promise.all([
     dealerCard(link.ownerId),
     customerOf(estimate),
     findDecisionOf({ assessmentId: estimate._id }),
+    estimatePictures(String(estimate.ownerId), estimate),
     recordLinkView({ id: link._id, at: dbNow() }),
   ]);
   return {
     dealer,
     customer,
-    estimate: estimateView(estimate),
+    estimate: estimateView(estimate, pictures),
     expiresAt: link.expiresAt.toISOString(),
     decision: decision ? decisionJson(decision) : null,
   };
@@ -156,15 +159,15 @@ export async function linkPdf(token: string) {
 }
 
 /**
- * `GET /e/{token}/photos/{n}`: the n-th photo of the link's version, as a small JPEG, read in the
- * link owner's scope (a media URL naming another account's upload resolves to nothing). Null: no
- * such photo, or not an image.
+ * `GET /e/{token}/photos/{n}`: the n-th picture of the link's version (a photo or a video's frame,
+ * as the page lists them), as a small JPEG, read in the link owner's scope (a media URL naming
+ * another account's upload resolves to nothing). Null: no such picture.
  */
 export async function linkPhoto(token: string, n: number) {
   const { estimate } = await activeLink(token);
-  const url = (estimate.mediaUrls ?? [])[n];
-  if (url === undefined) return null;
-  return thumbnailBytes(url, { ownerId: String(estimate.ownerId) });
+  const picture = (await estimatePictures(String(estimate.ownerId), estimate))[n];
+  if (picture === undefined) return null;
+  return thumbnailBytes(picture.url, { ownerId: String(estimate.ownerId) });
 }
 
 export type DecisionResult =

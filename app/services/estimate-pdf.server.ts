@@ -7,6 +7,7 @@ import { type AssessmentJson, getAssessment } from "./assessments.server";
 import { newEstimateDoc, PDF_PHOTOS, writeEstimate, type EstimateDocument } from "./estimate-pdf-layout.server";
 import { estimateSettingsOf, logoBytes } from "./estimate-settings.server";
 import { thumbnailBytes } from "./storage/serving.server";
+import { estimatePictures } from "./video-frames.server";
 
 /** The account whose estimate it is, as its header reads: company (else name), then address, phone, email. */
 async function accountHeader(ownerId: string) {
@@ -24,15 +25,13 @@ const DAY_MS = 24 * 3600 * 1000;
 
 /** The estimate, its account's header, logo, terms and photos, gathered in the owner's scope. */
 export async function estimateDocument(a: AssessmentJson, requested?: string | null): Promise<EstimateDocument> {
-  const [header, settings, thumbs] = await Promise.all([
-    accountHeader(a.ownerId),
-    estimateSettingsOf(a.ownerId),
-    Promise.all(a.mediaUrls.slice(0, PDF_PHOTOS * 2).map(async (url) => ({ url, bytes: await thumbnailBytes(url, { ownerId: a.ownerId }) }))),
-  ]);
+  const [header, settings, pictures] = await Promise.all([accountHeader(a.ownerId), estimateSettingsOf(a.ownerId), estimatePictures(a.ownerId, a)]);
+  // A video's frames print as its photos: each with the numbers of the damages seen on it.
+  const thumbs = await Promise.all(
+    pictures.slice(0, PDF_PHOTOS * 2).map(async (p) => ({ bytes: await thumbnailBytes(p.url, { ownerId: a.ownerId }), damages: p.damages.map((n) => n - 1) })),
+  );
   const logo = await logoBytes(settings, a.ownerId);
-  const photos = thumbs
-    .flatMap((t) => (t.bytes === null ? [] : [{ bytes: t.bytes, damages: a.damages.flatMap((d, i) => (d.mediaUrl === t.url ? [i] : [])) }]))
-    .slice(0, PDF_PHOTOS);
+  const photos = thumbs.flatMap((t) => (t.bytes === null ? [] : [{ bytes: t.bytes, damages: t.damages }])).slice(0, PDF_PHOTOS);
   // Asked for, else the estimate's (its customer's), else the account's own language.
   const { language: accountLanguage, ...account } = header;
   const language = ESTIMATE_LANGUAGES.find((l) => l === requested) ?? a.sheet.language ?? accountLanguage ?? "en";

@@ -94,7 +94,9 @@ export function EstimateDetail({
 }) {
   const t = useT();
   const when = (iso: string | null) => (iso ? formatTime(iso) : t("unknown"));
-  const photoOf = (url: string | null) => (url ? a.mediaUrls.indexOf(url) + 1 : 0);
+  // A damage seen on a video's frame is on that video's file.
+  const videoOf = new Map(a.videoFrames.map((f) => [f.mediaUrl, f.videoUrl]));
+  const photoOf = (url: string | null) => (url ? a.mediaUrls.indexOf(videoOf.get(url) ?? url) + 1 : 0);
   return (
     <Stack gap="md" data-testid="estimate-detail">
       {a.supplementOf && (

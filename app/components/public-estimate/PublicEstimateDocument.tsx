@@ -23,6 +23,7 @@ h2{font-size:1.1rem;margin:1.5rem 0 .5rem}
 .amount{text-align:right!important;white-space:nowrap;padding-left:1rem!important}
 .damages{padding-left:1.25rem}
 .photos{display:grid;grid-template-columns:repeat(2,1fr);gap:.5rem}
+.photos figure{margin:0}
 .photos img{width:100%;height:auto;border-radius:.375rem;background:#e5e7eb;display:block}
 label{display:block;font-weight:600;margin:.75rem 0 .25rem}
 input[type=text],input[type=email],textarea{width:100%;font:inherit;padding:.6rem;border:1px solid #9ca3af;border-radius:.375rem}
@@ -144,12 +145,18 @@ export function PublicEstimateDocument({
         </a>
       </p>
 
-      {estimate.photoCount > 0 ? (
+      {estimate.photos.length > 0 ? (
         <>
           <h2>Photos</h2>
           <div className="photos">
-            {Array.from({ length: estimate.photoCount }, (_, i) => (
-              <img key={i} src={`${base}/photos/${i}`} alt={`Photo ${i + 1} of the vehicle`} width={480} height={360} loading="lazy" decoding="async" />
+            {estimate.photos.map((photo, i) => (
+              <figure key={i}>
+                <img src={`${base}/photos/${i}`} alt={photo.alt} width={480} height={360} loading="lazy" decoding="async" />
+                <figcaption className="dim">
+                  {photo.label}
+                  {photo.damages.length > 0 ? ` · ${photo.damages.length === 1 ? "Damage" : "Damages"} ${photo.damages.join(", ")}` : ""}
+                </figcaption>
+              </figure>
             ))}
           </div>
         </>

@@ -82,6 +82,13 @@ describe("embedded matcher", () => {
     expect(result.summary).toMatch(/^Compared 2 photos and 6 video frames with 1 verified training example: /);
   });
 
+  it("places a damage seen on a video frame on that frame (its own media URL)", async () => {
+    await trainingItem("hstripes", { damageType: "dent", severity: "major", location: "front" });
+    const frame = { ...(await photo("hstripes", { shift: 3 })), mediaUrl: "/media/clip", videoFrame: true as const, at: 0.5, frameUrl: "/media/clip-frame-1" };
+    const result = await analyze([frame]);
+    expect(result.damages.map((d) => d.mediaUrl)).toEqual(["/media/clip-frame-1"]);
+  });
+
   it("never uses unverified items, and a photo like nothing verified gets no damage (confidence 0)", async () => {
     await trainingItem("hstripes", { damageType: "dent", severity: "major", location: "front" });
     await trainingItem("checks", { damageType: "rust", severity: "severe", location: "bottom" }, false);

@@ -1,7 +1,7 @@
 import { verifiedExamples, verifiedExamplesVersion, type VerifiedExample } from "~/models/training-item.server";
 import { DAMAGE_LOCATIONS, DAMAGE_TYPES, SEVERITIES, type DamageLocation, type DamageType, type Severity } from "~/schemas/damage";
 import { computeImageFeatures, featureDistance, type ImageFeatures } from "../image-features.server";
-import { describePictures, type AnalysisPhoto, type AnalysisProvider, type AnalysisResult, type FoundDamage } from "./types";
+import { describePictures, pictureUrl, type AnalysisPhoto, type AnalysisProvider, type AnalysisResult, type FoundDamage } from "./types";
 
 /**
  * The default provider (no OpenAI key): each photo is compared with the **verified** AI-training
@@ -112,7 +112,7 @@ function damageOn(photo: AnalysisPhoto, neighbours: Neighbour[]): FoundDamage | 
       `, the nearest ${Math.round(best * 100)}% alike` +
       (location ? "." : "; the examples record no location."),
     confidence,
-    mediaUrl: photo.mediaUrl,
+    mediaUrl: pictureUrl(photo),
   };
 }
 

@@ -36,8 +36,9 @@ describe("analysis media", () => {
   it("extracts 6 evenly spaced, different, downscaled frames from a video", async () => {
     const frames = await extractVideoFrames(video);
     expect(frames).toHaveLength(6);
-    for (const frame of frames) expect(await sharp(frame).metadata()).toMatchObject({ format: "jpeg", width: 1024, height: 576 });
-    expect(new Set(frames.map((f) => f.toString("base64"))).size).toBe(6);
+    for (const frame of frames) expect(await sharp(frame.bytes).metadata()).toMatchObject({ format: "jpeg", width: 1024, height: 576 });
+    expect(new Set(frames.map((f) => f.bytes.toString("base64"))).size).toBe(6);
+    expect(frames.map((f) => f.at)).toEqual([0.25, 0.75, 1.25, 1.75, 2.25, 2.75]);
   });
 
   it("turns images and videos into photos, a video's frames carrying its media URL", async () => {

@@ -64,7 +64,7 @@ const durationIn = (log: string) => {
 };
 
 /**
- * Up to `count` JPEG frames (≤ MAX_SIDE) evenly spread over a video: the middles of `count` equal
+ * Up to `count` JPEG frames (≤ MAX_SIDE), each with its time in seconds, evenly spread over a video: the middles of `count` equal
  * stretches, so neither a black first frame nor a fade-out is chosen. The video is written to a
  * private temporary file (ffmpeg must seek in it) that is removed afterwards; everything is bounded
  * by `timeoutMs`. A video ffmpeg cannot read is an Error saying so.
@@ -79,7 +79,7 @@ export async function extractVideoFrames(bytes: Buffer, { count = MAX_VIDEO_FRAM
     const probe = await ffmpeg(["-i", input], { deadline, signal });
     const duration = durationIn(probe.stderr);
     const times = duration && duration > 0 ? Array.from({ length: count }, (_, i) => ((i + 0.5) * duration) / count) : [0];
-    const frames: Buffer[] = [];
+    const frames: { bytes: Buffer; at: number }[] = [];
     let complaint = "no frames found";
     for (const t of times) {
       const { stdout, stderr } = await ffmpeg(
@@ -87,7 +87,7 @@ export async function extractVideoFrames(bytes: Buffer, { count = MAX_VIDEO_FRAM
         { deadline, signal },
       );
       // A seek past a stream's real end (an inexact duration) gives no frame: the others still count.
-      if (stdout.length > 0) frames.push(await downscaleImage(stdout));
+      if (stdout.length > 0) frames.push({ bytes: await downscaleImage(stdout), at: Math.round(t * 1000) / 1000 });
       else complaint = stderr.trim().split("\n").pop()?.replaceAll(input, "input") || complaint;
     }
     if (frames.length === 0) throw new Error(`Could not read the video: ${complaint}`);
@@ -99,7 +99,7 @@ export async function extractVideoFrames(bytes: Buffer, { count = MAX_VIDEO_FRAM
 
 /**
  * What the providers look at: every image as a downscaled JPEG, every video as up to
- * MAX_VIDEO_FRAMES frames (each carrying the video's media URL). Other types are an Error.
+ * MAX_VIDEO_FRAMES frames (each carrying the video's media URL and its time). Other types are an Error.
  */
 export async function toAnalysisPhotos(
   media: MediaFile[],
@@ -121,7 +121,7 @@ export async function toAnalysisPhotos(
         if (signal?.aborted) throw error;
         throw new Error(`Could not read the video ${file.mediaUrl}: ${(error as Error).message.replace(/^Could not read the video: /, "")}`);
       });
-      for (const bytes of frames) photos.push({ mediaUrl: file.mediaUrl, contentType: "image/jpeg", bytes, videoFrame: true });
+      for (const { bytes, at } of frames) photos.push({ mediaUrl: file.mediaUrl, contentType: "image/jpeg", bytes, videoFrame: true, at });
     } else {
       throw new Error(`Cannot analyse ${file.mediaUrl}: ${file.contentType} is neither an image nor a video`);
     }

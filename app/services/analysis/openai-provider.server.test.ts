@@ -119,6 +119,13 @@ describe("OpenAI-compatible provider", () => {
     expect(() => parseAnswer(JSON.stringify({ ...answer([]), confidence: 2 }), photos)).toThrow(/confidence/);
   });
 
+  it("places a damage on the video frame its photo number names (the frame's own media URL)", () => {
+    const frames = photos.map((p, i) => ({ ...p, mediaUrl: "/media/video", videoFrame: true as const, at: i + 0.5, frameUrl: `/media/frame${i + 1}` }));
+    expect(parseAnswer(JSON.stringify(answer([{ ...SCRATCH, photo: 2 }])), frames).damages).toEqual([{ ...SCRATCH, mediaUrl: "/media/frame2" }]);
+    // No number: on the video, its frame not stated (never guessed).
+    expect(parseAnswer(JSON.stringify(answer([DENT])), frames).damages).toEqual([{ ...DENT, mediaUrl: "/media/video" }]);
+  });
+
   it("stops when the job is aborted", async () => {
     server.script({ delayMs: 2000 });
     const controller = new AbortController();

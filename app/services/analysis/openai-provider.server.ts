@@ -2,7 +2,7 @@ import OpenAI from "openai";
 import { z } from "zod";
 import { DAMAGE_LOCATIONS, DAMAGE_TYPES, SEVERITIES } from "~/schemas/damage";
 import { httpFetch } from "./http-fetch.server";
-import type { AnalysisPhoto, AnalysisProvider, AnalysisResult, FoundDamage } from "./types";
+import { pictureUrl, type AnalysisPhoto, type AnalysisProvider, type AnalysisResult, type FoundDamage } from "./types";
 
 /**
  * The vision provider for any server speaking OpenAI's chat completions with images (OpenAI, or a
@@ -98,7 +98,7 @@ export function parseAnswer(content: string | null | undefined, photos: Analysis
       return distinctMedia.size === 1 ? { ...damage, mediaUrl: photos[0].mediaUrl } : damage;
     }
     if (photo < 1 || photo > photos.length) throw new InvalidAnswer(`damage ${i + 1} names photo ${photo} of ${photos.length}`);
-    return { ...damage, mediaUrl: photos[photo - 1].mediaUrl };
+    return { ...damage, mediaUrl: pictureUrl(photos[photo - 1]) };
   });
   return { damages, summary: parsed.data.summary, confidence: parsed.data.confidence };
 }

@@ -11,7 +11,14 @@ export interface AnalysisPhoto {
   bytes: Buffer;
   /** Set on a video's frames: the picture is one frame of the video, not a photo. */
   videoFrame?: true;
+  /** A video frame's time in the video, in seconds. */
+  at?: number;
+  /** A video frame's own media URL, where it is kept once the analysis succeeds (docs/decisions/0003). */
+  frameUrl?: string;
 }
+
+/** What a damage found on a picture names: the frame of a video, else the photo. */
+export const pictureUrl = (photo: Pick<AnalysisPhoto, "mediaUrl" | "frameUrl">) => photo.frameUrl ?? photo.mediaUrl;
 
 /** "2 photos and 6 video frames": what a set of pictures is, counted as a person would. */
 export function describePictures(photos: Pick<AnalysisPhoto, "videoFrame">[]) {
