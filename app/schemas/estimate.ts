@@ -3,13 +3,11 @@ import { z } from "zod";
 import { DAMAGE_LOCATIONS, DAMAGE_TYPES, SEVERITIES } from "./damage";
 import { amountField, enumField, formNumber, wholeField } from "./number-fields";
 import { optionalString } from "./text-fields";
-import { REASON_MAX } from "./estimate-limits";
+import { MAX_DAMAGES, REASON_MAX } from "./estimate-limits";
 import { MAX_SHEET_LINES, sheetFields, sheetLineSchema, type SheetLineInput } from "./estimate-sheet";
 
-export { REASON_MAX };
+export { MAX_DAMAGES, REASON_MAX };
 
-/** At most this many damages (lines) on one estimate. */
-export const MAX_ESTIMATE_LINES = 50;
 export const REASON_REQUIRED_MESSAGE = "A reason is required when the total changes";
 
 export const CONTACT_NOT_FOUND = "Contact not found";
@@ -21,7 +19,7 @@ const blank = (v: unknown) => v === undefined || v === null || (typeof v === "st
  * damage the reviewer adds). `amount`: the line in dollars; absent or null = to be determined.
  */
 export const estimateRowSchema = z.object({
-  line: z.preprocess(formNumber, wholeField("Line", 0, MAX_ESTIMATE_LINES - 1).optional()),
+  line: z.preprocess(formNumber, wholeField("Line", 0, MAX_DAMAGES - 1).optional()),
   damageType: enumField(DAMAGE_TYPES, "Damage type"),
   location: enumField(DAMAGE_LOCATIONS, "Location"),
   severity: enumField(SEVERITIES, "Severity"),
@@ -84,7 +82,7 @@ export const estimateEditSchema = z
     ...fields,
     damages: z
       .array(estimateRowSchema, { invalid_type_error: "Damages must be a list", required_error: "Damages are required" })
-      .max(MAX_ESTIMATE_LINES, `At most ${MAX_ESTIMATE_LINES} damages`),
+      .max(MAX_DAMAGES, `At most ${MAX_DAMAGES} damages`),
     /** The estimate's lines as shops write them; absent: the damages' amounts (one line each), as before issue 27. */
     lines: linesList.optional(),
   })
@@ -112,7 +110,7 @@ const formDamages = z
     });
     return kept;
   })
-  .refine((rows) => rows.length <= MAX_ESTIMATE_LINES, `At most ${MAX_ESTIMATE_LINES} damages`);
+  .refine((rows) => rows.length <= MAX_DAMAGES, `At most ${MAX_DAMAGES} damages`);
 
 const dollarsToCents = (v: unknown) => {
   const n = formNumber(v);
