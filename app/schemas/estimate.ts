@@ -12,6 +12,16 @@ export const REASON_REQUIRED_MESSAGE = "A reason is required when the total chan
 
 export const CONTACT_NOT_FOUND = "Contact not found";
 
+/**
+ * Edit Estimate saved over a version its author never saw: refused, nothing saved. What the form
+ * shows (with what was typed kept): the audit entries written since it was read and the total now.
+ */
+export interface EstimateConflict {
+  /** `when`: the entry's time as the screen shows times (the server's time zone). */
+  entries: { when: string; byName: string; action: string; note: string | null; changes: string[] }[];
+  estimatedCost: number | null;
+}
+
 const blank = (v: unknown) => v === undefined || v === null || (typeof v === "string" && v.trim() === "");
 
 /**
@@ -149,6 +159,16 @@ function formLines(rawDamages: unknown, rawLines: unknown, ctx: z.RefinementCtx)
   return kept;
 }
 
+/**
+ * What the form was read at (hidden fields): the estimate's revision, so a save over a version its
+ * author never saw is refused (docs/decisions/0027), and how many audit entries it then had, so the
+ * refusal can show what was changed meanwhile. Absent (a page from before revisions): no check.
+ */
+const readAtFields = {
+  revision: z.preprocess((v) => (blank(v) ? undefined : formNumber(v)), wholeField("Revision", 0, Number.MAX_SAFE_INTEGER).optional()),
+  seenAudit: z.preprocess((v) => (blank(v) ? undefined : formNumber(v)), wholeField("Audit entries", 0, Number.MAX_SAFE_INTEGER).optional()),
+};
+
 export const estimateFormSchema = z
   .preprocess(
     (v) =>
@@ -163,7 +183,7 @@ export const estimateFormSchema = z
           }
         : v,
     z
-      .object({ ...fields, damages: formDamages, rawDamages: z.unknown(), lines: z.unknown() })
+      .object({ ...fields, ...readAtFields, damages: formDamages, rawDamages: z.unknown(), lines: z.unknown() })
       // A post without any line fields sets one amount per damage, as the form did before lines.
       .transform(({ rawDamages, lines, ...rest }, ctx) => ({ ...rest, lines: lines === undefined ? undefined : formLines(rawDamages, lines, ctx) })),
   )
