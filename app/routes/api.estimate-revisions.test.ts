@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Assessment } from "~/models/assessment.server";
 import { client, tenancyClients } from "../../tests/accounts";
 import { startApp, type RunningApp } from "../../tests/app-server";
-import { engineLine } from "../../tests/estimate-lines";
+import { editEstimateForm as form, engineLine, type EstimateRead as Read } from "../../tests/estimate-lines";
 import { useTestDb } from "../../tests/test-db";
 
 // Issue 37 item 7, no lost updates: every write moves an assessment's revision on; reads answer it as
@@ -152,34 +152,6 @@ describe("ETag and If-Match on an estimate", () => {
 });
 
 describe("the Edit Estimate form's revision (plain form posts)", () => {
-  type Line = { id: string; damage: number | null; operation: string; description: string; amountCents: number; labour: { category: string; hours: number; rateCents: number } | null; part: { type: string; number: string; description: string; quantity: number; unitPriceCents: number } | null; note: string };
-  type Read = { revision: number; audit: unknown[]; damages: { damageType: string; location: string; severity: string }[]; sheet: { lines: Line[] } };
-  const dollars = (cents: number) => (cents / 100).toFixed(2);
-  /** The form as Edit Estimate renders it from `read`, then `typed` over it (field name → value). */
-  const form = (id: string, read: Read, typed: Record<string, string>) => {
-    const fields: Record<string, string> = { intent: "update", id, revision: String(read.revision), seenAudit: String(read.audit.length), reason: "" };
-    read.damages.forEach((d, i) => Object.assign(fields, { [`damages[${i}].line`]: String(i), [`damages[${i}].damageType`]: d.damageType, [`damages[${i}].location`]: d.location, [`damages[${i}].severity`]: d.severity }));
-    read.sheet.lines.forEach((l, i) => {
-      const p = `lines[${i}]`;
-      Object.assign(fields, {
-        [`${p}.id`]: l.id,
-        [`${p}.damage`]: l.damage === null ? "" : String(l.damage),
-        [`${p}.operation`]: l.operation,
-        [`${p}.description`]: l.description,
-        [`${p}.labourCategory`]: l.labour?.category ?? "",
-        [`${p}.hours`]: l.labour ? String(l.labour.hours) : "",
-        [`${p}.rate`]: l.labour ? dollars(l.labour.rateCents) : "",
-        [`${p}.partType`]: l.part?.type ?? "",
-        [`${p}.partNumber`]: l.part?.number ?? "",
-        [`${p}.partDescription`]: l.part?.description ?? "",
-        [`${p}.quantity`]: l.part ? String(l.part.quantity) : "",
-        [`${p}.unitPrice`]: l.part ? dollars(l.part.unitPriceCents) : "",
-        [`${p}.amount`]: l.amountCents === 0 ? "" : dollars(l.amountCents),
-        [`${p}.note`]: l.note,
-      });
-    });
-    return new URLSearchParams({ ...fields, ...typed }).toString();
-  };
   const post = (path: string, body: string, headers: Record<string, string> = {}) =>
     dealerA.post(path, body, { "Content-Type": "application/x-www-form-urlencoded", Origin: app.url, ...headers });
 
