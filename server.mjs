@@ -263,9 +263,12 @@ async function runServer() {
 
   // Bodies are bounded before anything reads them (the app parses after authenticating, but a body
   // is buffered first): JSON 1 MiB, screen forms 64 KiB. The routes that take files have their own
-  // limits per upload purpose.
+  // limits per upload purpose. Edit Estimate posts every field of every line (100 damages and 450
+  // lines, docs/decisions/0027): 220 KB as shops fill them, 2.6 MB with every text at its longest
+  // in accented letters (URL-encoded, 6 bytes each).
   const FILE_ROUTES = new Set(["/api/objects/signed", "/upload", "/ai-training", "/settings/import", "/api/account/import"]);
   const MiB = 1024 * 1024;
+  const LARGE_FORMS = new Map([["/estimates", 4 * MiB]]);
   app.use((req, res, next) => {
     if (req.method === "GET" || req.method === "HEAD" || FILE_ROUTES.has(req.path)) return next();
     const length = req.get("content-length");
@@ -273,7 +276,7 @@ async function runServer() {
       if (!req.get("transfer-encoding")) return next();
       return res.status(411).json({ message: "Send the body with a Content-Length" });
     }
-    const limit = req.path.startsWith("/api/") ? MiB : 64 * 1024;
+    const limit = req.path.startsWith("/api/") ? MiB : LARGE_FORMS.get(req.path) ?? 64 * 1024;
     if (Number(length) > limit) {
       const refuse = () => res.status(413).json({ message: `Request body too large (at most ${limit / 1024} KiB)` });
       // A client still sending when the answer comes and the socket closes sees a reset instead of

@@ -21,3 +21,47 @@ export const engineLine = (damageType: string, severity: string, location: strin
   learning: { factor: 1, records: 0, cents: 0 },
   totalCents,
 });
+
+type FormLine = {
+  id: string;
+  damage: number | null;
+  operation: string;
+  description: string;
+  amountCents: number;
+  labour: { category: string; hours: number; rateCents: number } | null;
+  part: { type: string; number: string; description: string; quantity: number; unitPriceCents: number } | null;
+  note: string;
+};
+/** An estimate as GET /api/assessments/{id} answers it: what Edit Estimate's form is made from. */
+export type EstimateRead = { revision: number; audit: unknown[]; damages: { damageType: string; location: string; severity: string }[]; sheet: { lines: FormLine[] } };
+
+const dollars = (cents: number) => (cents / 100).toFixed(2);
+
+/**
+ * The Edit Estimate form as the screen renders it from `read` (every damage row and line, the
+ * revision it was read at), then `typed` over it (field name → value): the body the browser posts.
+ */
+export function editEstimateForm(id: string, read: EstimateRead, typed: Record<string, string>) {
+  const fields: Record<string, string> = { intent: "update", id, revision: String(read.revision), seenAudit: String(read.audit.length), reason: "" };
+  read.damages.forEach((d, i) => Object.assign(fields, { [`damages[${i}].line`]: String(i), [`damages[${i}].damageType`]: d.damageType, [`damages[${i}].location`]: d.location, [`damages[${i}].severity`]: d.severity }));
+  read.sheet.lines.forEach((l, i) => {
+    const p = `lines[${i}]`;
+    Object.assign(fields, {
+      [`${p}.id`]: l.id,
+      [`${p}.damage`]: l.damage === null ? "" : String(l.damage),
+      [`${p}.operation`]: l.operation,
+      [`${p}.description`]: l.description,
+      [`${p}.labourCategory`]: l.labour?.category ?? "",
+      [`${p}.hours`]: l.labour ? String(l.labour.hours) : "",
+      [`${p}.rate`]: l.labour ? dollars(l.labour.rateCents) : "",
+      [`${p}.partType`]: l.part?.type ?? "",
+      [`${p}.partNumber`]: l.part?.number ?? "",
+      [`${p}.partDescription`]: l.part?.description ?? "",
+      [`${p}.quantity`]: l.part ? String(l.part.quantity) : "",
+      [`${p}.unitPrice`]: l.part ? dollars(l.part.unitPriceCents) : "",
+      [`${p}.amount`]: l.amountCents === 0 ? "" : dollars(l.amountCents),
+      [`${p}.note`]: l.note,
+    });
+  });
+  return new URLSearchParams({ ...fields, ...typed }).toString();
+}

@@ -124,9 +124,22 @@ const assessmentSchema = new Schema(
       ),
       default: undefined,
     },
+    /**
+     * How many times the assessment was written: every update moves it on by one in the same write
+     * (the hook below). Its ETag, and the version an edit says it was read at (If-Match, the Edit
+     * Estimate form): docs/decisions/0027. Absent on records from before it: revision 0.
+     */
+    revision: { type: Number, min: 0, default: 0 },
   },
   { timestamps: true },
 );
+assessmentSchema.pre(["updateOne", "updateMany", "findOneAndUpdate"], function () {
+  const update = this.getUpdate();
+  // Every update of ours is an operator document; a pipeline update would set the field itself.
+  if (!update || Array.isArray(update)) return;
+  const inc = (update.$inc ?? {}) as Record<string, number>;
+  this.setUpdate({ ...update, $inc: { ...inc, revision: 1 } });
+});
 // The list and the dashboard's recent five: one owner's latest versions, newest first.
 assessmentSchema.index({ ownerId: 1, supersededBy: 1, createdAt: -1 });
 assessmentSchema.index({ ownerId: 1, createdAt: -1 });
@@ -223,9 +236,17 @@ export interface AssessmentRecord {
   version?: number;
   supersededBy?: Types.ObjectId;
   customerDecision?: { decision: "approved" | "declined"; decidedAt: Date; decisionId: Types.ObjectId };
+  /** Absent on records from before revisions: 0 (revisionOf). */
+  revision?: number;
   createdAt: Date;
   updatedAt: Date;
 }
+
+/** The revision an assessment was read at (0 for a record from before revisions). */
+export const revisionOf = (record: Pick<AssessmentRecord, "revision">) => record.revision ?? 0;
+
+/** The filter that matches the assessment only while it is at one of `revisions` (absent counts as 0; none: never). */
+export const atRevision = (revisions: number[]) => ({ revision: trusted({ $in: revisions.includes(0) ? [...revisions, null] : revisions }) });
 
 /** Who made a change: a person (id and display name) or, as null, the system. */
 export type AuditActor = { id: string; name: string } | null;
@@ -370,11 +391,14 @@ export async function replaceAssessmentFields({
   id,
   input,
   by,
+  revisions,
 }: {
   scope: OwnerScope;
   id: string;
   input: AssessmentUpdateInput;
   by: AuditActor;
+  /** Only while the assessment is at one of these (If-Match); absent: whatever its revision. */
+  revisions?: number[];
 }) {
   if (!isObjectIdHex(id)) return null;
   const $set: Record<string, unknown> = { title: input.title };
@@ -384,7 +408,7 @@ export async function replaceAssessmentFields({
     else $set[field] = input[field];
   }
   return Assessment.findOneAndUpdate(
-    { _id: id, ...ownerFilter(scope) },
+    { _id: id, ...ownerFilter(scope), ...(revisions ? atRevision(revisions) : {}) },
     { $set, ...(Object.keys($unset).length > 0 ? { $unset } : {}), $push: { audit: auditEntry(by, "updated") } },
     { returnDocument: "after", runValidators: true },
   ).lean<AssessmentRecord>();

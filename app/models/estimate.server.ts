@@ -1,6 +1,6 @@
 import { trusted, Types } from "mongoose";
 import type { AssessmentStatus } from "~/schemas/assessment";
-import { Assessment, auditEntry, LATEST_VERSION, type AssessmentRecord, type AuditActor } from "./assessment.server";
+import { Assessment, atRevision, auditEntry, LATEST_VERSION, revisionOf, type AssessmentRecord, type AuditActor } from "./assessment.server";
 import { isObjectIdHex, ownerFilter, type OwnerScope } from "./owner-scope.server";
 
 // The estimate side of assessments: the Estimates screen's summary, an edit as one conditional
@@ -37,9 +37,9 @@ export interface EstimateChange {
 }
 
 /**
- * Writes an edit of the estimate as it was read (its status and updatedAt are part of the filter):
- * a concurrent change (another edit, the analysis worker, a send) makes it find nothing, so no edit
- * is applied over a version its author never saw. Null: not in scope or changed meanwhile.
+ * Writes an edit of the estimate as it was read (its revision is part of the filter): a concurrent
+ * change (another edit, the analysis worker, a send, another instance) makes it find nothing, so no
+ * edit is applied over a version its author never saw. Null: not in scope or changed meanwhile.
  */
 export async function writeEstimateEdit({
   scope,
@@ -59,7 +59,7 @@ export async function writeEstimateEdit({
     changes: change.changes,
   });
   return Assessment.findOneAndUpdate(
-    { _id: current._id, ...ownerFilter(scope), status: current.status, updatedAt: current.updatedAt },
+    { _id: current._id, ...ownerFilter(scope), status: current.status, ...atRevision([revisionOf(current)]) },
     {
       $set: { ...change.set, status: change.to },
       ...(change.unset.length > 0 ? { $unset: Object.fromEntries(change.unset.map((field) => [field, 1])) } : {}),
@@ -75,7 +75,18 @@ export async function writeEstimateEdit({
  * the two leaves both listed until the start-up backfill links them, never a version hidden with
  * nothing in its place. Null when another supplement replaced it first (the new one is removed).
  */
-export async function insertSupplement({ sent, change, by }: { sent: AssessmentRecord; change: EstimateChange; by: AuditActor }) {
+export async function insertSupplement({
+  sent,
+  change,
+  by,
+  readAt,
+}: {
+  sent: AssessmentRecord;
+  change: EstimateChange;
+  by: AuditActor;
+  /** The sent version must still be at the revision the editor read (If-Match); absent: any. */
+  readAt?: number;
+}) {
   const copied = {
     title: sent.title,
     vehicleYear: sent.vehicleYear,
@@ -111,7 +122,11 @@ export async function insertSupplement({ sent, change, by }: { sent: AssessmentR
     ],
   });
   // The sent version stays as it was sent: its updatedAt too (Sent Today reads it).
-  const { modifiedCount } = await Assessment.updateOne({ _id: sent._id, ...LATEST_VERSION }, { $set: { supersededBy: doc._id } }, { timestamps: false });
+  const { modifiedCount } = await Assessment.updateOne(
+    { _id: sent._id, ...LATEST_VERSION, ...(readAt === undefined ? {} : atRevision([readAt])) },
+    { $set: { supersededBy: doc._id } },
+    { timestamps: false },
+  );
   if (modifiedCount !== 1) {
     await Assessment.deleteOne({ _id: doc._id });
     return null;

@@ -2,8 +2,8 @@ import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { ASSESSMENT_STATUSES } from "~/schemas/assessment-status";
 import { assessmentCreateSchema, assessmentListQuerySchema, assessmentRejectSchema, assessmentUpdateSchema } from "~/schemas/assessment";
 import { sendEmailSchema } from "~/schemas/email";
-import { estimateEditSchema } from "~/schemas/estimate";
-import { basisStepSchema, ESTIMATE_LANGUAGES, LABOUR_CATEGORIES, OPERATIONS, PART_TYPES } from "~/schemas/estimate-sheet";
+import { estimateEditSchema, MAX_DAMAGES } from "~/schemas/estimate";
+import { basisStepSchema, ESTIMATE_LANGUAGES, LABOUR_CATEGORIES, MAX_SHEET_LINES, OPERATIONS, PART_TYPES } from "~/schemas/estimate-sheet";
 import { ApiArea, errors, idempotencyHeader, isoDate, json, MessageBody, objectIdText, ownerField, record, z } from "./registry.server";
 import type { EmailSchemas } from "./email.server";
 
@@ -123,10 +123,27 @@ export function describeAssessments(registry: OpenAPIRegistry, email: EmailSchem
       supplementOf: z.string().nullable(),
       version: z.number().int(),
       supersededBy: z.string().nullable(),
+      revision: z.number().int().min(0).openapi({ description: "Moves on with every write to the assessment; its `ETag` is `\"r<revision>\"`" }),
       createdAt: isoDate,
       updatedAt: isoDate,
     }),
   );
+  // Optimistic concurrency (docs/decisions/0027): reads answer the version's ETag, writes take it back in If-Match.
+  const etag = {
+    ETag: { description: 'The version answered (strong, `"r<revision>"`): send it back in `If-Match` to write only over this version', schema: { type: "string" as const, example: '"r7"' } },
+  };
+  const ifMatch = z.object({
+    "If-Match": z
+      .string()
+      .optional()
+      .openapi({
+        description:
+          'The ETag of the version the change was made from (`"r7"`; several separated by commas, or `*` for any). Another version is stored now: 412 with it, nothing is written. Left out: the write applies to whatever version is stored (as before ETags).',
+        example: '"r7"',
+      }),
+  });
+  const stale = (what: string) =>
+    json(`The ${what} changed since the version in \`If-Match\`: nothing was written; \`current\` is the version now stored and \`ETag\` its tag`, record({ message: z.string(), current: Assessment }), { headers: etag });
   const example = { title: "Silver Camry, rear bumper", vehicleYear: 2019, vehicleMake: "Toyota", vehicleModel: "Camry", mediaUrls: ["/media/6650c0ffee0123456789abcd"] };
   const stateConflict = { ...errors[409], description: "Not allowed from the assessment's current status" };
 
@@ -145,13 +162,14 @@ export function describeAssessments(registry: OpenAPIRegistry, email: EmailSchem
   });
   area.describe({
     method: "get", path: "/api/assessments/{id}", operationId: "getAssessment", auth: "user", params: idParam,
-    summary: "Get an assessment", responses: { 200: json("The assessment", Assessment) },
+    summary: "Get an assessment", responses: { 200: json("The assessment", Assessment, { headers: etag }) },
   });
   area.describe({
     method: "put", path: "/api/assessments/{id}", operationId: "updateAssessment", auth: "user", params: idParam,
-    summary: "Replace an assessment's editable fields", description: "An optional field left out is removed.",
-    body: assessmentUpdateSchema, example: { title: "Silver Camry", vehicleYear: 2019 },
-    responses: { 200: json("The saved assessment", Assessment), 409: stateConflict },
+    summary: "Replace an assessment's editable fields",
+    description: "An optional field left out is removed. With `If-Match`, only the version it names is replaced (412 with the current one otherwise).",
+    headers: ifMatch, body: assessmentUpdateSchema, example: { title: "Silver Camry", vehicleYear: 2019 },
+    responses: { 200: json("The saved assessment", Assessment, { headers: etag }), 409: stateConflict, 412: stale("assessment") },
   });
   area.describe({
     method: "delete", path: "/api/assessments/{id}", operationId: "deleteAssessment", auth: "user", params: idParam,
@@ -191,13 +209,14 @@ export function describeAssessments(registry: OpenAPIRegistry, email: EmailSchem
     description: "The assessment's JSON with its version label (Original, S01…), its supplements, the versions before it and, for a supplement, what changed from the version it revises.",
     responses: {
       200: json(
-        "The estimate",
+        "The estimate (its `ETag` is what an edit sends in `If-Match`)",
         Assessment.extend({
           versionLabel: z.string().openapi({ example: "Original" }),
           supplements: z.array(VersionRef),
           earlierVersions: z.array(VersionRef),
           differences: record({ from: VersionRef, changes: z.array(z.string()) }).nullable(),
         }),
+        { headers: etag },
       ),
     },
   });
@@ -205,7 +224,8 @@ export function describeAssessments(registry: OpenAPIRegistry, email: EmailSchem
     method: "put", path: "/api/assessments/{id}/estimate", operationId: "editEstimate", auth: "user", params: idParam,
     summary: "Edit an estimate",
     description:
-      "Severity, damages, the estimate's lines (integer cents: labour, parts, sublet and other charges), paint materials rate, deductible, language, mileage, the customer and the reason. Without `lines`, each damage's `amount` (dollars) is its new total before tax: spread over the damage's labour, parts and flat amounts in proportion (paint materials stay refinish hours × the materials rate, so each keeps its category and tax; 400 when the amount is below the damage's paint materials); a damage without lines gets one line with that flat amount. A line sent back unchanged keeps its `labour.amountCents`, `part.amountCents` and `basis`. Editing a sent estimate creates a supplement (201).",
+      `Severity, damages (at most ${MAX_DAMAGES}), the estimate's lines (at most ${MAX_SHEET_LINES}; integer cents: labour, parts, sublet and other charges), paint materials rate, deductible, language, mileage, the customer and the reason. Without \`lines\`, each damage's \`amount\` (dollars) is its new total before tax: spread over the damage's labour, parts and flat amounts in proportion (paint materials stay refinish hours × the materials rate, so each keeps its category and tax; 400 when the amount is below the damage's paint materials); a damage without lines gets one line with that flat amount. A line sent back unchanged keeps its \`labour.amountCents\`, \`part.amountCents\` and \`basis\`. Editing a sent estimate creates a supplement (201). Send the \`ETag\` of the version you read in \`If-Match\`: if someone else changed the estimate meanwhile the answer is 412 with the estimate as it now stands, and nothing is saved; without \`If-Match\` the edit applies to whatever version is stored.`,
+    headers: ifMatch,
     body: estimateEditSchema,
     example: {
       severity: "moderate",
@@ -217,7 +237,12 @@ export function describeAssessments(registry: OpenAPIRegistry, email: EmailSchem
       deductibleCents: 50000,
       reason: "Hidden damage behind the bumper",
     },
-    responses: { 200: json("The saved estimate", Assessment), 201: json("The supplement created for a sent estimate", Assessment), 409: stateConflict },
+    responses: {
+      200: json("The saved estimate", Assessment, { headers: etag }),
+      201: json("The supplement created for a sent estimate", Assessment, { headers: etag }),
+      409: stateConflict,
+      412: stale("estimate"),
+    },
   });
   const linkState = z.enum(["active", "expired", "revoked", "superseded"]);
   const EstimateLink = area.schema(

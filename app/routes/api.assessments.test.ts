@@ -107,6 +107,7 @@ describe("POST /api/assessments", () => {
       version: 1,
       supersededBy: null,
       customerDecision: null,
+      revision: 0,
       createdAt: expect.stringMatching(ISO),
       updatedAt: expect.stringMatching(ISO),
     });

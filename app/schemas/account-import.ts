@@ -4,7 +4,7 @@ import { ASSESSMENT_LIMITS, ASSESSMENT_STATUSES, assessmentUpdateSchema, MAX_ASS
 import { contactSchema } from "./contact";
 import { DAMAGE_LOCATIONS, DAMAGE_TYPES, SEVERITIES } from "./damage";
 import { emailTemplateSchema } from "./email";
-import { MAX_ESTIMATE_LINES } from "./estimate";
+import { MAX_DAMAGES } from "./estimate-limits";
 import { packageSchema } from "./package";
 import { optionalString } from "./text-fields";
 import { learningRecordSchema, pricingRuleSchema, vendorPackageSchema } from "./vendor-pricing";
@@ -95,7 +95,10 @@ const auditEntry = z.object({
   from: z.enum(ASSESSMENT_STATUSES).optional(),
   to: z.enum(ASSESSMENT_STATUSES).optional(),
   note: text("Audit note", 1000).optional(),
-  changes: list("audit changes", text("Audit change", 1000), MAX_SHEET_LINES * 2 + MAX_ESTIMATE_LINES * 2).optional(),
+  // An edit may remove and add every line and damage (one entry each, or two for a damage kept), plus
+  // a few estimate-wide entries (total, rates, taxes, deductible, severity, customer); a changed line's
+  // entry names every field before and after (descriptions and notes included).
+  changes: list("audit changes", text("Audit change", 4000), MAX_SHEET_LINES * 2 + MAX_DAMAGES * 2 + 20).optional(),
 });
 
 const amount = (label: string) => z.number({ invalid_type_error: `${label} must be a number` }).finite().min(0).max(10_000_000);
@@ -112,9 +115,9 @@ const assessment = assessmentUpdateSchema.extend({
   estimatedCost: amount("estimatedCost").optional(),
   aiEstimatedCost: amount("aiEstimatedCost").optional(),
   costNote: optionalString("costNote", 1000),
-  lineItems: list("line items", lineItem, MAX_ESTIMATE_LINES).default([]),
+  lineItems: list("line items", lineItem, MAX_DAMAGES).default([]),
   estimateSheet: storedSheetSchema.optional(),
-  damages: list("damages", damage, MAX_ESTIMATE_LINES).default([]),
+  damages: list("damages", damage, MAX_DAMAGES).default([]),
   damageCategories: list("damage categories", z.enum(DAMAGE_TYPES), DAMAGE_TYPES.length).default([]),
   aiAnalysis: z
     .object({

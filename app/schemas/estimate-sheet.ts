@@ -1,5 +1,8 @@
 import { z } from "zod";
 import { enumField, formNumber, hasAtMostDecimals, wholeField } from "./number-fields";
+import { MAX_DAMAGES, MAX_SHEET_LINES } from "./estimate-limits";
+
+export { MAX_SHEET_LINES };
 
 // An estimate line as shops write them (CCC ONE / Mitchell, CIECA BMS): an operation, labour in a
 // category at that category's rate, a part, an amount (sublet, or the vendor's other charges), a
@@ -26,8 +29,6 @@ export const PART_TYPE_LABELS: Record<PartType, string> = { oem: "OEM", aftermar
 export const ESTIMATE_LANGUAGES = ["en", "es", "fr"] as const;
 export type EstimateLanguage = (typeof ESTIMATE_LANGUAGES)[number];
 
-/** At most this many lines on one estimate (a 60-line estimate is a long one). */
-export const MAX_SHEET_LINES = 200;
 /** One line's money ceiling: $1,000,000 (integer cents stay far inside exact doubles). */
 export const MAX_LINE_CENTS = 100_000_000;
 export const MAX_HOURS = 999;
@@ -60,7 +61,7 @@ const hoursField = z
 export const sheetLineSchema = z
   .object({
     id: z.preprocess(blankToUndefined, z.string({ invalid_type_error: LINE_NOT_ON_ESTIMATE }).max(40, LINE_NOT_ON_ESTIMATE).regex(/^[a-z0-9-]+$/, LINE_NOT_ON_ESTIMATE).optional()),
-    damage: z.preprocess((v) => (v === "" ? null : formNumber(v)), wholeField("Damage", 0, 199).nullish()),
+    damage: z.preprocess((v) => (v === "" ? null : formNumber(v)), wholeField("Damage", 0, MAX_DAMAGES - 1).nullish()),
     operation: enumField(OPERATIONS, "Operation"),
     description: text("Description", 200),
     labourCategory: z.preprocess(blankToUndefined, enumField(LABOUR_CATEGORIES, "Labour category").optional()),
@@ -117,7 +118,7 @@ export const storedSheetSchema = z.object({
     .array(
       z.object({
         id: z.string().max(40).regex(/^[a-z0-9-]+$/),
-        damage: z.number().int().min(0).max(199).nullable(),
+        damage: z.number().int().min(0).max(MAX_DAMAGES - 1).nullable(),
         operation: z.enum(OPERATIONS),
         description: storedText(200),
         labour: z

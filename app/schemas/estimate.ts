@@ -3,16 +3,24 @@ import { z } from "zod";
 import { DAMAGE_LOCATIONS, DAMAGE_TYPES, SEVERITIES } from "./damage";
 import { amountField, enumField, formNumber, wholeField } from "./number-fields";
 import { optionalString } from "./text-fields";
-import { REASON_MAX } from "./estimate-limits";
+import { MAX_DAMAGES, REASON_MAX } from "./estimate-limits";
 import { MAX_SHEET_LINES, sheetFields, sheetLineSchema, type SheetLineInput } from "./estimate-sheet";
 
-export { REASON_MAX };
+export { MAX_DAMAGES, REASON_MAX };
 
-/** At most this many damages (lines) on one estimate. */
-export const MAX_ESTIMATE_LINES = 50;
 export const REASON_REQUIRED_MESSAGE = "A reason is required when the total changes";
 
 export const CONTACT_NOT_FOUND = "Contact not found";
+
+/**
+ * Edit Estimate saved over a version its author never saw: refused, nothing saved. What the form
+ * shows (with what was typed kept): the audit entries written since it was read and the total now.
+ */
+export interface EstimateConflict {
+  /** `when`: the entry's time as the screen shows times (the server's time zone). */
+  entries: { when: string; byName: string; action: string; note: string | null; changes: string[] }[];
+  estimatedCost: number | null;
+}
 
 const blank = (v: unknown) => v === undefined || v === null || (typeof v === "string" && v.trim() === "");
 
@@ -21,7 +29,7 @@ const blank = (v: unknown) => v === undefined || v === null || (typeof v === "st
  * damage the reviewer adds). `amount`: the line in dollars; absent or null = to be determined.
  */
 export const estimateRowSchema = z.object({
-  line: z.preprocess(formNumber, wholeField("Line", 0, MAX_ESTIMATE_LINES - 1).optional()),
+  line: z.preprocess(formNumber, wholeField("Line", 0, MAX_DAMAGES - 1).optional()),
   damageType: enumField(DAMAGE_TYPES, "Damage type"),
   location: enumField(DAMAGE_LOCATIONS, "Location"),
   severity: enumField(SEVERITIES, "Severity"),
@@ -84,7 +92,7 @@ export const estimateEditSchema = z
     ...fields,
     damages: z
       .array(estimateRowSchema, { invalid_type_error: "Damages must be a list", required_error: "Damages are required" })
-      .max(MAX_ESTIMATE_LINES, `At most ${MAX_ESTIMATE_LINES} damages`),
+      .max(MAX_DAMAGES, `At most ${MAX_DAMAGES} damages`),
     /** The estimate's lines as shops write them; absent: the damages' amounts (one line each), as before issue 27. */
     lines: linesList.optional(),
   })
@@ -112,7 +120,7 @@ const formDamages = z
     });
     return kept;
   })
-  .refine((rows) => rows.length <= MAX_ESTIMATE_LINES, `At most ${MAX_ESTIMATE_LINES} damages`);
+  .refine((rows) => rows.length <= MAX_DAMAGES, `At most ${MAX_DAMAGES} damages`);
 
 const dollarsToCents = (v: unknown) => {
   const n = formNumber(v);
@@ -151,6 +159,16 @@ function formLines(rawDamages: unknown, rawLines: unknown, ctx: z.RefinementCtx)
   return kept;
 }
 
+/**
+ * What the form was read at (hidden fields): the estimate's revision, so a save over a version its
+ * author never saw is refused (docs/decisions/0027), and how many audit entries it then had, so the
+ * refusal can show what was changed meanwhile. Absent (a page from before revisions): no check.
+ */
+const readAtFields = {
+  revision: z.preprocess((v) => (blank(v) ? undefined : formNumber(v)), wholeField("Revision", 0, Number.MAX_SAFE_INTEGER).optional()),
+  seenAudit: z.preprocess((v) => (blank(v) ? undefined : formNumber(v)), wholeField("Audit entries", 0, Number.MAX_SAFE_INTEGER).optional()),
+};
+
 export const estimateFormSchema = z
   .preprocess(
     (v) =>
@@ -165,7 +183,7 @@ export const estimateFormSchema = z
           }
         : v,
     z
-      .object({ ...fields, damages: formDamages, rawDamages: z.unknown(), lines: z.unknown() })
+      .object({ ...fields, ...readAtFields, damages: formDamages, rawDamages: z.unknown(), lines: z.unknown() })
       // A post without any line fields sets one amount per damage, as the form did before lines.
       .transform(({ rawDamages, lines, ...rest }, ctx) => ({ ...rest, lines: lines === undefined ? undefined : formLines(rawDamages, lines, ctx) })),
   )

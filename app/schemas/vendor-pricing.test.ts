@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { trainingItemFormSchema } from "./training";
 import { pricingRuleFormSchema, quoteRequestSchema, vendorPackageFormSchema } from "./vendor-pricing";
+import { MAX_DAMAGES } from "./estimate-limits";
 
 describe("the forms' adapters", () => {
   it("a pricing rule form: numbers from text, modifier rows into maps, blank rows dropped, defaults 0", () => {
@@ -104,6 +105,7 @@ describe("the quote request", () => {
     expect(quoteRequestSchema.parse({ damages, date: "2026-12-01" }).date?.getUTCMonth()).toBe(11);
     expect(quoteRequestSchema.parse({ damages, date: "2026-12-01T10:00:00Z" }).date?.getUTCDate()).toBe(1);
     expect(quoteRequestSchema.safeParse({ damages, date: "tomorrow" }).success).toBe(false);
-    expect(quoteRequestSchema.safeParse({ damages: Array(51).fill(damages[0]) }).success).toBe(false);
+    expect(quoteRequestSchema.safeParse({ damages: Array(MAX_DAMAGES).fill(damages[0]) }).success).toBe(true);
+    expect(quoteRequestSchema.safeParse({ damages: Array(MAX_DAMAGES + 1).fill(damages[0]) }).success).toBe(false);
   });
 });

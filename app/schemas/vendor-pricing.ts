@@ -1,6 +1,7 @@
 import { withZod } from "@remix-validated-form/with-zod";
 import { z } from "zod";
 import { DAMAGE_LOCATIONS, DAMAGE_TYPES, PRICING_MODELS, SEVERITIES } from "./damage";
+import { MAX_DAMAGES } from "./estimate-limits";
 import {
   amountField,
   commaList,
@@ -130,7 +131,7 @@ export const quoteRequestSchema = z.object({
       { required_error: "damages is required", invalid_type_error: "damages must be a list" },
     )
     .min(1, "At least one damage is required")
-    .max(50, "At most 50 damages"),
+    .max(MAX_DAMAGES, `At most ${MAX_DAMAGES} damages`),
   vehicleMake: optionalString("Vehicle make", 100),
   vehicleYear: wholeField("Vehicle year", 1900, 2030).optional(),
   date: z

@@ -1,14 +1,18 @@
 import { assessmentListQuerySchema } from "~/schemas/assessment";
-import { estimateFormValidator } from "~/schemas/estimate";
+import { json } from "@remix-run/node";
+import { formatDateTime } from "~/components/crud/format";
+import { estimateFormValidator, type EstimateConflict } from "~/schemas/estimate";
 import { requestAnalysis } from "~/services/assessment-analysis.server";
 import { approveAssessment, deleteAssessment, rejectAssessment } from "~/services/assessments.server";
 import { DELETE_TOASTS, REJECTED_MESSAGE } from "~/schemas/toasts";
 import type { Actor } from "~/services/actor";
 import { contactChoices } from "~/services/contacts.server";
-import { editEstimate, estimatesPage, getEstimate } from "~/services/estimates.server";
+import type { AssessmentJson } from "~/services/assessments.server";
+import { editEstimate, estimatesPage, getEstimate, STALE_ESTIMATE } from "~/services/estimates.server";
 import { listEstimateLinks, revokeEstimateLink } from "~/services/estimate-links.server";
 import { redirectWithToast } from "~/services/session.server";
 import { handleForm } from "~/utils/forms.server";
+import { Stale } from "~/utils/domain-errors";
 import { jsonError, screenAnswer } from "~/utils/http.server";
 import { ESTIMATE_LIST_PARAMS, readEstimateDialog } from "~/utils/estimate-url";
 import { listReturnTo, nullIfNotFound, readListUrl, writeAndReturn } from "./list-screen.server";
@@ -62,6 +66,30 @@ const backTo = (requestUrl: string, changes: Record<string, string | null>) => {
   return listReturnTo(url.toString(), { keys: [...ESTIMATE_LIST_PARAMS, "view"] });
 };
 
+/**
+ * Edit Estimate saved from a version that is no longer the stored one: nothing is saved, the form
+ * comes back with what was typed (JavaScript off too) and says what was written since it was read.
+ * It now carries the current revision: saving again, after reading that, is a deliberate choice.
+ */
+async function staleEdit(form: FormData, current: AssessmentJson, seenAudit: number | undefined) {
+  const { submittedData, formId } = await estimateFormValidator.validate(form);
+  const since = seenAudit === undefined || seenAudit > current.audit.length ? current.audit.length - 1 : seenAudit;
+  const conflict: EstimateConflict = {
+    entries: current.audit.slice(Math.max(0, since)).map(({ at, byName, action, note, changes }) => ({ when: formatDateTime(at, SERVER_TIME_ZONE), byName, action, note, changes })),
+    estimatedCost: current.estimatedCost,
+  };
+  return json(
+    {
+      formId,
+      fieldErrors: {},
+      repopulateFields: { ...submittedData, revision: String(current.revision), seenAudit: String(current.audit.length) },
+      formError: STALE_ESTIMATE,
+      conflict,
+    },
+    { status: 409 },
+  );
+}
+
 /** The form posts of /estimates: `intent` = update | approve | reject | analyze | email | revoke-link (with `linkId`) | delete, with the estimate's `id`. */
 export async function estimatesAction(actor: Actor, request: Request) {
   const form = await request.formData();
@@ -72,11 +100,12 @@ export async function estimatesAction(actor: Actor, request: Request) {
       return handleForm(
         request,
         estimateFormValidator,
-        async (input) => {
+        async ({ revision, seenAudit, ...input }) => {
           let saved: Awaited<ReturnType<typeof editEstimate>>;
           try {
-            saved = await editEstimate(actor, id, input);
+            saved = await editEstimate(actor, id, input, { readAt: revision === undefined ? undefined : [revision] });
           } catch (error) {
+            if (error instanceof Stale) return staleEdit(form, error.current as AssessmentJson, seenAudit);
             // A message about a field goes back to the form; a refusal of the whole edit (being
             // analyzed, changed meanwhile, gone) comes back to the estimate as a toast.
             const refusal = await screenAnswer(error instanceof Response ? error.clone() : error);

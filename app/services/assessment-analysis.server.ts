@@ -8,6 +8,7 @@ import { readSheet, sheetTotals } from "~/utils/estimate-sheet";
 import { estimateSettingsOf } from "./estimate-settings.server";
 import { scopeFor, type OwnerScope } from "~/models/owner-scope.server";
 import { SEVERITIES, type Severity } from "~/schemas/damage";
+import { MAX_DAMAGES } from "~/schemas/estimate-limits";
 import { MAX_VIDEO_FRAMES, toAnalysisPhotos } from "./analysis/media.server";
 import { analysisProvider } from "./analysis/provider.server";
 import { ANALYSIS_JOB, type AnalysisPhoto, type AnalysisResult } from "./analysis/types";
@@ -189,6 +190,18 @@ async function reusedPhotos(record: AssessmentRecord, photos: AnalysisPhoto[]) {
   return { photoHashes, photoBands, photoWarnings: photoWarnings.filter((w) => !replaced.has(String(w.otherAssessmentId))) };
 }
 
+/**
+ * What the estimate keeps of the provider's answer: its first MAX_DAMAGES damages (the most an
+ * estimate holds, so the product can always edit, print and re-import what it stored), and when it
+ * found more, the audit note that says so.
+ */
+function keptDamages(result: AnalysisResult) {
+  const found = result.damages.length;
+  if (found <= MAX_DAMAGES) return { result, note: undefined };
+  const note = `The analysis found ${found} damages; the estimate keeps the first ${MAX_DAMAGES} (the most one estimate holds)`;
+  return { result: { ...result, damages: result.damages.slice(0, MAX_DAMAGES) }, note };
+}
+
 /** The job: processing → analyzing → provider → price → completed. A failed attempt is retried by the queue. */
 async function runAnalysis(job: JobRecord, { signal }: { signal: AbortSignal }) {
   const id = String(job.payload.assessmentId ?? "");
@@ -200,7 +213,7 @@ async function runAnalysis(job: JobRecord, { signal }: { signal: AbortSignal }) 
   if (record.status !== "analyzing") return { skipped: record.status };
 
   const photos = await photosOf(record, signal);
-  const result = await (await analysisProvider()).analyze(photos, { signal });
+  const { result, note } = keptDamages(await (await analysisProvider()).analyze(photos, { signal }));
   const [price, reuse] = await Promise.all([priceOf(record, result), reusedPhotos(record, photos)]);
   signal.throwIfAborted();
   const owner = { ownerId: String(record.ownerId), assessmentId: id };
@@ -217,6 +230,7 @@ async function runAnalysis(job: JobRecord, { signal }: { signal: AbortSignal }) 
     to: "completed",
     by: null,
     action: "analysis completed",
+    ...(note ? { note } : {}),
     set: {
       ...price,
       ...(severity ? { severity } : {}),

@@ -33,7 +33,7 @@ import { discardMediaUrl } from "./storage/draft.server";
 import { claimUploads } from "./storage/uploads.server";
 import { isoDate, ownedJson } from "./owned-json.server";
 import { assessmentEventData, emitEvent, estimateOrderKey } from "./webhooks.server";
-import { Conflict, DomainError, Invalid, NotFound, onField } from "~/utils/domain-errors";
+import { Conflict, DomainError, Invalid, NotFound, onField, Stale } from "~/utils/domain-errors";
 
 export { removeAssessmentsOf } from "~/models/assessment.server";
 
@@ -98,6 +98,7 @@ export interface AssessmentJson {
   supersededBy: string | null;
   /** The customer's answer on the public estimate page (null: none yet); the status keeps its values. */
   customerDecision: { decision: "approved" | "declined"; decidedAt: string; decisionId: string } | null;
+  revision: number; // Moves on with every write: the ETag, and what an edit says it read (docs/decisions/0027).
   createdAt: string;
   updatedAt: string;
 }
@@ -181,6 +182,7 @@ function toJson(record: AssessmentRecord, contacts: Map<string, ContactJson>, ow
     version: record.version ?? 1,
     supersededBy: record.supersededBy ? String(record.supersededBy) : null,
     customerDecision: decisionOf(record),
+    revision: record.revision ?? 0,
   });
 }
 
@@ -288,8 +290,8 @@ export async function getAssessment(actor: Actor, id: string) {
   return presentOne(actor, record);
 }
 
-/** `PUT /api/assessments/{id}`: replaces the editable fields; status, costs and AI results stay. */
-export async function updateAssessment(actor: Actor, id: string, input: AssessmentUpdateInput) {
+/** `PUT /api/assessments/{id}`: replaces the editable fields; status, costs and AI results stay; `readAt`: If-Match's revisions. */
+export async function updateAssessment(actor: Actor, id: string, input: AssessmentUpdateInput, { readAt }: { readAt?: number[] } = {}) {
   const scope = scopeFor(actor);
   // The contact must be the owner's: an admin editing another account's assessment checks that account's.
   let ownerId = actor.id;
@@ -299,8 +301,9 @@ export async function updateAssessment(actor: Actor, id: string, input: Assessme
     ownerId = String(current.ownerId);
   }
   await assertReferences(ownerId, input);
-  const record = await replaceAssessmentFields({ scope, id, input, by: auditActor(actor) });
-  if (!record) throw assessmentNotFound();
+  const record = await replaceAssessmentFields({ scope, id, input, by: auditActor(actor), revisions: readAt });
+  const now = record || !readAt ? null : await findAssessment({ scope, id });
+  if (!record) throw now ? new Stale("The assessment changed since it was read: nothing was saved", await presentOne(actor, now)) : assessmentNotFound();
   return presentOne(actor, record);
 }
 

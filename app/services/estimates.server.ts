@@ -1,4 +1,4 @@
-import { assessmentFigure, findAssessment, newAssessmentId, type AssessmentRecord } from "~/models/assessment.server";
+import { assessmentFigure, findAssessment, newAssessmentId, revisionOf, type AssessmentRecord } from "~/models/assessment.server";
 import { LINE_NOT_ON_ESTIMATE, versionLabel } from "~/schemas/estimate-sheet";
 import { countSentSince, findEarlierVersions, findSupplements, insertSupplement, sumEstimatedCosts, writeEstimateEdit } from "~/models/estimate.server";
 import { findContact, findContactsByIds } from "~/models/contact.server";
@@ -11,7 +11,7 @@ import type { Actor } from "./actor";
 import { planEdit, versionDifferences, type ContactChange } from "./estimate-edit.server";
 import { estimateSettingsOf } from "./estimate-settings.server";
 import { emitEvent, estimateEventData, estimateOrderKey } from "./webhooks.server";
-import { Conflict, Invalid } from "~/utils/domain-errors";
+import { Conflict, Invalid, Stale } from "~/utils/domain-errors";
 import { isoDate, ownership } from "./owned-json.server";
 
 /**
@@ -139,17 +139,25 @@ const newLineId = () => newAssessmentId().toHexString();
 
 const NOT_EDITABLE: readonly AssessmentStatus[] = ["processing", "analyzing"];
 
+export const STALE_ESTIMATE = "The estimate changed since it was read: nothing was saved";
+
+/** The refusal of a write from a version that is no longer the stored one: the estimate as it stands. */
+export const staleEstimate = async (actor: Actor, now: AssessmentRecord) => new Stale(STALE_ESTIMATE, await presentOne(actor, now));
+
 /**
  * `PUT /api/assessments/{id}/estimate` and the Edit Estimate form. Saving recomputes the total,
  * records who changed what (before → after) with the reason, moves the estimate to reviewed and
  * gives the vendor one pending learning record per line whose amount moved away from the engine's
  * (original = the engine's line, final = the reviewer's). A sent estimate is not changed: the edit
  * becomes a supplement (a new version linked to it). Nothing changed: the estimate as it is.
+ * `readAt` (If-Match, the form's revision): the revisions the editor may have read; the estimate at
+ * another one is refused with it as it stands (Stale, 412), checked again by the write itself.
  */
-export async function editEstimate(actor: Actor, id: string, input: EstimateEditInput) {
+export async function editEstimate(actor: Actor, id: string, input: EstimateEditInput, { readAt }: { readAt?: number[] } = {}) {
   const scope = scopeFor(actor);
   const current = await findAssessment({ scope, id });
   if (!current) throw assessmentNotFound();
+  if (readAt && !readAt.includes(revisionOf(current))) throw await staleEstimate(actor, current);
   if (NOT_EDITABLE.includes(current.status)) {
     throw new Conflict("The estimate is being analyzed: edit it when the analysis is done");
   }
@@ -171,11 +179,12 @@ export async function editEstimate(actor: Actor, id: string, input: EstimateEdit
 
   const record =
     current.status === "sent"
-      ? await insertSupplement({ sent: current, change: plan.change, by })
+      ? await insertSupplement({ sent: current, change: plan.change, by, readAt: readAt && revisionOf(current) })
       : await writeEstimateEdit({ scope, current, change: plan.change, by });
   if (!record) {
     const now = await findAssessment({ scope, id });
     if (!now) throw assessmentNotFound();
+    if (readAt) throw await staleEstimate(actor, now);
     if (now.supersededBy) throw new Conflict("A newer version of this estimate exists: edit the latest version");
     throw new Conflict("The estimate changed while you were editing it: open it again and repeat your change");
   }

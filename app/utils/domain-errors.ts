@@ -94,3 +94,19 @@ export async function refusalMessage(error: DomainError | Response): Promise<str
   if (error instanceof DomainError) return error.message;
   return ((await error.clone().json()) as { message: string }).message;
 }
+
+/**
+ * The caller's precondition failed: it wrote from a version that is no longer the stored one
+ * (`If-Match`, the Edit Estimate form's revision). `current` is the version as it now stands (the
+ * answer's body and ETag), so the caller sees what changed and nothing is overwritten.
+ */
+export class Stale<T extends { revision: number } = { revision: number }> extends DomainError {
+  readonly status = 412;
+
+  constructor(
+    message: string,
+    readonly current: T,
+  ) {
+    super(message);
+  }
+}

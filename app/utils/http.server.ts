@@ -1,7 +1,8 @@
 import { json, type ServerBuild } from "@remix-run/node";
 import type { ZodError, ZodTypeAny, z } from "zod";
 import { isDbUnavailableError, isStorageUnavailableError, serviceUnavailable } from "./db-errors.server";
-import { DomainError, Invalid, type FieldErrors } from "./domain-errors";
+import { DomainError, Invalid, Stale, type FieldErrors } from "./domain-errors";
+import { etagOf } from "./entity-tags";
 
 export type { FieldErrors };
 
@@ -15,6 +16,8 @@ export function jsonError(status: number, message: string, errors?: FieldErrors,
  */
 export function apiAnswer(error: unknown): Response | null {
   if (!(error instanceof DomainError)) return null;
+  // A stale If-Match: the version as it stands, with its tag, so the client can merge and retry.
+  if (error instanceof Stale) return json({ message: error.message, current: error.current }, { status: 412, headers: { ETag: etagOf(error.current.revision) } });
   const headers = error.retryAfterSeconds !== undefined ? { "Retry-After": String(error.retryAfterSeconds) } : undefined;
   if (!error.shownAsReason) return jsonError(error.status, error.message, error.fields, headers);
   return uploadError(error.status, error.message, headers);

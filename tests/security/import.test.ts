@@ -493,8 +493,8 @@ describe("import fixes, each with the attack that worked before", () => {
     expect(row(res.json, "assessments")).toMatchObject({ records: 2, invalid: 2, imported: 0 });
     expect(row(res.json, "contacts")).toMatchObject({ records: 3, invalid: 3, imported: 0 });
     expect(res.json.errors.map((e) => e.message)).toEqual([
-      "lineItems: At most 50 line items",
-      "damages: At most 50 damages",
+      "lineItems: At most 100 line items",
+      "damages: At most 100 damages",
       "email: Invalid email address",
       "email: Invalid email address",
       "email: Invalid email address",

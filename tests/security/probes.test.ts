@@ -63,6 +63,8 @@ const READS_NO_BODY = new Set([
 ]);
 /** Routes that take files: their size limits are per upload purpose, not the form's 64 KiB. */
 const FILE_ROUTES = new Set(["/api/objects/signed", "/upload", "/ai-training", "/settings/import", "/api/account/import", "/settings/logo", "/api/auth/logo"]);
+/** Screen forms with a larger limit (server.mjs): Edit Estimate posts every line of a 100-damage estimate (4 MiB). */
+const LARGE_FORMS = new Set(["/estimates"]);
 
 /** The form each screen action takes (its main create post), as the page's form sends it. */
 function screenForm(route: RouteEntry, who: Account): Record<string, string> | undefined {
@@ -231,7 +233,7 @@ describe("probes over every write", () => {
     // Hundreds of requests, growing with the route registry: more than the default per-test limit.
   }, 120_000);
 
-  it("screen actions: no 5xx, 415 for a JSON body, 413 over 64 KiB, nothing stored on a refusal", async () => {
+  it("screen actions: no 5xx, 415 for a JSON body, 413 over 64 KiB (4 MiB for Edit Estimate), nothing stored on a refusal", async () => {
     const cases = writes
       .filter(({ route }) => route.kind === "screen")
       .flatMap(({ route, method }) => {
@@ -246,7 +248,9 @@ describe("probes over every write", () => {
           { label: `${method} ${path} JSON`, send: send(JSON.stringify(base), "application/json"), want: 415 },
           ...(FILE_ROUTES.has(route.path)
             ? []
-            : [{ label: `${method} ${path} 70 KB`, send: send(new URLSearchParams({ ...base, pad: "x".repeat(70_000) }).toString()), want: 413 }]),
+            : LARGE_FORMS.has(route.path)
+              ? [{ label: `${method} ${path} 4.3 MB`, send: send(new URLSearchParams({ ...base, pad: "x".repeat(4_300_000) }).toString()), want: 413 }]
+              : [{ label: `${method} ${path} 70 KB`, send: send(new URLSearchParams({ ...base, pad: "x".repeat(70_000) }).toString()), want: 413 }]),
         ];
       });
     // The dashboard's other form (Switch Role) validates on its own.

@@ -12,6 +12,7 @@ import { REASON_MAX } from "~/schemas/estimate-limits";
 import type { AssessmentJson } from "~/services/assessments.server";
 import { ESTIMATE_LANGUAGES, LABOUR_CATEGORIES, OPERATION_LABELS, OPERATIONS, PART_TYPE_LABELS, PART_TYPES } from "~/schemas/estimate-sheet";
 import { CheckboxField } from "../form/fields/CheckboxField";
+import { EstimateConflictAlert, useKeptRows } from "./EstimateConflict";
 import { SelectField } from "../form/fields/SelectField";
 import { SubmitButton } from "../form/fields/SubmitButton";
 import { TextareaField } from "../form/fields/TextareaField";
@@ -62,7 +63,6 @@ export function EstimateForm({
   const t = useT();
   const { sheet } = estimate;
   const rows = estimate.damages.map((d, i) => ({ line: String(i), damageType: d.damageType, location: d.location, severity: d.severity }));
-  const added = rows.length;
   const lines = sheet.lines.map((l) => ({
     id: l.id,
     damage: l.damage === null ? "" : String(l.damage),
@@ -79,10 +79,6 @@ export function EstimateForm({
     amount: l.amountCents === 0 ? "" : dollars(l.amountCents),
     note: l.note,
   }));
-  const damageOptions = [
-    { value: "", label: "Whole vehicle" },
-    ...estimate.damages.map((d, i) => ({ value: String(i), label: `#${i + 1} ${t(humanize(d.damageType)).toLowerCase()} (${t(humanize(d.location)).toLowerCase()})` })),
-  ];
   const defaults = {
     severity: estimate.severity ?? "",
     contactId: estimate.contactId ?? "",
@@ -94,6 +90,18 @@ export function EstimateForm({
     damages: [...rows, { line: "", damageType: "", location: "front", severity: "minor" }],
     lines: [...lines, BLANK_LINE],
   };
+  // A stale save refused (EstimateConflictAlert): the rows as they were posted, so what was typed
+  // stays on its row with the line it was typed against (JavaScript off too).
+  const kept = useKeptRows({ line: "", damageType: "", location: "", severity: "" }, BLANK_LINE);
+  if (kept) Object.assign(defaults, kept);
+  const added = defaults.damages.filter((row) => row.line !== "").length;
+  const existingLines = defaults.lines.filter((line) => line.id !== "").length;
+  const damageOptions = [
+    { value: "", label: "Whole vehicle" },
+    ...defaults.damages
+      .slice(0, added)
+      .map((d, i) => ({ value: String(i), label: `#${i + 1} ${t(humanize(d.damageType)).toLowerCase()} (${t(humanize(d.location)).toLowerCase()})` })),
+  ];
   return (
     <ValidatedForm
       key={estimate.id}
@@ -107,7 +115,11 @@ export function EstimateForm({
     >
       <input type="hidden" name="intent" value="update" />
       <input type="hidden" name="id" value={estimate.id} />
+      {/* The version this form was read at: a save over a later one is refused (EstimateConflictAlert). */}
+      <input type="hidden" name="revision" value={estimate.revision} />
+      <input type="hidden" name="seenAudit" value={estimate.audit.length} />
       <Stack>
+        <EstimateConflictAlert />
         {estimate.status === "sent" && (
           <Alert color="blue" variant="light">
             {t("This estimate was sent: saving keeps it as it was and creates a supplement (version")} {estimate.version + 1}).
@@ -150,14 +162,14 @@ export function EstimateForm({
         ))}
         {defaults.lines.map((line, i) => (
           <fieldset key={`line-${i}`} style={{ border: "1px solid var(--mantine-color-gray-3)", borderRadius: 6, padding: 10, margin: 0 }} data-testid="sheet-line-row">
-            <legend style={{ fontSize: 13, padding: "0 4px" }}>{i < lines.length ? t("Estimate line {{n}}", { n: i + 1 }) : t("Add a line")}</legend>
-            {i < lines.length && <input type="hidden" name={`lines[${i}].id`} value={line.id} />}
+            <legend style={{ fontSize: 13, padding: "0 4px" }}>{i < existingLines ? t("Estimate line {{n}}", { n: i + 1 }) : t("Add a line")}</legend>
+            {i < existingLines && <input type="hidden" name={`lines[${i}].id`} value={line.id} />}
             <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="xs">
               <SelectField name={`lines[${i}].damage`} label={t("Damage")} data={damageOptions} />
               <SelectField
                 name={`lines[${i}].operation`}
                 label={t("Operation")}
-                data={i < lines.length ? OPERATION_OPTIONS : [{ value: "", label: "None" }, ...OPERATION_OPTIONS]}
+                data={i < existingLines ? OPERATION_OPTIONS : [{ value: "", label: "None" }, ...OPERATION_OPTIONS]}
               />
               <TextField name={`lines[${i}].description`} label={t("Description")} />
               <TextField name={`lines[${i}].note`} label={t("Note")} />
@@ -173,7 +185,7 @@ export function EstimateForm({
                 <TextField name={`lines[${i}].unitPrice`} label={t("Unit price")} type="number" step="0.01" />
               </SimpleGrid>
             </SimpleGrid>
-            {i < lines.length && (
+            {i < existingLines && (
               <Group mt={6}>
                 <CheckboxField name={`lines[${i}].remove`} label={t("Remove this line")} />
               </Group>
