@@ -29,7 +29,7 @@ async function corpusEstimate() {
   return e;
 }
 
-describe("the estimate PDF's fonts", () => {
+describe("the estimate PDF's fonts", { timeout: 60_000 }, () => {
   beforeAll(ensurePoppler, 300_000);
 
   it("prints every name of the corpus, wherever it is typed, as pdftotext reads it back", async () => {

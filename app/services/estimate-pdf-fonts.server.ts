@@ -77,3 +77,13 @@ export function printable(text: string) {
   }
   return out;
 }
+
+/** Every text of the document as the fonts print it (`printable`); pictures, dates and numbers as they are. */
+export function printableDocument<T>(value: T): T {
+  if (typeof value === "string") return printable(value) as T;
+  if (Array.isArray(value)) return value.map(printableDocument) as T;
+  if (value && typeof value === "object" && !(value instanceof Date) && !Buffer.isBuffer(value)) {
+    return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, printableDocument(v)])) as T;
+  }
+  return value;
+}

@@ -1,9 +1,9 @@
 import Handlebars from "handlebars";
-import PDFDocument from "pdfkit";
 import { type EstimateLanguage, OPERATIONS, versionLabel } from "~/schemas/estimate-sheet";
 import { formatCents, humanizeType } from "~/utils/estimate-lines";
 import { lineTotalCents, materialsCentsOf, type Sheet, type SheetLine, type SheetTotals } from "~/utils/estimate-sheet";
-import { printable, registerFonts } from "./estimate-pdf-fonts.server";
+import { newEstimateDoc, PAGE } from "./estimate-pdf-document.server";
+import { printableDocument } from "./estimate-pdf-fonts.server";
 import { type Element, pen } from "./estimate-pdf-pen.server";
 import { photosHeight, writePhotos, type PrintedPhoto } from "./estimate-pdf-photos.server";
 import { PDF_WORDS } from "./estimate-pdf-words";
@@ -17,11 +17,7 @@ import { PDF_WORDS } from "./estimate-pdf-words";
 
 /** Photos printed on an estimate. */
 export const PDF_PHOTOS = 6;
-const MARGIN = 40;
-const HEADER_BOTTOM = 104;
-const FOOTER_TOP = 752;
-/** Lowest a line of text may end: below is the footer (text flowing past it goes on a new page). */
-const TEXT_BOTTOM = FOOTER_TOP - 8;
+const { MARGIN, HEADER_BOTTOM, FOOTER_TOP, TEXT_BOTTOM } = PAGE;
 const INK = "#111827";
 const DIM = "#6b7280";
 const RULE = "#d1d5db";
@@ -64,16 +60,6 @@ export function renderTerms(template: string, data: { customer: string; account:
   } catch {
     return template;
   }
-}
-
-/** Every text of the document as the fonts print it (`printable`); pictures, dates and numbers as they are. */
-function printableDocument<T>(value: T): T {
-  if (typeof value === "string") return printable(value) as T;
-  if (Array.isArray(value)) return value.map(printableDocument) as T;
-  if (value && typeof value === "object" && !(value instanceof Date) && !Buffer.isBuffer(value)) {
-    return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, printableDocument(v)])) as T;
-  }
-  return value;
 }
 
 /** Writes the estimate onto `doc` (made by newEstimateDoc); the page numbers go on every page once all are laid out. */
@@ -391,52 +377,6 @@ export function writeEstimate(doc: PDFKit.PDFDocument, input: EstimateDocument) 
     }, "Pagination");
     doc.page.margins.bottom = bottom;
   }
-}
-
-const xmlText = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
-
-/**
- * pdfkit writes the Title, Author and Subject into the XMP metadata as they are, not escaped: a shop
- * named "Smith & Sons" would make the metadata unreadable and the file not PDF/A. This document
- * escapes them there (its Info dictionary, written before, keeps the text itself).
- */
-class EstimatePdfDocument extends PDFDocument {
-  _addInfo() {
-    const { info } = this;
-    this.info = { ...info, Title: info.Title && xmlText(info.Title), Author: info.Author && xmlText(info.Author), Subject: info.Subject && xmlText(info.Subject) };
-    (PDFDocument.prototype as unknown as { _addInfo(this: PDFKit.PDFDocument): void })._addInfo.call(this);
-    this.info = info;
-  }
-}
-
-/**
- * A new pdfkit document for an estimate: PDF/A-2a, tagged, in the estimate's language, the fonts
- * registered; pages kept until the end (their numbers need the count).
- */
-export function newEstimateDoc(e: EstimateDocument) {
-  const w = PDF_WORDS[e.language];
-  const doc = new EstimatePdfDocument({
-    size: "LETTER",
-    margins: { top: HEADER_BOTTOM, bottom: 792 - TEXT_BOTTOM, left: MARGIN, right: MARGIN },
-    bufferPages: true,
-    autoFirstPage: false,
-    pdfVersion: "1.7",
-    subset: "PDF/A-2a",
-    tagged: true,
-    lang: w.locale,
-    displayTitle: true,
-    info: {
-      Title: printable(`${w.estimate}: ${e.title}`),
-      Author: printable(e.account.name),
-      Subject: `${w.estimate} ${e.id}`,
-      Creator: "DamageIQ",
-      CreationDate: e.issuedAt,
-    },
-  });
-  registerFonts(doc);
-  doc.font("regular");
-  doc.addPage();
-  return doc;
 }
 
 /** The estimate's PDF as bytes (tests, the bench). */

@@ -66,7 +66,7 @@ function veraPdf(files: string[]) {
   }));
 }
 
-describe("the estimate PDF as an archival, tagged document", () => {
+describe("the estimate PDF as an archival, tagged document", { timeout: 90_000 }, () => {
   let pdfs: Record<string, Buffer> = {};
   beforeAll(async () => {
     ensureVeraPdf();
@@ -88,7 +88,7 @@ describe("the estimate PDF as an archival, tagged document", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 120_000);
+  }, 180_000);
 
   it("says what it is: PDF/A-2a in its metadata, PDF 1.7, its title shown, in the estimate's language", async () => {
     for (const [name, language, title] of [

@@ -38,6 +38,9 @@ async function difference(a: Buffer, b: Buffer) {
   return differing / (x.info.width * x.info.height);
 }
 
+// Rendering and reading back 8-page documents takes seconds on a busy machine.
+const SLOW = 90_000;
+
 describe("the estimate PDF", () => {
   it("a 60-line estimate: every page has the header, the table's column heads and its number; lines grouped by operation; totals, terms, signature", async () => {
     const e = await longEstimate();
@@ -63,7 +66,7 @@ describe("the estimate PDF", () => {
     expect(all).toContain("Insurer pays");
     expect(all).toContain("This estimate for Ana García is valid until Dec 20, 2026.");
     expect(all).toContain("Customer signature");
-  });
+  }, SLOW);
 
   it("prints in the customer's language (ES, FR)", async () => {
     const es = (await pages(await renderEstimatePdf(await longEstimate({ lines: 8, language: "es" })))).texts.join("\n");
@@ -76,7 +79,7 @@ describe("the estimate PDF", () => {
     expect(fr).toContain("SUPPLÉMENT S01");
     expect(fr).toContain("Main-d'œuvre");
     expect(fr).toContain("Signature du client");
-  });
+  }, SLOW);
 
   it("looks as reviewed: a 1-, 3- and 8-page estimate match their reference images, page by page", async () => {
     for (const [name, estimate, pageCount, shots] of [
@@ -99,7 +102,7 @@ describe("the estimate PDF", () => {
     // The comparison sees a change a customer would: the same estimate in French is not the reference.
     const french = (await pages(await renderEstimatePdf(await longEstimate({ lines: 60, language: "fr" })), [1])).images[0];
     expect(await difference(french, readFileSync(path.join(FIXTURES, "estimate-pdf-3-page-p1.png")))).toBeGreaterThan(0.005);
-  });
+  }, SLOW);
 
   it("continuation pages repeat the header and the column heads, and the row under them keeps the regular font", async () => {
     const { pages: all } = await readPdf(await renderEstimatePdf(await hailEstimate()));
@@ -116,7 +119,7 @@ describe("the estimate PDF", () => {
       expect(firstRow.length).toBeGreaterThanOrEqual(3);
       expect(firstRow.map((item) => `${item.text}: ${item.font}`)).toEqual(firstRow.map((item) => `${item.text}: NotoSans-Regular`));
     }
-  });
+  }, SLOW);
 
   it("60 damages on one photo: listed in a numbered legend under it, nothing off the page", async () => {
     const { pages: all } = await readPdf(await renderEstimatePdf(await hailEstimate()));
@@ -129,7 +132,7 @@ describe("the estimate PDF", () => {
     // Under the first photo (three to a row across the page's 532 points, 40 from its left edge).
     expect(legend!.x).toBeGreaterThanOrEqual(40);
     expect(legend!.x + legend!.width).toBeLessThanOrEqual(40 + (532 - 20) / 3);
-  });
+  }, SLOW);
 
   it("markers wrap in rows and stay on their photo (17 damages on the first)", async () => {
     const { pages: all } = await readPdf(await renderEstimatePdf(await longEstimate({ lines: 8, damages: 18 })));
@@ -142,7 +145,7 @@ describe("the estimate PDF", () => {
     expect(rows).toHaveLength(2);
     expect(Math.max(...rows) - Math.min(...rows)).toBeLessThan(photoWidth * 0.66 - 14);
     expect(all[0].items.some((item) => item.text.startsWith("Damages "))).toBe(false);
-  });
+  }, SLOW);
 
   it("terms fill their variables as text; a template that does not compile prints as written", () => {
     const data = { customer: "<b>Ann</b>", account: "Shop", title: "T", total: "$1.00", validUntil: "Dec 1" };

@@ -4,7 +4,8 @@ import { ESTIMATE_LANGUAGES } from "~/schemas/estimate-sheet";
 import { sheetTotalCents } from "~/utils/estimate-sheet";
 import type { Actor } from "./actor";
 import { type AssessmentJson, getAssessment } from "./assessments.server";
-import { newEstimateDoc, PDF_PHOTOS, writeEstimate, type EstimateDocument } from "./estimate-pdf-layout.server";
+import { newEstimateDoc } from "./estimate-pdf-document.server";
+import { PDF_PHOTOS, writeEstimate, type EstimateDocument } from "./estimate-pdf-layout.server";
 import { estimateSettingsOf, logoBytes } from "./estimate-settings.server";
 import { thumbnailBytes } from "./storage/serving.server";
 
