@@ -1,5 +1,6 @@
-// Run by bench/estimate-pdf.mjs (bundled with esbuild): the PDF of a long estimate (PDF_LINES lines,
-// default 100, and PDF_DAMAGES damages, default 60 hail dents on one photo; logo and three photos),
+// Run by bench/estimate-pdf.mjs (bundled with esbuild): the PDF of a hail estimate (PDF_LINES lines,
+// default 100, each with its repair note, and PDF_DAMAGES damages, default 60 dents on one photo; logo,
+// three photos, the shop's full terms: 8 pages),
 // written by the app's writer from its gathered data, timed from the first byte of layout to the last
 // byte of the file. Prints one JSON line with the figures.
 import { renderEstimatePdf } from "../app/services/estimate-pdf-layout.server";
@@ -7,7 +8,7 @@ import { longEstimate } from "../app/services/estimate-pdf.fixture";
 
 const RUNS = Number(process.env.PDF_RUNS ?? 40);
 const WARMUP = 5;
-const data = await longEstimate({ lines: Number(process.env.PDF_LINES ?? 100), damages: Number(process.env.PDF_DAMAGES ?? 60) });
+const data = await longEstimate({ lines: Number(process.env.PDF_LINES ?? 100), damages: Number(process.env.PDF_DAMAGES ?? 60), hail: true });
 const times: number[] = [];
 let pdf: Buffer = Buffer.alloc(0);
 for (let n = 0; n < WARMUP + RUNS; n++) {

@@ -44,9 +44,21 @@ function fonts() {
  * own accented letters need no substitution.
  */
 const POSITIONING_ONLY = { ccmp: false, locl: false, rlig: false, calt: false, clig: false, liga: false, rclt: false };
+/** Words shaped per font and process: the same words print on every estimate, and shaping one costs more than writing it. */
+const SHAPED_WORDS = 20_000;
 function positionedOnly(font: fontkit.Font) {
   const layout = font.layout.bind(font);
-  font.layout = (text: string) => layout(text, POSITIONING_ONLY);
+  const shaped = new Map<string, fontkit.GlyphRun>();
+  font.layout = (text: string) => {
+    let run = shaped.get(text);
+    if (!run) {
+      run = layout(text, POSITIONING_ONLY);
+      if (shaped.size >= SHAPED_WORDS) shaped.delete(shaped.keys().next().value!);
+      shaped.set(text, run);
+    }
+    // pdfkit scales the positions it is handed in place: each document gets its own.
+    return Object.assign(Object.create(Object.getPrototypeOf(run) as object) as fontkit.GlyphRun, run, { positions: run.positions.map((p) => ({ ...p })) });
+  };
   return font;
 }
 
