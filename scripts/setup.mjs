@@ -1,13 +1,16 @@
 // Shared set-up for `npm start` and `npm test`: uses only Node built-ins so it
 // can run on a fresh clone before dependencies are installed.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const LAUNCHER_DIR = path.join(root, "tools/mongo-launcher");
 export const LAUNCHER_JAR = path.join(LAUNCHER_DIR, "target/mongo-launcher.jar");
+const VERAPDF_DIR = path.join(root, "tools/verapdf");
+/** veraPDF's classpath (the PDF/A validator the suite runs on the estimate PDF; decision 0026). */
+export const VERAPDF_LIB = path.join(VERAPDF_DIR, "target/lib");
 
 const log = (msg) => console.log(`[setup] ${msg}`);
 
@@ -88,17 +91,40 @@ export function ensureAppBuild() {
   run(process.execPath, [path.join(root, "scripts/rechunk.mjs")]);
 }
 
-export function ensureChromium() {
-  if (existsSync("/usr/bin/chromium")) return;
-  log("installing Debian's Chromium for the browser tests");
+/** Installs Debian packages with apt-get (through sudo unless root). */
+function aptInstall(packages) {
   const sudo = process.getuid?.() === 0 ? [] : ["sudo"];
   const apt = (args) =>
     run(sudo[0] ?? "apt-get", [...(sudo.length ? ["apt-get"] : []), ...args], {
       env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
     });
   apt(["update", "-qq"]);
-  apt(["install", "-y", "-qq", "--no-install-recommends", "chromium"]);
+  apt(["install", "-y", "-qq", "--no-install-recommends", ...packages]);
+}
+
+export function ensureChromium() {
+  if (existsSync("/usr/bin/chromium")) return;
+  log("installing Debian's Chromium for the browser tests");
+  aptInstall(["chromium"]);
   execFileSync("/usr/bin/chromium", ["--version"], { stdio: "inherit" });
+}
+
+/** poppler-utils: the PDF tests read the estimate back with pdftotext and pdffonts, as a customer's tools would. */
+export function ensurePoppler() {
+  if (existsSync("/usr/bin/pdftotext") && existsSync("/usr/bin/pdffonts")) return;
+  log("installing Debian's poppler-utils (pdftotext, pdffonts) for the PDF tests");
+  aptInstall(["poppler-utils"]);
+}
+
+/** veraPDF's command-line apps and their classpath (tools/verapdf), fetched by Maven once. */
+export function ensureVeraPdf() {
+  const pom = mtime(path.join(VERAPDF_DIR, "pom.xml"));
+  if (existsSync(VERAPDF_LIB) && mtime(VERAPDF_LIB) > pom && readdirSync(VERAPDF_LIB).some((f) => f.startsWith("greenfield-apps-"))) return;
+  log("fetching veraPDF, the PDF/A validator (the first time Maven fetches it)");
+  const started = Date.now();
+  rmSync(VERAPDF_LIB, { recursive: true, force: true });
+  run("mvn", ["-q", "-B", "package"], { cwd: VERAPDF_DIR });
+  log(`veraPDF ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
 /** Schemathesis (the API fuzzer `npm test` runs), pinned, in a virtual environment of the project's own. */

@@ -10,7 +10,9 @@ import {
   ensureChromium,
   ensureDependencies,
   ensureLauncher,
+  ensurePoppler,
   ensureSchemathesis,
+  ensureVeraPdf,
   loadDotEnv,
   root,
 } from "./setup.mjs";
@@ -22,6 +24,8 @@ try {
   ensureLauncher();
   ensureAppBuild();
   ensureChromium();
+  ensurePoppler();
+  ensureVeraPdf();
   ensureSchemathesis();
 } catch (error) {
   console.error(`[setup] ${error.message}`);

@@ -1,20 +1,23 @@
 import Handlebars from "handlebars";
-import PDFDocument from "pdfkit";
 import { type EstimateLanguage, OPERATIONS, versionLabel } from "~/schemas/estimate-sheet";
 import { formatCents, humanizeType } from "~/utils/estimate-lines";
 import { lineTotalCents, materialsCentsOf, type Sheet, type SheetLine, type SheetTotals } from "~/utils/estimate-sheet";
+import { newEstimateDoc, PAGE } from "./estimate-pdf-document.server";
+import { printableDocument } from "./estimate-pdf-fonts.server";
+import { type Element, pen } from "./estimate-pdf-pen.server";
+import { photosHeight, writePhotos, type PrintedPhoto } from "./estimate-pdf-photos.server";
 import { PDF_WORDS } from "./estimate-pdf-words";
 
 /**
  * The printed estimate's layout: writing an EstimateDocument into a PDF is pure (the tests and the
- * bench write it too); estimate-pdf.server.ts gathers the document.
+ * bench write it too); estimate-pdf.server.ts gathers the document. It is a tagged PDF/A-2a with
+ * Noto Sans embedded (decision 0026): headings, the lines as a table, photos as figures with their
+ * alternative text; decorations, the header of continuation pages and page numbers as artifacts.
  */
 
 /** Photos printed on an estimate. */
 export const PDF_PHOTOS = 6;
-const MARGIN = 40;
-const HEADER_BOTTOM = 104;
-const FOOTER_TOP = 752;
+const { MARGIN, HEADER_BOTTOM, FOOTER_TOP, TEXT_BOTTOM } = PAGE;
 const INK = "#111827";
 const DIM = "#6b7280";
 const RULE = "#d1d5db";
@@ -30,7 +33,7 @@ export interface EstimateDocument {
   customer: { name: string; email: string | null } | null;
   vehicle: { description: string | null; vin: string | null; mileage: number | null };
   damages: { damageType: string; location: string; severity: string; mediaUrl: string | null }[];
-  photos: { bytes: Buffer; damages: number[] }[];
+  photos: PrintedPhoto[];
   sheet: Sheet;
   totals: SheetTotals;
   /** The total in cents, or null while a damage has no line (TBD). */
@@ -59,154 +62,180 @@ export function renderTerms(template: string, data: { customer: string; account:
   }
 }
 
-/** Writes the estimate onto `doc`; the header and the page numbers go on every page once all are laid out. */
-export function writeEstimate(doc: PDFKit.PDFDocument, e: EstimateDocument) {
+/** Writes the estimate onto `doc` (made by newEstimateDoc); the page numbers go on every page once all are laid out. */
+export function writeEstimate(doc: PDFKit.PDFDocument, input: EstimateDocument) {
+  const e = printableDocument(input);
   const w = PDF_WORDS[e.language];
   const width = doc.page.width - MARGIN * 2;
   const right = MARGIN + width;
   const dateFormat = new Intl.DateTimeFormat(w.locale, { dateStyle: "medium", timeZone: "UTC" });
   const label = e.version > 1 ? w.supplement(versionLabel(e.version)) : w.estimate;
+  const p = pen(doc);
+  const { root } = p;
   let inTable = false;
+  // Noto Sans's lines are taller than Helvetica's were (its accents on capitals have room): a point
+  // less between lines keeps the page as dense, with stacked Vietnamese accents clear of the line above.
+  doc.lineGap(-1);
 
-  const header = () => {
+  /** The page header: tagged on the first page; on the others the whole of it is one artifact. */
+  const header = (put: (type: string, draw: () => void) => void, decorate: (draw: () => void) => void) => {
     const top = 30;
     let x = MARGIN;
-    if (e.account.logo) {
-      try {
-        doc.image(e.account.logo, MARGIN, top, { fit: [110, 48], valign: "center" });
-        x = MARGIN + 122;
-      } catch {
-        // A logo pdfkit cannot read prints nothing rather than failing the estimate.
-      }
+    const logo = e.account.logo;
+    if (logo) {
+      decorate(() => {
+        try {
+          doc.image(logo, MARGIN, top, { fit: [110, 48], valign: "center" });
+          x = MARGIN + 122;
+        } catch {
+          // A logo pdfkit cannot read prints nothing rather than failing the estimate.
+        }
+      });
     }
-    doc.font("Helvetica-Bold").fontSize(13).fillColor(INK).text(e.account.name, x, top, { width: 260, lineBreak: false, ellipsis: true });
-    doc.font("Helvetica").fontSize(8).fillColor(DIM);
-    e.account.lines.slice(0, 4).forEach((line, i) => doc.text(line, x, top + 17 + i * 10, { width: 260, lineBreak: false, ellipsis: true }));
-    doc.font("Helvetica-Bold").fontSize(16).fillColor(ACCENT).text(label.toUpperCase(), right - 220, top, { width: 220, align: "right" });
-    doc.font("Helvetica").fontSize(8).fillColor(INK);
+    put("P", () => p.use("bold", 13, INK).text(e.account.name, x, top - 2, { width: 260, lineBreak: false, ellipsis: true }));
+    e.account.lines.slice(0, 4).forEach((line, i) => put("P", () => p.use("regular", 8, DIM).text(line, x, top + 16 + i * 10, { width: 260, lineBreak: false, ellipsis: true })));
+    put("H1", () => p.use("bold", 16, ACCENT).text(label.toUpperCase(), right - 220, top - 3, { width: 220, align: "right" }));
     const facts = [
       `${w.number} ${e.id.slice(-8).toUpperCase()}`,
       `${w.date}: ${dateFormat.format(e.issuedAt)}`,
       `${w.validUntil}: ${dateFormat.format(e.validUntil)}`,
     ];
-    facts.forEach((fact, i) => doc.text(fact, right - 220, top + 22 + i * 10, { width: 220, align: "right" }));
-    doc.moveTo(MARGIN, HEADER_BOTTOM - 12).lineTo(right, HEADER_BOTTOM - 12).lineWidth(1).strokeColor(ACCENT).stroke();
+    facts.forEach((fact, i) => put("P", () => p.use("regular", 8, INK).text(fact, right - 220, top + 20 + i * 10, { width: 220, align: "right" })));
+    decorate(() => doc.moveTo(MARGIN, HEADER_BOTTOM - 12).lineTo(right, HEADER_BOTTOM - 12).lineWidth(1).strokeColor(ACCENT).stroke());
     doc.x = MARGIN;
     doc.y = HEADER_BOTTOM;
   };
+  header(
+    (type, draw) => p.tag(root, type, draw),
+    (draw) => p.artifact(draw),
+  );
+  // Every later page starts with the header, whatever starts it (a new section, or text flowing
+  // past the bottom); the writing then goes on where and as it was.
+  doc.on("pageAdded", () => {
+    const { x, y } = doc;
+    p.artifact(() => header((_, draw) => draw(), (draw) => draw()), "Pagination");
+    p.restore();
+    doc.x = x;
+    doc.y = y;
+  });
 
   // Table columns: damage number, description, labour, part, quantity, amount.
   const cols = { dmg: MARGIN, desc: MARGIN + 30, labour: MARGIN + 215, part: MARGIN + 325, qty: MARGIN + 440, amount: MARGIN + 465 };
   const colWidth = { dmg: 28, desc: 180, labour: 106, part: 112, qty: 24, amount: right - cols.amount };
-  const tableHeader = () => {
+  const heads: [string, number, number, "left" | "right"][] = [
+    [w.columns.damage, cols.dmg + 2, colWidth.dmg, "left"],
+    [w.columns.description, cols.desc, colWidth.desc, "left"],
+    [w.columns.labour, cols.labour, colWidth.labour, "left"],
+    [w.columns.part, cols.part, colWidth.part, "left"],
+    [w.columns.qty, cols.qty, colWidth.qty, "right"],
+    [w.columns.amount, cols.amount, colWidth.amount - 2, "right"],
+  ];
+  /** The column heads: the table's header row on its first page, an artifact where it is repeated. */
+  const tableHeader = (table: Element | null) => {
     const y = doc.y;
-    doc.rect(MARGIN, y - 2, width, 14).fill(ACCENT);
-    doc.font("Helvetica-Bold").fontSize(7.5).fillColor("#ffffff");
-    doc.text(w.columns.damage, cols.dmg + 2, y + 1, { width: colWidth.dmg });
-    doc.text(w.columns.description, cols.desc, y + 1, { width: colWidth.desc });
-    doc.text(w.columns.labour, cols.labour, y + 1, { width: colWidth.labour });
-    doc.text(w.columns.part, cols.part, y + 1, { width: colWidth.part });
-    doc.text(w.columns.qty, cols.qty, y + 1, { width: colWidth.qty, align: "right" });
-    doc.text(w.columns.amount, cols.amount, y + 1, { width: colWidth.amount - 2, align: "right" });
+    const head = ([text, x, cellWidth, align]: (typeof heads)[number]) => p.use("bold", 7.5, "#ffffff").text(text, x, y, { width: cellWidth, align });
+    const band = () => doc.rect(MARGIN, y - 2, width, 14).fill(ACCENT);
+    if (table) {
+      p.artifact(band);
+      p.group(table, "TR", (tr) => heads.forEach((h) => p.tag(tr, "TH", () => head(h), { scope: "Column" })));
+    } else {
+      p.artifact(() => {
+        band();
+        heads.forEach(head);
+      }, "Pagination");
+    }
     doc.x = MARGIN;
     doc.y = y + 16;
   };
-  const newPage = () => {
-    doc.addPage();
-    header();
-    if (inTable) tableHeader();
-  };
   const ensure = (height: number) => {
-    if (doc.y + height > FOOTER_TOP - 8) newPage();
+    if (doc.y + height <= TEXT_BOTTOM) return;
+    doc.addPage();
+    if (inTable) tableHeader(null);
   };
-  const heading = (text: string) => {
-    ensure(40);
-    doc.font("Helvetica-Bold").fontSize(10).fillColor(ACCENT).text(text.toUpperCase(), MARGIN, doc.y, { width });
-    doc.moveDown(0.2);
-    doc.font("Helvetica").fontSize(9).fillColor(INK);
+  const heading = (text: string, x = MARGIN, headingWidth = width) => {
+    p.tag(root, "H2", () => p.use("bold", 10, ACCENT).text(text.toUpperCase(), x, doc.y, { width: headingWidth }));
+    doc.y += 3;
   };
-
-  header();
+  const paragraph = (text: string, x = MARGIN, paragraphWidth = width) => p.tag(root, "P", () => doc.text(text, x, doc.y, { width: paragraphWidth }));
 
   // Customer and vehicle, side by side.
   const top = doc.y;
   const half = width / 2 - 10;
-  doc.font("Helvetica-Bold").fontSize(10).fillColor(ACCENT).text(w.customer.toUpperCase(), MARGIN, top, { width: half });
-  doc.font("Helvetica").fontSize(9).fillColor(INK);
+  heading(w.customer, MARGIN, half);
+  p.use("regular", 9, INK);
   if (e.customer) {
-    doc.text(e.customer.name, { width: half });
-    if (e.customer.email) doc.text(e.customer.email, { width: half });
+    paragraph(e.customer.name, MARGIN, half);
+    if (e.customer.email) paragraph(e.customer.email, MARGIN, half);
   } else {
-    doc.text(w.noCustomer, { width: half });
+    paragraph(w.noCustomer, MARGIN, half);
   }
   const leftBottom = doc.y;
   const vx = MARGIN + width / 2 + 10;
-  doc.font("Helvetica-Bold").fontSize(10).fillColor(ACCENT).text(w.vehicle.toUpperCase(), vx, top, { width: half });
-  doc.font("Helvetica").fontSize(9).fillColor(INK);
-  doc.text(e.vehicle.description ?? w.notGiven, vx, doc.y, { width: half });
-  doc.text(`${w.vin}: ${e.vehicle.vin ?? w.notGiven}`, vx, doc.y, { width: half });
-  if (e.vehicle.mileage !== null) doc.text(`${w.mileage}: ${e.vehicle.mileage.toLocaleString(w.locale).replace(/\u202f/g, " ")}`, vx, doc.y, { width: half });
+  doc.y = top;
+  heading(w.vehicle, vx, half);
+  p.use("regular", 9, INK);
+  paragraph(e.vehicle.description ?? w.notGiven, vx, half);
+  paragraph(`${w.vin}: ${e.vehicle.vin ?? w.notGiven}`, vx, half);
+  if (e.vehicle.mileage !== null) paragraph(`${w.mileage}: ${e.vehicle.mileage.toLocaleString(w.locale).replace(/\u202f/g, " ")}`, vx, half);
   doc.x = MARGIN;
   doc.y = Math.max(leftBottom, doc.y) + 10;
 
   // Photos, each marked with the numbers of the damages found on it.
   if (e.photos.length > 0) {
+    const room = photosHeight(doc, p, e.photos, width, w.damages);
+    ensure(40 + room);
     heading(w.photos);
-    const pw = (width - 20) / 3;
-    const ph = pw * 0.66;
-    ensure(Math.ceil(e.photos.length / 3) * (ph + 8));
-    const py = doc.y;
-    e.photos.forEach((photo, i) => {
-      const x = MARGIN + (i % 3) * (pw + 10);
-      const y = py + Math.floor(i / 3) * (ph + 8);
-      doc.rect(x, y, pw, ph).fill(SHADE);
-      try {
-        doc.image(photo.bytes, x, y, { fit: [pw, ph], align: "center", valign: "center" });
-      } catch {
-        // An unreadable photo leaves its frame empty.
-      }
-      photo.damages.forEach((n, k) => {
-        const cx = x + 10 + k * 18;
-        doc.circle(cx, y + 10, 7).fill(ACCENT);
-        doc.font("Helvetica-Bold").fontSize(7.5).fillColor("#ffffff").text(String(n + 1), cx - 7, y + 7, { width: 14, align: "center" });
-      });
-    });
-    doc.x = MARGIN;
-    doc.y = py + Math.ceil(e.photos.length / 3) * (ph + 8) + 4;
+    writePhotos(doc, p, root, e.photos, { left: MARGIN, width, alt: w.photo, legend: w.damages });
   }
 
   // The damages, numbered as on the photos and the lines.
+  ensure(40);
   heading(w.damages);
-  if (e.damages.length === 0) doc.fillColor(DIM).text(w.noDamages).fillColor(INK);
-  e.damages.forEach((d, i) => {
-    ensure(12);
-    doc.text(`#${i + 1}  ${humanizeType(d.damageType)} - ${w.locations[d.location] ?? d.location}, ${w.severities[d.severity] ?? d.severity}`, MARGIN, doc.y, { width });
-  });
+  if (e.damages.length === 0) {
+    p.use("regular", 9, DIM);
+    paragraph(w.noDamages);
+  } else {
+    p.group(root, "L", (list) =>
+      e.damages.forEach((d, i) => {
+        ensure(13);
+        p.group(list, "LI", (item) =>
+          p.tag(item, "LBody", () =>
+            p.use("regular", 9, INK).text(`#${i + 1}  ${humanizeType(d.damageType)} - ${w.locations[d.location] ?? d.location}, ${w.severities[d.severity] ?? d.severity}`, MARGIN, doc.y, { width }),
+          ),
+        );
+      }),
+    );
+  }
   doc.moveDown(0.6);
 
   // The lines, grouped by operation, the header repeated on every page the table runs onto.
+  ensure(60);
   heading(w.lines);
   const { sheet } = e;
   if (sheet.lines.length === 0) {
-    doc.fillColor(DIM).text(w.noLines).fillColor(INK);
+    p.use("regular", 9, DIM);
+    paragraph(w.noLines);
   } else {
-    inTable = true;
-    tableHeader();
-    for (const op of OPERATIONS) {
-      const lines = sheet.lines.filter((l) => l.operation === op);
-      if (lines.length === 0) continue;
-      ensure(30);
-      const gy = doc.y;
-      doc.rect(MARGIN, gy - 1, width, 12).fill(SHADE);
-      doc.font("Helvetica-Bold").fontSize(8).fillColor(INK).text(w.operations[op], cols.desc, gy + 1, { width: colWidth.desc });
-      doc.y = gy + 13;
-      for (const line of lines) writeLine(line);
-    }
-    inTable = false;
+    p.group(root, "Table", (table) => {
+      tableHeader(table);
+      inTable = true;
+      for (const op of OPERATIONS) {
+        const lines = sheet.lines.filter((l) => l.operation === op);
+        if (lines.length === 0) continue;
+        ensure(30);
+        const gy = doc.y;
+        p.artifact(() => doc.rect(MARGIN, gy - 1, width, 12).fill(SHADE));
+        p.group(table, "TR", (tr) =>
+          p.tag(tr, "TH", () => p.use("bold", 8, INK).text(w.operations[op], cols.desc, gy - 1, { width: colWidth.desc }), { scope: "Row", colSpan: heads.length }),
+        );
+        doc.y = gy + 13;
+        for (const line of lines) writeLine(table, line);
+      }
+      inTable = false;
+    });
   }
 
-  function writeLine(line: SheetLine) {
-    doc.font("Helvetica").fontSize(8);
+  function writeLine(table: Element, line: SheetLine) {
     const description = [line.description || w.operations[line.operation], line.note].filter(Boolean).join(" - ");
     const labourText = line.labour
       ? `${line.labour.hours} h ${w.categories[line.labour.category]} @ ${formatCents(line.labour.rateCents)}` +
@@ -223,92 +252,118 @@ export function writeEstimate(doc: PDFKit.PDFDocument, e: EstimateDocument) {
     ]
       .filter(Boolean)
       .join("\n");
-    const height =
-      Math.max(
-        doc.heightOfString(description, { width: colWidth.desc }),
-        doc.heightOfString(labourText || " ", { width: colWidth.labour }),
-        doc.heightOfString(partText || " ", { width: colWidth.part }),
-      ) + 4;
+    const cells: [string, number, number, "left" | "right"][] = [
+      [line.damage === null ? "-" : `#${line.damage + 1}`, cols.dmg + 2, colWidth.dmg, "left"],
+      [description, cols.desc, colWidth.desc, "left"],
+      [labourText, cols.labour, colWidth.labour, "left"],
+      [partText, cols.part, colWidth.part, "left"],
+      [line.part ? String(line.part.quantity) : "", cols.qty, colWidth.qty, "right"],
+      [formatCents(lineTotalCents(line, sheet.materialsRateCents)), cols.amount, colWidth.amount - 2, "right"],
+    ];
+    p.use("regular", 8, INK);
+    const height = Math.max(...cells.map(([text, , cellWidth]) => doc.heightOfString(text || " ", { width: cellWidth }))) + 3;
+    // The row's own font is set after a page break may have drawn the column heads in bold.
     ensure(height);
     const y = doc.y;
-    doc.fillColor(INK);
-    doc.text(line.damage === null ? "-" : `#${line.damage + 1}`, cols.dmg + 2, y, { width: colWidth.dmg });
-    doc.text(description, cols.desc, y, { width: colWidth.desc });
-    if (labourText) doc.text(labourText, cols.labour, y, { width: colWidth.labour });
-    if (partText) doc.text(partText, cols.part, y, { width: colWidth.part });
-    if (line.part) doc.text(String(line.part.quantity), cols.qty, y, { width: colWidth.qty, align: "right" });
-    doc.text(formatCents(lineTotalCents(line, sheet.materialsRateCents)), cols.amount, y, { width: colWidth.amount - 2, align: "right" });
-    doc.moveTo(MARGIN, y + height - 2).lineTo(right, y + height - 2).lineWidth(0.5).strokeColor(RULE).stroke();
+    p.group(table, "TR", (tr) =>
+      cells.forEach(([text, x, cellWidth, align]) => {
+        if (text) p.tag(tr, "TD", () => p.use("regular", 8, INK).text(text, x, y, { width: cellWidth, align }));
+        else p.empty(tr, "TD");
+      }),
+    );
+    p.artifact(() => doc.moveTo(MARGIN, y + height - 1.5).lineTo(right, y + height - 1.5).lineWidth(0.5).strokeColor(RULE).stroke());
     doc.x = MARGIN;
     doc.y = y + height;
   }
 
-  // The totals block, right-aligned.
-  const t = e.totals;
-  const rows: [string, string, boolean?][] = [[w.totals.parts, formatCents(t.partsCents)]];
-  for (const [category, cents] of Object.entries(t.labourCents)) {
-    if (cents !== 0) rows.push([w.totals.labour(w.categories[category as keyof typeof t.labourCents]), formatCents(cents)]);
-  }
-  if (t.materialsCents) rows.push([w.totals.materials, formatCents(t.materialsCents)]);
-  if (t.subletCents) rows.push([w.totals.sublet, formatCents(t.subletCents)]);
-  if (t.otherCents) rows.push([w.totals.other, formatCents(t.otherCents)]);
-  rows.push([w.totals.subtotal, formatCents(t.subtotalCents), true]);
-  if (t.taxCents.parts) rows.push([w.totals.tax(w.totals.parts.toLowerCase(), sheet.taxRates.parts), formatCents(t.taxCents.parts)]);
-  if (t.taxCents.labour) rows.push([w.totals.tax(w.columns.labour.toLowerCase(), sheet.taxRates.labour), formatCents(t.taxCents.labour)]);
-  if (t.taxCents.materials) rows.push([w.totals.tax(w.materials, sheet.taxRates.materials), formatCents(t.taxCents.materials)]);
-  const totalText = e.totalCents === null ? w.totals.tbd : formatCents(e.totalCents);
-  ensure(rows.length * 13 + 60);
-  doc.moveDown(0.6);
-  const bx = right - 250;
-  for (const [name, value, strong] of rows) {
-    const y = doc.y;
-    doc.font(strong ? "Helvetica-Bold" : "Helvetica").fontSize(8.5).fillColor(INK);
-    doc.text(name, bx, y, { width: 160 });
-    doc.text(value, bx + 160, y, { width: 90, align: "right" });
-    doc.y = y + 12;
-  }
-  const ty = doc.y + 2;
-  doc.rect(bx - 4, ty - 3, 254, 18).fill(ACCENT);
-  doc.font("Helvetica-Bold").fontSize(11).fillColor("#ffffff").text(w.totals.total, bx, ty, { width: 160 });
-  doc.text(totalText, bx + 160, ty, { width: 88, align: "right" });
-  doc.y = ty + 20;
-  if (e.totalCents === null && e.costNote) doc.font("Helvetica").fontSize(7.5).fillColor(DIM).text(e.costNote, bx, doc.y, { width: 250 });
-  if (t.deductibleCents !== null && e.totalCents !== null) {
-    for (const [name, cents] of [
-      [w.totals.deductible, t.deductibleCents],
-      [w.totals.customerPays, t.customerPaysCents],
-      [w.totals.insurerPays, t.insurerPaysCents],
-    ] as const) {
-      const y = doc.y;
-      doc.font("Helvetica").fontSize(8.5).fillColor(INK).text(name, bx, y, { width: 160 });
-      doc.text(formatCents(cents), bx + 160, y, { width: 90, align: "right" });
-      doc.y = y + 12;
+  writeTotals();
+  function writeTotals() {
+    const t = e.totals;
+    const rows: [string, string, boolean?][] = [[w.totals.parts, formatCents(t.partsCents)]];
+    for (const [category, cents] of Object.entries(t.labourCents)) {
+      if (cents !== 0) rows.push([w.totals.labour(w.categories[category as keyof typeof t.labourCents]), formatCents(cents)]);
     }
+    if (t.materialsCents) rows.push([w.totals.materials, formatCents(t.materialsCents)]);
+    if (t.subletCents) rows.push([w.totals.sublet, formatCents(t.subletCents)]);
+    if (t.otherCents) rows.push([w.totals.other, formatCents(t.otherCents)]);
+    rows.push([w.totals.subtotal, formatCents(t.subtotalCents), true]);
+    if (t.taxCents.parts) rows.push([w.totals.tax(w.totals.parts.toLowerCase(), sheet.taxRates.parts), formatCents(t.taxCents.parts)]);
+    if (t.taxCents.labour) rows.push([w.totals.tax(w.columns.labour.toLowerCase(), sheet.taxRates.labour), formatCents(t.taxCents.labour)]);
+    if (t.taxCents.materials) rows.push([w.totals.tax(w.materials, sheet.taxRates.materials), formatCents(t.taxCents.materials)]);
+    const payers: [string, number][] =
+      t.deductibleCents !== null && e.totalCents !== null
+        ? [
+            [w.totals.deductible, t.deductibleCents],
+            [w.totals.customerPays, t.customerPaysCents],
+            [w.totals.insurerPays, t.insurerPaysCents],
+          ]
+        : [];
+    ensure((rows.length + payers.length) * 13 + 60);
+    doc.moveDown(0.6);
+    const bx = right - 250;
+    const row = (table: Element, name: string, value: string, font: "regular" | "bold", size: number, color: string) => {
+      const y = doc.y;
+      p.group(table, "TR", (tr) => {
+        p.tag(tr, "TH", () => p.use(font, size, color).text(name, bx, y, { width: 160 }), { scope: "Row" });
+        p.tag(tr, "TD", () => p.use(font, size, color).text(value, bx + 160, y, { width: 88, align: "right" }));
+      });
+    };
+    p.group(root, "Table", (table) => {
+      for (const [name, value, strong] of rows) {
+        const y = doc.y;
+        row(table, name, value, strong ? "bold" : "regular", 8.5, INK);
+        doc.y = y + 12;
+      }
+      const ty = doc.y + 2;
+      p.artifact(() => doc.rect(bx - 4, ty - 3, 254, 18).fill(ACCENT));
+      doc.y = ty - 1;
+      row(table, w.totals.total, e.totalCents === null ? w.totals.tbd : formatCents(e.totalCents), "bold", 11, "#ffffff");
+      doc.y = ty + 20;
+      for (const [name, cents] of payers) {
+        const y = doc.y;
+        row(table, name, formatCents(cents), "regular", 8.5, INK);
+        doc.y = y + 12;
+      }
+    });
+    if (e.totalCents === null && e.costNote) {
+      p.use("regular", 7.5, DIM);
+      paragraph(e.costNote, bx, 250);
+    }
+    doc.x = MARGIN;
+    doc.moveDown(1);
   }
-  doc.x = MARGIN;
-  doc.moveDown(1);
 
-  // Terms, then the signature block (kept together on one page).
+  // Terms, paragraph by paragraph, then the signature block: kept together on one page, with the
+  // last paragraph of the terms (a signature alone on a page signs nothing in sight).
+  const SIGNATURE = 76;
   const terms = renderTerms(e.terms, {
     customer: e.customer?.name ?? w.noCustomer,
     account: e.account.name,
     title: e.title,
-    total: totalText,
+    total: e.totalCents === null ? w.totals.tbd : formatCents(e.totalCents),
     validUntil: dateFormat.format(e.validUntil),
-  });
+  }).trim();
   if (terms) {
+    p.use("regular", 8, INK);
+    const paragraphs = terms.split(/\n\s*\n/);
+    const room = (i: number) => Math.min(doc.heightOfString(paragraphs[i], { width }), 200) + 4 + (i === paragraphs.length - 1 ? SIGNATURE : 0);
+    ensure(20 + room(0));
     heading(w.terms);
-    doc.font("Helvetica").fontSize(8).fillColor(INK);
-    ensure(Math.min(doc.heightOfString(terms, { width }), 200) + 4);
-    doc.text(terms, MARGIN, doc.y, { width });
-    doc.moveDown(0.8);
+    paragraphs.forEach((text, i) => {
+      p.use("regular", 8, INK);
+      ensure(room(i));
+      paragraph(text);
+      doc.moveDown(0.6);
+    });
+    doc.moveDown(0.2);
   }
-  ensure(90);
-  doc.font("Helvetica").fontSize(8.5).fillColor(INK).text(w.signature.accept, MARGIN, doc.y, { width });
-  const sy = doc.y + 40;
+  ensure(SIGNATURE);
+  p.use("regular", 8.5, INK);
+  paragraph(w.signature.accept);
+  const sy = doc.y + 36;
   const sign = (x: number, len: number, text: string) => {
-    doc.moveTo(x, sy).lineTo(x + len, sy).lineWidth(0.8).strokeColor(INK).stroke();
-    doc.font("Helvetica").fontSize(7.5).fillColor(DIM).text(text, x, sy + 3, { width: len });
+    p.artifact(() => doc.moveTo(x, sy).lineTo(x + len, sy).lineWidth(0.8).strokeColor(INK).stroke());
+    p.tag(root, "P", () => p.use("regular", 7.5, DIM).text(text, x, sy + 3, { width: len }));
   };
   sign(MARGIN, 220, w.signature.customer);
   sign(MARGIN + 235, 90, w.signature.date);
@@ -322,21 +377,12 @@ export function writeEstimate(doc: PDFKit.PDFDocument, e: EstimateDocument) {
     doc.switchToPage(i);
     const bottom = doc.page.margins.bottom;
     doc.page.margins.bottom = 0;
-    doc.font("Helvetica").fontSize(7.5).fillColor(DIM);
-    doc.text(`${label} ${e.id}`, MARGIN, FOOTER_TOP + 14, { width: width / 2, lineBreak: false });
-    doc.text(w.page(i - range.start + 1, range.count), MARGIN + width / 2, FOOTER_TOP + 14, { width: width / 2, align: "right", lineBreak: false });
+    p.artifact(() => {
+      p.use("regular", 7.5, DIM).text(`${label} ${e.id}`, MARGIN, FOOTER_TOP + 14, { width: width / 2, lineBreak: false });
+      doc.text(w.page(i - range.start + 1, range.count), MARGIN + width / 2, FOOTER_TOP + 14, { width: width / 2, align: "right", lineBreak: false });
+    }, "Pagination");
     doc.page.margins.bottom = bottom;
   }
-}
-
-/** A new pdfkit document for an estimate: pages kept until the end (their numbers need the count), fixed metadata. */
-export function newEstimateDoc(e: EstimateDocument) {
-  return new PDFDocument({
-    size: "LETTER",
-    margin: MARGIN,
-    bufferPages: true,
-    info: { Title: `${PDF_WORDS[e.language].estimate}: ${e.title}`, Author: e.account.name, Subject: `Estimate ${e.id}`, CreationDate: e.issuedAt },
-  });
 }
 
 /** The estimate's PDF as bytes (tests, the bench). */

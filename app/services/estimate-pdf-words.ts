@@ -15,6 +15,8 @@ export interface PdfWords {
   notGiven: string;
   noCustomer: string;
   photos: string;
+  /** A photo's alternative text: its number, and the damages seen on it ("1, 2, 4–60"). */
+  photo: (n: number, damages: string | null) => string;
   damages: string;
   noDamages: string;
   lines: string;
@@ -61,6 +63,7 @@ const EN: PdfWords = {
   notGiven: "Not specified",
   noCustomer: "Unknown contact",
   photos: "Photos",
+  photo: (n, damages) => `Photo ${n}${damages ? `, damages ${damages}` : ""}`,
   damages: "Damages",
   noDamages: "None recorded",
   lines: "Estimate lines",
@@ -108,6 +111,7 @@ const ES: PdfWords = {
   notGiven: "No especificado",
   noCustomer: "Contacto desconocido",
   photos: "Fotos",
+  photo: (n, damages) => `Foto ${n}${damages ? `, daños ${damages}` : ""}`,
   damages: "Daños",
   noDamages: "Ninguno registrado",
   lines: "Líneas del presupuesto",
@@ -155,6 +159,7 @@ const FR: PdfWords = {
   notGiven: "Non précisé",
   noCustomer: "Contact inconnu",
   photos: "Photos",
+  photo: (n, damages) => `Photo ${n}${damages ? `, dommages ${damages}` : ""}`,
   damages: "Dommages",
   noDamages: "Aucun",
   lines: "Lignes du devis",
