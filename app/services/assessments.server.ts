@@ -74,8 +74,7 @@ export interface AssessmentJson {
   damageCategories: string[];
   aiAnalysis: { confidence: number; description: string; provider: "openai" | "embedded" | "none"; model: string | null } | null;
   analysisError: string | null;
-  /** The video frames the analysis kept (each its own media URL, which a damage found on it names), with their video and time in seconds. */
-  videoFrames: { mediaUrl: string; videoUrl: string; at: number }[];
+  videoFrames: { mediaUrl: string; videoUrl: string; at: number }[]; // Kept by the analysis; a damage found on one names its media URL.
   photoHashes: { mediaUrl: string; hash: string }[];
   photoWarnings: { mediaUrl: string; otherAssessmentId: string; otherTitle: string }[];
   audit: {
@@ -307,10 +306,8 @@ export async function updateAssessment(actor: Actor, id: string, input: Assessme
   return presentOne(actor, record);
 }
 
-/**
- * Deletes one assessment in scope and answers it as it was. Its media objects and its videos' kept
- * frames go too, unless another assessment of the account or a training item still shows them.
- */
+/** Deletes one assessment in scope and answers it as it was. Its media objects and its videos' kept
+ * frames go too, unless another assessment of the account or a training item still shows them. */
 export async function deleteAssessment(actor: Actor, id: string) {
   const record = await removeAssessment({ scope: scopeFor(actor), id });
   if (!record) throw assessmentNotFound();

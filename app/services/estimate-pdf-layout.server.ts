@@ -249,9 +249,7 @@ export function writeEstimate(doc: PDFKit.PDFDocument, input: EstimateDocument) 
           `\n@ ${formatCents(line.part.unitPriceCents)}${line.part.amountCents === undefined ? "" : ` = ${formatCents(line.part.amountCents)}`}`
         : "",
       line.amountCents ? `${line.operation === "sublet" ? w.sublet : w.other} ${formatCents(line.amountCents)}` : "",
-    ]
-      .filter(Boolean)
-      .join("\n");
+    ].filter(Boolean).join("\n");
     const cells: [string, number, number, "left" | "right"][] = [
       [line.damage === null ? "-" : `#${line.damage + 1}`, cols.dmg + 2, colWidth.dmg, "left"],
       [description, cols.desc, colWidth.desc, "left"],
