@@ -185,7 +185,7 @@ export function writeEstimate(doc: PDFKit.PDFDocument, input: EstimateDocument) 
     const room = photosHeight(doc, p, e.photos, width, w.damages);
     ensure(40 + room);
     heading(w.photos);
-    writePhotos(doc, p, root, e.photos, { left: MARGIN, width, alt: w.photo, legend: w.damages });
+    writePhotos(doc, p, root, e.photos, { left: MARGIN, width, alt: w.photo, frameAlt: w.frame, legend: w.damages });
   }
 
   // The damages, numbered as on the photos and the lines.

@@ -4,13 +4,16 @@ import type { Element, Pen } from "./estimate-pdf-pen.server";
  * The photos of the printed estimate, three to a row, each marked with the numbers of the damages
  * seen on it. Markers wrap in rows on their photo while two rows hold them; more (hail leaves 40-60
  * dents on one photo) are listed in a numbered legend under the photo instead, so that no marker
- * leaves its photo or the page. Each photo is a Figure whose alternative text names the damages.
+ * leaves its photo or the page. Each photo is a Figure whose alternative text names the damages; a
+ * video's frame is captioned with its number and time in its bottom corner.
  */
 
 export interface PrintedPhoto {
   bytes: Buffer;
   /** Indexes of the damages seen on it. */
   damages: number[];
+  /** A video's frame: its number among the frames and its time in the video ("0:02.5"), captioned on it. */
+  frame?: { n: number; at: string };
 }
 
 const MARKER = 7;
@@ -43,14 +46,21 @@ function grid(width: number) {
 
 /**
  * Writes the photos from doc.y down (the caller has made room: `photosHeight`), under `parent`.
- * `alt` gives each photo's alternative text; `legend` the words before a legend's numbers.
+ * `alt` and `frameAlt` give a photo's and a frame's alternative text (`frameAlt` without damages
+ * is the frame's caption); `legend` the words before a legend's numbers.
  */
 export function writePhotos(
   doc: PDFKit.PDFDocument,
   p: Pen,
   parent: Element,
   photos: PrintedPhoto[],
-  { left, width, alt, legend }: { left: number; width: number; alt: (n: number, damages: string | null) => string; legend: string },
+  {
+    left,
+    width,
+    alt,
+    frameAlt,
+    legend,
+  }: { left: number; width: number; alt: (n: number, damages: string | null) => string; frameAlt: (n: number, at: string, damages: string | null) => string; legend: string },
 ) {
   const { pw, ph, perRow, onPhoto } = grid(width);
   const legends = photos.map((photo) => (photo.damages.length > onPhoto ? `${legend} ${numberRanges(photo.damages)}` : null));
@@ -71,8 +81,13 @@ export function writePhotos(
             // An unreadable photo leaves its frame empty.
           }
           if (legends[i] === null) markers(doc, p, photo.damages, x, y, perRow);
+          if (photo.frame) caption(doc, p, frameAlt(photo.frame.n, photo.frame.at, null), x, y + ph, pw);
         },
-        { alt: alt(i + 1, photo.damages.length ? numberRanges(photo.damages) : null) },
+        {
+          alt: photo.frame
+            ? frameAlt(photo.frame.n, photo.frame.at, photo.damages.length ? numberRanges(photo.damages) : null)
+            : alt(i + 1, photo.damages.length ? numberRanges(photo.damages) : null),
+        },
       );
       const text = legends[i];
       if (text !== null) p.tag(parent, "P", () => p.use("regular", 7.5, INK).text(text, x, y + ph + 2, { width: pw }));
@@ -92,6 +107,12 @@ export function photosHeight(doc: PDFKit.PDFDocument, p: Pen, photos: PrintedPho
     height += ph + 8 + legendHeight(doc, p, legends, pw);
   }
   return height + 4;
+}
+
+/** A frame's caption on a dark band along the photo's bottom edge (inside it: the grid keeps its size). */
+function caption(doc: PDFKit.PDFDocument, p: Pen, text: string, x: number, bottom: number, width: number) {
+  doc.rect(x, bottom - 12, width, 12).fill(ACCENT);
+  p.use("bold", 7, "#ffffff").text(text, x + 4, bottom - 10.5, { width: width - 8, lineBreak: false, ellipsis: true });
 }
 
 function legendHeight(doc: PDFKit.PDFDocument, p: Pen, legends: (string | null)[], width: number) {

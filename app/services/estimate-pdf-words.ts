@@ -17,6 +17,8 @@ export interface PdfWords {
   photos: string;
   /** A photo's alternative text: its number, and the damages seen on it ("1, 2, 4–60"). */
   photo: (n: number, damages: string | null) => string;
+  /** A video frame's caption (damages null) and alternative text: its number, its time in the video, the damages seen on it. */
+  frame: (n: number, at: string, damages: string | null) => string;
   damages: string;
   noDamages: string;
   lines: string;
@@ -64,6 +66,7 @@ const EN: PdfWords = {
   noCustomer: "Unknown contact",
   photos: "Photos",
   photo: (n, damages) => `Photo ${n}${damages ? `, damages ${damages}` : ""}`,
+  frame: (n, at, damages) => `Frame ${n} · ${at}${damages ? `, damages ${damages}` : ""}`,
   damages: "Damages",
   noDamages: "None recorded",
   lines: "Estimate lines",
@@ -112,6 +115,7 @@ const ES: PdfWords = {
   noCustomer: "Contacto desconocido",
   photos: "Fotos",
   photo: (n, damages) => `Foto ${n}${damages ? `, daños ${damages}` : ""}`,
+  frame: (n, at, damages) => `Fotograma ${n} · ${at}${damages ? `, daños ${damages}` : ""}`,
   damages: "Daños",
   noDamages: "Ninguno registrado",
   lines: "Líneas del presupuesto",
@@ -160,6 +164,7 @@ const FR: PdfWords = {
   noCustomer: "Contact inconnu",
   photos: "Photos",
   photo: (n, damages) => `Photo ${n}${damages ? `, dommages ${damages}` : ""}`,
+  frame: (n, at, damages) => `Image ${n} · ${at}${damages ? `, dommages ${damages}` : ""}`,
   damages: "Dommages",
   noDamages: "Aucun",
   lines: "Lignes du devis",

@@ -147,6 +147,17 @@ describe("the estimate PDF", () => {
     expect(all[0].items.some((item) => item.text.startsWith("Damages "))).toBe(false);
   }, SLOW);
 
+  it("a video's frames are captioned on the photo with their number and time, and their alternative text says so", async () => {
+    const e = await longEstimate({ lines: 8 });
+    e.photos = e.photos.map((photo, i) => ({ ...photo, frame: { n: i + 1, at: `0:0${i * 2}.5` } }));
+    const { pages: all } = await readPdf(await renderEstimatePdf(e));
+    const captions = all[0].items.filter((item) => item.tag === "Figure" && item.text.startsWith("Frame "));
+    expect(captions.map((item) => item.text)).toEqual(["Frame 1 · 0:00.5", "Frame 2 · 0:02.5", "Frame 3 · 0:04.5"]);
+    const photoWidth = (532 - 20) / 3;
+    for (const [k, item] of captions.entries()) expect(item.x + item.width).toBeLessThanOrEqual(40 + k * (photoWidth + 10) + photoWidth);
+    expect(JSON.stringify(all[0].structure)).toContain("Frame 1 · 0:00.5, damages 1, 2");
+  }, SLOW);
+
   it("terms fill their variables as text; a template that does not compile prints as written", () => {
     const data = { customer: "<b>Ann</b>", account: "Shop", title: "T", total: "$1.00", validUntil: "Dec 1" };
     expect(renderTerms("Dear {{customer.name}}, {{estimate.total}} until {{estimate.validUntil}}.", data)).toBe("Dear <b>Ann</b>, $1.00 until Dec 1.");

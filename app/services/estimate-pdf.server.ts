@@ -27,12 +27,12 @@ const DAY_MS = 24 * 3600 * 1000;
 /** The estimate, its account's header, logo, terms and photos, gathered in the owner's scope. */
 export async function estimateDocument(a: AssessmentJson, requested?: string | null): Promise<EstimateDocument> {
   const [header, settings, pictures] = await Promise.all([accountHeader(a.ownerId), estimateSettingsOf(a.ownerId), estimatePictures(a.ownerId, a)]);
-  // A video's frames print as its photos: each with the numbers of the damages seen on it.
+  // A video's frames print as its photos, captioned: each with the numbers of the damages seen on it.
   const thumbs = await Promise.all(
-    pictures.slice(0, PDF_PHOTOS * 2).map(async (p) => ({ bytes: await thumbnailBytes(p.url, { ownerId: a.ownerId }), damages: p.damages.map((n) => n - 1) })),
+    pictures.slice(0, PDF_PHOTOS * 2).map(async (p) => ({ bytes: await thumbnailBytes(p.url, { ownerId: a.ownerId }), damages: p.damages.map((n) => n - 1), frame: p.frame })),
   );
   const logo = await logoBytes(settings, a.ownerId);
-  const photos = thumbs.flatMap((t) => (t.bytes === null ? [] : [{ bytes: t.bytes, damages: t.damages }])).slice(0, PDF_PHOTOS);
+  const photos = thumbs.flatMap(({ bytes, ...t }) => (bytes === null ? [] : [{ bytes, ...t }])).slice(0, PDF_PHOTOS);
   // Asked for, else the estimate's (its customer's), else the account's own language.
   const { language: accountLanguage, ...account } = header;
   const language = ESTIMATE_LANGUAGES.find((l) => l === requested) ?? a.sheet.language ?? accountLanguage ?? "en";

@@ -84,6 +84,8 @@ export interface EstimatePicture {
   alt: string;
   /** The numbers (from 1) of the damages found on it. */
   damages: number[];
+  /** A video's frame: its number among the frames and its time in the video. */
+  frame?: { n: number; at: string };
 }
 
 /**
@@ -111,7 +113,8 @@ export async function estimatePictures(
     const ofVideo = frames.filter((f) => f.videoUrl === url && typeOf(f.mediaUrl).startsWith("image/")).sort((a, b) => a.at - b.at);
     for (const f of ofVideo) {
       const n = ++frameCount;
-      pictures.push({ url: f.mediaUrl, label: `Frame ${n} · ${frameTime(f.at)}`, alt: `Frame ${n} of the video, at ${frameTime(f.at)}`, damages: damagesOn(f.mediaUrl) });
+      const at = frameTime(f.at);
+      pictures.push({ url: f.mediaUrl, label: `Frame ${n} · ${at}`, alt: `Frame ${n} of the video, at ${at}`, damages: damagesOn(f.mediaUrl), frame: { n, at } });
     }
   }
   return pictures;
