@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
 import mongoose from "mongoose";
+import { engineLine } from "../tests/estimate-lines";
 import { expect, test } from "./fixtures";
 
 // Issue 37 item 7, with JavaScript on and off: Edit Estimate is opened, someone else saves the
@@ -8,23 +9,6 @@ import { expect, test } from "./fixtures";
 // that goes through.
 
 const dialog = (page: Page) => page.getByRole("dialog");
-
-const engineLine = (damageType: string, severity: string, location: string, totalCents: number) => ({
-  damageType,
-  severity,
-  location,
-  priced: true,
-  baseCents: 10000,
-  labour: { hours: 2, hoursFrom: "default", rateCents: 5000, cents: 10000 },
-  partsCents: totalCents - 20000,
-  modifiers: { make: 1, location: 1, seasonal: 1 },
-  markupPercentage: 0,
-  minimumChargeCents: 0,
-  minimumApplied: false,
-  ruleCents: totalCents,
-  learning: { factor: 1, records: 0, cents: 0 },
-  totalCents,
-});
 
 async function seed(ownerId: string) {
   const now = new Date();
@@ -45,7 +29,7 @@ async function seed(ownerId: string) {
       { damageType: "scratch", location: "front", severity: "minor", description: "Bumper scratch", confidence: 0.7 },
     ],
     damageCategories: ["dent", "scratch"],
-    lineItems: [engineLine("dent", "moderate", "left", 30000), engineLine("scratch", "minor", "front", 12550)],
+    lineItems: [engineLine("dent", "moderate", "left", 30000, 10000), engineLine("scratch", "minor", "front", 12550, -7450)],
     createdAt: now,
     updatedAt: now,
   });
