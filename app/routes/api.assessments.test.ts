@@ -99,6 +99,7 @@ describe("POST /api/assessments", () => {
       damageCategories: [],
       aiAnalysis: null,
       analysisError: null,
+      videoFrames: [],
       photoHashes: [],
       photoWarnings: [],
       audit: [{ at: expect.stringMatching(ISO), by: aId, byName: expect.stringMatching(/^Dealer Tester/), action: "created", from: null, to: "uploaded", note: null, changes: [] }],

@@ -182,17 +182,12 @@ describe("the Edit Estimate form's revision (plain form posts)", () => {
     expect(data.json.conflict.entries.map((e: { note: string | null }) => e.note)).toEqual(["Dealer price"]);
     expect(data.json.conflict.estimatedCost).toBe(450);
 
-    // Saved again from the current revision, it is checked against the estimate as it now is: the
-    // line the other edit replaced is not silently re-created.
+    // Saved again from the current revision, the save is deliberate: what was typed replaces the other
+    // edit (whose spread kept the line's id), and the audit keeps both.
     const again = await post(`/estimates?edit=${id}&_data=routes%2F_app.estimates`, form(id, { ...read, revision: 1, audit: stored!.audit }, typed));
-    expect(again.status).toBe(400);
-    expect(again.text).toContain("This line is not on the estimate");
-    expect((await Assessment.findById(id).lean())?.estimatedCost).toBe(450);
-
-    // A form read now saves.
-    const now = (await dealerA.get(`/api/assessments/${id}`)).json as Read;
-    const saved = await post(`/estimates?edit=${id}`, form(id, now, { reason: "Cheaper PDR quote", "lines[0].amount": "275.25" }));
-    expect(saved.status, saved.text.slice(0, 300)).toBe(302);
-    expect((await Assessment.findById(id).lean())?.estimatedCost).toBe(375.25);
+    expect(again.status).toBe(204);
+    const after = await Assessment.findById(id).lean();
+    expect(after?.audit.map((e) => e.note).filter(Boolean)).toEqual(["Dealer price", "Cheaper PDR quote"]);
+    expect(JSON.stringify(after?.estimateSheet)).toContain("Door skin PDR");
   });
 });
