@@ -133,6 +133,16 @@ async function runPrimary() {
     if (housekeeping) housekeepers.add(worker.id);
   };
   for (let i = 0; i < workerCount; i++) fork(i === 0);
+  // The engine runs here, its progress shows in the workers' /healthz and "starting" page: relay it
+  // until it listens (a worker started meanwhile hears it within a second).
+  if (database) {
+    const relay = setInterval(() => {
+      for (const worker of Object.values(cluster.workers ?? {})) {
+        if (worker?.isConnected()) worker.send({ databaseProgress: database.progress() ?? null });
+      }
+    }, 1000);
+    void database.listening.then(() => clearInterval(relay));
+  }
   // A worker's `{ broadcast }` message (app/utils/broadcast.server.ts) goes to every other worker.
   cluster.on("message", (from, message) => {
     if (typeof message?.broadcast !== "string") return;
@@ -326,8 +336,13 @@ async function runServer() {
   // streams every body.
   const handleRequest = createRequestHandler(build.entry.module.servedBuild(build), process.env.NODE_ENV);
   const JSON_TYPE = /^application\/json\b/i;
+  const { whileStarting } = build.entry.module;
   app.all("*", async (req, res, next) => {
     try {
+      // Until the database first answers, every route says the app is starting (503, Retry-After):
+      // a session, a page's data, a sign-in all need it (docs/decisions/0029).
+      const starting = whileStarting(req.path);
+      if (starting) return await sendRemixResponse(res, starting);
       const loadContext = { clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown" };
       const response = await handleRequest(createRemixRequest(req, res), loadContext);
       if (!response.body || !JSON_TYPE.test(response.headers.get("Content-Type") ?? "")) {

@@ -14,6 +14,7 @@ import { closeDb, db, startEmbedded } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { answeringDomainErrors, setPrivateCaching } from "~/utils/http.server";
 import { startIdleCollector } from "~/utils/idle-collector.server";
+import { whileStarting } from "~/utils/starting.server";
 import { NonceContext } from "~/utils/nonce";
 
 const ABORT_DELAY = 5_000;
@@ -52,6 +53,9 @@ export const servedBuild = answeringDomainErrors;
 
 /** For server.mjs's cluster primary: the embedded database its workers share (MONGODB_URI unset). */
 export const startEmbeddedDatabase = startEmbedded;
+
+/** For server.mjs: the answer to any request before the database first answered (docs/decisions/0029). */
+export { whileStarting };
 
 /** For server.mjs: Express's "trust proxy", parsed and checked with the rest of the environment. */
 export const trustProxy = env.TRUST_PROXY;

@@ -1,4 +1,5 @@
 import mongoose from "mongoose";
+import cluster from "node:cluster";
 import path from "node:path";
 import { jsonWithout } from "./json-shape";
 import { retiredIndexesOf } from "./retired-indexes.server";
@@ -17,18 +18,26 @@ mongoose.set("toJSON", jsonWithout());
 const DEFAULT_DB_NAME = "damage_assess";
 
 interface DbState {
+  /** Resolves once the database first answered and start-up (clock, indexes) ran; never rejects. */
   ready: Promise<void>;
   embedded?: EmbeddedDb;
+  /** Set once `ready` resolved: from then on an outage is the driver's to ride out (it reconnects). */
+  up: boolean;
+  startingSince: number;
+  /** Why the last attempt to connect failed (an unreachable MONGODB_URI says so here). */
+  lastError?: string;
+  closed: boolean;
 }
 
 const globalForDb = globalThis as unknown as { __db?: DbState };
 
-/** The embedded engine in DATA_DIR, supervised (restarted if it dies). */
+/** The embedded engine in DATA_DIR, supervised (restarted if it dies); its URI is known before it listens. */
 export const startEmbedded = async () => {
   const database = await startEmbeddedDb({
     dataDir: env.DATA_DIR,
     port: env.EMBEDDED_DB_PORT,
     heap: env.EMBEDDED_DB_HEAP,
+    wait: false,
     // The launcher logs errors only; each line is worth passing on.
     log: (chunk) => {
       for (const line of chunk.split("\n")) {
@@ -41,26 +50,72 @@ export const startEmbedded = async () => {
   return database;
 };
 
+/** What the engine said it is doing, as the cluster's primary (which runs it) relays it to its workers. */
+let relayedProgress: string | undefined;
+if (cluster.isWorker) {
+  process.on("message", (message: { databaseProgress?: string | null }) => {
+    if (message && typeof message === "object" && "databaseProgress" in message) relayedProgress = message.databaseProgress ?? undefined;
+  });
+}
+
+/** 0.25 s doubling to 5 s, each wait somewhere in its upper half so that several workers do not retry in step. */
+const retryDelayMs = (attempt: number) => Math.min(250 * 2 ** attempt, 5000) * (0.5 + Math.random() / 2);
+
+/**
+ * Tries `step` until it succeeds, however long that takes (a large embedded data directory opens in
+ * minutes; a MongoDB may come up after the app): the app never latches a failed connection
+ * (docs/decisions/0029). Each new reason is logged once.
+ */
+async function untilDone(state: DbState, step: () => Promise<unknown>) {
+  for (let attempt = 0; ; attempt++) {
+    if (state.closed) return false;
+    try {
+      await step();
+      return true;
+    } catch (error) {
+      const message = (error as Error).message;
+      if (message !== state.lastError) console.error(`Database not reachable yet (${message}); trying again until it is.`);
+      state.lastError = message;
+      await new Promise((r) => setTimeout(r, retryDelayMs(attempt)));
+    }
+  }
+}
+
+const dbNameOf = (uri: string) => new URL(uri.replace(/^mongodb(\+srv)?:/, "http:")).pathname.slice(1) || DEFAULT_DB_NAME;
+
 async function connect(state: DbState) {
   let uri = env.MONGODB_URI;
-  if (!uri) {
-    state.embedded = await startEmbedded();
+  if (!uri && !(await untilDone(state, async () => (state.embedded ??= await startEmbedded())))) return;
+  if (state.embedded) {
     uri = state.embedded.uri;
+    // Supervised, it listens sooner or later; meanwhile there is nothing to connect to.
+    await state.embedded.listening;
   }
-  await mongoose.connect(uri, {
-    dbName: new URL(uri.replace(/^mongodb(\+srv)?:/, "http:")).pathname.slice(1) || DEFAULT_DB_NAME,
-    // Notice a lost database within about a second and fail requests fast (503)
-    // instead of queueing them; the driver reconnects on its own.
-    serverSelectionTimeoutMS: 1500,
-    heartbeatFrequencyMS: 1000,
-    // Indexes are built below, once connected: mongoose's automatic build runs when a model is
-    // compiled, which (with bufferCommands off) fails for every model compiled before the
-    // connection opened, and races collection creation with our build.
-    autoIndex: false,
-    autoCreate: false,
+  const connected = await untilDone(state, async () => {
+    try {
+      await mongoose.connect(uri!, {
+        dbName: dbNameOf(uri!),
+        // Notice a lost database within about a second and fail requests fast (503)
+        // instead of queueing them; the driver reconnects on its own.
+        serverSelectionTimeoutMS: 1500,
+        heartbeatFrequencyMS: 1000,
+        // Indexes are built below, once connected: mongoose's automatic build runs when a model is
+        // compiled, which (with bufferCommands off) fails for every model compiled before the
+        // connection opened, and races collection creation with our build.
+        autoIndex: false,
+        autoCreate: false,
+      });
+    } catch (error) {
+      // A failed first connection is not retried by the driver: close it and open a new one.
+      await mongoose.disconnect().catch(() => {});
+      throw error;
+    }
   });
+  if (!connected) return;
   await followDbClock();
   await createIndexes();
+  state.up = true;
+  state.lastError = undefined;
 }
 
 /**
@@ -82,14 +137,8 @@ async function createIndexes() {
 }
 
 function start(): DbState {
-  const state: DbState = { ready: Promise.resolve() };
-  state.ready = connect(state).catch((error: unknown) => {
-    console.error(`Database connection failed: ${(error as Error).message}`);
-    throw error;
-  });
-  // Awaited by callers; never an unhandled rejection at boot.
-  state.ready.catch(() => {});
-
+  const state: DbState = { ready: Promise.resolve(), up: false, startingSince: Date.now(), closed: false };
+  state.ready = connect(state);
   return state;
 }
 
@@ -101,6 +150,7 @@ export function db(): DbState {
 export async function closeDb() {
   const state = globalForDb.__db;
   if (!state) return;
+  state.closed = true;
   await mongoose.disconnect();
   await state.embedded?.stop();
   globalForDb.__db = undefined;
@@ -108,6 +158,26 @@ export async function closeDb() {
 
 export function isDbConnected() {
   return mongoose.connection.readyState === mongoose.ConnectionStates.connected;
+}
+
+/** Until the database first answered: why the app is not ready, for /healthz and the "starting" page. */
+export interface DatabaseStarting {
+  startingSeconds: number;
+  /** What the embedded engine last said it is doing while it opens. */
+  progress?: string;
+  lastError?: string;
+}
+
+/** Null once the database has been up (a later outage is an outage, not a start). */
+export function databaseStarting(): DatabaseStarting | null {
+  const state = db();
+  if (state.up) return null;
+  const progress = state.embedded?.progress() ?? relayedProgress;
+  return {
+    startingSeconds: Math.floor((Date.now() - state.startingSince) / 1000),
+    ...(progress ? { progress } : {}),
+    ...(state.lastError ? { lastError: state.lastError } : {}),
+  };
 }
 
 /** Pings the database with a short deadline; false when it does not answer. */

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { createInterface } from "node:readline";
 
 /** The launcher jar that `npm start` / `npm test` build with Maven (tools/mongo-launcher). */
 export const LAUNCHER_JAR = path.resolve(
@@ -28,23 +29,6 @@ export async function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
-}
-
-export async function waitForPort(port: number, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, "127.0.0.1");
-      socket.once("connect", () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once("error", () => resolve(false));
-    });
-    if (open) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`embedded database did not open port ${port} within ${timeoutMs} ms`);
 }
 
 /** SIGTERM, then SIGKILL after 5 s; resolves once the process has exited. */
@@ -89,19 +73,34 @@ export interface EmbeddedDb {
   port: number;
   /** The current server process id (changes after an automatic restart). */
   pid(): number | undefined;
+  /** Resolves when the engine first listens; rejects only if an unsupervised engine exits before. */
+  listening: Promise<void>;
+  /** What the engine last said it is doing while it opens (`embedded database opening: …`); undefined once it listens. */
+  progress(): string | undefined;
   stop(): Promise<void>;
 }
+
+const OPENING = "embedded database opening: ";
+const LISTENING = "embedded database listening on ";
+/** A crashed engine is restarted after 1 s, doubling on repeated crashes up to this. */
+const MAX_RESTART_DELAY_MS = 30_000;
+/** An engine that listened this long crashed on its own, not in a loop: the next restart is quick again. */
+const STABLE_MS = 60_000;
 
 /**
  * Starts the embedded database (mongo-java-server with H2, through our launcher; see
  * docs/decisions/0005) on loopback and keeps it running: if it dies unexpectedly it is restarted on
- * the same port, so the app recovers by itself. It exits when our process goes away (its stdin closes).
+ * the same port (later and later when it keeps dying), so the app recovers by itself. It exits when
+ * our process goes away (its stdin closes). Opening a large data directory takes as long as it takes
+ * (docs/decisions/0029): `wait: false` answers at once (the port, hence the URI, is known before the
+ * engine listens) and the caller connects when it can; by default it resolves once the engine listens.
  */
 export async function startEmbeddedDb(options: {
   dataDir: string;
   port?: number;
   heap?: string;
   supervise?: boolean;
+  wait?: boolean;
   log?: (line: string) => void;
 }): Promise<EmbeddedDb> {
   if (!existsSync(LAUNCHER_JAR)) {
@@ -116,8 +115,19 @@ export async function startEmbeddedDb(options: {
   const log = options.log ?? (() => {});
   let child: ChildProcess | undefined;
   let stopping = false;
+  let progress: string | undefined;
+  let restartDelay = 1000;
+  let listened: () => void = () => {};
+  let failed: (error: Error) => void = () => {};
+  const listening = new Promise<void>((resolve, reject) => {
+    listened = resolve;
+    failed = reject;
+  });
+  listening.catch(() => {});
 
   const launch = () => {
+    const startedAt = Date.now();
+    let listeningAt: number | undefined;
     const proc = spawn(
       "java",
       [
@@ -138,27 +148,52 @@ export async function startEmbeddedDb(options: {
       ],
       { stdio: ["pipe", "pipe", "pipe"] },
     );
-    // Standard output says only "listening"; errors (and nothing else) come on standard error.
-    proc.stdout?.resume();
+    // Standard output says what it is doing while it opens, then that it listens; errors (and
+    // nothing else) come on standard error.
+    createInterface({ input: proc.stdout! }).on("line", (line) => {
+      if (line.startsWith(OPENING)) progress = line.slice(OPENING.length).trim();
+      else if (line.startsWith(LISTENING)) {
+        progress = undefined;
+        listeningAt = Date.now();
+        listened();
+      }
+    });
     proc.stderr?.on("data", (d: Buffer) => log(d.toString()));
-    proc.on("error", (error) => log(`embedded database could not start: ${error.message}\n`));
-    proc.on("exit", (code, signal) => {
-      if (stopping || options.supervise === false) return;
-      log(`embedded database exited (${signal ?? code}); restarting in 1 s\n`);
+    let ended = false;
+    // A process that could not be spawned (no java) may report "error" without "exit".
+    const end = (how: string) => {
+      if (ended) return;
+      ended = true;
+      progress = undefined;
+      if (stopping) return;
+      if (options.supervise === false) {
+        failed(new Error(`embedded database exited (${how}) before it listened on port ${port}`));
+        return;
+      }
+      restartDelay = listeningAt !== undefined && Date.now() - listeningAt >= STABLE_MS ? 1000 : restartDelay;
+      log(`embedded database exited (${how}) after ${Math.round((Date.now() - startedAt) / 1000)} s; restarting in ${restartDelay / 1000} s\n`);
       setTimeout(() => {
         if (!stopping) child = launch();
-      }, 1000).unref();
+      }, restartDelay).unref();
+      restartDelay = Math.min(restartDelay * 2, MAX_RESTART_DELAY_MS);
+    };
+    proc.on("error", (error) => {
+      log(`embedded database could not start: ${error.message}\n`);
+      end(error.message);
     });
+    proc.on("exit", (code, signal) => end(String(signal ?? code)));
     return proc;
   };
 
   child = launch();
-  await waitForPort(port, 20_000);
+  if (options.wait !== false) await listening;
 
   return {
     uri: `mongodb://127.0.0.1:${port}/`,
     port,
     pid: () => child?.pid,
+    listening,
+    progress: () => progress,
     async stop() {
       stopping = true;
       if (child) await stopProcess(child);
