@@ -21,13 +21,17 @@ export interface RunningApp {
   stop(): Promise<void>;
 }
 
-/** Starts the built app (server.mjs + build/) on a free port against the given database. */
+/**
+ * Starts the built app (server.mjs + build/) on a free port against the given database (`mongoUri:
+ * null`: the embedded default in its DATA_DIR), and waits until /healthz says 200, or with
+ * `waitFor: "answering"` until it answers at all (an app whose database is not up yet).
+ */
 export async function startApp(
-  options: { mongoUri?: string; env?: Record<string, string>; port?: number } = {},
+  options: { mongoUri?: string | null; env?: Record<string, string>; port?: number; waitFor?: "healthy" | "answering" } = {},
 ): Promise<RunningApp> {
   // By default the app shares this test file's fresh database (see tests/setup-file.ts).
-  const mongoUri = options.mongoUri ?? process.env.MONGODB_URI;
-  if (!mongoUri) throw new Error("no database URI for the app");
+  const mongoUri = options.mongoUri === null ? undefined : (options.mongoUri ?? process.env.MONGODB_URI);
+  if (!mongoUri && options.mongoUri !== null) throw new Error("no database URI for the app");
   // A caller may pick the port first, when another server must know the app's origin in advance.
   const port = options.port ?? (await freePort());
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "damage-app-"));
@@ -42,7 +46,7 @@ export async function startApp(
         NODE_ENV: "production",
         PORT: String(port),
         DATA_DIR: dataDir,
-        MONGODB_URI: mongoUri,
+        MONGODB_URI: mongoUri ?? "",
         // One process per test app (test files run side by side); the cluster has its own test.
         WEB_CONCURRENCY: "1",
         ...options.env,
@@ -60,13 +64,13 @@ export async function startApp(
     if (proc.exitCode !== null) throw new Error(`app exited at start:\n${output}`);
     try {
       const res = await fetch(`${url}/healthz`);
-      if (res.status === 200) break;
+      if (res.status === 200 || options.waitFor === "answering") break;
     } catch {
       // not listening yet
     }
     if (Date.now() > deadline) {
       proc.kill("SIGKILL");
-      throw new Error(`app did not become healthy within 45 s:\n${output}`);
+      throw new Error(`app did not ${options.waitFor === "answering" ? "answer" : "become healthy"} within 45 s:\n${output}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }
