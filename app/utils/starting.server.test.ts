@@ -39,7 +39,8 @@ async function expectStartingAnswers(app: RunningApp, reason: RegExp) {
   const html = await page.text();
   expect(html).toMatch(/<h1>DamageIQ is starting<\/h1>/);
   expect(html).toMatch(reason);
-  expect(html).toContain('<meta http-equiv="refresh" content="5">');
+  // Without JavaScript a link tries again (with it, the page reloads once /healthz says ready).
+  expect(html).toContain('<a href="/login">Try again</a>');
   const api = await client(app).post("/api/admin/login", { username: admin.username, password: admin.password });
   expect(api.status).toBe(503);
   expect(api.headers.get("retry-after")).toBe("5");
@@ -81,7 +82,7 @@ describe("the app started before its database", () => {
     expect(starting.body.startingSeconds).toBeGreaterThanOrEqual(0);
     // The connection's own error says why (nothing listens there).
     await expect.poll(async () => (await healthz(app!)).body.lastError, { timeout: 10_000 }).toMatch(/ECONNREFUSED|connect/i);
-    await expectStartingAnswers(app, /<p role="status">Database starting<\/p>/);
+    await expectStartingAnswers(app, /<p role="status" id="reason">Database starting<\/p>/);
 
     engine = await startEmbeddedDb({ dataDir: tempDir(), port, supervise: false });
     expect(await untilHealthy(app, 15_000)).toBeLessThan(15_000);

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { databaseStarting } from "./db.server";
 
 /**
@@ -6,7 +7,7 @@ import { databaseStarting } from "./db.server";
  * `whileStarting` before the app's routes run; /healthz reports `startingHealth`.
  */
 
-/** Seconds a client (and the "starting" page's own refresh) waits before trying again. */
+/** Seconds a client (and the "starting" page's own check) waits before trying again. */
 export const STARTING_RETRY_SECONDS = 5;
 
 const REASON = "database starting";
@@ -21,34 +22,46 @@ export function startingHealth() {
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
-/** A page of its own (no app shell: rendering that needs the session, hence the database); it refreshes itself, no script needed. */
-function startingPage(progress: string | undefined, startingSeconds: number) {
+/**
+ * A page of its own (no app shell: rendering it needs the session, hence the database). With
+ * JavaScript it asks /healthz every few seconds, shows its progress and reloads once the app is
+ * ready: one reload, not a page refreshing under a screen reader every few seconds (a meta refresh
+ * fails WCAG 2.2.1). Without, a link tries again.
+ */
+function startingPage(path: string, progress: string | undefined) {
   const reason = progress ? `Database starting: ${progress}` : "Database starting";
-  return `<!DOCTYPE html>
+  const nonce = randomBytes(16).toString("base64");
+  // Each answer's progress goes into the status line (announced when it changes); ready: one reload.
+  const poll = `(function poll(){setTimeout(function(){fetch("/healthz",{cache:"no-store"}).then(function(r){if(r.ok)return location.reload();return r.json().then(function(b){var t=b.progress?"Database starting: "+b.progress:"Database starting",e=document.getElementById("reason");if(e.textContent!==t)e.textContent=t;poll()})}).catch(poll)},${STARTING_RETRY_SECONDS * 1000})})()`;
+  const html = `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="refresh" content="${STARTING_RETRY_SECONDS}">
 <title>Starting · DamageIQ</title>
 <style>
-body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f8f9fa;color:#212529}
+body{margin:0;padding:0 1rem;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f8f9fa;color:#212529}
 main{max-width:32rem;margin:15vh auto 0;padding:1.5rem;background:#fff;border:1px solid #dee2e6;border-radius:8px}
 h1{font-size:1.5rem;margin:0 0 .75rem}
 p{line-height:1.5;margin:.5rem 0;overflow-wrap:anywhere}
+a{color:#1864ab}
 .note{color:#495057;font-size:.875rem}
-@media (prefers-color-scheme:dark){body{background:#1a1b1e;color:#e9ecef}main{background:#25262b;border-color:#373a40}.note{color:#adb5bd}}
+@media (prefers-color-scheme:dark){body{background:#1a1b1e;color:#e9ecef}main{background:#25262b;border-color:#373a40}a{color:#74c0fc}.note{color:#adb5bd}}
 </style>
+<noscript><style>.js{display:none}</style></noscript>
 </head>
 <body>
 <main>
 <h1>DamageIQ is starting</h1>
-<p role="status">${escapeHtml(reason)}</p>
-<p class="note">Starting for ${startingSeconds} s. This page reloads every ${STARTING_RETRY_SECONDS} seconds and opens by itself once the database is ready.</p>
+<p role="status" id="reason">${escapeHtml(reason)}</p>
+<p class="note js">This page opens by itself once the database is ready.</p>
+<p><a href="${escapeHtml(path)}">Try again</a></p>
 </main>
+<script nonce="${nonce}">${poll}</script>
 </body>
 </html>
 `;
+  return { html, nonce };
 }
 
 /**
@@ -67,14 +80,16 @@ export function whileStarting(path: string): Response | null {
       headers: { ...headers, "Content-Type": "application/json; charset=utf-8" },
     });
   }
-  return new Response(startingPage(starting.progress, starting.startingSeconds), {
+  // The link stays on this site (a path given as "//host/…" would leave it).
+  const page = startingPage(`/${path.replace(/^\/+/, "")}`, starting.progress);
+  return new Response(page.html, {
     status: 503,
     statusText: "Service Unavailable",
     headers: {
       ...headers,
       "Content-Type": "text/html; charset=utf-8",
-      // Nothing to run and nothing to load: only its own inline style.
-      "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+      // Nothing to load: its own inline style and script, which may ask /healthz only.
+      "Content-Security-Policy": `default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-${page.nonce}'; connect-src 'self'; frame-ancestors 'none'`,
     },
   });
 }
