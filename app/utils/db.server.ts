@@ -18,7 +18,7 @@ mongoose.set("toJSON", jsonWithout());
 const DEFAULT_DB_NAME = "damage_assess";
 
 interface DbState {
-  /** Resolves once the database first answered and start-up (clock, indexes) ran; never rejects. */
+  /** Resolves once the database first answered and start-up (clock, indexes) ran, or it was closed before; never rejects. */
   ready: Promise<void>;
   embedded?: EmbeddedDb;
   /** Set once `ready` resolved: from then on an outage is the driver's to ride out (it reconnects). */

@@ -57,6 +57,33 @@ async function expectSignInWorks(app: RunningApp) {
   expect(page.status).toBe(200);
 }
 
+/** A launcher that opens slowly, saying so as the real one does (one line a second), then runs the real one. */
+function slowLauncher(dir: string, seconds: number) {
+  const source = path.join(dir, "src", "SlowLauncher.java");
+  mkdirSync(path.dirname(source), { recursive: true });
+  writeFileSync(
+    source,
+    `import java.net.URL; import java.net.URLClassLoader; import java.nio.file.Path;
+public class SlowLauncher {
+  public static void main(String[] args) throws Exception {
+    int seconds = ${seconds};
+    for (int i = 1; i <= seconds; i++) {
+      System.out.println("embedded database opening: building index ownerId_1_createdAt_-1 of damage_assess.assessments: " + (i * 1000) + " of " + (seconds * 1000) + " documents");
+      System.out.flush();
+      Thread.sleep(1000);
+    }
+    URLClassLoader real = new URLClassLoader(new URL[] { Path.of(System.getenv("REAL_LAUNCHER_JAR")).toUri().toURL() }, SlowLauncher.class.getClassLoader());
+    real.loadClass("damageiq.embeddeddb.Launcher").getMethod("main", String[].class).invoke(null, (Object) args);
+  }
+}
+`,
+  );
+  execFileSync("javac", ["-d", path.join(dir, "classes"), source]);
+  const jar = path.join(dir, "slow-launcher.jar");
+  execFileSync("jar", ["--create", "--file", jar, "--main-class", "SlowLauncher", "-C", path.join(dir, "classes"), "."]);
+  return jar;
+}
+
 describe("the app started before its database", () => {
   let app: RunningApp | undefined;
   let engine: EmbeddedDb | undefined;
@@ -110,31 +137,7 @@ describe("the app started before its database", () => {
   }, 60_000);
 
   it("shows the embedded engine's progress while it opens for longer than it used to be given (20 s), then is ready", async () => {
-    // A launcher that opens slowly, saying so as the real one does, then runs the real one.
-    const dir = tempDir();
-    const source = path.join(dir, "src", "SlowLauncher.java");
-    mkdirSync(path.dirname(source), { recursive: true });
-    writeFileSync(
-      source,
-      `import java.net.URL; import java.net.URLClassLoader; import java.nio.file.Path;
-public class SlowLauncher {
-  public static void main(String[] args) throws Exception {
-    int seconds = 22;
-    for (int i = 1; i <= seconds; i++) {
-      System.out.println("embedded database opening: building index ownerId_1_createdAt_-1 of damage_assess.assessments: " + (i * 1000) + " of " + (seconds * 1000) + " documents");
-      System.out.flush();
-      Thread.sleep(1000);
-    }
-    URLClassLoader real = new URLClassLoader(new URL[] { Path.of(System.getenv("REAL_LAUNCHER_JAR")).toUri().toURL() }, SlowLauncher.class.getClassLoader());
-    real.loadClass("damageiq.embeddeddb.Launcher").getMethod("main", String[].class).invoke(null, (Object) args);
-  }
-}
-`,
-    );
-    execFileSync("javac", ["-d", path.join(dir, "classes"), source]);
-    const jar = path.join(dir, "slow-launcher.jar");
-    execFileSync("jar", ["--create", "--file", jar, "--main-class", "SlowLauncher", "-C", path.join(dir, "classes"), "."]);
-
+    const jar = slowLauncher(tempDir(), 22);
     app = await startApp({ mongoUri: null, env: { EMBEDDED_DB_JAR: jar, REAL_LAUNCHER_JAR: LAUNCHER_JAR }, waitFor: "answering" });
     await expect
       .poll(async () => (await healthz(app!)).body.progress, { timeout: 15_000 })
@@ -146,4 +149,20 @@ public class SlowLauncher {
     expect(await untilHealthy(app, 40_000)).toBeLessThan(40_000);
     await expectSignInWorks(app);
   }, 90_000);
+
+  it("in a cluster, every worker shows the progress of the engine its primary runs", async () => {
+    const jar = slowLauncher(tempDir(), 40);
+    app = await startApp({
+      mongoUri: null,
+      env: { EMBEDDED_DB_JAR: jar, REAL_LAUNCHER_JAR: LAUNCHER_JAR, WEB_CONCURRENCY: "2" },
+      waitFor: "answering",
+    });
+    // Several answers: whichever worker takes each, it reports the engine's latest line.
+    for (let i = 0; i < 4; i++) {
+      await expect
+        .poll(async () => (await healthz(app!)).body.progress, { timeout: 15_000 })
+        .toMatch(/^building index ownerId_1_createdAt_-1 of damage_assess\.assessments: \d+000 of 40000 documents$/);
+    }
+    expect(await untilHealthy(app, 60_000)).toBeLessThan(60_000);
+  }, 120_000);
 });
