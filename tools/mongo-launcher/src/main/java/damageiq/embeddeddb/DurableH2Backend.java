@@ -39,9 +39,17 @@ final class DurableH2Backend extends H2Backend {
         }
     };
 
+    /**
+     * Held by a write command from its first change to its commit, and by compaction: with the store's
+     * auto-commit off, a commit holds whole writes only (a document with its index entries).
+     */
+    private final Object writes = new Object();
+
     DurableH2Backend(MVStore store) {
         super(store);
         version(MONGO_4_4);
+        // What opening wrote (an index built from the documents, the first index state).
+        commit();
     }
 
     @Override
@@ -54,11 +62,13 @@ final class DurableH2Backend extends H2Backend {
         if (!isWrite(command, query)) {
             return super.handleCommand(channel, databaseName, command, query);
         }
-        try {
-            return super.handleCommand(channel, databaseName, command, query);
-        } finally {
-            // Also after a failed write: an unordered insert may have stored part of its batch.
-            commit();
+        synchronized (writes) {
+            try {
+                return super.handleCommand(channel, databaseName, command, query);
+            } finally {
+                // Also after a failed write: an unordered insert may have stored part of its batch.
+                commit();
+            }
         }
     }
 

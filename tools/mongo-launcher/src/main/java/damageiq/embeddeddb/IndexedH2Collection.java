@@ -85,7 +85,21 @@ final class IndexedH2Collection extends H2Collection {
     // Under the collection's lock: the planner reads the list of indexes while it holds the lock.
     @Override
     public synchronized void addIndex(Index<Object> index) {
+        boolean known = getIndexes().stream().anyMatch(existing -> existing.getName().equals(index.getName()));
+        if (!known && index instanceof OrderedIndex ordered && !ordered.isComplete()) {
+            // A new index, or one of a data directory written before entries were kept: built once.
+            ordered.build(dataMap, this);
+        }
         super.addIndex(index);
+    }
+
+    /** After a rename: the ordered indexes' maps take the collection's new name. */
+    synchronized void renameOrderedIndexes(String newFullName) {
+        for (Index<Object> index : getIndexes()) {
+            if (index instanceof OrderedIndex ordered) {
+                ordered.rename(IndexedH2Database.orderedMapName(newFullName, index.getName()));
+            }
+        }
     }
 
     @Override

@@ -14,6 +14,7 @@ import org.h2.mvstore.MVMap;
 import org.h2.mvstore.MVStore;
 
 import de.bwaldvogel.mongo.MongoCollection;
+import de.bwaldvogel.mongo.MongoDatabase;
 import de.bwaldvogel.mongo.backend.CollectionOptions;
 import de.bwaldvogel.mongo.backend.CursorRegistry;
 import de.bwaldvogel.mongo.backend.DatabaseResolver;
@@ -73,8 +74,22 @@ final class IndexedH2Database extends H2Database {
     @Override
     protected Index<Object> openOrCreateSecondaryIndex(String collectionName, String indexName, List<IndexKey> keys,
                                                        boolean sparse) {
-        // Kept in memory and rebuilt from the documents when the database opens (derived data).
-        return new OrderedIndex(indexName, keys, sparse);
+        // Kept in the store beside the documents; built from them only when new or never completed.
+        return new OrderedIndex(indexName, keys, sparse, store(), orderedMapName(getFullCollectionNamespace(collectionName), indexName));
+    }
+
+    /** The map of an ordered index's entries (under the database's prefix, so dropDatabase removes it). */
+    static String orderedMapName(String fullCollectionName, String indexName) {
+        return fullCollectionName + "._ordered_" + indexName;
+    }
+
+    @Override
+    public void moveCollection(MongoDatabase oldDatabase, MongoCollection<?> collection, String newCollectionName) {
+        super.moveCollection(oldDatabase, collection, newCollectionName);
+        if (collection instanceof IndexedH2Collection indexed) {
+            // The entries follow their documents to the new name.
+            indexed.renameOrderedIndexes(getFullCollectionNamespace(newCollectionName));
+        }
     }
 
     @Override

@@ -19,7 +19,21 @@ import de.bwaldvogel.mongo.MongoServer;
  */
 public final class Launcher {
 
+    /** Set once the port is open: progress lines are for the start only (see {@link #opening}). */
+    private static volatile boolean listening;
+
     private Launcher() {
+    }
+
+    /**
+     * Tells the app what the start is doing, on standard output: {@code embedded database opening: <text>}
+     * (the app shows the last one as its progress until the port is open). Nothing once listening.
+     */
+    static void opening(String text) {
+        if (!listening) {
+            System.out.println("embedded database opening: " + text);
+            System.out.flush();
+        }
     }
 
     public static void main(String[] args) throws IOException {
@@ -48,6 +62,9 @@ public final class Launcher {
         MVStore store = new MVStore.Builder()
             .fileName(dir.resolve("damageiq.mv.db").toString())
             .cacheSize(cacheMb)
+            // Only our commits, each after a whole write (DurableH2Backend): a background commit
+            // could land between a document and its index entries.
+            .autoCommitDisabled()
             .open();
         DurableH2Backend backend = new DurableH2Backend(store);
         MongoServer server = new MongoServer(backend);
@@ -55,6 +72,7 @@ public final class Launcher {
         server.bind("127.0.0.1", port);
 
         Runtime.getRuntime().addShutdownHook(new Thread(server::shutdownNow, "shutdown"));
+        listening = true;
         System.out.println("embedded database listening on 127.0.0.1:" + port);
         System.out.flush();
 
