@@ -65,7 +65,15 @@ public final class Launcher {
             // Only our commits, each after a whole write (DurableH2Backend): a background commit
             // could land between a document and its index entries.
             .autoCommitDisabled()
+            // Nor a commit from inside a large write when its changes pass a size: ours only.
+            .autoCommitBufferSize(0)
+            // Pages compressed (LZF, cheap): a commit writes a third of the bytes, the file holds more.
+            .compress()
             .open();
+        // A dead chunk's space is reused after 2 s, not 45: every write commits, so at a few hundred
+        // writes a second the file would otherwise hold the last 45 s of them (a process killed keeps
+        // what it wrote; the OS writes it out).
+        store.setRetentionTime(2_000);
         DurableH2Backend backend = new DurableH2Backend(store);
         MongoServer server = new MongoServer(backend);
         // Loopback only: the database is never reachable from another machine.
