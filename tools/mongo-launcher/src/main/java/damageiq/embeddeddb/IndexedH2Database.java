@@ -83,12 +83,33 @@ final class IndexedH2Database extends H2Database {
         return fullCollectionName + "._ordered_" + indexName;
     }
 
+    /**
+     * Moves every map of the collection to its new name. Upstream renames the maps of the new name
+     * (it reads the name after the rename), so the documents stayed under the old one and the
+     * collection opened empty after a restart.
+     */
     @Override
     public void moveCollection(MongoDatabase oldDatabase, MongoCollection<?> collection, String newCollectionName) {
+        String oldFullName = collection.getFullName();
         super.moveCollection(oldDatabase, collection, newCollectionName);
+        String newFullName = getFullCollectionNamespace(newCollectionName);
+        MVStore store = store();
+        for (String prefix : List.of(DATABASES_PREFIX, META_PREFIX)) {
+            // Upstream's rename opened (created) empty maps under the new name: they give way.
+            store.removeMap(prefix + newFullName);
+            if (store.hasMap(prefix + oldFullName)) {
+                store.renameMap(store.openMap(prefix + oldFullName), prefix + newFullName);
+            }
+        }
+        for (String name : Set.copyOf(store.getMapNames())) {
+            // The unique indexes' maps (upstream rebuilt them at the next open, from no documents).
+            if (name.startsWith(oldFullName + "._index_")) {
+                store.renameMap(store.openMap(name), newFullName + name.substring(oldFullName.length()));
+            }
+        }
         if (collection instanceof IndexedH2Collection indexed) {
             // The entries follow their documents to the new name.
-            indexed.renameOrderedIndexes(getFullCollectionNamespace(newCollectionName));
+            indexed.renameOrderedIndexes(newFullName);
         }
     }
 
