@@ -66,7 +66,9 @@ final class IndexedH2Database extends H2Database {
     @Override
     protected MongoCollection<Object> openOrCreateCollection(String collectionName, CollectionOptions options) {
         String fullName = getFullCollectionNamespace(collectionName);
-        MVMap<Object, Document> dataMap = store().openMap(DATABASES_PREFIX + fullName);
+        // Documents counted in the page cache at their heap size (see DocumentType).
+        MVMap<Object, Document> dataMap = store().openMap(DATABASES_PREFIX + fullName,
+            new MVMap.Builder<Object, Document>().valueType(new DocumentType()));
         MVMap<String, Object> metaMap = store().openMap(META_PREFIX + fullName);
         return new IndexedH2Collection(this, collectionName, options, dataMap, metaMap, cursorRegistry);
     }
