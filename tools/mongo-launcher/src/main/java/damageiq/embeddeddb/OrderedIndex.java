@@ -136,8 +136,8 @@ final class OrderedIndex extends Index<Object> {
                 }
             }
         } catch (MongoServerError e) {
-            entries.clear();
-            state.clear();
+            // Refused (two array keys in one document): the index is not created, nor are its maps kept.
+            drop();
             throw new IndexBuildFailedException(e, collection);
         }
         state.put(COMPLETE, Boolean.TRUE);
