@@ -74,7 +74,12 @@ public final class Launcher {
         // writes a second the file would otherwise hold the last 45 s of them (a process killed keeps
         // what it wrote; the OS writes it out).
         store.setRetentionTime(2_000);
+        // Indexes to build (an older data directory) are built after every database is open, one read
+        // of a collection's documents for all of them.
+        IndexedH2Collection.deferBuilds();
         DurableH2Backend backend = new DurableH2Backend(store);
+        IndexedH2Collection.buildDeferred();
+        backend.commit();
         MongoServer server = new MongoServer(backend);
         // Loopback only: the database is never reachable from another machine.
         server.bind("127.0.0.1", port);

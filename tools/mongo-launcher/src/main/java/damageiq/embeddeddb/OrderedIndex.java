@@ -6,6 +6,7 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.Date;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableSet;
@@ -86,6 +87,8 @@ final class OrderedIndex extends Index<Object> {
     private final MVMap<String, Object> state;
     private volatile boolean multikey;
     private volatile boolean complete;
+    /** While {@link #build} runs: the present counts, written to the state map once at its end. */
+    private Map<String, Long> buildingCounts;
 
     /** The index whose entries are the maps {@code mapName} and {@code mapName + "._state"} of the store. */
     OrderedIndex(String name, List<IndexKey> keys, boolean sparse, MVStore store, String mapName) {
@@ -109,26 +112,36 @@ final class OrderedIndex extends Index<Object> {
     }
 
     /**
-     * Fills the entries from the documents, committing every {@link #BUILD_BATCH} of them and marking
-     * the index complete last, so a build cut short starts again at the next open. Progress goes to
-     * {@link Launcher#opening} while the database opens.
+     * Fills the entries of {@code indexes} (of one collection) from its documents in one read of them,
+     * committing every {@link #BUILD_BATCH} documents and marking each index complete last, so a build
+     * cut short starts again at the next open. Progress goes to {@link Launcher#opening} while the
+     * database opens.
      */
-    void build(MVMap<Object, Document> documents, MongoCollection<Object> collection) {
-        entries.clear();
-        state.clear();
-        multikey = false;
+    static void build(List<OrderedIndex> indexes, MVMap<Object, Document> documents, MongoCollection<Object> collection) {
+        for (OrderedIndex index : indexes) {
+            index.entries.clear();
+            index.state.clear();
+            index.multikey = false;
+            index.buildingCounts = new HashMap<>();
+        }
         long total = documents.sizeAsLong();
-        String what = "building index " + getName() + " of " + collection.getFullName() + ": ";
+        String what = (indexes.size() == 1 ? "building index " : "building indexes ")
+            + String.join(", ", indexes.stream().map(OrderedIndex::getName).toList()) + " of " + collection.getFullName() + ": ";
         Launcher.opening(what + "0 of " + total + " documents");
         long done = 0;
         long reported = System.nanoTime();
         Cursor<Object, Document> cursor = documents.cursor(null);
+        OrderedIndex current = null;
         try {
             while (cursor.hasNext()) {
                 Object position = cursor.next();
-                add(cursor.getValue(), position, collection);
+                Document document = cursor.getValue();
+                for (OrderedIndex index : indexes) {
+                    current = index;
+                    index.add(document, position, collection);
+                }
                 if (++done % BUILD_BATCH == 0) {
-                    store.commit();
+                    indexes.get(0).store.commit();
                 }
                 if (System.nanoTime() - reported > 1_000_000_000L) {
                     reported = System.nanoTime();
@@ -137,11 +150,16 @@ final class OrderedIndex extends Index<Object> {
             }
         } catch (MongoServerError e) {
             // Refused (two array keys in one document): the index is not created, nor are its maps kept.
-            drop();
+            indexes.forEach(index -> index.buildingCounts = null);
+            current.drop();
             throw new IndexBuildFailedException(e, collection);
         }
-        state.put(COMPLETE, Boolean.TRUE);
-        complete = true;
+        for (OrderedIndex index : indexes) {
+            index.state.putAll(index.buildingCounts);
+            index.buildingCounts = null;
+            index.state.put(COMPLETE, Boolean.TRUE);
+            index.complete = true;
+        }
         Launcher.opening(what + done + " of " + total + " documents");
     }
 
@@ -171,6 +189,12 @@ final class OrderedIndex extends Index<Object> {
         }
         int c = compareValues(a, b);
         return ascending ? c : -c;
+    }
+
+    /** Never empty for upstream's addIndex, which would fill it with two reads of every document: see {@link #build}. */
+    @Override
+    public boolean isEmpty() {
+        return false;
     }
 
     /**
@@ -439,7 +463,9 @@ final class OrderedIndex extends Index<Object> {
     private void track(Entry entry, int change) {
         Object leading = entry.values.get(0);
         for (int i = 1; i < ascending.length; i++) {
-            if (!(entry.values.get(i) instanceof Missing)) {
+            if (buildingCounts != null && !(entry.values.get(i) instanceof Missing)) {
+                buildingCounts.merge(presentKey(i, leading), (long) change, Long::sum);
+            } else if (!(entry.values.get(i) instanceof Missing)) {
                 String key = presentKey(i, leading);
                 Object before = state.get(key);
                 long after = (before == null ? 0 : ((Number) before).longValue()) + change;
