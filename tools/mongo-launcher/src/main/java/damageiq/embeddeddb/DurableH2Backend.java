@@ -4,7 +4,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
 import org.h2.mvstore.MVStore;
+import org.slf4j.LoggerFactory;
 
 import de.bwaldvogel.mongo.MongoDatabase;
 import de.bwaldvogel.mongo.MongoVersion;
@@ -39,9 +44,67 @@ final class DurableH2Backend extends H2Backend {
         }
     };
 
+    /**
+     * Held by a write command from its first change to its commit, and by compaction: with the store's
+     * auto-commit off, a commit holds whole writes only (a document with its index entries).
+     */
+    private final Object writes = new Object();
+
+    /** How often the file's fill rate is looked at, and how long one compaction may take. */
+    private static final long COMPACT_EVERY_SECONDS = 5;
+    private static final int COMPACT_MILLIS = 500;
+    /**
+     * Below this share of live data in the chunks, or of chunks in the file, it is compacted: every
+     * commit writes new pages, and a chunk stays as long as one of its pages is live.
+     */
+    private static final int COMPACT_BELOW_FILL_RATE = 70;
+    private static final int COMPACT_WRITE_BYTES = 4 << 20;
+    private static final int SHRINK_BELOW_FILL_RATE = 50;
+
     DurableH2Backend(MVStore store) {
         super(store);
         version(MONGO_4_4);
+        // What opening wrote (an index built from the documents, the first index state).
+        commit();
+        ScheduledExecutorService compactor = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "compact");
+            thread.setDaemon(true);
+            return thread;
+        });
+        compactor.scheduleWithFixedDelay(this::compact, COMPACT_EVERY_SECONDS, COMPACT_EVERY_SECONDS, TimeUnit.SECONDS);
+    }
+
+    /**
+     * Rewrites the store's sparse chunks and moves them together, so the file shrinks back towards its
+     * live data (every commit writes new pages and leaves the old ones dead). The store's own background
+     * compaction is off with its auto-commit: it would commit between two changes of one write.
+     */
+    private void compact() {
+        synchronized (writes) {
+            MVStore store = getMvStore();
+            if (store.isClosed() || store.getFileStore() == null) {
+                return;
+            }
+            try {
+                if (store.getFileStore().getChunksFillRate() < COMPACT_BELOW_FILL_RATE) {
+                    // A few MB of the emptiest chunks' live pages rewritten: short, so writes wait little.
+                    store.compact(COMPACT_BELOW_FILL_RATE + 10, COMPACT_WRITE_BYTES);
+                    store.commit();
+                }
+                if (store.getFillRate() < SHRINK_BELOW_FILL_RATE) {
+                    // Holes make up half the file: chunks moved together and the file cut.
+                    int retention = store.getRetentionTime();
+                    try {
+                        store.compactFile(COMPACT_MILLIS);
+                    } finally {
+                        store.setRetentionTime(retention);
+                    }
+                }
+            } catch (RuntimeException e) {
+                // The next round tries again; the data is safe either way (compaction only copies live pages).
+                LoggerFactory.getLogger(DurableH2Backend.class).error("compaction failed", e);
+            }
+        }
     }
 
     @Override
@@ -54,11 +117,13 @@ final class DurableH2Backend extends H2Backend {
         if (!isWrite(command, query)) {
             return super.handleCommand(channel, databaseName, command, query);
         }
-        try {
-            return super.handleCommand(channel, databaseName, command, query);
-        } finally {
-            // Also after a failed write: an unordered insert may have stored part of its batch.
-            commit();
+        synchronized (writes) {
+            try {
+                return super.handleCommand(channel, databaseName, command, query);
+            } finally {
+                // Also after a failed write: an unordered insert may have stored part of its batch.
+                commit();
+            }
         }
     }
 

@@ -85,7 +85,49 @@ final class IndexedH2Collection extends H2Collection {
     // Under the collection's lock: the planner reads the list of indexes while it holds the lock.
     @Override
     public synchronized void addIndex(Index<Object> index) {
+        boolean known = getIndexes().stream().anyMatch(existing -> existing.getName().equals(index.getName()));
+        if (!known && index instanceof OrderedIndex ordered && !ordered.isComplete()) {
+            // A new index, or one of a data directory written before entries were kept: built once;
+            // while the database opens, with the collection's other such indexes (buildDeferred).
+            if (deferringBuilds) {
+                deferred.computeIfAbsent(this, c -> new ArrayList<>()).add(ordered);
+            } else {
+                OrderedIndex.build(List.of(ordered), dataMap, this);
+            }
+        }
         super.addIndex(index);
+    }
+
+    /**
+     * While the store opens (nothing is served yet), indexes to build are kept per collection and built
+     * in one read of its documents each ({@link #buildDeferred}), instead of one read per index.
+     */
+    private static volatile boolean deferringBuilds;
+    private static final Map<IndexedH2Collection, List<OrderedIndex>> deferred = new java.util.LinkedHashMap<>();
+
+    static void deferBuilds() {
+        deferringBuilds = true;
+    }
+
+    /** Builds what {@link #deferBuilds} kept, a collection at a time; builds are immediate from now on. */
+    static void buildDeferred() {
+        deferringBuilds = false;
+        for (Map.Entry<IndexedH2Collection, List<OrderedIndex>> pending : deferred.entrySet()) {
+            IndexedH2Collection collection = pending.getKey();
+            synchronized (collection) {
+                OrderedIndex.build(pending.getValue(), collection.dataMap, collection);
+            }
+        }
+        deferred.clear();
+    }
+
+    /** After a rename: the ordered indexes' maps take the collection's new name. */
+    synchronized void renameOrderedIndexes(String newFullName) {
+        for (Index<Object> index : getIndexes()) {
+            if (index instanceof OrderedIndex ordered) {
+                ordered.rename(IndexedH2Database.orderedMapName(newFullName, index.getName()));
+            }
+        }
     }
 
     @Override

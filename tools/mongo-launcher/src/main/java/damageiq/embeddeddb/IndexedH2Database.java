@@ -14,6 +14,7 @@ import org.h2.mvstore.MVMap;
 import org.h2.mvstore.MVStore;
 
 import de.bwaldvogel.mongo.MongoCollection;
+import de.bwaldvogel.mongo.MongoDatabase;
 import de.bwaldvogel.mongo.backend.CollectionOptions;
 import de.bwaldvogel.mongo.backend.CursorRegistry;
 import de.bwaldvogel.mongo.backend.DatabaseResolver;
@@ -65,7 +66,9 @@ final class IndexedH2Database extends H2Database {
     @Override
     protected MongoCollection<Object> openOrCreateCollection(String collectionName, CollectionOptions options) {
         String fullName = getFullCollectionNamespace(collectionName);
-        MVMap<Object, Document> dataMap = store().openMap(DATABASES_PREFIX + fullName);
+        // Documents counted in the page cache at their heap size (see DocumentType).
+        MVMap<Object, Document> dataMap = store().openMap(DATABASES_PREFIX + fullName,
+            new MVMap.Builder<Object, Document>().valueType(new DocumentType()));
         MVMap<String, Object> metaMap = store().openMap(META_PREFIX + fullName);
         return new IndexedH2Collection(this, collectionName, options, dataMap, metaMap, cursorRegistry);
     }
@@ -73,8 +76,43 @@ final class IndexedH2Database extends H2Database {
     @Override
     protected Index<Object> openOrCreateSecondaryIndex(String collectionName, String indexName, List<IndexKey> keys,
                                                        boolean sparse) {
-        // Kept in memory and rebuilt from the documents when the database opens (derived data).
-        return new OrderedIndex(indexName, keys, sparse);
+        // Kept in the store beside the documents; built from them only when new or never completed.
+        return new OrderedIndex(indexName, keys, sparse, store(), orderedMapName(getFullCollectionNamespace(collectionName), indexName));
+    }
+
+    /** The map of an ordered index's entries (under the database's prefix, so dropDatabase removes it). */
+    static String orderedMapName(String fullCollectionName, String indexName) {
+        return fullCollectionName + "._ordered_" + indexName;
+    }
+
+    /**
+     * Moves every map of the collection to its new name. Upstream renames the maps of the new name
+     * (it reads the name after the rename), so the documents stayed under the old one and the
+     * collection opened empty after a restart.
+     */
+    @Override
+    public void moveCollection(MongoDatabase oldDatabase, MongoCollection<?> collection, String newCollectionName) {
+        String oldFullName = collection.getFullName();
+        super.moveCollection(oldDatabase, collection, newCollectionName);
+        String newFullName = getFullCollectionNamespace(newCollectionName);
+        MVStore store = store();
+        for (String prefix : List.of(DATABASES_PREFIX, META_PREFIX)) {
+            // Upstream's rename opened (created) empty maps under the new name: they give way.
+            store.removeMap(prefix + newFullName);
+            if (store.hasMap(prefix + oldFullName)) {
+                store.renameMap(store.openMap(prefix + oldFullName), prefix + newFullName);
+            }
+        }
+        for (String name : Set.copyOf(store.getMapNames())) {
+            // The unique indexes' maps (upstream rebuilt them at the next open, from no documents).
+            if (name.startsWith(oldFullName + "._index_")) {
+                store.renameMap(store.openMap(name), newFullName + name.substring(oldFullName.length()));
+            }
+        }
+        if (collection instanceof IndexedH2Collection indexed) {
+            // The entries follow their documents to the new name.
+            indexed.renameOrderedIndexes(newFullName);
+        }
     }
 
     @Override

@@ -19,7 +19,21 @@ import de.bwaldvogel.mongo.MongoServer;
  */
 public final class Launcher {
 
+    /** Set once the port is open: progress lines are for the start only (see {@link #opening}). */
+    private static volatile boolean listening;
+
     private Launcher() {
+    }
+
+    /**
+     * Tells the app what the start is doing, on standard output: {@code embedded database opening: <text>}
+     * (the app shows the last one as its progress until the port is open). Nothing once listening.
+     */
+    static void opening(String text) {
+        if (!listening) {
+            System.out.println("embedded database opening: " + text);
+            System.out.flush();
+        }
     }
 
     public static void main(String[] args) throws IOException {
@@ -48,13 +62,30 @@ public final class Launcher {
         MVStore store = new MVStore.Builder()
             .fileName(dir.resolve("damageiq.mv.db").toString())
             .cacheSize(cacheMb)
+            // Only our commits, each after a whole write (DurableH2Backend): a background commit
+            // could land between a document and its index entries.
+            .autoCommitDisabled()
+            // Nor a commit from inside a large write when its changes pass a size: ours only.
+            .autoCommitBufferSize(0)
+            // Pages compressed (LZF, cheap): a commit writes a third of the bytes, the file holds more.
+            .compress()
             .open();
+        // A dead chunk's space is reused after 2 s, not 45: every write commits, so at a few hundred
+        // writes a second the file would otherwise hold the last 45 s of them (a process killed keeps
+        // what it wrote; the OS writes it out).
+        store.setRetentionTime(2_000);
+        // Indexes to build (an older data directory) are built after every database is open, one read
+        // of a collection's documents for all of them.
+        IndexedH2Collection.deferBuilds();
         DurableH2Backend backend = new DurableH2Backend(store);
+        IndexedH2Collection.buildDeferred();
+        backend.commit();
         MongoServer server = new MongoServer(backend);
         // Loopback only: the database is never reachable from another machine.
         server.bind("127.0.0.1", port);
 
         Runtime.getRuntime().addShutdownHook(new Thread(server::shutdownNow, "shutdown"));
+        listening = true;
         System.out.println("embedded database listening on 127.0.0.1:" + port);
         System.out.flush();
 

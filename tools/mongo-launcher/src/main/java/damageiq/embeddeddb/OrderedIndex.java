@@ -6,17 +6,22 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.Date;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableSet;
 import java.util.Objects;
+import java.util.Spliterator;
+import java.util.Spliterators;
 import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentSkipListSet;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
+
+import org.h2.mvstore.Cursor;
+import org.h2.mvstore.MVMap;
+import org.h2.mvstore.MVStore;
 
 import de.bwaldvogel.mongo.MongoCollection;
 import de.bwaldvogel.mongo.backend.Index;
@@ -29,6 +34,8 @@ import de.bwaldvogel.mongo.bson.Decimal128;
 import de.bwaldvogel.mongo.bson.Document;
 import de.bwaldvogel.mongo.bson.MinKey;
 import de.bwaldvogel.mongo.bson.ObjectId;
+import de.bwaldvogel.mongo.exception.IndexBuildFailedException;
+import de.bwaldvogel.mongo.exception.MongoServerError;
 
 /**
  * A non-unique (compound) index: entries sorted by the index's keys in their declared directions,
@@ -39,8 +46,10 @@ import de.bwaldvogel.mongo.bson.ObjectId;
  * <p>Entries hold the documents' own values (a missing field as {@code Missing}), so a count whose
  * filter names only index keys is answered from the index without reading a document.
  *
- * <p>Held in memory: the collection fills it from its documents when the index is opened (at
- * start-up, about 10 ms per 10,000 documents) and keeps it in step on every write.
+ * <p>Kept in the MVStore (decision 0028): the entries in a map of their own, beside the documents, so
+ * one commit writes a document and its entries, and memory is bounded by the page cache, not by the
+ * data. Built from the documents once, when the map is new or was never completed (an index created
+ * over documents, a data directory written before entries were kept); a complete map is opened as it is.
  */
 final class OrderedIndex extends Index<Object> {
 
@@ -54,39 +63,104 @@ final class OrderedIndex extends Index<Object> {
      */
     enum EmptyArray { KEY }
 
-    private record Entry(List<Object> values, Object position) {
+    /** An entry: the key values in the index's order, then the document's position ({@code _id}). */
+    record Entry(List<Object> values, Object position) {
     }
+
+    /** Documents read between two commits while an index is built: uncommitted changes stay in the heap. */
+    private static final int BUILD_BATCH = 5_000;
+    private static final String COMPLETE = "complete";
+    private static final String MULTIKEY = "multikey";
 
     private static final ValueComparator VALUES = ValueComparator.asc();
 
     private final boolean[] ascending;
-    private final NavigableSet<Entry> entries;
+    private final MVStore store;
+    /** The entries, in the index's order (a range is counted from ranks, without walking it). */
+    private final MVMap<Entry, Boolean> entries;
     /**
-     * Entries per value of the first key (an owner's id, mostly), kept with every write: a skip list
-     * counts a range only by walking it, and "how many has this owner" is asked on every list page.
-     * Only for ids and text, whose equals() is MongoDB's equality (numbers of different types are not).
+     * Whether the entries are complete and whether some document has an array under a key; and, per
+     * first-key value (an owner's id or text) and other key, how many entries have that key present (not
+     * missing): the summary cards ("with a company", "with a phone") count that on every list page, and
+     * the index's order (null and missing are one key) cannot say it.
      */
-    private final Map<Object, LongAdder> leadingCounts = new ConcurrentHashMap<>();
-    /**
-     * Per first-key value, how many entries have each other key present (not missing): the summary
-     * cards ("with a company", "with a phone") count that on every list page.
-     */
-    private final Map<Object, LongAdder>[] presentCounts;
+    private final MVMap<String, Object> state;
     private volatile boolean multikey;
+    private volatile boolean complete;
+    /** While {@link #build} runs: the present counts, written to the state map once at its end. */
+    private Map<String, Long> buildingCounts;
 
-    OrderedIndex(String name, List<IndexKey> keys, boolean sparse) {
+    /** The index whose entries are the maps {@code mapName} and {@code mapName + "._state"} of the store. */
+    OrderedIndex(String name, List<IndexKey> keys, boolean sparse, MVStore store, String mapName) {
         super(name, keys, sparse);
         ascending = new boolean[keys.size()];
         for (int i = 0; i < ascending.length; i++) {
             ascending[i] = keys.get(i).isAscending();
         }
-        entries = new ConcurrentSkipListSet<>(this::compare);
-        @SuppressWarnings("unchecked")
-        Map<Object, LongAdder>[] present = new Map[keys.size()];
-        for (int i = 1; i < present.length; i++) {
-            present[i] = new ConcurrentHashMap<>();
+        this.store = store;
+        entries = store.openMap(mapName, new MVMap.Builder<Entry, Boolean>()
+            .keyType(new IndexEntryType(keys.size(), this::compare))
+            .valueType(IndexEntryType.Marker.INSTANCE));
+        state = store.openMap(mapName + "._state");
+        complete = Boolean.TRUE.equals(state.get(COMPLETE));
+        multikey = Boolean.TRUE.equals(state.get(MULTIKEY));
+    }
+
+    /** Whether the entries are all there (else {@link #build} fills them). */
+    boolean isComplete() {
+        return complete;
+    }
+
+    /**
+     * Fills the entries of {@code indexes} (of one collection) from its documents in one read of them,
+     * committing every {@link #BUILD_BATCH} documents and marking each index complete last, so a build
+     * cut short starts again at the next open. Progress goes to {@link Launcher#opening} while the
+     * database opens.
+     */
+    static void build(List<OrderedIndex> indexes, MVMap<Object, Document> documents, MongoCollection<Object> collection) {
+        for (OrderedIndex index : indexes) {
+            index.entries.clear();
+            index.state.clear();
+            index.multikey = false;
+            index.buildingCounts = new HashMap<>();
         }
-        presentCounts = present;
+        long total = documents.sizeAsLong();
+        String what = (indexes.size() == 1 ? "building index " : "building indexes ")
+            + String.join(", ", indexes.stream().map(OrderedIndex::getName).toList()) + " of " + collection.getFullName() + ": ";
+        Launcher.opening(what + "0 of " + total + " documents");
+        long done = 0;
+        long reported = System.nanoTime();
+        Cursor<Object, Document> cursor = documents.cursor(null);
+        OrderedIndex current = null;
+        try {
+            while (cursor.hasNext()) {
+                Object position = cursor.next();
+                Document document = cursor.getValue();
+                for (OrderedIndex index : indexes) {
+                    current = index;
+                    index.add(document, position, collection);
+                }
+                if (++done % BUILD_BATCH == 0) {
+                    indexes.get(0).store.commit();
+                }
+                if (System.nanoTime() - reported > 1_000_000_000L) {
+                    reported = System.nanoTime();
+                    Launcher.opening(what + done + " of " + total + " documents");
+                }
+            }
+        } catch (MongoServerError e) {
+            // Refused (two array keys in one document): the index is not created, nor are its maps kept.
+            indexes.forEach(index -> index.buildingCounts = null);
+            current.drop();
+            throw new IndexBuildFailedException(e, collection);
+        }
+        for (OrderedIndex index : indexes) {
+            index.state.putAll(index.buildingCounts);
+            index.buildingCounts = null;
+            index.state.put(COMPLETE, Boolean.TRUE);
+            index.complete = true;
+        }
+        Launcher.opening(what + done + " of " + total + " documents");
     }
 
     private int compare(Entry a, Entry b) {
@@ -115,6 +189,12 @@ final class OrderedIndex extends Index<Object> {
         }
         int c = compareValues(a, b);
         return ascending ? c : -c;
+    }
+
+    /** Never empty for upstream's addIndex, which would fill it with two reads of every document: see {@link #build}. */
+    @Override
+    public boolean isEmpty() {
+        return false;
     }
 
     /**
@@ -190,26 +270,28 @@ final class OrderedIndex extends Index<Object> {
     }
 
     /**
-     * The entries with the equality prefix, from its first (or last) one while the prefix holds: a
-     * bounded sub-set would compare every entry with its upper bound, which cost more than the walk.
+     * The entries with the equality prefix, from its first (or last) one, read lazily from the map's
+     * pages (a snapshot: writes after the walk began do not change it).
      */
     private Stream<Entry> range(List<Object> prefix, boolean reversed) {
-        List<Object> bound = new ArrayList<>(prefix);
-        while (bound.size() < ascending.length) {
-            bound.add(reversed ? Bound.HIGH : Bound.LOW);
-        }
-        Entry from = new Entry(bound, reversed ? Bound.HIGH : Bound.LOW);
-        NavigableSet<Entry> rest = reversed ? entries.headSet(from, true).descendingSet() : entries.tailSet(from, true);
-        return rest.stream().takeWhile(entry -> hasPrefix(entry, prefix));
+        Entry low = bound(prefix, Bound.LOW);
+        Entry high = bound(prefix, Bound.HIGH);
+        Cursor<Entry, Boolean> cursor = reversed ? entries.cursor(high, low, true) : entries.cursor(low, high, false);
+        return StreamSupport.stream(Spliterators.spliteratorUnknownSize(cursor, Spliterator.ORDERED | Spliterator.NONNULL), false);
     }
 
-    private static boolean hasPrefix(Entry entry, List<Object> prefix) {
-        for (int i = 0; i < prefix.size(); i++) {
-            if (compareValues(entry.values.get(i), prefix.get(i)) != 0) {
-                return false;
-            }
+    /** The search key before (LOW) or after (HIGH) every entry with the prefix; never stored. */
+    private Entry bound(List<Object> prefix, Bound side) {
+        List<Object> values = new ArrayList<>(prefix);
+        while (values.size() < ascending.length) {
+            values.add(side);
         }
-        return true;
+        return new Entry(values, side);
+    }
+
+    /** How many entries sort before {@code bound} (a key that is never in the map). */
+    private long rank(Entry bound) {
+        return -entries.getKeyIndex(bound) - 1;
     }
 
     /**
@@ -337,13 +419,9 @@ final class OrderedIndex extends Index<Object> {
         return matching.stream().map(Entry::position);
     }
 
-    /** How many entries have the equality prefix. */
+    /** How many entries have the equality prefix: from the ranks of its bounds, without walking it. */
     long countRange(List<Object> prefix) {
-        if (prefix.size() == 1 && countable(prefix.get(0))) {
-            LongAdder count = leadingCounts.get(prefix.get(0));
-            return count == null ? 0 : count.sum();
-        }
-        return range(prefix, false).count();
+        return rank(bound(prefix, Bound.HIGH)) - rank(bound(prefix, Bound.LOW));
     }
 
     private static boolean countable(Object value) {
@@ -359,32 +437,51 @@ final class OrderedIndex extends Index<Object> {
         if (key < 1 || !countable(leading) || multikey) {
             return null;
         }
-        LongAdder all = leadingCounts.get(leading);
-        LongAdder with = presentCounts[key].get(leading);
-        long total = all == null ? 0 : all.sum();
-        long withField = with == null ? 0 : with.sum();
+        long total = countRange(List.of(leading));
+        Object with = state.get(presentKey(key, leading));
+        long withField = with == null ? 0 : ((Number) with).longValue();
         return present ? withField : total - withField;
     }
 
+    /** The state's key of a present count: the key's number and the first key's value, typed. */
+    private static String presentKey(int key, Object leading) {
+        return leading instanceof ObjectId id ? key + ":o:" + id.getHexData() : key + ":s:" + leading;
+    }
+
     private void added(Entry entry) {
-        if (entries.add(entry) && countable(entry.values.get(0))) {
+        if (entries.put(entry, Boolean.TRUE) == null && countable(entry.values.get(0))) {
             track(entry, 1);
         }
     }
 
     private void removed(Entry entry) {
-        if (entries.remove(entry) && countable(entry.values.get(0))) {
+        if (entries.remove(entry) != null && countable(entry.values.get(0))) {
             track(entry, -1);
         }
     }
 
     private void track(Entry entry, int change) {
         Object leading = entry.values.get(0);
-        leadingCounts.computeIfAbsent(leading, k -> new LongAdder()).add(change);
-        for (int i = 1; i < presentCounts.length; i++) {
-            if (!(entry.values.get(i) instanceof Missing)) {
-                presentCounts[i].computeIfAbsent(leading, k -> new LongAdder()).add(change);
+        for (int i = 1; i < ascending.length; i++) {
+            if (buildingCounts != null && !(entry.values.get(i) instanceof Missing)) {
+                buildingCounts.merge(presentKey(i, leading), (long) change, Long::sum);
+            } else if (!(entry.values.get(i) instanceof Missing)) {
+                String key = presentKey(i, leading);
+                Object before = state.get(key);
+                long after = (before == null ? 0 : ((Number) before).longValue()) + change;
+                if (after == 0) {
+                    state.remove(key);
+                } else {
+                    state.put(key, after);
+                }
             }
+        }
+    }
+
+    private void markMultikey() {
+        if (!multikey) {
+            multikey = true;
+            state.put(MULTIKEY, Boolean.TRUE);
         }
     }
 
@@ -534,7 +631,7 @@ final class OrderedIndex extends Index<Object> {
     public void add(Document document, Object position, MongoCollection<Object> collection) {
         if (hasArray(keyValues(document))) {
             // An array under a key (even an empty one): no covered reads from now on.
-            multikey = true;
+            markMultikey();
         }
         entriesOf(document, position).forEach(this::added);
     }
@@ -560,7 +657,7 @@ final class OrderedIndex extends Index<Object> {
 
     @Override
     public long getCount() {
-        return entries.size();
+        return entries.sizeAsLong();
     }
 
     @Override
@@ -580,7 +677,7 @@ final class OrderedIndex extends Index<Object> {
         List<Entry> before = entriesOf(oldDocument, position);
         List<Entry> after = entriesOf(newDocument, position);
         if (hasArray(keyValues(newDocument))) {
-            multikey = true;
+            markMultikey();
         }
         if (!Objects.equals(before, after)) {
             before.forEach(this::removed);
@@ -590,10 +687,19 @@ final class OrderedIndex extends Index<Object> {
 
     @Override
     public void drop() {
-        entries.clear();
-        leadingCounts.clear();
-        for (int i = 1; i < presentCounts.length; i++) {
-            presentCounts[i].clear();
+        // The index is gone (dropIndex, drop, dropDatabase): so are its maps.
+        complete = false;
+        if (!entries.isClosed()) {
+            store.removeMap(entries);
         }
+        if (!state.isClosed()) {
+            store.removeMap(state);
+        }
+    }
+
+    /** The maps' new names when the collection is renamed to {@code mapName}'s namespace. */
+    void rename(String mapName) {
+        store.renameMap(entries, mapName);
+        store.renameMap(state, mapName + "._state");
     }
 }
