@@ -7,6 +7,7 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 import org.h2.mvstore.MVStore;
 import org.slf4j.LoggerFactory;
@@ -49,6 +50,13 @@ final class DurableH2Backend extends H2Backend {
      * auto-commit off, a commit holds whole writes only (a document with its index entries).
      */
     private final Object writes = new Object();
+
+    /**
+     * Held shared by every command while it runs, and alone by {@code compactFile}, which lets freed
+     * space be reused at once: a read walking an older version of a map would find its pages gone.
+     * Cursors hold documents, not pages (upstream collects each batch), so a command is the whole read.
+     */
+    private final ReentrantReadWriteLock commands = new ReentrantReadWriteLock();
 
     /** How often the file's fill rate is looked at, and how long one compaction may take. */
     private static final long COMPACT_EVERY_SECONDS = 5;
@@ -93,13 +101,19 @@ final class DurableH2Backend extends H2Backend {
                 }
                 if (store.getFillRate() < SHRINK_BELOW_FILL_RATE) {
                     // Holes make up half the file: chunks moved together and the file cut.
-                    int retention = store.getRetentionTime();
-                    try {
-                        store.compactFile(COMPACT_MILLIS);
-                    } finally {
-                        store.setRetentionTime(retention);
+                    // Only with no command running (see `commands`); a busy store is tried again next round.
+                    if (commands.writeLock().tryLock(100, TimeUnit.MILLISECONDS)) {
+                        int retention = store.getRetentionTime();
+                        try {
+                            store.compactFile(COMPACT_MILLIS);
+                        } finally {
+                            store.setRetentionTime(retention);
+                            commands.writeLock().unlock();
+                        }
                     }
                 }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             } catch (RuntimeException e) {
                 // The next round tries again; the data is safe either way (compaction only copies live pages).
                 LoggerFactory.getLogger(DurableH2Backend.class).error("compaction failed", e);
@@ -114,6 +128,15 @@ final class DurableH2Backend extends H2Backend {
 
     @Override
     public Document handleCommand(Channel channel, String databaseName, String command, Document query) {
+        commands.readLock().lock();
+        try {
+            return runCommand(channel, databaseName, command, query);
+        } finally {
+            commands.readLock().unlock();
+        }
+    }
+
+    private Document runCommand(Channel channel, String databaseName, String command, Document query) {
         if (!isWrite(command, query)) {
             return super.handleCommand(channel, databaseName, command, query);
         }

@@ -70,10 +70,11 @@ public final class Launcher {
             // Pages compressed (LZF, cheap): a commit writes a third of the bytes, the file holds more.
             .compress()
             .open();
-        // A dead chunk's space is reused after 2 s, not 45: every write commits, so at a few hundred
+        // A dead chunk's space is reused after 10 s, not 45: every write commits, so at a few hundred
         // writes a second the file would otherwise hold the last 45 s of them (a process killed keeps
-        // what it wrote; the OS writes it out).
-        store.setRetentionTime(2_000);
+        // what it wrote; the OS writes it out). Not less: a read running on a busy machine still walks
+        // the version it started on, whose pages must stay where they were until it ends.
+        store.setRetentionTime(10_000);
         // Indexes to build (an older data directory) are built after every database is open, one read
         // of a collection's documents for all of them.
         IndexedH2Collection.deferBuilds();
