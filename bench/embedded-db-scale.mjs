@@ -37,7 +37,7 @@ os.setPriority(10);
 const jarStamp = `${Math.round(statSync(JAR).mtimeMs)}-${statSync(JAR).size}`;
 const load = () => os.loadavg().map((l) => l.toFixed(2)).join(" ");
 const secs = (m) => (m === undefined ? "–" : `${(m / 1000).toFixed(1)} s`);
-const mib = (b) => `${(b / MiB).toFixed(0)} MiB`;
+const mib = (b) => (b === undefined ? "–" : `${(b / MiB).toFixed(0)} MiB`);
 const log = (line) => console.log(`embedded-db-scale: ${line}`);
 
 /** Seeds (or finds in the cache) N assessments and N/4 contacts; answers the directory and its meta. */
@@ -108,21 +108,28 @@ const memory = (pid) => {
 async function firstRequests(mongoUri, work) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const { app, startMs } = await startApp({ port, dataDir: path.join(work, "app"), mongoUri });
-  const time = async (fn) => {
+  const { app, startMs } = await startApp({ port, dataDir: path.join(work, "app"), mongoUri, timeoutMs: OPEN_LIMIT_MS });
+  const errors = [];
+  // A failed answer (a 503 while the engine is busy) is a figure too: its time and status are kept.
+  const time = async (label, fn) => {
     const t = performance.now();
-    const out = await fn();
+    const out = await fn().catch((error) => errors.push(`${label}: ${error.message.slice(0, 60)} after ${ms(performance.now() - t)}`));
     return [performance.now() - t, out];
   };
-  const [signInMs, cookie] = await time(() => signInCookie(base, "dealer0", PASSWORD));
+  const [signInMs, cookie] = await time("sign-in", () => signInCookie(base, "dealer0", PASSWORD));
   const list = () => call(base, "GET", "/api/assessments?limit=50", { cookie });
   const stats = () => call(base, "GET", "/api/dashboard/stats", { cookie });
-  const [listMs] = await time(list);
-  const [statsMs] = await time(stats);
-  const more = { list: await timed(list, { runs: 20, warmup: 0 }), stats: await timed(stats, { runs: 20, warmup: 0 }) };
+  const [listMs] = await time("first list", list);
+  const [statsMs] = await time("first dashboard", stats);
+  const more = {};
+  for (const [name, fn] of [["list", list], ["stats", stats]]) {
+    more[name] = await timed(fn, { runs: 20, warmup: 0 }).catch((error) => (errors.push(`${name}: ${error.message.slice(0, 60)}`), { p50: NaN, p95: NaN }));
+  }
   // The burst: 200 more at 8 connections, the two in turn.
-  await pool(200, 8, (i) => (i % 2 ? list() : stats()));
-  return { app, startMs, signInMs, listMs, statsMs, more };
+  let failed = 0;
+  await pool(200, 8, (i) => (i % 2 ? list() : stats()).catch(() => (failed += 1)));
+  if (failed) errors.push(`burst: ${failed} of 200 failed`);
+  return { app, startMs, signInMs, listMs, statsMs, more, errors };
 }
 
 /** `SOAK` updates of the big dealer's assessments at 8 connections; answers updates per second. */
@@ -136,7 +143,8 @@ async function soak(db, dealer) {
 }
 
 /** kill -9 during a stream of acknowledged inserts, then the reopen: its time and the acknowledged inserts lost. */
-async function killDuringInserts(engine, client, dir, port) {
+async function killDuringInserts(engine, dir, port) {
+  const client = await connect(port, 2000);
   const acknowledged = [];
   let stop = false;
   const crash = client.db(DB).collection("bench_kill_check");
@@ -184,17 +192,22 @@ async function measure(size) {
     row.afterOpen = memory(engine.pid);
     const mongoUri = `mongodb://127.0.0.1:${port}/${DB}`;
     const first = await firstRequests(mongoUri, work);
-    Object.assign(row, { appStartMs: first.startMs, signInMs: first.signInMs, listMs: first.listMs, statsMs: first.statsMs, more: first.more });
+    Object.assign(row, { appStartMs: first.startMs, signInMs: first.signInMs, listMs: first.listMs, statsMs: first.statsMs, more: first.more, errors: first.errors });
     row.afterBurst = memory(engine.pid);
     await stopProcess(first.app);
     const client = await connect(port);
     row.soakPerSecond = await soak(client.db(DB), new ObjectId(meta.dealer));
     row.fileAfterSoak = dirBytes(dir);
-    const killed = await killDuringInserts(engine, client, dir, port);
+    await client.close();
+    const killed = await killDuringInserts(engine, dir, port);
     engine = killed.reopened.proc;
     Object.assign(row, { recoveryMs: killed.reopened.openMs, acknowledged: killed.acknowledged, lost: killed.lost });
     if (!engine) row.failed = `after kill -9: did not open within ${OPEN_LIMIT_MS / 1000} s (${killed.reopened.exit})`;
     else row.afterRecovery = memoryMiB(engine.pid);
+    return row;
+  } catch (error) {
+    // What was measured before the failure stays in the row.
+    row.failed = error.message.split("\n")[0];
     return row;
   } finally {
     if (engine) await stopEngineCleanly(engine);
@@ -222,8 +235,9 @@ async function upgrade(from) {
   }
 }
 
-/** A driver client that gives up on a gone engine in 2 s (the kill's writers stop there). */
-const connect = (port) => new MongoClient(`mongodb://127.0.0.1:${port}/`, { serverSelectionTimeoutMS: 2000 }).connect();
+/** A driver client; the kill's writers give up on the gone engine after `timeoutMs`. */
+const connect = (port, timeoutMs = 120_000) =>
+  new MongoClient(`mongodb://127.0.0.1:${port}/`, { serverSelectionTimeoutMS: timeoutMs, socketTimeoutMS: 0 }).connect();
 const mem = (m) => (m ? `${m.rss.toFixed(0)} / ${m.hwm.toFixed(0)} MiB${m.live === undefined ? "" : `, live ${m.live.toFixed(0)} MiB`}` : "–");
 
 try {
@@ -232,7 +246,7 @@ try {
   else {
     const rows = [];
     for (const size of SIZES) {
-      const row = await measure(size);
+      const row = await measure(size).catch((error) => ({ size, contacts: 0, failed: error.message.split("\n")[0] }));
       rows.push(row);
       log(JSON.stringify(row));
     }
@@ -244,6 +258,7 @@ try {
         `| ${r.size.toLocaleString("en")} + ${r.contacts.toLocaleString("en")} | ${secs(r.seedMs)} | ${mib(r.dataBytes)} / ${mib(r.fileBytes)} | ${r.openMs === undefined ? r.failed : secs(r.openMs)} | ${mem(r.afterOpen)} | ${mem(r.afterBurst)} | ${secs(r.appStartMs)} | ${r.signInMs === undefined ? "–" : `${ms(r.signInMs)}, ${ms(r.listMs)}, ${ms(r.statsMs)}`} | ${m ? `${ms(m.list.p50)} / ${ms(m.list.p95)}` : "–"} | ${m ? `${ms(m.stats.p50)} / ${ms(m.stats.p95)}` : "–"} | ${r.soakPerSecond?.toFixed(0) ?? "–"} | ${r.fileAfterSoak ? `${mib(r.fileAfterSoak)} (${mib(r.fileAfterSoakStopped)})` : "–"} | ${r.recoveryMs === undefined ? (r.acknowledged === undefined ? "–" : "did not open") : secs(r.recoveryMs)} | ${r.lost === undefined ? "–" : `${r.lost} of ${r.acknowledged}`} | ${r.loadBefore} → ${r.loadAfter} |`,
       );
       if (r.failed && r.openMs !== undefined) log(`${r.size}: ${r.failed}`);
+      if (r.errors?.length) log(`${r.size}: ${r.errors.join("; ")}`);
     }
   }
 } catch (error) {

@@ -52,7 +52,7 @@ export async function startEngine({ dir, port, heapMb = 512 }) {
 }
 
 /** Starts server.mjs (the built app) and waits for /healthz; without `mongoUri` it starts its own engine. */
-export async function startApp({ port, dataDir, mongoUri }) {
+export async function startApp({ port, dataDir, mongoUri, timeoutMs = 60_000 }) {
   const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, NODE_ENV: "production" };
   if (mongoUri) env.MONGODB_URI = mongoUri;
   else delete env.MONGODB_URI;
@@ -62,7 +62,7 @@ export async function startApp({ port, dataDir, mongoUri }) {
   const app = spawn(process.execPath, [...nodeArgs, "server.mjs"], { cwd: root, env, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   app.stderr.on("data", (d) => (stderr += d));
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (app.exitCode !== null) throw new Error(`app exited:\n${stderr}`);
     try {
@@ -70,7 +70,7 @@ export async function startApp({ port, dataDir, mongoUri }) {
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`app not healthy within 60 s:\n${stderr}`);
+    if (Date.now() > deadline) throw new Error(`app not healthy within ${timeoutMs / 1000} s:\n${stderr}`);
     await new Promise((r) => setTimeout(r, 25));
   }
   return { app, startMs: performance.now() - started, stderr: () => stderr };
@@ -396,7 +396,8 @@ export async function openEngine({ dir, port, heapMb = 512, jar = LAUNCHER_JAR, 
   const started = performance.now();
   const proc = spawn(
     "nice",
-    [`-n${niceness}`, "java", `-Xmx${heapMb}m`, "-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError", "-jar", jar,
+    // `niceness` is where it ends up, also when this process is already niced.
+    [`-n${Math.max(0, niceness - os.getPriority())}`, "java", `-Xmx${heapMb}m`, "-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError", "-jar", jar,
       "--port", String(port), "--dir", dir, "--cache-mb", String(Math.max(16, Math.floor(heapMb / 4))), "--watch-stdin"],
     { stdio: ["pipe", "pipe", "pipe"] },
   );
@@ -447,7 +448,7 @@ export async function stopEngineCleanly(proc, graceMs = 120_000) {
  * of GC.heap_info added up (eden is empty after it, so this is what survives).
  */
 export function liveHeapMiB(pid) {
-  const jcmd = (command) => execFileSync("nice", ["-n10", "jcmd", String(pid), command], { encoding: "utf8", timeout: 120_000 });
+  const jcmd = (command) => execFileSync("nice", [`-n${Math.max(0, 10 - os.getPriority())}`, "jcmd", String(pid), command], { encoding: "utf8", timeout: 120_000 });
   jcmd("GC.run");
   const used = [...jcmd("GC.heap_info").matchAll(/(?:generation|region|heap)\s+total \d+K, used (\d+)K/g)];
   return used.length ? used.reduce((sum, m) => sum + Number(m[1]), 0) / 1024 : NaN;
