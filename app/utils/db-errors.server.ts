@@ -19,11 +19,15 @@ export function isDbUnavailableError(error: unknown) {
 /** The object store is unreachable (services' StorageUnavailableError, matched by name): also a 503. */
 export const isStorageUnavailableError = (error: unknown) => error instanceof Error && error.name === "StorageUnavailableError";
 
-/** What any request answers while the database is unreachable: screens show it, the API returns it. */
-export function serviceUnavailable() {
-  return new Response(JSON.stringify({ message: "Service temporarily unavailable" }), {
+/**
+ * What any request answers while the database is unreachable: screens show it, the API returns it.
+ * `reason` says why when it is known (the app still starting), `retryAfterSeconds` when to try again.
+ */
+export function serviceUnavailable(reason?: string, retryAfterSeconds = 2) {
+  const message = reason ? `Service temporarily unavailable: ${reason}` : "Service temporarily unavailable";
+  return new Response(JSON.stringify({ message }), {
     status: 503,
     statusText: "Service Unavailable",
-    headers: { "Content-Type": "application/json; charset=utf-8", "Retry-After": "2" },
+    headers: { "Content-Type": "application/json; charset=utf-8", "Retry-After": String(retryAfterSeconds), "Cache-Control": "no-store" },
   });
 }

@@ -1,4 +1,6 @@
+import Handlebars from "handlebars";
 import { randomBytes } from "node:crypto";
+import { serviceUnavailable } from "./db-errors.server";
 import { databaseStarting } from "./db.server";
 
 /**
@@ -19,8 +21,6 @@ export function startingHealth() {
   return { status: "starting" as const, reason: REASON, ...starting };
 }
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 /**
  * A page of its own (no app shell: rendering it needs the session, hence the database). With
@@ -53,9 +53,9 @@ a{color:#1864ab}
 <body>
 <main>
 <h1>DamageIQ is starting</h1>
-<p role="status" id="reason">${escapeHtml(reason)}</p>
+<p role="status" id="reason">${Handlebars.Utils.escapeExpression(reason)}</p>
 <p class="note js">This page opens by itself once the database is ready.</p>
-<p><a href="${escapeHtml(path)}">Try again</a></p>
+<p><a href="${Handlebars.Utils.escapeExpression(path)}">Try again</a></p>
 </main>
 <script nonce="${nonce}">${poll}</script>
 </body>
@@ -73,13 +73,7 @@ export function whileStarting(path: string): Response | null {
   const starting = databaseStarting();
   if (!starting || path === "/healthz") return null;
   const headers = { "Retry-After": String(STARTING_RETRY_SECONDS), "Cache-Control": "no-store" };
-  if (path.startsWith("/api/")) {
-    return new Response(JSON.stringify({ message: `Service temporarily unavailable: ${REASON}` }), {
-      status: 503,
-      statusText: "Service Unavailable",
-      headers: { ...headers, "Content-Type": "application/json; charset=utf-8" },
-    });
-  }
+  if (path.startsWith("/api/")) return serviceUnavailable(REASON, STARTING_RETRY_SECONDS);
   // The link stays on this site (a path given as "//host/…" would leave it).
   const page = startingPage(`/${path.replace(/^\/+/, "")}`, starting.progress);
   return new Response(page.html, {
