@@ -71,7 +71,8 @@ export function ensureLauncher() {
   log(`launcher built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
-export function ensureAppBuild() {
+/** build/ is missing or older than a source it is built from. */
+export function appBuildIsStale() {
   const built = mtime(path.join(root, process.env.BUILD_DIR ?? "build", "index.js"));
   const sources = Math.max(
     newest(path.join(root, "app")),
@@ -80,7 +81,11 @@ export function ensureAppBuild() {
     mtime(path.join(root, "package-lock.json")),
     mtime(path.join(root, "scripts/rechunk.mjs")),
   );
-  if (built <= sources) {
+  return built <= sources;
+}
+
+export function ensureAppBuild() {
+  if (appBuildIsStale()) {
     log("building the app");
     run(process.execPath, [path.join(root, "node_modules/@remix-run/dev/dist/cli.js"), "build"], {
       env: { ...process.env, NODE_ENV: "production" },

@@ -1,14 +1,14 @@
-import { existsSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { startEmbeddedDb } from "../app/utils/embedded-db.server";
+import { appBuildIsStale, ensureAppBuild } from "../scripts/setup.mjs";
 
 /** One database server for the run; every test file gets a database of its own on it. */
 export default async function setup(project: TestProject) {
-  const build = path.resolve(process.env.BUILD_DIR ?? "build", "index.js");
-  if (!existsSync(build)) {
-    throw new Error(`${build} is missing: run \`npm test\` (it builds the app first)`);
-  }
+  // The API tests run the built app: a file run on its own after a change to app/ must not test an
+  // older build, so a missing or stale build is rebuilt first.
+  if (appBuildIsStale()) ensureAppBuild();
   if (process.env.MONGODB_URI) {
     project.provide("mongoBaseUri", process.env.MONGODB_URI);
     return;
