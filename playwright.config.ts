@@ -7,10 +7,13 @@ export default defineConfig({
   testDir: "e2e",
   globalSetup: "./e2e/global-setup.ts",
   fullyParallel: false,
-  workers: 1,
+  // Two at once, each with an app and database of its own (e2e/global-setup.ts).
+  workers: 2,
   retries: process.env.CI ? 1 : 0,
-  timeout: 30_000,
-  expect: { timeout: 7_000 },
+  // Waits end as soon as their condition holds, so generous limits cost a passing run nothing and keep a
+  // loaded machine (two workers, other jobs) from failing a test that is only slow.
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
   reporter: [["list"], ["json", { outputFile: ".tmp/playwright-results.json" }]],
   use: {
     trace: "retain-on-failure",

@@ -5,6 +5,12 @@ import { createTestUser } from "../tests/accounts";
 
 type TestUser = Awaited<ReturnType<typeof createTestUser>>;
 
+// This worker's app and database (e2e/global-setup.ts starts one pair per worker slot; two workers running
+// at once never share a slot). Specs read E2E_BASE_URL / E2E_MONGODB_URI, so they need not know the slot.
+const slot = process.env.TEST_PARALLEL_INDEX ?? "0";
+process.env.E2E_BASE_URL = process.env[`E2E_BASE_URL_${slot}`];
+process.env.E2E_MONGODB_URI = process.env[`E2E_MONGODB_URI_${slot}`];
+
 async function connect() {
   if (mongoose.connection.readyState !== 1) {
     await mongoose.connect(process.env.E2E_MONGODB_URI!, { serverSelectionTimeoutMS: 5000 });

@@ -12,6 +12,8 @@ import { freePort, stopProcess } from "../app/utils/embedded-db.server";
  */
 export const ALLOW_LOCAL_MAIL_SERVERS = { OUTBOUND_ALLOW: "loopback" } as const;
 
+const START_TIMEOUT_MS = 120_000;
+
 export interface RunningApp {
   url: string;
   dataDir: string;
@@ -59,7 +61,8 @@ export async function startApp(
   proc.stderr?.on("data", (d: Buffer) => (output += d.toString()));
 
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 45_000;
+  // Generous: on a loaded machine the database and the app's first connection can take a while.
+  const deadline = Date.now() + START_TIMEOUT_MS;
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`app exited at start:\n${output}`);
     try {
@@ -70,7 +73,7 @@ export async function startApp(
     }
     if (Date.now() > deadline) {
       proc.kill("SIGKILL");
-      throw new Error(`app did not ${options.waitFor === "answering" ? "answer" : "become healthy"} within 45 s:\n${output}`);
+      throw new Error(`app did not ${options.waitFor === "answering" ? "answer" : "become healthy"} within ${START_TIMEOUT_MS / 1000} s:\n${output}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }
