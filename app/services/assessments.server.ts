@@ -76,8 +76,7 @@ export interface AssessmentJson {
   analysisError: string | null;
   videoFrames: { mediaUrl: string; videoUrl: string; at: number }[]; // Kept by the analysis; a damage found on one names its media URL.
   photoHashes: { mediaUrl: string; hash: string }[];
-  /** A photo that also appears on an earlier assessment of the same account: the photo, its file name (null before names were kept) and that assessment. */
-  photoWarnings: { mediaUrl: string; photoName: string | null; otherAssessmentId: string; otherTitle: string }[];
+  photoWarnings: { mediaUrl: string; photoName: string | null; otherAssessmentId: string; otherTitle: string }[]; // photoName: null on warnings from before names were kept
   audit: {
     at: string;
     by: string | null;
