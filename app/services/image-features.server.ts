@@ -94,12 +94,3 @@ function histogramDistance(a: number[], b: number[]) {
 export function featureDistance(a: ImageFeatures, b: ImageFeatures) {
   return 0.5 * (hashDistance(a.hash, b.hash) / 64) + 0.3 * histogramDistance(a.colour, b.colour) + 0.2 * histogramDistance(a.edges, b.edges);
 }
-
-/**
- * A hash with almost every bit alike is a picture without structure (a flat colour, a dark frame):
- * all such pictures look alike to the hash, so they say nothing about a photo being reused.
- */
-export const hasStructure = (hash: string) => {
-  const bits = BigInt(`0x${hash}`).toString(2).replace(/0/g, "").length;
-  return bits >= 8 && bits <= 56;
-};
