@@ -87,15 +87,16 @@ const assessmentSchema = new Schema(
      * URL, which a damage found on it names), with the video it comes from and its time in seconds.
      */
     videoFrames: { type: [new Schema({ mediaUrl: String, videoUrl: String, at: Number }, { _id: false })], default: [] },
-    /** 64-bit dHash (hex) and 16 × 16 thumbnail (base64) of each photo, for the reused-photo check. */
-    photoHashes: { type: [new Schema({ mediaUrl: String, hash: String, thumb: String }, { _id: false })], default: [] },
     /**
-     * The hashes cut in four 16-bit bands ("<band>:<4 hex digits>"): two hashes within 3 bits of each
-     * other share a band whole, so the reused-photo check finds candidates through an index.
+     * Each photo's 64-bit dHash (hex, shown by the API) and print for the reused-photo check: a 24 × 24
+     * colour thumbnail (base64) and the aspect ratio (docs/decisions/0030). Records analysed earlier
+     * held a greyscale `thumb` instead, until the start-up migration recomputed them.
      */
+    photoHashes: { type: [new Schema({ mediaUrl: String, hash: String, thumb: String, print: String, aspect: Number }, { _id: false })], default: [] },
+    /** The prints' index keys (photo-prints.server.ts printBands): the check finds candidates through an index. */
     photoBands: { type: [String], default: [] },
     photoWarnings: {
-      type: [new Schema({ mediaUrl: String, otherAssessmentId: Schema.Types.ObjectId, otherTitle: String }, { _id: false })],
+      type: [new Schema({ mediaUrl: String, photoName: String, otherAssessmentId: Schema.Types.ObjectId, otherTitle: String }, { _id: false })],
       default: [],
     },
     audit: { type: [auditSchema], default: [] },
@@ -227,9 +228,10 @@ export interface AssessmentRecord {
   aiAnalysis?: { confidence: number; description: string; provider: "openai" | "embedded" | "none"; model?: string };
   analysisError?: string;
   videoFrames: VideoFrameRecord[];
-  photoHashes: { mediaUrl: string; hash: string; thumb?: string }[];
+  photoHashes: { mediaUrl: string; hash: string; thumb?: string; print?: string; aspect?: number }[];
   photoBands: string[];
-  photoWarnings: { mediaUrl: string; otherAssessmentId: Types.ObjectId; otherTitle: string }[];
+  /** `photoName`: the photo's file name as uploaded (absent on warnings from before it was kept). */
+  photoWarnings: { mediaUrl: string; photoName?: string; otherAssessmentId: Types.ObjectId; otherTitle: string }[];
   audit: AuditEntry[];
   sentAt?: Date;
   supplementOf?: Types.ObjectId;
@@ -493,6 +495,20 @@ export async function findAssessmentsSharingPhotoBands({
     .sort({ createdAt: -1 })
     .limit(limit)
     .lean<Pick<AssessmentRecord, "_id" | "title" | "photoHashes" | "supersededBy">[]>();
+}
+
+/** Assessments whose photo prints predate colour-aware matching (no `print`), by id after `after`. */
+export async function findAssessmentsWithOldPhotoPrints({ after, limit }: { after: Types.ObjectId | null; limit: number }) {
+  return Assessment.find({ "photoHashes.0": trusted({ $exists: true }), "photoHashes.print": trusted({ $exists: false }), ...(after ? { _id: trusted({ $gt: after }) } : {}) })
+    .select({ ownerId: 1, photoHashes: 1, videoFrames: 1 })
+    .sort({ _id: 1 })
+    .limit(limit)
+    .lean<Pick<AssessmentRecord, "_id" | "ownerId" | "photoHashes" | "videoFrames">[]>();
+}
+
+/** Replaces an assessment's photo prints and their index keys (a migration: updatedAt stays). */
+export async function setPhotoPrints(id: Types.ObjectId, photoHashes: AssessmentRecord["photoHashes"], photoBands: string[]) {
+  await Assessment.updateOne({ _id: id }, { $set: { photoHashes, photoBands } }, { timestamps: false });
 }
 
 /**

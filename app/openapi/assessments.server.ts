@@ -112,6 +112,12 @@ export function describeAssessments(registry: OpenAPIRegistry, email: EmailSchem
       videoFrames: z
         .array(record({ mediaUrl: z.string(), videoUrl: z.string(), at: z.number().openapi({ description: "Seconds into the video" }) }))
         .openapi({ description: "The frames the analysis took from each video, kept as images (`mediaUrl`) of the video `videoUrl`" }),
+      photoWarnings: z
+        .array(record({ mediaUrl: z.string(), photoName: z.string().nullable(), otherAssessmentId: z.string(), otherTitle: z.string() }))
+        .openapi({
+          description:
+            "Each photo (`mediaUrl`, its file name `photoName`) that also appears, resized, re-encoded or cropped, on an earlier assessment of the same account (`otherAssessmentId`, `otherTitle`): one per photo per earlier assessment",
+        }),
       damageCategories: z.array(z.string()),
       aiAnalysis: record({ confidence: z.number(), description: z.string(), provider: z.string(), model: z.string().nullable() }).nullable(),
       analysisError: z.string().nullable(),

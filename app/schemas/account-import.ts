@@ -130,10 +130,20 @@ const assessment = assessmentUpdateSchema.extend({
   analysisError: optionalString("analysisError", 1000),
   // At most 24 pictures go to the analysis (MAX_PICTURES), any of them a video's frame.
   videoFrames: list("video frames", z.object({ mediaUrl, videoUrl: mediaUrl, at: z.number().min(0).max(86_400) }), 24).default([]),
-  photoHashes: list("photo hashes", z.object({ mediaUrl, hash: z.string().regex(/^[0-9a-f]{16}$/, "A photo hash is 16 hex digits") }), MAX_ASSESSMENT_MEDIA).default([]),
+  photoHashes: list(
+    "photo hashes",
+    z.object({
+      mediaUrl,
+      hash: z.string().regex(/^[0-9a-f]{16}$/, "A photo hash is 16 hex digits"),
+      // The reused-photo print (docs/decisions/0030): 24 × 24 × 3 bytes in base64, and the aspect ratio.
+      print: z.string().regex(/^[A-Za-z0-9+/]{2304}$/, "A photo print is 1728 bytes in base64").optional(),
+      aspect: z.number().positive().max(100).optional(),
+    }),
+    MAX_ASSESSMENT_MEDIA,
+  ).default([]),
   photoWarnings: list(
     "photo warnings",
-    z.object({ mediaUrl, otherAssessmentId: ref("otherAssessmentId"), otherTitle: text("otherTitle", ASSESSMENT_LIMITS.title) }),
+    z.object({ mediaUrl, photoName: text("photoName", 255).optional(), otherAssessmentId: ref("otherAssessmentId"), otherTitle: text("otherTitle", ASSESSMENT_LIMITS.title) }),
     MAX_ASSESSMENT_MEDIA * 5,
   ).default([]),
   audit: list("audit entries", auditEntry, AUDIT_ENTRIES).default([]),

@@ -9,7 +9,7 @@ import { mediaIdOf } from "~/schemas/media-url";
 import { ARCHIVE_FORMAT, badArchive, BATCH, lines, loadUpload, MAX_RECORDS, MAX_REPORTED_LINES, tooLarge, walkArchive } from "./account-archive.server";
 import type { Manifest } from "./account-export.server";
 import type { Actor } from "./actor";
-import { photoBandsOf } from "./image-features.server";
+import { printBands } from "./photo-prints.server";
 
 /**
  * The account's data back in (docs/decisions/0012): import streams the archive line by line, twice
@@ -366,9 +366,10 @@ function resolveAssessment(
   doc.videoFrames = frames;
   const shown = (url: unknown) => typeof url === "string" && (kept.includes(url) || frames.some((f) => f.mediaUrl === url));
   doc.damages = (doc.damages as { mediaUrl?: string }[]).map(({ mediaUrl, ...damage }) => (shown(mediaUrl) ? { ...damage, mediaUrl } : damage));
-  const hashes = (doc.photoHashes as { mediaUrl: string; hash: string }[]).filter((p) => shown(p.mediaUrl));
+  const hashes = (doc.photoHashes as { mediaUrl: string; hash: string; print?: string; aspect?: number }[]).filter((p) => shown(p.mediaUrl));
   doc.photoHashes = hashes;
-  doc.photoBands = photoBandsOf(hashes.map((p) => p.hash));
+  // Prints exported before colour-aware matching have none: the start-up migration makes them.
+  doc.photoBands = printBands(hashes.flatMap(({ print, aspect }) => (print && aspect ? [{ print, aspect }] : [])));
   doc.photoWarnings = (doc.photoWarnings as { mediaUrl: string; otherAssessmentId: string; otherTitle: string }[]).flatMap((w) => {
     const other = ctx.assessment(w.otherAssessmentId);
     return shown(w.mediaUrl) && other ? [{ ...w, otherAssessmentId: new Types.ObjectId(other) }] : [];

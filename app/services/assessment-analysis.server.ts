@@ -1,6 +1,5 @@
 import {
   findAssessment,
-  findAssessmentsSharingPhotoBands,
   transitionAssessment,
   type AssessmentRecord,
 } from "~/models/assessment.server";
@@ -16,10 +15,9 @@ import { assessmentNotFound, auditActor, getAssessment } from "./assessments.ser
 import type { Actor } from "./actor";
 import { notifyAssessmentCompleted } from "./outbox.server";
 import { assessmentEventData, emitEvent, estimateOrderKey } from "./webhooks.server";
-import { findEarlierVersions } from "~/models/estimate.server";
-import { differenceHash, hashDistance, hasStructure, photoBandsOf, thumbnailDistance, thumbnailPrint } from "./image-features.server";
 import { enqueueJob, getJob, PermanentJobError, registerJobHandler, waitForJob, type JobRecord } from "./jobs.server";
 import { readMedia } from "./storage/uploads.server";
+import { reusedPhotos } from "./reused-photos.server";
 import { discardFrames, keepFrames, nameFrames } from "./video-frames.server";
 import { quoteForVendor } from "./vendors.server";
 import { env } from "~/utils/env.server";
@@ -35,18 +33,6 @@ import { NotFound } from "~/utils/domain-errors";
 
 /** How long `POST /api/assessments/{id}/analyze` waits for the result before answering the assessment as it stands. */
 export const ANALYZE_WAIT_MS = 5_000;
-/**
- * Candidates share a 16-bit band of the hash (found through the index; certain within 3 bits) and
- * lie within this many bits: a heavy downscale and recompression moves the hash up to 4 bits.
- */
-export const REUSED_PHOTO_BITS = 8;
-/**
- * A candidate is the same photo when the thumbnails are this close too (thumbnailDistance): the same
- * picture resized, recompressed, brightened or converted measured 0.01–0.072, another shot of the
- * same scene (the camera moved by 1 % of the width) 0.09 and up (docs/decisions/0018).
- */
-export const REUSED_PHOTO_THUMB = 0.08;
-const REUSED_PHOTO_CANDIDATES = 20;
 /** Pictures sent to the provider for one assessment (20 photos, or fewer photos and some video frames). */
 export const MAX_PICTURES = 24;
 const EVERY_OWNER: OwnerScope = { allOwners: true };
@@ -93,14 +79,16 @@ export async function analyzeAssessment(actor: Actor, id: string, waitMs = ANALY
  */
 async function photosOf(record: AssessmentRecord, signal: AbortSignal) {
   const photos: AnalysisPhoto[] = [];
+  const names = new Map<string, string>();
   for (const [i, mediaUrl] of record.mediaUrls.entries()) {
     const media = await readMedia(mediaUrl, { ownerId: String(record.ownerId) });
     if (!media) throw new PermanentJobError(`The file ${mediaUrl} is no longer stored`);
+    names.set(mediaUrl, media.name);
     const filesAfter = record.mediaUrls.length - i - 1;
     const framesPerVideo = Math.max(1, Math.min(MAX_VIDEO_FRAMES, MAX_PICTURES - photos.length - filesAfter));
-    photos.push(...(await toAnalysisPhotos([{ mediaUrl, ...media }], { signal, framesPerVideo })));
+    photos.push(...(await toAnalysisPhotos([{ mediaUrl, contentType: media.contentType, bytes: media.bytes }], { signal, framesPerVideo })));
   }
-  return nameFrames(photos);
+  return { photos: nameFrames(photos), names };
 }
 
 const worst = (severities: Severity[]) =>
@@ -136,60 +124,6 @@ async function priceOf(record: AssessmentRecord, result: AnalysisResult) {
   return { estimatedCost: total, aiEstimatedCost: total, lineItems, estimateSheet };
 }
 
-type PhotoPrint = AssessmentRecord["photoHashes"][number];
-
-/**
- * The same photo: hashes within REUSED_PHOTO_BITS and thumbnails within REUSED_PHOTO_THUMB. A print
- * stored before thumbnails existed has only its hash: then only an identical hash counts.
- */
-function samePhoto(mine: PhotoPrint, theirs: PhotoPrint) {
-  if (hashDistance(mine.hash, theirs.hash) > REUSED_PHOTO_BITS) return false;
-  if (!mine.thumb || !theirs.thumb) return mine.hash === theirs.hash;
-  return thumbnailDistance(mine.thumb, theirs.thumb) <= REUSED_PHOTO_THUMB;
-}
-
-/**
- * Each media file's prints (a video's first frame), and which of the owner's earlier assessments
- * show the same photo: one warning per photo per earlier assessment (a photo uploaded twice here,
- * or held twice there, is still one), never one of this estimate's own earlier versions, and for an
- * estimate and its supplement only the latest version that holds it.
- */
-async function reusedPhotos(record: AssessmentRecord, photos: AnalysisPhoto[]) {
-  const firstPhotos = photos.filter((p, i) => photos.findIndex((q) => q.mediaUrl === p.mediaUrl) === i);
-  const photoHashes: PhotoPrint[] = await Promise.all(
-    firstPhotos.map(async (p) => ({ mediaUrl: p.mediaUrl, hash: await differenceHash(p.bytes), thumb: await thumbnailPrint(p.bytes) })),
-  );
-  const structured = photoHashes.filter((p) => hasStructure(p.hash));
-  const photoBands = photoBandsOf(structured.map((p) => p.hash));
-  const [candidates, ownVersions] = await Promise.all([
-    findAssessmentsSharingPhotoBands({
-      ownerId: String(record.ownerId),
-      bands: photoBands,
-      exceptId: String(record._id),
-      before: record.createdAt,
-      limit: REUSED_PHOTO_CANDIDATES,
-    }),
-    findEarlierVersions({ scope: { ownerId: String(record.ownerId) }, record }),
-  ]);
-  const own = new Set(ownVersions.map((v) => String(v._id)));
-  const others = candidates.filter((other) => !own.has(String(other._id)));
-  const photoWarnings: AssessmentRecord["photoWarnings"] = [];
-  for (const other of others) {
-    const theirsTaken = new Set<string>();
-    for (const mine of structured) {
-      const theirs = other.photoHashes.find((t) => !theirsTaken.has(t.mediaUrl) && samePhoto(mine, t));
-      if (!theirs) continue;
-      theirsTaken.add(theirs.mediaUrl);
-      // One of my photos matching two of theirs is still one warning (the inner find stops at the first).
-      photoWarnings.push({ mediaUrl: mine.mediaUrl, otherAssessmentId: other._id, otherTitle: other.title });
-    }
-  }
-  // An earlier version that a matching later version replaced: the later one names the estimate.
-  const warned = new Set(photoWarnings.map((w) => String(w.otherAssessmentId)));
-  const replaced = new Set(others.filter((o) => o.supersededBy && warned.has(String(o.supersededBy))).map((o) => String(o._id)));
-  return { photoHashes, photoBands, photoWarnings: photoWarnings.filter((w) => !replaced.has(String(w.otherAssessmentId))) };
-}
-
 /**
  * What the estimate keeps of the provider's answer: its first MAX_DAMAGES damages (the most an
  * estimate holds, so the product can always edit, print and re-import what it stored), and when it
@@ -212,9 +146,9 @@ async function runAnalysis(job: JobRecord, { signal }: { signal: AbortSignal }) 
   // Someone moved it on meanwhile, or an earlier run already finished it: nothing to do.
   if (record.status !== "analyzing") return { skipped: record.status };
 
-  const photos = await photosOf(record, signal);
+  const { photos, names } = await photosOf(record, signal);
   const { result, note } = keptDamages(await (await analysisProvider()).analyze(photos, { signal }));
-  const [price, reuse] = await Promise.all([priceOf(record, result), reusedPhotos(record, photos)]);
+  const [price, reuse] = await Promise.all([priceOf(record, result), reusedPhotos(record, photos, names)]);
   signal.throwIfAborted();
   const owner = { ownerId: String(record.ownerId), assessmentId: id };
   const videoFrames = await keepFrames(owner, photos);

@@ -76,7 +76,7 @@ export interface AssessmentJson {
   analysisError: string | null;
   videoFrames: { mediaUrl: string; videoUrl: string; at: number }[]; // Kept by the analysis; a damage found on one names its media URL.
   photoHashes: { mediaUrl: string; hash: string }[];
-  photoWarnings: { mediaUrl: string; otherAssessmentId: string; otherTitle: string }[];
+  photoWarnings: { mediaUrl: string; photoName: string | null; otherAssessmentId: string; otherTitle: string }[]; // photoName: null on warnings from before names were kept
   audit: {
     at: string;
     by: string | null;
@@ -163,6 +163,7 @@ function toJson(record: AssessmentRecord, contacts: Map<string, ContactJson>, ow
     photoHashes: (record.photoHashes ?? []).map((p) => ({ mediaUrl: p.mediaUrl, hash: p.hash })),
     photoWarnings: (record.photoWarnings ?? []).map((w) => ({
       mediaUrl: w.mediaUrl,
+      photoName: w.photoName ?? null,
       otherAssessmentId: String(w.otherAssessmentId),
       otherTitle: w.otherTitle,
     })),

@@ -48,6 +48,23 @@ describe("data migrations at start-up", () => {
     expect(after[0].updatedAt).toEqual(v1.updatedAt);
   });
 
+  it("never matches a greyscale print from before colour-aware matching: recomputed from the media, or dropped when the file is gone", async () => {
+    const thumb = Buffer.alloc(256, 7).toString("base64");
+    const old = await Assessment.create({
+      ownerId,
+      title: "Red car, analysed last year",
+      status: "completed",
+      photoHashes: [{ mediaUrl: "/media/0123456789abcdef01234567", hash: "0f0f0f0f0f0f0f0f", thumb }],
+      photoBands: ["0:0f0f", "1:0f0f", "2:0f0f", "3:0f0f"],
+    });
+    await runDataMigrations();
+    await runDataMigrations();
+    const after = await Assessment.findById(old._id).lean<{ photoHashes: unknown[]; photoBands: string[]; updatedAt: Date }>();
+    expect(after?.photoHashes).toEqual([]);
+    expect(after?.photoBands).toEqual([]);
+    expect(after?.updatedAt).toEqual(old.updatedAt);
+  });
+
   it("refuses a record for an account that is gone, one by one or in a batch, and keeps none of it", async () => {
     const gone = new Types.ObjectId();
     await expect(Assessment.create({ ownerId: gone, title: "Orphan" })).rejects.toMatchObject({ status: 401 });

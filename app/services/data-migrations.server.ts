@@ -3,6 +3,7 @@ import { linkSupplements } from "~/models/estimate.server";
 import { isDbUnavailableError } from "~/utils/db-errors.server";
 import { db } from "~/utils/db.server";
 import { isRefusal } from "~/utils/domain-errors";
+import { migratePhotoPrints } from "./reused-photos.server";
 
 /**
  * Data written by earlier versions, brought to what the code now means (docs/decisions/0018). Each
@@ -21,6 +22,11 @@ const steps: { name: string; run: () => Promise<number> }[] = [
     // `supersededBy` existed mark the version they replaced.
     name: "supplements replace their sent version",
     run: () => linkSupplements(),
+  },
+  {
+    // Greyscale prints took a red car for a blue one (docs/decisions/0030): recomputed from the media.
+    name: "photo prints for the colour-aware reused-photo check",
+    run: () => migratePhotoPrints(),
   },
 ];
 

@@ -37,42 +37,6 @@ export async function differenceHash(input: Buffer) {
   return hash.toString(16).padStart(16, "0");
 }
 
-const THUMB_SIDE = 16;
-
-/**
- * A 16 × 16 greyscale thumbnail (base64 of its 256 bytes): the reused-photo check's second look,
- * finer than the 64-bit hash (docs/decisions/0018).
- */
-export async function thumbnailPrint(input: Buffer) {
-  const data = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS })
-    .rotate()
-    .greyscale()
-    .resize(THUMB_SIDE, THUMB_SIDE, { fit: "fill" })
-    .raw()
-    .toBuffer();
-  return data.toString("base64");
-}
-
-/** The thumbnail's pixels as z-scores: brightness and contrast changes do not count. */
-function standardised(print: string) {
-  const values = [...Buffer.from(print, "base64")];
-  const mean = values.reduce((s, v) => s + v, 0) / values.length;
-  const sd = Math.sqrt(values.reduce((s, v) => s + (v - mean) ** 2, 0) / values.length) || 1;
-  return values.map((v) => (v - mean) / sd);
-}
-
-/**
- * Mean absolute difference of two thumbnails' z-scores: about 0.01–0.07 for the same picture
- * resized, recompressed, brightened or converted; 0.09 and up for another shot of the same scene
- * (moved by 1 % of its width), 0.2+ for a changed one. Infinity when the two are not comparable.
- */
-export function thumbnailDistance(a: string, b: string) {
-  const x = standardised(a);
-  const y = standardised(b);
-  if (x.length !== THUMB_SIDE * THUMB_SIDE || y.length !== x.length) return Number.POSITIVE_INFINITY;
-  return x.reduce((sum, v, i) => sum + Math.abs(v - y[i]), 0) / x.length;
-}
-
 function normalise(values: number[]) {
   const sum = values.reduce((s, v) => s + v, 0);
   return sum === 0 ? values.map(() => 0) : values.map((v) => v / sum);
@@ -129,22 +93,4 @@ function histogramDistance(a: number[], b: number[]) {
 /** 0 for the same picture, up to 1 for unrelated ones: the hash weighs most, then colour, then edges. */
 export function featureDistance(a: ImageFeatures, b: ImageFeatures) {
   return 0.5 * (hashDistance(a.hash, b.hash) / 64) + 0.3 * histogramDistance(a.colour, b.colour) + 0.2 * histogramDistance(a.edges, b.edges);
-}
-
-/**
- * A hash with almost every bit alike is a picture without structure (a flat colour, a dark frame):
- * all such pictures look alike to the hash, so they say nothing about a photo being reused.
- */
-export const hasStructure = (hash: string) => {
-  const bits = BigInt(`0x${hash}`).toString(2).replace(/0/g, "").length;
-  return bits >= 8 && bits <= 56;
-};
-
-/**
- * The bands an assessment's photo hashes are indexed by for the reused-photo check: each hash with
- * structure cut in four 16-bit bands ("<band>:<4 hex digits>").
- */
-export function photoBandsOf(hashes: string[]) {
-  const bandsOf = (hash: string) => [0, 1, 2, 3].map((band) => `${band}:${hash.slice(band * 4, band * 4 + 4)}`);
-  return [...new Set(hashes.filter(hasStructure).flatMap(bandsOf))];
 }

@@ -1,5 +1,6 @@
 import { SendKeyField } from "../email/SendKeyField";
 import { Alert } from "#mantine/components/Alert/Alert";
+import { Anchor } from "#mantine/components/Anchor/Anchor";
 import { Badge } from "#mantine/components/Badge/Badge";
 import { Button } from "#mantine/components/Button/Button";
 import { Card } from "#mantine/components/Card/Card";
@@ -134,11 +135,20 @@ export function ResultCard({ assessment }: { assessment: AssessmentJson }) {
           </Text>
           <Text data-testid="result-description">{assessment.aiAnalysis?.description ?? t("No description.")}</Text>
         </div>
-        {photoWarnings.map((w) => (
-          <Alert key={`${w.mediaUrl}-${w.otherAssessmentId}`} color="orange" title={t("Photo seen before")}>
-            {t("This photo also appears on assessment “")}{w.otherTitle}”.
-          </Alert>
-        ))}
+        {photoWarnings.map((w) => {
+          // The photo's number on this assessment (the order the files were picked) and its file name.
+          const n = assessment.mediaUrls.indexOf(w.mediaUrl) + 1;
+          return (
+            <Alert key={`${w.mediaUrl}-${w.otherAssessmentId}`} color="orange" title={t("Photo seen before")} data-testid="photo-warning">
+              {w.photoName
+                ? t("Photo {{n}} ({{name}}) also appears on an earlier assessment:", { n, name: w.photoName })
+                : t("Photo {{n}} also appears on an earlier assessment:", { n })}{" "}
+              <Anchor component={Link} to={`/estimates?view=${w.otherAssessmentId}`}>
+                {w.otherTitle}
+              </Anchor>
+            </Alert>
+          );
+        })}
         <Group justify="flex-end" wrap="wrap">
           <Form method="post">
             <Button type="submit" name="intent" value="new" variant="default">
