@@ -1,4 +1,4 @@
-import mongoose, { Schema, Types } from "mongoose";
+import mongoose, { Schema, trusted, Types } from "mongoose";
 import { ASSESSMENT_STATUSES, type AssessmentStatus } from "~/schemas/assessment";
 import { Assessment, costFigures, countAssessmentsByStatus, sumRevenue } from "./assessment.server";
 import {
@@ -40,7 +40,7 @@ const figureSchema = new Schema(
   { collection: FIGURES_COLLECTION, versionKey: false, strict: false },
 );
 const DashboardFigure = defineModel("DashboardFigure", figureSchema);
-const figures = () => mongoose.connection.collection<{ _id: unknown } & Record<string, unknown>>(FIGURES_COLLECTION);
+const figures = () => mongoose.connection.collection(FIGURES_COLLECTION);
 
 export interface DashboardFigures {
   total: number;
@@ -121,10 +121,10 @@ export async function dashboardFigures(scope: OwnerScope, now = new Date()): Pro
   } else {
     const [all, unbuilt] = await Promise.all([
       DashboardFigure.findOne({ _id: "all", ready: true }).select({ _id: 1 }).lean(),
-      DashboardFigure.countDocuments({ ready: { $ne: true } }),
+      DashboardFigure.countDocuments({ ready: trusted({ $ne: true }) }),
     ]);
     if (all && unbuilt === 0) {
-      const docs = await DashboardFigure.find({ _id: { $ne: "all" } }).select(PROJECTION(today)).lean<Counters[]>();
+      const docs = await DashboardFigure.find({ _id: trusted({ $ne: "all" }) }).select(PROJECTION(today)).lean<Counters[]>();
       return asFigures(docs, today);
     }
     startBuild("all", buildAll);
@@ -156,7 +156,7 @@ async function lease(_id: unknown) {
 }
 
 async function buildOwner(ownerId: Types.ObjectId) {
-  if (await lease(ownerId)) await rebuildOwner(ownerId);
+  if (await lease(ownerId)) await buildFigures(ownerId);
 }
 
 async function buildAll() {
@@ -165,7 +165,7 @@ async function buildAll() {
   for (const doc of await figures().find({ ready: { $ne: true }, _id: { $ne: "all" } } as never, { projection: { _id: 1 } }).toArray()) owners.add(String(doc._id));
   for (const owner of owners) {
     const id = new Types.ObjectId(owner);
-    if (!(await figures().findOne({ _id: id, ready: true }))) await rebuildOwner(id);
+    if (!(await figures().findOne({ _id: id, ready: true }))) await buildFigures(id);
   }
   await figures().updateOne({ _id: "all" }, { $set: { ready: true }, $unset: { lease: 1 } });
 }
@@ -186,15 +186,31 @@ const add = (into: Required<Counters>, tally: string | undefined) => {
 };
 const empty = (): Required<Counters> => ({ total: 0, status: {}, value: 0, revenue: 0, compared: 0, within: 0, sent: {} });
 
+/** Settles every assessment of the account whose tally is not its contribution (compare-and-set: safe beside live writes). */
+async function settleDirty(ownerId: Types.ObjectId) {
+  for await (const doc of ownersAssessments(ownerId)) if (doc.tally !== tallyOf(doc)) await settleAssessment(doc._id);
+}
+
 /**
- * Builds an account's counters from a full count: every assessment whose tally is not its
- * contribution is settled (compare-and-set, safe beside live writes), then the tallies are summed
- * and written over the counters, only if no change moved them meanwhile (`seq`); else counted again.
+ * Builds an account's counters the first time: every tally the counters hold came with its `$inc`, and
+ * an assessment without a tally was never counted, so settling those is the whole build, beside live
+ * writes, by any number of processes at once.
+ */
+export async function buildFigures(ownerId: Types.ObjectId) {
+  await settleDirty(ownerId);
+  await figures().updateOne({ _id: ownerId }, { $set: { ready: true }, $unset: { lease: 1 } }, { upsert: true });
+}
+
+/**
+ * Repairs an account's counters (after a crash between a tally's swap and its `$inc`, or a counter
+ * changed by hand): the dirty assessments settled, then the tallies summed and written over the
+ * counters, only if no change moved them meanwhile (`seq`), else counted again (an account written
+ * to without pause may need the command run again).
  */
 export async function rebuildOwner(ownerId: Types.ObjectId) {
   await figures().updateOne({ _id: ownerId }, { $setOnInsert: { seq: 0 } }, { upsert: true });
   for (let attempt = 0; attempt < 10; attempt++) {
-    for await (const doc of ownersAssessments(ownerId)) if (doc.tally !== tallyOf(doc)) await settleAssessment(doc._id);
+    await settleDirty(ownerId);
     const seq = (await figures().findOne({ _id: ownerId }, { projection: { seq: 1 } }))?.seq;
     const sums = empty();
     let dirty = false;
@@ -209,7 +225,7 @@ export async function rebuildOwner(ownerId: Types.ObjectId) {
     );
     if (matchedCount === 1) return;
   }
-  throw new Error(`The dashboard figures of ${String(ownerId)} kept changing while they were rebuilt`);
+  throw new Error(`The dashboard figures of ${String(ownerId)} kept changing while they were rebuilt: run the command again`);
 }
 
 export interface FigureDifference {
