@@ -6,6 +6,7 @@ import {
   type AssessmentUpdateInput,
 } from "~/schemas/assessment";
 import { DAMAGE_LOCATIONS, DAMAGE_TYPES, SEVERITIES, type DamageLocation, type DamageType, type Severity } from "~/schemas/damage";
+import { dashboardTally } from "./dashboard-tally.server";
 import { defineModel } from "./define-model.server";
 import { searchFilter } from "./list-filter.server";
 import { isObjectIdHex, ownerFilter, type OwnerScope } from "./owner-scope.server";
@@ -166,6 +167,8 @@ assessmentSchema.index({ ownerId: 1, photoBands: 1 });
 
 const figures = writeCache("assessments-changed");
 assessmentSchema.plugin(figures.forgetOnWrite);
+// Every write keeps the owner's dashboard counters (docs/decisions/0030).
+assessmentSchema.plugin(dashboardTally);
 export const Assessment = defineModel("Assessment", assessmentSchema);
 
 /**

@@ -1,8 +1,6 @@
 import {
   assessmentFigure,
-  costFigures,
   countAssessments,
-  countAssessmentsByStatus,
   findAssessment,
   findAssessments,
   insertAssessment,
@@ -10,13 +8,13 @@ import {
   newAssessmentId,
   removeAssessment,
   replaceAssessmentFields,
-  sumRevenue,
   transitionAssessment,
   type AssessmentRecord,
   type AuditActor,
 } from "~/models/assessment.server";
 import { findContact, findContactsByIds } from "~/models/contact.server";
-import { ownerNames, scopeFor, type OwnerScope } from "~/models/owner-scope.server";
+import { dashboardFigures } from "~/models/dashboard-figures.server";
+import { ownerNames, scopeFor } from "~/models/owner-scope.server";
 import { imageInUse } from "~/models/training-item.server";
 import { findVendor } from "~/models/user.server";
 import type {
@@ -245,16 +243,9 @@ export async function listAssessments(actor: Actor, { q, status, limit, offset =
   return present(actor, await findAssessments({ scope: scopeFor(actor), q, status, skip: offset, limit }));
 }
 
-/** Counts per status and in all over every assessment in scope. */
-async function statusCounts(scope: OwnerScope) {
-  const byStatus = await countAssessmentsByStatus({ scope });
-  return { total: Object.values(byStatus).reduce((sum, n) => sum + n, 0), byStatus };
-}
-
 /**
- * The Estimates screen: how many assessments the scope holds and how many wait for review (over the
- * whole set), how many the filters matched, one page. Only the counts the screen shows are asked
- * for: the owner's count is kept by the engine, one status is one index range.
+ * The Estimates screen: how many assessments the scope holds and how many wait for review (the
+ * dashboard's counters), how many the filters matched, one page.
  */
 export async function assessmentsPage<T = AssessmentJson>(
   actor: Actor,
@@ -268,19 +259,19 @@ export async function assessmentsPage<T = AssessmentJson>(
   }: { q?: string; status?: AssessmentStatus; page: number; pageSize: number; fields?: readonly (keyof AssessmentRecord)[]; shape?: AssessmentShape<T> },
 ) {
   const scope = scopeFor(actor);
-  const [total, pendingReview, filtered] = await Promise.all([
-    assessmentFigure(scope, "total", () => countAssessments({ scope })),
-    assessmentFigure(scope, "completed", () => countAssessments({ scope, status: "completed" })),
+  const [figures, filtered] = await Promise.all([
+    dashboardFigures(scope),
     // Without a search the status's count, or the total, is the answer.
     q || (status && status !== "completed")
       ? assessmentFigure(scope, `matched ${JSON.stringify([status ?? null, q ?? null])}`, () => countAssessments({ scope, q, status }))
       : undefined,
   ]);
+  const { total, byStatus: { completed: pendingReview } } = figures;
   const matched = filtered ?? (status ? pendingReview : total);
   const pageCount = Math.max(1, Math.ceil(matched / pageSize));
   const current = Math.min(Math.max(1, page), pageCount);
   const records = await findAssessments({ scope, q, status, skip: (current - 1) * pageSize, limit: pageSize, fields });
-  return { assessments: await present(actor, records, shape), matched, page: current, pageCount, total, pendingReview };
+  return { assessments: await present(actor, records, shape), matched, page: current, pageCount, total, pendingReview, figures };
 }
 
 /** One assessment in scope; 404 "Assessment not found" for another account's or a malformed id. */
@@ -354,38 +345,29 @@ export async function rejectAssessment(actor: Actor, id: string, note?: string) 
   return presentOne(actor, record);
 }
 
-/** A final cost within this share of the AI's estimate counts as accurate. */
-export const AI_ACCURACY_TOLERANCE = 0.15;
 const RECENT_COUNT = 5;
 
 /**
- * `GET /api/dashboard/stats`, every figure computed by the database over the assessments in scope:
+ * `GET /api/dashboard/stats`, the figures read from the scope's counters (docs/decisions/0030; each
+ * figure's definition is dashboard-tally's tallyOf):
  * - totalAssessments: all of them;
  * - pendingReviews: status completed (the AI is done, a person has not reviewed it yet);
  * - totalRevenue: the sum of estimatedCost (dollars; a TBD cost adds nothing) of the latest versions
  *   that are sent and not declined by the customer, or approved by the customer (docs/decisions/0019);
  * - aiAccuracy: of the reviewed and sent assessments that have both an AI estimate and a final cost,
  *   the share whose final cost stayed within 15 % of the AI's, in percent with one decimal; 0 when none;
- * - recentAssessments: the 5 newest;
+ * - recentAssessments: the 5 newest (an index walk of the list's order);
  * - workflow: the board's columns: upload (uploaded), analysis (processing + analyzing),
  *   review (completed), complete (reviewed + sent).
  */
 export async function dashboardStats(actor: Actor) {
   const scope = scopeFor(actor);
-  const costs = (status: AssessmentStatus) => costFigures({ scope, status, tolerance: AI_ACCURACY_TOLERANCE });
-  const [{ total, byStatus }, reviewed, sent, recent, revenue] = await Promise.all([
-    statusCounts(scope),
-    costs("reviewed"),
-    costs("sent"),
-    findAssessments({ scope, limit: RECENT_COUNT }),
-    sumRevenue({ scope }),
-  ]);
-  const compared = reviewed.compared + sent.compared;
-  const within = reviewed.within + sent.within;
+  const [figures, recent] = await Promise.all([dashboardFigures(scope), findAssessments({ scope, limit: RECENT_COUNT })]);
+  const { byStatus, compared, within } = figures;
   return {
-    totalAssessments: total,
+    totalAssessments: figures.total,
     pendingReviews: byStatus.completed,
-    totalRevenue: revenue,
+    totalRevenue: figures.totalRevenue,
     aiAccuracy: compared === 0 ? 0 : Math.round((within / compared) * 1000) / 10,
     recentAssessments: await present(actor, recent),
     workflow: {

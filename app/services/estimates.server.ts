@@ -1,6 +1,6 @@
-import { assessmentFigure, findAssessment, newAssessmentId, revisionOf, type AssessmentRecord } from "~/models/assessment.server";
+import { findAssessment, newAssessmentId, revisionOf, type AssessmentRecord } from "~/models/assessment.server";
 import { LINE_NOT_ON_ESTIMATE, versionLabel } from "~/schemas/estimate-sheet";
-import { countSentSince, findEarlierVersions, findSupplements, insertSupplement, sumEstimatedCosts, writeEstimateEdit } from "~/models/estimate.server";
+import { findEarlierVersions, findSupplements, insertSupplement, writeEstimateEdit } from "~/models/estimate.server";
 import { findContact, findContactsByIds } from "~/models/contact.server";
 import { learningRecords } from "~/models/learning-record.server";
 import { scopeFor } from "~/models/owner-scope.server";
@@ -15,33 +15,17 @@ import { Conflict, Invalid, Stale } from "~/utils/domain-errors";
 import { isoDate, ownership } from "./owned-json.server";
 
 /**
- * Midnight today in the server's time zone (the `TZ` environment variable; UTC when unset): the
- * start of "Sent Today".
- */
-export function startOfToday(now = new Date()) {
-  const start = new Date(now);
-  start.setHours(0, 0, 0, 0);
-  return start;
-}
-
-/**
  * The Estimates screen: one page of the search and status filter, how many matched, and the four
- * summary cards over every assessment in scope, each computed by the database: Total Estimates and
- * Pending Review (status completed) from the per-status counts, Total Value (the sum of estimated
- * costs; TBD adds nothing) in one aggregate, Sent Today (status sent, updated since midnight in `TZ`).
+ * summary cards over every assessment in scope, read from the dashboard's counters (docs/decisions/0030):
+ * Total Estimates and Pending Review (status completed), Total Value (the sum of estimated costs; TBD
+ * adds nothing), Sent Today (status sent, updated since midnight in the server's time zone, `TZ`).
  */
 export async function estimatesPage(
   actor: Actor,
   params: { q?: string; status?: AssessmentStatus; page: number; pageSize: number },
 ) {
-  const scope = scopeFor(actor);
-  const since = startOfToday();
-  const [page, totalValue, sentToday] = await Promise.all([
-    assessmentsPage(actor, { ...params, fields: CARD_FIELDS, shape: estimateCard }),
-    assessmentFigure(scope, "total value", () => sumEstimatedCosts({ scope })),
-    assessmentFigure(scope, `sent since ${since.toISOString()}`, () => countSentSince({ scope, since })),
-  ]);
-  const { total, pendingReview, assessments, ...list } = page;
+  const page = await assessmentsPage(actor, { ...params, fields: CARD_FIELDS, shape: estimateCard });
+  const { total, pendingReview, assessments, figures: { totalValue, sentToday }, ...list } = page;
   return { ...list, assessments, summary: { total, pendingReview, totalValue, sentToday } };
 }
 
