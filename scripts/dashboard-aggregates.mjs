@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The dashboard's counters (docs/decisions/0030) against a full recount of the assessments:
+// The dashboard's counters (docs/decisions/0031) against a full recount of the assessments:
 //   node scripts/dashboard-aggregates.mjs --verify    prints every difference; exits 1 if there is one
 //   node scripts/dashboard-aggregates.mjs --rebuild   rebuilds every account's counters, then verifies
 // It uses the app's database (MONGODB_URI, or the embedded one in DATA_DIR: the running app's engine

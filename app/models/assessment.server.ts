@@ -167,7 +167,7 @@ assessmentSchema.index({ ownerId: 1, photoBands: 1 });
 
 const figures = writeCache("assessments-changed");
 assessmentSchema.plugin(figures.forgetOnWrite);
-// Every write keeps the owner's dashboard counters (docs/decisions/0030).
+// Every write keeps the owner's dashboard counters (docs/decisions/0031).
 assessmentSchema.plugin(dashboardTally);
 export const Assessment = defineModel("Assessment", assessmentSchema);
 

@@ -16,7 +16,7 @@ import { countSentSince, sumEstimatedCosts } from "./estimate.server";
 import type { OwnerScope } from "./owner-scope.server";
 
 // Reading, building and checking the per-account dashboard counters that dashboard-tally keeps
-// (docs/decisions/0030).
+// (docs/decisions/0031).
 
 /** One account's counters (`_id`: its id), or, as `_id: "all"`, the mark that every account was built once. */
 const figureSchema = new Schema(

@@ -1,7 +1,7 @@
 import mongoose, { type Query, type Schema, type Types } from "mongoose";
 import { ASSESSMENT_STATUSES, type AssessmentStatus } from "~/schemas/assessment";
 
-// The dashboard's figures kept as per-account counters (docs/decisions/0030). Each assessment holds
+// The dashboard's figures kept as per-account counters (docs/decisions/0031). Each assessment holds
 // in `tally` what it adds to its owner's counters; after every write through the Assessment model
 // (the plugin below) the document's contribution is recomputed and, when it moved, the tally is
 // swapped (compare-and-set on revision and tally) and the difference added with one atomic $inc.

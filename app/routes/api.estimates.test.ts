@@ -240,7 +240,7 @@ describe("PUT /api/assessments/{id}/estimate", () => {
     expect(res.json.audit).toHaveLength(1);
     expect(res.json.audit[0]).toMatchObject({ action: "supplement of version 1", to: "reviewed", note: "Hidden damage found" });
     // As it was sent, updatedAt included; only marked as replaced by the supplement (a write: its revision moves on),
-    // and so adding nothing to the dashboard's counters any more (its tally, docs/decisions/0030).
+    // and so adding nothing to the dashboard's counters any more (its tally, docs/decisions/0031).
     const after = await Assessment.findById(id).lean();
     expect(after).toEqual({ ...before, supersededBy: new Assessment.base.Types.ObjectId(res.json.id as string), revision: (before?.revision ?? 0) + 1, tally: "-" });
     const [record] = await LearningRecord.find({ assessmentId: res.json.id }).lean();

@@ -348,7 +348,7 @@ export async function rejectAssessment(actor: Actor, id: string, note?: string) 
 const RECENT_COUNT = 5;
 
 /**
- * `GET /api/dashboard/stats`, the figures read from the scope's counters (docs/decisions/0030; each
+ * `GET /api/dashboard/stats`, the figures read from the scope's counters (docs/decisions/0031; each
  * figure's definition is dashboard-tally's tallyOf):
  * - totalAssessments: all of them;
  * - pendingReviews: status completed (the AI is done, a person has not reviewed it yet);

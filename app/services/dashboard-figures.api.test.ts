@@ -15,7 +15,7 @@ import { recordCustomerDecision } from "./customer-approval.server";
 import { createEstimateLink } from "./estimate-links.server";
 import { editEstimate } from "./estimates.server";
 
-// The dashboard's counters (docs/decisions/0030) against a full recount, after a random workload
+// The dashboard's counters (docs/decisions/0031) against a full recount, after a random workload
 // written at once by this process (the services) and by a second app instance (its API).
 
 let app: RunningApp;

@@ -16,7 +16,7 @@ import { isoDate, ownership } from "./owned-json.server";
 
 /**
  * The Estimates screen: one page of the search and status filter, how many matched, and the four
- * summary cards over every assessment in scope, read from the dashboard's counters (docs/decisions/0030):
+ * summary cards over every assessment in scope, read from the dashboard's counters (docs/decisions/0031):
  * Total Estimates and Pending Review (status completed), Total Value (the sum of estimated costs; TBD
  * adds nothing), Sent Today (status sent, updated since midnight in the server's time zone, `TZ`).
  */
