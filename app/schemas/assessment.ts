@@ -22,7 +22,7 @@ export const VEHICLE_YEAR_MAX = 2030;
 
 export const VIN_MESSAGE = "VIN must be 17 characters without I, O or Q";
 export const NO_FILES_MESSAGE = "Please upload at least one file";
-const VIN_PATTERN = /^[A-HJ-NPR-Z0-9]{17}$/;
+export const VIN_PATTERN = /^[A-HJ-NPR-Z0-9]{17}$/;
 
 const blank = (v: unknown) => v === null || v === undefined || (typeof v === "string" && v.trim() === "");
 
