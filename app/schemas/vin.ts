@@ -1,5 +1,3 @@
-import { VIN_MESSAGE, VIN_PATTERN } from "./assessment";
-
 /**
  * What the VIN decode says (issue 39 item 4, docs/decisions/0030), shared by the server (API, the
  * wizard's no-JS submit) and the browser (the wizard's live decode): the messages are catalogue keys.
@@ -17,7 +15,9 @@ export const VIN_TEXT = {
   toastTitle: "Check the VIN",
 } as const;
 
-export { VIN_MESSAGE, VIN_PATTERN };
+/** The form's rule (the only refusal): 17 of A–Z/0–9 without I, O, Q (they read as 1 and 0). Kept here, free of zod, for the browser. */
+export const VIN_MESSAGE = "VIN must be 17 characters without I, O or Q";
+export const VIN_PATTERN = /^[A-HJ-NPR-Z0-9]{17}$/;
 
 /** A VIN as typed: trimmed, upper-cased (the form's and the API's reading). */
 export const normalizeVin = (text: string) => text.trim().toUpperCase();
