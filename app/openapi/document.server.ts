@@ -9,6 +9,7 @@ import { newRegistry } from "./registry.server";
 import { describeSession } from "./session.server";
 import { describeUploads } from "./uploads.server";
 import { describeVendors } from "./vendors.server";
+import { describeVin } from "./vin.server";
 import { describeWebhooks } from "./webhooks.server";
 
 /**
@@ -25,6 +26,7 @@ const AREAS: ((registry: OpenAPIRegistry) => void)[] = [
   describeVendors,
   describeEstimateSettings,
   describeWebhooks,
+  describeVin,
   describeDescription,
 ];
 

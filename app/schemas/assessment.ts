@@ -4,6 +4,9 @@ import { z } from "zod";
 import { listQueryInput, listQuerySchema } from "./list-query";
 import { messages } from "./upload-limits";
 import { optionalString, requiredString } from "./text-fields";
+import { VIN_MESSAGE, VIN_PATTERN } from "./vin";
+
+export { VIN_MESSAGE };
 
 export { ASSESSMENT_STATUSES, SEVERITY_COLOR, STATUS_COLOR, type AssessmentStatus } from "./assessment-status";
 
@@ -20,9 +23,7 @@ export const ASSESSMENT_LIMITS = {
 export const VEHICLE_YEAR_MIN = 1900;
 export const VEHICLE_YEAR_MAX = 2030;
 
-export const VIN_MESSAGE = "VIN must be 17 characters without I, O or Q";
 export const NO_FILES_MESSAGE = "Please upload at least one file";
-const VIN_PATTERN = /^[A-HJ-NPR-Z0-9]{17}$/;
 
 const blank = (v: unknown) => v === null || v === undefined || (typeof v === "string" && v.trim() === "");
 

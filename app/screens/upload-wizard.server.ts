@@ -8,6 +8,8 @@ import type { Actor } from "~/services/actor";
 import { redirectWithToast } from "~/services/session.server";
 import { discardDraft, discardDraftCopies, removeUpload, wizardDraft } from "~/services/storage/draft.server";
 import { receiveFormUploads } from "~/services/storage/form-uploads.server";
+import { completeFromVin } from "~/services/vin.server";
+import { VIN_TEXT } from "~/schemas/vin";
 import { handleForm } from "~/utils/forms.server";
 import { sendEstimateFromScreen } from "./send-estimate.server";
 import { isRefusal } from "~/utils/domain-errors";
@@ -52,12 +54,15 @@ function submitDetails(actor: Actor, request: Request, form: FormData, retryId: 
     request,
     assessmentCreateValidator,
     async (input) => {
-      const { mediaUrls, ...fields } = input;
+      const { mediaUrls, ...typed } = input;
+      // Without JavaScript the VIN is decoded here: empty vehicle fields filled, its warning shown next.
+      const { fields, warning, vehicle } = await completeFromVin(typed);
       const assessment = retryId ? await updateAssessment(actor, retryId, fields) : await createAssessment(actor, { ...fields, mediaUrls });
       // Copies of the files uploaded again stood behind them on the list: they go with the run.
       if (!retryId) await discardDraftCopies(actor, assessment.mediaUrls.map((u) => u.replace(/^\/media\//, "")));
       await requestAnalysis(actor, assessment.id);
-      return redirect(assessmentUrl(assessment.id));
+      if (!warning) return redirect(assessmentUrl(assessment.id));
+      return redirectWithToast(request, assessmentUrl(assessment.id), { title: VIN_TEXT.toastTitle, message: warning, color: "yellow", vars: { vehicle } });
     },
     form,
   );

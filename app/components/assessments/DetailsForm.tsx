@@ -11,6 +11,7 @@ import { SubmitButton } from "../form/fields/SubmitButton";
 import { TextareaField } from "../form/fields/TextareaField";
 import { TextField } from "../form/fields/TextField";
 import { useT } from "~/utils/i18n";
+import { VinDecode } from "./VinDecode";
 
 export const DETAILS_FORM_ID = "assessment-details";
 
@@ -70,7 +71,9 @@ export function DetailsForm({
           <TextField name="vehicleMake" label={t("Make")} placeholder="Toyota" autoComplete="off" />
           <TextField name="vehicleModel" label={t("Model")} placeholder="Camry" autoComplete="off" />
         </SimpleGrid>
-        <TextField name="vin" label={t("VIN")} placeholder={t("17 characters")} autoComplete="off" />
+        <VinDecode>
+          <TextField name="vin" label={t("VIN")} placeholder={t("17 characters")} autoComplete="off" />
+        </VinDecode>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <SelectField
             name="contactId"
