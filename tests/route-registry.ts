@@ -109,7 +109,7 @@ export const routes: readonly RouteEntry[] = [
   { file: "api.assessments.$id.estimate.ts", kind: "api", path: "/api/assessments/:id/estimate", methods: { GET: SIGNED_IN, PUT: SIGNED_IN }, owned: "assessment" },
   { file: "api.assessments.$id.estimate[.]pdf.ts", kind: "api", path: "/api/assessments/:id/estimate.pdf", methods: { GET: SIGNED_IN }, owned: "assessment" },
   { file: "api.dashboard.stats.ts", kind: "api", path: "/api/dashboard/stats", methods: { GET: SIGNED_IN } },
-  // The VIN decode (docs/decisions/0030): no account's data, any signed-in caller.
+  // The VIN decode (docs/decisions/0032): no account's data, any signed-in caller.
   { file: "api.vin.$vin.ts", kind: "api", path: "/api/vin/:vin", methods: { GET: SIGNED_IN } },
   { file: "api.assessments.$id.send-email.ts", kind: "api", path: "/api/assessments/:id/send-email", methods: { POST: SIGNED_IN }, owned: "assessment" },
   // The customer's links to an estimate (docs/decisions/0019); a link of another estimate is 404.

@@ -2,7 +2,7 @@ import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { VIN_MESSAGE } from "~/schemas/vin";
 import { ApiArea, ErrorBody, json, record, z } from "./registry.server";
 
-/** The VIN decode (docs/decisions/0030). */
+/** The VIN decode (docs/decisions/0032). */
 export function describeVin(registry: OpenAPIRegistry) {
   const area = new ApiArea(registry, "Vehicles");
   const VinDecode = area.schema(

@@ -1,5 +1,5 @@
 /**
- * What the VIN decode says (issue 39 item 4, docs/decisions/0030), shared by the server (API, the
+ * What the VIN decode says (issue 39 item 4, docs/decisions/0032), shared by the server (API, the
  * wizard's no-JS submit) and the browser (the wizard's live decode): the messages are catalogue keys.
  */
 export const VIN_TEXT = {

