@@ -8,7 +8,9 @@ import {
 import { DAMAGE_LOCATIONS, DAMAGE_TYPES, SEVERITIES, type DamageLocation, type DamageType, type Severity } from "~/schemas/damage";
 import { dashboardTally } from "./dashboard-tally.server";
 import { defineModel } from "./define-model.server";
-import { searchFilter } from "./list-filter.server";
+import type { ListCursor } from "~/schemas/list-cursor";
+import { inListOrder, keysetFilter, keysetSort } from "./list-filter.server";
+import { backfillSearchIndex, searchIndexOf, searchIndexPlugin, tokenSearchFilter, type SearchedFields } from "./search-index.server";
 import { isObjectIdHex, ownerFilter, type OwnerScope } from "./owner-scope.server";
 import { writeCache } from "./write-cache.server";
 
@@ -152,10 +154,9 @@ assessmentSchema.index({ ownerId: 1, supersededBy: 1, status: 1, createdAt: -1 }
 // costs, answered from this index's entries alone (a covered aggregate, MongoDB and the embedded engine
 // alike), so no assessment is read.
 assessmentSchema.index({ ownerId: 1, supersededBy: 1, status: 1, estimatedCost: 1, aiEstimatedCost: 1 });
-// The search: the list's order, then every searched field, so a search walks the owner's entries
-// newest first testing the words on the entries (MongoDB and the embedded engine alike), stops at the
-// page's last match, and reads only the page's assessments.
-assessmentSchema.index({ ownerId: 1, createdAt: -1, _id: -1, title: 1, vehicleMake: 1, vehicleModel: 1, vin: 1, supersededBy: 1 });
+// The search (docs/decisions/0030): the owner, one of the words' tokens, the latest versions, newest first.
+const SEARCHED: SearchedFields = { fields: ["title", "vehicleMake", "vehicleModel", "vin"] };
+searchIndexPlugin(assessmentSchema, SEARCHED, { supersededBy: 1, createdAt: -1, _id: -1 });
 // Total Value: the sum of an owner's latest estimated costs from index entries alone.
 assessmentSchema.index({ ownerId: 1, supersededBy: 1, estimatedCost: 1 });
 // Sent Today: a count on index entries alone (owner, latest and status equalities, then a range of updatedAt).
@@ -169,7 +170,10 @@ const figures = writeCache("assessments-changed");
 assessmentSchema.plugin(figures.forgetOnWrite);
 // Every write keeps the owner's dashboard counters (docs/decisions/0031).
 assessmentSchema.plugin(dashboardTally);
-export const Assessment = defineModel("Assessment", assessmentSchema);
+export const Assessment = defineModel("Assessment", assessmentSchema, {
+  // The search over the list's order and every searched field, replaced by the tokens' index (0030).
+  retiredIndexes: ["ownerId_1_createdAt_-1__id_-1_title_1_vehicleMake_1_vehicleModel_1_vin_1_supersededBy_1"],
+});
 
 /**
  * A count or sum over the scope's assessments that a screen shows on every view (summary cards,
@@ -271,7 +275,10 @@ export function auditEntry(
 }
 
 /** What the search box looks through (spec §5: title, make, model, VIN, in any case). */
-export const ASSESSMENT_SEARCH_FIELDS = ["title", "vehicleMake", "vehicleModel", "vin"] as const;
+export const ASSESSMENT_SEARCH_FIELDS = SEARCHED.fields;
+
+/** Gives the scope's assessments written without a search index theirs (see backfillSearchIndex). */
+export const backfillAssessmentSearch = (scope: OwnerScope) => backfillSearchIndex(Assessment, scope, SEARCHED);
 const OPTIONAL_FIELDS = ["vehicleYear", "vehicleMake", "vehicleModel", "vin", "contactId", "notes", "vendorId"] as const;
 
 export interface AssessmentListFilter {
@@ -292,26 +299,34 @@ const listFilter = ({ scope, q, status }: AssessmentListFilter) => ({
   ...ownerFilter(scope),
   ...LATEST_VERSION,
   ...(status ? { status } : {}),
-  ...searchFilter(q, ASSESSMENT_SEARCH_FIELDS),
+  ...tokenSearchFilter(q),
 });
+
+/** Before a search: records written without a search index get it (one indexed read when none is missing). */
+const searchable = async ({ scope, q }: AssessmentListFilter) => {
+  if (q?.trim()) await backfillAssessmentSearch(scope);
+};
 
 /**
  * One page of the scope's assessments matching the search and status, newest first (all without a
  * limit); `fields` reads only those (and `_id`), for a list that shows a few.
  */
-export function findAssessments({
+export async function findAssessments({
   skip = 0,
   limit,
   fields,
+  cursor,
   ...filter
-}: AssessmentListFilter & { skip?: number; limit?: number; fields?: readonly (keyof AssessmentRecord)[] }) {
-  let query = Assessment.find(listFilter(filter)).sort({ createdAt: -1, _id: -1 }).skip(skip);
+}: AssessmentListFilter & { skip?: number; limit?: number; fields?: readonly (keyof AssessmentRecord)[]; cursor?: ListCursor }) {
+  await searchable(filter);
+  let query = Assessment.find({ ...listFilter(filter), ...keysetFilter(cursor) }).sort(keysetSort(cursor)).skip(skip);
   if (fields) query = query.select(Object.fromEntries(fields.map((field) => [field, 1])));
-  return (limit === undefined ? query : query.limit(limit)).lean<AssessmentRecord[]>();
+  return inListOrder(cursor, await (limit === undefined ? query : query.limit(limit)).lean<AssessmentRecord[]>());
 }
 
 /** How many of the scope's assessments match the search and status. */
-export function countAssessments(filter: AssessmentListFilter) {
+export async function countAssessments(filter: AssessmentListFilter) {
+  await searchable(filter);
   return Assessment.countDocuments(listFilter(filter));
 }
 
@@ -412,6 +427,8 @@ export async function replaceAssessmentFields({
     if (input[field] === undefined) $unset[field] = 1;
     else $set[field] = input[field];
   }
+  // Every searched field is written here: the search index follows from them alone.
+  Object.assign($set, searchIndexOf($set, SEARCHED));
   return Assessment.findOneAndUpdate(
     { _id: id, ...ownerFilter(scope), ...(revisions ? atRevision(revisions) : {}) },
     { $set, ...(Object.keys($unset).length > 0 ? { $unset } : {}), $push: { audit: auditEntry(by, "updated") } },

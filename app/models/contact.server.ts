@@ -2,6 +2,7 @@ import { Schema, trusted, type Types } from "mongoose";
 import type { ContactInput } from "~/schemas/contact";
 import { defineModel } from "./define-model.server";
 import { ownedList, present } from "./list-filter.server";
+import { backfillSearchIndex, searchIndexOf, searchIndexPlugin, type SearchedFields } from "./search-index.server";
 import { isObjectIdHex, ownerFilter, type OwnerScope } from "./owner-scope.server";
 
 const contactSchema = new Schema(
@@ -25,6 +26,9 @@ contactSchema.index({ ownerId: 1, createdAt: -1 });
 // embedded engine alike); with the list's order last, a search's matches are put in order there
 // too, and only the page's contacts are read.
 contactSchema.index({ ownerId: 1, firstName: 1, lastName: 1, email: 1, companyName: 1, phone: 1, createdAt: -1 });
+// The search (docs/decisions/0030): the owner, one of the words' tokens, newest first.
+const SEARCHED: SearchedFields = { fields: ["firstName", "lastName", "email", "companyName", "phone"], phones: ["phone"] };
+searchIndexPlugin(contactSchema, SEARCHED, { createdAt: -1, _id: -1 });
 
 export const Contact = defineModel("Contact", contactSchema);
 
@@ -43,10 +47,13 @@ export interface ContactRecord {
 }
 
 /** What the search box looks through. */
-export const CONTACT_SEARCH_FIELDS = ["firstName", "lastName", "email", "companyName", "phone"] as const;
+export const CONTACT_SEARCH_FIELDS = SEARCHED.fields;
+
+/** Gives the scope's contacts written without a search index theirs (see backfillSearchIndex). */
+export const backfillContactSearch = (scope: OwnerScope) => backfillSearchIndex(Contact, scope, SEARCHED);
 const OPTIONAL_FIELDS = ["phone", "companyName", "address", "notes"] as const;
 
-const list = ownedList<ContactRecord>(Contact, CONTACT_SEARCH_FIELDS);
+const list = ownedList<ContactRecord>(Contact, "tokens", (scope) => backfillContactSearch(scope));
 /** One page of the scope's contacts matching the search, newest first (all of them without a limit). */
 export const findContacts = list.find;
 /** How many of the scope's contacts match the search. */
@@ -91,6 +98,8 @@ export async function replaceContact({ scope, id, input }: { scope: OwnerScope; 
     if (input[field] === undefined) $unset[field] = 1;
     else $set[field] = input[field];
   }
+  // Every searched field is written here: the search index follows from them alone.
+  Object.assign($set, searchIndexOf($set, SEARCHED));
   return Contact.findOneAndUpdate(
     { _id: id, ...ownerFilter(scope) },
     Object.keys($unset).length > 0 ? { $set, $unset } : { $set },

@@ -1,11 +1,11 @@
-import { trusted, type Model } from "mongoose";
+import { trusted, Types, type Model } from "mongoose";
+import type { ListCursor } from "~/schemas/list-cursor";
 import { searchWords } from "~/schemas/list-query";
+import { escapeRegex } from "~/utils/search-tokens";
 import { ownerFilter, type OwnerScope } from "./owner-scope.server";
+import { tokenSearchFilter } from "./search-index.server";
 
-/** The text with regular-expression metacharacters escaped, so a search matches it literally. */
-export function escapeRegex(text: string) {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
+export { escapeRegex };
 
 /**
  * The list search as a filter: every word of `q` must occur, in any case, in one of `fields`
@@ -22,6 +22,27 @@ export function searchFilter(q: string | undefined, fields: readonly string[]) {
   };
 }
 
+/**
+ * The records past a cursor in the list's order (createdAt, then _id): `createdAt` bounded on its own
+ * (an index range after the owner's equality), the tie on `_id` decided by the `$or`. Newer ones are
+ * read oldest first (`keysetSort`) and turned around by the caller (`inListOrder`).
+ */
+export function keysetFilter(cursor: ListCursor | undefined) {
+  if (!cursor) return {};
+  const id = new Types.ObjectId(cursor.id);
+  const older = cursor.direction === "older";
+  return {
+    createdAt: trusted(older ? { $lte: cursor.createdAt } : { $gte: cursor.createdAt }),
+    $or: [{ createdAt: trusted(older ? { $lt: cursor.createdAt } : { $gt: cursor.createdAt }) }, { _id: trusted(older ? { $lt: id } : { $gt: id }) }],
+  };
+}
+
+export const keysetSort = (cursor: ListCursor | undefined) =>
+  cursor?.direction === "newer" ? ({ createdAt: 1, _id: 1 } as const) : ({ createdAt: -1, _id: -1 } as const);
+
+/** A page read oldest first (towards newer) back in the list's order, newest first. */
+export const inListOrder = <T>(cursor: ListCursor | undefined, records: T[]) => (cursor?.direction === "newer" ? records.reverse() : records);
+
 /** `{field: {$exists: true}}` (e.g. the "with company" card), past sanitizeFilter like searchFilter. */
 export const present = (field: string) => ({ [field]: trusted({ $exists: true }) });
 
@@ -29,18 +50,27 @@ export const present = (field: string) => ({ [field]: trusted({ $exists: true })
  * The list queries of an owned domain, newest first: the owner's equality first (the leading field
  * of its indexes, `{ownerId: 1, createdAt: -1}` for the order), then the search words.
  */
-// Any model with ownerId and createdAt: the filter is built from plain fields, so its type is not needed.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function ownedList<T>(model: Model<any>, searchFields: readonly string[]) {
-  const filter = (scope: OwnerScope, q: string | undefined) => ({ ...ownerFilter(scope), ...searchFilter(q, searchFields) });
+export function ownedList<T>(
+  // Any model with ownerId and createdAt: the filter is built from plain fields, so its type is not needed.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  model: Model<any>,
+  searchFields: readonly string[] | "tokens",
+  /** Run before a search (the records' search index brought up to date: backfillSearchIndex). */
+  beforeSearch: (scope: OwnerScope) => Promise<unknown> = async () => undefined,
+) {
+  // "tokens": the model keeps a search index (search-index.server.ts, docs/decisions/0030).
+  const search = (q: string | undefined) => (searchFields === "tokens" ? tokenSearchFilter(q) : searchFilter(q, searchFields));
+  const filter = (scope: OwnerScope, q: string | undefined) => ({ ...ownerFilter(scope), ...search(q) });
   return {
     /** One page of the scope's items matching the search (all of them without a limit). */
-    find({ scope, q, skip = 0, limit }: { scope: OwnerScope; q?: string; skip?: number; limit?: number }) {
-      const query = model.find(filter(scope, q)).sort({ createdAt: -1, _id: -1 }).skip(skip);
-      return (limit === undefined ? query : query.limit(limit)).lean<T[]>();
+    async find({ scope, q, skip = 0, limit, cursor }: { scope: OwnerScope; q?: string; skip?: number; limit?: number; cursor?: ListCursor }) {
+      if (q?.trim()) await beforeSearch(scope);
+      const query = model.find({ ...filter(scope, q), ...keysetFilter(cursor) }).sort(keysetSort(cursor)).skip(skip);
+      return inListOrder(cursor, await (limit === undefined ? query : query.limit(limit)).lean<T[]>());
     },
     /** How many of the scope's items match the search. */
-    count({ scope, q }: { scope: OwnerScope; q?: string }) {
+    async count({ scope, q }: { scope: OwnerScope; q?: string }) {
+      if (q?.trim()) await beforeSearch(scope);
       return model.countDocuments(filter(scope, q));
     },
   };

@@ -99,6 +99,15 @@ export function json(description: string, schema: ZodTypeAny, extra: Omit<Respon
   return { description, ...extra, content: { "application/json": { schema } } };
 }
 
+/** A list's `Link` header to its next page (keyset paging, docs/decisions/0030). */
+export const nextPageLink = {
+  Link: {
+    description:
+      'Present when more records follow this page (a `limit` was given): `<{path}?…&cursor={next}>; rel="next"`, the same request with the next page\'s opaque cursor in place of `offset`. A record created while a client pages never appears twice nor is skipped.',
+    schema: { type: "string" as const, example: '</api/contacts?limit=50&cursor=by4xNzM1NzMyODAwMDAwLjY2NTBjMGZmZWUwMTIzNDU2Nzg5YWJjZA>; rel="next"' },
+  },
+};
+
 /** One API area's routes on the shared registry. */
 export class ApiArea {
   constructor(

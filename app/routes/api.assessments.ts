@@ -1,16 +1,18 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { assessmentCreateSchema, assessmentListQueryInput, assessmentListQuerySchema } from "~/schemas/assessment";
-import { createAssessment, listAssessments } from "~/services/assessments.server";
+import { createAssessment, listAssessmentsPage } from "~/services/assessments.server";
 import { requireUser } from "~/services/auth.server";
 import { idempotentPost } from "~/services/idempotency.server";
 import { api, methods, parseJson, validationError } from "~/utils/http.server";
+import { nextLinkHeaders } from "~/utils/next-link.server";
 
-/** The caller's assessments; `?q=` searches title, make, model and VIN; `?status=` filters; `?limit=&offset=` pages. */
+/** The caller's assessments; `?q=` searches title, make, model and VIN; `?status=` filters; `?limit=&offset=` or `?limit=&cursor=` pages (the next page's cursor in `Link`). */
 export const loader = api(async ({ request }: LoaderFunctionArgs) => {
   const actor = await requireUser(request);
   const query = assessmentListQuerySchema.safeParse(assessmentListQueryInput(new URL(request.url)));
   if (!query.success) throw validationError(query.error);
-  return json(await listAssessments(actor, query.data), { headers: { "Cache-Control": "no-store" } });
+  const { items, next } = await listAssessmentsPage(actor, query.data);
+  return json(items, { headers: { "Cache-Control": "no-store", ...nextLinkHeaders(request.url, next) } });
 });
 
 export const action = methods({

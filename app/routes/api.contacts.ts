@@ -2,16 +2,18 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { contactSchema } from "~/schemas/contact";
 import { listQueryInput, listQuerySchema } from "~/schemas/list-query";
 import { requireUser } from "~/services/auth.server";
-import { createContact, listContacts } from "~/services/contacts.server";
+import { createContact, listContactsPage } from "~/services/contacts.server";
 import { idempotentPost } from "~/services/idempotency.server";
 import { api, methods, parseJson, validationError } from "~/utils/http.server";
+import { nextLinkHeaders } from "~/utils/next-link.server";
 
-/** The caller's contacts; `?q=` searches names, email, company and phone; `?limit=&offset=` pages. */
+/** The caller's contacts; `?q=` searches names, email, company and phone; `?limit=&offset=` or `?limit=&cursor=` pages (the next page's cursor in `Link`). */
 export const loader = api(async ({ request }: LoaderFunctionArgs) => {
   const actor = await requireUser(request);
   const query = listQuerySchema.safeParse(listQueryInput(new URL(request.url)));
   if (!query.success) throw validationError(query.error);
-  return json(await listContacts(actor, query.data), { headers: { "Cache-Control": "no-store" } });
+  const { items, next } = await listContactsPage(actor, query.data);
+  return json(items, { headers: { "Cache-Control": "no-store", ...nextLinkHeaders(request.url, next) } });
 });
 
 export const action = methods({

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CURSOR_INVALID, decodeCursor, type ListCursor } from "./list-cursor";
 
 export const SEARCH_MAX_LENGTH = 100;
 export const LIST_MAX_LIMIT = 1000;
@@ -26,6 +27,16 @@ export const listQuerySchema = z.object({
     .transform((v) => v?.trim().slice(0, SEARCH_MAX_LENGTH) || undefined),
   limit: whole("limit", 1, LIST_MAX_LIMIT),
   offset: whole("offset", 0, Number.MAX_SAFE_INTEGER),
+  /** Keyset paging (docs/decisions/0030): the records past this position; offset stays for older clients. */
+  cursor: z
+    .string({ invalid_type_error: CURSOR_INVALID })
+    .optional()
+    .transform((text, ctx): ListCursor | undefined => {
+      if (text === undefined) return undefined;
+      const cursor = decodeCursor(text);
+      if (!cursor) ctx.addIssue({ code: z.ZodIssueCode.custom, message: CURSOR_INVALID });
+      return cursor ?? undefined;
+    }),
 });
 
 export type ListQuery = z.infer<typeof listQuerySchema>;
@@ -33,7 +44,7 @@ export type ListQuery = z.infer<typeof listQuerySchema>;
 /** Reads the list parameters of a request URL (first value of each). */
 export function listQueryInput(url: URL) {
   const get = (k: string) => url.searchParams.get(k) ?? undefined;
-  return { q: get("q"), limit: get("limit"), offset: get("offset") };
+  return { q: get("q"), limit: get("limit"), offset: get("offset"), cursor: get("cursor") };
 }
 
 /** The words of a search (at most 8), lower-cased; each must occur in one of a list's searched fields. */

@@ -11,6 +11,7 @@ import {
 import { scopeFor } from "~/models/owner-scope.server";
 import type { ContactInput } from "~/schemas/contact";
 import type { ListQuery } from "~/schemas/list-query";
+import { pageCursors } from "~/schemas/list-cursor";
 import { isAdmin, type Actor } from "./actor";
 import { ownedJson, presentOwned } from "./owned-json.server";
 import { NotFound } from "~/utils/domain-errors";
@@ -52,8 +53,16 @@ function toJson(record: ContactRecord, owners?: Map<string, string>): ContactJso
 const present = (actor: Actor, records: ContactRecord[]) => presentOwned(actor, records, toJson);
 
 /** `GET /api/contacts`: the caller's contacts (an admin's: everyone's), newest first; `q`, `limit`, `offset`. */
-export async function listContacts(actor: Actor, { q, limit, offset = 0 }: ListQuery = {}) {
-  return present(actor, await findContacts({ scope: scopeFor(actor), q, skip: offset, limit }));
+export async function listContacts(actor: Actor, query: Partial<ListQuery> = {}) {
+  return (await listContactsPage(actor, query)).items;
+}
+
+/** `GET /api/contacts`: a page, and the cursor of the next one when there is more (one record more is read to know). */
+export async function listContactsPage(actor: Actor, { q, limit, offset = 0, cursor }: Partial<ListQuery>) {
+  const records = await findContacts({ scope: scopeFor(actor), q, skip: offset, limit: limit === undefined ? undefined : limit + 1, cursor });
+  const more = limit !== undefined && records.length > limit;
+  const page = more ? records.slice(0, limit) : records;
+  return { items: await present(actor, page), next: more ? pageCursors(page).older : null };
 }
 
 /** A customer dropdown's choices: the newest contacts of `ownerId` (an admin's pick for that account; anyone else has only their own). */

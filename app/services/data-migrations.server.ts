@@ -1,3 +1,5 @@
+import { backfillAssessmentSearch } from "~/models/assessment.server";
+import { backfillContactSearch } from "~/models/contact.server";
 import { EmailLog } from "~/models/email-log.server";
 import { linkSupplements } from "~/models/estimate.server";
 import { isDbUnavailableError } from "~/utils/db-errors.server";
@@ -27,6 +29,12 @@ const steps: { name: string; run: () => Promise<number> }[] = [
     // Greyscale prints took a red car for a blue one (docs/decisions/0030): recomputed from the media.
     name: "photo prints for the colour-aware reused-photo check",
     run: () => migratePhotoPrints(),
+  },
+  {
+    // The searches answer from the words index (docs/decisions/0030): records written before it get
+    // theirs (a search does the same first for its own account, so none is missed meanwhile).
+    name: "search index of assessments and contacts",
+    run: async () => (await backfillAssessmentSearch({ allOwners: true })) + (await backfillContactSearch({ allOwners: true })),
   },
 ];
 
