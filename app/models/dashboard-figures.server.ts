@@ -40,7 +40,14 @@ const figureSchema = new Schema(
   { collection: FIGURES_COLLECTION, versionKey: false, strict: false },
 );
 const DashboardFigure = defineModel("DashboardFigure", figureSchema);
-const figures = () => mongoose.connection.collection(FIGURES_COLLECTION);
+/** The stored counters, as the driver reads and writes them (outside the model: `$inc` on dotted paths). */
+interface FigureDocument extends Counters {
+  _id: Types.ObjectId | "all";
+  seq?: number;
+  ready?: boolean;
+  lease?: Date;
+}
+const figures = () => mongoose.connection.collection<FigureDocument>(FIGURES_COLLECTION);
 
 export interface DashboardFigures {
   total: number;
@@ -145,7 +152,7 @@ function startBuild(key: string, build: () => Promise<unknown>) {
 const LEASE_MS = 60_000;
 
 /** Takes the build of `_id` for LEASE_MS unless it is built or another process holds it. */
-async function lease(_id: unknown) {
+async function lease(_id: FigureDocument["_id"]) {
   await figures().updateOne({ _id }, { $setOnInsert: { seq: 0 } }, { upsert: true });
   const now = new Date();
   const taken = await figures().findOneAndUpdate(

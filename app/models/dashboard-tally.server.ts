@@ -198,8 +198,9 @@ export function dashboardTally(schema: Schema) {
   schema.post("save", async function (doc: { _id: Types.ObjectId }) {
     await settleAll([doc._id]);
   });
-  schema.post("insertMany", async function (docs: { _id: Types.ObjectId }[]) {
-    await settleAll(docs.map((d) => d._id));
+  // mongoose types insertMany's result as the model; it is the inserted documents.
+  schema.post("insertMany", async function (docs: unknown) {
+    if (Array.isArray(docs)) await settleAll(docs.map((d: { _id: Types.ObjectId }) => d._id));
   });
   schema.post("findOneAndUpdate", async function (doc: { _id: Types.ObjectId } | null) {
     if (doc) await settleAll([doc._id]);

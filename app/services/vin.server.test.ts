@@ -48,6 +48,6 @@ describe("completeFromVin (the wizard's submit without JavaScript)", () => {
     expect(other).toMatchObject({ warning: VIN_TEXT.mismatch, vehicle: "2003 Honda Accord", fields: { vehicleMake: "Toyota", vehicleModel: "Camry", vehicleYear: 2003 } });
     expect((await completeFromVin({ vin: "1HGCM82633A004353" })).warning).toBe(VIN_TEXT.checkDigit);
     expect((await completeFromVin({ vin: "1HGCM82633A004353", vehicleMake: "Ford" })).warning).toBe(VIN_TEXT.checkDigitAndMismatch);
-    await expect(completeFromVin({ title: "no VIN" })).resolves.toEqual({ fields: { title: "no VIN" }, warning: null, vehicle: "" });
+    await expect(completeFromVin({ title: "no VIN", vin: "" })).resolves.toEqual({ fields: { title: "no VIN", vin: "" }, warning: null, vehicle: "" });
   });
 });
