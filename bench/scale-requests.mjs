@@ -54,28 +54,49 @@ async function seed(size, dir) {
   const base = `http://127.0.0.1:${port}`;
   // Started here, the app and its engine inherit this process's niceness.
   const { app } = await startApp({ port, dataDir, timeoutMs: START_LIMIT_MS });
+  let dealer;
+  try {
+    dealer = await seedDocuments(size, base, dataDir, started);
+  } finally {
+    await stopApp(app);
+  }
+  const meta = { size, seedMs: performance.now() - started, dealer, fileBytes: dirBytes(path.join(dataDir, "db")), load: load() };
+  writeFileSync(path.join(dir, "meta.json"), JSON.stringify(meta, null, 2));
+}
+
+/** dealer0 and four other dealers over the API, then their contacts and assessments; answers dealer0's id. */
+async function seedDocuments(size, base, dataDir, started) {
   const { dealers } = await benchDealers(base, 5);
   const enginePort = readFileSync(path.join(dataDir, "db", "port"), "utf8").trim();
-  const client = await new MongoClient(`mongodb://127.0.0.1:${enginePort}/`, { serverSelectionTimeoutMS: 120_000 }).connect();
+  // Patient: on a loaded machine the niced engine may not answer a heartbeat for a while.
+  const client = await new MongoClient(`mongodb://127.0.0.1:${enginePort}/`, { serverSelectionTimeoutMS: 600_000, connectTimeoutMS: 300_000, socketTimeoutMS: 0 }).connect();
   const db = client.db(DB);
   const now = new Date();
+  // A batch cut by a timeout is sent again: the driver gave its documents their _id, so what was
+  // inserted the first time is refused as a duplicate (11000) and only the rest goes in.
+  const insert = async (collection, docs) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await db.collection(collection).insertMany(docs, { ordered: false });
+      } catch (error) {
+        if (error.writeErrors?.length && error.writeErrors.every((e) => e.code === 11000)) return;
+        if (attempt === 5) throw error;
+        log(`seeding ${size}: ${collection} batch sent again (${error.message.slice(0, 80)})`);
+      }
+    }
+  };
   for (const [d, ownerId] of dealers.entries()) {
     const contactIds = Array.from({ length: Math.max(1, Math.round(size / 4)) }, () => new ObjectId());
     for (let from = 0; from < contactIds.length; from += 1000) {
-      await db.collection("contacts").insertMany(contactIds.slice(from, from + 1000).map((_id, k) => benchContact(ownerId, from + k, _id)), { ordered: false });
+      await insert("contacts", contactIds.slice(from, from + 1000).map((_id, k) => benchContact(ownerId, from + k, _id)));
     }
     for (let from = 0; from < size; from += 1000) {
-      await db.collection("assessments").insertMany(
-        Array.from({ length: Math.min(1000, size - from) }, (_, k) => benchAssessment(ownerId, from + k, { contactIds, now })),
-        { ordered: false },
-      );
+      await insert("assessments", Array.from({ length: Math.min(1000, size - from) }, (_, k) => benchAssessment(ownerId, from + k, { contactIds, now })));
     }
     log(`seeding ${size}: dealer${d} done at ${((performance.now() - started) / 1000).toFixed(1)} s`);
   }
   await client.close();
-  await stopApp(app);
-  const meta = { size, seedMs: performance.now() - started, dealer: dealers[0].toHexString(), fileBytes: dirBytes(path.join(dataDir, "db")), load: load() };
-  writeFileSync(path.join(dir, "meta.json"), JSON.stringify(meta, null, 2));
+  return dealers[0].toHexString();
 }
 
 /** The seeded directory of `size` (seeding it first, niced, when there is none). */
