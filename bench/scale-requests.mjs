@@ -262,7 +262,7 @@ else {
   delete process.env.EMBEDDED_DB_HEAP;
   const rows = [];
   for (const size of SIZES) {
-    const row = await measure(size);
+    const row = await measure(size).catch((error) => ({ size, failed: error.message.split("\n")[0] }));
     log(JSON.stringify(row));
     rows.push(row);
   }
