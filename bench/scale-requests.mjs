@@ -116,9 +116,16 @@ function seeded(size) {
 }
 
 async function start(dataDir) {
+  const started = performance.now();
   const port = await freePort();
-  const { app, startMs } = await startApp({ port, dataDir, timeoutMs: START_LIMIT_MS });
-  return { app, startMs, base: `http://127.0.0.1:${port}` };
+  const { app } = await startApp({ port, dataDir, timeoutMs: START_LIMIT_MS });
+  const base = `http://127.0.0.1:${port}`;
+  // Ready when every worker is: /healthz 200 four times in a row (the cluster hands requests out in turn).
+  for (let ok = 0, i = 0; ok < 4 && i < 6000; i++) {
+    ok = (await fetch(`${base}/healthz`).then((r) => r.status, () => 0)) === 200 ? ok + 1 : 0;
+    if (ok === 0) await new Promise((r) => setTimeout(r, 100));
+  }
+  return { app, startMs: performance.now() - started, base };
 }
 
 /** One call's time in ms (it throws on a 4xx/5xx). */
