@@ -128,10 +128,13 @@ async function start(dataDir) {
   return { app, startMs: performance.now() - started, base };
 }
 
-/** One call's time in ms (it throws on a 4xx/5xx). */
+/** Answers of 400 or more per URL (a 503 when a query outlasts the app's limit is a figure too). */
+const failures = new Map();
+
+/** One call's time in ms, whatever its answer (a failed one is counted in `failures`). */
 async function once(base, url, cookie) {
   const t = performance.now();
-  await call(base, "GET", url, { cookie });
+  await call(base, "GET", url, { cookie }).catch((error) => failures.set(url, [...(failures.get(url) ?? []), error.message.slice(0, 40)]));
   return performance.now() - t;
 }
 
@@ -204,18 +207,22 @@ async function measure(size) {
     const cookie = await signInCookie(s.base, "dealer0", PASSWORD);
     // The first use of data written with the driver (a figure or an index a version builds once, lazily).
     row.firstUse = { dashboardMs: await once(s.base, "/", cookie), searchMs: await once(s.base, "/estimates?q=camry", cookie) };
+    row.firstUse.failed = [...failures.values()].flat();
+    failures.clear();
     for (const url of ["/", "/estimates"]) {
       await stopApp(app);
       s = await start(dataDir);
       app = s.app;
-      row[`cold ${url}`] = { readyMs: s.startMs, firstMs: await once(s.base, url, cookie) };
+      row[`cold ${url}`] = { readyMs: s.startMs, firstMs: await once(s.base, url, cookie), failed: failures.get(url) };
+      failures.clear();
     }
     const { list, matched, pageCount } = await requests(s.base, cookie, size);
     Object.assign(row, { matched, pageCount, requests: [] });
     for (const [label, url] of list) {
       const one = await timed(() => once(s.base, url, cookie), { runs: RUNS, warmup: 5 });
       const eight = await burst(s.base, url, cookie);
-      row.requests.push({ label, url, p50: one.p50, p95: one.p95, rate: eight.rate, p95at8: eight.p95 });
+      row.requests.push({ label, url, p50: one.p50, p95: one.p95, rate: eight.rate, p95at8: eight.p95, failed: failures.get(url)?.length ?? 0 });
+      failures.delete(url);
       log(`${size}: ${label}: ${one.p50.toFixed(1)} / ${one.p95.toFixed(1)} ms, ${eight.rate.toFixed(1)} pages/s at 8 (p95 ${eight.p95.toFixed(0)} ms)`);
     }
     const engine = enginePid(app.pid);
@@ -251,7 +258,7 @@ function print(rows) {
   for (const label of labels) {
     const cells = rows.map((r) => {
       const q = r.requests?.find((x) => x.label === label);
-      return q ? `${f(q.p50)} / ${f(q.p95)} (${f(q.rate)}/s)` : "–";
+      return q ? `${f(q.p50)} / ${f(q.p95)} (${f(q.rate)}/s)${q.failed ? `, ${q.failed} failed` : ""}` : "–";
     });
     console.log(`| ${label} | ${cells.join(" | ")} |`);
   }
