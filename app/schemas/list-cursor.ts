@@ -44,3 +44,13 @@ export function pageCursors(records: readonly { _id: unknown; createdAt: Date }[
     older: last ? encodeCursor({ direction: "older", createdAt: new Date(last.createdAt), id: String(last._id) }) : null,
   };
 }
+
+/**
+ * A page read with one record more than `limit` (to know whether more follow): the page, and the
+ * cursor of the next when they do. Without a limit, all of them and no next.
+ */
+export function pageAndNext<T extends { _id: unknown; createdAt: Date }>(records: T[], limit: number | undefined) {
+  if (limit === undefined || records.length <= limit) return { page: records, next: null };
+  const page = records.slice(0, limit);
+  return { page, next: pageCursors(page).older };
+}

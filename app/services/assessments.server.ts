@@ -24,7 +24,7 @@ import type {
   AssessmentUpdateInput,
 } from "~/schemas/assessment";
 import { readSheet, sheetTotals, type Sheet, type SheetTotals } from "~/utils/estimate-sheet";
-import { pageCursors } from "~/schemas/list-cursor";
+import { pageAndNext } from "~/schemas/list-cursor";
 import { isAdmin, type Actor } from "./actor";
 import { ANALYSIS_JOB } from "./analysis/types";
 import { removeJobs } from "./jobs.server";
@@ -238,18 +238,11 @@ export async function createAssessment(actor: Actor, input: AssessmentCreateInpu
   await emitEvent({ ownerId: actor.id, type: "assessment.created", data: assessmentEventData(record), orderKey: estimateOrderKey(record), key: `assessment.created:${String(_id)}` });
   return presentOne(actor, record);
 }
-
-/** `GET /api/assessments`: the caller's (an admin's: everyone's), newest first; `q`, `status`, `limit`, `offset`. */
-export async function listAssessments(actor: Actor, { q, status, limit, offset = 0, cursor }: Partial<AssessmentListQuery> = {}) {
-  return (await listAssessmentsPage(actor, { q, status, limit, offset, cursor })).items;
-}
-
-/** `GET /api/assessments`: a page, and the cursor of the next one when there is more (one record more is read to know). */
+/** The caller's assessments (an admin's: everyone's), newest first: a page, and the next one's cursor when there is more. */
+export const listAssessments = async (actor: Actor, query: Partial<AssessmentListQuery> = {}) => (await listAssessmentsPage(actor, query)).items;
 export async function listAssessmentsPage(actor: Actor, { q, status, limit, offset = 0, cursor }: Partial<AssessmentListQuery>) {
-  const records = await findAssessments({ scope: scopeFor(actor), q, status, skip: offset, limit: limit === undefined ? undefined : limit + 1, cursor });
-  const more = limit !== undefined && records.length > limit;
-  const page = more ? records.slice(0, limit) : records;
-  return { items: await present(actor, page), next: more ? pageCursors(page).older : null };
+  const { page, next } = pageAndNext(await findAssessments({ scope: scopeFor(actor), q, status, skip: offset, limit: limit && limit + 1, cursor }), limit);
+  return { items: await present(actor, page), next };
 }
 
 /**

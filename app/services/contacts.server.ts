@@ -11,7 +11,7 @@ import {
 import { scopeFor } from "~/models/owner-scope.server";
 import type { ContactInput } from "~/schemas/contact";
 import type { ListQuery } from "~/schemas/list-query";
-import { pageCursors } from "~/schemas/list-cursor";
+import { pageAndNext } from "~/schemas/list-cursor";
 import { isAdmin, type Actor } from "./actor";
 import { ownedJson, presentOwned } from "./owned-json.server";
 import { NotFound } from "~/utils/domain-errors";
@@ -57,12 +57,10 @@ export async function listContacts(actor: Actor, query: Partial<ListQuery> = {})
   return (await listContactsPage(actor, query)).items;
 }
 
-/** `GET /api/contacts`: a page, and the cursor of the next one when there is more (one record more is read to know). */
+/** `GET /api/contacts`: a page, and the next one's cursor when there is more. */
 export async function listContactsPage(actor: Actor, { q, limit, offset = 0, cursor }: Partial<ListQuery>) {
-  const records = await findContacts({ scope: scopeFor(actor), q, skip: offset, limit: limit === undefined ? undefined : limit + 1, cursor });
-  const more = limit !== undefined && records.length > limit;
-  const page = more ? records.slice(0, limit) : records;
-  return { items: await present(actor, page), next: more ? pageCursors(page).older : null };
+  const { page, next } = pageAndNext(await findContacts({ scope: scopeFor(actor), q, skip: offset, limit: limit && limit + 1, cursor }), limit);
+  return { items: await present(actor, page), next };
 }
 
 /** A customer dropdown's choices: the newest contacts of `ownerId` (an admin's pick for that account; anyone else has only their own). */
