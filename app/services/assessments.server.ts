@@ -238,6 +238,7 @@ export async function createAssessment(actor: Actor, input: AssessmentCreateInpu
   await emitEvent({ ownerId: actor.id, type: "assessment.created", data: assessmentEventData(record), orderKey: estimateOrderKey(record), key: `assessment.created:${String(_id)}` });
   return presentOne(actor, record);
 }
+
 /** The caller's assessments (an admin's: everyone's), newest first: a page, and the next one's cursor when there is more. */
 export const listAssessments = async (actor: Actor, query: Partial<AssessmentListQuery> = {}) => (await listAssessmentsPage(actor, query)).items;
 export async function listAssessmentsPage(actor: Actor, { q, status, limit, offset = 0, cursor }: Partial<AssessmentListQuery>) {
