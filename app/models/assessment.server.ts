@@ -155,7 +155,7 @@ assessmentSchema.index({ ownerId: 1, supersededBy: 1, status: 1, createdAt: -1 }
 // alike), so no assessment is read.
 assessmentSchema.index({ ownerId: 1, supersededBy: 1, status: 1, estimatedCost: 1, aiEstimatedCost: 1 });
 // The search (docs/decisions/0030): the owner, one of the words' tokens, the latest versions, newest first.
-const SEARCHED: SearchedFields = { fields: ["title", "vehicleMake", "vehicleModel", "vin"] };
+const SEARCHED: SearchedFields = { fields: ["title", "vehicleMake", "vehicleModel", "vin"], codes: ["vin"] };
 searchIndexPlugin(assessmentSchema, SEARCHED, { supersededBy: 1, createdAt: -1, _id: -1 });
 // Total Value: the sum of an owner's latest estimated costs from index entries alone.
 assessmentSchema.index({ ownerId: 1, supersededBy: 1, estimatedCost: 1 });

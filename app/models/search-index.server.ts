@@ -1,22 +1,25 @@
 import { trusted, type Model, type Schema } from "mongoose";
 import { searchWords } from "~/schemas/list-query";
 import { ownerFilter, type OwnerScope } from "./owner-scope.server";
-import { escapeRegex, searchQuery, searchText, searchTokens } from "~/utils/search-tokens";
+import { codeEndings, escapeRegex, searchQuery, searchText, searchTokens } from "~/utils/search-tokens";
 
 /** Which fields a domain searches; `phones` are also found by their digits written together. */
 export interface SearchedFields {
   fields: readonly string[];
   phones?: readonly string[];
+  /** Codes (a VIN) are also found by their last characters. */
+  codes?: readonly string[];
 }
 
 type Values = Record<string, unknown>;
 const text = (record: Values, names: readonly string[]) => names.map((name) => (typeof record[name] === "string" ? (record[name] as string) : undefined));
 
 /** `searchTokens` and `searchText` of a record (or of the fields a replace writes: all searched ones). */
-export function searchIndexOf(record: Values, { fields, phones = [] }: SearchedFields) {
+export function searchIndexOf(record: Values, { fields, phones = [], codes = [] }: SearchedFields) {
   const values = text(record, fields.filter((f) => !phones.includes(f)));
   const phoneValues = text(record, phones);
-  return { searchTokens: searchTokens(values, { phones: phoneValues }), searchText: searchText(values, { phones: phoneValues }) };
+  const tokens = new Set([...searchTokens(values, { phones: phoneValues }), ...text(record, codes).flatMap(codeEndings)]);
+  return { searchTokens: [...tokens], searchText: searchText(values, { phones: phoneValues }) };
 }
 
 /**

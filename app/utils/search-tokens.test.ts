@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fold, searchQuery, searchText, searchTokens, TOKEN_MAX_LENGTH } from "./search-tokens";
+import { codeEndings, fold, searchQuery, searchText, searchTokens, TOKEN_MAX_LENGTH } from "./search-tokens";
 
 describe("search tokens", () => {
   it("folds case and accents, so José, JOSÉ and jose are one word", () => {
@@ -19,6 +19,9 @@ describe("search tokens", () => {
     const tokens = searchTokens(["Hail", "Ford", "F-150", "1FTFW1ET5DFC10312"]);
     for (let n = 1; n <= 17; n++) expect(tokens).toContain("1ftfw1et5dfc10312".slice(0, n));
     expect(searchQuery(["1FTFW1ET5"]).tokens).toEqual(["1ftfw1et5"]);
+    // And by its tail, from the last 4 characters on.
+    expect(codeEndings("2FMDK3GC4BBA12345")).toEqual(expect.arrayContaining(["bba12345", "2345", "fmdk3gc4bba12345"]));
+    expect(codeEndings("2FMDK3GC4BBA12345")).not.toContain("345");
     // F-150: two words, each found from its start.
     expect(tokens).toEqual(expect.arrayContaining(["f", "150"]));
   });

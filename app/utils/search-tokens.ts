@@ -34,6 +34,17 @@ export function searchTokens(values: readonly (string | null | undefined)[], { p
   return [...tokens];
 }
 
+/**
+ * The ends of a code (a VIN), from its last 4 characters on, as tokens of their own: a VIN is also
+ * searched by its tail ("bba12345"), which no word of it begins with.
+ */
+export function codeEndings(code: string | null | undefined) {
+  const folded = runs(fold(code ?? "")).join("");
+  const endings: string[] = [];
+  for (let start = 1; start <= folded.length - 4; start++) endings.push(folded.slice(start, start + TOKEN_MAX_LENGTH));
+  return endings;
+}
+
 /** The folded text a search's words are looked for in: one line per value (a word never spans two), phones' digits too. */
 export function searchText(values: readonly (string | null | undefined)[], { phones = [] }: { phones?: readonly (string | null | undefined)[] } = {}) {
   const digits = phones.flatMap(phoneDigits);
