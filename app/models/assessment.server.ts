@@ -154,7 +154,7 @@ assessmentSchema.index({ ownerId: 1, supersededBy: 1, status: 1, createdAt: -1 }
 // costs, answered from this index's entries alone (a covered aggregate, MongoDB and the embedded engine
 // alike), so no assessment is read.
 assessmentSchema.index({ ownerId: 1, supersededBy: 1, status: 1, estimatedCost: 1, aiEstimatedCost: 1 });
-// The search (docs/decisions/0030): the owner, one of the words' tokens, the latest versions, newest first.
+// The search (docs/decisions/0033): the owner, one of the words' tokens, the latest versions, newest first.
 const SEARCHED: SearchedFields = { fields: ["title", "vehicleMake", "vehicleModel", "vin"], codes: ["vin"] };
 searchIndexPlugin(assessmentSchema, SEARCHED, { supersededBy: 1, createdAt: -1, _id: -1 });
 // Total Value: the sum of an owner's latest estimated costs from index entries alone.
@@ -171,7 +171,7 @@ assessmentSchema.plugin(figures.forgetOnWrite);
 // Every write keeps the owner's dashboard counters (docs/decisions/0031).
 assessmentSchema.plugin(dashboardTally);
 export const Assessment = defineModel("Assessment", assessmentSchema, {
-  // The search over the list's order and every searched field, replaced by the tokens' index (0030).
+  // The search over the list's order and every searched field, replaced by the tokens' index (0033).
   retiredIndexes: ["ownerId_1_createdAt_-1__id_-1_title_1_vehicleMake_1_vehicleModel_1_vin_1_supersededBy_1"],
 });
 

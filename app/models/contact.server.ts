@@ -26,7 +26,7 @@ contactSchema.index({ ownerId: 1, createdAt: -1 });
 // embedded engine alike); with the list's order last, a search's matches are put in order there
 // too, and only the page's contacts are read.
 contactSchema.index({ ownerId: 1, firstName: 1, lastName: 1, email: 1, companyName: 1, phone: 1, createdAt: -1 });
-// The search (docs/decisions/0030): the owner, one of the words' tokens, newest first.
+// The search (docs/decisions/0033): the owner, one of the words' tokens, newest first.
 const SEARCHED: SearchedFields = { fields: ["firstName", "lastName", "email", "companyName", "phone"], phones: ["phone"] };
 searchIndexPlugin(contactSchema, SEARCHED, { createdAt: -1, _id: -1 });
 

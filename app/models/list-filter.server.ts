@@ -58,7 +58,7 @@ export function ownedList<T>(
   /** Run before a search (the records' search index brought up to date: backfillSearchIndex). */
   beforeSearch: (scope: OwnerScope) => Promise<unknown> = async () => undefined,
 ) {
-  // "tokens": the model keeps a search index (search-index.server.ts, docs/decisions/0030).
+  // "tokens": the model keeps a search index (search-index.server.ts, docs/decisions/0033).
   const search = (q: string | undefined) => (searchFields === "tokens" ? tokenSearchFilter(q) : searchFilter(q, searchFields));
   const filter = (scope: OwnerScope, q: string | undefined) => ({ ...ownerFilter(scope), ...search(q) });
   return {

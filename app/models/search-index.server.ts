@@ -23,7 +23,7 @@ export function searchIndexOf(record: Values, { fields, phones = [], codes = [] 
 }
 
 /**
- * Keeps a record's search index on write (docs/decisions/0030): created and saved documents and
+ * Keeps a record's search index on write (docs/decisions/0033): created and saved documents and
  * imported ones (insertMany) get it here; a replace of the editable fields sets it with them
  * (searchIndexOf). The index: the owner, a token, the latest-version marker when there is one, and
  * the list's order, so a search walks one token's entries newest first.

@@ -99,7 +99,7 @@ export function json(description: string, schema: ZodTypeAny, extra: Omit<Respon
   return { description, ...extra, content: { "application/json": { schema } } };
 }
 
-/** A list's `Link` header to its next page (keyset paging, docs/decisions/0030). */
+/** A list's `Link` header to its next page (keyset paging, docs/decisions/0033). */
 export const nextPageLink = {
   Link: {
     description:

@@ -1,4 +1,4 @@
-// Keyset paging (docs/decisions/0030): a cursor names the record a page stops at, by the list's
+// Keyset paging (docs/decisions/0033): a cursor names the record a page stops at, by the list's
 // order (createdAt, then _id, newest first), and the way to go from it: older (the next page) or
 // newer (back). Opaque to clients (base64url), validated before any query, and only a position:
 // every list query keeps its owner filter, so a cursor from another account reaches nothing of it.

@@ -27,7 +27,7 @@ export const listQuerySchema = z.object({
     .transform((v) => v?.trim().slice(0, SEARCH_MAX_LENGTH) || undefined),
   limit: whole("limit", 1, LIST_MAX_LIMIT),
   offset: whole("offset", 0, Number.MAX_SAFE_INTEGER),
-  /** Keyset paging (docs/decisions/0030): the records past this position; offset stays for older clients. */
+  /** Keyset paging (docs/decisions/0033): the records past this position; offset stays for older clients. */
   cursor: z
     .string({ invalid_type_error: CURSOR_INVALID })
     .optional()

@@ -31,7 +31,7 @@ const steps: { name: string; run: () => Promise<number> }[] = [
     run: () => migratePhotoPrints(),
   },
   {
-    // The searches answer from the words index (docs/decisions/0030): records written before it get
+    // The searches answer from the words index (docs/decisions/0033): records written before it get
     // theirs (a search does the same first for its own account, so none is missed meanwhile).
     name: "search index of assessments and contacts",
     run: async () => (await backfillAssessmentSearch({ allOwners: true })) + (await backfillContactSearch({ allOwners: true })),

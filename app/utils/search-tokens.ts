@@ -1,4 +1,4 @@
-// The words index behind the list searches (docs/decisions/0030): a record keeps the prefixes of its
+// The words index behind the list searches (docs/decisions/0033): a record keeps the prefixes of its
 // searched words (`searchTokens`, a multikey index with the owner) and its searched text folded
 // (`searchText`); a search asks the index for the words' tokens and tests the literal words on the
 // folded text of those few candidates only.
