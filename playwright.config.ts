@@ -7,11 +7,13 @@ export default defineConfig({
   testDir: "e2e",
   globalSetup: "./e2e/global-setup.ts",
   fullyParallel: false,
-  // Two at once, each with an app and database of its own (e2e/global-setup.ts).
-  workers: 2,
+  // One at a time: on a 2-core machine two workers (two browsers, two apps) ran each walk more than
+  // twice as slowly and timed the long walks out. `--workers=N` runs N, each with an app and
+  // database of its own (e2e/global-setup.ts), for a machine with the cores.
+  workers: 1,
   retries: process.env.CI ? 1 : 0,
   // Waits end as soon as their condition holds, so generous limits cost a passing run nothing and keep a
-  // loaded machine (two workers, other jobs) from failing a test that is only slow.
+  // loaded machine from failing a test that is only slow.
   timeout: 60_000,
   expect: { timeout: 15_000 },
   reporter: [["list"], ["json", { outputFile: ".tmp/playwright-results.json" }]],
