@@ -31,6 +31,7 @@ import { getAssessment } from "~/services/assessments.server";
 import { listContacts } from "~/services/contacts.server";
 import { wizardDraft } from "~/services/storage/draft.server";
 import { listVendors } from "~/services/vendors.server";
+import { prepareVinDecoder } from "~/services/vin.server";
 import { pageTitle, useT } from "~/utils/i18n";
 
 // The details step's form (with the form library) loads when the wizard reaches that step.
@@ -48,6 +49,8 @@ const STEP_OF: Record<WizardView, number> = { upload: 0, details: 1, analyzing: 
 const CONTACT_CHOICES = 500;
 
 async function detailsChoices(actor: Awaited<ReturnType<typeof requireUser>>) {
+  // The details step is where a VIN is typed: its decoder opens now, not at the submit.
+  prepareVinDecoder();
   const [contacts, vendors] = await Promise.all([listContacts(actor, { limit: CONTACT_CHOICES }), listVendors()]);
   const vendorChoices = vendors.map(({ id, name }) => ({ id, name }));
   const preferred = actor.user.defaultVendorId ? String(actor.user.defaultVendorId) : null;

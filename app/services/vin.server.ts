@@ -135,17 +135,38 @@ interface VehicleFields {
 }
 
 /**
+ * Starts this process's decoder without waiting for it (the wizard's details step): the vPIC data
+ * opens in seconds while the VIN is typed, so the form's submit finds it ready.
+ */
+export function prepareVinDecoder() {
+  decoder();
+}
+
+/** How long a form's submit waits for the decode before it saves what was typed. */
+export const FORM_DECODE_WAIT_MS = 4_000;
+
+/**
  * A form's vehicle completed from its VIN: the empty year, make and model take the decode's (what
  * was typed stays), and the warning to show (a catalogue key with `vehicle` for its placeholder).
- * The form is saved all the same: a decode that fails to run only leaves the fields as typed.
+ * The form is saved all the same: a decode that fails to run, or is not done within `waitMs` (the
+ * data still opening after a start), only leaves the fields as typed.
  */
-export async function completeFromVin<T extends VehicleFields>(fields: T) {
+export async function completeFromVin<T extends VehicleFields>(fields: T, { waitMs = FORM_DECODE_WAIT_MS } = {}) {
   if (!fields.vin) return { fields, warning: null, vehicle: "" };
-  let decode: VinDecode;
+  let decode: VinDecode | null;
   try {
-    decode = await decodeVin(fields.vin);
+    const decoding = decodeVin(fields.vin);
+    // Past the wait the decode goes on (it readies the decoder); its failure then is not this form's.
+    decoding.catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), waitMs)));
+    decode = await Promise.race([decoding, late]).finally(() => clearTimeout(timer));
   } catch (error) {
     console.error("VIN decode failed", error);
+    return { fields, warning: null, vehicle: "" };
+  }
+  if (!decode) {
+    console.warn(`VIN decode not done within ${waitMs} ms: the form is saved as typed`);
     return { fields, warning: null, vehicle: "" };
   }
   const v = decode.vehicle;
