@@ -1,5 +1,6 @@
 import mongoose, { Schema, trusted, Types } from "mongoose";
 import { ASSESSMENT_STATUSES, type AssessmentStatus } from "~/schemas/assessment";
+import { dbNow, dbNowMs } from "~/utils/db-clock.server";
 import { Assessment, costFigures, countAssessmentsByStatus, sumRevenue } from "./assessment.server";
 import {
   AI_ACCURACY_TOLERANCE,
@@ -151,16 +152,24 @@ function startBuild(key: string, build: () => Promise<unknown>) {
 
 const LEASE_MS = 60_000;
 
-/** Takes the build of `_id` for LEASE_MS unless it is built or another process holds it. */
+/**
+ * Takes the build of `_id` for LEASE_MS unless it is built or another process holds it (on the
+ * database's clock, as every instance reads it).
+ */
 async function lease(_id: FigureDocument["_id"]) {
   await figures().updateOne({ _id }, { $setOnInsert: { seq: 0 } }, { upsert: true });
-  const now = new Date();
+  const now = dbNow();
   const taken = await figures().findOneAndUpdate(
     { _id, ready: { $ne: true }, $or: [{ lease: { $exists: false } }, { lease: { $lt: now } }] } as never,
     { $set: { lease: new Date(now.getTime() + LEASE_MS) } },
   );
   return taken !== null;
 }
+
+/** Keeps a build's lease while it runs (an account of 50,000 assessments takes minutes), so no other process starts the same build. */
+const renewLease = (_id: FigureDocument["_id"]) =>
+  figures().updateOne({ _id, ready: { $ne: true } } as never, { $set: { lease: new Date(dbNowMs() + LEASE_MS) } });
+const RENEW_EVERY = 500;
 
 async function buildOwner(ownerId: Types.ObjectId) {
   if (await lease(ownerId)) await buildFigures(ownerId);
@@ -193,9 +202,17 @@ const add = (into: Required<Counters>, tally: string | undefined) => {
 };
 const empty = (): Required<Counters> => ({ total: 0, status: {}, value: 0, revenue: 0, compared: 0, within: 0, sent: {} });
 
-/** Settles every assessment of the account whose tally is not its contribution (compare-and-set: safe beside live writes). */
-async function settleDirty(ownerId: Types.ObjectId) {
-  for await (const doc of ownersAssessments(ownerId)) if (doc.tally !== tallyOf(doc)) await settleAssessment(doc._id);
+/**
+ * Settles every assessment of the account whose tally is not its contribution (compare-and-set: safe
+ * beside live writes; the document as read is the first guess, so one that did not change since
+ * costs no second read).
+ */
+async function settleDirty(ownerId: Types.ObjectId, { leased = false } = {}) {
+  let seen = 0;
+  for await (const doc of ownersAssessments(ownerId)) {
+    if (doc.tally !== tallyOf(doc)) await settleAssessment(doc._id, doc);
+    if (leased && ++seen % RENEW_EVERY === 0) await renewLease(ownerId);
+  }
 }
 
 /**
@@ -204,7 +221,7 @@ async function settleDirty(ownerId: Types.ObjectId) {
  * writes, by any number of processes at once.
  */
 export async function buildFigures(ownerId: Types.ObjectId) {
-  await settleDirty(ownerId);
+  await settleDirty(ownerId, { leased: true });
   await figures().updateOne({ _id: ownerId }, { $set: { ready: true }, $unset: { lease: 1 } }, { upsert: true });
 }
 
