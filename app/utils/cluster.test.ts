@@ -46,9 +46,10 @@ beforeAll(async () => {
   primary = spawn(process.execPath, [path.join(root, "server.mjs")], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
   primary.stdout?.on("data", (d: Buffer) => (output += d));
   primary.stderr?.on("data", (d: Buffer) => (output += d));
-  await until(healthy, "healthy");
+  // A cold start (the engine's JVM, two workers' bundles) took over 20 s on the 2-core machine under load.
+  await until(healthy, "healthy", 90_000);
   await until(() => workers().length === 2, "two workers");
-}, 60_000);
+}, 120_000);
 afterAll(async () => {
   await stopProcess(primary);
   rmSync(dataDir, { recursive: true, force: true });
