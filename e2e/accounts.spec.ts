@@ -140,6 +140,8 @@ test("a slow screen shows the Loading... state while its data loads", async ({ p
   test.skip(test.info().project.name === "no-js", "client-side navigation needs JavaScript");
   await loginAs("dealer");
   await page.goto("/", { waitUntil: "networkidle" });
+  // Hydrated (entry.client's mark): on a loaded machine a click before it is a plain page load, with no loading state.
+  await page.waitForFunction(() => performance.getEntriesByName("hydrated").length > 0);
   await page.route((url) => url.searchParams.has("_data"), async (route) => {
     await new Promise((r) => setTimeout(r, 800));
     await route.continue();
