@@ -42,8 +42,9 @@ export function DashboardStatCards({ stats }: { stats: DashboardStats }) {
   );
 }
 
+/** The vehicle's year, make and model, or "" when none is given (the caller says so in the page's language). */
 const vehicleOf = (a: Pick<AssessmentJson, "vehicleYear" | "vehicleMake" | "vehicleModel">) =>
-  [a.vehicleYear, a.vehicleMake, a.vehicleModel].filter(Boolean).join(" ") || "Vehicle not specified";
+  [a.vehicleYear, a.vehicleMake, a.vehicleModel].filter(Boolean).join(" ");
 
 /** The dashboard's costs: whole US dollars (spec part 1 §9), or TBD. */
 export const costOf = (a: Pick<AssessmentJson, "estimatedCost">) => (a.estimatedCost == null ? "TBD" : formatWholeUsd(a.estimatedCost));
@@ -81,7 +82,7 @@ export function RecentAssessments({ assessments }: { assessments: AssessmentJson
                     )}
                   </Group>
                   <Text size="sm" c="dimmed">
-                    {vehicleOf(a)} · {formatDate(a.createdAt)}
+                    {vehicleOf(a) || t("Vehicle not specified")} · {formatDate(a.createdAt)}
                   </Text>
                 </div>
                 <Group gap="xs">
