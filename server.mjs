@@ -336,7 +336,7 @@ async function runServer() {
   // streams every body.
   const handleRequest = createRequestHandler(build.entry.module.servedBuild(build), process.env.NODE_ENV);
   const JSON_TYPE = /^application\/json\b/i;
-  const { whileStarting } = build.entry.module;
+  const { whileStarting, runInRequestScope } = build.entry.module;
   app.all("*", async (req, res, next) => {
     try {
       // Until the database first answers, every route says the app is starting (503, Retry-After):
@@ -344,7 +344,7 @@ async function runServer() {
       const starting = whileStarting(req.path);
       if (starting) return await sendRemixResponse(res, starting);
       const loadContext = { clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown" };
-      const response = await handleRequest(createRemixRequest(req, res), loadContext);
+      const response = await runInRequestScope(() => handleRequest(createRemixRequest(req, res), loadContext));
       if (!response.body || !JSON_TYPE.test(response.headers.get("Content-Type") ?? "")) {
         return await sendRemixResponse(res, response);
       }

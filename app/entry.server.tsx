@@ -14,6 +14,7 @@ import { closeDb, db, startEmbedded } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { answeringDomainErrors, setPrivateCaching } from "~/utils/http.server";
 import { startIdleCollector } from "~/utils/idle-collector.server";
+import { runInRequestScope } from "~/utils/request-scope.server";
 import { whileStarting } from "~/utils/starting.server";
 import { NonceContext } from "~/utils/nonce";
 
@@ -56,6 +57,9 @@ export const startEmbeddedDatabase = startEmbedded;
 
 /** For server.mjs: the answer to any request before the database first answered (docs/decisions/0029). */
 export { whileStarting };
+
+/** For server.mjs: each request is handled inside a scope of its own (what it looks up about the caller, once). */
+export { runInRequestScope };
 
 /** For server.mjs: Express's "trust proxy", parsed and checked with the rest of the environment. */
 export const trustProxy = env.TRUST_PROXY;

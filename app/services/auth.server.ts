@@ -24,6 +24,7 @@ import { checkSecondFactor } from "./two-factor.server";
 import { Invalid, TooMany, Unauthenticated, Unavailable } from "~/utils/domain-errors";
 import { invalidInput, jsonError, setPrivateCaching } from "~/utils/http.server";
 import { assertSameOrigin, isApiRequest, isOwnPagePost } from "~/utils/request.server";
+import { requestMemo } from "~/utils/request-scope.server";
 import type { Actor } from "./actor";
 import { sendLoginNotification } from "./outbox.server";
 import {
@@ -283,18 +284,8 @@ export async function logout(request: Request) {
 /** Ends every session of the user (password change, deletion). */
 export const endAllSessions = (userId: string) => deleteUserSessions(userId);
 
-// A page's loaders (root, layout, screen) run side by side with the same Request: one lookup serves them.
-const actors = new WeakMap<Request, Promise<Actor | null>>();
-
-/** Resolves the caller from a Bearer API token or the session cookie; null when anonymous. */
-export function getActor(request: Request): Promise<Actor | null> {
-  let actor = actors.get(request);
-  if (!actor) {
-    actor = resolveActor(request);
-    actors.set(request, actor);
-  }
-  return actor;
-}
+/** Resolves the caller from a Bearer API token or the session cookie; null when anonymous. Once per request. */
+export const getActor = requestMemo(resolveActor);
 
 async function resolveActor(request: Request): Promise<Actor | null> {
   const authorization = request.headers.get("Authorization");

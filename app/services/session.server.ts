@@ -7,6 +7,7 @@ import {
 } from "~/models/session.server";
 import type { ResumedForm } from "~/schemas/resume";
 import { env } from "~/utils/env.server";
+import { requestMemo } from "~/utils/request-scope.server";
 
 export const SESSION_TIMEOUTS = { "1h": 3600e3, "1d": 86400e3, "7d": 7 * 86400e3, "30d": 30 * 86400e3 } as const;
 export type SessionTimeout = keyof typeof SESSION_TIMEOUTS;
@@ -63,9 +64,12 @@ export function getSession(request: Request) {
   return sessionStorage.getSession(request.headers.get("Cookie"));
 }
 
-// A page's loaders (root, layout, screen) run side by side with the same Request: the session as the
-// request brought it is read once (cookie signature and database record), not once per loader.
-const initial = new WeakMap<Request, Promise<{ id: string; data: Record<string, unknown> }>>();
+// The session as the request brought it (cookie signature and database record), read once per request.
+const readInitial = requestMemo(async (request) => {
+  const id: string | null = await sessionCookie.parse(request.headers.get("Cookie"));
+  const data = id ? await readSessionRecord(id) : null;
+  return { id: id ?? "", data: data ?? {} };
+});
 
 /**
  * The session as it was when the request arrived, for reading who is calling and what the page
@@ -74,16 +78,7 @@ const initial = new WeakMap<Request, Promise<{ id: string; data: Record<string, 
  * reads it fresh with `getSession`.
  */
 export async function requestSession(request: Request): Promise<AppSession> {
-  let read = initial.get(request);
-  if (!read) {
-    read = (async () => {
-      const id: string | null = await sessionCookie.parse(request.headers.get("Cookie"));
-      const data = id ? await readSessionRecord(id) : null;
-      return { id: id ?? "", data: data ?? {} };
-    })();
-    initial.set(request, read);
-  }
-  const { id, data } = await read;
+  const { id, data } = await readInitial(request);
   // A copy: a loader setting or unsetting a key changes its own session only.
   return createSession<SessionData, FlashData>({ ...data } as unknown as SessionData, id);
 }
