@@ -1,107 +1,248 @@
-import { createRequestHandler, json, type ServerBuild } from "@remix-run/server-runtime";
+import { spawnSync } from "node:child_process";
+import { cpSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import type { AgnosticRouteObject } from "@remix-run/router";
 import { describe, expect, it } from "vitest";
 
 /**
- * patches/runtime (decision 0014): what the app relies on from the patched Remix runtime. Without
- * the patch every loader of a page got its own copy of the request, and the per-request session
- * read (requestSession, keyed by the request) went to the database once per loader.
+ * patches/runtime (decision 0025): each patch's gain, checked against the installed package, and
+ * against a copy of it with the patch reversed, where the check must fail. A patch that stops
+ * applying fails the install (package.json's postinstall); one that applies but no longer does its
+ * work fails here; one without a check fails here too.
  */
-describe("the patched Remix server runtime", () => {
-  function buildWith(seen: Request[]): ServerBuild {
-    const loader = ({ request }: { request: Request }) => {
-      seen.push(request);
-      return json({ url: request.url });
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const patchDir = path.join(projectRoot, "patches/runtime");
+const requireFrom = createRequire(import.meta.url);
+
+/** Where a package's files are read from: the installed package, or a copy with one patch reversed. */
+type PackageDir = (name: string) => string;
+const installed: PackageDir = (name) => path.join(projectRoot, "node_modules", name);
+
+type Check = { patch: string; gain: string; holds: (dir: PackageDir) => Promise<void> | void };
+
+/** The modules a file imports statically (`import … from "x"` and `import "x"`). */
+function staticImports(file: string): string[] {
+  const source = readFileSync(file, "utf8");
+  return [...source.matchAll(/^\s*import\s+(?:[^'"]*?\s+from\s+)?['"]([^'"]+)['"]/gm)].map((m) => m[1]);
+}
+
+const checks: Check[] = [
+  {
+    patch: "@mantine+core+8.3.18.patch",
+    gain: "AppShell's header, footer and aside do not load react-remove-scroll for one class name",
+    holds: (dir) => {
+      for (const part of ["AppShellHeader", "AppShellFooter", "AppShellAside"]) {
+        const file = path.join(dir("@mantine/core"), `esm/components/AppShell/${part}/${part}.mjs`);
+        expect(staticImports(file)).not.toContain("react-remove-scroll");
+        // The class name it writes is still the one react-remove-scroll keeps clear of the scrollbar.
+        const { RemoveScroll } = requireFrom("react-remove-scroll") as { RemoveScroll: { classNames: { zeroRight: string } } };
+        expect(readFileSync(file, "utf8")).toContain(`'${RemoveScroll.classNames.zeroRight}'`);
+      }
+    },
+  },
+  {
+    patch: "@mantine+core+8.3.18.patch",
+    gain: "extractStyleProps reads only the props a component got, and answers as before",
+    holds: async (dir) => {
+      const file = path.join(dir("@mantine/core"), "esm/core/Box/style-props/extract-style-props/extract-style-props.mjs");
+      const { extractStyleProps } = (await import(pathToFileURL(file).href)) as {
+        extractStyleProps: (props: Record<string, unknown>) => { styleProps: Record<string, unknown>; rest: Record<string, unknown> };
+      };
+      const onClick = () => {};
+      expect(extractStyleProps({ mt: "md", hiddenFrom: "sm", c: undefined, onClick, "aria-label": "x" })).toEqual({
+        styleProps: { mt: "md", hiddenFrom: "sm" },
+        rest: { onClick, "aria-label": "x" },
+      });
+      const plain = { onClick, "aria-label": "x", constructor: "not a style prop" };
+      const read: string[] = [];
+      const watched = new Proxy(plain, {
+        get(target, key, receiver) {
+          if (typeof key === "string") read.push(key);
+          return Reflect.get(target, key, receiver);
+        },
+      });
+      const { styleProps, rest } = extractStyleProps(watched);
+      expect(styleProps).toEqual({});
+      expect(rest).toEqual(plain);
+      expect(rest).not.toBe(plain);
+      expect(read.filter((key) => !(key in plain))).toEqual([]);
+    },
+  },
+  {
+    patch: "@remix-run+react+2.17.5.patch",
+    gain: "the browser's entry and components do not load single fetch's code while single fetch is off",
+    holds: (dir) => {
+      for (const file of ["dist/esm/browser.js", "dist/esm/components.js"]) {
+        expect(staticImports(path.join(dir("@remix-run/react"), file))).not.toContain("./single-fetch.js");
+      }
+    },
+  },
+  {
+    patch: "@remix-run+react+2.17.5.patch",
+    gain: "RemixServer makes a build's route tree once, not for every page",
+    holds: (dir) => {
+      const routes = requireFrom(path.join(dir("@remix-run/react"), "dist/routes.js")) as {
+        createServerRoutes: (...args: unknown[]) => unknown;
+      };
+      const { RemixServer } = requireFrom(path.join(dir("@remix-run/react"), "dist/server.js")) as {
+        RemixServer: (props: { context: unknown; url: string }) => unknown;
+      };
+      const original = routes.createServerRoutes;
+      let made = 0;
+      routes.createServerRoutes = (...args) => {
+        made += 1;
+        return original(...args);
+      };
+      try {
+        const manifestRoutes = { root: { id: "root", path: "", module: "root.js", hasLoader: false, hasAction: false } };
+        const contextFor = (pathname: string) => ({
+          manifest: { routes: manifestRoutes, entry: { module: "", imports: [] }, url: "", version: "1" },
+          routeModules: { root: { default: () => null } },
+          future: {},
+          isSpaMode: false,
+          serverHandoffString: "",
+          staticHandlerContext: {
+            basename: "/",
+            location: { pathname, search: "", hash: "", state: null, key: "default" },
+            matches: [],
+            loaderData: {},
+            actionData: null,
+            errors: null,
+            statusCode: 200,
+            loaderHeaders: {},
+            actionHeaders: {},
+            activeDeferreds: null,
+          },
+        });
+        RemixServer({ context: contextFor("/"), url: "http://localhost/" });
+        RemixServer({ context: contextFor("/estimates"), url: "http://localhost/estimates" });
+        expect(made).toBe(1);
+      } finally {
+        routes.createServerRoutes = original;
+      }
+    },
+  },
+  {
+    patch: "react-router-dom+6.30.4.patch",
+    gain: "a route tree's data routes are made once, so the router's per-tree caches hold across pages",
+    holds: async (dir) => {
+      // The CommonJS build: the one @remix-run/react's RemixServer requires.
+      const { createStaticHandler, createStaticRouter } = requireFrom(path.join(dir("react-router-dom"), "server.js")) as typeof import("react-router-dom/server");
+      const routes = [{ id: "root", path: "/", children: [{ id: "estimates", path: "estimates", loader: () => null }] }];
+      const handler = createStaticHandler(routes);
+      const contextFor = async (url: string) => {
+        const context = await handler.query(new Request(url));
+        if (context instanceof Response) throw new Error("unexpected response");
+        return context;
+      };
+      const first = createStaticRouter(routes, await contextFor("http://localhost/estimates"));
+      const second = createStaticRouter(routes, await contextFor("http://localhost/"));
+      expect(second.routes).toBe(first.routes);
+      expect(second.state.matches.map((m) => m.route.id)).toEqual(["root"]);
+      expect(first.state.matches.map((m) => m.route.id)).toEqual(["root", "estimates"]);
+    },
+  },
+  {
+    patch: "@remix-run+router+1.23.3.patch",
+    gain: "a path matched before is answered without walking the route tree again, each caller with its own copies",
+    holds: (dir) => {
+      const { matchRoutes } = requireFrom(path.join(dir("@remix-run/router"), "dist/router.cjs.js")) as typeof import("@remix-run/router");
+      let reads = 0;
+      const counted = (route: AgnosticRouteObject) =>
+        new Proxy(route, {
+          get(target, key, receiver) {
+            if (key === "path") reads += 1;
+            return Reflect.get(target, key, receiver);
+          },
+        });
+      const routes = [
+        counted({ id: "root", path: "/", children: [counted({ id: "contact", path: "api/contacts/:id" }), counted({ id: "contacts", path: "api/contacts" })] }),
+      ];
+      const first = matchRoutes(routes, "/api/contacts/abc");
+      (first![1].params as Record<string, string>).id = "changed by a caller";
+      reads = 0;
+      const again = matchRoutes(routes, "/api/contacts/abc");
+      expect(reads).toBe(0);
+      expect(again!.map((m) => m.route.id)).toEqual(["root", "contact"]);
+      expect(again![1].params).toEqual({ id: "abc" });
+      expect(matchRoutes(routes, "/api/contacts")!.map((m) => m.route.id)).toEqual(["root", "contacts"]);
+      expect(matchRoutes(routes, "/api/other")).toBeNull();
+      expect(matchRoutes(routes, "/api/other")).toBeNull();
+    },
+  },
+];
+
+/** Folders of a package's other builds (CommonJS, types, styles), copied only when a patch touches them. */
+const OTHER_BUILDS = new Set(["cjs", "lib", "styles"]);
+
+const patches = readdirSync(patchDir).filter((name) => name.endsWith(".patch"));
+
+/** The package a patch file is named for: `@scope+name+1.2.3.patch` → `@scope/name`. */
+function packageOf(patch: string) {
+  return patch.replace(/\+[^+]+\.patch$/, "").replace("+", "/");
+}
+
+describe("the runtime patches", () => {
+  for (const check of checks) it(`${check.patch}: ${check.gain}`, () => check.holds(installed));
+
+  it("each has a check, and pins its package to the version it was made for", () => {
+    const manifest = JSON.parse(readFileSync(path.join(projectRoot, "package.json"), "utf8")) as {
+      dependencies: Record<string, string>;
+      overrides?: Record<string, string>;
     };
-    const route = (id: string, parentId: string | undefined, path: string | undefined, index = false) => ({
-      id,
-      parentId,
-      path,
-      index,
-      caseSensitive: undefined,
-      module: { loader, default: () => null },
-    });
-    return {
-      mode: "production",
-      entry: { module: { default: async () => new Response("page"), handleDataRequest: undefined } },
-      routes: {
-        root: route("root", undefined, ""),
-        "routes/_app": route("routes/_app", "root", undefined),
-        "routes/_app.estimates": route("routes/_app.estimates", "routes/_app", "estimates"),
-      },
-      assets: { entry: { module: "", imports: [] }, routes: {}, url: "", version: "1" },
-      publicPath: "/build/",
-      assetsBuildDirectory: "public/build",
-      future: {},
-      isSpaMode: false,
-    } as unknown as ServerBuild;
+    for (const patch of patches) {
+      expect(checks.some((c) => c.patch === patch), `${patch} has no check`).toBe(true);
+      const name = packageOf(patch);
+      const version = patch.slice(name.length + 1, -".patch".length);
+      expect(JSON.parse(readFileSync(path.join(installed(name), "package.json"), "utf8")).version).toBe(version);
+      expect(manifest.dependencies[name] ?? manifest.overrides?.[name], `${name} pinned in package.json`).toBe(version);
+    }
+  });
+
+  for (const patch of patches) {
+    it(`${patch}: its checks fail on the package with the patch reversed`, async () => {
+      const name = packageOf(patch);
+      const base = path.join(projectRoot, ".tmp/patch-reversal", patch.replace(/\.patch$/, ""));
+      rmSync(base, { recursive: true, force: true });
+      // The package, without the other builds of its code when the patch leaves them alone (all of
+      // @mantine/core is 24 MB), copied to a folder of its own (a module loaded from one copy is not
+      // reloaded from another).
+      const touched = new Set(
+        [...readFileSync(path.join(patchDir, patch), "utf8").matchAll(/^diff --git a\/node_modules\/(\S+)/gm)].map(
+          (m) => m[1].slice(name.length + 1).split("/")[0],
+        ),
+      );
+      const copyTo = (folder: string): PackageDir => {
+        for (const entry of readdirSync(installed(name))) {
+          if (OTHER_BUILDS.has(entry) && !touched.has(entry)) continue;
+          cpSync(path.join(installed(name), entry), path.join(base, folder, "node_modules", name, entry), { recursive: true });
+        }
+        return (pkg) => (pkg === name ? path.join(base, folder, "node_modules", pkg) : installed(pkg));
+      };
+      const own = checks.filter((c) => c.patch === patch);
+      // An intact copy passes, so a failure below is the patch's absence, not a copy that cannot load.
+      const intact = copyTo("intact");
+      for (const check of own) await check.holds(intact);
+      const withoutPatch = copyTo("reversed");
+      const reversed = spawnSync("patch", ["-R", "-p1", "-s", "-f", "-d", path.join(base, "reversed"), "-i", path.join(patchDir, patch)], {
+        encoding: "utf8",
+      });
+      expect(reversed.status, `reversing ${patch}: ${reversed.stdout}${reversed.stderr}`).toBe(0);
+      const failures = await Promise.all(
+        own.map(async (c) => {
+          try {
+            await c.holds(withoutPatch);
+            return false;
+          } catch {
+            return true;
+          }
+        }),
+      );
+      expect(failures.length).toBeGreaterThan(0);
+      expect(failures.every(Boolean), `every check of ${patch} fails without it: ${JSON.stringify(failures)}`).toBe(true);
+      rmSync(base, { recursive: true, force: true });
+    }, 60_000);
   }
-
-  it("hands a page's loaders the one request it came with", async () => {
-    const seen: Request[] = [];
-    const handler = createRequestHandler(buildWith(seen), "production");
-    const request = new Request("http://localhost/estimates?q=camry");
-    await handler(request);
-    expect(seen).toHaveLength(3);
-    expect(new Set(seen).size).toBe(1);
-    expect(seen[0].url).toBe("http://localhost/estimates?q=camry");
-  });
-
-  it("still strips Remix's own parameters before a loader sees the URL", async () => {
-    const seen: Request[] = [];
-    const handler = createRequestHandler(buildWith(seen), "production");
-    const response = await handler(new Request("http://localhost/estimates?q=camry&_data=routes%2F_app.estimates"));
-    expect(response.status).toBe(200);
-    expect(seen.map((r) => r.url)).toEqual(["http://localhost/estimates?q=camry"]);
-  });
-});
-
-describe("the patched React Router server rendering", () => {
-  it("makes a route tree's data routes once, so the router's per-tree caches hold across pages", async () => {
-    // The CommonJS build: the one @remix-run/react's RemixServer requires.
-    const { createStaticHandler, createStaticRouter } = createRequire(import.meta.url)("react-router-dom/server") as typeof import("react-router-dom/server");
-    const routes = [{ id: "root", path: "/", children: [{ id: "estimates", path: "estimates", loader: () => null }] }];
-    const handler = createStaticHandler(routes);
-    const contextFor = async (url: string) => {
-      const context = await handler.query(new Request(url));
-      if (context instanceof Response) throw new Error("unexpected response");
-      return context;
-    };
-    const first = createStaticRouter(routes, await contextFor("http://localhost/estimates"));
-    const second = createStaticRouter(routes, await contextFor("http://localhost/"));
-    expect(second.routes).toBe(first.routes);
-    expect(second.state.matches.map((m) => m.route.id)).toEqual(["root"]);
-    expect(first.state.matches.map((m) => m.route.id)).toEqual(["root", "estimates"]);
-  });
-});
-
-describe("the patched Mantine style props", () => {
-  it("takes style props out of a component's props, and passes the rest on, with or without any", async () => {
-    const { extractStyleProps } = await import("#mantine/core/Box/style-props/extract-style-props/extract-style-props");
-    const onClick = () => {};
-    expect(extractStyleProps({ mt: "md", hiddenFrom: "sm", c: undefined, onClick, "aria-label": "x" })).toEqual({
-      styleProps: { mt: "md", hiddenFrom: "sm" },
-      rest: { onClick, "aria-label": "x" },
-    });
-    const plain = { onClick, "aria-label": "x", constructor: "not a style prop" };
-    const { styleProps, rest } = extractStyleProps(plain);
-    expect(styleProps).toEqual({});
-    expect(rest).toEqual(plain);
-    expect(rest).not.toBe(plain);
-  });
-});
-
-describe("the patched route matching", () => {
-  it("answers a path it has matched before with the same matches, each caller with its own copies", () => {
-    const { matchRoutes } = createRequire(import.meta.url)("@remix-run/router") as typeof import("@remix-run/router");
-    const routes = [{ id: "root", path: "/", children: [{ id: "contact", path: "api/contacts/:id" }, { id: "contacts", path: "api/contacts" }] }];
-    const first = matchRoutes(routes, "/api/contacts/abc");
-    (first![1].params as Record<string, string>).id = "changed by a caller";
-    const again = matchRoutes(routes, "/api/contacts/abc");
-    expect(again!.map((m) => m.route.id)).toEqual(["root", "contact"]);
-    expect(again![1].params).toEqual({ id: "abc" });
-    expect(matchRoutes(routes, "/api/contacts")!.map((m) => m.route.id)).toEqual(["root", "contacts"]);
-    expect(matchRoutes(routes, "/api/other")).toBeNull();
-    expect(matchRoutes(routes, "/api/other")).toBeNull();
-  });
 });
