@@ -1,10 +1,10 @@
-import { spawnSync } from "node:child_process";
-import { cpSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { AgnosticRouteObject } from "@remix-run/router";
 import { describe, expect, it } from "vitest";
+import { installed, patchCopies, patchTarget, runtimePatches } from "../scripts/patch-copies.mjs";
 
 /**
  * patches/runtime (decision 0025): each patch's gain, checked against the installed package, and
@@ -13,12 +13,10 @@ import { describe, expect, it } from "vitest";
  * work fails here; one without a check fails here too.
  */
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const patchDir = path.join(projectRoot, "patches/runtime");
 const requireFrom = createRequire(import.meta.url);
 
 /** Where a package's files are read from: the installed package, or a copy with one patch reversed. */
 type PackageDir = (name: string) => string;
-const installed: PackageDir = (name) => path.join(projectRoot, "node_modules", name);
 
 type Check = { patch: string; gain: string; holds: (dir: PackageDir) => Promise<void> | void };
 
@@ -174,15 +172,7 @@ const checks: Check[] = [
   },
 ];
 
-/** Folders of a package's other builds (CommonJS, types, styles), copied only when a patch touches them. */
-const OTHER_BUILDS = new Set(["cjs", "lib", "styles"]);
-
-const patches = readdirSync(patchDir).filter((name) => name.endsWith(".patch"));
-
-/** The package a patch file is named for: `@scope+name+1.2.3.patch` → `@scope/name`. */
-function packageOf(patch: string) {
-  return patch.replace(/\+[^+]+\.patch$/, "").replace("+", "/");
-}
+const patches = runtimePatches();
 
 describe("the runtime patches", () => {
   for (const check of checks) it(`${check.patch}: ${check.gain}`, () => check.holds(installed));
@@ -194,8 +184,7 @@ describe("the runtime patches", () => {
     };
     for (const patch of patches) {
       expect(checks.some((c) => c.patch === patch), `${patch} has no check`).toBe(true);
-      const name = packageOf(patch);
-      const version = patch.slice(name.length + 1, -".patch".length);
+      const { name, version } = patchTarget(patch);
       expect(JSON.parse(readFileSync(path.join(installed(name), "package.json"), "utf8")).version).toBe(version);
       expect(manifest.dependencies[name] ?? manifest.overrides?.[name], `${name} pinned in package.json`).toBe(version);
     }
@@ -203,37 +192,14 @@ describe("the runtime patches", () => {
 
   for (const patch of patches) {
     it(`${patch}: its checks fail on the package with the patch reversed`, async () => {
-      const name = packageOf(patch);
-      const base = path.join(projectRoot, ".tmp/patch-reversal", patch.replace(/\.patch$/, ""));
-      rmSync(base, { recursive: true, force: true });
-      // The package, without the other builds of its code when the patch leaves them alone (all of
-      // @mantine/core is 24 MB), copied to a folder of its own (a module loaded from one copy is not
-      // reloaded from another).
-      const touched = new Set(
-        [...readFileSync(path.join(patchDir, patch), "utf8").matchAll(/^diff --git a\/node_modules\/(\S+)/gm)].map(
-          (m) => m[1].slice(name.length + 1).split("/")[0],
-        ),
-      );
-      const copyTo = (folder: string): PackageDir => {
-        for (const entry of readdirSync(installed(name))) {
-          if (OTHER_BUILDS.has(entry) && !touched.has(entry)) continue;
-          cpSync(path.join(installed(name), entry), path.join(base, folder, "node_modules", name, entry), { recursive: true });
-        }
-        return (pkg) => (pkg === name ? path.join(base, folder, "node_modules", pkg) : installed(pkg));
-      };
+      const { intact, reversed, remove } = patchCopies(patch);
       const own = checks.filter((c) => c.patch === patch);
-      // An intact copy passes, so a failure below is the patch's absence, not a copy that cannot load.
-      const intact = copyTo("intact");
+      // The intact copy passes, so a failure below is the patch's absence, not a copy that cannot load.
       for (const check of own) await check.holds(intact);
-      const withoutPatch = copyTo("reversed");
-      const reversed = spawnSync("patch", ["-R", "-p1", "-s", "-f", "-d", path.join(base, "reversed"), "-i", path.join(patchDir, patch)], {
-        encoding: "utf8",
-      });
-      expect(reversed.status, `reversing ${patch}: ${reversed.stdout}${reversed.stderr}`).toBe(0);
       const failures = await Promise.all(
         own.map(async (c) => {
           try {
-            await c.holds(withoutPatch);
+            await c.holds(reversed);
             return false;
           } catch {
             return true;
@@ -242,7 +208,7 @@ describe("the runtime patches", () => {
       );
       expect(failures.length).toBeGreaterThan(0);
       expect(failures.every(Boolean), `every check of ${patch} fails without it: ${JSON.stringify(failures)}`).toBe(true);
-      rmSync(base, { recursive: true, force: true });
+      remove();
     }, 60_000);
   }
 });
