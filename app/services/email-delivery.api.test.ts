@@ -97,6 +97,7 @@ describe("delivery to a real SMTP server", () => {
     const [mail] = smtp.withMessageId(log.messageId);
     expect(mail.envelope).toEqual({ from: "estimates@example.com", to: ["jane.doe@example.com"] });
     expect(mail.parsed.subject).toBe("Estimate for Jane Doe: 2019 Toyota Camry");
+    expect(mail.parsed.headers.has("auto-submitted")).toBe(false); // a person sent it
     expect(mail.parsed.html).toContain("jane.doe@example.com · Silver Camry · $1,234.50 · ");
     expect(mail.parsed.html).toContain("Thanks &lt;3");
     expect(mail.parsed.text).toContain("Thanks <3");
@@ -386,7 +387,10 @@ describe("notifications and sign-in notices", () => {
     expect(notice).toMatchObject({ subject: "New sign-in to your DamageIQ account", recipientEmail: `${user.username}@example.com` });
     const owner = client(app, { token: await tokenFor(user.id) });
     const log = await waitForLog(owner, String(notice._id), (l) => l.status === "sent");
-    expect(smtp.withMessageId(log.messageId)[0].parsed.text).toMatch(/If this was not you/);
+    const [mail] = smtp.withMessageId(log.messageId);
+    expect(mail.parsed.text).toMatch(/If this was not you/);
+    // RFC 3834: an automatic notice says so, so an auto-responder does not answer it.
+    expect(mail.parsed.headers.get("auto-submitted")).toBe("auto-generated");
   });
 
   it("writes a notice in the account's language", async () => {

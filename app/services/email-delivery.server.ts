@@ -255,7 +255,8 @@ export class MailOutbox {
           html: log.html,
           text: log.text,
           messageId: log.messageId,
-          headers: { "X-DamageIQ-Log": String(log._id) },
+          // RFC 3834: a notice the product wrote by itself says so (auto-responders leave it alone).
+          headers: { "X-DamageIQ-Log": String(log._id), ...(log.kind === "notification" ? { "Auto-Submitted": "auto-generated" } : {}) },
           attachments: await estimateAttachment(log),
         };
         // Built here, once: the drop stores these bytes, SMTP sends them and we see when the last one left.
