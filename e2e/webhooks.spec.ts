@@ -73,7 +73,7 @@ test("add a webhook endpoint, read its delivery log, redeliver, rotate, turn off
   await expect.poll(() => receiver.on(path).length, { timeout: 10_000 }).toBe(2);
   expect(receiver.on(path).map((r) => r.headers["webhook-id"])).toEqual([webhookId, webhookId]);
 
-  await page.getByTestId("webhook-row").filter({ hasText: url }).getByRole("button", { name: `Rotate the secret of ${url}` }).click();
+  await page.getByTestId("webhook-row").filter({ hasText: url }).getByRole("button", { name: `Rotate secret for ${url}` }).click();
   await expect(page.getByTestId("webhook-secret")).toContainText("The previous secret keeps signing beside it for 24 hours.");
 
   await page.getByTestId("webhook-row").filter({ hasText: url }).getByRole("button", { name: `Turn off ${url}` }).click();
@@ -97,8 +97,13 @@ test("at 360 px an endpoint's row shows its URL, status and every action inside 
   const rect = (locator: Locator) => locator.evaluate((el) => el.getBoundingClientRect().toJSON() as { left: number; right: number });
   const card = await rect(page.locator("#webhooks"));
   expect(card.right).toBeLessThanOrEqual(360);
-  for (const target of [row.getByText("On", { exact: true }), row.getByRole("button", { name: `Rotate the secret of ${url}` }), row.getByRole("button", { name: `Delete ${url}` })]) {
+  for (const target of [row.getByText("On", { exact: true }), row.getByRole("button", { name: `Rotate secret for ${url}` }), row.getByRole("button", { name: `Delete ${url}` })]) {
     const box = await rect(target);
     expect(box.left >= card.left && box.right <= card.right, `${await target.textContent()} inside the card (${box.left}–${box.right} of ${card.left}–${card.right})`).toBe(true);
+  }
+  // A voice user says what they see: each button's name contains its visible label (WCAG 2.5.3).
+  for (const button of await row.getByRole("button").all()) {
+    const [label, name] = await button.evaluate((el) => [el.textContent?.trim() ?? "", el.getAttribute("aria-label") ?? ""]);
+    if (name) expect(name.toLowerCase(), label).toContain(label.toLowerCase());
   }
 });

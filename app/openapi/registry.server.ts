@@ -183,7 +183,7 @@ export function newRegistry() {
   registry.registerComponent("securitySchemes", "bearerToken", {
     type: "http",
     scheme: "bearer",
-    description: "An API token from Settings → API or `POST /api/auth/tokens`: `Authorization: Bearer <token>`.",
+    description: "An API token from Settings → Security → Personal API tokens, or `POST /api/auth/tokens`: `Authorization: Bearer <token>`.",
   });
   return registry;
 }

@@ -225,7 +225,7 @@ export function WebhooksCard({ data }: { data: Data }) {
                       </Button>
                     </RowForm>
                     <RowForm intent="webhook-rotate" id={e.id}>
-                      <Button type="submit" size="xs" variant="light" aria-label={t("Rotate the secret of {{url}}", { url: e.url })}>
+                      <Button type="submit" size="xs" variant="light" aria-label={t("Rotate secret for {{url}}", { url: e.url })}>
                         {t("Rotate secret")}
                       </Button>
                     </RowForm>
