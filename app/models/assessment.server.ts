@@ -450,6 +450,20 @@ export async function assignContactIfNone({ ownerId, id, contactId, by, name }: 
 }
 
 /**
+ * Makes `contactId` the customer of an assessment whose customer is still `from` (the one the sender
+ * saw): the condition is in the filter, so a change made meanwhile is never overwritten; the audit
+ * entry says who, when, and from whom to whom, in the same write. Null: not there, or changed meanwhile.
+ */
+export async function changeCustomer({ ownerId, id, from, contactId, by, change }: { ownerId: string; id: string; from: string; contactId: string; by: AuditActor; change: string }) {
+  if (!isObjectIdHex(id)) return null;
+  return Assessment.findOneAndUpdate(
+    { _id: id, ownerId, contactId: from },
+    { $set: { contactId }, $push: { audit: auditEntry(by, "customer changed", { note: "Made the recipient of the estimate email its customer", changes: [change] }) } },
+    { returnDocument: "after" },
+  ).lean<AssessmentRecord>();
+}
+
+/**
  * Moves an assessment from one of `from` to `to` atomically: the status condition is part of the
  * update's filter, so two callers racing (a person approving while the worker re-analyses) cannot
  * both win, and the audit entry (who, when, from, to) is pushed in the same write. `set`/`unset`
@@ -535,8 +549,32 @@ export async function setPhotoPrints(id: Types.ObjectId, photoHashes: Assessment
  * Copies a customer's decision onto the version decided on (set once: a version already holding
  * one keeps it). The status and updatedAt stay as they were (Sent Today reads updatedAt).
  */
-export async function setCustomerDecision({ ownerId, id, decision }: { ownerId: Types.ObjectId; id: Types.ObjectId; decision: NonNullable<AssessmentRecord["customerDecision"]> }) {
-  await Assessment.updateOne({ _id: id, ownerId, customerDecision: null }, { $set: { customerDecision: decision } }, { timestamps: false });
+/**
+ * Puts the customer's decision on the version, only if it is still the current one (no
+ * `supersededBy`) and undecided: one conditional write, so a decision and a supplement's mark of
+ * the same document are ordered by the database (docs/decisions/0035). False: superseded or decided.
+ */
+export async function claimCustomerDecision({ ownerId, id, decision }: { ownerId: Types.ObjectId; id: Types.ObjectId; decision: NonNullable<AssessmentRecord["customerDecision"]> }) {
+  const { modifiedCount } = await Assessment.updateOne(
+    { _id: id, ownerId, ...LATEST_VERSION, customerDecision: null },
+    { $set: { customerDecision: decision } },
+    { timestamps: false },
+  );
+  return modifiedCount === 1;
+}
+
+/** Undoes a claim whose decision record could not be written (the claim names its decision). */
+export async function releaseCustomerDecision({ ownerId, id, decisionId }: { ownerId: Types.ObjectId; id: Types.ObjectId; decisionId: Types.ObjectId }) {
+  await Assessment.updateOne({ _id: id, ownerId, "customerDecision.decisionId": decisionId }, { $unset: { customerDecision: 1 } }, { timestamps: false });
+}
+
+/** The current version of the estimate a version belongs to (following `supersededBy`; a chain is short). */
+export async function findCurrentVersion({ ownerId, record }: { ownerId: Types.ObjectId; record: Pick<AssessmentRecord, "_id" | "supersededBy"> }) {
+  let current: Pick<AssessmentRecord, "_id" | "supersededBy"> | null = record;
+  for (let hops = 0; current?.supersededBy && hops < 50; hops++) {
+    current = await Assessment.findOne({ _id: current.supersededBy, ownerId }).select({ _id: 1, supersededBy: 1 }).lean<Pick<AssessmentRecord, "_id" | "supersededBy">>();
+  }
+  return current && !current.supersededBy ? current : null;
 }
 
 /**

@@ -69,7 +69,7 @@ export interface CustomerDecisionRecord {
 }
 
 /** Inserts the decision; null when the version already has one (the unique index decides a race). */
-export async function insertDecision(fields: Omit<CustomerDecisionRecord, "_id">) {
+export async function insertDecision(fields: Omit<CustomerDecisionRecord, "_id"> & { _id?: Types.ObjectId }) {
   try {
     const doc = await CustomerDecision.create({ _id: new Types.ObjectId(), ...fields });
     return doc.toObject() as unknown as CustomerDecisionRecord;

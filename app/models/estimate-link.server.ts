@@ -14,12 +14,23 @@ const estimateLinkSchema = new Schema(
     rootId: { type: Schema.Types.ObjectId, required: true, immutable: true },
     version: { type: Number, required: true, min: 1, immutable: true },
     tokenHash: { type: String, required: true, immutable: true },
+    /**
+     * An emailed link's token sealed with the server's secret (secret-box): only so that an older
+     * version's page can point the customer to the link they were sent for the newer one.
+     */
+    tokenSealed: { type: String, immutable: true },
     /** Database clock. */
     createdAt: { type: Date, required: true, immutable: true },
     expiresAt: { type: Date, required: true, immutable: true },
     via: { type: String, enum: ["email", "api"], required: true },
     createdBy: { type: Schema.Types.ObjectId, default: null },
     emailLogId: { type: Schema.Types.ObjectId },
+    /** Whom an emailed link was sent to: the page, the decision's notice and webhooks name this person. */
+    recipient: {
+      type: new Schema({ contactId: Schema.Types.ObjectId, firstName: String, lastName: String, email: String }, { _id: false }),
+      default: undefined,
+      immutable: true,
+    },
     /** The PDF served by the link, stored when it was created: what the customer sees is what was hashed. */
     pdfKey: { type: String, required: true },
     pdfSha256: { type: String, required: true },
@@ -36,6 +47,8 @@ const estimateLinkSchema = new Schema(
 estimateLinkSchema.index({ tokenHash: 1 }, { unique: true });
 // The links of an estimate (all its versions), newest first; supersession walks the same entries.
 estimateLinkSchema.index({ ownerId: 1, rootId: 1, createdAt: -1 });
+// The newest link of one version (an older version's page points to it).
+estimateLinkSchema.index({ assessmentId: 1, createdAt: -1 });
 
 export const EstimateLink = defineModel("EstimateLink", estimateLinkSchema);
 
@@ -46,11 +59,13 @@ export interface EstimateLinkRecord {
   rootId: Types.ObjectId;
   version: number;
   tokenHash: string;
+  tokenSealed?: string;
   createdAt: Date;
   expiresAt: Date;
   via: "email" | "api";
   createdBy: Types.ObjectId | null;
   emailLogId?: Types.ObjectId;
+  recipient?: LinkRecipient;
   pdfKey: string;
   pdfSha256: string;
   pdfBytes: number;
@@ -59,6 +74,13 @@ export interface EstimateLinkRecord {
   firstViewedAt?: Date;
   lastViewedAt?: Date;
   views: number;
+}
+
+export interface LinkRecipient {
+  contactId: Types.ObjectId;
+  firstName: string;
+  lastName: string;
+  email: string;
 }
 
 export async function insertEstimateLink(fields: Omit<EstimateLinkRecord, "views" | "revokedAt" | "supersededAt" | "firstViewedAt" | "lastViewedAt">) {
@@ -72,6 +94,21 @@ export async function supersedeEarlierLinks({ ownerId, rootId, version, at }: { 
     { ownerId, rootId, version: trusted({ $lt: version }), supersededAt: null },
     { $set: { supersededAt: at } },
   );
+}
+
+/** The newest live emailed link of one version (the one an older version's page points to); null if none was sent. */
+export function findSentLinkOf({ ownerId, assessmentId, now }: { ownerId: Types.ObjectId; assessmentId: Types.ObjectId; now: Date }) {
+  return EstimateLink.findOne({
+    ownerId,
+    assessmentId,
+    via: "email",
+    tokenSealed: trusted({ $exists: true }),
+    revokedAt: null,
+    supersededAt: null,
+    expiresAt: trusted({ $gt: now }),
+  })
+    .sort({ createdAt: -1 })
+    .lean<EstimateLinkRecord>();
 }
 
 export function findLinkByTokenHash(tokenHash: string) {

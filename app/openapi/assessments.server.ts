@@ -321,11 +321,11 @@ export function describeAssessments(registry: OpenAPIRegistry, email: EmailSchem
     method: "post", path: "/api/assessments/{id}/send-email", operationId: "sendEstimateEmail", auth: "user", params: idParam,
     summary: "Email the estimate to a contact",
     description:
-      "Queues the message with the estimate PDF (202); the outbox delivers it. With an `Idempotency-Key` used before: the same body answers that send as it stands; another body is 409.",
+      "Queues the message with the estimate PDF (202); the outbox delivers it. The recipient is the estimate's customer of record: a contact other than the estimate's customer is refused (409, nothing sent, nothing changed) unless `makeRecipientCustomer` is true, which makes the contact the estimate's customer (audited) before sending; an estimate without a customer gets the contact. With an `Idempotency-Key` used before: the same body answers that send as it stands; another body is 409.",
     headers: idempotencyHeader, body: sendEmailSchema, example: { contactId: "6650c0ffee0123456789abcd", additionalMessage: "Call us with any questions." },
     responses: {
       202: json("The email log entry (pending, or saved to the local drop when no mail server is set)", email.SentEmail),
-      409: errors[409],
+      409: { ...errors[409], description: "The contact is not the estimate's customer and `makeRecipientCustomer` is not true; or the estimate cannot be sent; or the Idempotency-Key was used with another body" },
     },
   });
   area.describe({

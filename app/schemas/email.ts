@@ -81,6 +81,11 @@ export const sendEmailSchema = z.object({
   contactId: objectId("Contact is required"),
   templateId: optionalId("Template not found"),
   additionalMessage: optionalString("Additional message", TEMPLATE_LIMITS.additionalMessage),
+  /**
+   * The contact is not the estimate's customer: make them its customer (audited) and send. Without
+   * it such a send is refused (409), since the page, PDF and terms name the estimate's customer.
+   */
+  makeRecipientCustomer: checkbox.optional().default(false),
 });
 export type SendEmailInput = z.infer<typeof sendEmailSchema>;
 
@@ -89,6 +94,13 @@ export const composeEmailSchema = sendEmailSchema.extend({
   assessmentId: objectId("Assessment is required"),
 });
 export const composeEmailValidator = withZod(composeEmailSchema);
+
+/** The Compose confirmation's label: the recipient becomes the estimate's customer. */
+export const makeCustomerLabel = (name: string) => `Make ${name} this estimate's customer`;
+
+/** A send to someone other than the estimate's customer, without the confirmation (issue 40 item 1). */
+export const recipientNotCustomerMessage = (customer: string, recipient: string) =>
+  `This estimate's customer is ${customer}, not ${recipient}. To send it to ${recipient}, make ${recipient} this estimate's customer.`;
 
 /** An Idempotency-Key: what a client (or a screen's form) names one send with. */
 export const idempotencyKeySchema = z

@@ -38,7 +38,7 @@ export function unavailableResponse(error: unknown, html = true): Response {
   if (error instanceof PublicLinkError) {
     const retry: Record<string, string> = error.detail.retryAfter ? { "Retry-After": String(error.detail.retryAfter) } : {};
     if (!html) return new Response(null, { status: error.status, headers: { "Cache-Control": "no-store", ...retry } });
-    return htmlDocument(<LinkUnavailableDocument reason={error.reason} dealer={error.detail.dealer ?? null} retryAfter={error.detail.retryAfter} />, error.status, retry);
+    return htmlDocument(<LinkUnavailableDocument reason={error.reason} dealer={error.detail.dealer ?? null} retryAfter={error.detail.retryAfter} newer={error.detail.newer} />, error.status, retry);
   }
   if (error instanceof Response) return error;
   const answer = apiAnswer(error);

@@ -535,22 +535,22 @@ describe("revocation, expiry, supersession", () => {
     }
   });
 
-  it("a newer version's link supersedes the old one, which says so and points nowhere else", async () => {
+  it("a newer version supersedes the old link at once; an API-made link for it is not pointed to", async () => {
     const v1 = await sentEstimate();
     const old = await newLink(dealerA, v1);
     const record = await Assessment.findById(v1).lean<Record<string, unknown>>();
     const rest = Object.fromEntries(Object.entries(record!).filter(([key]) => !["_id", "createdAt", "updatedAt", "audit"].includes(key)));
     const v2 = await Assessment.create({ ...rest, status: "sent", supplementOf: v1, version: 2, estimatedCost: 600 });
     await Assessment.updateOne({ _id: v1 }, { $set: { supersededBy: v2._id } });
-    // The old version can no longer get a link; the old link still works until the new version has one.
+    // The old version can no longer get a link, and its link is revised at once (docs/decisions/0035).
     expect((await dealerA.post(`/api/assessments/${v1}/links`)).status).toBe(409);
     const phone = customer();
-    expect((await phone.get(pagePath(old.token))).status).toBe(200);
+    expect((await phone.get(pagePath(old.token))).status).toBe(410);
     const fresh = await newLink(dealerA, String(v2._id));
     expect(fresh.version).toBe(2);
     const page = await phone.get(pagePath(old.token));
     expect(page.status).toBe(410);
-    expect(page.text).toContain("This estimate has been replaced by a newer version");
+    expect(page.text).toContain("This estimate has been revised");
     expect(page.text).not.toContain(fresh.token);
     expect(page.text).not.toMatch(/href=/);
     const now = await phone.get(pagePath(fresh.token));

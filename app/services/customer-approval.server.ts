@@ -1,9 +1,9 @@
 import { Types } from "mongoose";
 import type { z } from "zod";
-import { assessmentTitles, findAssessment, setCustomerDecision, type AssessmentRecord } from "~/models/assessment.server";
+import { assessmentTitles, claimCustomerDecision, findAssessment, releaseCustomerDecision, type AssessmentRecord } from "~/models/assessment.server";
 import { findContactsByIds } from "~/models/contact.server";
 import { findDecisionOf, findRecentDecisions, insertDecision, type CustomerDecisionRecord } from "~/models/customer-decision.server";
-import { recordLinkView } from "~/models/estimate-link.server";
+import { recordLinkView, type EstimateLinkRecord } from "~/models/estimate-link.server";
 import { scopeFor } from "~/models/owner-scope.server";
 import { countRequest } from "~/models/rate-counter.server";
 import { findUserById } from "~/models/user.server";
@@ -14,7 +14,7 @@ import { readSheet, sheetTotalCents, sheetTotals } from "~/utils/estimate-sheet"
 import { fieldErrors, type FieldErrors } from "~/utils/http.server";
 import type { Actor } from "./actor";
 import { notifyCustomerDecision, notifyCustomerQuestion } from "./outbox.server";
-import { decisionJson, findLinkByToken, hashToken, isTokenShaped, linkState, type LinkState } from "./estimate-links.server";
+import { decisionJson, findLinkByToken, hashToken, isTokenShaped, linkState, newerVersionPath, type LinkState } from "./estimate-links.server";
 import { storage } from "./storage/backend.server";
 import { thumbnailBytes } from "./storage/serving.server";
 import { estimatePictures, type EstimatePicture } from "./video-frames.server";
@@ -31,7 +31,7 @@ export class PublicLinkError extends Error {
   constructor(
     readonly status: 404 | 409 | 410 | 429,
     readonly reason: Exclude<LinkState, "active"> | "not-found" | "gone" | "rate-limited" | "decided",
-    readonly detail: { retryAfter?: number; dealer?: DealerCard | null; decision?: CustomerDecisionRecord } = {},
+    readonly detail: { retryAfter?: number; dealer?: DealerCard | null; decision?: CustomerDecisionRecord; newer?: string | null } = {},
   ) {
     super(reason);
     this.name = "PublicLinkError";
@@ -89,14 +89,27 @@ async function activeLink(token: string) {
   const link = await findLinkByToken(token);
   if (!link) throw new PublicLinkError(404, "not-found");
   const state = linkState(link);
-  if (state !== "active") throw new PublicLinkError(410, state, { dealer: await dealerCard(link.ownerId) });
+  if (state === "revoked" || state === "expired") throw new PublicLinkError(410, state, { dealer: await dealerCard(link.ownerId) });
   // The link's owner is part of the filter: its version, in its account, or nothing.
   const estimate = await findAssessment({ scope: { ownerId: String(link.ownerId) }, id: String(link.assessmentId) });
   if (!estimate) throw new PublicLinkError(410, "gone", { dealer: await dealerCard(link.ownerId) });
+  // A link serves one version: once a newer one exists (a supplement), this one is revised, whether or not the newer one has a link yet.
+  if (state === "superseded" || estimate.supersededBy) throw await revised(link.ownerId, estimate);
   return { link, estimate };
 }
 
-async function customerOf(estimate: AssessmentRecord) {
+/** 410 "revised", pointing to the page of the link sent for the current version, if one was sent. */
+async function revised(ownerId: Types.ObjectId, estimate: Pick<AssessmentRecord, "_id" | "supersededBy">) {
+  const [dealer, newer] = await Promise.all([dealerCard(ownerId), newerVersionPath(ownerId, estimate)]);
+  return new PublicLinkError(410, "superseded", { dealer, newer });
+}
+
+/**
+ * Whom the link speaks to: the person it was emailed to (docs/decisions/0035), else (a link made by
+ * the API) the estimate's customer.
+ */
+async function customerOf(link: EstimateLinkRecord, estimate: AssessmentRecord) {
+  if (link.recipient) return { firstName: link.recipient.firstName, lastName: link.recipient.lastName, email: link.recipient.email };
   if (!estimate.contactId) return null;
   const [contact] = await findContactsByIds({ scope: { ownerId: String(estimate.ownerId) }, ids: [String(estimate.contactId)] });
   return contact ? { firstName: contact.firstName, lastName: contact.lastName, email: contact.email } : null;
@@ -136,7 +149,7 @@ export async function openEstimatePage(token: string) {
   const { link, estimate } = await activeLink(token);
   const [dealer, customer, decision, pictures] = await Promise.all([
     dealerCard(link.ownerId),
-    customerOf(estimate),
+    customerOf(link, estimate),
     findDecisionOf({ assessmentId: estimate._id }),
     estimatePictures(String(estimate.ownerId), estimate),
     recordLinkView({ id: link._id, at: dbNow() }),
@@ -192,7 +205,15 @@ export async function recordCustomerDecision(
   client: PublicClient,
 ) {
   const { link, estimate } = await activeLink(token);
+  const decidedAt = dbNow();
+  const decisionId = new Types.ObjectId();
+  // The claim on the version is the decision's moment: written only while the version is still the
+  // current one and undecided, in one conditional write, so a supplement marking it replaced at the
+  // same instant is either before (410 here) or after (the decision stands), never both.
+  const claimed = await claimCustomerDecision({ ownerId: link.ownerId, id: estimate._id, decision: { decision: input.decision, decidedAt, decisionId } });
+  if (!claimed) throw await refusal(link.ownerId, estimate._id);
   const decision = await insertDecision({
+    _id: decisionId,
     ownerId: link.ownerId,
     assessmentId: estimate._id,
     rootId: link.rootId,
@@ -204,21 +225,21 @@ export async function recordCustomerDecision(
       : input.fields.reason
         ? { reason: input.fields.reason }
         : {}),
-    decidedAt: dbNow(),
+    decidedAt,
     ip: client.ip,
     userAgent: client.userAgent.slice(0, 500),
     pdfSha256: link.pdfSha256,
     estimatedCost: estimate.estimatedCost ?? null,
+  }).catch(async (error: unknown) => {
+    await releaseCustomerDecision({ ownerId: link.ownerId, id: estimate._id, decisionId });
+    throw error;
   });
   if (!decision) {
+    // A decision recorded before the claim existed (its copy never written): that one stands.
+    await releaseCustomerDecision({ ownerId: link.ownerId, id: estimate._id, decisionId });
     const first = await findDecisionOf({ assessmentId: estimate._id });
     throw new PublicLinkError(409, "decided", { ...(first ? { decision: first } : {}) });
   }
-  await setCustomerDecision({
-    ownerId: link.ownerId,
-    id: estimate._id,
-    decision: { decision: decision.decision, decidedAt: decision.decidedAt, decisionId: decision._id },
-  });
   await emitEvent({
     ownerId: link.ownerId,
     type: decision.decision === "approved" ? "estimate.approved" : "estimate.declined",
@@ -232,7 +253,7 @@ export async function recordCustomerDecision(
     orderKey: estimateOrderKey(estimate),
     key: `estimate.${decision.decision}:${String(decision._id)}`,
   });
-  const customer = await customerOf(estimate);
+  const customer = await customerOf(link, estimate);
   await notifyCustomerDecision({
     id: String(decision._id),
     ownerId: String(link.ownerId),
@@ -245,6 +266,15 @@ export async function recordCustomerDecision(
     customer: customer ? `${customer.firstName} ${customer.lastName}`.trim() : "The customer",
   });
   return { decision, link, estimate };
+}
+
+/** Why a claim found nothing: the version was replaced meanwhile (410), or it was already decided (409). */
+async function refusal(ownerId: Types.ObjectId, id: Types.ObjectId) {
+  const now = await findAssessment({ scope: { ownerId: String(ownerId) }, id: String(id) });
+  if (!now) return new PublicLinkError(410, "gone", { dealer: await dealerCard(ownerId) });
+  if (now.supersededBy) return revised(ownerId, now);
+  const first = await findDecisionOf({ assessmentId: id });
+  return new PublicLinkError(409, "decided", { ...(first ? { decision: first } : {}) });
 }
 
 /** The page's Approve and Decline forms: validated (the schema's messages), then recorded. */
@@ -262,7 +292,7 @@ export async function askQuestion(token: string, body: unknown): Promise<{ ok: t
   if ("errors" in fields) return { ok: false, errors: fields.errors };
   const { link, estimate } = await activeLink(token);
   const input = fields.data as QuestionInput;
-  const customer = await customerOf(estimate);
+  const customer = await customerOf(link, estimate);
   await notifyCustomerQuestion({
     ownerId: String(link.ownerId),
     assessmentId: String(estimate._id),

@@ -1,12 +1,12 @@
 import { createHash, randomUUID } from "node:crypto";
 import { Types } from "mongoose";
-import { assignContactIfNone, findAssessment } from "~/models/assessment.server";
+import { assignContactIfNone, changeCustomer, findAssessment } from "~/models/assessment.server";
 import { findContact } from "~/models/contact.server";
 import { findLogByKey } from "~/models/email-log.server";
 import { findDefaultTemplate, findTemplate } from "~/models/email-template.server";
 import { scopeFor } from "~/models/owner-scope.server";
 import { contactSchema } from "~/schemas/contact";
-import type { SendEmailInput } from "~/schemas/email";
+import { recipientNotCustomerMessage, type SendEmailInput } from "~/schemas/email";
 import { Conflict, Invalid } from "~/utils/domain-errors";
 import type { Actor } from "./actor";
 import { type AssessmentJson, assessmentNotFound, auditActor, getAssessment } from "./assessments.server";
@@ -85,9 +85,12 @@ export async function sendEstimateEmail(
   }
   if (input.templateId && !chosen) throw new Invalid("Template not found", { fields: { templateId: "Template not found" } });
   const template = chosen ?? BUILT_IN_TEMPLATE;
+  // The recipient is the customer of record: the page, PDF, terms and notices name the estimate's customer.
+  await makeRecipientTheCustomer(actor, assessment, contact, input.makeRecipientCustomer ?? false);
+  const recipient = { contactId: contact._id, firstName: contact.firstName, lastName: contact.lastName, email: contact.email };
   // The customer's page for this version (docs/decisions/0019): `{{estimateLink}}` in the template,
   // else a paragraph after it, so every estimate email carries it.
-  const link = await createEstimateLink(actor, assessment.id, { via: "email", origin: origin ?? linkOrigin() });
+  const link = await createEstimateLink(actor, assessment.id, { via: "email", origin: origin ?? linkOrigin(), recipient });
   const rendered = renderTemplate(ownerId, template, contextFor(assessment, contact, input.additionalMessage, link.url));
   const message = usesEstimateLink(template) ? rendered : withEstimateLink(rendered, link.url);
   const { record, created } = await queue({
@@ -105,17 +108,47 @@ export async function sendEstimateEmail(
     attachEstimate: true,
   });
   if (!created) await revokeUnsentLink(actor, assessment.id, link.id);
-  // An estimate without a customer gets the one it was sent to (Compose), so its Email button works next time.
-  if (created && !assessment.contactId) {
-    await assignContactIfNone({
-      ownerId,
-      id: assessment.id,
-      contactId: String(contact._id),
-      by: auditActor(actor),
-      name: `${contact.firstName} ${contact.lastName}`.trim(),
-    });
-  }
   return { log: (await present(actor, [record]))[0], created, via };
+}
+
+const fullName = (c: { firstName: string; lastName: string }) => `${c.firstName} ${c.lastName}`.trim();
+
+/**
+ * Before anything is sent, the estimate's customer is the recipient (docs/decisions/0035): one
+ * without a customer gets the recipient (as Compose always did); another customer is replaced only
+ * when the sender asked for it (`makeRecipientCustomer`, audited), else 409 and nothing is sent.
+ */
+async function makeRecipientTheCustomer(
+  actor: Actor,
+  assessment: AssessmentJson,
+  contact: { _id: Types.ObjectId; firstName: string; lastName: string },
+  confirmed: boolean,
+) {
+  const contactId = String(contact._id);
+  if (assessment.contactId === contactId) return;
+  const by = auditActor(actor);
+  if (!assessment.contactId) {
+    await assignContactIfNone({ ownerId: assessment.ownerId, id: assessment.id, contactId, by, name: fullName(contact) });
+  } else {
+    const current = (await findContact({ scope: { ownerId: assessment.ownerId }, id: assessment.contactId })) ?? null;
+    const currentName = current ? fullName(current) : "another contact";
+    if (!confirmed) {
+      const message = recipientNotCustomerMessage(currentName, fullName(contact));
+      throw new Conflict(message, { fields: { makeRecipientCustomer: message } });
+    }
+    const changed = await changeCustomer({
+      ownerId: assessment.ownerId,
+      id: assessment.id,
+      from: assessment.contactId,
+      contactId,
+      by,
+      change: `Customer: ${currentName} → ${fullName(contact)}`,
+    });
+    if (!changed) throw new Conflict("The estimate's customer was changed meanwhile: check the recipient and send again");
+  }
+  // Whoever was set meanwhile (a race with another send), the link must name the customer of record.
+  const now = await findAssessment({ scope: { ownerId: assessment.ownerId }, id: assessment.id });
+  if (now && String(now.contactId) !== contactId) throw new Conflict("The estimate's customer was changed meanwhile: check the recipient and send again");
 }
 
 const usesEstimateLink = (template: { subject: string; htmlContent: string }) => /\{\{\s*estimateLink\s*\}\}/.test(template.htmlContent);
@@ -140,6 +173,6 @@ export async function assertAssessmentInScope(actor: Actor, id: string) {
 export async function sendEstimateToContact(actor: Actor, assessmentId: string, idempotencyKey?: string, origin?: string) {
   const assessment = await getAssessment(actor, assessmentId);
   if (!assessment.contactId) return { noContact: true as const };
-  const result = await sendEstimateEmail(actor, assessmentId, { contactId: assessment.contactId }, idempotencyKey, { origin });
+  const result = await sendEstimateEmail(actor, assessmentId, { contactId: assessment.contactId, makeRecipientCustomer: false }, idempotencyKey, { origin });
   return { noContact: false as const, ...result };
 }

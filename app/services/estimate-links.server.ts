@@ -1,12 +1,13 @@
 import { createHash, randomBytes } from "node:crypto";
 import { Readable } from "node:stream";
 import { Types } from "mongoose";
-import { findAssessment, type AssessmentRecord } from "~/models/assessment.server";
+import { findAssessment, findCurrentVersion, type AssessmentRecord } from "~/models/assessment.server";
 import { findDecisionsOfEstimate, removeDecisionsOf, type CustomerDecisionRecord } from "~/models/customer-decision.server";
 import { findEarlierVersions } from "~/models/estimate.server";
 import {
   findLinkByTokenHash,
   findLinksOfEstimate,
+  findSentLinkOf,
   insertEstimateLink,
   linkPdfKeysOf,
   newLinkId,
@@ -14,6 +15,7 @@ import {
   revokeLink,
   supersedeEarlierLinks,
   type EstimateLinkRecord,
+  type LinkRecipient,
 } from "~/models/estimate-link.server";
 import { scopeFor } from "~/models/owner-scope.server";
 import { findUserById, type Role } from "~/models/user.server";
@@ -21,6 +23,7 @@ import { dbNow } from "~/utils/db-clock.server";
 import { assessmentNotFound } from "./assessments.server";
 import type { Actor } from "./actor";
 import { estimatePdf } from "./estimate-pdf.server";
+import { open, seal } from "./secret-box.server";
 import { storage } from "./storage/backend.server";
 import { Conflict, NotFound } from "~/utils/domain-errors";
 
@@ -108,13 +111,32 @@ export type EstimateLinkJson = ReturnType<typeof linkJson>;
 /** The public page's address for a token. */
 export const linkPath = (token: string) => `/e/${token}`;
 
+/** secret-box label of an emailed link's sealed token. */
+const TOKEN_LABEL = "estimate-link-token";
+
+/**
+ * The page of the link sent (by email) for the current version of the estimate `estimate` belongs
+ * to; null when none was sent, or it is no longer open (docs/decisions/0035).
+ */
+export async function newerVersionPath(ownerId: Types.ObjectId, estimate: Pick<AssessmentRecord, "_id" | "supersededBy">) {
+  const current = await findCurrentVersion({ ownerId, record: estimate });
+  if (!current || current._id.equals(estimate._id)) return null;
+  const sent = await findSentLinkOf({ ownerId, assessmentId: current._id, now: dbNow() });
+  const token = sent?.tokenSealed ? open(TOKEN_LABEL, sent.tokenSealed) : null;
+  return token ? linkPath(token) : null;
+}
+
 /**
  * A new link to the estimate version `assessmentId` (in the actor's scope): the latest version of a
  * completed, reviewed or sent estimate. Renders and stores its PDF, marks the links of earlier
  * versions superseded, and answers the link with its token and URL (shown this once; only the
  * hash is kept).
  */
-export async function createEstimateLink(actor: Actor, assessmentId: string, { via, origin }: { via: "email" | "api"; origin: string }) {
+export async function createEstimateLink(
+  actor: Actor,
+  assessmentId: string,
+  { via, origin, recipient }: { via: "email" | "api"; origin: string; recipient?: LinkRecipient },
+) {
   const record = await findAssessment({ scope: scopeFor(actor), id: assessmentId });
   if (!record) throw assessmentNotFound();
   if (record.supersededBy) throw new Conflict("A newer version of this estimate exists: send or link the latest version");
@@ -140,9 +162,11 @@ export async function createEstimateLink(actor: Actor, assessmentId: string, { v
     rootId,
     version,
     tokenHash: hashToken(token),
+    ...(via === "email" ? { tokenSealed: seal(TOKEN_LABEL, token) } : {}),
     createdAt: now,
     expiresAt: new Date(now.getTime() + days * DAY_MS),
     via,
+    ...(recipient ? { recipient } : {}),
     createdBy: new Types.ObjectId(actor.id),
     pdfKey,
     pdfSha256: createHash("sha256").update(pdf).digest("hex"),

@@ -1,9 +1,12 @@
 import { Button } from "#mantine/components/Button/Button";
 import { Group } from "#mantine/components/Group/Group";
 import { Stack } from "#mantine/components/Stack/Stack";
-import { Link } from "@remix-run/react";
-import { ValidatedForm } from "remix-validated-form";
+import { Checkbox } from "#mantine/components/Checkbox/Checkbox";
+import { Link, useActionData } from "@remix-run/react";
+import { useState } from "react";
+import { useField, ValidatedForm } from "remix-validated-form";
 import { composeEmailValidator, TEMPLATE_LIMITS } from "~/schemas/email";
+import { focusIfInvalid } from "../form/fields/field-base";
 import { FormError } from "../form/fields/FormError";
 import { SelectField } from "../form/fields/SelectField";
 import { SubmitButton } from "../form/fields/SubmitButton";
@@ -19,10 +22,24 @@ export interface ComposeOptions {
   templates: { id: string; name: string; isDefault: boolean }[];
 }
 
-/** Compose Email (spec §5): assessment and contact required; template and additional message optional. */
+type Picked = { assessmentId: string; contactId: string };
+
+/**
+ * Compose Email (spec §5): assessment and contact required; template and additional message optional.
+ * A contact who is not the chosen estimate's customer gets the confirmation "Make <name> this
+ * estimate's customer" (issue 40): live as they are picked with JavaScript, and without it after the
+ * server's refusal, from the values it sends back.
+ */
 export function ComposeForm({ options, assessmentId, formError, cancelTo }: { options: ComposeOptions; assessmentId?: string; formError?: string | null; cancelTo: string }) {
   const t = useT();
   const chosen = options.assessments.find((a) => a.id === assessmentId);
+  const posted = useActionData<{ repopulateFields?: Partial<Picked> }>()?.repopulateFields;
+  const [picked, setPicked] = useState<Picked>({
+    assessmentId: posted?.assessmentId ?? chosen?.id ?? "",
+    contactId: posted?.contactId ?? chosen?.contactId ?? "",
+  });
+  const customerId = options.assessments.find((a) => a.id === picked.assessmentId)?.contactId ?? null;
+  const recipient = customerId && picked.contactId && picked.contactId !== customerId ? options.contacts.find((c) => c.id === picked.contactId) : undefined;
   return (
     <ValidatedForm
       id={COMPOSE_FORM_ID}
@@ -31,6 +48,10 @@ export function ComposeForm({ options, assessmentId, formError, cancelTo }: { op
       method="post"
       noValidate
       preventScrollReset
+      onChange={(event) => {
+        const { name, value } = event.target as HTMLSelectElement;
+        if (name === "assessmentId" || name === "contactId") setPicked((now) => ({ ...now, [name]: value }));
+      }}
     >
       <input type="hidden" name="intent" value="send" />
       <SendKeyField id="compose" />
@@ -48,6 +69,7 @@ export function ComposeForm({ options, assessmentId, formError, cancelTo }: { op
           required
           data={[{ value: "", label: "Select a contact" }, ...options.contacts.map((c) => ({ value: c.id, label: `${c.name} <${c.email}>` }))]}
         />
+        {recipient ? <MakeCustomer name={recipient.name} /> : null}
         <SelectField
           name="templateId"
           label={t("Template")}
@@ -71,5 +93,23 @@ export function ComposeForm({ options, assessmentId, formError, cancelTo }: { op
         </Group>
       </Stack>
     </ValidatedForm>
+  );
+}
+
+/** The confirmation a send to someone other than the estimate's customer needs; the server's refusal shows under it. */
+function MakeCustomer({ name }: { name: string }) {
+  const t = useT();
+  const { error, defaultValue } = useField("makeRecipientCustomer", { formId: COMPOSE_FORM_ID });
+  const checked = defaultValue === true || defaultValue === "on" || defaultValue === "true";
+  return (
+    <Checkbox
+      id="makeRecipientCustomer"
+      name="makeRecipientCustomer"
+      value="on"
+      defaultChecked={checked}
+      label={t("Make {{name}} this estimate's customer", { name })}
+      error={error}
+      {...focusIfInvalid(error)}
+    />
   );
 }

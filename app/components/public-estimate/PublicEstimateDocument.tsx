@@ -242,16 +242,16 @@ const UNAVAILABLE: Record<string, { title: string; text: (dealer: string) => str
   revoked: { title: "Link withdrawn", text: (d) => `This estimate link has been withdrawn by ${d}. Please contact them for a current estimate.` },
   expired: { title: "Link expired", text: (d) => `This estimate link has expired. Please contact ${d} for a new link.` },
   superseded: {
-    title: "Estimate replaced",
-    text: (d) => `This estimate has been replaced by a newer version. Please use the link in the most recent email from ${d}.`,
+    title: "This estimate has been revised",
+    text: (d) => `${d} has revised this estimate, so this version can no longer be approved or declined. Please use the link in the most recent email from ${d}.`,
   },
   gone: { title: "Estimate no longer available", text: (d) => `This estimate is no longer available. Please contact ${d}.` },
   "rate-limited": { title: "Too many requests", text: () => "Too many requests from your connection. Please wait a few minutes and try again." },
   decided: { title: "Already answered", text: () => "This estimate has already been answered; your earlier answer stands." },
 };
 
-/** The page of a link that shows no estimate: why, and whom to ask (never a link elsewhere). */
-export function LinkUnavailableDocument({ reason, dealer, retryAfter }: { reason: string; dealer: DealerCard | null; retryAfter?: number }) {
+/** The page of a link that shows no estimate: why, and whom to ask; a revised one, the page of the newer version sent to the customer. */
+export function LinkUnavailableDocument({ reason, dealer, retryAfter, newer }: { reason: string; dealer: DealerCard | null; retryAfter?: number; newer?: string | null }) {
   const entry = UNAVAILABLE[reason] ?? UNAVAILABLE["not-found"];
   const name = dealer?.name ?? "the dealer who sent it";
   return (
@@ -259,6 +259,13 @@ export function LinkUnavailableDocument({ reason, dealer, retryAfter }: { reason
       <Dealer dealer={dealer} />
       <h1 data-testid="unavailable-title">{entry.title}</h1>
       <p data-testid="unavailable-text">{entry.text(name)}</p>
+      {newer ? (
+        <p>
+          <a href={newer} data-testid="newer-version-link">
+            See the revised estimate
+          </a>
+        </p>
+      ) : null}
       {retryAfter ? <p className="dim">Try again in {retryAfter} seconds.</p> : null}
     </Shell>
   );
