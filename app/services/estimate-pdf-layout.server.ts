@@ -1,5 +1,6 @@
-import Handlebars from "handlebars";
 import { type EstimateLanguage, OPERATIONS, versionLabel } from "~/schemas/estimate-sheet";
+import { parseTerms } from "./estimate-terms.server";
+import { renderMetered, sandbox } from "./template-sandbox.server";
 import { formatCents, humanizeType } from "~/utils/estimate-lines";
 import { lineTotalCents, materialsCentsOf, type Sheet, type SheetLine, type SheetTotals } from "~/utils/estimate-sheet";
 import { newEstimateDoc, PAGE } from "./estimate-pdf-document.server";
@@ -46,13 +47,16 @@ export interface EstimateDocument {
 }
 
 /**
- * The terms with their Handlebars variables filled in (customer, account, estimate). Printed as
- * text, never as HTML; a template that does not compile prints as written.
+ * The terms with their Handlebars variables filled in (customer, account, estimate), in the sandboxed
+ * environment (docs/decisions/0034). Printed as text, never as HTML; terms that do not compile, nest
+ * too deep or go over the render budget (stored before the checks existed, or written around them)
+ * print as written.
  */
 export function renderTerms(template: string, data: { customer: string; account: string; title: string; total: string; validUntil: string }) {
   if (!template.trim()) return "";
   try {
-    return Handlebars.compile(template, { noEscape: true, strict: false, knownHelpersOnly: true })({
+    const { program } = parseTerms(template);
+    return renderMetered(sandbox.compile(program, { noEscape: true, strict: false }), {
       customer: { name: data.customer },
       account: { name: data.account },
       estimate: { title: data.title, total: data.total, validUntil: data.validUntil },
