@@ -1,6 +1,5 @@
 import { type EstimateLanguage, OPERATIONS, versionLabel } from "~/schemas/estimate-sheet";
-import { parseTerms } from "./estimate-terms.server";
-import { renderMetered, sandbox } from "./template-sandbox.server";
+import { renderTerms } from "./estimate-terms.server";
 import { formatCents, humanizeType } from "~/utils/estimate-lines";
 import { lineTotalCents, materialsCentsOf, type Sheet, type SheetLine, type SheetTotals } from "~/utils/estimate-sheet";
 import { newEstimateDoc, PAGE } from "./estimate-pdf-document.server";
@@ -44,26 +43,6 @@ export interface EstimateDocument {
   validUntil: Date;
   terms: string;
   language: EstimateLanguage;
-}
-
-/**
- * The terms with their Handlebars variables filled in (customer, account, estimate), in the sandboxed
- * environment (docs/decisions/0034). Printed as text, never as HTML; terms that do not compile, nest
- * too deep or go over the render budget (stored before the checks existed, or written around them)
- * print as written.
- */
-export function renderTerms(template: string, data: { customer: string; account: string; title: string; total: string; validUntil: string }) {
-  if (!template.trim()) return "";
-  try {
-    const { program } = parseTerms(template);
-    return renderMetered(sandbox.compile(program, { noEscape: true, strict: false }), {
-      customer: { name: data.customer },
-      account: { name: data.account },
-      estimate: { title: data.title, total: data.total, validUntil: data.validUntil },
-    });
-  } catch {
-    return template;
-  }
 }
 
 /** Writes the estimate onto `doc` (made by newEstimateDoc); the page numbers go on every page once all are laid out. */

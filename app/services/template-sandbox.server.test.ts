@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { Actor } from "./actor";
 import { checkTemplate, renderTemplate, SAMPLE_CONTEXT } from "./email-render.server";
 import { previewEmailTemplate } from "./email-templates.server";
-import { renderTerms } from "./estimate-pdf-layout.server";
+import { renderTerms } from "./estimate-terms.server";
 import { updateEstimateSettings } from "./estimate-settings.server";
 import { MAX_BLOCK_DEPTH, RENDER_BUDGET, renderMetered, sandbox } from "./template-sandbox.server";
 import { apiAnswer } from "~/utils/http.server";
