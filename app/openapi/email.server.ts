@@ -89,7 +89,12 @@ export function describeEmail(registry: OpenAPIRegistry) {
   area.describe({
     method: "post", path: "/api/email-templates/preview", operationId: "previewEmailTemplate", auth: "user",
     summary: "Render a template with sample data", body: templatePreviewSchema, example: { subject: example.subject, htmlContent: example.htmlContent },
-    responses: { 200: json("The rendered subject and HTML", record({ subject: z.string(), html: z.string(), warnings })) },
+    description:
+      "At most 60 previews per account and minute (429 with `Retry-After` beyond). A template whose blocks nest more than 5 deep, or whose render goes over its budget (steps, output, time), is refused with 400 naming the problem.",
+    responses: {
+      200: json("The rendered subject and HTML", record({ subject: z.string(), html: z.string(), warnings })),
+      429: { ...errors[429], description: "Too many previews in this minute" },
+    },
   });
   area.describe({
     method: "get", path: "/api/email-logs", operationId: "listEmailLogs", auth: "user",

@@ -9,6 +9,6 @@ export const action = methods({
   POST: async ({ request }: ActionFunctionArgs) => {
     const actor = await requireUser(request);
     const input = await parseJson(request, templatePreviewSchema, { maxBytes: TEMPLATE_LIMITS.bodyBytes });
-    return json(previewEmailTemplate(actor, input), { headers: { "Cache-Control": "no-store" } });
+    return json(await previewEmailTemplate(actor, input), { headers: { "Cache-Control": "no-store" } });
   },
 });

@@ -328,6 +328,26 @@ describe("passwords and re-authentication", () => {
   });
 });
 
+describe("turning two-factor on", () => {
+  it("revokes the account's existing API tokens (not another account's) and the page says so", async () => {
+    const u = await createTestUser({ role: "dealer" });
+    const bystander = await createTestUser({ role: "dealer" });
+    const cookie = await signIn(app, u.username, u.password);
+    const token = await tokenFor(u.id);
+    const othersToken = await tokenFor(bystander.id);
+    expect((await client(app, { token }).get("/api/auth/user")).status).toBe(200);
+    expect((await form(cookie, { intent: "2fa-begin" })).status).toBe(302);
+    const key = /data-testid="totp-key"[^>]*>([A-Z2-7 ]+)</.exec(await page(cookie, "/settings?tab=security"))?.[1]?.replace(/ /g, "");
+    const on = await form(cookie, { intent: "2fa-confirm", code: await generate({ secret: key! }), currentPassword: u.password });
+    expect(on.status).toBe(200);
+    expect(await on.text()).toContain("Your existing API tokens were revoked: create new ones if you need them.");
+    expect((await client(app, { token }).get("/api/auth/user")).status).toBe(401);
+    expect((await client(app, { token: othersToken }).get("/api/auth/user")).status).toBe(200);
+    // The session that turned it on goes on, and may make a new token.
+    expect((await client(app, { cookie }).get("/api/auth/user")).status).toBe(200);
+  });
+});
+
 describe("two-factor sign-in", () => {
   it("is stored encrypted; the API login then needs the code (401 without, 401 wrong, 200 right, a code works once)", async () => {
     const u = await createTestUser({ role: "dealer" });

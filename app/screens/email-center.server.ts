@@ -104,7 +104,7 @@ const createdMessage = (name: string, done: string, warnings: string[]) =>
 /** Renders the form's template with sample data for the page (the no-JS Preview button); a refusal shows in its place. */
 async function previewAction(input: EmailTemplateInput, actor: Actor) {
   try {
-    const preview = previewEmailTemplate(actor, input);
+    const preview = await previewEmailTemplate(actor, input);
     return json({ preview: { ...preview, error: null }, values: input });
   } catch (error) {
     const failure = await screenAnswer(error);

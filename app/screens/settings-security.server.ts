@@ -74,9 +74,9 @@ export const securityActions: Record<string, SettingsAction> = {
       request,
       twoFactorConfirmValidator,
       async (input) => {
-        const { recoveryCodes } = await enableTwoFactor(actor, input);
+        const { recoveryCodes, revokedTokens } = await enableTwoFactor(actor, input);
         // Shown once: the page renders them from this answer and never again.
-        return json({ recoveryCodes }, { headers: { "Cache-Control": "no-store" } });
+        return json({ recoveryCodes, revokedTokens }, { headers: { "Cache-Control": "no-store" } });
       },
       form,
     ),

@@ -5,6 +5,7 @@ import { Assessment } from "~/models/assessment.server";
 import { CustomerDecision } from "~/models/customer-decision.server";
 import { EmailLog } from "~/models/email-log.server";
 import { EstimateLink } from "~/models/estimate-link.server";
+import { RateCounter } from "~/models/rate-counter.server";
 import { User } from "~/models/user.server";
 import {
   QUESTION_REQUIRED,
@@ -621,6 +622,19 @@ describe("rate limits", () => {
     const link = await newLink(dealerA, await sentEstimate());
     expect((await guesser.get(pagePath(link.token))).status).toBe(429);
     expect((await customer("192.0.2.11").get(pagePath(link.token))).status).toBe(200);
+  });
+
+  it("guessed tokens and throttled requests add no documents: one counter per address, whatever the number of guesses", async () => {
+    const counters = () => RateCounter.countDocuments({ key: /^estimate-link-/ });
+    const before = await counters();
+    const guesser = customer("192.0.2.20");
+    const statuses = new Set<number>();
+    for (let i = 0; i < LIMITS.ip * 2; i += 1) {
+      statuses.add((await guesser.get(pagePath(createHash("sha256").update(`guess-${i}`).digest("base64url").slice(0, 43)))).status);
+    }
+    expect([...statuses].sort()).toEqual([404, 429]);
+    // One counter for the address (two if its window turned during the loop), none per guess.
+    expect(await counters()).toBeLessThanOrEqual(before + 2);
   });
 
   it("per token: many addresses on one link are stopped too; answers have a lower limit", async () => {

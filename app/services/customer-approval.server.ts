@@ -14,7 +14,7 @@ import { readSheet, sheetTotalCents, sheetTotals } from "~/utils/estimate-sheet"
 import { fieldErrors, type FieldErrors } from "~/utils/http.server";
 import type { Actor } from "./actor";
 import { notifyCustomerDecision, notifyCustomerQuestion } from "./outbox.server";
-import { decisionJson, findLinkByToken, hashToken, isTokenShaped, linkState, newerVersionPath, type LinkState } from "./estimate-links.server";
+import { decisionJson, findLinkByToken, hashToken, linkState, newerVersionPath, type LinkState } from "./estimate-links.server";
 import { storage } from "./storage/backend.server";
 import { thumbnailBytes } from "./storage/serving.server";
 import { estimatePictures, type EstimatePicture } from "./video-frames.server";
@@ -62,26 +62,31 @@ async function dealerCard(ownerId: Types.ObjectId): Promise<DealerCard | null> {
 }
 
 /**
- * Counts the request against the caller's address and the token (and, for a customer's answer, the
+ * Counts the request against the caller's address, then the token (and, for a customer's answer, the
  * token's answers) in the current window of the database's clock; over a limit: 429 with the
- * seconds until the window ends. A token that is not token-shaped counts against the address only.
+ * seconds until the window ends. Only a token of a link we have gets counters of its own: a throttled
+ * request or a guessed token adds no document (one per address and window at most), so guessing
+ * cannot grow the database (docs/decisions/0034).
  */
 export async function admitPublicRequest({ ip, token, answer = false }: { ip: string; token: string; answer?: boolean }) {
   const windowMs = env.ESTIMATE_LINK_RATE_WINDOW_S * 1000;
   const now = dbNowMs();
   const windowStart = new Date(Math.floor(now / windowMs) * windowMs);
   const expiresAt = new Date(windowStart.getTime() + 2 * windowMs);
-  const tokenKey = isTokenShaped(token) ? hashToken(token) : null;
-  const limits = [
-    { key: `estimate-link-ip|${ip}`, max: env.ESTIMATE_LINK_RATE_IP },
-    ...(tokenKey ? [{ key: `estimate-link-token|${tokenKey}`, max: env.ESTIMATE_LINK_RATE_TOKEN }] : []),
-    ...(tokenKey && answer ? [{ key: `estimate-link-answer|${tokenKey}`, max: env.ESTIMATE_LINK_RATE_POSTS }] : []),
-  ];
-  // Counted at once (each an atomic increment): the page's first byte waits for one round trip, not three.
-  const counts = await Promise.all(limits.map(({ key }) => countRequest({ key, windowStart, expiresAt })));
-  if (counts.some((count, i) => count > limits[i].max)) {
-    throw new PublicLinkError(429, "rate-limited", { retryAfter: Math.max(1, Math.ceil((windowStart.getTime() + windowMs - now) / 1000)) });
-  }
+  const admit = async (limits: { key: string; max: number }[]) => {
+    const counts = await Promise.all(limits.map(({ key }) => countRequest({ key, windowStart, expiresAt })));
+    if (counts.some((count, i) => count > limits[i].max)) {
+      throw new PublicLinkError(429, "rate-limited", { retryAfter: Math.max(1, Math.ceil((windowStart.getTime() + windowMs - now) / 1000)) });
+    }
+  };
+  // The address's count and the link's look-up in one round trip; the token's counts after, for a link only.
+  const [, link] = await Promise.all([admit([{ key: `estimate-link-ip|${ip}`, max: env.ESTIMATE_LINK_RATE_IP }]), findLinkByToken(token)]);
+  if (!link) return;
+  const tokenKey = hashToken(token);
+  await admit([
+    { key: `estimate-link-token|${tokenKey}`, max: env.ESTIMATE_LINK_RATE_TOKEN },
+    ...(answer ? [{ key: `estimate-link-answer|${tokenKey}`, max: env.ESTIMATE_LINK_RATE_POSTS }] : []),
+  ]);
 }
 
 /** The active link behind a token and the version it shows; a PublicLinkError otherwise. */

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "./actor";
 import {
   checkTemplate,
@@ -11,6 +11,12 @@ import {
 } from "./email-render.server";
 import { previewEmailTemplate } from "./email-templates.server";
 import { apiAnswer } from "~/utils/http.server";
+import { useTestDb } from "../../tests/test-db";
+
+// Previews count against the account's limit in the database.
+beforeAll(async () => {
+  await useTestDb();
+});
 
 async function refusal(run: () => unknown) {
   try {
@@ -87,10 +93,10 @@ describe("email templates", () => {
     expect(clearTemplateCache("owner-c")).toBe(2);
   });
 
-  it("never keeps a preview of unsaved text compiled", () => {
+  it("never keeps a preview of unsaved text compiled", async () => {
     clearTemplateCache("owner-p");
     for (let i = 0; i < 5; i += 1) {
-      const out = previewEmailTemplate({ id: "owner-p" } as Actor, { subject: `Draft ${i} {{date}}`, htmlContent: `<p>Draft ${i} {{contact.firstName}}</p>` });
+      const out = await previewEmailTemplate({ id: "owner-p" } as Actor, { subject: `Draft ${i} {{date}}`, htmlContent: `<p>Draft ${i} {{contact.firstName}}</p>` });
       expect(out.html).toBe(`<p>Draft ${i} Jane</p>`);
     }
     expect(clearTemplateCache("owner-p")).toBe(0);

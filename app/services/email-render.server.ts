@@ -1,22 +1,17 @@
 import { createHash } from "node:crypto";
-import Handlebars from "handlebars";
 import { LRUCache } from "lru-cache";
 import { TEMPLATE_VARIABLES } from "~/schemas/email";
 import { registerAccountCache } from "./account-caches.server";
 import { Invalid } from "~/utils/domain-errors";
+import { parseSandboxed, renderMetered, sandbox } from "./template-sandbox.server";
 
 /**
- * Email templates are Handlebars with escaping on (docs/decisions/0011). Our own instance without
- * the `log` helper; partials and unescaped output (`{{{x}}}`, `{{& x}}`) are refused when a template
- * is saved; prototype properties and methods (`{{constructor}}`, `{{__proto__}}`, …) resolve to
- * nothing at render time. Compiled templates of saved templates are cached per account by the source's hash.
+ * Email templates are Handlebars with escaping on (docs/decisions/0011), rendered in the sandboxed
+ * environment shared with the estimate terms (docs/decisions/0034): partials, unescaped output
+ * (`{{{x}}}`, `{{& x}}`) and blocks nested too deep are refused when a template is saved and again
+ * before it is compiled; each render runs within a budget. Compiled templates of saved templates are
+ * cached per account by the source's hash.
  */
-const hb = Handlebars.create();
-hb.unregisterHelper("log");
-
-/** Explicitly off (not just the default), so a denied lookup renders empty without a console warning. */
-const RUNTIME = { allowProtoPropertiesByDefault: false, allowProtoMethodsByDefault: false } as const;
-const BUILT_IN_HELPERS = new Set(["if", "unless", "each", "with", "lookup"]);
 // The two objects themselves are known too (`{{#with contact}}`).
 const KNOWN = new Set<string>([...TEMPLATE_VARIABLES, "contact", "assessment", "additionalMessage"]);
 
@@ -30,74 +25,9 @@ export interface TemplateContext {
 }
 
 type Field = "subject" | "htmlContent";
-type Node = hbs.AST.Node & { loc?: hbs.AST.SourceLocation };
 
 const refuse = (field: Field, message: string) => new Invalid(message, { fields: { [field]: message } });
-const lineOf = (node: Node) => node.loc?.start.line ?? 1;
-
-/** Parses a template: 400 naming the line of a parse error or of a construct we do not allow. */
-function parse(source: string, field: Field) {
-  let program: hbs.AST.Program;
-  try {
-    program = hb.parse(source);
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    // "Parse error on line 3: …" from the parser; a mismatched block carries `lineNumber` instead.
-    const line = (error as { lineNumber?: number }).lineNumber ?? /line (\d+)/.exec(message)?.[1] ?? "1";
-    const detail = message.includes("Parse error") ? message.split("\n").pop()?.trim() : message.replace(/ - \d+:\d+$/, "");
-    throw refuse(field, `Template does not compile: parse error on line ${line}${detail ? ` (${detail})` : ""}`);
-  }
-  const warnings: string[] = [];
-  const visit = (node: Node | undefined | null): void => {
-    if (!node) return;
-    switch (node.type) {
-      case "Program":
-        (node as hbs.AST.Program).body.forEach(visit);
-        return;
-      case "MustacheStatement":
-      case "BlockStatement":
-      case "SubExpression": {
-        const n = node as hbs.AST.MustacheStatement | hbs.AST.BlockStatement;
-        if (node.type === "MustacheStatement" && !(n as hbs.AST.MustacheStatement).escaped) {
-          throw refuse(field, `Template does not compile: unescaped output ({{{ }}} or {{& }}) on line ${lineOf(node)} is not allowed`);
-        }
-        const path = n.path as hbs.AST.PathExpression;
-        const isHelper = n.params.length > 0 || node.type === "BlockStatement" || Boolean(n.hash?.pairs.length);
-        if (path.type === "PathExpression" && !(isHelper && BUILT_IN_HELPERS.has(path.original))) {
-          if (isHelper) throw refuse(field, `Template does not compile: unknown helper "${path.original}" on line ${lineOf(node)}`);
-          noteVariable(path, node);
-        }
-        n.params.forEach(visit);
-        n.hash?.pairs.forEach((pair) => visit(pair.value as Node));
-        if (node.type === "BlockStatement") {
-          visit((n as hbs.AST.BlockStatement).program);
-          visit((n as hbs.AST.BlockStatement).inverse);
-        }
-        return;
-      }
-      case "PathExpression":
-        noteVariable(node as hbs.AST.PathExpression, node);
-        return;
-      case "PartialStatement":
-      case "PartialBlockStatement":
-      case "Decorator":
-      case "DecoratorBlock":
-        throw refuse(field, `Template does not compile: partials and decorators (line ${lineOf(node)}) are not allowed`);
-      default:
-        return;
-    }
-  };
-  const noteVariable = (path: hbs.AST.PathExpression, node: Node) => {
-    // `this`, `@index`, `../x` and the like belong to a block: not ours to name.
-    if (path.data || path.depth > 0 || /^this\b/.test(path.original)) return;
-    if (!KNOWN.has(path.original)) {
-      const warning = `Unknown variable {{${path.original}}} on line ${lineOf(node)}: it renders empty`;
-      if (!warnings.includes(warning)) warnings.push(warning);
-    }
-  };
-  visit(program);
-  return { program, warnings };
-}
+const parse = (source: string, field: Field) => parseSandboxed(source, { field, known: KNOWN, allowUnescaped: false });
 
 /** Checks a template's subject and content: 400 when either does not compile; the unknown variables as warnings. */
 export function checkTemplate({ subject, htmlContent }: { subject: string; htmlContent: string }) {
@@ -134,7 +64,7 @@ function compiled(ownerId: string, source: string, field: Field, keep: boolean):
   const hit = cache.get(key);
   if (hit) return hit;
   const { program } = parse(source, field);
-  const fn = hb.compile<TemplateContext>(program, { strict: false, noEscape: field === "subject" });
+  const fn = sandbox.compile<TemplateContext>(program, { strict: false, noEscape: field === "subject" });
   if (keep) cache.set(key, fn, { size: compiledSizeEstimate(source) });
   return fn;
 }
@@ -155,7 +85,7 @@ registerAccountCache({ name: "Compiled email templates", clear: clearTemplateCac
 
 function run(fn: Compiled, context: TemplateContext, field: Field) {
   try {
-    return fn(context, RUNTIME);
+    return renderMetered(fn, context);
   } catch (error) {
     throw refuse(field, `Template could not be rendered: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
   }

@@ -15,7 +15,8 @@ import type { ListQuery } from "~/schemas/list-query";
 import type { Actor } from "./actor";
 import { checkTemplate, renderTemplate, SAMPLE_CONTEXT } from "./email-render.server";
 import { ownedJson, presentOwned } from "./owned-json.server";
-import { NotFound } from "~/utils/domain-errors";
+import { countAgainstLimit } from "./rate-limit.server";
+import { NotFound, TooMany } from "~/utils/domain-errors";
 
 export interface EmailTemplateJson {
   id: string;
@@ -102,9 +103,28 @@ export async function deleteEmailTemplate(actor: Actor, id: string) {
   return (await present(actor, [record]))[0];
 }
 
-/** The dialog's preview: the template rendered with sample data; 400 when it does not compile. */
-export function previewEmailTemplate(actor: Actor, input: TemplatePreviewInput) {
-  const { warnings } = checkTemplate(input);
+/**
+ * Previews per account and minute (docs/decisions/0034): the dialog asks 300 ms after each pause in
+ * typing, so a person stays under it; a script rendering templates in a loop does not.
+ */
+export const PREVIEW_LIMIT = { max: 60, windowS: 60 };
+
+/** The dialog's preview: the template rendered with sample data; 400 when it does not compile, 429 over the limit. */
+export async function previewEmailTemplate(actor: Actor, input: TemplatePreviewInput) {
+  // Counted first, always; the check (a parse, bounded by the body's size) runs while the count is
+  // written, so a refused template answers at once. Compiling and rendering wait for the count.
+  const counted = countAgainstLimit({ key: `template-preview|${actor.id}`, ...PREVIEW_LIMIT });
+  let warnings: string[];
+  try {
+    ({ warnings } = checkTemplate(input));
+  } catch (error) {
+    counted.catch(() => undefined);
+    throw error;
+  }
+  const retryAfterSeconds = await counted;
+  if (retryAfterSeconds !== null) {
+    throw new TooMany(`Too many previews: try again in ${retryAfterSeconds} seconds`, { retryAfterSeconds });
+  }
   const rendered = renderTemplate(actor.id, input, SAMPLE_CONTEXT, { preview: true });
   return { subject: rendered.subject, html: rendered.html, warnings };
 }

@@ -1,5 +1,5 @@
-import Handlebars from "handlebars";
 import { type EstimateLanguage, OPERATIONS, versionLabel } from "~/schemas/estimate-sheet";
+import { renderTerms } from "./estimate-terms.server";
 import { formatCents, humanizeType } from "~/utils/estimate-lines";
 import { lineTotalCents, materialsCentsOf, type Sheet, type SheetLine, type SheetTotals } from "~/utils/estimate-sheet";
 import { newEstimateDoc, PAGE } from "./estimate-pdf-document.server";
@@ -43,23 +43,6 @@ export interface EstimateDocument {
   validUntil: Date;
   terms: string;
   language: EstimateLanguage;
-}
-
-/**
- * The terms with their Handlebars variables filled in (customer, account, estimate). Printed as
- * text, never as HTML; a template that does not compile prints as written.
- */
-export function renderTerms(template: string, data: { customer: string; account: string; title: string; total: string; validUntil: string }) {
-  if (!template.trim()) return "";
-  try {
-    return Handlebars.compile(template, { noEscape: true, strict: false, knownHelpersOnly: true })({
-      customer: { name: data.customer },
-      account: { name: data.account },
-      estimate: { title: data.title, total: data.total, validUntil: data.validUntil },
-    });
-  } catch {
-    return template;
-  }
 }
 
 /** Writes the estimate onto `doc` (made by newEstimateDoc); the page numbers go on every page once all are laid out. */

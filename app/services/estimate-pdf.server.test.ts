@@ -3,7 +3,8 @@ import path from "node:path";
 import { PDFParse } from "pdf-parse";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { renderEstimatePdf, renderTerms } from "./estimate-pdf-layout.server";
+import { renderEstimatePdf } from "./estimate-pdf-layout.server";
+import { renderTerms } from "./estimate-terms.server";
 import { longEstimate } from "./estimate-pdf.fixture";
 import { readPdf } from "./estimate-pdf.reader";
 

@@ -2,6 +2,7 @@ import { User } from "~/models/user.server";
 import { DEFAULT_VALIDITY_DAYS, type EstimateSettingsInput } from "~/schemas/estimate-settings";
 import { NO_TAX, type TaxRates } from "~/utils/estimate-sheet";
 import type { Actor } from "./actor";
+import { parseTerms } from "./estimate-terms.server";
 import { discardMediaUrl } from "./storage/draft.server";
 import { receiveFormUploads } from "./storage/form-uploads.server";
 import { mediaUrl } from "./storage/names.server";
@@ -33,7 +34,9 @@ export async function estimateSettingsOf(ownerId: string) {
   return present(user?.estimateSettings);
 }
 
+/** Saves the settings; 400 on `terms` when they do not compile or nest blocks too deep (docs/decisions/0034). */
 export async function updateEstimateSettings(actor: Actor, input: EstimateSettingsInput) {
+  parseTerms(input.terms);
   const user = await User.findOneAndUpdate(
     { _id: actor.id },
     {

@@ -6,6 +6,7 @@ import { activeProviderConfig } from "./ai-provider.server";
 import { verifyCurrentPassword } from "./auth.server";
 import type { Actor } from "./actor";
 import { confirmEnrolment } from "./two-factor.server";
+import { deleteApiTokensOf } from "~/models/api-token.server";
 import { SESSION_TIMEOUTS, type SessionTimeout } from "./session.server";
 import { Invalid, NotFound } from "~/utils/domain-errors";
 
@@ -65,11 +66,15 @@ export const updateAppearance = (actor: Actor, input: AppearanceInput) => update
 
 /**
  * Turns two-factor on: the current password (re-authentication: a stolen session must not be able to
- * tie the account to the thief's phone) and a code from the app; answers the recovery codes.
+ * tie the account to the thief's phone) and a code from the app; answers the recovery codes and how
+ * many API tokens were revoked: a token made before would get around the second factor, so every
+ * one ends (they are checked against the database, so on every instance).
  */
 export async function enableTwoFactor(actor: Actor, input: { code: string; currentPassword: string }) {
   await verifyCurrentPassword(actor, input.currentPassword);
-  return confirmEnrolment(actor.id, input.code);
+  const { recoveryCodes } = await confirmEnrolment(actor.id, input.code);
+  const revokedTokens = await deleteApiTokensOf({ ownerId: actor.id });
+  return { recoveryCodes, revokedTokens };
 }
 
 /** Enough of a key to recognise it ("sk-…abcd"), never enough to use it. */

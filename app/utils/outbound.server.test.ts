@@ -37,6 +37,14 @@ describe("the outbound rule", () => {
     ["reserved (192.0.0.192, Oracle metadata)", "192.0.0.192"],
     ["NAT64 of a private address", "64:ff9b::a00:1"],
     ["6to4 of a private address", "2002:a00:1::1"],
+    ["IPv4-compatible loopback", "::7f00:1"],
+    ["IPv4-compatible loopback, dotted", "::127.0.0.1"],
+    ["IPv4-compatible private", "::10.0.0.1"],
+    ["IPv4-compatible cloud metadata (link-local)", "::169.254.169.254"],
+    ["IPv4-compatible CGNAT", "::100.64.0.1"],
+    ["IPv4-compatible of 0.0.0.2 (this network)", "::2"],
+    ["SIIT (::ffff:0:a.b.c.d) of loopback", "::ffff:0:127.0.0.1"],
+    ["Teredo", "2001:0:4136:e378:8000:63bf:3fff:fdd2"],
     ["not an address", "localhost"],
   ])("refuses %s (%s)", (_, address) => {
     expect(isOutboundAllowed(address, "mail.example", NO_OUTBOUND_EXCEPTIONS)).toBe(false);
@@ -51,6 +59,7 @@ describe("the outbound rule", () => {
     expect(isOutboundAllowed("127.0.0.1", "x", allow)).toBe(true);
     expect(isOutboundAllowed("::1", "x", allow)).toBe(true);
     expect(isOutboundAllowed("::ffff:127.0.0.1", "x", allow)).toBe(true);
+    expect(isOutboundAllowed("::127.0.0.1", "x", allow)).toBe(true);
     expect(isOutboundAllowed("10.9.9.9", "x", allow)).toBe(true);
     expect(isOutboundAllowed("192.168.5.7", "x", allow)).toBe(true);
     expect(isOutboundAllowed("fd12:1::1", "x", allow)).toBe(true);
@@ -71,7 +80,7 @@ describe("the outbound rule", () => {
     expect(parseOutboundAllow("http://mail.example")).toEqual({ ok: false, bad: "http://mail.example" });
   });
 
-  it.each(["localhost", "127.0.0.1", "127.1", "2130706433", "0x7f000001", "::1", "::ffff:7f00:1", "169.254.169.254", "0"])(
+  it.each(["localhost", "127.0.0.1", "127.1", "2130706433", "0x7f000001", "::1", "::ffff:7f00:1", "::7f00:1", "::127.0.0.1", "169.254.169.254", "0"])(
     "checks what %s resolves to, not how it is written",
     async (host) => {
       await expect(resolveOutbound(host, NO_OUTBOUND_EXCEPTIONS)).rejects.toBeInstanceOf(OutboundRefusedError);

@@ -62,10 +62,23 @@ export class OutboundRefusedError extends Error {
   }
 }
 
-/** The address as IPv4 when it is an IPv4-mapped IPv6 one (::ffff:127.0.0.1 is loopback). */
+/**
+ * The address as IPv4 when it is an IPv6 form of one: IPv4-mapped (::ffff:127.0.0.1) or
+ * IPv4-compatible (::127.0.0.1, written ::7f00:1 too; deprecated, but a stack may still route it
+ * to the IPv4 address), so that it is judged like that address. Other forms that embed one (NAT64,
+ * 6to4, Teredo, ::ffff:0:a.b.c.d) are ranges of their own and never "unicast", so refused.
+ */
 function parsed(address: string) {
   const ip = ipaddr.parse(address);
-  return ip.kind() === "ipv6" && (ip as ipaddr.IPv6).isIPv4MappedAddress() ? (ip as ipaddr.IPv6).toIPv4Address() : ip;
+  if (ip.kind() === "ipv4") return ip;
+  const v6 = ip as ipaddr.IPv6;
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address();
+  const [a, b, c, d, e, f, high, low] = v6.parts;
+  // Not :: (unspecified) and ::1 (loopback), which are IPv6's own.
+  if ([a, b, c, d, e, f].every((part) => part === 0) && (high !== 0 || low > 1)) {
+    return ipaddr.fromByteArray([high >> 8, high & 0xff, low >> 8, low & 0xff]);
+  }
+  return ip;
 }
 
 /** May the app connect to `address` (which `host` resolved to)? */

@@ -31,7 +31,7 @@ import { ChangePassword } from "./ChangePassword";
 type Data = SerializeFrom<typeof securityTab>;
 type ActionData =
   | { createdToken: { token: string; name: string } }
-  | { recoveryCodes: string[] }
+  | { recoveryCodes: string[]; revokedTokens: number }
   | { formError?: string; formId?: string; fieldErrors?: Record<string, string> }
   | undefined;
 
@@ -98,6 +98,7 @@ function TwoFactor({ data, actionData }: { data: Data; actionData: ActionData })
   const t = useT();
   const { enabled, enrolment, recoveryCodesLeft } = data.twoFactor;
   const recoveryCodes = actionData && "recoveryCodes" in actionData ? actionData.recoveryCodes : null;
+  const revokedTokens = actionData && "revokedTokens" in actionData ? actionData.revokedTokens : 0;
   const formError = actionData && "formError" in actionData && actionData.formId !== "change-password" ? actionData.formError : null;
   return (
     <Card withBorder data-testid="two-factor">
@@ -114,6 +115,11 @@ function TwoFactor({ data, actionData }: { data: Data; actionData: ActionData })
           <Text size="sm" mb="xs">
             {t("Keep these recovery codes somewhere safe: each signs you in once if you lose your phone. They will not be shown again.")}
           </Text>
+          {revokedTokens > 0 && (
+            <Text size="sm" mb="xs" data-testid="tokens-revoked">
+              {t("Your existing API tokens were revoked: create new ones if you need them.")}
+            </Text>
+          )}
           <SimpleGrid cols={2} spacing={4}>
             {recoveryCodes.map((code) => (
               <Code key={code}>{code}</Code>
