@@ -42,7 +42,7 @@ const DAY_MS = 24 * 3600 * 1000;
 /** 32 random bytes, base64url: 43 characters. */
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
-export const isTokenShaped = (token: unknown): token is string => typeof token === "string" && TOKEN_PATTERN.test(token);
+const isTokenShaped = (token: unknown): token is string => typeof token === "string" && TOKEN_PATTERN.test(token);
 
 /** The account an estimate belongs to, as the actor its PDF is rendered for. */
 export async function ownerActor(ownerId: string): Promise<Actor | null> {
