@@ -19,7 +19,7 @@ export function encodeCursor({ direction, createdAt, id }: ListCursor) {
   return btoa(text).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
-/** The cursor a text names; null for anything else (then a 400 on the API, the first page on a screen). */
+/** The cursor a text names; null for anything else (then a 400, on the API and on a screen alike). */
 export function decodeCursor(text: string | null | undefined): ListCursor | null {
   if (!text || text.length > 64 || !/^[A-Za-z0-9_-]+$/.test(text)) return null;
   let plain: string;
