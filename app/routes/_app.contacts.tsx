@@ -13,7 +13,7 @@ import { EmptyState } from "~/components/crud/EmptyState";
 import { ListDialogs } from "~/components/crud/ListDialogs";
 import { BuildingIcon, PhoneIcon, PlusIcon, UsersIcon } from "~/components/crud/icons";
 import { keepListWhenOpeningDialog, listSearch, readDialog } from "~/utils/list-url";
-import { PageLinks } from "~/components/crud/PageLinks";
+import { CursorLinks } from "~/components/crud/CursorLinks";
 import { SearchBar } from "~/components/crud/SearchBar";
 import { StatCard } from "~/components/crud/StatCard";
 import { contactValidator } from "~/schemas/validators.server";
@@ -25,7 +25,7 @@ import {
   getContact,
   updateContact,
 } from "~/services/contacts.server";
-import { listScreenAction, nullIfNotFound, readListUrl } from "~/screens/list-screen.server";
+import { listScreenAction, nullIfNotFound, readListPosition, readListUrl } from "~/screens/list-screen.server";
 import { pageTitle, useT } from "~/utils/i18n";
 
 // Dialog contents load when a dialog opens (lazyComponent): most visits open none.
@@ -38,12 +38,12 @@ const PAGE_SIZE = 24;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const actor = await requireUser(request);
-  const { q, page, dialog } = readListUrl(request.url);
+  const { q, dialog } = readListUrl(request.url);
   const [list, target] = await Promise.all([
-    contactsPage(actor, { q, page, pageSize: PAGE_SIZE }),
+    contactsPage(actor, { q, ...readListPosition(request.url, PAGE_SIZE), pageSize: PAGE_SIZE }),
     dialog && dialog.kind !== "new" ? getContact(actor, dialog.id).catch(nullIfNotFound) : null,
   ]);
-  return json({ q: q ?? "", pageSize: PAGE_SIZE, ...list, target });
+  return json({ q: q ?? "", ...list, target });
 }
 
 export const shouldRevalidate = keepListWhenOpeningDialog;
@@ -64,7 +64,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function ContactsPage() {
   const t = useT();
-  const { q, contacts, matched, page, pageCount, pageSize, stats, target } = useLoaderData<typeof loader>();
+  const { q, contacts, matched, older, newer, stats, target } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const loading = useListLoading();
   const dialog = readDialog(params);
@@ -121,13 +121,13 @@ export default function ContactsPage() {
         </CardGrid>
       )}
 
-      <PageLinks
-        page={page}
-        pageCount={pageCount}
+      <CursorLinks
+        shown={contacts.length}
         matched={matched}
-        pageSize={pageSize}
         noun={t("contacts")}
-        hrefFor={(p) => hrefWith({ page: p })}
+        newer={newer}
+        older={older}
+        hrefFor={(cursor) => hrefWith({ cursor, page: null })}
       />
 
       <ListDialogs

@@ -13,7 +13,7 @@ import { ConfirmDelete } from "~/components/crud/ConfirmDelete";
 import { EmptyState } from "~/components/crud/EmptyState";
 import { formatDateTime } from "~/components/crud/format";
 import { ClockIcon, CurrencyIcon, FileIcon, PlusIcon, SendIcon } from "~/components/crud/icons";
-import { PageLinks } from "~/components/crud/PageLinks";
+import { CursorLinks } from "~/components/crud/CursorLinks";
 import { UrlChoicesForm } from "~/components/crud/PostButtons";
 import { SearchBar } from "~/components/crud/SearchBar";
 import { StatCard } from "~/components/crud/StatCard";
@@ -49,7 +49,7 @@ const PLACEHOLDERS = 5;
 
 export default function EstimatesPage() {
   const t = useT();
-  const { q, status, assessments, matched, page, pageCount, pageSize, summary, target, timeZone, contacts, links } = useLoaderData<typeof loader>();
+  const { q, status, assessments, matched, older, newer, summary, target, timeZone, contacts, links } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const formAction = useFormAction();
   const loading = useListLoading(200, ESTIMATE_LIST_PARAMS);
@@ -107,7 +107,7 @@ export default function EstimatesPage() {
         </CardGrid>
       )}
 
-      <PageLinks page={page} pageCount={pageCount} matched={matched} pageSize={pageSize} noun={t("estimates")} hrefFor={(p) => hrefWith({ page: p })} />
+      <CursorLinks shown={assessments.length} matched={matched} noun={t("estimates")} newer={newer} older={older} hrefFor={(cursor) => hrefWith({ cursor, page: null })} />
 
       {dialog && (
         <DialogRoute

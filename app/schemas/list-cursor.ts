@@ -19,7 +19,7 @@ export function encodeCursor({ direction, createdAt, id }: ListCursor) {
   return btoa(text).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
-/** The cursor a text names; null for anything else (then a 400 on the API, the first page on a screen). */
+/** The cursor a text names; null for anything else (then a 400, on the API and on a screen alike). */
 export function decodeCursor(text: string | null | undefined): ListCursor | null {
   if (!text || text.length > 64 || !/^[A-Za-z0-9_-]+$/.test(text)) return null;
   let plain: string;
@@ -45,12 +45,41 @@ export function pageCursors(records: readonly { _id: unknown; createdAt: Date }[
   };
 }
 
+type Keyed = { _id: unknown; createdAt: Date };
+
 /**
- * A page read with one record more than `limit` (to know whether more follow): the page, and the
- * cursor of the next when they do. Without a limit, all of them and no next.
+ * A page read with one record more than `limit` (to know whether more follow) in the cursor's way,
+ * in list order: the page, and the cursor of the next one that way when more follow (a newer read
+ * keeps the records nearest its cursor, the end of the list). Without a limit, all of them and no next.
  */
-export function pageAndNext<T extends { _id: unknown; createdAt: Date }>(records: T[], limit: number | undefined) {
+export function pageAndNext<T extends Keyed>(records: T[], limit: number | undefined, cursor?: ListCursor) {
   if (limit === undefined || records.length <= limit) return { page: records, next: null };
+  if (cursor?.direction === "newer") {
+    const page = records.slice(records.length - limit);
+    return { page, next: pageCursors(page).newer };
+  }
   const page = records.slice(0, limit);
   return { page, next: pageCursors(page).older };
 }
+
+/**
+ * The position just past a page the other way from the one it was read in (newer for a first or
+ * older page, older for a newer page): a one-record read from it says whether the screen shows the
+ * other link. An empty page past a cursor looks back from the cursor itself; a first page has none.
+ */
+export function backCursor(page: readonly Keyed[], cursor: ListCursor | undefined, offset = 0): ListCursor | null {
+  const newerRead = cursor?.direction === "newer";
+  const edge = newerRead ? page[page.length - 1] : page[0];
+  const direction = newerRead ? "older" : "newer";
+  if (edge) return cursor || offset > 0 ? { direction, createdAt: new Date(edge.createdAt), id: String(edge._id) } : null;
+  return cursor ? { ...cursor, direction } : null;
+}
+
+/** A screen's "Older" and "Newer" cursors: the next one the way it was read, the other when `back` found a record there. */
+export function screenCursors(page: readonly Keyed[], next: string | null, cursor: ListCursor | undefined, back: ListCursor | null, backFound: boolean) {
+  const behind = back && backFound ? encodeCursor(back) : null;
+  return cursor?.direction === "newer" ? { older: behind, newer: next } : { older: next, newer: behind };
+}
+
+/** An old bookmark's `?page=` as an offset, past the end the last page's (as the numbered pages did). */
+export const lastPageAtMost = (offset: number, matched: number, pageSize: number) => Math.min(offset, Math.max(0, Math.ceil(matched / pageSize) - 1) * pageSize);

@@ -15,7 +15,7 @@ import { handleForm } from "~/utils/forms.server";
 import { Stale } from "~/utils/domain-errors";
 import { jsonError, screenAnswer } from "~/utils/http.server";
 import { ESTIMATE_LIST_PARAMS, readEstimateDialog } from "~/utils/estimate-url";
-import { listReturnTo, nullIfNotFound, readListUrl, writeAndReturn } from "./list-screen.server";
+import { listReturnTo, nullIfNotFound, readListPosition, readListUrl, writeAndReturn } from "./list-screen.server";
 import { sendEstimateFromScreen } from "./send-estimate.server";
 
 /** Cards per page (a multiple of the 1, 2 and 3 columns); the rest is paged. */
@@ -33,11 +33,12 @@ function readStatus(url: URL) {
 /** What /estimates shows: the page of the search and filter, the summary cards, and the estimate a dialog is about. */
 export async function estimatesData(actor: Actor, requestUrl: string) {
   const url = new URL(requestUrl);
-  const { q, page } = readListUrl(requestUrl);
+  const { q } = readListUrl(requestUrl);
+  const position = readListPosition(requestUrl, ESTIMATES_PAGE_SIZE);
   const status = readStatus(url);
   const dialog = readEstimateDialog(url.searchParams);
   const [list, target] = await Promise.all([
-    estimatesPage(actor, { q, status, page, pageSize: ESTIMATES_PAGE_SIZE }),
+    estimatesPage(actor, { q, status, ...position, pageSize: ESTIMATES_PAGE_SIZE }),
     dialog ? getEstimate(actor, dialog.id).catch(nullIfNotFound) : null,
   ]);
   // Edit Estimate's customer dropdown: the estimate owner's contacts; the detail's customer links.

@@ -4,6 +4,7 @@ import { jsonError, screenAnswer } from "~/utils/http.server";
 import { handleForm } from "~/utils/forms.server";
 import { listSearch, readDialog, readPage } from "~/utils/list-url";
 import { SEARCH_MAX_LENGTH } from "~/schemas/list-query";
+import { CURSOR_INVALID, decodeCursor, type ListCursor } from "~/schemas/list-cursor";
 import { isRefusal } from "~/utils/domain-errors";
 
 /** What a list screen's loader reads from its URL: search, page and the open dialog. */
@@ -11,6 +12,19 @@ export function readListUrl(requestUrl: string) {
   const url = new URL(requestUrl);
   const q = (url.searchParams.get("q") ?? "").trim().slice(0, SEARCH_MAX_LENGTH);
   return { q: q || undefined, page: readPage(url.searchParams), dialog: readDialog(url.searchParams) };
+}
+
+/**
+ * The page a list screen's URL asks for: `?cursor=` (its Older and Newer links, docs/decisions/0036),
+ * else an old bookmark's `?page=` as an offset. A cursor that is not one is a 400 page, never a guess.
+ */
+export function readListPosition(requestUrl: string, pageSize: number): { cursor?: ListCursor; offset: number } {
+  const params = new URL(requestUrl).searchParams;
+  const text = params.get("cursor");
+  if (text === null) return { offset: (readPage(params) - 1) * pageSize };
+  const cursor = decodeCursor(text);
+  if (!cursor) throw jsonError(400, CURSOR_INVALID);
+  return { cursor, offset: 0 };
 }
 
 /** Where a list screen's form post goes back to: the list as it was (search, page), no dialog. */

@@ -24,7 +24,7 @@ import type {
   AssessmentUpdateInput,
 } from "~/schemas/assessment";
 import { readSheet, sheetTotals, type Sheet, type SheetTotals } from "~/utils/estimate-sheet";
-import { pageAndNext } from "~/schemas/list-cursor";
+import { backCursor, lastPageAtMost, pageAndNext, screenCursors, type ListCursor } from "~/schemas/list-cursor";
 import { isAdmin, type Actor } from "./actor";
 import { ANALYSIS_JOB } from "./analysis/types";
 import { removeJobs } from "./jobs.server";
@@ -241,25 +241,32 @@ export async function createAssessment(actor: Actor, input: AssessmentCreateInpu
 
 /** The caller's assessments (an admin's: everyone's), newest first: a page, and the next one's cursor when there is more. */
 export const listAssessments = async (actor: Actor, query: Partial<AssessmentListQuery> = {}) => (await listAssessmentsPage(actor, query)).items;
-export async function listAssessmentsPage(actor: Actor, { q, status, limit, offset = 0, cursor }: Partial<AssessmentListQuery>) {
-  const { page, next } = pageAndNext(await findAssessments({ scope: scopeFor(actor), q, status, skip: offset, limit: limit && limit + 1, cursor }), limit);
-  return { items: await present(actor, page), next };
+export async function listAssessmentsPage<T = AssessmentJson>(
+  actor: Actor,
+  { q, status, limit, offset = 0, cursor, fields, shape }: Partial<AssessmentListQuery> & { fields?: readonly (keyof AssessmentRecord)[]; shape?: AssessmentShape<T> },
+) {
+  const records = await findAssessments({ scope: scopeFor(actor), q, status, skip: offset, limit: limit && limit + 1, cursor, fields });
+  const { page, next } = pageAndNext(records, limit, cursor);
+  return { items: await present(actor, page, shape), next, records: page };
 }
 
 /**
  * The Estimates screen: how many assessments the scope holds and how many wait for review (the
- * dashboard's counters), how many the filters matched, one page.
+ * dashboard's counters), how many the filters matched, and one page by cursor — the API list's own
+ * read (same query, same index) — with the cursors of the Older and Newer pages when there are any.
+ * `offset` is an old bookmark's `?page=`.
  */
 export async function assessmentsPage<T = AssessmentJson>(
   actor: Actor,
   {
     q,
     status,
-    page,
+    cursor,
+    offset = 0,
     pageSize,
     fields,
     shape,
-  }: { q?: string; status?: AssessmentStatus; page: number; pageSize: number; fields?: readonly (keyof AssessmentRecord)[]; shape?: AssessmentShape<T> },
+  }: { q?: string; status?: AssessmentStatus; cursor?: ListCursor; offset?: number; pageSize: number; fields?: readonly (keyof AssessmentRecord)[]; shape?: AssessmentShape<T> },
 ) {
   const scope = scopeFor(actor);
   const [figures, filtered] = await Promise.all([
@@ -271,10 +278,11 @@ export async function assessmentsPage<T = AssessmentJson>(
   ]);
   const { total, byStatus: { completed: pendingReview } } = figures;
   const matched = filtered ?? (status ? pendingReview : total);
-  const pageCount = Math.max(1, Math.ceil(matched / pageSize));
-  const current = Math.min(Math.max(1, page), pageCount);
-  const records = await findAssessments({ scope, q, status, skip: (current - 1) * pageSize, limit: pageSize, fields });
-  return { assessments: await present(actor, records, shape), matched, page: current, pageCount, total, pendingReview, figures };
+  const from = lastPageAtMost(offset, matched, pageSize);
+  const list = await listAssessmentsPage(actor, { q, status, limit: pageSize, offset: from, cursor, fields, shape });
+  const back = backCursor(list.records, cursor, from);
+  const behind = back ? await findAssessments({ scope, q, status, limit: 1, cursor: back, fields: ["createdAt"] }) : [];
+  return { assessments: list.items, matched, ...screenCursors(list.records, list.next, cursor, back, behind.length > 0), total, pendingReview, figures };
 }
 
 /** One assessment in scope; 404 "Assessment not found" for another account's or a malformed id. */

@@ -11,7 +11,7 @@ import {
 import { scopeFor } from "~/models/owner-scope.server";
 import type { ContactInput } from "~/schemas/contact";
 import type { ListQuery } from "~/schemas/list-query";
-import { pageAndNext } from "~/schemas/list-cursor";
+import { backCursor, lastPageAtMost, pageAndNext, screenCursors, type ListCursor } from "~/schemas/list-cursor";
 import { isAdmin, type Actor } from "./actor";
 import { ownedJson, presentOwned } from "./owned-json.server";
 import { NotFound } from "~/utils/domain-errors";
@@ -59,8 +59,8 @@ export async function listContacts(actor: Actor, query: Partial<ListQuery> = {})
 
 /** `GET /api/contacts`: a page, and the next one's cursor when there is more. */
 export async function listContactsPage(actor: Actor, { q, limit, offset = 0, cursor }: Partial<ListQuery>) {
-  const { page, next } = pageAndNext(await findContacts({ scope: scopeFor(actor), q, skip: offset, limit: limit && limit + 1, cursor }), limit);
-  return { items: await present(actor, page), next };
+  const { page, next } = pageAndNext(await findContacts({ scope: scopeFor(actor), q, skip: offset, limit: limit && limit + 1, cursor }), limit, cursor);
+  return { items: await present(actor, page), next, records: page };
 }
 
 /** A customer dropdown's choices: the newest contacts of `ownerId` (an admin's pick for that account; anyone else has only their own). */
@@ -69,16 +69,21 @@ export async function contactChoices(actor: Actor, ownerId: string, limit = 500)
   return records.map((r) => ({ id: String(r._id), firstName: r.firstName, lastName: r.lastName }));
 }
 
-/** The Contacts screen: the summary cards over every contact, how many the search matched, one page. */
-export async function contactsPage(actor: Actor, { q, page, pageSize }: { q?: string; page: number; pageSize: number }) {
+/**
+ * The Contacts screen: the summary cards over every contact, how many the search matched, and one
+ * page by cursor (the API list's own read) with the cursors of the Older and Newer pages when there
+ * are any. `offset` is an old bookmark's `?page=`.
+ */
+export async function contactsPage(actor: Actor, { q, cursor, offset = 0, pageSize }: { q?: string; cursor?: ListCursor; offset?: number; pageSize: number }) {
   const scope = scopeFor(actor);
   // Without a search every item matches: the total card is the count.
   const [stats, searched] = await Promise.all([contactStats({ scope }), q ? countContacts({ scope, q }) : undefined]);
   const matched = searched ?? stats.total;
-  const pageCount = Math.max(1, Math.ceil(matched / pageSize));
-  const current = Math.min(Math.max(1, page), pageCount);
-  const records = await findContacts({ scope, q, skip: (current - 1) * pageSize, limit: pageSize });
-  return { contacts: await present(actor, records), matched, page: current, pageCount, stats };
+  const from = lastPageAtMost(offset, matched, pageSize);
+  const list = await listContactsPage(actor, { q, limit: pageSize, offset: from, cursor });
+  const back = backCursor(list.records, cursor, from);
+  const behind = back ? await findContacts({ scope, q, limit: 1, cursor: back }) : [];
+  return { contacts: list.items, matched, ...screenCursors(list.records, list.next, cursor, back, behind.length > 0), stats };
 }
 
 /** One contact in scope; 404 "Contact not found" for another account's or a malformed id. */

@@ -5,6 +5,7 @@ import { findContact, findContactsByIds } from "~/models/contact.server";
 import { learningRecords } from "~/models/learning-record.server";
 import { scopeFor } from "~/models/owner-scope.server";
 import type { AssessmentStatus } from "~/schemas/assessment";
+import type { ListCursor } from "~/schemas/list-cursor";
 import { CONTACT_NOT_FOUND, REASON_REQUIRED_MESSAGE, type EstimateEditInput } from "~/schemas/estimate";
 import { assessmentNotFound, assessmentsPage, auditActor, contactOf, decisionOf, presentOne, type AssessmentShape } from "./assessments.server";
 import type { Actor } from "./actor";
@@ -22,7 +23,7 @@ import { isoDate, ownership } from "./owned-json.server";
  */
 export async function estimatesPage(
   actor: Actor,
-  params: { q?: string; status?: AssessmentStatus; page: number; pageSize: number },
+  params: { q?: string; status?: AssessmentStatus; cursor?: ListCursor; offset?: number; pageSize: number },
 ) {
   const page = await assessmentsPage(actor, { ...params, fields: CARD_FIELDS, shape: estimateCard });
   const { total, pendingReview, assessments, figures: { totalValue, sentToday }, ...list } = page;

@@ -1,7 +1,7 @@
 // URL state of /estimates: `?q=&status=&page=` for the list, and one dialog about one estimate —
 // `?view=<id>` (the detail), `?edit=<id>` (Edit Estimate), `?delete=<id>` (the confirmation).
 
-export const ESTIMATE_LIST_PARAMS = ["q", "status", "page"] as const;
+export const ESTIMATE_LIST_PARAMS = ["q", "status", "cursor", "page"] as const;
 
 export type EstimateDialog = { kind: "view" | "edit" | "delete"; id: string } | null;
 
