@@ -188,7 +188,8 @@ describe("delivery to a real SMTP server", () => {
       expect(test.json.reason).toBe(`127.0.0.1:${guarded.port}: the mail server did not accept the user name or password`);
 
       const id = await assessment();
-      const res = await dealer.post(`/api/assessments/${id}/send-email`, { contactId: await contact() });
+      const customer = await contact();
+      const res = await dealer.post(`/api/assessments/${id}/send-email`, { contactId: customer });
       const log = await waitForLog(dealer, res.json.id, (l) => l.status === "failed");
       expect(log.attempts).toHaveLength(1); // a refused login is not retried
       expect(log.lastError).toMatch(/535 Authentication failed/);
@@ -204,7 +205,8 @@ describe("delivery to a real SMTP server", () => {
       // The right password (stored encrypted) gets through.
       await dealer.put("/api/email/settings", { host: "127.0.0.1", port: guarded.port, user: "shop", password: "right" });
       expect((await dealer.get("/api/email/test")).json).toMatchObject({ connected: true, via: "account" });
-      const ok = await dealer.post(`/api/assessments/${id}/send-email`, { contactId: await contact() });
+      // Sent again to the customer it was sent to (now its customer of record).
+      const ok = await dealer.post(`/api/assessments/${id}/send-email`, { contactId: customer });
       const sent = await waitForLog(dealer, ok.json.id, (l) => l.status === "sent");
       expect(guarded.withMessageId(sent.messageId)).toHaveLength(1);
     } finally {
