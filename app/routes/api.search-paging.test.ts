@@ -118,6 +118,14 @@ describe("keyset paging of the API lists", () => {
     expect(await Assessment.countDocuments()).toBe(count);
   });
 
+  it("takes a blank cursor for none: the first page, like a blank search", async () => {
+    for (const list of ["/api/assessments", "/api/contacts"]) {
+      const blank = await dealerA.get(`${list}?limit=2&cursor=`);
+      expect(blank.status, list).toBe(200);
+      expect(blank.json).toEqual((await dealerA.get(`${list}?limit=2`)).json);
+    }
+  });
+
   it("pages contacts the same way", async () => {
     for (let i = 0; i < 5; i++) await Contact.create({ ownerId: aId, firstName: `C${i}`, lastName: "Paged", email: `c${i}@paged.test` });
     const seen: string[] = [];

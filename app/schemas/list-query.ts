@@ -32,7 +32,8 @@ export const listQuerySchema = z.object({
     .string({ invalid_type_error: CURSOR_INVALID })
     .optional()
     .transform((text, ctx): ListCursor | undefined => {
-      if (text === undefined) return undefined;
+      // Blank, like an empty `q`, asks for the first page.
+      if (text === undefined || text === "") return undefined;
       const cursor = decodeCursor(text);
       if (!cursor) ctx.addIssue({ code: z.ZodIssueCode.custom, message: CURSOR_INVALID });
       return cursor ?? undefined;

@@ -21,7 +21,8 @@ export function readListUrl(requestUrl: string) {
 export function readListPosition(requestUrl: string, pageSize: number): { cursor?: ListCursor; offset: number } {
   const params = new URL(requestUrl).searchParams;
   const text = params.get("cursor");
-  if (text === null) return { offset: (readPage(params) - 1) * pageSize };
+  // An empty cursor (a form or client sending the field blank) is no cursor: the first page.
+  if (!text) return { offset: (readPage(params) - 1) * pageSize };
   const cursor = decodeCursor(text);
   if (!cursor) throw jsonError(400, CURSOR_INVALID);
   return { cursor, offset: 0 };
