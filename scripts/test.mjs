@@ -5,6 +5,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { schemathesisStep } from "./schemathesis.mjs";
+import { failedTests } from "./test-failures.mjs";
 import {
   ensureAppBuild,
   ensureChromium,
@@ -121,6 +122,9 @@ if (p?.stats) {
 for (const [name, ok] of Object.entries(results)) if (!ok && (name === "lint" || name === "typecheck" || name === "schemathesis")) failed += 1;
 if (!existsSync(vitestJson) && !results.vitest) failed += 1;
 if (!p && !results.playwright) failed += 1;
+
+const failures = failedTests(v, p);
+if (failures.length) console.log(`\nfailed:\n${failures.map((f) => `  - ${f}`).join("\n")}`);
 
 console.log(`\nsteps: ${Object.entries(results).map(([k, ok]) => `${k} ${ok ? "ok" : "FAILED"}`).join(", ")}`);
 console.log(`total time: ${((Date.now() - started) / 1000).toFixed(0)} s`);

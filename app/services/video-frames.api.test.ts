@@ -183,6 +183,10 @@ describe("a video's frames with the S3 backend", () => {
   let s3: RunningS3;
   let s3App: RunningApp;
   beforeAll(async () => {
+    // Both apps share this file's database, and an analysis runs on whichever instance claims its job:
+    // the disk-backed app could take this one and not find its video in the bucket. Instances of one
+    // deployment share a storage backend; stop the other.
+    await app.stop();
     s3 = await startS3Server();
     s3App = await startApp({ env: { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: ai.baseURL, OPENAI_MODEL: "vision-test", ANALYSIS_ATTEMPTS: "1", ...s3.appEnv } });
   }, 120_000);
