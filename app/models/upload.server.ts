@@ -28,6 +28,8 @@ const uploadSchema = new Schema(
     draft: { type: Boolean, default: true },
     assessmentId: { type: Schema.Types.ObjectId, default: null },
     completedAt: { type: Date, default: null },
+    /** When the user picked the file (the widget's clock), else when the upload started: the wizard's order. */
+    pickedAt: { type: Date },
   },
   {
     timestamps: true,
@@ -51,6 +53,7 @@ export async function createUploadRecord(fields: {
   multipartId?: string | null;
   draft: boolean;
   assessmentId?: Types.ObjectId;
+  pickedAt?: Date;
 }) {
   return Upload.create(fields);
 }
@@ -100,7 +103,8 @@ export async function countDraftUploads(ownerId: string) {
 }
 
 export async function listDraftUploads(ownerId: string) {
-  return Upload.find({ ownerId, draft: true, state: "complete" }).sort({ createdAt: 1, _id: 1 });
+  // In the order the files were picked (uploads started together finish, and even start, in any order).
+  return Upload.find({ ownerId, draft: true, state: "complete" }).sort({ pickedAt: 1, createdAt: 1, _id: 1 });
 }
 
 /** Other complete draft files of the owner with this name and size: the same file uploaded again. */

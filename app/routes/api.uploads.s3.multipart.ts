@@ -2,12 +2,12 @@ import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { createMultipartSchema } from "~/schemas/uploads";
 import { requireUser } from "~/services/auth.server";
 import { createMultipartUpload } from "~/services/storage/companion.server";
-import { parsePurpose } from "~/services/storage/names.server";
+import { parsePickedAt, parsePurpose } from "~/services/storage/names.server";
 import { methods, parseJson } from "~/utils/http.server";
 
 /**
  * Companion-compatible multipart endpoints, base `/api/uploads` (docs/decisions/0003):
- * `POST s3/multipart` `{filename, type, metadata: {purpose?}}` → `{key, uploadId}`.
+ * `POST s3/multipart` `{filename, type, metadata: {purpose?, pickedAt?}}` → `{key, uploadId}`.
  */
 export const action = methods({
   POST: async ({ request }: ActionFunctionArgs) => {
@@ -18,6 +18,7 @@ export const action = methods({
         filename: body.filename,
         type: body.type,
         purpose: parsePurpose(body.metadata?.purpose),
+        pickedAt: parsePickedAt(body.metadata?.pickedAt),
       }),
     );
   },

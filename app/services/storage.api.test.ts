@@ -443,6 +443,26 @@ describe.each(["local", "s3"] as const)("uploads with the %s backend", (backend)
     expect(sts.json.message).toMatch(/not configured/);
   });
 
+  it("lists the wizard's files in the order they were picked (the widget's pickedAt), whichever upload started first", async () => {
+    const carol = await caller(app, "dealer");
+    const picked = Date.now() - 5000;
+    // The widget uploads in parallel: the second file picked may start (and finish) first.
+    const start = (name: string, at: number) =>
+      carol.get(`/api/uploads/s3/params?${new URLSearchParams({ filename: name, type: "image/png", "metadata[purpose]": "wizard", "metadata[pickedAt]": String(at) })}`);
+    const second = await start("second-picked.png", picked + 1);
+    const first = await start("first-picked.png", picked);
+    for (const [params, name] of [[second, "second-picked.png"], [first, "first-picked.png"]] as const) {
+      expect(params.status).toBe(200);
+      const form = new FormData();
+      for (const [k, v] of Object.entries(params.json.fields as Record<string, string>)) form.append(k, v);
+      form.append("file", new Blob([await png()], { type: "image/png" }), name);
+      expect((await fetch(params.json.url, { method: "POST", body: form })).status).toBe(200);
+    }
+    const page = (await carol.get("/upload")).text;
+    expect(page.indexOf("first-picked.png")).toBeGreaterThan(0);
+    expect(page.indexOf("first-picked.png")).toBeLessThan(page.indexOf("second-picked.png"));
+  });
+
   it("serves EXIF-free thumbnails of images", async () => {
     const photo = await jpeg({ width: 1200, height: 800, gps: true });
     expect((await sharp(photo).metadata()).exif).toBeDefined();

@@ -118,6 +118,7 @@ export function Uploader({ purpose, onComplete, height = 360, note, handOver = f
   useEffect(() => {
     let cancelled = false;
     let destroy = () => {};
+    let lastPick = 0;
     const limit = UPLOAD_LIMITS[purpose];
 
     void (async () => {
@@ -134,7 +135,7 @@ export function Uploader({ purpose, onComplete, height = 360, note, handOver = f
           // Sizes are checked below: photos are downscaled before upload (Uppy issue 5100).
           maxFileSize: null,
         },
-        meta: { purpose },
+        meta: { purpose } as { purpose: string; pickedAt?: string },
         onBeforeFileAdded: (file) => {
           const isImage = (file.type ?? "").startsWith("image/");
           // A photo may shrink below the limit once downscaled; it is checked again after that.
@@ -163,7 +164,12 @@ export function Uploader({ purpose, onComplete, height = 360, note, handOver = f
       // on screen, instead of a bare "0 of 0 files uploaded".
       // The names as the user chose them (the compressor renames a converted image: hail.gif → hail.png).
       const chosenNames = new Map<string, string>();
-      uppy.on("file-added", (file) => chosenNames.set(file.id, file.name ?? "file"));
+      uppy.on("file-added", (file) => {
+        chosenNames.set(file.id, file.name ?? "file");
+        // The order the user picked the files in: uploads run in parallel and may start in any order.
+        lastPick = Math.max(lastPick + 1, Date.now());
+        uppy.setFileMeta(file.id, { purpose, pickedAt: String(lastPick) });
+      });
       uppy.addPreProcessor(async (fileIDs) => {
         const tooLarge = fileIDs.map((id) => uppy.getFile(id)).filter((file) => file && (file.size ?? 0) > limit.maxFileSize);
         if (tooLarge.length === 0) return;
@@ -177,7 +183,7 @@ export function Uploader({ purpose, onComplete, height = 360, note, handOver = f
         shouldUseMultipart: (file) => (file.size ?? 0) > MULTIPART_THRESHOLD,
         getChunkSize: () => CHUNK_SIZE,
         partLimit: partsInFlight,
-        allowedMetaFields: ["purpose"],
+        allowedMetaFields: ["purpose", "pickedAt"],
       });
 
       // Spec retry delays around Uppy's own request retries: a failed file is retried from its

@@ -53,6 +53,18 @@ export function parsePurpose(value: unknown): UploadPurpose {
   return UPLOAD_PURPOSES.includes(value as UploadPurpose) ? (value as UploadPurpose) : "wizard";
 }
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * When the browser's widget says the user picked the file (ms since 1970, its clock): the wizard
+ * numbers its photos in that order, whichever upload the server saw start first. A value that is not
+ * a time within a day of ours is ignored (the upload then counts as picked when it started).
+ */
+export function parsePickedAt(value: unknown): Date | undefined {
+  const ms = typeof value === "number" ? value : typeof value === "string" && /^\d{1,15}$/.test(value) ? Number(value) : NaN;
+  return Number.isFinite(ms) && Math.abs(ms - Date.now()) <= DAY_MS ? new Date(ms) : undefined;
+}
+
 export const limitFor = (purpose: UploadPurpose) => UPLOAD_LIMITS[purpose as UploadPurposeName];
 
 export function assertAllowedName(purpose: UploadPurpose, filename: string) {
