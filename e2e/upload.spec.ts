@@ -110,10 +110,13 @@ test.describe("with JavaScript", () => {
     await page.goto("/upload");
     // Signed out elsewhere (e.g. a password change) while the page stays open.
     await mongoose.connection.collection("sessions").deleteMany({ userId: new mongoose.Types.ObjectId(user.id) });
+    // The toast is on screen for the spec's 500 ms only: watched on every frame from before the click
+    // (an expect's polling backs off and can miss it).
+    const toast = page.waitForFunction(() => document.body.innerText.includes("You are logged out. Logging in again..."), undefined, { polling: "raf", timeout: 15_000 });
     await uploadWithUppy(page, '[data-testid="uploader-wizard"]', [
       { name: "hood.jpg", mimeType: "image/jpeg", buffer: await jpeg() },
     ]);
-    await expect(page.getByText("You are logged out. Logging in again...")).toBeVisible();
+    await toast;
     await page.waitForURL(/\/login$/);
   });
 

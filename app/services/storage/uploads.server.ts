@@ -19,6 +19,8 @@ export interface BeginUpload {
   filename?: string;
   type?: string;
   purpose?: UploadPurpose;
+  /** When the user picked the file in the browser's widget (parsePickedAt); else when the upload starts. */
+  pickedAt?: Date;
 }
 
 /**
@@ -52,6 +54,7 @@ export async function beginUpload(actor: Actor, input: BeginUpload, multipart = 
     purpose,
     multipartId,
     draft: purpose !== "training",
+    pickedAt: input.pickedAt ?? new Date(),
   });
   return record;
 }
