@@ -176,3 +176,15 @@ test("the phone menu with the keyboard: aria-expanded, Escape closes it, closed 
   await expect(burger).toBeFocused();
   await expect(menu).not.toBeInViewport();
 });
+
+test("the wizard's four steps share one even row on a phone, each number above its label", async ({ page, loginAs }) => {
+  await loginAs("dealer");
+  await page.goto("/upload");
+  const steps = page.locator(".mantine-Stepper-step");
+  await expect(steps).toHaveCount(4);
+  const boxes = await steps.evaluateAll((els) => els.map((el) => el.getBoundingClientRect().toJSON() as DOMRect));
+  // One row (no step wrapped under another), four equal widths.
+  expect(new Set(boxes.map((b) => Math.round(b.top))).size).toBe(1);
+  expect(Math.max(...boxes.map((b) => b.width)) - Math.min(...boxes.map((b) => b.width))).toBeLessThan(1);
+  for (const box of boxes) expect(box.right).toBeLessThanOrEqual(PHONE_WIDTH);
+});

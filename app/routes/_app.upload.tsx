@@ -33,6 +33,7 @@ import { wizardDraft } from "~/services/storage/draft.server";
 import { listVendors } from "~/services/vendors.server";
 import { prepareVinDecoder } from "~/services/vin.server";
 import { pageTitle, useT } from "~/utils/i18n";
+import stepperClasses from "~/components/wizard-stepper.module.css";
 
 // The details step's form (with the form library) loads when the wizard reaches that step.
 const DetailsForm = lazyComponent("assessments/DetailsForm", () => import("~/components/assessments/DetailsForm").then((m) => m.DetailsForm));
@@ -136,7 +137,7 @@ export default function UploadPage() {
         <Title order={1}>{t("Upload & Assess")}</Title>
         <Text c="dimmed">{t("Upload photos or videos of the damaged vehicle for an AI damage assessment.")}</Text>
       </div>
-      <Stepper active={STEP_OF[view]} allowNextStepsSelect={false} size="sm">
+      <Stepper active={STEP_OF[view]} allowNextStepsSelect={false} size="sm" classNames={stepperClasses}>
         {STEPS.map((label) => (
           <Stepper.Step key={label} label={t(label)} />
         ))}
