@@ -29,6 +29,8 @@ export function describeUploads(registry: OpenAPIRegistry) {
   );
   const Completed = Upload.extend({ location: z.string().openapi({ description: "The media URL, absolute" }) });
   // A purpose in the query is read leniently (anything else is `wizard`); in a JSON body it is checked.
+  // Read leniently too: a value that is not a time within a day of the server's is ignored.
+  const pickedAtParam = z.string().optional().openapi({ description: "When the user picked the file (ms since 1970): the wizard numbers its photos in this order", example: "1795843324211" });
   const purposeParam = z.string().optional().openapi({ description: `${UPLOAD_PURPOSES.join(", ")}; anything else means wizard`, example: "wizard" });
 
   area.describe({
@@ -106,7 +108,12 @@ export function describeUploads(registry: OpenAPIRegistry) {
   area.describe({
     method: "get", path: "/api/uploads/s3/params", operationId: "companionParams", auth: "user",
     summary: "Companion: a signed form POST for one small file",
-    query: z.object({ filename: z.string().min(1), type: z.string().optional(), "metadata[purpose]": purposeParam }),
+    query: z.object({
+      filename: z.string().min(1),
+      type: z.string().optional(),
+      "metadata[purpose]": purposeParam,
+      "metadata[pickedAt]": pickedAtParam,
+    }),
     responses: {
       200: json(
         "The form to POST (fields, then `file`)",
@@ -122,7 +129,7 @@ export function describeUploads(registry: OpenAPIRegistry) {
   });
   area.describe({
     method: "post", path: "/api/uploads/s3/multipart", operationId: "companionCreateMultipart", auth: "user",
-    summary: "Companion: start a multipart upload", body: createMultipartSchema, example: { filename: "walkaround.mp4", type: "video/mp4", metadata: { purpose: "wizard" } },
+    summary: "Companion: start a multipart upload", body: createMultipartSchema, example: { filename: "walkaround.mp4", type: "video/mp4", metadata: { purpose: "wizard", pickedAt: "1795843324211" } },
     responses: { 200: json("The upload's key and id", record({ key: z.string(), uploadId: z.string() })), ...fileRefused },
   });
   area.describe({
