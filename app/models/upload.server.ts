@@ -2,7 +2,7 @@ import mongoose, { Schema, trusted, type Types } from "mongoose";
 import { jsonWithout } from "~/utils/json-shape";
 import { defineModel } from "./define-model.server";
 import { isObjectIdHex, ownerFilter, type OwnerScope } from "./owner-scope.server";
-import { UPLOAD_PURPOSES, type UploadPurpose } from "~/schemas/uploads";
+import { PHOTO_ISSUES, UPLOAD_PURPOSES, type PhotoIssue, type UploadPurpose } from "~/schemas/uploads";
 
 export const UPLOAD_STATES = ["pending", "complete"] as const;
 export type UploadState = (typeof UPLOAD_STATES)[number];
@@ -30,6 +30,8 @@ const uploadSchema = new Schema(
     completedAt: { type: Date, default: null },
     /** When the user picked the file (the widget's clock), else when the upload started: the wizard's order. */
     pickedAt: { type: Date },
+    /** A photo's quality issues found as it arrived ([] for none); absent when not judged (a video, an older upload). */
+    quality: { type: [{ type: String, enum: PHOTO_ISSUES }], default: undefined },
   },
   {
     timestamps: true,
@@ -82,7 +84,7 @@ export async function findSignedUpload(key: string) {
   return findUploadByKey({ scope: { allOwners: true }, key });
 }
 
-export async function markUploadComplete(id: Types.ObjectId, fields: { size: number; contentType: string }) {
+export async function markUploadComplete(id: Types.ObjectId, fields: { size: number; contentType: string; quality?: PhotoIssue[] }) {
   await Upload.updateOne(
     { _id: id },
     { $set: { ...fields, state: "complete", multipartId: null, completedAt: new Date() } },

@@ -1,5 +1,5 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
-import { UPLOAD_PURPOSES } from "~/schemas/uploads";
+import { PHOTO_ISSUES, UPLOAD_PURPOSES } from "~/schemas/uploads";
 import { completeMultipartSchema, completeUploadSchema, createMultipartSchema, uploadUrlSchema } from "~/schemas/uploads";
 import { ApiArea, errors, isoDate, json, MessageBody, objectIdText, record, z } from "./registry.server";
 
@@ -25,6 +25,10 @@ export function describeUploads(registry: OpenAPIRegistry) {
       key: z.string(),
       state: z.string(),
       createdAt: isoDate,
+      quality: z
+        .array(z.enum(PHOTO_ISSUES))
+        .optional()
+        .openapi({ description: "A photo's issues found as it arrived (empty: none; absent: not judged, e.g. a video). A warning: the file is kept" }),
     }),
   );
   const Completed = Upload.extend({ location: z.string().openapi({ description: "The media URL, absolute" }) });

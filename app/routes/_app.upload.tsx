@@ -77,7 +77,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const choices = view === "details" ? await detailsChoices(actor) : { contacts: [], vendors: [], defaultVendorId: null };
     return json({ view, files: [] as ListedFile[], assessment, draft: false, ...choices });
   }
-  const files: ListedFile[] = (await wizardDraft(actor)).map(({ id, url, name, size, type }) => ({ id, url, name, size, type }));
+  const files: ListedFile[] = (await wizardDraft(actor)).map(({ id, url, name, size, type, quality }) => ({ id, url, name, size, type, quality }));
   const view: WizardView = url.searchParams.get("step") === "details" && files.length > 0 ? "details" : "upload";
   const choices = view === "details" ? await detailsChoices(actor) : { contacts: [], vendors: [], defaultVendorId: null };
   // Files found on opening the wizard are a draft from before (an upload or removal here adds ?added=1).

@@ -4,6 +4,10 @@ import { z } from "zod";
 export const UPLOAD_PURPOSES = ["wizard", "dashboard", "training", "logo"] as const;
 export type UploadPurpose = (typeof UPLOAD_PURPOSES)[number];
 
+/** What the quality check may find on a photo as it arrives (app/services/photo-quality.server.ts). */
+export const PHOTO_ISSUES = ["blurred", "dark", "overexposed", "small"] as const;
+export type PhotoIssue = (typeof PHOTO_ISSUES)[number];
+
 const metadata = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional();
 
 /** `POST /api/objects/upload` (all optional: the spec's client sends no body). */

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, createTestUser, signIn, tokenFor } from "../../tests/accounts";
 import { startApp, type RunningApp } from "../../tests/app-server";
 import { jpeg, mov, mp4, png } from "../../tests/media-files";
+import { vehicleSvg } from "../../tests/vehicle-pictures";
 import { startS3Server, type RunningS3 } from "../../tests/s3-server";
 import { useTestDb } from "../../tests/test-db";
 import { Upload, createUploadRecord, markUploadComplete, newUploadId } from "../models/upload.server";
@@ -461,6 +462,29 @@ describe.each(["local", "s3"] as const)("uploads with the %s backend", (backend)
     const page = (await carol.get("/upload")).text;
     expect(page.indexOf("first-picked.png")).toBeGreaterThan(0);
     expect(page.indexOf("first-picked.png")).toBeLessThan(page.indexOf("second-picked.png"));
+  });
+
+  it("checks each photo as it arrives: a blurred one is kept, with its warning on the wizard's list and in the API", async () => {
+    const dave = await caller(app, "dealer");
+    const car = await sharp(Buffer.from(vehicleSvg({ shape: "sedan", angle: "left", colour: "red" })), { density: 288 }).png().toBuffer();
+    const sharpPhoto = await sharp(car).jpeg({ quality: 85 }).toBuffer();
+    const blurred = await sharp(car).blur(3).jpeg({ quality: 85 }).toBuffer();
+    for (const [name, bytes] of [["sharp-door.jpg", sharpPhoto], ["shaky-door.jpg", blurred]] as const) {
+      const params = await dave.get(`/api/uploads/s3/params?${new URLSearchParams({ filename: name, type: "image/jpeg", "metadata[purpose]": "wizard" })}`);
+      expect(params.status).toBe(200);
+      const form = new FormData();
+      for (const [k, v] of Object.entries(params.json.fields as Record<string, string>)) form.append(k, v);
+      form.append("file", new Blob([new Uint8Array(bytes)], { type: "image/jpeg" }), name);
+      expect((await fetch(params.json.url, { method: "POST", body: form })).status).toBe(200);
+    }
+    const listed = (await dave.get("/api/objects")).json as { name: string; quality?: string[] }[];
+    expect(listed.map((f) => [f.name, f.quality])).toEqual([
+      ["sharp-door.jpg", []],
+      ["shaky-door.jpg", ["blurred"]],
+    ]);
+    const page = (await dave.get("/upload")).text;
+    expect(page.split("Blurred: retake it if the damage is hard to see.")).toHaveLength(2);
+    expect(page.indexOf("Blurred: retake it")).toBeGreaterThan(page.indexOf("shaky-door.jpg"));
   });
 
   it("serves EXIF-free thumbnails of images", async () => {

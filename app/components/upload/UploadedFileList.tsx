@@ -6,6 +6,7 @@ import { Stack } from "#mantine/components/Stack/Stack";
 import { Text } from "#mantine/components/Text/Text";
 import { Form } from "@remix-run/react";
 import { formatBytes } from "~/schemas/upload-limits";
+import type { PhotoIssue } from "~/schemas/uploads";
 import { useT } from "~/utils/i18n";
 
 export interface ListedFile {
@@ -14,7 +15,17 @@ export interface ListedFile {
   name: string;
   size: number;
   type: string;
+  /** Found by the server's check as the photo arrived (absent: not judged). */
+  quality?: PhotoIssue[];
 }
+
+/** What the customer or the dealer may do about each issue: a warning, the photo stays. */
+const ISSUE_ADVICE: Record<PhotoIssue, string> = {
+  blurred: "Blurred: retake it if the damage is hard to see.",
+  dark: "Too dark: retake it in better light.",
+  overexposed: "Too bright: retake it out of direct light.",
+  small: "Too small to show the damage: retake it closer.",
+};
 
 /** The uploaded files with name, size and a remove button (a form post: works without JavaScript). */
 export function UploadedFileList({ files, action = "/upload" }: { files: ListedFile[]; action?: string }) {
@@ -37,6 +48,11 @@ export function UploadedFileList({ files, action = "/upload" }: { files: ListedF
                 <Text size="xs" c="dimmed">
                   {formatBytes(file.size)}
                 </Text>
+                {(file.quality ?? []).map((issue) => (
+                  <Text key={issue} size="xs" c="orange.9" data-testid="photo-quality">
+                    {t(ISSUE_ADVICE[issue])}
+                  </Text>
+                ))}
               </div>
             </Group>
             <Form method="post" action={action}>

@@ -5,6 +5,7 @@ import { messages, UPLOAD_LIMITS } from "~/schemas/upload-limits";
 import type { UploadPurpose } from "~/schemas/uploads";
 import { type DomainError, Forbidden } from "~/utils/domain-errors";
 import type { Actor } from "../actor";
+import { checkPhotoQuality } from "../photo-quality.server";
 import { storage, UPLOAD_URL_EXPIRES } from "./backend.server";
 import { absolute, assertAllowedName, displayName, limitFor, mediaUrl, safeFileName, sniffType } from "./names.server";
 import { notFound, refused, shown, tooLargeUpload, unsupportedType } from "./refusals.server";
@@ -69,6 +70,7 @@ export function uploadJson(record: UploadRecord) {
     key: record.key,
     state: record.state,
     createdAt: record.get("createdAt") as Date,
+    quality: record.quality ? [...record.quality] : undefined,
   };
 }
 
@@ -134,9 +136,21 @@ export async function finalizeUpload(record: UploadRecord): Promise<UploadRecord
   if (record.draft && (await countDraftUploads(String(record.ownerId))) >= DRAFT_LIMIT) {
     return reject(refused(messages.maxFiles(DRAFT_LIMIT)));
   }
-  await markUploadComplete(record._id, { size: info.size, contentType: sniffed });
-  record.set({ state: "complete", size: info.size, contentType: sniffed, multipartId: null });
+  const quality = await judgeArrivingPhoto(record, sniffed);
+  await markUploadComplete(record._id, { size: info.size, contentType: sniffed, quality });
+  record.set({ state: "complete", size: info.size, contentType: sniffed, multipartId: null, quality });
   return record;
+}
+
+/** A vehicle photo (wizard or dashboard) is checked as it arrives; a failed read or check leaves it unjudged. */
+async function judgeArrivingPhoto(record: UploadRecord, contentType: string) {
+  if (!contentType.startsWith("image/") || (record.purpose !== "wizard" && record.purpose !== "dashboard")) return undefined;
+  try {
+    const bytes = Buffer.concat(await (await storage().read(record.key)).toArray());
+    return (await checkPhotoQuality(bytes)) ?? undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** `POST /api/objects/complete`: finalizes a single PUT (needed when it went straight to S3). */
