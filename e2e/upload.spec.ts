@@ -1,6 +1,7 @@
 import mongoose from "mongoose";
 import sharp from "sharp";
 import { jpeg, mp4, png } from "../tests/media-files";
+import { vehicleSvg } from "../tests/vehicle-pictures";
 import { expect, test } from "./fixtures";
 import { MiB, media, uploadWithUppy } from "./uppy";
 
@@ -221,6 +222,24 @@ test("a draft from an earlier visit shows as a draft, lists a file uploaded agai
 
 test.describe("without JavaScript", () => {
   test.skip(({ javaScriptEnabled }) => javaScriptEnabled, "the fallback form is for JavaScript-off browsers");
+
+  test("each photo is checked as it arrives: a dark one is kept, with the advice to retake it", async ({ page, loginAs }) => {
+    await loginAs("dealer");
+    await page.goto("/upload");
+    const car = await sharp(Buffer.from(vehicleSvg({ shape: "suv", angle: "front", colour: "blue" })), { density: 288 }).png().toBuffer();
+    const form = page.getByTestId("upload-fallback-wizard");
+    await form.locator('input[type="file"]').setInputFiles([
+      { name: "front.jpg", mimeType: "image/jpeg", buffer: await sharp(car).jpeg().toBuffer() },
+      { name: "front-at-night.jpg", mimeType: "image/jpeg", buffer: await sharp(car).linear(0.2, 0).jpeg().toBuffer() },
+    ]);
+    await form.getByRole("button", { name: "Upload" }).click();
+    const listed = page.getByTestId("uploaded-file");
+    await expect(listed).toHaveCount(2);
+    await expect(listed.filter({ hasText: "front-at-night.jpg" }).getByTestId("photo-quality")).toHaveText(["Too dark: retake it in better light."]);
+    const good = listed.filter({ has: page.getByTestId("uploaded-file-name").getByText("front.jpg", { exact: true }) });
+    await expect(good).toHaveCount(1);
+    await expect(good.getByTestId("photo-quality")).toHaveCount(0);
+  });
 
   test("the wizard's fallback form uploads 2 files and lists them", async ({ page, loginAs }) => {
     await loginAs("vendor");
