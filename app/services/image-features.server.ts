@@ -1,4 +1,5 @@
 import sharp from "sharp";
+import { MAX_DECODED_PIXELS } from "~/schemas/upload-limits";
 
 /**
  * A compact description of a photo for the embedded damage matcher: a 64-bit difference hash
@@ -17,12 +18,10 @@ export interface ImageFeatures {
 }
 
 const SIDE = 64;
-// A photo larger than this is refused rather than decoded (a decompression bomb).
-const MAX_INPUT_PIXELS = 50_000_000;
 
 /** The 64-bit difference hash alone (16 hex digits): near for the same photo resized or recompressed. */
 export async function differenceHash(input: Buffer) {
-  const { data } = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS })
+  const { data } = await sharp(input, { limitInputPixels: MAX_DECODED_PIXELS })
     .rotate()
     .greyscale()
     .resize(9, 8, { fit: "fill" })
@@ -43,7 +42,7 @@ function normalise(values: number[]) {
 }
 
 export async function computeImageFeatures(input: Buffer): Promise<ImageFeatures> {
-  const image = sharp(input, { limitInputPixels: MAX_INPUT_PIXELS }).rotate().resize(SIDE, SIDE, { fit: "fill" }).removeAlpha();
+  const image = sharp(input, { limitInputPixels: MAX_DECODED_PIXELS }).rotate().resize(SIDE, SIDE, { fit: "fill" }).removeAlpha();
   const [rgb, grey, hash] = await Promise.all([
     image.clone().raw().toBuffer(),
     image.clone().greyscale().raw().toBuffer(),

@@ -1,4 +1,5 @@
 import sharp from "sharp";
+import { MAX_DECODED_PIXELS } from "~/schemas/upload-limits";
 
 /**
  * The reused-photo check's description of a picture (docs/decisions/0030): a 24 × 24 colour
@@ -15,8 +16,6 @@ export interface PhotoPrint {
 }
 
 const SIDE = 24;
-// A photo larger than this is refused rather than decoded (a decompression bomb).
-const MAX_INPUT_PIXELS = 50_000_000;
 /** The largest crop followed: the kept part is at least this share of each side. */
 const MIN_KEPT = 0.8;
 /**
@@ -28,11 +27,11 @@ const MIN_KEPT = 0.8;
 export const SAME_PICTURE = 0.23;
 
 export async function photoPrint(input: Buffer): Promise<PhotoPrint> {
-  const meta = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
+  const meta = await sharp(input, { limitInputPixels: MAX_DECODED_PIXELS }).metadata();
   const turned = (meta.orientation ?? 1) >= 5;
   const width = (turned ? meta.height : meta.width) ?? 1;
   const height = (turned ? meta.width : meta.height) ?? 1;
-  const rgb = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS })
+  const rgb = await sharp(input, { limitInputPixels: MAX_DECODED_PIXELS })
     .rotate()
     .flatten({ background: "#ffffff" })
     .resize(SIDE, SIDE, { fit: "fill" })

@@ -1,5 +1,6 @@
 import sharp from "sharp";
 import type { PhotoIssue } from "~/schemas/uploads";
+import { MAX_DECODED_PIXELS } from "~/schemas/upload-limits";
 
 /**
  * A photo's quality, checked as it arrives (issue 39 item 3; docs/decisions/0040): blurred (the
@@ -26,8 +27,6 @@ export const QUALITY_THRESHOLDS = {
 } as const;
 
 const MEASURE_EDGE = 640;
-// A photo larger than this is not decoded (a decompression bomb): it is not judged.
-const MAX_INPUT_PIXELS = 50_000_000;
 
 export interface PhotoMeasures {
   width: number;
@@ -38,7 +37,7 @@ export interface PhotoMeasures {
 }
 
 export async function measurePhoto(input: Buffer): Promise<PhotoMeasures> {
-  const image = sharp(input, { limitInputPixels: MAX_INPUT_PIXELS }).rotate();
+  const image = sharp(input, { limitInputPixels: MAX_DECODED_PIXELS }).rotate();
   const { data, info } = await image
     .resize({ width: MEASURE_EDGE, height: MEASURE_EDGE, fit: "inside", withoutEnlargement: true })
     .greyscale()
@@ -65,7 +64,7 @@ export async function measurePhoto(input: Buffer): Promise<PhotoMeasures> {
     }
   }
   const mean = n ? sum / n : 0;
-  const original = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
+  const original = await sharp(input, { limitInputPixels: MAX_DECODED_PIXELS }).metadata();
   // EXIF orientations 5–8 swap the edges.
   const turned = (original.orientation ?? 1) >= 5;
   return {

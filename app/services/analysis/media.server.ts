@@ -5,12 +5,11 @@ import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import type { AnalysisPhoto } from "./types";
+import { MAX_DECODED_PIXELS } from "~/schemas/upload-limits";
 
 /** The longest side of what a provider sees: enough for damage, small enough to send as a data URL. */
 export const MAX_SIDE = 1024;
 export const MAX_VIDEO_FRAMES = 6;
-// A photo larger than this is refused rather than decoded (a decompression bomb).
-const MAX_INPUT_PIXELS = 50_000_000;
 const FFMPEG_TIMEOUT_MS = 60_000;
 
 export interface MediaFile {
@@ -21,7 +20,7 @@ export interface MediaFile {
 
 /** A JPEG copy of an image, turned upright and downscaled to at most MAX_SIDE on its longest side. */
 export async function downscaleImage(bytes: Buffer) {
-  return sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS })
+  return sharp(bytes, { limitInputPixels: MAX_DECODED_PIXELS })
     .rotate()
     .resize(MAX_SIDE, MAX_SIDE, { fit: "inside", withoutEnlargement: true })
     .flatten({ background: "#ffffff" })
