@@ -26,13 +26,13 @@ export const UPLOAD_LIMITS = {
 
 export type UploadPurposeName = keyof typeof UPLOAD_LIMITS;
 
-/** Multipart above 5 MiB, so a dropped connection costs at most one 5 MiB part. */
 /**
  * The most pixels the server decodes from one picture (analysis, prints, features, quality): a larger
  * one is a decompression bomb, refused or left unjudged rather than decoded. One limit for every reader.
  */
 export const MAX_DECODED_PIXELS = 50_000_000;
 
+/** Multipart above 5 MiB, so a dropped connection costs at most one 5 MiB part. */
 export const MULTIPART_THRESHOLD = 5 * 1024 * 1024;
 export const CHUNK_SIZE = 5 * 1024 * 1024;
 /**

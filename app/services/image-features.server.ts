@@ -19,6 +19,13 @@ export interface ImageFeatures {
 
 const SIDE = 64;
 
+/** A picture's size as it is shown: EXIF orientations 5–8 turn it, swapping its edges (header only, nothing decoded). */
+export async function uprightSize(input: Buffer) {
+  const meta = await sharp(input, { limitInputPixels: MAX_DECODED_PIXELS }).metadata();
+  const turned = (meta.orientation ?? 1) >= 5;
+  return { width: (turned ? meta.height : meta.width) ?? 0, height: (turned ? meta.width : meta.height) ?? 0 };
+}
+
 /** The 64-bit difference hash alone (16 hex digits): near for the same photo resized or recompressed. */
 export async function differenceHash(input: Buffer) {
   const { data } = await sharp(input, { limitInputPixels: MAX_DECODED_PIXELS })

@@ -1,5 +1,6 @@
 import sharp from "sharp";
 import { MAX_DECODED_PIXELS } from "~/schemas/upload-limits";
+import { uprightSize } from "./image-features.server";
 
 /**
  * The reused-photo check's description of a picture (docs/decisions/0030): a 24 × 24 colour
@@ -27,10 +28,7 @@ const MIN_KEPT = 0.8;
 export const SAME_PICTURE = 0.23;
 
 export async function photoPrint(input: Buffer): Promise<PhotoPrint> {
-  const meta = await sharp(input, { limitInputPixels: MAX_DECODED_PIXELS }).metadata();
-  const turned = (meta.orientation ?? 1) >= 5;
-  const width = (turned ? meta.height : meta.width) ?? 1;
-  const height = (turned ? meta.width : meta.height) ?? 1;
+  const { width, height } = await uprightSize(input);
   const rgb = await sharp(input, { limitInputPixels: MAX_DECODED_PIXELS })
     .rotate()
     .flatten({ background: "#ffffff" })
@@ -39,7 +37,7 @@ export async function photoPrint(input: Buffer): Promise<PhotoPrint> {
     .toColourspace("srgb")
     .raw()
     .toBuffer();
-  return { print: rgb.toString("base64"), aspect: width / height };
+  return { print: rgb.toString("base64"), aspect: (width || 1) / (height || 1) };
 }
 
 /** A part of a picture in its own unit coordinates. */

@@ -1,6 +1,7 @@
 import sharp from "sharp";
 import type { PhotoIssue } from "~/schemas/uploads";
 import { MAX_DECODED_PIXELS } from "~/schemas/upload-limits";
+import { uprightSize } from "./image-features.server";
 
 /**
  * A photo's quality, checked as it arrives (issue 39 item 3; docs/decisions/0040): blurred (the
@@ -64,12 +65,10 @@ export async function measurePhoto(input: Buffer): Promise<PhotoMeasures> {
     }
   }
   const mean = n ? sum / n : 0;
-  const original = await sharp(input, { limitInputPixels: MAX_DECODED_PIXELS }).metadata();
-  // EXIF orientations 5–8 swap the edges.
-  const turned = (original.orientation ?? 1) >= 5;
+  const { width, height } = await uprightSize(input);
   return {
-    width: (turned ? original.height : original.width) ?? w,
-    height: (turned ? original.width : original.height) ?? h,
+    width: width || w,
+    height: height || h,
     sharpness: n ? squares / n - mean * mean : 0,
     meanLuminance: data.length ? total / data.length : 0,
     clippedShare: data.length ? clipped / data.length : 0,

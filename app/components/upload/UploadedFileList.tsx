@@ -49,7 +49,7 @@ export function UploadedFileList({ files, action = "/upload" }: { files: ListedF
                   {formatBytes(file.size)}
                 </Text>
                 {(file.quality ?? []).map((issue) => (
-                  <Text key={issue} size="xs" c="orange.9" data-testid="photo-quality">
+                  <Text key={issue} size="xs" c="orange" data-testid="photo-quality">
                     {t(ISSUE_ADVICE[issue])}
                   </Text>
                 ))}

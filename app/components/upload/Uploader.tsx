@@ -126,7 +126,8 @@ export function Uploader({ purpose, onComplete, height = 360, note, handOver = f
       const [{ Uppy, Dashboard, AwsS3, Compressor }, { uppyStrings }] = await Promise.all([import("./vendor/uppy.js"), import("./uppy-strings")]);
       if (cancelled || !target.current) return;
 
-      const uppy = new Uppy({
+      // The metadata each file carries to the server: its screen, and when the user picked it.
+      const uppy = new Uppy<{ purpose: string; pickedAt?: string }, Record<string, never>>({
         id: `uploader-${purpose}`,
         autoProceed: false,
         restrictions: {
@@ -135,7 +136,7 @@ export function Uploader({ purpose, onComplete, height = 360, note, handOver = f
           // Sizes are checked below: photos are downscaled before upload (Uppy issue 5100).
           maxFileSize: null,
         },
-        meta: { purpose } as { purpose: string; pickedAt?: string },
+        meta: { purpose },
         onBeforeFileAdded: (file) => {
           const isImage = (file.type ?? "").startsWith("image/");
           // A photo may shrink below the limit once downscaled; it is checked again after that.
