@@ -27,7 +27,7 @@ const free = () => {
 
 /** Fills the filesystem to the last byte, then frees `leaveBytes` (under the reserve, above the sessions' floor). */
 function fillLeaving(leaveBytes: number) {
-  const fd = openSync(filler, "w");
+  const fd = openSync(filler, "a");
   const chunk = Buffer.alloc(MB, 1);
   try {
     for (;;) writeSync(fd, chunk);
@@ -94,6 +94,14 @@ describe("a full DATA_DIR", () => {
     await expect(upload).rejects.toBeInstanceOf(DiskFull);
     expect(existsSync(path.join(dataDir, "objects", "disk-full"))).toBe(false);
     expect(readdirSync(path.join(dataDir, "objects", ".tmp"))).toEqual([]);
+
+    // To the last byte (another program filled it): still refused whole, reads still served.
+    fillLeaving(0);
+    expect(free()).toBe(0);
+    expect((await me.post("/api/contacts", { firstName: "Zero", lastName: "Free", email: "zero@example.com" })).status).toBe(507);
+    expect((await me.get("/api/contacts")).json).toHaveLength(1);
+    expect((await fetch(`${app!.url}/contacts`, { headers: { Cookie: cookie } })).status).toBe(200);
+    expect((await fetch(`${app!.url}/healthz`)).status).toBe(503);
 
     unlinkSync(filler);
     const writesAfter = await within(10_000, async () => (await me.post("/api/contacts", { firstName: "After", lastName: "Freed", email: "after@example.com" })).status === 201);
