@@ -53,7 +53,7 @@ beforeAll(async () => {
   // Never a silent pass: without a filesystem of its own the test cannot fill a disk safely.
   if (mount.status !== 0) throw new Error(`this test needs a small filesystem of its own, and "mount -t tmpfs" was refused (run it as root): ${mount.stderr || mount.error}`);
   mounted = true;
-  app = await startApp({ mongoUri: null, env: { DATA_DIR: dataDir } });
+  app = await startApp({ mongoUri: null, env: { DATA_DIR: dataDir, DISK_WARN_PERCENT: "50" } });
 }, 90_000);
 
 afterAll(async () => {
@@ -67,6 +67,12 @@ describe("a full DATA_DIR", () => {
     expect((await client(app!).post("/api/admin/create-account", admin)).status).toBe(201);
     const cookie = await signIn(app!, admin.username, admin.password);
     const me = client(app!, { cookie });
+
+    // Before it happens: under DISK_WARN_PERCENT free (50 here), the admin is warned; writes go on.
+    fillLeaving(40 * MB);
+    const system = await (await fetch(`${app!.url}/settings?tab=system`, { headers: { Cookie: cookie } })).text();
+    expect(system).toMatch(/Disk Space<\/td><td[^>]*><div[^>]*><span[^>]*>Warning<\/span>/);
+    expect(system).toMatch(/Low disk space: \d+ MB free of \d+ MB \(\d+ %\) on DATA_DIR; writes stop below 32 MB free/);
     expect((await me.post("/api/contacts", { firstName: "Before", lastName: "Full", email: "before@example.com" })).status).toBe(201);
 
     fillLeaving(16 * MB);
@@ -83,6 +89,17 @@ describe("a full DATA_DIR", () => {
     expect((await fetch(`${app!.url}/contacts`, { headers: { Cookie: cookie } })).status).toBe(200);
     const again = await signIn(app!, admin.username, admin.password);
     expect((await client(app!, { cookie: again }).get("/api/auth/user")).status).toBe(200);
+
+    // A screen's form (JavaScript off: a plain post, then the page it redirects to) says so too.
+    const form = await fetch(`${app!.url}/contacts`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { Cookie: cookie, Origin: app!.url, "Content-Type": "application/x-www-form-urlencoded" },
+      body: "intent=create&firstName=Screen&lastName=Full&email=screen%40example.com",
+    });
+    expect(form.status).toBe(302);
+    const shown = await fetch(new URL(form.headers.get("location")!, app!.url), { headers: { Cookie: cookie } });
+    expect(await shown.text()).toContain(DISK_FULL_MESSAGE);
 
     const health = await fetch(`${app!.url}/healthz`);
     expect(health.status).toBe(503);

@@ -69,9 +69,9 @@ export class LocalBackend implements StorageBackend {
    * reserve (docs/decisions/0038): a full disk refuses it, and nothing half-written stays.
    */
   private async receive(body: Readable, maxBytes: number, tooLarge: string) {
-    const space = await diskSpace(this.root);
-    const room = space ? space.freeBytes - DISK_RESERVE_BYTES : Infinity;
     const tmp = await this.tmpFile();
+    const space = await diskSpace(path.dirname(tmp));
+    const room = space ? space.freeBytes - DISK_RESERVE_BYTES : Infinity;
     const meter: Meter = new Meter(Math.max(0, Math.min(maxBytes, room)), () =>
       meter.bytes > maxBytes ? new StorageError(413, tooLarge) : diskFullError(),
     );
