@@ -1,5 +1,6 @@
 import mongoose, { type Schema } from "mongoose";
 import { isDbUnavailableError, serviceUnavailable } from "~/utils/db-errors.server";
+import { diskFull, isDiskFullError } from "~/utils/disk.server";
 import { retireIndexes } from "~/utils/retired-indexes.server";
 
 /**
@@ -20,13 +21,14 @@ const isDuplicateKey = (error: unknown) => (error as { code?: unknown } | null)?
 /**
  * A database outage surfaces from any model call as a thrown 503 Response, so every screen and
  * API route answers 503 (with Retry-After) instead of 500 without wrapping each one; a duplicate
- * key as a 409 (above).
+ * key as a 409 (above), a write refused for lack of disk space as a 507 (docs/decisions/0038).
  */
 function unavailableAs503(schema: Schema) {
   const handler = (error: mongoose.CallbackError, _res: unknown, next: (err?: mongoose.CallbackError) => void) => {
     // A Response is what Remix turns into the reply; mongoose passes it through untouched.
     if (isDbUnavailableError(error)) next(serviceUnavailable() as unknown as Error);
     else if (isDuplicateKey(error)) next(duplicateKey() as unknown as Error);
+    else if (isDiskFullError(error)) next(diskFull() as unknown as Error);
     else next(error);
   };
   schema.post(/.*/, { document: false, query: true }, handler);

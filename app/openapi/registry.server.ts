@@ -54,6 +54,7 @@ export const errors = {
   415: errorResponse("The body's Content-Type is not one this operation reads"),
   429: errorResponse("Too many attempts", retryAfter),
   503: errorResponse("A dependency (database, object storage) is unreachable; retry later", retryAfter),
+  507: errorResponse("The server's disk is full: nothing was saved (reads still work; retry once space is freed)", retryAfter),
 } satisfies Record<number, ResponseConfig>;
 
 export const idempotencyHeader = z.object({
@@ -143,6 +144,8 @@ export class ApiArea {
       add(415, errors[415]);
     }
     add(503, errors[503]);
+    // Any write may meet a full disk (docs/decisions/0038).
+    if (op.method !== "get") add(507, errors[507]);
     const body =
       op.body === undefined
         ? undefined

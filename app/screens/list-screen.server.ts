@@ -42,7 +42,8 @@ export function nullIfNotFound(error: unknown): null {
 
 /**
  * Runs a list screen's write and redirects back with the success toast; a refusal from the
- * service (a thrown 4xx, e.g. the item was deleted meanwhile) redirects with the failure toast.
+ * service (a thrown 4xx, e.g. the item was deleted meanwhile) redirects with the failure toast; a
+ * full disk's with its own message, which says that nothing was saved (docs/decisions/0038).
  */
 export async function writeAndReturn(
   request: Request,
@@ -59,7 +60,7 @@ export async function writeAndReturn(
     const refusal = await screenAnswer(error instanceof Response ? error.clone() : error);
     if (!refusal) throw error;
     if (fieldErrorsToForm && refusal.fieldErrors) throw error;
-    return redirectWithToast(request, returnTo, { title: "Error", message: failure, color: "red" });
+    return redirectWithToast(request, returnTo, { title: "Error", message: refusal.status === 507 ? refusal.message : failure, color: "red" });
   }
   return redirectWithToast(request, returnTo, { color: "green", ...toast });
 }

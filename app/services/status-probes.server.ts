@@ -1,6 +1,7 @@
 import { env } from "~/utils/env.server";
+import { DISK_RESERVE_MB, diskSpace, isFull, megabytes } from "~/utils/disk.server";
 import { pingDb } from "~/utils/db.server";
-import type { Actor } from "./actor";
+import { isAdmin, type Actor } from "./actor";
 import { verifiedExamplesVersion } from "~/models/training-item.server";
 import { activeProviderConfig, OPENAI_BASE_URL } from "./ai-provider.server";
 import { testConnection } from "./mail-config.server";
@@ -15,9 +16,13 @@ export interface ProbeResult {
   detail: string;
   /** Not down, but not set up either: nothing to reach (shown as "Not configured", not "Operational"). */
   notConfigured?: boolean;
+  /** Working, but the admin should act before it stops (shown as "Warning"). */
+  warning?: boolean;
 }
 export interface StatusProbe {
   name: string;
+  /** About the installation, not the account: listed for admins only. */
+  adminOnly?: boolean;
   probe(signal: AbortSignal, actor: Actor): Promise<ProbeResult>;
 }
 export interface ServiceStatus extends ProbeResult {
@@ -35,7 +40,7 @@ export function registerStatusProbe(probe: StatusProbe) {
 /** Every probe at once, each bounded by PROBE_TIMEOUT_MS; a probe that throws is down with its reason. */
 export async function probeServices(actor: Actor, timeoutMs = PROBE_TIMEOUT_MS): Promise<ServiceStatus[]> {
   return Promise.all(
-    [...probes.values()].map(async ({ name, probe }) => {
+    [...probes.values()].filter((p) => !p.adminOnly || isAdmin(actor)).map(async ({ name, probe }) => {
       const controller = new AbortController();
       const started = performance.now();
       let timer: NodeJS.Timeout | undefined;
@@ -105,5 +110,23 @@ registerStatusProbe({
   async probe() {
     const ok = await pingDb(PROBE_TIMEOUT_MS);
     return ok ? { ok: true, detail: "MongoDB answered ping" } : { ok: false, detail: "MongoDB did not answer" };
+  },
+});
+
+// DATA_DIR's disk (the embedded database, local objects): a warning under DISK_WARN_PERCENT free,
+// before writes stop at the reserve (docs/decisions/0038).
+registerStatusProbe({
+  name: "Disk Space",
+  adminOnly: true,
+  async probe() {
+    const space = await diskSpace(env.DATA_DIR);
+    if (!space) return { ok: true, detail: "DATA_DIR's free space cannot be read on this system" };
+    const percent = Math.floor((space.freeBytes / space.totalBytes) * 100);
+    const free = `${megabytes(space.freeBytes)} free of ${megabytes(space.totalBytes)} (${percent} %) on DATA_DIR`;
+    if (isFull(space)) return { ok: false, detail: `Disk full: ${free}; writes are refused until space is freed (reads go on)` };
+    if (percent < env.DISK_WARN_PERCENT) {
+      return { ok: true, warning: true, detail: `Low disk space: ${free}; writes stop below ${DISK_RESERVE_MB} MB free` };
+    }
+    return { ok: true, detail: free };
   },
 });

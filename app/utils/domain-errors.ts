@@ -110,3 +110,8 @@ export class Stale<T extends { revision: number } = { revision: number }> extend
     super(message);
   }
 }
+
+/** The write was refused for lack of disk space before it changed anything (docs/decisions/0038). */
+export class DiskFull extends DomainError {
+  readonly status = 507;
+}

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { createInterface } from "node:readline";
+import { DISK_RESERVE_MB } from "./disk.server";
 
 /** The launcher jar that `npm start` / `npm test` build with Maven (tools/mongo-launcher). */
 export const LAUNCHER_JAR = path.resolve(
@@ -144,6 +145,9 @@ export async function startEmbeddedDb(options: {
         dbDir,
         "--cache-mb",
         String(Math.max(16, Math.floor(heapMb / 4))),
+        // Writes refused below this much free space, reads go on (docs/decisions/0038).
+        "--reserve-mb",
+        String(DISK_RESERVE_MB),
         "--watch-stdin",
       ],
       { stdio: ["pipe", "pipe", "pipe"] },

@@ -101,6 +101,8 @@ export const envSchema = z
       .string()
       .regex(/^\d+[mMgG]$/, "must be a size like 512m or 1g")
       .default(DEFAULT_HEAP),
+    /** Settings → System warns when DATA_DIR's disk has less than this share free (docs/decisions/0038). */
+    DISK_WARN_PERCENT: z.coerce.number().int().min(1, "must be at least 1").max(90, "must be at most 90").default(10),
     SESSION_SECRET: optionalString.pipe(
       z.string().min(32, "must be at least 32 characters").optional(),
     ),

@@ -1,6 +1,7 @@
 import { json, type ServerBuild } from "@remix-run/node";
 import type { ZodError, ZodTypeAny, z } from "zod";
 import { isDbUnavailableError, isStorageUnavailableError, serviceUnavailable } from "./db-errors.server";
+import { diskFull, isDiskFullError } from "./disk.server";
 import { DomainError, Invalid, Stale, type FieldErrors } from "./domain-errors";
 import { etagOf } from "./entity-tags";
 
@@ -35,16 +36,17 @@ export function uploadError(status: number, message: string, headers?: HeadersIn
 
 /**
  * A refusal as a screen shows it: a 4xx typed error or a thrown 4xx JSON Response (a model's) read
- * as a message, field messages and the retry hint; null for anything else (the error boundary's).
+ * as a message, field messages and the retry hint, and a full disk's 507 the same way (the form stays
+ * as typed, "nothing was saved"); null for anything else (the error boundary's).
  */
 export async function screenAnswer(error: unknown) {
   if (error instanceof DomainError) {
-    if (error.status >= 500) return null;
+    if (error.status >= 500 && error.status !== 507) return null;
     const fieldErrors = error.fields && !("_" in error.fields) ? error.fields : undefined;
     const retryAfter = error.retryAfterSeconds !== undefined ? String(error.retryAfterSeconds) : undefined;
     return { status: error.status, message: error.message, fieldErrors, retryAfter };
   }
-  if (!(error instanceof Response) || error.status < 400 || error.status >= 500) return null;
+  if (!(error instanceof Response) || error.status < 400 || (error.status >= 500 && error.status !== 507)) return null;
   if (!error.headers.get("Content-Type")?.includes("json")) return null;
   const body = (await error.json()) as { message?: string; errors?: Record<string, string> };
   const fieldErrors = body.errors && !("_" in body.errors) ? body.errors : undefined;
@@ -133,6 +135,7 @@ export function api<Args extends { request: Request }>(handler: (args: Args) => 
       const answer = apiAnswer(error);
       if (answer) return answer;
       if (isDbUnavailableError(error) || isStorageUnavailableError(error)) return serviceUnavailable();
+      if (isDiskFullError(error)) return diskFull();
       console.error(error);
       return jsonError(500, "Internal Server Error");
     }

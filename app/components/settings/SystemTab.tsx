@@ -185,8 +185,8 @@ function Status({ statuses }: { statuses: Data["statuses"] }) {
               <Table.Td fw={600}>{t(s.name)}</Table.Td>
               <Table.Td>
                 {/* Never squeezed to a dot: the badge keeps its text's width. */}
-                <Badge color={s.ok ? "green" : s.notConfigured ? "gray" : "red"} variant="light" style={{ flex: "none", overflow: "visible" }}>
-                  {s.ok ? t("Operational") : s.notConfigured ? t("Not configured") : t("Down")}
+                <Badge color={s.warning ? "yellow" : s.ok ? "green" : s.notConfigured ? "gray" : "red"} variant="light" style={{ flex: "none", overflow: "visible" }}>
+                  {s.warning ? t("Warning") : s.ok ? t("Operational") : s.notConfigured ? t("Not configured") : t("Down")}
                 </Badge>
               </Table.Td>
               <Table.Td>

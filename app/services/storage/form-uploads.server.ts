@@ -3,7 +3,7 @@ import { unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/
 import { deleteUploadRecord, type UploadRecord } from "~/models/upload.server";
 import { messages } from "~/schemas/upload-limits";
 import type { UploadPurpose } from "~/schemas/uploads";
-import { Invalid, isRefusal, refusalMessage } from "~/utils/domain-errors";
+import { DiskFull, Invalid, isRefusal, refusalMessage } from "~/utils/domain-errors";
 import type { Actor } from "../actor";
 import { storage } from "./backend.server";
 import { limitFor } from "./names.server";
@@ -61,6 +61,10 @@ export async function receiveFormUploads(actor: Actor, request: Request, purpose
       if (error instanceof StorageError && error.status === 413) {
         await deleteUploadRecord(record._id);
         errors.push(messages.exceedsSize(record.originalName, limit.maxFileSize));
+        await drain();
+      } else if (error instanceof DiskFull) {
+        // Nothing of it was kept; the rest of the post is read and refused the same way.
+        errors.push(error.message);
         await drain();
       } else if (isRefusal(error)) {
         errors.push(await refusalMessage(error));

@@ -4,6 +4,7 @@ import fsp from "node:fs/promises";
 import path from "node:path";
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { DISK_RESERVE_BYTES, diskFullError, diskSpace, isDiskFullError } from "~/utils/disk.server";
 import { signUrl } from "./signing";
 import { MIN_PART_SIZE, StorageError, type StorageBackend, type StoredPart } from "./types";
 
@@ -63,6 +64,26 @@ export class LocalBackend implements StorageBackend {
     return path.join(dir, randomBytes(12).toString("hex"));
   }
 
+  /**
+   * Streams a body into a temporary file, within `maxBytes` and within the space above the disk's
+   * reserve (docs/decisions/0038): a full disk refuses it, and nothing half-written stays.
+   */
+  private async receive(body: Readable, maxBytes: number, tooLarge: string) {
+    const tmp = await this.tmpFile();
+    const space = await diskSpace(path.dirname(tmp));
+    const room = space ? space.freeBytes - DISK_RESERVE_BYTES : Infinity;
+    const meter: Meter = new Meter(Math.max(0, Math.min(maxBytes, room)), () =>
+      meter.bytes > maxBytes ? new StorageError(413, tooLarge) : diskFullError(),
+    );
+    try {
+      await pipeline(body, meter, createWriteStream(tmp));
+    } catch (error) {
+      await fsp.rm(tmp, { force: true });
+      throw isDiskFullError(error) ? diskFullError() : error;
+    }
+    return { tmp, bytes: meter.bytes };
+  }
+
   async presignPut(key: string, _contentType: string, expiresIn: number) {
     this.pathFor(key);
     return signUrl({ op: "put", key }, expiresIn);
@@ -100,14 +121,7 @@ export class LocalBackend implements StorageBackend {
   /** Stores one part from a request body; answers its ETag (quoted, 32 hex digits like S3's). */
   async writePart(key: string, uploadId: string, partNumber: number, body: Readable, maxBytes: number) {
     const dir = await this.checkUpload(key, uploadId);
-    const tmp = await this.tmpFile();
-    const meter = new Meter(maxBytes, () => new StorageError(413, "Part too large"));
-    try {
-      await pipeline(body, meter, createWriteStream(tmp));
-    } catch (error) {
-      await fsp.rm(tmp, { force: true });
-      throw error;
-    }
+    const { tmp } = await this.receive(body, maxBytes, "Part too large");
     // The ETag names this stored copy of the part (opaque to clients, as S3 documents it); a random
     // id instead of S3's MD5 saves hashing every byte.
     const md5 = randomBytes(16).toString("hex");
@@ -179,17 +193,10 @@ export class LocalBackend implements StorageBackend {
 
   async putStream(key: string, body: Readable, _contentType: string, maxBytes: number) {
     const target = this.pathFor(key);
-    const tmp = await this.tmpFile();
-    const meter = new Meter(maxBytes, () => new StorageError(413, "Object too large"));
-    try {
-      await pipeline(body, meter, createWriteStream(tmp));
-    } catch (error) {
-      await fsp.rm(tmp, { force: true });
-      throw error;
-    }
+    const { tmp, bytes } = await this.receive(body, maxBytes, "Object too large");
     await fsp.mkdir(path.dirname(target), { recursive: true });
     await fsp.rename(tmp, target);
-    return meter.bytes;
+    return bytes;
   }
 
   async head(key: string) {

@@ -1,5 +1,9 @@
 package damageiq.embeddeddb;
 
+import java.io.IOException;
+import java.nio.file.FileStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -16,6 +20,7 @@ import de.bwaldvogel.mongo.MongoDatabase;
 import de.bwaldvogel.mongo.MongoVersion;
 import de.bwaldvogel.mongo.backend.h2.H2Backend;
 import de.bwaldvogel.mongo.bson.Document;
+import de.bwaldvogel.mongo.exception.MongoServerError;
 import io.netty.channel.Channel;
 
 /**
@@ -23,6 +28,9 @@ import io.netty.channel.Channel;
  * <ul>
  * <li>every write command is committed to the MVStore file before it is acknowledged: stock H2
  * commits about once a second, so a killed process lost most recent writes (11 of 100 kept);</li>
+ * <li>a write that would leave less than the reserve free on the data directory's disk is refused
+ * before it changes anything (MongoDB's error 14031, OutOfDiskSpace): a commit that fails on a full
+ * disk makes H2 close the store, and every read after it fails (docs/decisions/0038);</li>
  * <li>it reports MongoDB 4.4 (wire version 9): the Node driver 7 refuses servers below that, and
  * the app uses nothing newer (see docs/decisions/0005).</li>
  * </ul>
@@ -69,8 +77,24 @@ final class DurableH2Backend extends H2Backend {
     private static final int COMPACT_WRITE_BYTES = 4 << 20;
     private static final int SHRINK_BELOW_FILL_RATE = 50;
 
-    DurableH2Backend(MVStore store) {
+    /** MongoDB's code for a write refused for lack of disk space (the app answers 507). */
+    static final int OUT_OF_DISK_SPACE = 14031;
+
+    /**
+     * A sign-in writes a few hundred bytes to these (its session, its throttle's counters and
+     * attempts): they may go on into the reserve down to this floor, so a dealer can still sign in
+     * and read while the disk is full.
+     */
+    private static final Set<String> SIGN_IN_COLLECTIONS = Set.of("sessions", "ratecounters", "loginattempts");
+    private static final long SIGN_IN_FLOOR_BYTES = 4L << 20;
+
+    private final FileStore disk;
+    private final long reserveBytes;
+
+    DurableH2Backend(MVStore store, Path dir, long reserveBytes) throws IOException {
         super(store);
+        this.disk = Files.getFileStore(dir);
+        this.reserveBytes = reserveBytes;
         version(MONGO_4_4);
         // What opening wrote (an index built from the documents, the first index state).
         commit();
@@ -90,7 +114,8 @@ final class DurableH2Backend extends H2Backend {
     private void compact() {
         synchronized (writes) {
             MVStore store = getMvStore();
-            if (store.isClosed() || store.getFileStore() == null) {
+            // Compaction writes before it frees: not into the reserve.
+            if (store.isClosed() || store.getFileStore() == null || freeBytes() < reserveBytes) {
                 return;
             }
             try {
@@ -141,12 +166,54 @@ final class DurableH2Backend extends H2Backend {
             return super.handleCommand(channel, databaseName, command, query);
         }
         synchronized (writes) {
+            refuseWithoutSpace(command, query);
             try {
                 return super.handleCommand(channel, databaseName, command, query);
             } finally {
                 // Also after a failed write: an unordered insert may have stored part of its batch.
-                commit();
+                commitOrExit();
             }
+        }
+    }
+
+    private long freeBytes() {
+        try {
+            return disk.getUsableSpace();
+        } catch (IOException e) {
+            return Long.MAX_VALUE;
+        }
+    }
+
+    /**
+     * Refuses a write, before it changes anything, when the disk holds less than the reserve: asked
+     * at every write (one statfs, microseconds), so writes resume as soon as space is freed.
+     */
+    private void refuseWithoutSpace(String command, Document query) {
+        long free = freeBytes();
+        if (free >= reserveBytes) {
+            return;
+        }
+        if (SIGN_IN_COLLECTIONS.contains(String.valueOf(query.get(command))) && free >= SIGN_IN_FLOOR_BYTES) {
+            return;
+        }
+        throw new MongoServerError(OUT_OF_DISK_SPACE, "OutOfDiskSpace",
+            "The server's disk is full: " + (free >> 20) + " MB free, writes need " + (reserveBytes >> 20) + " MB");
+    }
+
+    /**
+     * Commits; if the commit fails anyway (the disk filled between the check and the commit), H2 has
+     * closed the store and no read can be served: the process exits and its supervisor reopens the
+     * file, which holds every write up to the last good commit (the failed one is rolled back).
+     */
+    private void commitOrExit() {
+        try {
+            commit();
+        } catch (RuntimeException e) {
+            if (!getMvStore().isClosed()) {
+                throw e;
+            }
+            LoggerFactory.getLogger(DurableH2Backend.class).error("commit failed, the store closed; exiting to reopen it", e);
+            Runtime.getRuntime().halt(3);
         }
     }
 

@@ -12,7 +12,7 @@ import de.bwaldvogel.mongo.MongoServer;
 /**
  * Runs the embedded database for the app: a MongoDB wire-protocol server (mongo-java-server, H2
  * MVStore on disk) on a loopback port. Usage:
- * {@code java -Xmx512m -jar mongo-launcher.jar --port 27017 --dir data/db [--cache-mb 64] [--watch-stdin]}
+ * {@code java -Xmx512m -jar mongo-launcher.jar --port 27017 --dir data/db [--cache-mb 64] [--reserve-mb 32] [--watch-stdin]}
  *
  * <p>With {@code --watch-stdin} it exits when its standard input closes, so a crashed app never leaves
  * an orphaned server holding the data directory.
@@ -44,12 +44,15 @@ public final class Launcher {
         int port = 27017;
         Path dir = Path.of("data", "db");
         int cacheMb = 64;
+        // Writes stop while the data directory's disk has less than this free (DurableH2Backend).
+        long reserveMb = 32;
         boolean watchStdin = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--port" -> port = Integer.parseInt(args[++i]);
                 case "--dir" -> dir = Path.of(args[++i]);
                 case "--cache-mb" -> cacheMb = Integer.parseInt(args[++i]);
+                case "--reserve-mb" -> reserveMb = Long.parseLong(args[++i]);
                 case "--watch-stdin" -> watchStdin = true;
                 default -> {
                     System.err.println("mongo-launcher: unknown argument " + args[i]);
@@ -78,7 +81,7 @@ public final class Launcher {
         // Indexes to build (an older data directory) are built after every database is open, one read
         // of a collection's documents for all of them.
         IndexedH2Collection.deferBuilds();
-        DurableH2Backend backend = new DurableH2Backend(store);
+        DurableH2Backend backend = new DurableH2Backend(store, dir, reserveMb << 20);
         IndexedH2Collection.buildDeferred();
         backend.commit();
         MongoServer server = new MongoServer(backend);
