@@ -148,6 +148,8 @@ describe("embedded database: indexes kept in its file", () => {
     const inserted = new Map<string, number>();
     const updated = new Map<string, number>();
     const deleted = new Set<string>();
+    // A delete in flight when the engine dies may have committed without its answer arriving.
+    const deleting = new Set<string>();
     let stop = false;
     const writer = async (w: number) => {
       for (let i = 0; !stop; i++) {
@@ -162,6 +164,7 @@ describe("embedded database: indexes kept in its file", () => {
           await collection.updateOne({ _id }, { $set: { status: "approved", cost: n % 13 }, $unset: { company: "" } });
           updated.set(_id.toHexString(), n % 13);
           if (n % 4 === 0) {
+            deleting.add(_id.toHexString());
             await collection.deleteOne({ _id });
             deleted.add(_id.toHexString());
           }
@@ -171,20 +174,24 @@ describe("embedded database: indexes kept in its file", () => {
       }
     };
     const writers = [0, 1, 2, 3].map(writer);
-    await new Promise((resolve) => setTimeout(resolve, 3000));
+    // Killed once plenty is acknowledged: a loaded machine writes slower, and the count is what matters.
+    for (const started = Date.now(); inserted.size < 40; await new Promise((resolve) => setTimeout(resolve, 20))) {
+      if (Date.now() - started > 60_000) throw new Error(`only ${inserted.size} inserts acknowledged in 60 s`);
+    }
     await kill(engine);
     stop = true;
     await Promise.all(writers);
-    expect(inserted.size).toBeGreaterThan(20);
+    // At most one delete per writer was in flight.
+    expect(deleting.size - deleted.size).toBeLessThanOrEqual(writers.length);
 
     const reopened = await launch(dbDir);
     const db = reopened.client.db("killed");
     const stored = new Map((await db.collection("assessments").find({ $and: [{}] }).toArray()).map((d) => [d._id.toHexString(), d]));
     for (const [id] of inserted) {
       if (deleted.has(id)) expect(stored.has(id), `deleted ${id}`).toBe(false);
-      else expect(stored.has(id), `inserted ${id}`).toBe(true);
+      else if (!deleting.has(id)) expect(stored.has(id), `inserted ${id}`).toBe(true);
     }
-    for (const [id, cost] of updated) if (!deleted.has(id)) expect(stored.get(id)).toMatchObject({ status: "approved", cost });
+    for (const [id, cost] of updated) if (stored.has(id)) expect(stored.get(id)).toMatchObject({ status: "approved", cost });
     for (const ownerId of owners) {
       await agreesWithScan(db, "assessments", { ownerId }, { createdAt: -1, _id: -1 });
       await agreesWithScan(db, "assessments", { ownerId, status: "approved" }, { cost: 1, _id: 1 });
@@ -193,7 +200,7 @@ describe("embedded database: indexes kept in its file", () => {
       await agreesWithScan(db, "assessments", { ownerId, company: { $exists: true } }, { _id: 1 });
       await agreesWithScan(db, "assessments", { ownerId, company: { $exists: false } }, { _id: 1 });
     }
-  });
+  }, 120_000);
 
   it("drops, recreates and renames with their indexes, also across restarts", async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), "engine-ddl-"));
