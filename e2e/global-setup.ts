@@ -2,7 +2,7 @@ import { rmSync } from "node:fs";
 import path from "node:path";
 import type { FullConfig } from "@playwright/test";
 import { startEmbeddedDb } from "../app/utils/embedded-db.server";
-import { appBuildIsStale, ensureAppBuild } from "../scripts/setup.mjs";
+import { appBuildIsStale, ensureAppBuild, ensureLauncher } from "../scripts/setup.mjs";
 import { ALLOW_LOCAL_MAIL_SERVERS, startApp } from "../tests/app-server";
 
 /**
@@ -17,6 +17,7 @@ export default async function globalSetup(config: FullConfig) {
   let mongoBase = process.env.MONGODB_URI;
   let stopDb = async () => {};
   if (!mongoBase) {
+    ensureLauncher();
     const dataDir = path.resolve(`.tmp/e2e-db-${process.pid}`);
     rmSync(dataDir, { recursive: true, force: true });
     const server = await startEmbeddedDb({ dataDir });

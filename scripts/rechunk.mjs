@@ -22,6 +22,7 @@ import { rollup } from "rollup";
 import { minify } from "terser";
 import { isScriptless, readClientBuild, root, staticClosure as staticClosureOf } from "./client-build.mjs";
 import { precompress } from "./precompress.mjs";
+import { appSourcesHash, stampAppBuild } from "./setup.mjs";
 
 /** At most this many shared chunks per screen besides the framework, root and shell (requests vs bytes). */
 const MAX_SHARED = 2;
@@ -305,4 +306,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   console.log(result.skipped ? "rechunk: already done" : `rechunk: ${result.before} → ${result.after} JavaScript files`);
   // What the server sends: each file gzipped once, here (scripts/precompress.mjs).
   console.log(`precompress: ${await precompress(readClientBuild(buildDir).assetsDir)} files gzipped`);
+  // The build is complete: record what it was made from, so a test run can tell it is current
+  // (scripts/setup.mjs appBuildIsStale). A `remix build` started by ensureAppBuild passes the
+  // digest taken before it began.
+  if (!result.skipped) stampAppBuild(process.env.APP_SOURCES_HASH ?? appSourcesHash());
 }

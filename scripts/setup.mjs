@@ -1,7 +1,8 @@
 // Shared set-up for `npm start` and `npm test`: uses only Node built-ins so it
 // can run on a fresh clone before dependencies are installed.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -71,29 +72,68 @@ export function ensureLauncher() {
   log(`launcher built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
-/** build/ is missing or older than a source it is built from. */
+function filesUnder(dir, keep) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath, entry.name))
+    .filter(keep);
+}
+
+/**
+ * A digest of everything the app's build is made from (its sources, not test files, which the
+ * build ignores; the public files but not the client build written among them; the build's
+ * configuration and steps). Contents, not times: a checkout, a copy or a reverted edit that keeps
+ * an older time still changes it. About 800 files: tens of milliseconds.
+ */
+export function appSourcesHash() {
+  const clientBuild = `${path.sep}public${path.sep}build${path.sep}`;
+  const files = [
+    ...filesUnder(path.join(root, "app"), (f) => !/\.test\.tsx?$/.test(f)),
+    ...filesUnder(path.join(root, "public"), (f) => !f.includes(clientBuild)),
+    ...["remix.config.js", "tsconfig.json", "package-lock.json", "scripts/rechunk.mjs", "scripts/client-build.mjs", "scripts/precompress.mjs"].map((f) =>
+      path.join(root, f),
+    ),
+  ].sort();
+  const hash = createHash("sha256");
+  for (const file of files) hash.update(`${path.relative(root, file)}\0`).update(existsSync(file) ? readFileSync(file) : "").update("\0");
+  return hash.digest("hex");
+}
+
+const buildDir = () => path.join(root, process.env.BUILD_DIR ?? "build");
+/** The sources digest the build in build/ was made from (written by scripts/rechunk.mjs, the build's last step). */
+export const buildStampFile = () => path.join(buildDir(), "sources.sha256");
+
+/** build/ is missing, unfinished, or made from other sources than today's. */
 export function appBuildIsStale() {
-  const built = mtime(path.join(root, process.env.BUILD_DIR ?? "build", "index.js"));
-  const sources = Math.max(
-    newest(path.join(root, "app")),
-    newest(path.join(root, "public"), (f) => !f.includes(`${path.sep}build${path.sep}`)),
-    mtime(path.join(root, "remix.config.js")),
-    mtime(path.join(root, "package-lock.json")),
-    mtime(path.join(root, "scripts/rechunk.mjs")),
-  );
-  return built <= sources;
+  let stamp = "";
+  try {
+    stamp = readFileSync(buildStampFile(), "utf8").trim();
+  } catch {
+    return true;
+  }
+  return !existsSync(path.join(buildDir(), "index.js")) || stamp !== appSourcesHash();
+}
+
+/** Records which sources the build just finished was made from (`hash`: taken before it started). */
+export function stampAppBuild(hash = appSourcesHash()) {
+  writeFileSync(buildStampFile(), `${hash}\n`);
 }
 
 export function ensureAppBuild() {
+  let env = process.env;
   if (appBuildIsStale()) {
     log("building the app");
+    // The digest before the build starts: a source edited while it runs leaves the build stale.
+    env = { ...process.env, APP_SOURCES_HASH: appSourcesHash() };
+    rmSync(buildStampFile(), { force: true });
     run(process.execPath, [path.join(root, "node_modules/@remix-run/dev/dist/cli.js"), "build"], {
-      env: { ...process.env, NODE_ENV: "production" },
+      env: { ...env, NODE_ENV: "production" },
     });
   }
   // The browser build's chunks regrouped (decision 0020); does nothing when already done, so a
-  // build made with `remix build` alone is completed here.
-  run(process.execPath, [path.join(root, "scripts/rechunk.mjs")]);
+  // build made with `remix build` alone is completed here. It stamps the build it completes.
+  run(process.execPath, [path.join(root, "scripts/rechunk.mjs")], { env });
 }
 
 /** Installs Debian packages with apt-get (through sudo unless root). */

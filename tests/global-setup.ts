@@ -2,7 +2,7 @@ import { rmSync } from "node:fs";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { startEmbeddedDb } from "../app/utils/embedded-db.server";
-import { appBuildIsStale, ensureAppBuild } from "../scripts/setup.mjs";
+import { appBuildIsStale, ensureAppBuild, ensureLauncher } from "../scripts/setup.mjs";
 
 /** One database server for the run; every test file gets a database of its own on it. */
 export default async function setup(project: TestProject) {
@@ -13,6 +13,9 @@ export default async function setup(project: TestProject) {
     project.provide("mongoBaseUri", process.env.MONGODB_URI);
     return;
   }
+  // As `npm test` does: a launcher jar older than its sources is built again (one that still cannot
+  // start makes startEmbeddedDb fail, naming it).
+  ensureLauncher();
   const dataDir = path.resolve(`.tmp/vitest-db-${process.pid}`);
   rmSync(dataDir, { recursive: true, force: true });
   const server = await startEmbeddedDb({ dataDir });

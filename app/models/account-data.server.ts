@@ -42,10 +42,6 @@ export function ownerCursor(entry: ExportableCollection, ownerId: string) {
   return entry.model.find({ [entry.ownerField]: ownerId }).sort({ _id: 1 }).lean().cursor({ batchSize: 200 });
 }
 
-export function countOwned(entry: ExportableCollection, ownerId: string) {
-  return entry.model.countDocuments({ [entry.ownerField]: ownerId });
-}
-
 /** Which of `ids` the owner has in the collection (the importer's own documents only: another account's are never looked at). */
 export async function ownedIds(entry: ExportableCollection, ownerId: string, ids: string[]) {
   if (ids.length === 0) return new Set<string>();

@@ -274,9 +274,6 @@ export function auditEntry(
   };
 }
 
-/** What the search box looks through (spec §5: title, make, model, VIN, in any case). */
-export const ASSESSMENT_SEARCH_FIELDS = SEARCHED.fields;
-
 /** Gives the scope's assessments written without a search index theirs (see backfillSearchIndex). */
 export const backfillAssessmentSearch = (scope: OwnerScope) => backfillSearchIndex(Assessment, scope, SEARCHED);
 const OPTIONAL_FIELDS = ["vehicleYear", "vehicleMake", "vehicleModel", "vin", "contactId", "notes", "vendorId"] as const;

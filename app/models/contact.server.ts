@@ -46,9 +46,6 @@ export interface ContactRecord {
   updatedAt: Date;
 }
 
-/** What the search box looks through. */
-export const CONTACT_SEARCH_FIELDS = SEARCHED.fields;
-
 /** Gives the scope's contacts written without a search index theirs (see backfillSearchIndex). */
 export const backfillContactSearch = (scope: OwnerScope) => backfillSearchIndex(Contact, scope, SEARCHED);
 const OPTIONAL_FIELDS = ["phone", "companyName", "address", "notes"] as const;

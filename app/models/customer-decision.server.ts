@@ -1,6 +1,6 @@
 import { Schema, Types } from "mongoose";
 import { defineModel } from "./define-model.server";
-import { isObjectIdHex, ownerFilter, type OwnerScope } from "./owner-scope.server";
+import { ownerFilter, type OwnerScope } from "./owner-scope.server";
 
 // The customer's answer to one version of an estimate, kept as evidence (docs/decisions/0019):
 // inserted once and never changed. The model refuses every update and single deletion; only an
@@ -91,11 +91,6 @@ export function findDecisionsOfEstimate({ scope, rootId }: { scope: OwnerScope; 
 /** The latest decisions in scope (the dashboard). */
 export function findRecentDecisions({ scope, limit }: { scope: OwnerScope; limit: number }) {
   return CustomerDecision.find(ownerFilter(scope)).sort({ decidedAt: -1 }).limit(limit).lean<CustomerDecisionRecord[]>();
-}
-
-export function findDecision({ scope, id }: { scope: OwnerScope; id: string }) {
-  if (!isObjectIdHex(id)) return null;
-  return CustomerDecision.findOne({ _id: id, ...ownerFilter(scope) }).lean<CustomerDecisionRecord>();
 }
 
 /** The account is being deleted: its evidence goes with it. */

@@ -1,34 +1,22 @@
 import mongoose, { type Schema } from "mongoose";
-import { isDbUnavailableError, serviceUnavailable } from "~/utils/db-errors.server";
-import { diskFull, isDiskFullError } from "~/utils/disk.server";
+import { isDbUnavailableError } from "~/utils/db-errors.server";
+import { DatabaseUnavailable, DomainError, DuplicateKey, Unauthenticated } from "~/utils/domain-errors";
+import { diskFullError, isDiskFullError } from "~/utils/disk.server";
 import { retireIndexes } from "~/utils/retired-indexes.server";
 
-/**
- * A write that collides on a unique key (an id another account's import claimed, a name taken
- * meanwhile) answers 409, never 500. The Response keeps the driver's `code: 11000`, so the writes
- * that expect a duplicate (a lock, an idempotency key, a username) still recognise it.
- */
-function duplicateKey() {
-  const response = new Response(JSON.stringify({ message: "This record conflicts with one already stored; please try again" }), {
-    status: 409,
-    headers: { "Content-Type": "application/json; charset=utf-8" },
-  });
-  return Object.assign(response, { code: 11000 });
-}
-
-const isDuplicateKey = (error: unknown) => (error as { code?: unknown } | null)?.code === 11000 && !(error instanceof Response);
+const isDuplicateKey = (error: unknown) => (error as { code?: unknown } | null)?.code === 11000 && !(error instanceof DomainError);
 
 /**
- * A database outage surfaces from any model call as a thrown 503 Response, so every screen and
- * API route answers 503 (with Retry-After) instead of 500 without wrapping each one; a duplicate
- * key as a 409 (above), a write refused for lack of disk space as a 507 (docs/decisions/0038).
+ * A database outage surfaces from any model call as a typed DatabaseUnavailable, so every screen and
+ * API route answers 503 (with Retry-After) instead of 500 without wrapping each one; a duplicate key
+ * as a DuplicateKey (409), a write refused for lack of disk space as a DiskFull (507,
+ * docs/decisions/0038). The routes turn them into HTTP (app/utils/http.server.ts).
  */
-function unavailableAs503(schema: Schema) {
+function typedDatabaseErrors(schema: Schema) {
   const handler = (error: mongoose.CallbackError, _res: unknown, next: (err?: mongoose.CallbackError) => void) => {
-    // A Response is what Remix turns into the reply; mongoose passes it through untouched.
-    if (isDbUnavailableError(error)) next(serviceUnavailable() as unknown as Error);
-    else if (isDuplicateKey(error)) next(duplicateKey() as unknown as Error);
-    else if (isDiskFullError(error)) next(diskFull() as unknown as Error);
+    if (isDbUnavailableError(error)) next(new DatabaseUnavailable());
+    else if (isDuplicateKey(error)) next(new DuplicateKey());
+    else if (isDiskFullError(error)) next(diskFullError());
     else next(error);
   };
   schema.post(/.*/, { document: false, query: true }, handler);
@@ -37,8 +25,7 @@ function unavailableAs503(schema: Schema) {
   schema.post("aggregate", handler);
 }
 
-const unauthorized = () =>
-  new Response(JSON.stringify({ message: "Unauthorized" }), { status: 401, headers: { "Content-Type": "application/json" } });
+const unauthorized = () => new Unauthenticated("Unauthorized");
 
 /**
  * No record of a deleted account may stay behind its deletion (docs/decisions/0016): a request
@@ -83,7 +70,7 @@ function ownerFence(schema: Schema) {
 /** mongoose.model() that tolerates the module being evaluated again (dev reload), keeping full types. */
 export function defineModel<S extends Schema>(name: string, schema: S, options: { retiredIndexes?: string[] } = {}) {
   if (mongoose.models[name]) mongoose.deleteModel(name);
-  schema.plugin(unavailableAs503);
+  schema.plugin(typedDatabaseErrors);
   schema.plugin(ownerFence);
   const model = mongoose.model(name, schema);
   if (options.retiredIndexes) retireIndexes(model, options.retiredIndexes);

@@ -142,10 +142,6 @@ export async function findLog({ scope, id }: { scope: OwnerScope; id: string }) 
   return EmailLog.findOne({ _id: id, ...ownerFilter(scope) }).lean<EmailLogRecord>();
 }
 
-export async function findLogById(id: Types.ObjectId | string) {
-  return EmailLog.findById(id).lean<EmailLogRecord>();
-}
-
 export async function findLogByKey({ ownerId, idempotencyKey }: { ownerId: string; idempotencyKey: string }) {
   return EmailLog.findOne({ ownerId, idempotencyKey }).lean<EmailLogRecord>();
 }
@@ -259,15 +255,6 @@ export async function recordUnknown({ claim, error }: { claim: DeliveryClaim; er
     { $set: { ...finishAttempt(claim, "unknown", { error }), inFlight: false, status: "unknown", lastError: error }, $unset: { leaseUntil: 1, nextAttemptAt: 1 } },
     { returnDocument: "after" },
   ).lean<EmailLogRecord>();
-}
-
-/** Hands an attempt back untried (the worker is stopping before it sent anything): due now, the attempt struck out. */
-export async function releaseClaim({ claim }: { claim: DeliveryClaim }) {
-  const { matchedCount } = await EmailLog.updateOne(claimFilter(claim), {
-    $set: { ...finishAttempt(claim, "failed", { error: "Not sent: the worker stopped before sending" }), inFlight: false, nextAttemptAt: dbNow() },
-    $unset: { leaseUntil: 1 },
-  });
-  return matchedCount === 1;
 }
 
 /** Entries whose worker died during an attempt (the lease ran out with the attempt still `sending`). */

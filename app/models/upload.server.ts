@@ -5,7 +5,6 @@ import { isObjectIdHex, ownerFilter, type OwnerScope } from "./owner-scope.serve
 import { PHOTO_ISSUES, UPLOAD_PURPOSES, type PhotoIssue, type UploadPurpose } from "~/schemas/uploads";
 
 export const UPLOAD_STATES = ["pending", "complete"] as const;
-export type UploadState = (typeof UPLOAD_STATES)[number];
 
 /**
  * One record per object the app handed out an upload URL for (or received through a form).
@@ -89,10 +88,6 @@ export async function markUploadComplete(id: Types.ObjectId, fields: { size: num
     { _id: id },
     { $set: { ...fields, state: "complete", multipartId: null, completedAt: new Date() } },
   );
-}
-
-export async function setMultipartId(id: Types.ObjectId, multipartId: string | null) {
-  await Upload.updateOne({ _id: id }, { $set: { multipartId } });
 }
 
 export async function deleteUploadRecord(id: Types.ObjectId) {

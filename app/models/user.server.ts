@@ -1,6 +1,6 @@
 import { jsonWithout } from "~/utils/json-shape";
 import { defineModel } from "./define-model.server";
-import mongoose, { Schema, trusted, type InferSchemaType, type Types } from "mongoose";
+import mongoose, { Schema, trusted, type Types } from "mongoose";
 import { credentialCache } from "./write-cache.server";
 
 export const ROLES = ["admin", "dealer", "vendor"] as const;
@@ -109,7 +109,6 @@ const userSchema = new Schema(
   },
 );
 
-export type UserDoc = InferSchemaType<typeof userSchema> & { _id: Types.ObjectId; id: string };
 userSchema.plugin(credentialCache.forgetOnWrite);
 export const User = defineModel("User", userSchema);
 
@@ -148,10 +147,6 @@ export async function adminExists() {
 
 export async function listUsers() {
   return User.find().sort({ createdAt: -1 });
-}
-
-export async function listUsersByRole(role: Role) {
-  return User.find({ role }).sort({ createdAt: -1 });
 }
 
 export type PublicUser = ReturnType<typeof toPublicUser>;

@@ -237,10 +237,6 @@ export async function insertEvent(fields: Omit<WebhookEventRecord, "_id" | "fann
   }
 }
 
-export async function findEventById(id: Types.ObjectId) {
-  return WebhookEvent.findById(id).lean<WebhookEventRecord>();
-}
-
 /** Events whose fan-out did not finish (older than `before`: not the ones an emit is fanning out now). */
 export async function findUnfannedEvents({ before, limit = 100 }: { before: Date; limit?: number }) {
   return WebhookEvent.find({ fannedOut: false, at: trusted({ $lt: before }) }).sort({ at: 1 }).limit(limit).lean<WebhookEventRecord[]>();

@@ -4,14 +4,14 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Job } from "~/models/job.server";
 import { PricingRule } from "~/models/pricing-rule.server";
-import { client, createTestUser, signIn, tenancyClients } from "../../tests/accounts";
+import { client, createTestUser, signIn } from "../../tests/accounts";
 import { startApp, type RunningApp } from "../../tests/app-server";
 import sharp from "sharp";
 import { jpeg, photo, scene } from "../../tests/media-files";
 import { startOpenAiTestServer, type OpenAiTestServer } from "../../tests/openai-server";
 import { vehiclePhoto } from "../../tests/vehicle-pictures";
-import { useTestDb } from "../../tests/test-db";
 import { uploadMedia } from "../../tests/uploads";
+import { startTenancyApp } from "../../tests/signed-in-app";
 
 let app: RunningApp;
 let ai: OpenAiTestServer;
@@ -29,10 +29,8 @@ const dataDir = mkdtempSync(path.join(os.tmpdir(), "analysis-test-"));
 const openAiEnv = () => ({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: ai.baseURL, OPENAI_MODEL: "vision-test", ANALYSIS_ATTEMPTS: "1", DATA_DIR: dataDir });
 
 beforeAll(async () => {
-  await useTestDb();
   ai = await startOpenAiTestServer();
-  app = await startApp({ env: openAiEnv() });
-  ({ dealerA, dealerB, admin } = await tenancyClients(app));
+  ({ app, dealerA, dealerB, admin } = await startTenancyApp({ env: openAiEnv() }));
   const vendor = await createTestUser({ role: "vendor" });
   vendorId = vendor.id;
   const rule = { vendorId, basePrice: 50, laborRate: 80, markupPercentage: 10, minimumCharge: 75, isActive: true };

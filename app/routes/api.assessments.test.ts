@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Assessment } from "~/models/assessment.server";
 import { Contact } from "~/models/contact.server";
-import { client, createTestUser, signIn, tenancyClients } from "../../tests/accounts";
-import { startApp, type RunningApp } from "../../tests/app-server";
-import { useTestDb } from "../../tests/test-db";
+import { client, createTestUser, signIn } from "../../tests/accounts";
+import { type RunningApp } from "../../tests/app-server";
 import { uploadMedia } from "../../tests/uploads";
+import { startTenancyApp } from "../../tests/signed-in-app";
 
 let app: RunningApp;
 type Client = ReturnType<typeof client>;
@@ -18,9 +18,7 @@ const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const MISSING = "0123456789abcdef01234567";
 
 beforeAll(async () => {
-  await useTestDb();
-  app = await startApp();
-  ({ aId, bId, dealerA, dealerB, admin } = await tenancyClients(app));
+  ({ app, aId, bId, dealerA, dealerB, admin } = await startTenancyApp());
 });
 afterAll(() => app?.stop());
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Types } from "mongoose";
 import { Contact } from "~/models/contact.server";
-import { client, createTestUser, signIn, tenancyClients } from "../../tests/accounts";
-import { startApp, type RunningApp } from "../../tests/app-server";
-import { useTestDb } from "../../tests/test-db";
+import { client, createTestUser, signIn } from "../../tests/accounts";
+import { type RunningApp } from "../../tests/app-server";
+import { startTenancyApp } from "../../tests/signed-in-app";
 
 let app: RunningApp;
 type Client = ReturnType<typeof client>;
@@ -17,9 +17,7 @@ const jane = { firstName: "Jane", lastName: "Doe", email: "jane@example.com" };
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 beforeAll(async () => {
-  await useTestDb();
-  app = await startApp();
-  ({ aId, bId, dealerA, dealerB, admin } = await tenancyClients(app, { otherRole: "vendor" }));
+  ({ app, aId, bId, dealerA, dealerB, admin } = await startTenancyApp({ otherRole: "vendor" }));
 });
 afterAll(() => app?.stop());
 

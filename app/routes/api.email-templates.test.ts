@@ -4,9 +4,9 @@ import { simpleParser } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Assessment } from "~/models/assessment.server";
 import { User } from "~/models/user.server";
-import { client, tenancyClients } from "../../tests/accounts";
-import { ALLOW_LOCAL_MAIL_SERVERS, startApp, type RunningApp } from "../../tests/app-server";
-import { useTestDb } from "../../tests/test-db";
+import { client } from "../../tests/accounts";
+import { ALLOW_LOCAL_MAIL_SERVERS, type RunningApp } from "../../tests/app-server";
+import { startTenancyApp } from "../../tests/signed-in-app";
 
 // The Email Center's API over HTTP, with no mail server configured (the local mail drop):
 // templates (CRUD, copy, one default, compile errors, warnings, limits, prototype access, header
@@ -24,10 +24,8 @@ const MISSING = "0123456789abcdef01234567";
 const template = { name: "Estimate ready", subject: "Your estimate for {{assessment.vehicle}}", htmlContent: "<p>Hi {{contact.firstName}}</p>" };
 
 beforeAll(async () => {
-  await useTestDb();
   // The mail server tests save 127.0.0.1 (the suite's own SMTP server) as an account's host.
-  app = await startApp({ env: { ...ALLOW_LOCAL_MAIL_SERVERS } });
-  ({ aId, bId, dealerA, dealerB, admin } = await tenancyClients(app));
+  ({ app, aId, bId, dealerA, dealerB, admin } = await startTenancyApp({ env: { ...ALLOW_LOCAL_MAIL_SERVERS } }));
 });
 afterAll(() => app?.stop());
 

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Assessment } from "~/models/assessment.server";
 import { LearningRecord } from "~/models/learning-record.server";
-import { client, createTestUser, tenancyClients, tokenFor } from "../../tests/accounts";
+import { client, createTestUser, tokenFor } from "../../tests/accounts";
 import { png } from "../../tests/media-files";
 import { PDFParse } from "pdf-parse";
 import { User } from "~/models/user.server";
-import { startApp, type RunningApp } from "../../tests/app-server";
-import { useTestDb } from "../../tests/test-db";
+import { type RunningApp } from "../../tests/app-server";
 import { engineLine } from "../../tests/estimate-lines";
+import { startTenancyApp } from "../../tests/signed-in-app";
 
 // Issue 27 over HTTP: estimate lines as shops write them (PUT /api/assessments/{id}/estimate with
 // `lines`, and the plain form), totals with tax from the account's settings, old estimates read as
@@ -22,9 +22,7 @@ let bId: string;
 let vendorId: string;
 
 beforeAll(async () => {
-  await useTestDb();
-  app = await startApp();
-  ({ aId, bId, dealerA, dealerB } = await tenancyClients(app));
+  ({ app, aId, bId, dealerA, dealerB } = await startTenancyApp());
   vendorId = (await createTestUser({ role: "vendor" })).id;
 });
 afterAll(() => app?.stop());

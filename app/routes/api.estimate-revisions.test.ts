@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Assessment } from "~/models/assessment.server";
-import { client, tenancyClients } from "../../tests/accounts";
-import { startApp, type RunningApp } from "../../tests/app-server";
+import { client } from "../../tests/accounts";
+import { type RunningApp } from "../../tests/app-server";
 import { editEstimateForm as form, engineLine, type EstimateRead as Read } from "../../tests/estimate-lines";
-import { useTestDb } from "../../tests/test-db";
+import { startTenancyApp } from "../../tests/signed-in-app";
 
 // Issue 37 item 7, no lost updates: every write moves an assessment's revision on; reads answer it as
 // a strong ETag; PUT /api/assessments/{id}/estimate and PUT /api/assessments/{id} honour If-Match
@@ -16,9 +16,7 @@ let dealerA: Client;
 let aId: string;
 
 beforeAll(async () => {
-  await useTestDb();
-  app = await startApp();
-  ({ aId, dealerA } = await tenancyClients(app));
+  ({ app, aId, dealerA } = await startTenancyApp());
 });
 afterAll(() => app?.stop());
 

@@ -5,10 +5,10 @@ import { Job } from "~/models/job.server";
 import { ANALYSIS_JOB } from "~/services/analysis/types";
 import { LearningRecord } from "~/models/learning-record.server";
 import { client, createTestUser, tenancyClients, tokenFor } from "../../tests/accounts";
-import { startApp, type RunningApp } from "../../tests/app-server";
-import { useTestDb } from "../../tests/test-db";
+import { type RunningApp } from "../../tests/app-server";
 import { engineLine } from "../../tests/estimate-lines";
 import { uploadMedia } from "../../tests/uploads";
+import { startTenancyApp } from "../../tests/signed-in-app";
 
 // The Estimates review desk over HTTP: the screen's list and summary (its loader's JSON), the
 // estimate edit (PUT /api/assessments/{id}/estimate), supplements, learning records, the PDF and
@@ -25,9 +25,7 @@ const MISSING = "0123456789abcdef01234567";
 const VIN = "1HGCM82633A004352";
 
 beforeAll(async () => {
-  await useTestDb();
-  app = await startApp();
-  ({ aId, dealerA, dealerB } = await tenancyClients(app));
+  ({ app, aId, dealerA, dealerB } = await startTenancyApp());
   vendorId = (await createTestUser({ role: "vendor" })).id;
 });
 afterAll(() => app?.stop());

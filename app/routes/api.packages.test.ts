@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ServicePackage } from "~/models/package.server";
-import { client, tenancyClients } from "../../tests/accounts";
-import { startApp, type RunningApp } from "../../tests/app-server";
-import { useTestDb } from "../../tests/test-db";
+import { client } from "../../tests/accounts";
+import { type RunningApp } from "../../tests/app-server";
+import { startTenancyApp } from "../../tests/signed-in-app";
 
 let app: RunningApp;
 type Client = ReturnType<typeof client>;
@@ -16,9 +16,7 @@ const premium = { name: "Premium Detail", price: 199.99 };
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 beforeAll(async () => {
-  await useTestDb();
-  app = await startApp();
-  ({ aId, bId, dealerA, dealerB, admin } = await tenancyClients(app));
+  ({ app, aId, bId, dealerA, dealerB, admin } = await startTenancyApp());
 });
 afterAll(() => app?.stop());
 

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Types } from "mongoose";
 import { Assessment } from "~/models/assessment.server";
 import { Contact } from "~/models/contact.server";
-import { client, tenancyClients } from "../../tests/accounts";
-import { startApp, type RunningApp } from "../../tests/app-server";
-import { useTestDb } from "../../tests/test-db";
+import { client } from "../../tests/accounts";
+import { type RunningApp } from "../../tests/app-server";
+import { startTenancyApp } from "../../tests/signed-in-app";
 
 // Issue 43 items 2 and 3: the searches answer from the words index, and lists page by cursor.
 let app: RunningApp;
@@ -15,9 +15,7 @@ let aId: string;
 let bId: string;
 
 beforeAll(async () => {
-  await useTestDb();
-  app = await startApp();
-  ({ aId, bId, dealerA, dealerB } = await tenancyClients(app, { otherRole: "dealer" }));
+  ({ app, aId, bId, dealerA, dealerB } = await startTenancyApp({ otherRole: "dealer" }));
 });
 afterAll(() => app?.stop());
 

@@ -1,16 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { client, createTestUser, signIn } from "../../tests/accounts";
-import { startApp, type RunningApp } from "../../tests/app-server";
-import { useTestDb } from "../../tests/test-db";
+import { client } from "../../tests/accounts";
+import { type RunningApp } from "../../tests/app-server";
+import { startSignedInApp } from "../../tests/signed-in-app";
 
 let app: RunningApp;
 let dealer: ReturnType<typeof client>;
 
 beforeAll(async () => {
-  await useTestDb();
-  app = await startApp();
-  const user = await createTestUser({ role: "dealer" });
-  dealer = client(app, { cookie: await signIn(app, user.username, user.password) });
+  ({ app, dealer } = await startSignedInApp());
 });
 afterAll(() => app?.stop());
 

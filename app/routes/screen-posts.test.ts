@@ -1,17 +1,14 @@
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestUser, signIn } from "../../tests/accounts";
-import { startApp, type RunningApp } from "../../tests/app-server";
-import { useTestDb } from "../../tests/test-db";
+import { type RunningApp } from "../../tests/app-server";
+import { startSignedInApp } from "../../tests/signed-in-app";
 
 // Screen actions take form posts; anything else used to reach Remix and come back as a 500.
 let app: RunningApp;
 let cookie: string;
 beforeAll(async () => {
-  await useTestDb();
-  app = await startApp();
-  const dealer = await createTestUser({ role: "dealer" });
-  cookie = await signIn(app, dealer.username, dealer.password);
+  ({ app, cookie } = await startSignedInApp());
 });
 afterAll(() => app?.stop());
 

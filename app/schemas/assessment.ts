@@ -96,7 +96,6 @@ export type AssessmentUpdateInput = z.infer<typeof assessmentUpdateSchema>;
 export const assessmentRejectSchema = z.object({ note: optionalString("Note", 1000) });
 
 export const assessmentCreateValidator = withZod(assessmentCreateSchema);
-export const assessmentUpdateValidator = withZod(assessmentUpdateSchema);
 
 /**
  * The Estimates screen's status filter sends "all" for no filter, and a form without JavaScript an

@@ -26,4 +26,3 @@ export const DAMAGE_LOCATIONS = ["front", "rear", "left", "right", "top", "botto
 export type DamageLocation = (typeof DAMAGE_LOCATIONS)[number];
 
 export const PRICING_MODELS = ["flat_rate", "hourly", "damage_based"] as const;
-export type PricingModel = (typeof PRICING_MODELS)[number];

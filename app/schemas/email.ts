@@ -95,9 +95,6 @@ export const composeEmailSchema = sendEmailSchema.extend({
 });
 export const composeEmailValidator = withZod(composeEmailSchema);
 
-/** The Compose confirmation's label: the recipient becomes the estimate's customer. */
-export const makeCustomerLabel = (name: string) => `Make ${name} this estimate's customer`;
-
 /** A send to someone other than the estimate's customer, without the confirmation (issue 40 item 1). */
 export const recipientNotCustomerMessage = (customer: string, recipient: string) =>
   `This estimate's customer is ${customer}, not ${recipient}. To send it to ${recipient}, make ${recipient} this estimate's customer.`;

@@ -34,7 +34,6 @@ export const MAX_LINE_CENTS = 100_000_000;
 export const MAX_HOURS = 999;
 export const MAX_QUANTITY = 999;
 export const LINE_NOT_ON_ESTIMATE = "This line is not on the estimate";
-export const DAMAGE_NOT_ON_ESTIMATE = "This damage is not on the estimate";
 
 const cents = (label: string, min = 0) => wholeField(label, min, MAX_LINE_CENTS);
 const text = (label: string, max: number) =>

@@ -87,7 +87,6 @@ export const estimateLinkSettingsSchema = z.object({
       .max(365, ESTIMATE_LINK_DAYS_MESSAGE),
   ),
 });
-export type EstimateLinkSettingsInput = z.infer<typeof estimateLinkSettingsSchema>;
 
 /**
  * `PUT /api/auth/preferences`: any of the Security and Appearance choices, the default vendor and the

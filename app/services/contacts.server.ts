@@ -33,8 +33,6 @@ export interface ContactJson {
   updatedAt: string;
 }
 
-export type ContactStats = Awaited<ReturnType<typeof contactStats>>;
-
 const notFound = () => new NotFound("Contact not found");
 
 function toJson(record: ContactRecord, owners?: Map<string, string>): ContactJson {

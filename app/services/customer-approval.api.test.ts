@@ -18,8 +18,8 @@ import { ESTIMATE_LINK_DAYS_MESSAGE } from "~/schemas/settings";
 import { client, createTestUser, signIn, tenancyClients } from "../../tests/accounts";
 import { ALLOW_LOCAL_MAIL_SERVERS, startApp, type RunningApp } from "../../tests/app-server";
 import { startSmtpServer, type TestSmtpServer } from "../../tests/smtp-server";
-import { useTestDb } from "../../tests/test-db";
 import { uploadMedia } from "../../tests/uploads";
+import { startTenancyApp } from "../../tests/signed-in-app";
 
 // The customer's estimate link (issue 27 item 5, docs/decisions/0019), over HTTP against the built
 // app and the real database: the link in the estimate email, the public page (no script, 404/410
@@ -40,9 +40,8 @@ let bId: string;
 const LIMITS = { ip: 60, token: 40, posts: 10 };
 
 beforeAll(async () => {
-  await useTestDb();
   smtp = await startSmtpServer();
-  app = await startApp({
+  ({ app, dealerA, dealerB, admin, aId, bId } = await startTenancyApp({
     env: {
       ...ALLOW_LOCAL_MAIL_SERVERS,
       SMTP_HOST: "127.0.0.1",
@@ -54,8 +53,7 @@ beforeAll(async () => {
       ESTIMATE_LINK_RATE_TOKEN: String(LIMITS.token),
       ESTIMATE_LINK_RATE_POSTS: String(LIMITS.posts),
     },
-  });
-  ({ dealerA, dealerB, admin, aId, bId } = await tenancyClients(app));
+  }));
 });
 afterAll(async () => {
   await app?.stop();

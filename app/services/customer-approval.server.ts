@@ -144,7 +144,6 @@ function estimateView(estimate: AssessmentRecord, pictures: EstimatePicture[]) {
     photos: pictures.map(({ label, alt, damages }) => ({ label, alt, damages })),
   };
 }
-export type PublicEstimateView = ReturnType<typeof estimateView>;
 
 /**
  * `GET /e/{token}`: the estimate version behind an active link, its dealer, and the customer's

@@ -38,11 +38,6 @@ const steps: { name: string; run: () => Promise<number> }[] = [
   },
 ];
 
-/** Registers another step (a module with data to bring forward adds its own). */
-export function registerDataMigration(step: { name: string; run: () => Promise<number> }) {
-  steps.push(step);
-}
-
 export async function runDataMigrations() {
   // Started with the process: the connection is still being made.
   await db().ready;

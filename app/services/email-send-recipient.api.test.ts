@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Assessment } from "~/models/assessment.server";
 import { EmailLog } from "~/models/email-log.server";
 import { EstimateLink } from "~/models/estimate-link.server";
-import { client, tenancyClients } from "../../tests/accounts";
-import { startApp, type RunningApp } from "../../tests/app-server";
+import { client } from "../../tests/accounts";
+import { type RunningApp } from "../../tests/app-server";
 import { engineLine } from "../../tests/estimate-lines";
-import { useTestDb } from "../../tests/test-db";
 import { poppler } from "./estimate-pdf.reader";
+import { startTenancyApp } from "../../tests/signed-in-app";
 
 // Issue 40 item 1, the recipient is the customer of record (docs/decisions/0035): sending one
 // customer's estimate to another contact is refused (409, nothing sent, nothing changed) unless the
@@ -19,9 +19,7 @@ let dealerA: Client;
 let aId: string;
 
 beforeAll(async () => {
-  await useTestDb();
-  app = await startApp();
-  ({ aId, dealerA } = await tenancyClients(app));
+  ({ app, aId, dealerA } = await startTenancyApp());
 });
 afterAll(() => app?.stop());
 

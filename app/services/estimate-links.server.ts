@@ -87,7 +87,6 @@ export function decisionJson(d: CustomerDecisionRecord) {
     estimatedCost: d.estimatedCost,
   };
 }
-export type CustomerDecisionJson = ReturnType<typeof decisionJson>;
 
 export function linkJson(link: EstimateLinkRecord, now = dbNow()) {
   return {

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Assessment } from "~/models/assessment.server";
 import { CustomerDecision } from "~/models/customer-decision.server";
 import { EmailLog } from "~/models/email-log.server";
-import { client, tenancyClients } from "../../tests/accounts";
-import { startApp, type RunningApp } from "../../tests/app-server";
+import { client } from "../../tests/accounts";
+import { type RunningApp } from "../../tests/app-server";
 import { engineLine } from "../../tests/estimate-lines";
-import { useTestDb } from "../../tests/test-db";
+import { startTenancyApp } from "../../tests/signed-in-app";
 
 // Issue 40 item 2, a link serves exactly one version (docs/decisions/0035): the moment a supplement
 // replaces a sent version, that version's links refuse decisions (410 "This estimate has been
@@ -18,9 +18,7 @@ let dealerA: Client;
 let aId: string;
 
 beforeAll(async () => {
-  await useTestDb();
-  app = await startApp({ env: { TRUST_PROXY: "1", ESTIMATE_LINK_RATE_POSTS: "1000", ESTIMATE_LINK_RATE_TOKEN: "1000", ESTIMATE_LINK_RATE_IP: "5000" } });
-  ({ aId, dealerA } = await tenancyClients(app));
+  ({ app, aId, dealerA } = await startTenancyApp({ env: { TRUST_PROXY: "1", ESTIMATE_LINK_RATE_POSTS: "1000", ESTIMATE_LINK_RATE_TOKEN: "1000", ESTIMATE_LINK_RATE_IP: "5000" } }));
 });
 afterAll(() => app?.stop());
 

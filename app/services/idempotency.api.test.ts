@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IdempotencyKey } from "~/models/idempotency-key.server";
-import { client, createTestUser, signIn, tenancyClients, tokenFor } from "../../tests/accounts";
-import { startApp, type RunningApp } from "../../tests/app-server";
+import { client, createTestUser, signIn, tokenFor } from "../../tests/accounts";
+import { type RunningApp } from "../../tests/app-server";
 import { routes } from "../../tests/route-registry";
-import { useTestDb } from "../../tests/test-db";
 import { uploadMedia } from "../../tests/uploads";
 import { sweepExpiredIdempotencyKeys } from "./idempotency.server";
+import { startTenancyApp } from "../../tests/signed-in-app";
 
 // `Idempotency-Key` on every creating POST (docs/decisions/0017), over HTTP against the running app.
 
@@ -20,9 +20,7 @@ let vendorId: string;
 let aId: string;
 
 beforeAll(async () => {
-  await useTestDb();
-  app = await startApp();
-  ({ aId, dealerA, dealerB, admin } = await tenancyClients(app));
+  ({ app, aId, dealerA, dealerB, admin } = await startTenancyApp());
   const v = await createTestUser({ role: "vendor" });
   vendorId = v.id;
   vendor = client(app, { cookie: await signIn(app, v.username, v.password) });

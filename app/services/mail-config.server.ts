@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from "node:crypto";
 import nodemailer from "nodemailer";
 import type SMTPTransport from "nodemailer/lib/smtp-transport";
-import { User, findUserById } from "~/models/user.server";
+import { User } from "~/models/user.server";
 import type { MailServerInput } from "~/schemas/email";
 import { env } from "~/utils/env.server";
 import { connectOutbound, OutboundRefusedError, resolveOutbound } from "~/utils/outbound.server";
@@ -286,6 +286,3 @@ export async function testConnection(actor: Actor, { fresh = false } = {}): Prom
   statusCache.set(actor.id, { at: Date.now(), status });
   return status;
 }
-
-/** The owner's account (for the worker: its mail route and its own address for notices). */
-export const ownerAccount = (ownerId: string) => findUserById(ownerId);

@@ -31,8 +31,6 @@ export interface PackageJson {
   updatedAt: string;
 }
 
-export type PackageStats = Awaited<ReturnType<typeof packageStats>>;
-
 const notFound = () => new NotFound("Package not found");
 
 function toJson(record: PackageRecord, owners?: Map<string, string>): PackageJson {

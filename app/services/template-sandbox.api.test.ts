@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Assessment } from "~/models/assessment.server";
 import { User } from "~/models/user.server";
 import { client, createTestUser, signIn } from "../../tests/accounts";
-import { ALLOW_LOCAL_MAIL_SERVERS, startApp, type RunningApp } from "../../tests/app-server";
+import { ALLOW_LOCAL_MAIL_SERVERS, type RunningApp } from "../../tests/app-server";
 import { startSmtpServer, type TestSmtpServer } from "../../tests/smtp-server";
-import { useTestDb } from "../../tests/test-db";
+import { startSignedInApp } from "../../tests/signed-in-app";
 
 // Issue 42 item 1 over HTTP against the built app (docs/decisions/0034): the nested-each bomb is
 // refused within 100 ms when saved and previewed (API and screen), previews are limited per
@@ -21,15 +21,10 @@ const eachBomb = (depth: number) => "{{#each @root}}".repeat(depth) + "{{@key}}"
 const TOO_COMPLEX = /^Template is too complex: blocks \(\{\{#each\}\}, \{\{#with\}\}, \{\{#if\}\}…\) are nested more than 5 deep on line 1$/;
 
 beforeAll(async () => {
-  await useTestDb();
   smtp = await startSmtpServer();
-  app = await startApp({
+  ({ app, dealerId, cookie, dealer } = await startSignedInApp({
     env: { ...ALLOW_LOCAL_MAIL_SERVERS, SMTP_HOST: "127.0.0.1", SMTP_PORT: String(smtp.port), MAIL_FROM: "DamageIQ <estimates@example.com>" },
-  });
-  const u = await createTestUser({ role: "dealer" });
-  dealerId = u.id;
-  cookie = await signIn(app, u.username, u.password);
-  dealer = client(app, { cookie });
+  }));
   // Warm, as a serving app is: the first preview's counter write and first compile are not the refusal's cost.
   expect((await dealer.post("/api/email-templates/preview", { subject: "Hi", htmlContent: "<p>{{date}}</p>" })).status).toBe(200);
   expect((await dealer.post("/api/email-templates", { name: "Warm", subject: "Hi", htmlContent: "<p>{{date}}</p>" })).status).toBe(201);

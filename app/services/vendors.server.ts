@@ -66,12 +66,6 @@ export async function vendorLabourRates(limit: number) {
   });
 }
 
-export async function getVendor(id: string) {
-  const vendor = await findVendor(id);
-  if (!vendor) throw vendorNotFound();
-  return vendorJson(vendor);
-}
-
 /** Dealers read vendors' active rules but write nothing of theirs: checked before a body is read. */
 export function requireVendorWriter(actor: Actor) {
   if (actor.role === "dealer") throw forbidden();

@@ -12,7 +12,6 @@ let offsetMs = 0;
 
 export const dbNowMs = () => Date.now() + offsetMs;
 export const dbNow = () => new Date(dbNowMs());
-export const dbClockOffsetMs = () => offsetMs;
 
 /** The commands tried for the time; once one answers, only that one (the embedded engine logs an error for `hello`). */
 let clockCommands: Record<string, 1>[] = [{ hello: 1 }, { serverStatus: 1 }];

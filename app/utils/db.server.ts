@@ -156,10 +156,6 @@ export async function closeDb() {
   globalForDb.__db = undefined;
 }
 
-export function isDbConnected() {
-  return mongoose.connection.readyState === mongoose.ConnectionStates.connected;
-}
-
 /** Until the database first answered: why the app is not ready, for /healthz and the "starting" page. */
 export interface DatabaseStarting {
   startingSeconds: number;

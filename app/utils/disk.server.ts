@@ -46,7 +46,7 @@ export function isDiskFullError(error: unknown) {
 
 export const diskFullError = () => new DiskFull(DISK_FULL_MESSAGE, { retryAfterSeconds: DISK_FULL_RETRY_SECONDS });
 
-/** The API's answer (its usual `{message}`), also what a model throws so screens and routes answer it. */
+/** The answer to a DiskFull (its usual `{message}`), for the API and the screens alike (app/utils/http.server.ts). */
 export const diskFull = () =>
   json(
     { message: DISK_FULL_MESSAGE },

@@ -75,6 +75,29 @@ export class Unavailable extends DomainError {
   readonly status = 503;
 }
 
+/**
+ * The database is unreachable: what any model call throws during an outage (app/models/define-model),
+ * answered as every outage is, 503 with Retry-After (http.server.ts's `apiAnswer`).
+ */
+export class DatabaseUnavailable extends Unavailable {
+  constructor() {
+    super("Service temporarily unavailable", { retryAfterSeconds: 2 });
+  }
+}
+
+/**
+ * A write collided on a unique key (an id another account's import claimed, a name taken meanwhile):
+ * 409, never 500. It keeps the driver's `code: 11000`, so the writes that expect a duplicate (a lock,
+ * an idempotency key, a username) still recognise it.
+ */
+export class DuplicateKey extends Conflict {
+  readonly code = 11000;
+
+  constructor() {
+    super("This record conflicts with one already stored; please try again");
+  }
+}
+
 /** The same refusal told about one field of the request (a reference in the body that was refused). */
 export function onField<E extends DomainError>(error: E, field: string): E {
   const copy = Object.create(Object.getPrototypeOf(error)) as E;
@@ -84,8 +107,8 @@ export function onField<E extends DomainError>(error: E, field: string): E {
 }
 
 /**
- * A refusal from below: a service's typed error, or a Response a model's hook threw (a database
- * outage's 503, a duplicate key's 409, a deleted owner's 401: docs/decisions/0016).
+ * A refusal from below: a model's or service's typed error (a database outage's 503, a duplicate
+ * key's 409, a deleted owner's 401: docs/decisions/0016), or a Response an HTTP helper threw.
  */
 export const isRefusal = (error: unknown): error is DomainError | Response => error instanceof DomainError || error instanceof Response;
 

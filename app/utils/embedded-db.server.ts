@@ -74,7 +74,10 @@ export interface EmbeddedDb {
   port: number;
   /** The current server process id (changes after an automatic restart). */
   pid(): number | undefined;
-  /** Resolves when the engine first listens; rejects only if an unsupervised engine exits before. */
+  /**
+   * Resolves when the engine first listens; rejects if it exits before, unsupervised or while the
+   * caller waits for it (`wait`, the default).
+   */
   listening: Promise<void>;
   /** What the engine last said it is doing while it opens (`embedded database opening: …`); undefined once it listens. */
   progress(): string | undefined;
@@ -118,6 +121,9 @@ export async function startEmbeddedDb(options: {
   let stopping = false;
   let progress: string | undefined;
   let restartDelay = 1000;
+  // Waited for and never listened yet: an engine that cannot start at all (a stale or broken
+  // launcher jar) is an error to report, not one to restart forever while the caller hangs.
+  let waitedFor = options.wait !== false;
   let listened: () => void = () => {};
   let failed: (error: Error) => void = () => {};
   const listening = new Promise<void>((resolve, reject) => {
@@ -159,10 +165,15 @@ export async function startEmbeddedDb(options: {
       else if (line.startsWith(LISTENING)) {
         progress = undefined;
         listeningAt = Date.now();
+        waitedFor = false;
         listened();
       }
     });
-    proc.stderr?.on("data", (d: Buffer) => log(d.toString()));
+    let said = "";
+    proc.stderr?.on("data", (d: Buffer) => {
+      said = (said + d.toString()).slice(-2000);
+      log(d.toString());
+    });
     let ended = false;
     // A process that could not be spawned (no java) may report "error" without "exit".
     const end = (how: string) => {
@@ -170,8 +181,14 @@ export async function startEmbeddedDb(options: {
       ended = true;
       progress = undefined;
       if (stopping) return;
-      if (options.supervise === false) {
-        failed(new Error(`embedded database exited (${how}) before it listened on port ${port}`));
+      if (options.supervise === false || waitedFor) {
+        // What it said on standard error (java's "Invalid or corrupt jarfile"…) may still be arriving.
+        const report = () => {
+          const why = said.trim() ? `: ${said.trim()}` : "";
+          failed(new Error(`embedded database exited (${how}) before it listened on port ${port} (launcher ${LAUNCHER_JAR})${why}`));
+        };
+        if (proc.stderr && !proc.stderr.closed) proc.stderr.once("close", report);
+        else report();
         return;
       }
       restartDelay = listeningAt !== undefined && Date.now() - listeningAt >= STABLE_MS ? 1000 : restartDelay;

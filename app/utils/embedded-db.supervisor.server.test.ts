@@ -48,4 +48,12 @@ describe("the embedded engine's supervisor", () => {
     );
     expect(Date.now() - started).toBeLessThan(15_000);
   });
+
+  it("supervised but waited for, an engine that cannot start at all is an error naming the launcher and its words, not an endless wait", async () => {
+    // What a test run's global set-up does: before, a stale or broken jar left its promise pending
+    // and the run ended with exit code 0 and no output.
+    await expect(embedded.startEmbeddedDb({ dataDir: path.join(dir, "data") })).rejects.toThrow(
+      /embedded database exited \(3\) before it listened on port \d+ \(launcher .*crash\.jar\): cannot open/,
+    );
+  }, 15_000);
 });

@@ -83,22 +83,6 @@ export function asLines(items: unknown): EstimateLine[] {
 /** What the pricing engine gave the line (cents); null when it could not price it. */
 export const aiCents = (line: EstimateLine) => (line.priced && typeof line.totalCents === "number" ? line.totalCents : null);
 
-/** The line's amount now (cents): the reviewer's when set, else the engine's; null = to be determined. */
-export const lineCents = (line: EstimateLine) => (line.manualCents !== undefined ? line.manualCents : aiCents(line));
-
-/** The sum of the lines (cents), or null when any line has no amount yet or there is none. */
-export function linesTotalCents(lines: EstimateLine[]) {
-  // Nothing priced is TBD, as an analysis that found no damage leaves it (never a made-up $0).
-  if (lines.length === 0) return null;
-  let total = 0;
-  for (const line of lines) {
-    const cents = lineCents(line);
-    if (cents === null) return null;
-    total += cents;
-  }
-  return total;
-}
-
 const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
 export const formatCents = (cents: number | null) => (cents === null ? "TBD" : usd.format(cents / 100));
 export const formatDollars = (dollars: number | null) => (dollars === null ? "TBD" : usd.format(dollars));

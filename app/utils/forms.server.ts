@@ -13,11 +13,6 @@ export function hasForbiddenFieldName(form: FormData) {
   return [...form.keys()].some((name) => /(^|[.[\]])(__proto__|constructor|prototype)($|[.[\]])/.test(name));
 }
 
-export interface FormFailure {
-  formError: string;
-  status: number;
-}
-
 /**
  * Runs a screen form: validates with the form's schema (the same one the API uses), then the
  * service call. Field errors come back on their fields; a service refusal (a typed error, or a

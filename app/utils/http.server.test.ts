@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { Conflict, Forbidden, Invalid, NotFound, onField, TooMany, Unauthenticated, Unavailable } from "./domain-errors";
+import { serviceUnavailable } from "./db-errors.server";
+import { Conflict, DatabaseUnavailable, DuplicateKey, Forbidden, Invalid, NotFound, onField, TooMany, Unauthenticated, Unavailable } from "./domain-errors";
 import { answeringDomainErrors, apiAnswer, jsonError, screenAnswer } from "./http.server";
 import type { ServerBuild } from "@remix-run/node";
 
@@ -9,6 +10,21 @@ const read = async (response: Response | null) => {
 };
 
 describe("apiAnswer", () => {
+  it("answers the models' typed database errors as their thrown Responses did: the outage's 503, the duplicate key's 409", async () => {
+    const outage = apiAnswer(new DatabaseUnavailable())!;
+    const before = serviceUnavailable();
+    expect(await read(outage)).toEqual(await read(before));
+    expect(Object.fromEntries(outage.headers)).toEqual(Object.fromEntries(before.headers));
+    expect(await read(apiAnswer(new DuplicateKey()))).toEqual({
+      status: 409,
+      statusText: "",
+      retryAfter: null,
+      body: { message: "This record conflicts with one already stored; please try again" },
+    });
+    expect(new DuplicateKey().code).toBe(11000);
+    expect(await read(apiAnswer(new Unauthenticated("Unauthorized")))).toMatchObject({ status: 401, body: { message: "Unauthorized" } });
+  });
+
   it("answers each typed error as the API always did: status, {message, errors}, Retry-After", async () => {
     expect(await read(apiAnswer(new NotFound("Contact not found")))).toMatchObject({ status: 404, retryAfter: null, body: { message: "Contact not found" } });
     expect(await read(apiAnswer(new Forbidden("Forbidden")))).toMatchObject({ status: 403, body: { message: "Forbidden" } });

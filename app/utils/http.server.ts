@@ -2,7 +2,7 @@ import { json, type ServerBuild } from "@remix-run/node";
 import type { ZodError, ZodTypeAny, z } from "zod";
 import { isDbUnavailableError, isStorageUnavailableError, serviceUnavailable } from "./db-errors.server";
 import { diskFull, isDiskFullError } from "./disk.server";
-import { DomainError, Invalid, Stale, type FieldErrors } from "./domain-errors";
+import { DatabaseUnavailable, DiskFull, DomainError, Invalid, Stale, type FieldErrors } from "./domain-errors";
 import { etagOf } from "./entity-tags";
 
 export type { FieldErrors };
@@ -17,6 +17,10 @@ export function jsonError(status: number, message: string, errors?: FieldErrors,
  */
 export function apiAnswer(error: unknown): Response | null {
   if (!(error instanceof DomainError)) return null;
+  // A model during a database outage: the one outage answer (no-store, Retry-After), as before it is up.
+  if (error instanceof DatabaseUnavailable) return serviceUnavailable();
+  // A write refused for lack of disk space: its one answer (507, no-store, Retry-After; docs/decisions/0038).
+  if (error instanceof DiskFull) return diskFull();
   // A stale If-Match: the version as it stands, with its tag, so the client can merge and retry.
   if (error instanceof Stale) return json({ message: error.message, current: error.current }, { status: 412, headers: { ETag: etagOf(error.current.revision) } });
   const headers = error.retryAfterSeconds !== undefined ? { "Retry-After": String(error.retryAfterSeconds) } : undefined;
@@ -123,8 +127,8 @@ export function setPrivateCaching(headers: Headers, request: Request) {
 /**
  * Wraps an API loader/action: thrown Responses pass through, typed errors become their answers, an unreachable
  * database answers 503, anything else a bare 500 (never a stack trace).
- * Screens need no wrapper: models already throw a 503 Response during an outage
- * (and a top-level call in a route module would end up in the browser bundle).
+ * Screens need no wrapper: server.mjs's build answers the models' typed errors (a 503 during an
+ * outage; `answeringDomainErrors`), and a top-level call in a route module would end up in the browser bundle.
  */
 export function api<Args extends { request: Request }>(handler: (args: Args) => Promise<Response>) {
   const run = async (args: Args): Promise<Response> => {

@@ -51,10 +51,10 @@ describe("import graph", async () => {
 });
 
 /**
- * Services answer with data or throw typed errors (app/utils/domain-errors.ts); turning them into
- * HTTP is the routes' job (app/utils/http.server.ts). Only the sign-in guards may still speak HTTP, as
- * the Epic Stack's do: requireUser/requireAdmin answer 401/403 or redirect to the sign-in, and the
- * session redirects. This list may only shrink.
+ * Models and services answer with data or throw typed errors (app/utils/domain-errors.ts); turning
+ * them into HTTP is the routes' job (app/utils/http.server.ts). Only the sign-in guards may still speak
+ * HTTP, as the Epic Stack's do: requireUser/requireAdmin answer 401/403 or redirect to the sign-in, and
+ * the session redirects. This list may only shrink.
  */
 const HTTP_IN_SERVICES_ALLOWED = [
   "services/auth.server.ts: json",
@@ -65,11 +65,13 @@ const HTTP_IN_SERVICES_ALLOWED = [
 const HTTP_ANSWERS: Record<string, string[]> = {
   "@remix-run/node": ["json", "redirect"],
   "~/utils/http.server": ["jsonError", "validationError", "uploadError", "apiAnswer"],
+  "~/utils/db-errors.server": ["serviceUnavailable"],
 };
+const belowRoutes = () => [...sources("models"), ...sources("services")];
 
-describe("services and HTTP", () => {
-  it("no service builds an HTTP answer (json/redirect from @remix-run/node, jsonError & co.) beyond the shrinking list", () => {
-    const found = sources("services").flatMap((file) =>
+describe("models, services and HTTP", () => {
+  it("no model or service builds an HTTP answer (json/redirect from @remix-run/node, jsonError & co.) beyond the shrinking list", () => {
+    const found = belowRoutes().flatMap((file) =>
       [...readFileSync(path.join(root, file), "utf8").matchAll(/import\s+\{([^}]*)\}\s+from\s+"([^"]+)"/g)].flatMap((m) =>
         m[1]
           .split(",")
@@ -81,8 +83,17 @@ describe("services and HTTP", () => {
     expect(found.sort()).toEqual([...HTTP_IN_SERVICES_ALLOWED].sort());
   });
 
-  it("no service throws or builds a Response", () => {
-    const found = sources("services").filter((file) => /throw\s+new\s+Response\b|throw\s+json\(/.test(readFileSync(path.join(root, file), "utf8")));
+  it("no model builds a Response, json(…) or redirect(…): a refusal is a typed error", () => {
+    const found = sources("models").filter((file) => /new\s+Response\b|\bjson\(|\bredirect\(/.test(readFileSync(path.join(root, file), "utf8")));
     expect(found).toEqual([]);
+  });
+
+  // Services that serve a body (the PDF, media, an idempotent replay) still hand back its Response;
+  // a refusal is never one, but for the guards above.
+  it("no service throws a Response, json(…) or redirect(…), or returns json(…) beyond the guards", () => {
+    const found = sources("services").filter((file) =>
+      /throw\s+(new\s+Response\b|json\(|redirect\()|return\s+json\(/.test(readFileSync(path.join(root, file), "utf8")),
+    );
+    expect(found).toEqual(["services/auth.server.ts"]);
   });
 });

@@ -6,7 +6,6 @@ import type { ShouldRevalidateFunction } from "@remix-run/react";
 // `?dialog=new`, `?edit=<id>`, `?delete=<id>` (the delete confirmation).
 
 export const LIST_PARAMS = ["q", "cursor", "page"] as const;
-export const DIALOG_PARAMS = ["dialog", "edit", "delete"] as const;
 
 export type ListDialog = { kind: "new" } | { kind: "edit"; id: string } | { kind: "delete"; id: string } | null;
 

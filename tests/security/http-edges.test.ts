@@ -1,9 +1,9 @@
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Upload } from "../../app/models/upload.server";
-import { client, createTestUser, signIn } from "../accounts";
-import { startApp, type RunningApp } from "../app-server";
-import { useTestDb } from "../test-db";
+import { client } from "../accounts";
+import { type RunningApp } from "../app-server";
+import { startSignedInApp } from "../signed-in-app";
 
 // The second review's smaller findings (issue 23, item 11): methods the app does not serve, which
 // JSON bodies it reads, Companion's state-changing GET, and where absolute upload URLs point.
@@ -11,10 +11,7 @@ import { useTestDb } from "../test-db";
 let app: RunningApp;
 let cookie: string;
 beforeAll(async () => {
-  await useTestDb();
-  app = await startApp();
-  const user = await createTestUser({ role: "dealer" });
-  cookie = await signIn(app, user.username, user.password);
+  ({ app, cookie } = await startSignedInApp());
 });
 afterAll(() => app?.stop());
 

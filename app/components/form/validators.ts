@@ -2,13 +2,10 @@ import { lazyValidator } from "./lazy-validator";
 
 // The forms' client validators, each loading its schema module (and zod) on first use: the same
 // validators the screen actions and API routes use, named alike (see lazy-validator.ts).
-export const loginValidator = lazyValidator(() => import("~/schemas/auth").then((m) => m.loginValidator));
 export const registrationValidator = lazyValidator(() => import("~/schemas/auth").then((m) => m.registrationValidator));
 export const changeCredentialsValidator = lazyValidator(() => import("~/schemas/auth").then((m) => m.changeCredentialsValidator));
-export const changePasswordValidator = lazyValidator(() => import("~/schemas/auth").then((m) => m.changePasswordValidator));
 export const createUserValidator = lazyValidator(() => import("~/schemas/auth").then((m) => m.createUserValidator));
 export const createManagedUserValidator = lazyValidator(() => import("~/schemas/auth").then((m) => m.createManagedUserValidator));
-export const apiTokenValidator = lazyValidator(() => import("~/schemas/auth").then((m) => m.apiTokenValidator));
 export const contactValidator = lazyValidator(() => import("~/schemas/contact").then((m) => m.contactValidator));
 export const packageValidator = lazyValidator(() => import("~/schemas/package").then((m) => m.packageValidator));
 export const estimateFormValidator = lazyValidator(() => import("~/schemas/estimate").then((m) => m.estimateFormValidator));

@@ -63,4 +63,3 @@ export class StorageError extends Error {
 }
 
 export const MIN_PART_SIZE = 5 * 1024 * 1024;
-export const MAX_PARTS = 10000;

@@ -189,14 +189,6 @@ export async function findUploadForUrl(actor: Actor, url: string) {
   return findUploadByKey({ scope: own(actor), key: match[0] });
 }
 
-/** Turns a client-held URL into the app media URL of a complete upload the caller owns. */
-export async function resolveMediaUrl(actor: Actor, url: string) {
-  const record = await findUploadForUrl(actor, url);
-  if (!record) return null;
-  const done = await finalizeUpload(record);
-  return mediaUrl(String(done._id));
-}
-
 /**
  * For assessment creation: checks that every URL names a complete upload of the caller (else 400
  * naming it), marks them as used by `assessmentId` (off the wizard's list) and answers the media URLs.

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestUser, signIn } from "../../../../tests/accounts";
-import { startApp, type RunningApp } from "../../../../tests/app-server";
-import { useTestDb } from "../../../../tests/test-db";
+import { type RunningApp } from "../../../../tests/app-server";
+import { startSignedInApp } from "../../../../tests/signed-in-app";
 
 // An autosized field measured itself after hydration and grew from the browser's two rows to its
 // `minRows`, moving the dialog's buttons under a pointer about to press them (the throttled walk's
@@ -10,10 +9,7 @@ import { useTestDb } from "../../../../tests/test-db";
 let app: RunningApp;
 let cookie: string;
 beforeAll(async () => {
-  await useTestDb();
-  app = await startApp();
-  const dealer = await createTestUser({ role: "dealer" });
-  cookie = await signIn(app, dealer.username, dealer.password);
+  ({ app, cookie } = await startSignedInApp());
 });
 afterAll(() => app?.stop());
 
