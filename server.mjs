@@ -11,10 +11,12 @@ import compression from "compression";
 import expressStaticGzip from "express-static-gzip";
 import express from "express";
 import cluster from "node:cluster";
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import pino from "pino";
+import pinoHttp from "pino-http";
 
 installGlobals({ nativeFetch: false });
 
@@ -27,6 +29,13 @@ const workerCount = Number(
 
 // Several instances on one MongoDB (docs/deploy.md): each announces itself in the database, and
 // start-up refuses what cannot work across machines. Workers inherit what the primary settles here.
+// Until the build (and its log, app/utils/log.server.ts) is loaded, the same JSON lines from here; the
+// app checks LOG_LEVEL itself.
+const bootLog = pino({
+  level: process.env.LOG_LEVEL && process.env.LOG_LEVEL in { ...pino.levels.values, silent: 0 } ? process.env.LOG_LEVEL : "info",
+  ...(process.env.NODE_ENV === "development" ? { transport: { target: "pino-pretty" } } : {}),
+});
+
 if (cluster.isPrimary && process.env.MONGODB_URI) await joinInstances(process.env.MONGODB_URI);
 
 if (cluster.isPrimary && workerCount > 1) {
@@ -66,10 +75,10 @@ async function joinInstances(uri) {
     // With its secret the app can start and answer 503 until the database is back (as it always
     // could); without it, it cannot know the secret the other instances use.
     if (secretSet) {
-      console.warn(`The database at MONGODB_URI cannot be reached (${error.message}): starting without checking the other instances.`);
+      bootLog.warn(`The database at MONGODB_URI cannot be reached (${error.message}): starting without checking the other instances.`);
       return;
     }
-    console.error(`SESSION_SECRET is not set and the database at MONGODB_URI, which keeps the shared one, cannot be reached (${error.message}).`);
+    bootLog.fatal(`SESSION_SECRET is not set and the database at MONGODB_URI, which keeps the shared one, cannot be reached (${error.message}).`);
     process.exit(1);
   }
   const db = connection.db;
@@ -97,7 +106,7 @@ async function joinInstances(uri) {
     .toArray();
   const blocking = alive.filter((other) => storage === "local" || other.storage === "local");
   if (blocking.length > 0) {
-    console.error(
+    bootLog.fatal(
       `Refusing to start: ${blocking.map((o) => `instance "${o._id}" (STORAGE=${o.storage})`).join(", ")} is running on this database, ` +
         `and STORAGE=local keeps uploads, thumbnails, import archives and the mail drop on one machine's disk. ` +
         `Several instances need STORAGE=s3 on every one of them (docs/deploy.md).`,
@@ -116,6 +125,7 @@ async function joinInstances(uri) {
 async function runPrimary() {
   process.env.DAMAGEIQ_ROLE = "primary";
   const build = await import(pathToFileURL(buildPath).href);
+  const { log } = build.entry.module;
   const database = process.env.MONGODB_URI ? null : await build.entry.module.startEmbeddedDatabase();
   const shared = {
     DAMAGEIQ_ROLE: "worker",
@@ -156,10 +166,10 @@ async function runPrimary() {
     // A worker that cannot start (a port in use, a bad build) would be replaced forever: give up.
     quickExits = Date.now() - worker.startedAt < 5000 ? quickExits + 1 : 0;
     if (quickExits >= 5) {
-      console.error("Workers keep exiting at start; stopping.");
+      log.fatal("Workers keep exiting at start; stopping.");
       process.exit(1);
     }
-    console.error(`Worker ${worker.process.pid} exited (${signal ?? code}); starting another.`);
+    log.error(`Worker ${worker.process.pid} exited (${signal ?? code}); starting another.`);
     fork(housekeeping);
   });
   for (const signal of ["SIGINT", "SIGTERM"]) {
@@ -177,10 +187,11 @@ async function runPrimary() {
 }
 
 /**
- * `path → methods` for the build's /api routes: literal segments before parameters (`/preview`
- * before `/:id`), as Remix ranks them; undefined for a path no API route serves.
+ * The build's routes as patterns (`/api/contacts/:id`), literal segments before parameters
+ * (`/preview` before `/:id`), as Remix ranks them: `match(path)` names the route a request reached
+ * (its access log line) and, under /api, the methods it answers.
  */
-function apiRouteMethods(build) {
+function routeTable(build) {
   // Nested routes (api.contacts.$id under api.contacts) hold their path relative to their parent's.
   const fullPath = (route) => {
     const parent = route.parentId ? build.routes[route.parentId] : undefined;
@@ -189,24 +200,60 @@ function apiRouteMethods(build) {
   };
   const table = Object.values(build.routes)
     .map((route) => ({ route, path: fullPath(route) }))
-    .filter(({ path }) => path.startsWith("api/"))
     .map(({ route, path }) => {
       const segments = path.split("/");
       const methods = [];
       if (route.module.loader) methods.push("GET", "HEAD");
       if (route.module.action) methods.push(...(route.module.action.allowedMethods ?? ["POST", "PUT", "PATCH", "DELETE"]));
       const pattern = segments.map((s) => (s === "*" ? ".*" : s.startsWith(":") ? "[^/]+" : s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))).join("/");
-      return { regex: new RegExp(`^/${pattern}/?$`), params: segments.filter((s) => s.startsWith(":") || s === "*").length, methods };
+      return { name: `/${path}`, regex: new RegExp(`^/${pattern}/?$`), splat: segments.includes("*"), params: segments.filter((s) => s.startsWith(":")).length, methods };
     })
-    .sort((a, b) => a.params - b.params);
-  return (path) => table.find((route) => route.regex.test(path))?.methods;
+    // A splat (the not-found page) last of all.
+    .sort((a, b) => Number(a.splat) - Number(b.splat) || a.params - b.params);
+  return (path) => table.find((route) => route.regex.test(path));
 }
 
 async function runServer() {
   const build = await import(pathToFileURL(buildPath).href);
 
+  const { log } = build.entry.module;
+  const routes = routeTable(build);
   const app = express();
   app.disable("x-powered-by");
+  // One access line per request, and its id in every answer (X-Request-Id: a caller's own, when it is a
+  // plain token, else a new one), so a reported failure leads to its log lines (docs/decisions/0042).
+  // The line names the route's pattern, never the path or query a customer's name may be in; the
+  // account, never a token or a cookie.
+  const REQUEST_ID = /^[\w.:@-]{1,128}$/;
+  app.use(
+    pinoHttp({
+      logger: log,
+      quietReqLogger: true,
+      quietResLogger: true,
+      genReqId(req, res) {
+        const own = req.headers["x-request-id"];
+        const id = typeof own === "string" && REQUEST_ID.test(own) ? own : randomUUID();
+        res.setHeader("X-Request-Id", id);
+        return id;
+      },
+      // The build's files and the public ones are not requests anyone traces; health checks (a load
+      // balancer's, every few seconds) at debug; a 503 (starting, the database away) is a warning.
+      autoLogging: { ignore: (req) => req.path.startsWith(build.publicPath) || path.extname(req.path) !== "" },
+      customLogLevel: (req, res) => (req.path === "/healthz" ? "debug" : res.statusCode === 503 ? "warn" : res.statusCode >= 500 ? "error" : "info"),
+      customSuccessMessage: () => "request",
+      customErrorMessage: () => "request",
+      customSuccessObject: (req, res, { responseTime }) => accessLine(req, res, responseTime),
+      customErrorObject: (req, res, _error, { responseTime }) => accessLine(req, res, responseTime),
+    }),
+  );
+  const accessLine = (req, res, responseTime) => ({
+    method: req.method,
+    route: routes(req.path)?.name ?? null,
+    status: res.statusCode,
+    ms: responseTime,
+    ...(req.scope?.accountId ? { accountId: req.scope.accountId } : {}),
+    ...(res.writableFinished ? {} : { aborted: true }),
+  });
   // Remix reads the query from the URL itself: Express parsing it too is wasted work.
   app.set("query parser", false);
   // Behind a load balancer set TRUST_PROXY (a hop count, or the proxies' addresses) so req.ip is the
@@ -227,10 +274,10 @@ async function runServer() {
   // The JSON API's methods per route, from the build (a loader answers GET and HEAD; an action the
   // methods its `methods()` wrapper lists): OPTIONS says exactly those, any other is 405 with them in
   // Allow (RFC 9110), before a route runs — Remix answered a loader-only route's PUT with a bare 405.
-  const apiMethods = apiRouteMethods(build);
   app.use((req, res, next) => {
     if (!req.path.startsWith("/api/")) return next();
-    const allowed = apiMethods(req.path);
+    const route = routes(req.path);
+    const allowed = route?.name.startsWith("/api/") ? route.methods : undefined;
     if (!allowed || (allowed.includes(req.method) && req.method !== "OPTIONS")) return next();
     res.set("Allow", [...allowed, "OPTIONS"].join(", "));
     res.set("Cache-Control", "no-store");
@@ -344,7 +391,8 @@ async function runServer() {
       const starting = whileStarting(req.path);
       if (starting) return await sendRemixResponse(res, starting);
       const loadContext = { clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown" };
-      const response = await runInRequestScope(() => handleRequest(createRemixRequest(req, res), loadContext));
+      req.scope = { requestId: req.id };
+      const response = await runInRequestScope(() => handleRequest(createRemixRequest(req, res), loadContext), req.scope);
       if (!response.body || !JSON_TYPE.test(response.headers.get("Content-Type") ?? "")) {
         return await sendRemixResponse(res, response);
       }
@@ -361,7 +409,7 @@ async function runServer() {
 
   const port = Number(process.env.PORT ?? 3000);
   const server = app.listen(port, () => {
-    console.log(`DamageIQ listening on http://localhost:${port}`);
+    log.info(`DamageIQ listening on http://localhost:${port}`);
   });
   server.keepAliveTimeout = 65_000;
 

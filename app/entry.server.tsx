@@ -14,7 +14,9 @@ import { closeDb, db, startEmbedded } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { answeringDomainErrors, setPrivateCaching } from "~/utils/http.server";
 import { startIdleCollector } from "~/utils/idle-collector.server";
-import { runInRequestScope } from "~/utils/request-scope.server";
+import { log } from "~/utils/log.server";
+import { requestScope, runInRequestScope } from "~/utils/request-scope.server";
+import { RequestIdContext } from "~/utils/request-id";
 import { whileStarting } from "~/utils/starting.server";
 import { NonceContext } from "~/utils/nonce";
 
@@ -39,7 +41,7 @@ if (env.DAMAGEIQ_ROLE !== "primary") {
   // each worker, and page rendering keeps the other cores (docs/decisions/0008).
   if (env.DAMAGEIQ_HOUSEKEEPING) {
     // Earlier versions' data brought to today's meaning, once per start (idempotent steps).
-    globalForHousekeeping.__migrated ??= runDataMigrations().catch((error: unknown) => console.warn("data migrations failed:", error));
+    globalForHousekeeping.__migrated ??= runDataMigrations().catch((error: unknown) => log.warn({ err: error }, "data migrations failed"));
     registerAnalysisJobs();
     globalForHousekeeping.__stopJobs ??= startJobs({ leaseMs: env.JOB_LEASE_MS });
     // The email outbox's worker too (docs/decisions/0011): requests in any worker queue, this one delivers.
@@ -60,6 +62,9 @@ export { whileStarting };
 
 /** For server.mjs: each request is handled inside a scope of its own (what it looks up about the caller, once). */
 export { runInRequestScope };
+
+/** For server.mjs: the app's log, which its access lines join (app/utils/log.server.ts). */
+export { log };
 
 /** For server.mjs: Express's "trust proxy", parsed and checked with the rest of the environment. */
 export const trustProxy = env.TRUST_PROXY;
@@ -103,7 +108,7 @@ export async function shutdown() {
 
 export const handleError: HandleErrorFunction = (error, { request }) => {
   if (request.signal.aborted) return;
-  console.error(error);
+  log.error({ err: error }, "unhandled error");
 };
 
 /** Loader and action data (`?_data=`) is as personal as the page it belongs to. */
@@ -136,7 +141,9 @@ export default function handleRequest(
   const nonce = randomBytes(16).toString("base64");
   const page = (
     <NonceContext.Provider value={nonce}>
-      <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />
+      <RequestIdContext.Provider value={requestScope()?.requestId}>
+        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />
+      </RequestIdContext.Provider>
     </NonceContext.Provider>
   );
   const respond = (body: string, status: number) => {
@@ -170,7 +177,7 @@ export default function handleRequest(
       },
       onError(error: unknown) {
         responseStatusCode = 500;
-        if (shellRendered) console.error(error);
+        if (shellRendered) log.error({ err: error }, "render failed");
       },
     });
     setTimeout(abort, ABORT_DELAY);

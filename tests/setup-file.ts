@@ -8,17 +8,28 @@ base.pathname = `/t_${process.env.VITEST_POOL_ID ?? "0"}_${randomBytes(4).toStri
 process.env.MONGODB_URI = base.toString();
 process.env.DATA_DIR ??= `.tmp/vitest-data-${process.env.VITEST_POOL_ID ?? "0"}`;
 
-// Any console.error during a test is a failure: errors must be handled, not logged and ignored.
+// Any error logged during a test (console.error, or the app's log at error or fatal) is a failure:
+// errors must be handled, not logged and ignored. The log is imported here, after the database's
+// variables are set, since it reads the environment.
 let errors: string[] = [];
-beforeEach(() => {
+const logLevels = ["error", "fatal"] as const;
+beforeEach(async () => {
   errors = [];
   vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
     errors.push(format(...args));
   });
+  const { log } = await import("../app/utils/log.server");
+  for (const level of logLevels) {
+    vi.spyOn(log, level).mockImplementation(((...args: unknown[]) => {
+      errors.push(format(...args));
+    }) as typeof log.error);
+  }
 });
-afterEach(() => {
+afterEach(async () => {
   vi.mocked(console.error).mockRestore();
+  const { log } = await import("../app/utils/log.server");
+  for (const level of logLevels) vi.mocked(log[level]).mockRestore();
   if (errors.length > 0) {
-    throw new Error(`console.error was called during the test:\n${errors.join("\n")}`);
+    throw new Error(`an error was logged during the test:\n${errors.join("\n")}`);
   }
 });

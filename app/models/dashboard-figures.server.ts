@@ -15,6 +15,7 @@ import {
 import { defineModel } from "./define-model.server";
 import { countSentSince, sumEstimatedCosts } from "./estimate.server";
 import type { OwnerScope } from "./owner-scope.server";
+import { log } from "~/utils/log.server";
 
 // Reading, building and checking the per-account dashboard counters that dashboard-tally keeps
 // (docs/decisions/0031).
@@ -145,7 +146,7 @@ const building = new Map<string, Promise<unknown>>();
 function startBuild(key: string, build: () => Promise<unknown>) {
   if (building.has(key)) return;
   const run = build()
-    .catch((error: unknown) => console.error(`dashboard figures: building ${key} failed (the next read tries again):`, error))
+    .catch((error: unknown) => log.error({ err: error }, `dashboard figures: building ${key} failed (the next read tries again)`))
     .finally(() => building.delete(key));
   building.set(key, run);
 }

@@ -1,5 +1,6 @@
 import mongoose, { type Query, type Schema, type Types } from "mongoose";
 import { ASSESSMENT_STATUSES, type AssessmentStatus } from "~/schemas/assessment";
+import { log } from "~/utils/log.server";
 
 // The dashboard's figures kept as per-account counters (docs/decisions/0031). Each assessment holds
 // in `tally` what it adds to its owner's counters; after every write through the Assessment model
@@ -162,7 +163,7 @@ async function settleAll(ids: (Types.ObjectId | string)[]) {
     try {
       await settleAssessment(id);
     } catch (error) {
-      console.error(`dashboard figures: assessment ${String(id)} not settled (run scripts/dashboard-aggregates.mjs --verify):`, error);
+      log.error({ err: error }, `dashboard figures: assessment ${String(id)} not settled (run scripts/dashboard-aggregates.mjs --verify)`);
     }
   }
 }
@@ -173,7 +174,7 @@ async function takeBack(docs: Pick<TalliedFields, "ownerId" | "tally">[]) {
     try {
       await applyIncrement(doc.ownerId, incrementFor(doc.tally, undefined));
     } catch (error) {
-      console.error("dashboard figures: a deleted assessment's tally not taken back:", error);
+      log.error({ err: error }, "dashboard figures: a deleted assessment's tally not taken back");
     }
   }
 }

@@ -43,7 +43,7 @@ export function openApiDocument() {
       title: "DamageIQ API",
       version: "1.0.0",
       description:
-        "The JSON API behind the dealer, vendor and admin screens. Sign in with a session cookie (`POST /api/admin/login`) or send an API token (Settings → Security → Personal API tokens) as `Authorization: Bearer <token>`. Errors answer `{message, errors?}`; creating POSTs take an `Idempotency-Key`.",
+        "The JSON API behind the dealer, vendor and admin screens. Sign in with a session cookie (`POST /api/admin/login`) or send an API token (Settings → Security → Personal API tokens) as `Authorization: Bearer <token>`. Errors answer `{message, errors?}`; creating POSTs take an `Idempotency-Key`. Every answer carries `X-Request-Id`: the request's own when it sent one of 1–128 letters, digits and `_.:@-`, else a new one; the server's log lines for the request carry it, and a 500's body repeats it as `requestId`.",
     },
     servers: [{ url: "/" }],
   });

@@ -20,6 +20,10 @@ export const ErrorBody = z
       .record(z.string())
       .optional()
       .openapi({ description: "The first message per field, keyed by the field's dotted path", example: { firstName: "First name is required" } }),
+    requestId: z
+      .string()
+      .optional()
+      .openapi({ description: "On an unexpected failure (500): the request's id, as in X-Request-Id and the server's log; quote it when reporting the problem" }),
   })
   .openapi("Error");
 

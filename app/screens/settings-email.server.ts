@@ -4,6 +4,7 @@ import { getMailServerSettings, saveMailServerSettings, testConnection } from "~
 import { redirectWithToast } from "~/services/session.server";
 import { handleForm } from "~/utils/forms.server";
 import { isRefusal } from "~/utils/domain-errors";
+import { log } from "~/utils/log.server";
 
 const TAB_URL = "/settings?tab=email";
 
@@ -24,7 +25,7 @@ export async function emailTabAction(actor: Actor, request: Request, form: FormD
       });
     } catch (error) {
       if (isRefusal(error) && error.status >= 500) throw error;
-      console.warn("email connection test failed:", error);
+      log.warn({ err: error }, "email connection test failed");
       return redirectWithToast(request, TAB_URL, EMAIL_TOASTS.connectionError);
     }
   }

@@ -24,7 +24,7 @@ import { checkSecondFactor } from "./two-factor.server";
 import { Invalid, TooMany, Unauthenticated, Unavailable } from "~/utils/domain-errors";
 import { invalidInput, jsonError, setPrivateCaching } from "~/utils/http.server";
 import { assertSameOrigin, isApiRequest, isOwnPagePost } from "~/utils/request.server";
-import { requestMemo } from "~/utils/request-scope.server";
+import { requestMemo, requestScope } from "~/utils/request-scope.server";
 import type { Actor } from "./actor";
 import { sendLoginNotification } from "./outbox.server";
 import {
@@ -285,7 +285,13 @@ export async function logout(request: Request) {
 export const endAllSessions = (userId: string) => deleteUserSessions(userId);
 
 /** Resolves the caller from a Bearer API token or the session cookie; null when anonymous. Once per request. */
-export const getActor = requestMemo(resolveActor);
+export const getActor = requestMemo(async (request: Request) => {
+  const actor = await resolveActor(request);
+  // The request's access log line names its account (server.mjs).
+  const scope = requestScope();
+  if (scope && actor) scope.accountId = actor.id;
+  return actor;
+});
 
 async function resolveActor(request: Request): Promise<Actor | null> {
   const authorization = request.headers.get("Authorization");

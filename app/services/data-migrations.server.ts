@@ -6,6 +6,7 @@ import { isDbUnavailableError } from "~/utils/db-errors.server";
 import { db } from "~/utils/db.server";
 import { isRefusal } from "~/utils/domain-errors";
 import { migratePhotoPrints } from "./reused-photos.server";
+import { log } from "~/utils/log.server";
 
 /**
  * Data written by earlier versions, brought to what the code now means (docs/decisions/0018). Each
@@ -44,11 +45,11 @@ export async function runDataMigrations() {
   for (const step of steps) {
     try {
       const changed = await step.run();
-      if (changed > 0) console.info(`data migration "${step.name}": ${changed} document(s) updated`);
+      if (changed > 0) log.info(`data migration "${step.name}": ${changed} document(s) updated`);
     } catch (error) {
       // A database still starting: the next start-up does it (every step is idempotent).
       if (!isDbUnavailableError(error) && !isRefusal(error)) throw error;
-      console.warn(`data migration "${step.name}" postponed: the database is unavailable`);
+      log.warn(`data migration "${step.name}" postponed: the database is unavailable`);
     }
   }
 }

@@ -19,6 +19,7 @@ import { closePooledTransports, type MailRoute, mailRouteFor, pooledTransport } 
 import { alertUnknownDelivery, notifyDeliveryFailed, outboxes, wakeOutbox } from "./outbox.server";
 import { storage } from "./storage/backend.server";
 import { emitEvent, estimateEventData, estimateOrderKey } from "./webhooks.server";
+import { log as appLog } from "~/utils/log.server";
 
 /**
  * Delivering the outbox (docs/decisions/0011). A send writes one document — the log entry,
@@ -203,7 +204,7 @@ export class MailOutbox {
         }
         if (this.running.size < this.concurrency) claimed = await this.claimOne();
       } catch (error) {
-        if (!isDbUnavailableError(error) && !isRefusal(error)) console.warn("mail outbox:", error);
+        if (!isDbUnavailableError(error) && !isRefusal(error)) appLog.warn({ err: error }, "mail outbox");
       }
       if (claimed || this.stopping || this.doze.woken) continue;
       await this.doze.sleep(this.pollMs);
@@ -217,7 +218,7 @@ export class MailOutbox {
     const task: Promise<void> = this.deliver(log, claim)
       .catch((error: unknown) => {
         // Recording failed (database away): the lease runs out and recovery settles the attempt.
-        if (!isDbUnavailableError(error) && !isRefusal(error)) console.warn(`mail outbox: ${String(log._id)}:`, error);
+        if (!isDbUnavailableError(error) && !isRefusal(error)) appLog.warn({ err: error, emailLogId: String(log._id) }, "mail outbox: a message failed");
       })
       .finally(() => {
         this.running.delete(task);

@@ -7,6 +7,7 @@ import { sweepStaleUploads } from "./storage/sweep.server";
 import { sweepExpiredIdempotencyKeys } from "./idempotency.server";
 import { finishDeletions } from "./users.server";
 import { isRefusal } from "~/utils/domain-errors";
+import { log } from "~/utils/log.server";
 
 const FIRST_RUN_AFTER_MS = 60 * 1000;
 const RUN_EVERY_MS = 60 * 60 * 1000;
@@ -39,7 +40,7 @@ export function startHousekeeping({ firstRunAfterMs = FIRST_RUN_AFTER_MS, runEve
       void runHousekeeping()
         .catch((error: unknown) => {
           // A database outage is reported by /healthz already; anything else is worth a line.
-          if (!isDbUnavailableError(error) && !isRefusal(error)) console.warn("housekeeping failed:", error);
+          if (!isDbUnavailableError(error) && !isRefusal(error)) log.warn({ err: error }, "housekeeping failed");
         })
         .finally(() => {
           if (!stopped) schedule(runEveryMs);

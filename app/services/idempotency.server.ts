@@ -12,6 +12,7 @@ import { idempotencyKeySchema } from "~/schemas/email";
 import { dbNow, dbNowMs } from "~/utils/db-clock.server";
 import type { Actor } from "./actor";
 import { Conflict, Invalid } from "~/utils/domain-errors";
+import { log } from "~/utils/log.server";
 
 /**
  * `Idempotency-Key` on the API's creating POSTs (docs/decisions/0017, README "JSON API"). The key is
@@ -116,6 +117,6 @@ export async function idempotentPost(actor: Actor, request: Request, run: () => 
     status: response.status,
     contentType: response.headers.get("Content-Type") ?? "application/json",
     answer: await response.clone().text(),
-  }).catch((error: unknown) => console.error("Could not keep an idempotent answer", error));
+  }).catch((error: unknown) => log.error({ err: error }, "Could not keep an idempotent answer"));
   return response;
 }

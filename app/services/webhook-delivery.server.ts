@@ -33,6 +33,7 @@ import { postWebhook } from "./webhook-post.server";
 import { notifyWebhookDisabled } from "./outbox.server";
 import { fanOutEvent, onWebhookEmitted, signatures, signingSecrets, webhookIdOf } from "./webhooks.server";
 import { isRefusal } from "~/utils/domain-errors";
+import { log } from "~/utils/log.server";
 
 /**
  * The webhook worker (docs/decisions/0022), one per instance (in the housekeeping process): claims
@@ -125,7 +126,7 @@ export class WebhookWorker {
         const free = this.concurrency - this.held;
         if (free >= Math.ceil(this.concurrency / 2) || this.held === 0) claimed = await this.claim(free);
       } catch (error) {
-        if (!isDbUnavailableError(error) && !isRefusal(error)) console.warn("webhooks:", error);
+        if (!isDbUnavailableError(error) && !isRefusal(error)) log.warn({ err: error }, "webhooks");
       }
       if (this.stopping) break;
       // More may be due at once; a full house waits for a running attempt to finish (it wakes us).
@@ -230,7 +231,7 @@ export class WebhookWorker {
       const task: Promise<void> = this.sendInOrder(mine, chain, endpointById, eventById, claimToken)
         .catch((error: unknown) => {
           // Recording failed (database away): the lease runs out and the attempt is due again.
-          if (!isDbUnavailableError(error) && !isRefusal(error)) console.warn("webhooks:", error);
+          if (!isDbUnavailableError(error) && !isRefusal(error)) log.warn({ err: error }, "webhooks");
         })
         .finally(() => {
           this.running.delete(task);

@@ -13,10 +13,10 @@ let offsetMs = 0;
 export const dbNowMs = () => Date.now() + offsetMs;
 export const dbNow = () => new Date(dbNowMs());
 
-/** The commands tried for the time; once one answers, only that one (the embedded engine logs an error for `hello`). */
+/** The commands tried for the time; once one answers, only that one (`serverStatus` for servers without `hello`). */
 let clockCommands: Record<string, 1>[] = [{ hello: 1 }, { serverStatus: 1 }];
 
-/** Measures the offset (MongoDB answers `hello` with its time, the embedded engine `serverStatus`). */
+/** Measures the offset (MongoDB and the embedded engine answer `hello` with their time). */
 export async function measureDbClock() {
   const admin = mongoose.connection.db?.admin();
   if (!admin) return offsetMs;

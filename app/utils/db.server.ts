@@ -6,6 +6,7 @@ import { retiredIndexesOf } from "./retired-indexes.server";
 import { followDbClock } from "./db-clock.server";
 import { env } from "./env.server";
 import { startEmbeddedDb, type EmbeddedDb } from "./embedded-db.server";
+import { log } from "./log.server";
 
 // Injection defence: filters built from request data never carry operators,
 // and unknown paths in filters are dropped.
@@ -46,7 +47,7 @@ export const startEmbedded = async () => {
     },
   });
   // Said at every start: tools pointed at it (a shell, a backup) need the address.
-  console.log(`Embedded database: ${database.uri} (data in ${path.join(env.DATA_DIR, "db")}; the port stays the same across restarts)`);
+  log.info(`Embedded database: ${database.uri} (data in ${path.join(env.DATA_DIR, "db")}; the port stays the same across restarts)`);
   return database;
 };
 
@@ -74,7 +75,7 @@ async function untilDone(state: DbState, step: () => Promise<unknown>) {
       return true;
     } catch (error) {
       const message = (error as Error).message;
-      if (message !== state.lastError) console.error(`Database not reachable yet (${message}); trying again until it is.`);
+      if (message !== state.lastError) log.error(`Database not reachable yet (${message}); trying again until it is.`);
       state.lastError = message;
       await new Promise((r) => setTimeout(r, retryDelayMs(attempt)));
     }
@@ -131,7 +132,7 @@ async function createIndexes() {
       const present = new Set((await model.collection.indexes()).map((index) => index.name));
       for (const name of retiredIndexesOf(model)) if (present.has(name)) await model.collection.dropIndex(name);
     } catch (error) {
-      console.error(`Could not build the indexes of ${model.collection.collectionName}: ${(error as Error).message}`);
+      log.error(`Could not build the indexes of ${model.collection.collectionName}: ${(error as Error).message}`);
     }
   }
 }

@@ -88,6 +88,8 @@ export const envSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
     PORT: port(3000),
+    /** The least severe log line written (one JSON line each; human-readable in development). */
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     DATA_DIR: z.string().min(1).default("./data"),
     MONGODB_URI: optionalString.pipe(
       z

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { serviceUnavailable } from "./db-errors.server";
 import { Conflict, DatabaseUnavailable, DuplicateKey, Forbidden, Invalid, NotFound, onField, TooMany, Unauthenticated, Unavailable } from "./domain-errors";
 import { answeringDomainErrors, apiAnswer, jsonError, screenAnswer } from "./http.server";
@@ -106,5 +106,22 @@ describe("answeringDomainErrors", () => {
     expect(thrown).toBeInstanceOf(Response);
     expect(await read(thrown as Response)).toMatchObject({ status: 404, body: { message: "Assessment not found" } });
     await expect((served.action as () => Promise<unknown>)()).rejects.toThrow("boom");
+  });
+});
+
+describe("api(): an unexpected error", () => {
+  it("answers 500 with the request's id, and logs the error under that id", async () => {
+    const { api } = await import("./http.server");
+    const { log } = await import("./log.server");
+    const { runInRequestScope } = await import("./request-scope.server");
+    // The suite's setup fails a test that logs an error: this one is expected, and checked.
+    vi.mocked(log.error).mockImplementationOnce(() => {});
+    const handler = api(async () => {
+      throw new Error("the disk said no");
+    });
+    const response = await runInRequestScope(() => handler({ request: new Request("http://localhost/api/contacts") }), { requestId: "req-500-check" });
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({ message: "Internal Server Error", requestId: "req-500-check" });
+    expect(vi.mocked(log.error)).toHaveBeenCalledWith({ err: expect.objectContaining({ message: "the disk said no" }) }, "unhandled error");
   });
 });

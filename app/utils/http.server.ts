@@ -4,6 +4,8 @@ import { isDbUnavailableError, isStorageUnavailableError, serviceUnavailable } f
 import { diskFull, isDiskFullError } from "./disk.server";
 import { DatabaseUnavailable, DiskFull, DomainError, Invalid, Stale, type FieldErrors } from "./domain-errors";
 import { etagOf } from "./entity-tags";
+import { log } from "./log.server";
+import { requestScope } from "./request-scope.server";
 
 export type { FieldErrors };
 
@@ -140,8 +142,10 @@ export function api<Args extends { request: Request }>(handler: (args: Args) => 
       if (answer) return answer;
       if (isDbUnavailableError(error) || isStorageUnavailableError(error)) return serviceUnavailable();
       if (isDiskFullError(error)) return diskFull();
-      console.error(error);
-      return jsonError(500, "Internal Server Error");
+      log.error({ err: error }, "unhandled error");
+      // The id the log line carries, for the caller to quote (also in the X-Request-Id header).
+      const requestId = requestScope()?.requestId;
+      return json({ message: "Internal Server Error", ...(requestId ? { requestId } : {}) }, { status: 500 });
     }
   };
   return async (args: Args): Promise<Response> => {

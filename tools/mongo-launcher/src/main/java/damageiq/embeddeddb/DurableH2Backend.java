@@ -162,6 +162,9 @@ final class DurableH2Backend extends H2Backend {
     }
 
     private Document runCommand(Channel channel, String databaseName, String command, Document query) {
+        if (command.equals("hello")) {
+            return hello(channel, databaseName, query);
+        }
         if (!isWrite(command, query)) {
             return super.handleCommand(channel, databaseName, command, query);
         }
@@ -215,6 +218,16 @@ final class DurableH2Backend extends H2Backend {
             LoggerFactory.getLogger(DurableH2Backend.class).error("commit failed, the store closed; exiting to reopen it", e);
             Runtime.getRuntime().halt(3);
         }
+    }
+
+    /**
+     * MongoDB 4.4's name for isMaster (what a client asks for the server's time or role): answered as
+     * isMaster is, where mongo-java-server logged a stack trace at every start (no such command).
+     */
+    private Document hello(Channel channel, String databaseName, Document query) {
+        Document answer = super.handleCommand(channel, databaseName, "isMaster", query);
+        answer.put("isWritablePrimary", Boolean.TRUE);
+        return answer;
     }
 
     private static boolean isWrite(String command, Document query) {
