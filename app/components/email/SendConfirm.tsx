@@ -3,39 +3,33 @@ import { Button } from "#mantine/components/Button/Button";
 import { Group } from "#mantine/components/Group/Group";
 import { Stack } from "#mantine/components/Stack/Stack";
 import { Text } from "#mantine/components/Text/Text";
-import { Link, useSubmit } from "@remix-run/react";
-import { ValidatedForm } from "remix-validated-form";
-import { sendConfirmValidator } from "~/schemas/email";
+import { Form, Link, useNavigation, useSubmit } from "@remix-run/react";
 import type { SendPreview } from "~/services/email-send-preview.server";
 import { useT } from "~/utils/i18n";
 import { FormError } from "../form/fields/FormError";
-import { SelectField } from "../form/fields/SelectField";
-import { SubmitButton } from "../form/fields/SubmitButton";
+import { NativeSelect } from "../form/NativeSelect";
 import { EmailPreview } from "./EmailPreview";
 import { SendKeyField } from "./SendKeyField";
-
-const SEND_CONFIRM_FORM_ID = "send-confirm-form";
 
 /**
  * The confirm step before an estimate leaves (issue 40 item 3): to whom, with which template, the
  * email as it will read, the PDF it carries, and a warning when the estimate was not analysed or
  * its cost is TBD. Everything the send needs rides in the form, so without JavaScript it is the
  * second step of a two-step form; "Update Preview" shows another template (with JavaScript, picking
- * one does it).
+ * one does it). A plain form, not the form library: its only field is a select the server checks
+ * (sendConfirmSchema), and the library would make /send the one screen loading it at first, which
+ * reshaped every screen's shared chunks (decision 0039).
  */
 export function SendConfirm({ preview, returnTo, formError }: { preview: SendPreview; returnTo: string; formError?: string | null }) {
   const t = useT();
   const submit = useSubmit();
-  // The form's state is kept per form id: one per template shown, so a new preview starts from its own pick.
-  const formId = `${SEND_CONFIRM_FORM_ID}-${preview.templateId || "default"}`;
+  const navigation = useNavigation();
+  const step = navigation.state === "submitting" ? navigation.formData?.get("step") : null;
   return (
-    <ValidatedForm
-      key={formId}
-      id={formId}
-      validator={sendConfirmValidator}
-      defaultValues={{ templateId: preview.templateId }}
+    <Form
+      // A new preview starts from its own template's pick.
+      key={preview.templateId || "default"}
       method="post"
-      noValidate
       preventScrollReset
       onChange={(event) => {
         const field = event.target as HTMLSelectElement;
@@ -74,17 +68,19 @@ export function SendConfirm({ preview, returnTo, formError }: { preview: SendPre
           {preview.assessmentTitle}
         </Text>
         <Group align="flex-end" wrap="wrap">
-          <SelectField
+          <NativeSelect
+            id="templateId"
             name="templateId"
             label={t("Template")}
+            defaultValue={preview.templateId}
             data={[
-              { value: "", label: t("Default template") },
+              { value: "", label: "Default template" },
               ...preview.templates.map((o) => ({ value: o.id, label: o.isDefault ? `${o.name} (default)` : o.name })),
             ]}
           />
-          <SubmitButton formId={formId} name="step" value="review" variant="default">
+          <Button type="submit" name="step" value="review" variant="default" loading={step === "review"}>
             {t("Update Preview")}
-          </SubmitButton>
+          </Button>
         </Group>
         <EmailPreview preview={{ subject: preview.message.subject, html: preview.message.html, warnings: [], error: null }} title={t("Preview")} />
         <Text size="sm">
@@ -97,11 +93,11 @@ export function SendConfirm({ preview, returnTo, formError }: { preview: SendPre
           <Button component={Link} to={returnTo} preventScrollReset variant="default">
             {t("Cancel")}
           </Button>
-          <SubmitButton formId={formId} name="step" value="send">
+          <Button type="submit" name="step" value="send" loading={step === "send"}>
             {t("Send Email")}
-          </SubmitButton>
+          </Button>
         </Group>
       </Stack>
-    </ValidatedForm>
+    </Form>
   );
 }
