@@ -75,7 +75,7 @@ export function SendConfirm({ preview, returnTo, formError }: { preview: SendPre
             defaultValue={preview.templateId}
             data={[
               { value: "", label: "Default template" },
-              ...preview.templates.map((o) => ({ value: o.id, label: o.isDefault ? `${o.name} (default)` : o.name })),
+              ...preview.templates.map((o) => ({ value: o.id, label: o.isDefault ? t("{{name}} (default)", { name: o.name }) : o.name })),
             ]}
           />
           <Button type="submit" name="step" value="review" variant="default" loading={step === "review"}>
