@@ -36,6 +36,11 @@ test("Compose to another contact asks to make them the estimate's customer", asy
 
   await confirm.check();
   await dialog(page).getByRole("button", { name: "Send Email" }).click();
+  // The confirm step shows who it goes to and says they become the customer; nothing sent yet.
+  await expect(dialog(page).getByTestId("send-recipient")).toHaveText("John Roe <john.roe@example.com>");
+  await expect(dialog(page).getByText("John Roe becomes this estimate's customer.")).toBeVisible();
+  expect(await emails()).toBe(0);
+  await dialog(page).getByTestId("send-confirm").getByRole("button", { name: "Send Email" }).click();
   await expect(page.getByRole("tab", { name: /Email Logs \(1\)/ })).toBeVisible();
   expect(await emails()).toBe(1);
   const stored = await mongoose.connection.collection("assessments").findOne({ _id: new mongoose.Types.ObjectId(assessmentId) });

@@ -87,6 +87,7 @@ test("create a template with its preview, send an estimate, see the log turn sen
   // mail server: the message is saved to the local drop, and nothing claims it was sent.
   await page.goto(`/estimates?view=${assessmentId}`);
   await dialog(page).getByRole("button", { name: "Email", exact: true }).click();
+  await page.getByTestId("send-confirm").getByRole("button", { name: "Send Email" }).click();
   await expectToast(page, "Email Saved, Not Sent", "the estimate was saved to the local mail drop in the app's storage (outbox/) instead of being sent");
   await expectLogStatus(page, "saved (local drop, not sent)");
   const log = page.getByRole("listitem", { name: "Estimate for Jane" });
@@ -112,6 +113,8 @@ test("create a template with its preview, send an estimate, see the log turn sen
   await dialog(page).getByLabel("Contact").selectOption({ label: "Jane Doe <jane.doe@example.com>" });
   await dialog(page).getByLabel("Additional Message").fill("We can start on Monday.");
   await dialog(page).getByRole("button", { name: "Send Email" }).click();
+  await expect(dialog(page).frameLocator("iframe").getByText("We can start on Monday.")).toBeVisible();
+  await dialog(page).getByTestId("send-confirm").getByRole("button", { name: "Send Email" }).click();
   await expectToast(page, "Email Saved, Not Sent", "No mail server is configured");
   await expectLogStatus(page, "saved (local drop, not sent)");
   await expect(page.getByRole("tab", { name: "Email Logs (2)" })).toBeVisible();

@@ -160,6 +160,8 @@ for (const width of [1366, 360]) {
     expect(saved.status()).toBe(200);
     await page.goto(`/estimates?view=${id}`);
     await estimate.getByRole("button", { name: "Email" }).click();
+    await expect(page.getByTestId("send-recipient")).toHaveText("Carla Customer <carla@example.com>");
+    await page.getByTestId("send-confirm").getByRole("button", { name: "Send Email" }).click();
     await expectToast(page, "Email Sent", "Estimate has been sent successfully.");
     await step("sent");
     await expect.poll(() => mail.received.filter((m) => m.envelope.to.includes("carla@example.com")).length, { timeout: 20_000 }).toBeGreaterThan(0);

@@ -189,6 +189,7 @@ export const routes: readonly RouteEntry[] = [
   { file: "settings.logo.ts", kind: "screen", path: "/settings/logo", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
   { file: "settings.import.ts", kind: "screen", path: "/settings/import", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
   { file: "_app.email.tsx", kind: "screen", path: "/email", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
+  { file: "_app.send.tsx", kind: "screen", path: "/send", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
   { file: "_app.vendor-ai-training.tsx", kind: "screen", path: "/vendor-ai-training", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
   { file: "_app.ai-training.tsx", kind: "screen", path: "/ai-training", methods: { GET: ADMIN, POST: ADMIN } },
   { file: "_app.admin-settings.tsx", kind: "screen", path: "/admin-settings", methods: { GET: ADMIN, POST: ADMIN } },

@@ -40,8 +40,19 @@ export function lazyComponent<P extends object>(key: string, load: () => Promise
   return LazyComponent;
 }
 
-/** For entry.client: loads the code of every lazy component the server rendered into this page. */
-export function preloadServerRendered() {
-  const keys = [...document.querySelectorAll("template[data-lazy]")].map((el) => el.getAttribute("data-lazy") ?? "");
-  return Promise.all(keys.map((key) => loaders.get(key)?.()));
+/**
+ * For entry.client: loads the code of every lazy component the server rendered into this page.
+ * One lazy component can render another (the upload dialog's LazyModal): the inner one's loader is
+ * registered only when the outer one's code has run, which depends on how the build groups the
+ * chunks, so it loads in rounds until no marked loader is left. A marker whose loader never
+ * appears would leave that part to hydrate through Suspense (a mismatch, React error 418).
+ */
+export async function preloadServerRendered() {
+  const pending = new Set([...document.querySelectorAll("template[data-lazy]")].map((el) => el.getAttribute("data-lazy") ?? ""));
+  for (;;) {
+    const ready = [...pending].filter((key) => loaders.has(key));
+    if (ready.length === 0) return;
+    for (const key of ready) pending.delete(key);
+    await Promise.all(ready.map((key) => loaders.get(key)!()));
+  }
 }

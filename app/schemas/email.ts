@@ -95,6 +95,27 @@ export const composeEmailSchema = sendEmailSchema.extend({
 });
 export const composeEmailValidator = withZod(composeEmailSchema);
 
+/**
+ * The confirm step before an estimate leaves (issue 40 item 3): everything the send needs rides in the
+ * form (JavaScript off, it is a two-step form), `step` says whether to show it again (another template)
+ * or send. `returnTo` is where the sent toast shows: a path on this site only.
+ */
+export const sendConfirmSchema = composeEmailSchema.extend({
+  step: z.enum(["review", "send"], { errorMap: () => ({ message: "Unknown step" }) }).default("review"),
+  returnTo: z.preprocess(
+    (v) => (v === "" || v === null ? undefined : v),
+    z.string().max(2000).regex(/^\/(?![/\\])/, "Return address must be a path on this site").optional(),
+  ),
+});
+export type SendConfirmInput = z.infer<typeof sendConfirmSchema>;
+export const sendConfirmValidator = withZod(sendConfirmSchema);
+
+/** The estimate PDF's file name as the email attaches it (shown on the confirm step). */
+export const estimateAttachmentName = (assessmentId: string) => `estimate-${assessmentId}.pdf`;
+
+/** The Compose confirmation's label: the recipient becomes the estimate's customer. */
+export const makeCustomerLabel = (name: string) => `Make ${name} this estimate's customer`;
+
 /** A send to someone other than the estimate's customer, without the confirmation (issue 40 item 1). */
 export const recipientNotCustomerMessage = (customer: string, recipient: string) =>
   `This estimate's customer is ${customer}, not ${recipient}. To send it to ${recipient}, make ${recipient} this estimate's customer.`;

@@ -79,7 +79,7 @@ export async function dashboardAction(actor: Actor, request: Request) {
         return { title: "Assessment Rejected", message: REJECTED_MESSAGE, vars: { title: a.title } };
       });
     case "send":
-      return sendEstimateFromScreen(actor, request, id, form, "/");
+      return sendEstimateFromScreen(actor, request, id, "/");
     default:
       return redirect("/");
   }

@@ -2,11 +2,9 @@ import { json } from "@remix-run/node";
 import { findContacts } from "~/models/contact.server";
 import { findTemplates } from "~/models/email-template.server";
 import { scopeFor } from "~/models/owner-scope.server";
-import { composeEmailValidator, EMAIL_TOASTS, emailTemplateValidator, type EmailTemplateInput } from "~/schemas/email";
+import { EMAIL_TOASTS, emailTemplateValidator, type EmailTemplateInput } from "~/schemas/email";
 import { listAssessments } from "~/services/assessments.server";
 import type { Actor } from "~/services/actor";
-import { sendEstimateEmail } from "~/services/email-send.server";
-import { publicOrigin } from "~/services/storage/names.server";
 import { emailLogsPage, emailLogStats, getEmailLog } from "~/services/email-logs.server";
 import { SAMPLE_CONTEXT, renderTemplate } from "~/services/email-render.server";
 import {
@@ -24,7 +22,7 @@ import { handleForm } from "~/utils/forms.server";
 import { EMAIL_LIST_PARAMS, readEmailDialog, readEmailTab } from "~/utils/email-url";
 import { jsonError, screenAnswer } from "~/utils/http.server";
 import { listReturnTo, nullIfNotFound, readListUrl, writeAndReturn } from "./list-screen.server";
-import { formSendKey } from "./send-estimate.server";
+import { confirmOrSend } from "./send-estimate.server";
 
 /** Cards per page of either tab. */
 export const EMAIL_PAGE_SIZE = 24;
@@ -162,15 +160,8 @@ export async function emailCenterAction(actor: Actor, request: Request) {
         "Failed to delete template",
       );
     case "send":
-      return handleForm(
-        request,
-        composeEmailValidator,
-        async ({ assessmentId, ...input }) => {
-          const { via } = await sendEstimateEmail(actor, assessmentId, input, formSendKey(form), { origin: publicOrigin(request) });
-          return redirectWithToast(request, "/email?tab=logs", via === "drop" ? EMAIL_TOASTS.saved : EMAIL_TOASTS.sent);
-        },
-        form,
-      );
+      // Compose's first submit shows the confirm step in the dialog; its second sends (issue 40 item 3).
+      return confirmOrSend(actor, request, form, "/email?tab=logs");
     default:
       throw jsonError(400, "Unknown action");
   }

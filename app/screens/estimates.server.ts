@@ -145,7 +145,7 @@ export async function estimatesAction(actor: Actor, request: Request) {
         "Only a completed or reviewed assessment can be rejected",
       );
     case "email":
-      return sendEstimateFromScreen(actor, request, id, form, toDetail(id));
+      return sendEstimateFromScreen(actor, request, id, toDetail(id));
     case "revoke-link":
       return writeAndReturn(
         request,

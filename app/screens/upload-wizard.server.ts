@@ -96,7 +96,7 @@ export async function uploadWizardAction(actor: Actor, request: Request) {
     case "retry":
       return submitDetails(actor, request, form, id);
     case "send":
-      return sendEstimateFromScreen(actor, request, id, form, assessmentUrl(id));
+      return sendEstimateFromScreen(actor, request, id, assessmentUrl(id));
     default:
       // "New Assessment": the files went with the last assessment, so the wizard starts empty.
       return redirect("/upload");

@@ -5,6 +5,7 @@ import MailComposer from "nodemailer/lib/mail-composer";
 import type Mail from "nodemailer/lib/mailer";
 import { transitionAssessment } from "~/models/assessment.server";
 import { claimNextLog, type DeliveryClaim, EmailLog, type EmailLogRecord, findAbandonedLogs, recordAccepted, recordFailed, recordUnknown, renewLogLease, settleAbandoned } from "~/models/email-log.server";
+import { estimateAttachmentName } from "~/schemas/email";
 import { dbNow, dbNowMs } from "~/utils/db-clock.server";
 import { isDbUnavailableError } from "~/utils/db-errors.server";
 import { db } from "~/utils/db.server";
@@ -43,7 +44,7 @@ async function estimateAttachment(log: EmailLogRecord): Promise<Mail.Attachment[
     if (error instanceof NotFound) throw new PermanentMailError("The assessment was deleted");
     throw error;
   }
-  return [{ filename: `estimate-${String(log.assessmentId)}.pdf`, content: Buffer.from(await pdf.arrayBuffer()), contentType: "application/pdf" }];
+  return [{ filename: estimateAttachmentName(String(log.assessmentId)), content: Buffer.from(await pdf.arrayBuffer()), contentType: "application/pdf" }];
 }
 
 /**

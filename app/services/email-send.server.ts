@@ -27,7 +27,7 @@ import { escapeHtml, linkOrigin, queue } from "./outbox.server";
 const SENDABLE = new Set(["completed", "reviewed", "sent"]);
 
 /** The variables of a message about this assessment to this contact. */
-function contextFor(assessment: AssessmentJson, contact: { firstName: string; lastName: string; email: string }, additionalMessage?: string, estimateLink?: string) {
+export function contextFor(assessment: AssessmentJson, contact: { firstName: string; lastName: string; email: string }, additionalMessage?: string, estimateLink?: string) {
   return {
     contact: { firstName: contact.firstName, lastName: contact.lastName, email: contact.email },
     assessment: {
@@ -69,30 +69,14 @@ export async function sendEstimateEmail(
     if (first?.requestHash && first.requestHash !== requestHash) throw keyReused();
     if (first) return { log: (await present(actor, [first]))[0], created: false, via };
   }
-  if (!SENDABLE.has(assessment.status)) {
-    throw new Conflict("Only a completed or reviewed assessment can be sent");
-  }
-  const scope = { ownerId };
-  const [contact, chosen] = await Promise.all([
-    findContact({ scope, id: input.contactId }),
-    input.templateId ? findTemplate({ scope, id: input.templateId }) : findDefaultTemplate({ ownerId }),
-  ]);
-  if (!contact) throw new Invalid("Contact not found", { fields: { contactId: "Contact not found" } });
-  // One address, as a contact's create and update check it (a stored list would mail everyone on it).
-  if (!contactSchema.shape.email.safeParse(contact.email).success) {
-    const message = "The contact's email is not a single valid address";
-    throw new Invalid(message, { fields: { contactId: message } });
-  }
-  if (input.templateId && !chosen) throw new Invalid("Template not found", { fields: { templateId: "Template not found" } });
-  const template = chosen ?? BUILT_IN_TEMPLATE;
+  const { contact, chosen, template } = await resolveSend(assessment, input);
   // The recipient is the customer of record: the page, PDF, terms and notices name the estimate's customer.
   await makeRecipientTheCustomer(actor, assessment, contact, input.makeRecipientCustomer ?? false);
   const recipient = { contactId: contact._id, firstName: contact.firstName, lastName: contact.lastName, email: contact.email };
   // The customer's page for this version (docs/decisions/0019): `{{estimateLink}}` in the template,
   // else a paragraph after it, so every estimate email carries it.
   const link = await createEstimateLink(actor, assessment.id, { via: "email", origin: origin ?? linkOrigin(), recipient });
-  const rendered = renderTemplate(ownerId, template, contextFor(assessment, contact, input.additionalMessage, link.url));
-  const message = usesEstimateLink(template) ? rendered : withEstimateLink(rendered, link.url);
+  const message = estimateMessage(ownerId, template, contextFor(assessment, contact, input.additionalMessage, link.url));
   const { record, created } = await queue({
     ownerId: new Types.ObjectId(ownerId),
     requestedBy: new Types.ObjectId(actor.id),
@@ -111,7 +95,48 @@ export async function sendEstimateEmail(
   return { log: (await present(actor, [record]))[0], created, via };
 }
 
-const fullName = (c: { firstName: string; lastName: string }) => `${c.firstName} ${c.lastName}`.trim();
+/**
+ * What a send needs, checked before anything is made (the confirm step checks the same): a sendable
+ * estimate, a contact with one address, the chosen template (else the default, else the built-in one).
+ */
+export async function resolveSend(assessment: AssessmentJson, input: SendEmailInput) {
+  if (!SENDABLE.has(assessment.status)) {
+    throw new Conflict("Only a completed or reviewed assessment can be sent");
+  }
+  const scope = { ownerId: assessment.ownerId };
+  const [contact, chosen] = await Promise.all([
+    findContact({ scope, id: input.contactId }),
+    input.templateId ? findTemplate({ scope, id: input.templateId }) : findDefaultTemplate({ ownerId: assessment.ownerId }),
+  ]);
+  if (!contact) throw new Invalid("Contact not found", { fields: { contactId: "Contact not found" } });
+  // One address, as a contact's create and update check it (a stored list would mail everyone on it).
+  if (!contactSchema.shape.email.safeParse(contact.email).success) {
+    const message = "The contact's email is not a single valid address";
+    throw new Invalid(message, { fields: { contactId: message } });
+  }
+  if (input.templateId && !chosen) throw new Invalid("Template not found", { fields: { templateId: "Template not found" } });
+  return { contact, chosen, template: chosen ?? BUILT_IN_TEMPLATE };
+}
+
+/** The message as it leaves: the template rendered, with the customer's link appended when the template has none. */
+export function estimateMessage(ownerId: string, template: { subject: string; htmlContent: string }, context: ReturnType<typeof contextFor>) {
+  const rendered = renderTemplate(ownerId, template, context);
+  return context.estimateLink && !usesEstimateLink(template) ? withEstimateLink(rendered, context.estimateLink) : rendered;
+}
+
+/**
+ * The refusal of a send to someone other than the estimate's customer without the sender's
+ * confirmation (409, nothing changed); null when the send may go. The confirm step asks it first.
+ */
+export async function recipientRefusal(assessment: AssessmentJson, contact: { _id: Types.ObjectId; firstName: string; lastName: string }, confirmed: boolean) {
+  const contactId = String(contact._id);
+  if (!assessment.contactId || assessment.contactId === contactId || confirmed) return null;
+  const current = (await findContact({ scope: { ownerId: assessment.ownerId }, id: assessment.contactId })) ?? null;
+  const message = recipientNotCustomerMessage(current ? fullName(current) : "another contact", fullName(contact));
+  return new Conflict(message, { fields: { makeRecipientCustomer: message } });
+}
+
+export const fullName = (c: { firstName: string; lastName: string }) => `${c.firstName} ${c.lastName}`.trim();
 
 /**
  * Before anything is sent, the estimate's customer is the recipient (docs/decisions/0035): one

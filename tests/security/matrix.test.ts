@@ -162,6 +162,9 @@ const ADMITTED: Record<string, number> = {
   "POST /admin-settings": 400,
   "POST /user-management": 400,
   "POST /upload": 302,
+  // The confirm step: without an estimate it goes back to Estimates (an empty form too, after its 400).
+  "GET /send": 302,
+  "POST /send": 302,
   "GET /settings/import": 302,
   "POST /settings/import": 302,
   // The logo's form posts back to Settings → Profile; its address alone goes there too.

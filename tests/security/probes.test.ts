@@ -82,6 +82,8 @@ function screenForm(route: RouteEntry, who: Account): Record<string, string> | u
     // The archive upload: a form without the file is sent back to the System tab.
     "/settings/import": {},
     "/settings/logo": {},
+    // The confirm step's "Update Preview": it sends nothing, so the probes leave no email behind.
+    "/send": { intent: "send", step: "review", assessmentId: who.docs.assessment ?? "", contactId: who.docs.contact ?? "", returnTo: "/estimates" },
     "/email": { intent: "create-template", name: "Probe", subject: "Hello {{contact.firstName}}", htmlContent: "<p>Hi</p>" },
     "/vendor-ai-training": { intent: "create-rule", damageType: "dent", severity: "major", basePrice: "100", laborRate: "80" },
     "/ai-training": { intent: "create", imageUrl: "/media/000000000000000000000000", damageType: "dent", severity: "minor", description: "d", estimatedCost: "1" },

@@ -1,4 +1,3 @@
-import { SendKeyField } from "../email/SendKeyField";
 import { Alert } from "#mantine/components/Alert/Alert";
 import { Anchor } from "#mantine/components/Anchor/Anchor";
 import { Badge } from "#mantine/components/Badge/Badge";
@@ -160,7 +159,6 @@ export function ResultCard({ assessment }: { assessment: AssessmentJson }) {
           </Button>
           <Form method="post">
             <input type="hidden" name="id" value={assessment.id} />
-            <SendKeyField id={assessment.id} />
             <Button type="submit" name="intent" value="send">
               {t("Send to Customer")}
             </Button>

@@ -1,4 +1,3 @@
-import { SendKeyField } from "../email/SendKeyField";
 import { ActionIcon } from "#mantine/components/ActionIcon/ActionIcon";
 import { Anchor } from "#mantine/components/Anchor/Anchor";
 import { Badge } from "#mantine/components/Badge/Badge";
@@ -111,7 +110,6 @@ function BoardButton({ intent, id, label, color }: { intent: string; id: string;
     <Form method="post" action="/?index" preventScrollReset>
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="id" value={id} />
-      {intent === "send" && <SendKeyField id={id} />}
       <Button type="submit" size="compact-xs" variant="light" color={color} loading={busy}>
         {label}
       </Button>

@@ -11,7 +11,8 @@ import { FormError } from "../form/fields/FormError";
 import { SelectField } from "../form/fields/SelectField";
 import { SubmitButton } from "../form/fields/SubmitButton";
 import { TextareaField } from "../form/fields/TextareaField";
-import { SendKeyField } from "./SendKeyField";
+import type { SendPreview } from "~/services/email-send-preview.server";
+import { SendConfirm } from "./SendConfirm";
 import { useT } from "~/utils/i18n";
 
 export const COMPOSE_FORM_ID = "compose-email-form";
@@ -28,18 +29,21 @@ type Picked = { assessmentId: string; contactId: string };
  * Compose Email (spec §5): assessment and contact required; template and additional message optional.
  * A contact who is not the chosen estimate's customer gets the confirmation "Make <name> this
  * estimate's customer" (issue 40): live as they are picked with JavaScript, and without it after the
- * server's refusal, from the values it sends back.
+ * server's refusal, from the values it sends back. Its submit shows the confirm step; nothing leaves before it.
  */
 export function ComposeForm({ options, assessmentId, formError, cancelTo }: { options: ComposeOptions; assessmentId?: string; formError?: string | null; cancelTo: string }) {
   const t = useT();
   const chosen = options.assessments.find((a) => a.id === assessmentId);
-  const posted = useActionData<{ repopulateFields?: Partial<Picked> }>()?.repopulateFields;
+  const actionData = useActionData<{ repopulateFields?: Partial<Picked>; sendConfirm?: SendPreview; returnTo?: string; formError?: string }>();
+  const posted = actionData?.repopulateFields;
   const [picked, setPicked] = useState<Picked>({
     assessmentId: posted?.assessmentId ?? chosen?.id ?? "",
     contactId: posted?.contactId ?? chosen?.contactId ?? "",
   });
   const customerId = options.assessments.find((a) => a.id === picked.assessmentId)?.contactId ?? null;
   const recipient = customerId && picked.contactId && picked.contactId !== customerId ? options.contacts.find((c) => c.id === picked.contactId) : undefined;
+  // The first submit shows the confirm step in its place (issue 40 item 3); its own submit sends.
+  if (actionData?.sendConfirm) return <SendConfirm preview={actionData.sendConfirm} returnTo={actionData.returnTo ?? "/email?tab=logs"} formError={actionData.formError} />;
   return (
     <ValidatedForm
       id={COMPOSE_FORM_ID}
@@ -54,7 +58,6 @@ export function ComposeForm({ options, assessmentId, formError, cancelTo }: { op
       }}
     >
       <input type="hidden" name="intent" value="send" />
-      <SendKeyField id="compose" />
       <Stack>
         <FormError title={t("Failed to send email")} message={formError} />
         <SelectField

@@ -1,4 +1,3 @@
-import { SendKeyField } from "../email/SendKeyField";
 import { STATUS_COLOR } from "~/schemas/assessment-status";
 import type { AssessmentJson } from "~/services/assessments.server";
 import type { EstimateCardJson } from "~/services/estimates.server";
@@ -28,7 +27,6 @@ export function EmailButton({ estimate, className, action }: { estimate: Pick<As
     <InPageForm action={action} style={{ display: "inline-flex" }}>
       <input type="hidden" name="intent" value="email" />
       <input type="hidden" name="id" value={estimate.id} />
-      <SendKeyField id={estimate.id} />
       <button
         type="submit"
         className={className}

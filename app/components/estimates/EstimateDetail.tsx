@@ -1,4 +1,3 @@
-import { SendKeyField } from "../email/SendKeyField";
 import { Alert } from "#mantine/components/Alert/Alert";
 import { Anchor } from "#mantine/components/Anchor/Anchor";
 import { Badge } from "#mantine/components/Badge/Badge";
@@ -71,7 +70,6 @@ function PostButton({
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="id" value={id} />
       {linkId && <input type="hidden" name="linkId" value={linkId} />}
-      {intent === "email" && <SendKeyField id={id} />}
       <Button type="submit" size="xs" {...props}>
         {children}
       </Button>
