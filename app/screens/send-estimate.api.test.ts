@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Assessment } from "~/models/assessment.server";
 import { EmailLog } from "~/models/email-log.server";
 import { EstimateLink } from "~/models/estimate-link.server";
-import { client, tenancyClients } from "../../tests/accounts";
-import { startApp, type RunningApp } from "../../tests/app-server";
-import { useTestDb } from "../../tests/test-db";
+import type { client } from "../../tests/accounts";
+import type { RunningApp } from "../../tests/app-server";
+import { startTenancyApp } from "../../tests/signed-in-app";
 
 // Issue 40 item 3, confirm before it leaves (docs/decisions/0039), as a browser without JavaScript
 // posts it: the first submit of every send button (wizard, Estimates, dashboard, Compose) shows the
@@ -17,9 +17,7 @@ let dealerA: Client;
 let aId: string;
 
 beforeAll(async () => {
-  await useTestDb();
-  app = await startApp();
-  ({ aId, dealerA } = await tenancyClients(app));
+  ({ app, aId, dealerA } = await startTenancyApp());
 });
 afterAll(() => app?.stop());
 
