@@ -170,3 +170,14 @@ test("export the data, then import it into another account after a dry run", asy
   await page.goto("/contacts");
   await expect(page.getByText("Exported Contact").first()).toBeVisible();
 });
+
+test("at 1366 px each status badge shows its whole word, not an ellipsis", async ({ page, loginAs }) => {
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await loginAs("admin");
+  await page.goto("/settings?tab=system");
+  const labels = page.getByTestId("status-list").locator(".mantine-Badge-label");
+  await expect(labels.first()).toBeVisible();
+  // A label cut to "OPERATIO…" is narrower than its text.
+  const cut = await labels.evaluateAll((els) => els.filter((el) => el.scrollWidth > el.getBoundingClientRect().width + 1).map((el) => el.textContent));
+  expect(cut).toEqual([]);
+});
