@@ -29,21 +29,8 @@ function Appearance({ data }: { data: Data }) {
       <Form method="post">
         <input type="hidden" name="intent" value="update-appearance" />
         <Group align="flex-end">
-          <NativeSelect
-            name="theme"
-            label={t("Theme")}
-            defaultValue={data.theme}
-            data={THEME_CHOICES.map((c) => ({
-              value: c.value,
-              label: t(c.label),
-            }))}
-          />
-          <NativeSelect
-            name="language"
-            label={t("Language")}
-            defaultValue={data.language}
-            data={LANGUAGE_CHOICES.map((c) => ({ ...c }))}
-          />
+          <NativeSelect name="theme" label={t("Theme")} defaultValue={data.theme} data={THEME_CHOICES.map((c) => ({ value: c.value, label: t(c.label) }))} />
+          <NativeSelect name="language" label={t("Language")} defaultValue={data.language} data={LANGUAGE_CHOICES.map((c) => ({ ...c }))} />
           <Button type="submit">{t("Save")}</Button>
         </Group>
       </Form>
@@ -51,40 +38,22 @@ function Appearance({ data }: { data: Data }) {
   );
 }
 
-function PendingImport({
-  pending,
-}: {
-  pending: NonNullable<Data["pendingImport"]>;
-}) {
+function PendingImport({ pending }: { pending: NonNullable<Data["pendingImport"]> }) {
   const t = useT();
   if ("error" in pending) {
     return (
-      <Alert
-        color="red"
-        title={t("The archive cannot be imported")}
-        data-testid="import-report"
-      >
+      <Alert color="red" title={t("The archive cannot be imported")} data-testid="import-report">
         {pending.error}
       </Alert>
     );
   }
   const { report, token } = pending;
   return (
-    <Alert
-      color="blue"
-      title={t("Dry run: nothing is imported yet")}
-      data-testid="import-report"
-    >
+    <Alert color="blue" title={t("Dry run: nothing is imported yet")} data-testid="import-report">
       <Text size="sm" mb="xs">
         {t("Archive of")} {report.source?.username || t("an unknown account")}
-        {report.source?.exportedAt
-          ? t(", exported {{n}}", {
-              n: new Date(report.source.exportedAt).toLocaleString("en-US"),
-            })
-          : ""}
-        {t(
-          ". Every record gets a new id in this account; one already here, or imported before, is skipped."
-        )}
+        {report.source?.exportedAt ? t(", exported {{n}}", { n: new Date(report.source.exportedAt).toLocaleString("en-US") }) : ""}
+        {t(". Every record gets a new id in this account; one already here, or imported before, is skipped.")}
       </Text>
       <Table withTableBorder verticalSpacing={4} fz="sm" mb="xs">
         <Table.Thead>
@@ -111,15 +80,11 @@ function PendingImport({
       {report.totalDropped > 0 && (
         <Stack gap={2} mb="xs">
           <Text size="sm" fw={600}>
-            {report.totalDropped}{" "}
-            {t(
-              "reference(s) to what this account does not have will be dropped:"
-            )}
+            {report.totalDropped} {t("reference(s) to what this account does not have will be dropped:")}
           </Text>
           {report.dropped.map((e, i) => (
             <Text key={`${e.collection}-${e.line}-${i}`} size="xs">
-              {e.collection}
-              {t(", line")} {e.line}: {e.message}
+              {e.collection}{t(", line")} {e.line}: {e.message}
             </Text>
           ))}
         </Stack>
@@ -131,8 +96,7 @@ function PendingImport({
           </Text>
           {report.errors.map((e) => (
             <Text key={`${e.collection}-${e.line}`} size="xs">
-              {e.collection}
-              {t(", line")} {e.line}: {e.message}
+              {e.collection}{t(", line")} {e.line}: {e.message}
             </Text>
           ))}
         </Stack>
@@ -170,48 +134,25 @@ function DataTools({ data }: { data: Data }) {
             download
             variant="light"
             data-testid="export-data"
-            onClick={() =>
-              showToast({
-                title: t(DATA_EXPORT_TOAST.title),
-                message: t(DATA_EXPORT_TOAST.message),
-              })
-            }
+            onClick={() => showToast({ title: t(DATA_EXPORT_TOAST.title), message: t(DATA_EXPORT_TOAST.message) })}
           >
             {t("Export Data")}
           </Button>
           <Text size="xs" c="dimmed" mt={4}>
-            {t(
-              "Your contacts, packages, assessments (and a vendor's pricing) as a .tar.gz of ndjson files. Media files are not included."
-            )}
+            {t("Your contacts, packages, assessments (and a vendor's pricing) as a .tar.gz of ndjson files. Media files are not included.")}
           </Text>
         </div>
         {data.pendingImport ? (
           <PendingImport pending={data.pendingImport} />
         ) : (
-          <Form
-            method="post"
-            action="/settings/import"
-            encType="multipart/form-data"
-            reloadDocument
-          >
+          <Form method="post" action="/settings/import" encType="multipart/form-data" reloadDocument>
             <Group align="flex-end">
               <Stack gap={4}>
-                <Text
-                  size="sm"
-                  fw={500}
-                  component="label"
-                  htmlFor="import-file"
-                >
+                <Text size="sm" fw={500} component="label" htmlFor="import-file">
                   {t("Import Data")}
                 </Text>
                 {/* A plain file input: it posts the same with JavaScript off. */}
-                <input
-                  id="import-file"
-                  type="file"
-                  name="file"
-                  accept=".gz,.tgz,application/gzip"
-                  required
-                />
+                <input id="import-file" type="file" name="file" accept=".gz,.tgz,application/gzip" required />
               </Stack>
               <Button type="submit" variant="light">
                 {t("Upload and check")}
@@ -244,28 +185,12 @@ function Status({ statuses }: { statuses: Data["statuses"] }) {
               <Table.Td fw={600}>{t(s.name)}</Table.Td>
               <Table.Td>
                 {/* Never squeezed to a dot: the badge keeps its text's width. */}
-                <Badge
-                  color={
-                    s.warning
-                      ? "yellow"
-                      : s.ok
-                      ? "green"
-                      : s.notConfigured
-                      ? "gray"
-                      : "red"
-                  }
-                  variant="light"
+                <Badge color={s.warning ? "yellow" : s.ok ? "green" : s.notConfigured ? "gray" : "red"} variant="light"
                   style={{ flex: "none", overflow: "visible" }}
                   // Mantine's label may shrink to an ellipsis ("OPERATIO…") in a narrow cell: it keeps its whole word.
                   styles={{ label: { overflow: "visible" } }}
                 >
-                  {s.warning
-                    ? t("Warning")
-                    : s.ok
-                    ? t("Operational")
-                    : s.notConfigured
-                    ? t("Not configured")
-                    : t("Down")}
+                  {s.warning ? t("Warning") : s.ok ? t("Operational") : s.notConfigured ? t("Not configured") : t("Down")}
                 </Badge>
               </Table.Td>
               <Table.Td>
