@@ -27,8 +27,6 @@ const workerCount = Number(
   process.env.WEB_CONCURRENCY || (process.env.NODE_ENV === "production" ? os.availableParallelism() : 1)
 );
 
-// Several instances on one MongoDB (docs/deploy.md): each announces itself in the database, and
-// start-up refuses what cannot work across machines. Workers inherit what the primary settles here.
 // Until the build (and its log, app/utils/log.server.ts) is loaded, the same JSON lines from here; the
 // app checks LOG_LEVEL itself.
 const bootLog = pino({
@@ -36,6 +34,8 @@ const bootLog = pino({
   ...(process.env.NODE_ENV === "development" ? { transport: { target: "pino-pretty" } } : {}),
 });
 
+// Several instances on one MongoDB (docs/deploy.md): each announces itself in the database, and
+// start-up refuses what cannot work across machines. Workers inherit what the primary settles here.
 if (cluster.isPrimary && process.env.MONGODB_URI) await joinInstances(process.env.MONGODB_URI);
 
 if (cluster.isPrimary && workerCount > 1) {
@@ -188,7 +188,7 @@ async function runPrimary() {
 
 /**
  * The build's routes as patterns (`/api/contacts/:id`), literal segments before parameters
- * (`/preview` before `/:id`), as Remix ranks them: `match(path)` names the route a request reached
+ * (`/preview` before `/:id`), as Remix ranks them: the function returned names the route a path reaches
  * (its access log line) and, under /api, the methods it answers.
  */
 function routeTable(build) {
@@ -217,7 +217,9 @@ async function runServer() {
   const build = await import(pathToFileURL(buildPath).href);
 
   const { log } = build.entry.module;
-  const routes = routeTable(build);
+  const match = routeTable(build);
+  // Matched once per request: the 405 check and the access line both ask.
+  const routeOf = (req) => (req.matchedRoute === undefined ? (req.matchedRoute = match(req.path) ?? null) : req.matchedRoute);
   const app = express();
   app.disable("x-powered-by");
   // One access line per request, and its id in every answer (X-Request-Id: a caller's own, when it is a
@@ -248,7 +250,7 @@ async function runServer() {
   );
   const accessLine = (req, res, responseTime) => ({
     method: req.method,
-    route: routes(req.path)?.name ?? null,
+    route: routeOf(req)?.name ?? null,
     status: res.statusCode,
     ms: responseTime,
     ...(req.scope?.accountId ? { accountId: req.scope.accountId } : {}),
@@ -276,7 +278,7 @@ async function runServer() {
   // Allow (RFC 9110), before a route runs — Remix answered a loader-only route's PUT with a bare 405.
   app.use((req, res, next) => {
     if (!req.path.startsWith("/api/")) return next();
-    const route = routes(req.path);
+    const route = routeOf(req);
     const allowed = route?.name.startsWith("/api/") ? route.methods : undefined;
     if (!allowed || (allowed.includes(req.method) && req.method !== "OPTIONS")) return next();
     res.set("Allow", [...allowed, "OPTIONS"].join(", "));
