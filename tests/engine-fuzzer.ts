@@ -144,7 +144,9 @@ const MODELS: Model[] = [
     fields: [
       { name: "title", typical: text("Assessment", 30) },
       { name: "status", typical: (r) => pick(r, STATUSES) },
-      { name: "createdAt", typical: day },
+      // Never an array here (other types, yes), so its indexes stay single-key and a range on it is
+      // walked from its bound (OrderedIndex.range); contacts' createdAt may be one (the multikey path).
+      { name: "createdAt", typical: day, scalar: true },
       { name: "updatedAt", typical: day },
       { name: "estimatedCost", typical: money },
       { name: "aiEstimatedCost", typical: money },
@@ -176,6 +178,9 @@ const MODELS: Model[] = [
       const word = pick(r, WORDS);
       const search = { $or: ["title", "vehicleMake", "vehicleModel", "vin"].map((f) => ({ [f]: { $regex: word, $options: "i" } })) };
       const newest = { createdAt: -1, _id: -1 };
+      // A cursor's position: its older and newer pages are a range after the equality prefix, ties by _id.
+      const at = day(r);
+      const id = pick(r, ids);
       return [
         { kind: "find", filter: { ownerId }, sort: newest, skip: Math.floor(r() * 10), limit: 20 },
         { kind: "find", filter: { ownerId } },
@@ -193,6 +198,10 @@ const MODELS: Model[] = [
         { kind: "find", filter: { ownerId, supersededBy: { $eq: null } }, sort: { createdAt: 1, _id: 1 }, limit: 10 },
         { kind: "count", filter: { ownerId, supersededBy: null } },
         { kind: "count", filter: { ownerId, supersededBy: null, status } },
+        { kind: "find", filter: { ownerId, supersededBy: null, createdAt: { $lte: at }, $or: [{ createdAt: { $lt: at } }, { _id: { $lt: id } }] }, sort: newest, limit: 20 },
+        { kind: "find", filter: { ownerId, supersededBy: null, createdAt: { $gte: at }, $or: [{ createdAt: { $gt: at } }, { _id: { $gt: id } }] }, sort: { createdAt: 1, _id: 1 }, limit: 20 },
+        { kind: "find", filter: { ownerId, supersededBy: null, status, createdAt: { $lt: at } }, sort: newest, limit: 10 },
+        { kind: "find", filter: { ownerId, createdAt: { $gt: at, $lte: day(r) } }, sort: newest },
         {
           kind: "aggregate",
           pipeline: [{ $match: { ownerId, supersededBy: null } }, { $group: { _id: null, total: { $sum: "$estimatedCost" }, n: { $sum: 1 } } }],
@@ -237,6 +246,7 @@ const MODELS: Model[] = [
       const newest = { createdAt: -1, _id: -1 };
       return [
         { kind: "find", filter: { ownerId }, sort: newest, skip: Math.floor(r() * 5), limit: 50 },
+        { kind: "find", filter: { ownerId, createdAt: { $lt: day(r) } }, sort: newest, limit: 50 },
         { kind: "count", filter: { ownerId } },
         { kind: "count", filter: { ownerId, companyName: { $exists: true } } },
         { kind: "count", filter: { ownerId, phone: { $exists: false } } },

@@ -404,6 +404,42 @@ describe("embedded database", () => {
       expect(await collection.countDocuments({ ownerId: owners[0] })).toBe(100);
     });
 
+    it("starts a cursor's page at its position: the entries before it are not read, and the answer is a scan's", async () => {
+      const db = await connect();
+      const collection = db.collection("cursored");
+      await collection.createIndex({ ownerId: 1, supersededBy: 1, createdAt: -1 });
+      const rows = Array.from({ length: 3000 }, (_, i) => ({
+        _id: new ObjectId(),
+        ownerId: owners[i % 2],
+        // Pairs share a timestamp: a cursor's ties are broken by _id.
+        createdAt: new Date(t0 + Math.floor(i / 4) * 1000),
+        ...(i % 10 === 3 ? { supersededBy: new ObjectId() } : {}),
+      }));
+      await collection.insertMany(rows);
+      const entriesRead = async () => (await db.admin().command({ serverStatus: 1 })).embeddedEngine.indexEntriesRead as number;
+      const scan = (filter: object, sort: Record<string, 1 | -1>) =>
+        collection.find({ $and: [filter] }).sort(sort).limit(20).toArray();
+      // Deep in the owner's history: 1,200 of its 1,500 entries are newer than the position.
+      const at = rows[2400];
+      const pages: [object, Record<string, 1 | -1>][] = [
+        [{ createdAt: { $lte: at.createdAt }, $or: [{ createdAt: { $lt: at.createdAt } }, { _id: { $lt: at._id } }] }, { createdAt: -1, _id: -1 }],
+        [{ createdAt: { $gte: at.createdAt }, $or: [{ createdAt: { $gt: at.createdAt } }, { _id: { $gt: at._id } }] }, { createdAt: 1, _id: 1 }],
+        [{ createdAt: { $lt: at.createdAt, $gte: new Date(at.createdAt.getTime() - 5000) } }, { createdAt: -1, _id: -1 }],
+        [{ createdAt: { $gt: at.createdAt, $lte: new Date(at.createdAt.getTime() + 2000) } }, { createdAt: 1, _id: 1 }],
+      ];
+      for (const [range, sort] of pages) {
+        const filter = { ownerId: at.ownerId, supersededBy: null, ...range };
+        const before = await entriesRead();
+        const page = await collection.find(filter).sort(sort).limit(20).toArray();
+        const read = (await entriesRead()) - before;
+        const label = JSON.stringify(range);
+        expect(ids(page), label).toEqual(ids(await scan(filter, sort)));
+        expect(page.length, label).toBeGreaterThan(0);
+        // The page and the position's tie, not the 1,200 entries in front of it.
+        expect(read, label).toBeLessThanOrEqual(page.length + 4);
+      }
+    });
+
     it("rebuilds them when the database reopens", async () => {
       await client.close();
       await server.stop();

@@ -230,6 +230,14 @@ final class DurableH2Backend extends H2Backend {
         return answer;
     }
 
+    /** MongoDB's serverStatus, plus what this engine's planner read: the index entries its walks visited. */
+    @Override
+    public Document getServerStatus() {
+        Document status = super.getServerStatus();
+        status.put("embeddedEngine", new Document("indexEntriesRead", OrderedIndex.entriesRead()));
+        return status;
+    }
+
     private static boolean isWrite(String command, Document query) {
         String name = command.toLowerCase(Locale.ROOT);
         if (WRITE_COMMANDS.contains(name)) {

@@ -374,7 +374,7 @@ final class IndexedH2Collection extends H2Collection {
             }
         }
         boolean inOrder = walk.reversed() != null;
-        return new Plan(walk.index().positions(walk.prefix(), inOrder && walk.reversed()), inOrder, walk.index(),
+        return new Plan(walk.index().positions(walk.prefix(), query, inOrder && walk.reversed()), inOrder, walk.index(),
             walk.prefix());
     }
 

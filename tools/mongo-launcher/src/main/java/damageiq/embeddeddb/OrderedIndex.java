@@ -1,6 +1,7 @@
 package damageiq.embeddeddb;
 
 import java.math.BigDecimal;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -14,6 +15,7 @@ import java.util.Objects;
 import java.util.Spliterator;
 import java.util.Spliterators;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
@@ -73,6 +75,9 @@ final class OrderedIndex extends Index<Object> {
     private static final String MULTIKEY = "multikey";
 
     private static final ValueComparator VALUES = ValueComparator.asc();
+
+    /** Entries read by every walk of every ordered index since the start (serverStatus reports it). */
+    private static final LongAdder ENTRIES_READ = new LongAdder();
 
     private final boolean[] ascending;
     private final MVStore store;
@@ -265,19 +270,68 @@ final class OrderedIndex extends Index<Object> {
      * Positions whose first {@code prefix.size()} keys equal {@code prefix}, in index order (or
      * reversed); lazily, so a limited query stops early.
      */
-    Stream<Object> positions(List<Object> prefix, boolean reversed) {
-        return range(prefix, reversed).map(Entry::position);
+    Stream<Object> positions(List<Object> prefix, Document query, boolean reversed) {
+        return range(prefix, query, reversed).map(Entry::position);
     }
 
     /**
      * The entries with the equality prefix, from its first (or last) one, read lazily from the map's
-     * pages (a snapshot: writes after the walk began do not change it).
+     * pages (a snapshot: writes after the walk began do not change it); narrowed to the filter's range
+     * on the key after the prefix (a cursor page's {@code createdAt: {$lte: …}}), so a walk starts at
+     * the range's bound instead of reading every entry before it. Not with an array under a key: the
+     * matcher may compare the array whole, where the entries hold its elements.
      */
-    private Stream<Entry> range(List<Object> prefix, boolean reversed) {
+    private Stream<Entry> range(List<Object> prefix, Document query, boolean reversed) {
         Entry low = bound(prefix, Bound.LOW);
         Entry high = bound(prefix, Bound.HIGH);
+        if (query != null && !multikey && prefix.size() < ascending.length
+            && query.get(keys().get(prefix.size())) instanceof Document operators) {
+            for (Map.Entry<String, Object> operator : operators.entrySet()) {
+                Entry edge = rangeEdge(prefix, operator.getKey(), operator.getValue());
+                if (edge == null) {
+                    continue;
+                }
+                if (startsWalk(prefix.size(), operator.getKey())) {
+                    low = compare(edge, low) > 0 ? edge : low;
+                } else {
+                    high = compare(edge, high) < 0 ? edge : high;
+                }
+            }
+            if (compare(low, high) >= 0) {
+                return Stream.empty();
+            }
+        }
         Cursor<Entry, Boolean> cursor = reversed ? entries.cursor(high, low, true) : entries.cursor(low, high, false);
-        return StreamSupport.stream(Spliterators.spliteratorUnknownSize(cursor, Spliterator.ORDERED | Spliterator.NONNULL), false);
+        return StreamSupport.stream(Spliterators.spliteratorUnknownSize(cursor, Spliterator.ORDERED | Spliterator.NONNULL), false)
+            .peek(entry -> ENTRIES_READ.increment());
+    }
+
+    /** How many index entries walks have read since the engine started: what a plan costs, observable. */
+    static long entriesRead() {
+        return ENTRIES_READ.sum();
+    }
+
+    /** Whether {@code $gt}/{@code $gte} (or, on a descending key, {@code $lt}/{@code $lte}) bounds where a walk starts. */
+    private boolean startsWalk(int key, String operator) {
+        return operator.startsWith("$gt") == ascending[key];
+    }
+
+    /**
+     * The search key at a range operator's bound on the key after {@code prefix}: before the entries
+     * equal to the bound when the range includes them at its start or excludes them at its end, else
+     * after them; null for another operator or a value whose order is not certain to be the matcher's
+     * (only dates and ids: their comparison is the same one, and MongoDB's type order puts every other
+     * type wholly on one side, so no entry the filter can match is cut off).
+     */
+    private Entry rangeEdge(List<Object> prefix, String operator, Object value) {
+        boolean inclusive = operator.equals("$gte") || operator.equals("$lte");
+        if (!(inclusive || operator.equals("$gt") || operator.equals("$lt"))
+            || !(value instanceof Instant || value instanceof Date || value instanceof ObjectId)) {
+            return null;
+        }
+        List<Object> values = new ArrayList<>(prefix);
+        values.add(value);
+        return bound(values, startsWalk(prefix.size(), operator) == inclusive ? Bound.LOW : Bound.HIGH);
     }
 
     /** The search key before (LOW) or after (HIGH) every entry with the prefix; never stored. */
@@ -561,13 +615,13 @@ final class OrderedIndex extends Index<Object> {
     private Stream<Entry> candidates(List<Object> prefix, Document query, boolean reversed) {
         List<List<Object>> clausePrefixes = orPrefixes(prefix, query);
         if (clausePrefixes == null) {
-            return range(prefix, reversed);
+            return range(prefix, query, reversed);
         }
         if (reversed) {
             clausePrefixes = new ArrayList<>(clausePrefixes);
             Collections.reverse(clausePrefixes);
         }
-        return clausePrefixes.stream().flatMap(clausePrefix -> range(clausePrefix, reversed));
+        return clausePrefixes.stream().flatMap(clausePrefix -> range(clausePrefix, query, reversed));
     }
 
     /**
@@ -652,7 +706,7 @@ final class OrderedIndex extends Index<Object> {
 
     @Override
     public Iterable<Object> getPositions(Document query) {
-        throw new UnsupportedOperationException("use positions(prefix, reversed)");
+        throw new UnsupportedOperationException("use positions(prefix, query, reversed)");
     }
 
     @Override
