@@ -2,7 +2,9 @@
 # Production image: expects MONGODB_URI (MongoDB 6+ / Atlas); the embedded
 # database is a development convenience and is not part of the image.
 
-FROM node:20-bookworm-slim AS deps
+# Node 24 LTS, pinned by digest (24.18.0 when pinned): a rebuild gets the same base, and a new base is
+# a reviewed change of this line (docs/decisions/0046).
+FROM node:24-bookworm-slim@sha256:6f7b03f7c2c8e2e784dcf9295400527b9b1270fd37b7e9a7285cf83b6951452d AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY patches/runtime ./patches/runtime
@@ -13,7 +15,7 @@ WORKDIR /app
 COPY . .
 RUN npx remix build && node scripts/rechunk.mjs && npm prune --omit=dev
 
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim@sha256:6f7b03f7c2c8e2e784dcf9295400527b9b1270fd37b7e9a7285cf83b6951452d AS runtime
 ENV NODE_ENV=production PORT=3000 DATA_DIR=/data
 WORKDIR /app
 RUN mkdir -p /data && chown node:node /data
