@@ -3,7 +3,7 @@ import mongoose from "mongoose";
 import { expect, test } from "./fixtures";
 import { insertAssessment } from "./seed";
 
-// Estimates and Contacts page by cursor (docs/decisions/0036), JavaScript on and off: "Older" and
+// Every list screen pages by cursor (docs/decisions/0036, 0044), JavaScript on and off: "Older" and
 // "Newer" are plain links that keep the filter; a record created while paging is neither repeated
 // nor skipped: it waits at the top, one Newer away.
 
@@ -59,5 +59,100 @@ test("Contacts: Older then Newer", async ({ page, loginAs }) => {
   await newer(page).click();
   await expect(cards).toHaveCount(24);
   await expect(cards.last()).toHaveAccessibleName("Paged Contact02");
+  await expect(newer(page)).toHaveCount(0);
+});
+
+const logOf = (ownerId: string, subject: string, createdAt = new Date()) => ({
+  ownerId: new mongoose.Types.ObjectId(ownerId),
+  kind: "estimate",
+  idempotencyKey: `paged-${subject}`,
+  recipientEmail: "jane@example.com",
+  subject,
+  html: "<p>Hi</p>",
+  text: "Hi",
+  status: "sent",
+  messageId: `<${subject.replace(/ /g, "-")}@example.com>`,
+  attempts: [],
+  inFlight: false,
+  localDrop: false,
+  attachEstimate: false,
+  sentAt: createdAt,
+  createdAt,
+  updatedAt: createdAt,
+});
+
+test("Email logs: Older then Newer keeps the tab, and an email sent meanwhile is one Newer away", async ({ page, loginAs }) => {
+  const dealer = await loginAs("dealer");
+  const logs = mongoose.connection.collection("emaillogs");
+  await logs.insertMany(Array.from({ length: 26 }, (_, i) => logOf(dealer.id, `Paged log ${String(i).padStart(2, "0")}`, minute(i))));
+  const cards = page.getByTestId("log-card");
+
+  await page.goto("/email?tab=logs");
+  await expect(cards).toHaveCount(24);
+  await expect(cards.first()).toHaveAccessibleName("Paged log 25");
+  await expect(newer(page)).toHaveCount(0);
+  await older(page).click();
+  await expect(page).toHaveURL(/tab=logs/);
+  await expect(page).toHaveURL(/cursor=/);
+  await expect(cards).toHaveCount(2);
+  await expect(cards.last()).toHaveAccessibleName("Paged log 00");
+  await expect(older(page)).toHaveCount(0);
+
+  await logs.insertOne(logOf(dealer.id, "Paged log 99"));
+  await newer(page).click();
+  await expect(cards).toHaveCount(24);
+  await expect(cards.first()).toHaveAccessibleName("Paged log 25");
+  await expect(cards.last()).toHaveAccessibleName("Paged log 02");
+  await newer(page).click();
+  await expect(cards).toHaveCount(1);
+  await expect(cards.first()).toHaveAccessibleName("Paged log 99");
+  await expect(page).toHaveURL(/tab=logs/);
+  await expect(newer(page)).toHaveCount(0);
+});
+
+test("AI Training: Older then Newer keeps the filters", async ({ page, loginAs }) => {
+  const admin = await loginAs("admin");
+  const items = mongoose.connection.collection("trainingitems");
+  // Training data is the platform's, not an account's: start from none (the tests run one at a time).
+  await items.deleteMany({});
+  const itemOf = (description: string, damageType: string, createdAt = new Date()) => ({
+    createdBy: new mongoose.Types.ObjectId(admin.id),
+    imageUrl: "/media/6650c0ffee0123456789abcd",
+    damageType,
+    severity: "minor",
+    description,
+    estimatedCost: 100,
+    tags: [],
+    isVerified: false,
+    paintWork: false,
+    createdAt,
+    updatedAt: createdAt,
+  });
+  await items.insertMany([
+    ...Array.from({ length: 26 }, (_, i) => itemOf(`Paged dent ${String(i).padStart(2, "0")}`, "dent", minute(i))),
+    ...Array.from({ length: 3 }, (_, i) => itemOf(`Paged scratch ${i}`, "scratch", minute(i))),
+  ]);
+  const cards = page.getByTestId("training-card");
+  const description = (n: number) => cards.nth(n).getByText(/^Paged /);
+
+  await page.goto("/ai-training?damageType=dent");
+  await expect(cards).toHaveCount(24);
+  await expect(description(0)).toHaveText("Paged dent 25");
+  await older(page).click();
+  await expect(page).toHaveURL(/damageType=dent/);
+  await expect(page).toHaveURL(/cursor=/);
+  await expect(cards).toHaveCount(2);
+  await expect(description(0)).toHaveText("Paged dent 01");
+  await expect(description(1)).toHaveText("Paged dent 00");
+  await expect(older(page)).toHaveCount(0);
+
+  await items.insertOne(itemOf("Paged dent 99", "dent"));
+  await newer(page).click();
+  await expect(cards).toHaveCount(24);
+  await expect(description(23)).toHaveText("Paged dent 02");
+  await newer(page).click();
+  await expect(cards).toHaveCount(1);
+  await expect(description(0)).toHaveText("Paged dent 99");
+  await expect(page).toHaveURL(/damageType=dent/);
   await expect(newer(page)).toHaveCount(0);
 });

@@ -1,6 +1,7 @@
 import { Schema, trusted, type Types } from "mongoose";
 import { defineModel } from "./define-model.server";
-import { searchFilter } from "./list-filter.server";
+import type { ListCursor } from "~/schemas/list-cursor";
+import { inListOrder, keysetFilter, keysetSort, searchFilter } from "./list-filter.server";
 import { isObjectIdHex, ownerFilter, type OwnerScope } from "./owner-scope.server";
 import { dbNow } from "~/utils/db-clock.server";
 
@@ -66,8 +67,8 @@ const emailLogSchema = new Schema(
   { timestamps: true },
 );
 emailLogSchema.index({ ownerId: 1, idempotencyKey: 1 }, { unique: true });
-// The Logs tab, newest first; its search; the "sent today" card.
-emailLogSchema.index({ ownerId: 1, createdAt: -1 });
+// The Logs tab, newest first, paged by cursor (its _id decides ties); its search; the "sent today" card.
+emailLogSchema.index({ ownerId: 1, createdAt: -1, _id: -1 });
 emailLogSchema.index({ ownerId: 1, recipientEmail: 1, subject: 1, createdAt: -1 });
 emailLogSchema.index({ ownerId: 1, status: 1, sentAt: 1 });
 // The Templates tab's cards count estimate emails only (notices are not estimates).
@@ -76,7 +77,7 @@ emailLogSchema.index({ ownerId: 1, kind: 1, status: 1, sentAt: 1 });
 emailLogSchema.index({ status: 1, inFlight: 1, nextAttemptAt: 1 });
 emailLogSchema.index({ inFlight: 1, leaseUntil: 1 });
 
-export const EmailLog = defineModel("EmailLog", emailLogSchema);
+export const EmailLog = defineModel("EmailLog", emailLogSchema, { retiredIndexes: ["ownerId_1_createdAt_-1"] });
 
 export interface AttemptRecord {
   at: Date;
@@ -123,9 +124,10 @@ const LIST_FIELDS = { html: 0, text: 0 } as const;
 
 const listFilter = (scope: OwnerScope, q?: string) => ({ ...ownerFilter(scope), ...searchFilter(q, LOG_SEARCH_FIELDS) });
 
-export async function findLogs({ scope, q, skip = 0, limit }: { scope: OwnerScope; q?: string; skip?: number; limit?: number }) {
-  const query = EmailLog.find(listFilter(scope, q)).select(LIST_FIELDS).sort({ createdAt: -1, _id: -1 }).skip(skip);
-  return (limit === undefined ? query : query.limit(limit)).lean<EmailLogRecord[]>();
+/** A page of the Logs tab, newest first: from `skip`, or past a cursor (keyset paging, docs/decisions/0033). */
+export async function findLogs({ scope, q, skip = 0, limit, cursor }: { scope: OwnerScope; q?: string; skip?: number; limit?: number; cursor?: ListCursor }) {
+  const query = EmailLog.find({ ...listFilter(scope, q), ...keysetFilter(cursor) }).select(LIST_FIELDS).sort(keysetSort(cursor)).skip(skip);
+  return inListOrder(cursor, await (limit === undefined ? query : query.limit(limit)).lean<EmailLogRecord[]>());
 }
 
 export async function countLogs({ scope, q, status, kind }: { scope: OwnerScope; q?: string; status?: EmailStatus; kind?: EmailLogRecord["kind"] }) {

@@ -14,12 +14,12 @@ const emailTemplateSchema = new Schema(
   },
   { timestamps: true },
 );
-// The list, newest first; the search over name and subject; the account's default.
-emailTemplateSchema.index({ ownerId: 1, createdAt: -1 });
+// The list, newest first, paged by cursor (its _id decides ties); the search over name and subject; the account's default.
+emailTemplateSchema.index({ ownerId: 1, createdAt: -1, _id: -1 });
 emailTemplateSchema.index({ ownerId: 1, name: 1, subject: 1, createdAt: -1 });
 emailTemplateSchema.index({ ownerId: 1, isDefault: 1 });
 
-export const EmailTemplate = defineModel("EmailTemplate", emailTemplateSchema);
+export const EmailTemplate = defineModel("EmailTemplate", emailTemplateSchema, { retiredIndexes: ["ownerId_1_createdAt_-1"] });
 
 export interface EmailTemplateRecord {
   _id: Types.ObjectId;

@@ -15,12 +15,13 @@ const packageSchema = new Schema(
   },
   { timestamps: true },
 );
-packageSchema.index({ ownerId: 1, createdAt: -1 });
+// The list, newest first, paged by cursor (its _id decides ties).
+packageSchema.index({ ownerId: 1, createdAt: -1, _id: -1 });
 // The search and the stat cards, decided on index entries before any package is read (and a search's
 // matches put in the list's order there).
 packageSchema.index({ ownerId: 1, name: 1, description: 1, isActive: 1, price: 1, createdAt: -1 });
 
-export const ServicePackage = defineModel("Package", packageSchema);
+export const ServicePackage = defineModel("Package", packageSchema, { retiredIndexes: ["ownerId_1_createdAt_-1"] });
 
 export interface PackageRecord {
   _id: Types.ObjectId;

@@ -1,6 +1,8 @@
 import { Schema, trusted, type Types } from "mongoose";
 import type { TrainingFilter, TrainingItemInput } from "~/schemas/training";
+import type { ListCursor } from "~/schemas/list-cursor";
 import { defineModel } from "./define-model.server";
+import { inListOrder, keysetFilter, keysetSort } from "./list-filter.server";
 import { isObjectIdHex } from "./owner-scope.server";
 import { pairFilters, type DamagePair } from "./vendor-scope.server";
 
@@ -36,14 +38,15 @@ const trainingItemSchema = new Schema(
   },
   { timestamps: true },
 );
-// The screen's filters, newest first; the pricing engine's verified figures per (type, severity),
+// The screen's list, newest first, paged by cursor (its _id decides ties; the items are the
+// platform's, so no owner leads it); the pricing engine's verified figures per (type, severity),
 // answered from the index alone (a covered query: every field it filters on and returns is a key).
-trainingItemSchema.index({ createdAt: -1 });
+trainingItemSchema.index({ createdAt: -1, _id: -1 });
 trainingItemSchema.index({ isVerified: 1, damageType: 1, severity: 1, laborHours: 1, partsCost: 1 });
 // The embedded matcher's cache check: the newest change among the verified items.
 trainingItemSchema.index({ isVerified: 1, updatedAt: -1 });
 
-export const TrainingItem = defineModel("TrainingItem", trainingItemSchema);
+export const TrainingItem = defineModel("TrainingItem", trainingItemSchema, { retiredIndexes: ["createdAt_-1"] });
 
 export interface TrainingItemRecord extends Omit<TrainingItemInput, "isVerified"> {
   _id: Types.ObjectId;
@@ -61,9 +64,10 @@ const filterOf = (filter: TrainingFilter) => ({
   ...(filter.isVerified === undefined ? {} : { isVerified: filter.isVerified }),
 });
 
-export async function findTrainingItems({ filter, skip = 0, limit }: { filter: TrainingFilter; skip?: number; limit?: number }) {
-  const query = TrainingItem.find(filterOf(filter)).select({ features: 0 }).sort({ createdAt: -1, _id: -1 }).skip(skip);
-  return (limit === undefined ? query : query.limit(limit)).lean<TrainingItemRecord[]>();
+/** A page of the items the filter matches, newest first: from `skip`, or past a cursor (docs/decisions/0033). */
+export async function findTrainingItems({ filter, skip = 0, limit, cursor }: { filter: TrainingFilter; skip?: number; limit?: number; cursor?: ListCursor }) {
+  const query = TrainingItem.find({ ...filterOf(filter), ...keysetFilter(cursor) }).select({ features: 0 }).sort(keysetSort(cursor)).skip(skip);
+  return inListOrder(cursor, await (limit === undefined ? query : query.limit(limit)).lean<TrainingItemRecord[]>());
 }
 
 export async function countTrainingItems({ filter }: { filter: TrainingFilter }) {

@@ -75,8 +75,8 @@ export function describeContacts(registry: OpenAPIRegistry) {
   const packageExample = { name: "Premium Detail", description: "Full interior and exterior", price: 249.99, features: ["Wax", "Interior shampoo"], isActive: true };
   area.describe({
     method: "get", path: "/api/packages", operationId: "listPackages", auth: "user",
-    summary: "List service packages", description: "`q` searches name and description.",
-    query: listQuerySchema, responses: { 200: json("The packages", z.array(Package)) },
+    summary: "List service packages", description: "Newest first; `q` searches name and description. Pages: `limit` with `cursor` (from the `Link` header of the page before; a cursor that is not one is a 400), or `offset` as before.",
+    query: listQuerySchema, responses: { 200: json("The packages", z.array(Package), { headers: nextPageLink }) },
   });
   area.describe({
     method: "post", path: "/api/packages", operationId: "createPackage", auth: "user",

@@ -15,11 +15,11 @@ import {
 } from "@remix-run/node";
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { CardGrid, CardGridSkeleton, useListLoading } from "~/components/crud/CardGrid";
+import { CursorLinks } from "~/components/crud/CursorLinks";
 import { EmptyState } from "~/components/crud/EmptyState";
 import { BoxIcon, CheckIcon, PlusIcon, StarIcon, TrendingUpIcon } from "~/components/crud/icons";
-import { keepListWhenOpeningDialog, listSearch, readDialog, readPage } from "~/utils/list-url";
+import { keepListWhenOpeningDialog, listSearch, readDialog } from "~/utils/list-url";
 import { ListDialogs } from "~/components/crud/ListDialogs";
-import { PageLinks } from "~/components/crud/PageLinks";
 import { UrlChoicesForm } from "~/components/crud/PostButtons";
 import { StatCard } from "~/components/crud/StatCard";
 import { DAMAGE_TYPE_OPTIONS, humanize, SEVERITY_OPTIONS } from "~/components/training/labels";
@@ -40,7 +40,7 @@ import {
 } from "~/services/training.server";
 import { handleForm, validationError } from "~/utils/forms.server";
 import { jsonError } from "~/utils/http.server";
-import { listReturnTo, nullIfNotFound, writeAndReturn } from "~/screens/list-screen.server";
+import { listReturnTo, nullIfNotFound, readListPosition, writeAndReturn } from "~/screens/list-screen.server";
 import { pageTitle, useT } from "~/utils/i18n";
 
 // Dialog contents load when a dialog opens (lazyComponent): most visits open none.
@@ -50,8 +50,8 @@ export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, 
 export const links: LinksFunction = () => uploaderLinks();
 
 const PAGE_SIZE = 24;
-/** The list's URL state: the three filters and the page (dialogs come and go over it). */
-const LIST_KEYS = ["damageType", "severity", "verified", "page"] as const;
+/** The list's URL state: the three filters and the page, by cursor or an old `?page=` (dialogs come and go over it). */
+const LIST_KEYS = ["damageType", "severity", "verified", "cursor", "page"] as const;
 
 /** The filters as the URL holds them ('all' or absent: no filter; anything unknown: ignored). */
 function readFilters(params: URLSearchParams) {
@@ -76,10 +76,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { filter, ...filters } = readFilters(params);
   const dialog = readDialog(params);
   const [list, target] = await Promise.all([
-    trainingPage(actor, { filter, page: readPage(params), pageSize: PAGE_SIZE }),
+    trainingPage(actor, { filter, ...readListPosition(request.url, PAGE_SIZE), pageSize: PAGE_SIZE }),
     dialog && dialog.kind !== "new" ? getTrainingItem(actor, dialog.id).catch(nullIfNotFound) : null,
   ]);
-  return json({ ...filters, pageSize: PAGE_SIZE, ...list, target });
+  return json({ ...filters, ...list, target });
 }
 
 export const shouldRevalidate = keepListWhenOpeningDialog;
@@ -164,8 +164,7 @@ function Filters({ damageType, severity, verified }: { damageType: string; sever
 
 export default function AiTrainingPage() {
   const t = useT();
-  const { damageType, severity, verified, items, matched, page, pageCount, pageSize, stats, target } =
-    useLoaderData<typeof loader>();
+  const { damageType, severity, verified, items, matched, newer, older, stats, target } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const loading = useListLoading();
   const dialog = readDialog(params);
@@ -216,7 +215,7 @@ export default function AiTrainingPage() {
         </CardGrid>
       )}
 
-      <PageLinks page={page} pageCount={pageCount} matched={matched} pageSize={pageSize} noun={t("items")} hrefFor={(p) => hrefWith({ page: p })} />
+      <CursorLinks shown={items.length} matched={matched} noun={t("items")} newer={newer} older={older} hrefFor={(cursor) => hrefWith({ cursor, page: null })} />
 
       <ListDialogs
         dialog={dialog}

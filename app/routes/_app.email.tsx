@@ -9,9 +9,9 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { CardGrid, CardGridSkeleton, useListLoading } from "~/components/crud/CardGrid";
 import { ConfirmDelete } from "~/components/crud/ConfirmDelete";
+import { CursorLinks } from "~/components/crud/CursorLinks";
 import { EmptyState } from "~/components/crud/EmptyState";
 import { CheckIcon, FileIcon, MailIcon, PlusIcon, SendIcon, TrendingUpIcon } from "~/components/crud/icons";
-import { PageLinks } from "~/components/crud/PageLinks";
 import { SearchBar } from "~/components/crud/SearchBar";
 import { StatCard } from "~/components/crud/StatCard";
 import { DialogRoute } from "~/components/DialogRoute";
@@ -57,7 +57,7 @@ export default function EmailCenter() {
   const data = useLoaderData<typeof loader>();
   const actionData = useActionData<ActionData>();
   const [params] = useSearchParams();
-  const loading = useListLoading(200, ["q", "page", "tab"]);
+  const loading = useListLoading(200, ["q", "cursor", "page", "tab"]);
   const dialog = readEmailDialog(params);
   const { tab, q, templates, logs, stats, connection } = data;
   const closeTo = listSearch(params, {}, EMAIL_LIST_PARAMS) || "/email";
@@ -102,7 +102,7 @@ export default function EmailCenter() {
       )}
 
       <SearchBar q={q} placeholder={t("Search templates and logs...")} label={t("Search templates and logs")} keep={{ tab }} />
-      <LinkTabs tabs={tabs} active={tab} label={t("Email Center sections")} hrefFor={(value) => hrefWith({ tab: value === "templates" ? null : value, page: null })} />
+      <LinkTabs tabs={tabs} active={tab} label={t("Email Center sections")} hrefFor={(value) => hrefWith({ tab: value === "templates" ? null : value, cursor: null, page: null })} />
 
       {tab === "templates" ? (
         <>
@@ -128,7 +128,14 @@ export default function EmailCenter() {
               ))}
             </CardGrid>
           )}
-          <PageLinks page={templates.page} pageCount={templates.pageCount} matched={templates.matched} pageSize={data.pageSize} noun={t("templates")} hrefFor={(p) => hrefWith({ page: p })} />
+          <CursorLinks
+            shown={templates.templates.length}
+            matched={templates.matched}
+            noun={t("templates")}
+            newer={templates.newer}
+            older={templates.older}
+            hrefFor={(cursor) => hrefWith({ cursor, page: null })}
+          />
         </>
       ) : (
         <>
@@ -143,7 +150,7 @@ export default function EmailCenter() {
               ))}
             </CardGrid>
           )}
-          <PageLinks page={logs.page} pageCount={logs.pageCount} matched={logs.matched} pageSize={data.pageSize} noun={t("emails")} hrefFor={(p) => hrefWith({ page: p })} />
+          <CursorLinks shown={logs.logs.length} matched={logs.matched} noun={t("emails")} newer={logs.newer} older={logs.older} hrefFor={(cursor) => hrefWith({ cursor, page: null })} />
         </>
       )}
 

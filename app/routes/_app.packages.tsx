@@ -8,12 +8,12 @@ import { Title } from "#mantine/components/Title/Title";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { CardGrid, CardGridSkeleton, useListLoading } from "~/components/crud/CardGrid";
+import { CursorLinks } from "~/components/crud/CursorLinks";
 import { EmptyState } from "~/components/crud/EmptyState";
 import { ListDialogs } from "~/components/crud/ListDialogs";
 import { formatWholeUsd } from "~/components/crud/format";
 import { BoxIcon, CheckIcon, CurrencyIcon, PlusIcon, TrendingUpIcon } from "~/components/crud/icons";
 import { keepListWhenOpeningDialog, listSearch, readDialog } from "~/utils/list-url";
-import { PageLinks } from "~/components/crud/PageLinks";
 import { SearchBar } from "~/components/crud/SearchBar";
 import { StatCard } from "~/components/crud/StatCard";
 import { PackageCard } from "~/components/packages/PackageCard";
@@ -26,7 +26,7 @@ import {
   packagesPage,
   updatePackage,
 } from "~/services/packages.server";
-import { listScreenAction, nullIfNotFound, readListUrl } from "~/screens/list-screen.server";
+import { listScreenAction, nullIfNotFound, readListPosition, readListUrl } from "~/screens/list-screen.server";
 import { pageTitle, useT } from "~/utils/i18n";
 
 // Dialog contents load when a dialog opens (lazyComponent): most visits open none.
@@ -38,12 +38,12 @@ const PAGE_SIZE = 24;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const actor = await requireUser(request);
-  const { q, page, dialog } = readListUrl(request.url);
+  const { q, dialog } = readListUrl(request.url);
   const [list, target] = await Promise.all([
-    packagesPage(actor, { q, page, pageSize: PAGE_SIZE }),
+    packagesPage(actor, { q, ...readListPosition(request.url, PAGE_SIZE), pageSize: PAGE_SIZE }),
     dialog && dialog.kind !== "new" ? getPackage(actor, dialog.id).catch(nullIfNotFound) : null,
   ]);
-  return json({ q: q ?? "", pageSize: PAGE_SIZE, ...list, target });
+  return json({ q: q ?? "", ...list, target });
 }
 
 export const shouldRevalidate = keepListWhenOpeningDialog;
@@ -63,7 +63,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function PackagesPage() {
   const t = useT();
-  const { q, packages, matched, page, pageCount, pageSize, stats, target } = useLoaderData<typeof loader>();
+  const { q, packages, matched, newer, older, stats, target } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const loading = useListLoading();
   const dialog = readDialog(params);
@@ -122,13 +122,13 @@ export default function PackagesPage() {
         </CardGrid>
       )}
 
-      <PageLinks
-        page={page}
-        pageCount={pageCount}
+      <CursorLinks
+        shown={packages.length}
         matched={matched}
-        pageSize={pageSize}
         noun={t("packages")}
-        hrefFor={(p) => hrefWith({ page: p })}
+        newer={newer}
+        older={older}
+        hrefFor={(cursor) => hrefWith({ cursor, page: null })}
       />
 
       <ListDialogs

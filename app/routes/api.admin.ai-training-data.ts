@@ -1,21 +1,26 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { trainingFilterSchema, trainingItemSchema } from "~/schemas/training";
+import { trainingItemSchema, trainingListQuerySchema } from "~/schemas/training";
 import { requireAdmin } from "~/services/auth.server";
 import { idempotentPost } from "~/services/idempotency.server";
-import { createTrainingItem, listTrainingItems } from "~/services/training.server";
+import { createTrainingItem, listTrainingItemsPage } from "~/services/training.server";
 import { api, methods, parseJson, validationError } from "~/utils/http.server";
+import { nextLinkHeaders } from "~/utils/next-link.server";
 
-/** Every training item, newest first; `?damageType=&severity=&isVerified=` filter (each left out for 'all'). */
+/** Every training item, newest first; `?damageType=&severity=&isVerified=` filter (each left out for 'all'); `?limit=&cursor=` pages (the next page's cursor in `Link`). */
 export const loader = api(async ({ request }: LoaderFunctionArgs) => {
   const actor = await requireAdmin(request);
-  const url = new URL(request.url);
-  const filter = trainingFilterSchema.safeParse({
-    damageType: url.searchParams.get("damageType") ?? undefined,
-    severity: url.searchParams.get("severity") ?? undefined,
-    isVerified: url.searchParams.get("isVerified") ?? undefined,
+  const get = (key: string) => new URL(request.url).searchParams.get(key) ?? undefined;
+  const query = trainingListQuerySchema.safeParse({
+    damageType: get("damageType"),
+    severity: get("severity"),
+    isVerified: get("isVerified"),
+    limit: get("limit"),
+    cursor: get("cursor"),
   });
-  if (!filter.success) throw validationError(filter.error);
-  return json(await listTrainingItems(actor, filter.data));
+  if (!query.success) throw validationError(query.error);
+  const { limit, cursor, ...filter } = query.data;
+  const { items, next } = await listTrainingItemsPage(actor, { filter, limit, cursor });
+  return json(items, { headers: nextLinkHeaders(request.url, next) });
 });
 
 export const action = methods({

@@ -2,16 +2,18 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { emailTemplateSchema, TEMPLATE_LIMITS } from "~/schemas/email";
 import { listQueryInput, listQuerySchema } from "~/schemas/list-query";
 import { requireUser } from "~/services/auth.server";
-import { createEmailTemplate, listEmailTemplates } from "~/services/email-templates.server";
+import { createEmailTemplate, listEmailTemplatesPage } from "~/services/email-templates.server";
 import { idempotentPost } from "~/services/idempotency.server";
+import { nextLinkHeaders } from "~/utils/next-link.server";
 import { api, methods, parseJson, validationError } from "~/utils/http.server";
 
-/** The caller's templates; `?q=` searches name and subject; `?limit=&offset=` pages. */
+/** The caller's templates; `?q=` searches name and subject; `?limit=&offset=` or `?limit=&cursor=` pages (the next page's cursor in `Link`). */
 export const loader = api(async ({ request }: LoaderFunctionArgs) => {
   const actor = await requireUser(request);
   const query = listQuerySchema.safeParse(listQueryInput(new URL(request.url)));
   if (!query.success) throw validationError(query.error);
-  return json(await listEmailTemplates(actor, query.data), { headers: { "Cache-Control": "no-store" } });
+  const { items, next } = await listEmailTemplatesPage(actor, query.data);
+  return json(items, { headers: { "Cache-Control": "no-store", ...nextLinkHeaders(request.url, next) } });
 });
 
 /** 201 with the template and `warnings` (unknown variables); 400 when it does not compile; 413 past the size limit. */

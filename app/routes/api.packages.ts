@@ -3,15 +3,17 @@ import { packageSchema } from "~/schemas/package";
 import { listQueryInput, listQuerySchema } from "~/schemas/list-query";
 import { requireUser } from "~/services/auth.server";
 import { idempotentPost } from "~/services/idempotency.server";
-import { createPackage, listPackages } from "~/services/packages.server";
+import { createPackage, listPackagesPage } from "~/services/packages.server";
+import { nextLinkHeaders } from "~/utils/next-link.server";
 import { api, methods, parseJson, validationError } from "~/utils/http.server";
 
-/** The caller's packages; `?q=` searches name and description; `?limit=&offset=` pages. */
+/** The caller's packages; `?q=` searches name and description; `?limit=&offset=` or `?limit=&cursor=` pages (the next page's cursor in `Link`). */
 export const loader = api(async ({ request }: LoaderFunctionArgs) => {
   const actor = await requireUser(request);
   const query = listQuerySchema.safeParse(listQueryInput(new URL(request.url)));
   if (!query.success) throw validationError(query.error);
-  return json(await listPackages(actor, query.data), { headers: { "Cache-Control": "no-store" } });
+  const { items, next } = await listPackagesPage(actor, query.data);
+  return json(items, { headers: { "Cache-Control": "no-store", ...nextLinkHeaders(request.url, next) } });
 });
 
 export const action = methods({

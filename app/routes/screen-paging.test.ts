@@ -1,17 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Assessment } from "~/models/assessment.server";
 import { Contact } from "~/models/contact.server";
+import { EmailLog } from "~/models/email-log.server";
+import { EmailTemplate } from "~/models/email-template.server";
+import { ServicePackage } from "~/models/package.server";
+import { TrainingItem } from "~/models/training-item.server";
 import { encodeCursor } from "~/schemas/list-cursor";
 import { client, createTestUser, signIn } from "../../tests/accounts";
 import { startApp, type RunningApp } from "../../tests/app-server";
 import { useTestDb } from "../../tests/test-db";
 
-// Issue 43 item 3 (docs/decisions/0036): Estimates and Contacts page by cursor, "Older" / "Newer" as
-// plain links in the server-rendered page (JavaScript off), keeping the search in them.
+// Issue 43 item 3 (docs/decisions/0036, 0044): every list screen — Estimates, Contacts, the Email
+// Center's logs and templates, Packages, AI Training — pages by cursor, "Older" / "Newer" as plain
+// links in the server-rendered page (JavaScript off), keeping the search and filters in them.
 let app: RunningApp;
 type Client = ReturnType<typeof client>;
 let dealerA: Client;
 let dealerB: Client;
+let admin: Client;
+let adminId: string;
 let aId: string;
 let bId: string;
 
@@ -24,6 +31,9 @@ beforeAll(async () => {
   ({ id: bId } = b);
   dealerA = client(app, { cookie: await signIn(app, a.username, a.password) });
   dealerB = client(app, { cookie: await signIn(app, b.username, b.password) });
+  const root = await createTestUser({ role: "admin" });
+  adminId = root.id;
+  admin = client(app, { cookie: await signIn(app, root.username, root.password) });
 });
 afterAll(() => app?.stop());
 
@@ -42,7 +52,7 @@ const namesOn = (html: string, pattern: RegExp) => [...new Set([...html.matchAll
  * Walks Older from `first` to the end, then Newer back to the top, creating a record after each
  * page; answers the names each walk saw, and what was created after the walk's last page.
  */
-async function walk(who: Client, first: string, pattern: RegExp, create: (name: string) => Promise<unknown>) {
+async function walk(who: Client, first: string, pattern: RegExp, create: (name: string) => Promise<unknown>, keep: readonly string[] = ["q=paged"]) {
   const older: string[] = [];
   const newerPages: string[][] = [];
   let created = 0;
@@ -54,7 +64,7 @@ async function walk(who: Client, first: string, pattern: RegExp, create: (name: 
     older.push(...namesOn(res.text, pattern));
     last = path;
     path = linkOf(res.text, "next");
-    if (path) expect(path).toContain("q=paged");
+    for (const kept of keep) if (path) expect(path).toContain(kept);
     await create(`Paged late ${String(created++).padStart(2, "0")}`);
   }
   // From the last page back: it and every newer page, read newest last.
@@ -66,7 +76,7 @@ async function walk(who: Client, first: string, pattern: RegExp, create: (name: 
   while (path) {
     const res = await who.get(path);
     expect(res.status, path).toBe(200);
-    expect(path).not.toContain("page=");
+    expect(path).not.toMatch(/[?&]page=/);
     newerPages.push(namesOn(res.text, pattern));
     path = linkOf(res.text, "prev");
     const name = `Paged late ${String(created++).padStart(2, "0")}`;
@@ -143,5 +153,184 @@ describe("the Contacts screen pages by cursor", () => {
     const all = ((await dealerA.get("/api/contacts?q=paged")).json as { lastName: string }[]).map((c) => c.lastName);
     expect(newer).toEqual(all.filter((t) => !afterLast.map((l) => l.replace("Paged late ", "Late")).includes(t)));
     expect(new Set(newer).size).toBe(newer.length);
+  });
+});
+
+/** The records a paged API list answers when its `Link: rel="next"` is followed to the end, one record created after each page. */
+async function followLinks(who: Client, first: string, read: (item: Record<string, unknown>) => string, create: (name: string) => Promise<unknown>) {
+  const seen: string[] = [];
+  let path: string | null = first;
+  let created = 0;
+  while (path) {
+    const res = await who.get(path);
+    expect(res.status, path).toBe(200);
+    seen.push(...(res.json as Record<string, unknown>[]).map(read));
+    path = /^<([^>]+)>; rel="next"$/.exec(res.headers.get("link") ?? "")?.[1] ?? null;
+    if (path) expect(path).toContain("cursor=");
+    await create(`Paged late ${String(created++).padStart(2, "0")}`);
+  }
+  return seen;
+}
+
+const numbered = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix} ${String(i).padStart(2, "0")}`).reverse();
+let logs = 0;
+const logOf = (ownerId: string, subject: string, createdAt?: Date) =>
+  EmailLog.create({
+    ownerId,
+    kind: "estimate",
+    idempotencyKey: `paged-${logs++}`,
+    recipientEmail: "jane@example.test",
+    subject,
+    html: "<p>Hi</p>",
+    text: "Hi",
+    status: "sent",
+    messageId: `<paged-${logs}@damageiq.test>`,
+    ...(createdAt ? { createdAt } : {}),
+  });
+
+describe("the Email Center's logs page by cursor", () => {
+  beforeAll(async () => {
+    await EmailLog.deleteMany({});
+    // 60 of A's (two sharing a creation time), searched for; others the search leaves out; B's.
+    for (let i = 0; i < 60; i++) await logOf(aId, `Paged log ${String(i).padStart(2, "0")}`, at(i === 30 ? 29 : i));
+    for (let i = 0; i < 5; i++) await logOf(aId, `Other log ${i}`, at(i));
+    for (let i = 0; i < 3; i++) await logOf(bId, `Theirs paged ${i}`, at(i));
+  });
+  const PATTERN = /Paged (?:log|late) \d\d|Other log \d|Theirs paged \d/g;
+
+  it("walks Older then Newer with plain links that keep the tab and the search, never repeating or skipping a log written meanwhile", async () => {
+    const first = await dealerA.get("/email?tab=logs&q=paged");
+    expect(first.text).not.toMatch(/href="[^"]*[?&;]page=/);
+    const { older, newer, afterLast } = await walk(dealerA, "/email?tab=logs&q=paged", PATTERN, (subject) => logOf(aId, subject), ["tab=logs", "q=paged"]);
+    expect(older).toEqual(numbered("Paged log", 60));
+    const all = ((await dealerA.get("/api/email-logs?q=paged")).json as { subject: string }[]).map((l) => l.subject);
+    expect(newer).toEqual(all.filter((t) => !afterLast.includes(t)));
+    expect(new Set(newer).size).toBe(newer.length);
+  });
+
+  it("keeps accepting an old bookmark's ?page=", async () => {
+    const res = await dealerA.get("/email?tab=logs&q=log&page=2");
+    expect(res.status).toBe(200);
+    expect(namesOn(res.text, PATTERN)).toHaveLength(24);
+    expect(linkOf(res.text, "prev")).toContain("cursor=");
+  });
+
+  it("a cursor from another account's log shows only the caller's own logs", async () => {
+    const theirs = await EmailLog.findOne({ ownerId: bId, subject: "Theirs paged 2" }).lean();
+    const cursor = encodeCursor({ direction: "older", createdAt: theirs!.createdAt, id: String(theirs!._id) });
+    const res = await dealerA.get(`/email?tab=logs&cursor=${cursor}`);
+    expect(res.status).toBe(200);
+    expect(namesOn(res.text, PATTERN)).toEqual(["Other log 2", "Paged log 02", "Other log 1", "Paged log 01", "Other log 0", "Paged log 00"]);
+  });
+
+  it("the API pages by cursor too: Link rel=next, nothing repeated or skipped", async () => {
+    const seen = await followLinks(dealerA, "/api/email-logs?q=log&limit=7", (l) => String(l.subject), (subject) => logOf(aId, subject));
+    const whole = ((await dealerA.get("/api/email-logs?q=log")).json as { subject: string }[]).map((l) => l.subject);
+    expect(seen).toEqual(whole.filter((t) => !t.startsWith("Paged late")));
+    expect(seen.filter((t) => t.startsWith("Paged log"))).toEqual(numbered("Paged log", 60));
+    expect((await dealerA.get("/api/email-logs?cursor=nonsense")).status).toBe(400);
+  });
+});
+
+describe("the Email Center's templates page by cursor", () => {
+  beforeAll(async () => {
+    await EmailTemplate.deleteMany({});
+    for (let i = 0; i < 30; i++) await EmailTemplate.create({ ownerId: aId, name: `Paged template ${String(i).padStart(2, "0")}`, subject: "Your estimate", htmlContent: "<p>Hi</p>", createdAt: at(i) });
+    await EmailTemplate.create({ ownerId: bId, name: "Theirs paged 0", subject: "Theirs", htmlContent: "<p>Hi</p>", createdAt: at(1) });
+  });
+  const PATTERN = /Paged (?:template|late) \d\d|Theirs paged \d/g;
+  const created = (name: string) => EmailTemplate.create({ ownerId: aId, name, subject: "Late", htmlContent: "<p>Hi</p>" });
+
+  it("walks Older then Newer, never repeating or skipping a template created meanwhile", async () => {
+    const { older, newer, afterLast } = await walk(dealerA, "/email?q=paged", PATTERN, created);
+    expect(older).toEqual(numbered("Paged template", 30));
+    const all = ((await dealerA.get("/api/email-templates?q=paged")).json as { name: string }[]).map((t) => t.name);
+    expect(newer).toEqual(all.filter((t) => !afterLast.includes(t)));
+    expect(new Set(newer).size).toBe(newer.length);
+    const seen = await followLinks(dealerA, "/api/email-templates?q=template&limit=8", (t) => String(t.name), created);
+    expect(seen).toEqual(numbered("Paged template", 30));
+  });
+});
+
+describe("the Packages screen pages by cursor", () => {
+  beforeAll(async () => {
+    await ServicePackage.deleteMany({});
+    for (let i = 0; i < 30; i++) await ServicePackage.create({ ownerId: aId, name: `Paged package ${String(i).padStart(2, "0")}`, price: 100 + i, createdAt: at(i) });
+    await ServicePackage.create({ ownerId: bId, name: "Theirs paged 0", price: 5, createdAt: at(1) });
+  });
+  const PATTERN = /Paged (?:package|late) \d\d|Theirs paged \d/g;
+  const created = (name: string) => ServicePackage.create({ ownerId: aId, name, price: 1 });
+
+  it("walks Older then Newer, never repeating or skipping a package created meanwhile; the API the same by Link", async () => {
+    const { older, newer, afterLast } = await walk(dealerA, "/packages?q=paged", PATTERN, created);
+    expect(older).toEqual(numbered("Paged package", 30));
+    const all = ((await dealerA.get("/api/packages?q=paged")).json as { name: string }[]).map((p) => p.name);
+    expect(newer).toEqual(all.filter((t) => !afterLast.includes(t)));
+    expect(new Set(newer).size).toBe(newer.length);
+    const seen = await followLinks(dealerA, "/api/packages?q=package&limit=8", (p) => String(p.name), created);
+    expect(seen).toEqual(numbered("Paged package", 30));
+  });
+
+  it("keeps an old ?page= (past the end: the last page); another account's cursor shows only the caller's packages", async () => {
+    const res = await dealerA.get("/packages?q=package&page=9");
+    expect(res.status).toBe(200);
+    expect(namesOn(res.text, PATTERN)).toEqual(numbered("Paged package", 6));
+    const theirs = await ServicePackage.findOne({ ownerId: bId }).lean();
+    const cursor = encodeCursor({ direction: "older", createdAt: theirs!.createdAt, id: String(theirs!._id) });
+    expect(namesOn((await dealerA.get(`/packages?cursor=${cursor}`)).text, PATTERN)).toEqual(["Paged package 01", "Paged package 00"]);
+  });
+});
+
+describe("the AI Training Center pages by cursor", () => {
+  let items = 0;
+  const itemOf = (description: string, damageType = "dent", createdAt?: Date) =>
+    TrainingItem.create({
+      createdBy: adminId,
+      imageUrl: `/media/6650c0ffee0123456789${String(1000 + items++).slice(-4)}`,
+      damageType,
+      severity: "minor",
+      description,
+      estimatedCost: 100,
+      ...(createdAt ? { createdAt } : {}),
+    });
+  beforeAll(async () => {
+    await TrainingItem.deleteMany({});
+    for (let i = 0; i < 60; i++) await itemOf(`Paged item ${String(i).padStart(2, "0")}`, "dent", at(i === 30 ? 29 : i));
+    for (let i = 0; i < 5; i++) await itemOf(`Other item ${i}`, "scratch", at(i));
+  });
+  const PATTERN = /Paged (?:item|late) \d\d|Other item \d/g;
+
+  it("walks Older then Newer with plain links that keep the filters, never repeating or skipping an item added meanwhile", async () => {
+    const { older, newer, afterLast } = await walk(admin, "/ai-training?damageType=dent", PATTERN, (d) => itemOf(d), ["damageType=dent"]);
+    expect(older).toEqual(numbered("Paged item", 60));
+    const all = ((await admin.get("/api/admin/ai-training-data?damageType=dent")).json as { description: string }[]).map((i) => i.description);
+    expect(newer).toEqual(all.filter((t) => !afterLast.includes(t)));
+    expect(new Set(newer).size).toBe(newer.length);
+  });
+
+  it("keeps accepting an old bookmark's ?page=; the API pages by Link", async () => {
+    const res = await admin.get("/ai-training?damageType=scratch&page=1");
+    expect(namesOn(res.text, PATTERN)).toEqual(["Other item 4", "Other item 3", "Other item 2", "Other item 1", "Other item 0"]);
+    const page2 = await admin.get("/ai-training?damageType=dent&page=2");
+    expect(page2.status).toBe(200);
+    expect(namesOn(page2.text, PATTERN)).toHaveLength(24);
+    expect(linkOf(page2.text, "prev")).toContain("cursor=");
+    const seen = await followLinks(admin, "/api/admin/ai-training-data?damageType=scratch&limit=2", (i) => String(i.description), (d) => itemOf(d, "dent"));
+    expect(seen).toEqual(["Other item 4", "Other item 3", "Other item 2", "Other item 1", "Other item 0"]);
+    expect((await admin.get("/api/admin/ai-training-data?cursor=nonsense")).status).toBe(400);
+  });
+});
+
+describe("a cursor that is not one", () => {
+  it("is a 400 page on every screen paged by cursor; a blank one is the first page", async () => {
+    for (const [who, screen] of [[dealerB, "/email"], [dealerB, "/email?tab=logs"], [dealerB, "/packages"], [admin, "/ai-training"]] as const) {
+      const join = screen.includes("?") ? "&" : "?";
+      for (const bad of ["nonsense", "bzEyMy5hYmM", "%24ne", "o.1.6650c0ffee0123456789abcd"]) {
+        const page = await who.get(`${screen}${join}cursor=${bad}`);
+        expect(page.status, `${screen} ${bad}`).toBe(400);
+        expect(page.text).toContain("cursor is not a cursor of this list");
+      }
+      expect((await who.get(`${screen}${join}cursor=`)).status, screen).toBe(200);
+    }
   });
 });

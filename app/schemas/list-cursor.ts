@@ -81,5 +81,21 @@ export function screenCursors(page: readonly Keyed[], next: string | null, curso
   return cursor?.direction === "newer" ? { older: behind, newer: next } : { older: next, newer: behind };
 }
 
+/**
+ * A list screen's "Older" and "Newer" cursors around a page read through its API list (`list`: the
+ * page's records and the next cursor that way, from pageAndNext): the other side is asked with a
+ * one-record read (`probe`) from backCursor's position. `offset` is an old bookmark's `?page=`.
+ */
+export async function screenCursorsOf(
+  list: { records: readonly Keyed[]; next: string | null },
+  cursor: ListCursor | undefined,
+  offset: number,
+  probe: (back: ListCursor) => Promise<readonly unknown[]>,
+) {
+  const back = backCursor(list.records, cursor, offset);
+  const found = back ? (await probe(back)).length > 0 : false;
+  return screenCursors(list.records, list.next, cursor, back, found);
+}
+
 /** An old bookmark's `?page=` as an offset, past the end the last page's (as the numbered pages did). */
 export const lastPageAtMost = (offset: number, matched: number, pageSize: number) => Math.min(offset, Math.max(0, Math.ceil(matched / pageSize) - 1) * pageSize);

@@ -1,6 +1,7 @@
 import { withZod } from "@remix-validated-form/with-zod";
 import { z } from "zod";
 import { DAMAGE_LOCATIONS, DAMAGE_TYPES, SEVERITIES } from "./damage";
+import { listQuerySchema } from "./list-query";
 import { amountField, commaList, decimalField, enumField, formBoolean, formNumber, textList, wholeField } from "./number-fields";
 import { optionalString, requiredString } from "./text-fields";
 import { MODEL_ACCURACY_DISPLAY, VERIFIED_FILTERS } from "./training-display";
@@ -45,6 +46,9 @@ export const trainingFilterSchema = z.object({
     .transform((v) => (v === undefined ? undefined : v === "true")),
 });
 export type TrainingFilter = z.infer<typeof trainingFilterSchema>;
+
+/** The filters with keyset paging (docs/decisions/0033): `limit` and the `cursor` of the page before; without them, every item. */
+export const trainingListQuerySchema = trainingFilterSchema.extend({ limit: listQuerySchema.shape.limit, cursor: listQuerySchema.shape.cursor });
 
 const numberFields = ["estimatedCost", "laborHours", "partsCost", "vehicleYear"] as const;
 

@@ -5,12 +5,13 @@ import { scopeFor } from "~/models/owner-scope.server";
 import { EMAIL_TOASTS, emailTemplateValidator, type EmailTemplateInput } from "~/schemas/email";
 import { listAssessments } from "~/services/assessments.server";
 import type { Actor } from "~/services/actor";
-import { emailLogsPage, emailLogStats, getEmailLog } from "~/services/email-logs.server";
+import { countEmailLogs, emailLogsPage, emailLogStats, getEmailLog } from "~/services/email-logs.server";
 import { SAMPLE_CONTEXT, renderTemplate } from "~/services/email-render.server";
 import {
   copyEmailTemplate,
   createEmailTemplate,
   deleteEmailTemplate,
+  emailTemplateFigures,
   emailTemplatesPage,
   getEmailTemplate,
   previewEmailTemplate,
@@ -21,7 +22,7 @@ import { redirectWithToast } from "~/services/session.server";
 import { handleForm } from "~/utils/forms.server";
 import { EMAIL_LIST_PARAMS, readEmailDialog, readEmailTab } from "~/utils/email-url";
 import { jsonError, screenAnswer } from "~/utils/http.server";
-import { listReturnTo, nullIfNotFound, readListUrl, writeAndReturn } from "./list-screen.server";
+import { listReturnTo, nullIfNotFound, readListPosition, readListUrl, writeAndReturn } from "./list-screen.server";
 import { confirmOrSend } from "./send-estimate.server";
 
 /** Cards per page of either tab. */
@@ -55,12 +56,20 @@ async function composeOptions(actor: Actor) {
 /** What /email shows: both tabs' counts and the open tab's page, the four cards, the indicator, the open dialog's data. */
 export async function emailCenterData(actor: Actor, requestUrl: string) {
   const url = new URL(requestUrl);
-  const { q, page } = readListUrl(requestUrl);
+  const { q } = readListUrl(requestUrl);
   const tab = readEmailTab(url.searchParams);
   const dialog = readEmailDialog(url.searchParams);
+  // The open tab's page by cursor (or an old `?page=`; a bad cursor is a 400 before any read); of the
+  // other tab only its figures (its label's count, the template cards).
+  const position = readListPosition(requestUrl, EMAIL_PAGE_SIZE);
+  const closed = { newer: null, older: null };
   const [templates, logs, logStats, connection] = await Promise.all([
-    emailTemplatesPage(actor, { q, page: tab === "templates" ? page : 1, pageSize: EMAIL_PAGE_SIZE }),
-    emailLogsPage(actor, { q, page: tab === "logs" ? page : 1, pageSize: EMAIL_PAGE_SIZE }),
+    tab === "templates"
+      ? emailTemplatesPage(actor, { q, ...position, pageSize: EMAIL_PAGE_SIZE })
+      : emailTemplateFigures(actor, q).then((figures) => ({ ...figures, ...closed, templates: [] })),
+    tab === "logs"
+      ? emailLogsPage(actor, { q, ...position, pageSize: EMAIL_PAGE_SIZE })
+      : countEmailLogs(actor, q).then((matched) => ({ matched, ...closed, logs: [] })),
     emailLogStats(actor),
     testConnection(actor),
   ]);
@@ -84,7 +93,6 @@ export async function emailCenterData(actor: Actor, requestUrl: string) {
     tab,
     timeZone: SERVER_TIME_ZONE,
     q: q ?? "",
-    pageSize: EMAIL_PAGE_SIZE,
     templates,
     logs,
     stats: { totalTemplates: templates.stats.total, defaultTemplates: templates.stats.defaults, ...logStats },

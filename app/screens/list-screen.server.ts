@@ -7,11 +7,11 @@ import { SEARCH_MAX_LENGTH } from "~/schemas/list-query";
 import { CURSOR_INVALID, decodeCursor, type ListCursor } from "~/schemas/list-cursor";
 import { isRefusal } from "~/utils/domain-errors";
 
-/** What a list screen's loader reads from its URL: search, page and the open dialog. */
+/** What a list screen's loader reads from its URL: the search and the open dialog (the page: readListPosition). */
 export function readListUrl(requestUrl: string) {
   const url = new URL(requestUrl);
   const q = (url.searchParams.get("q") ?? "").trim().slice(0, SEARCH_MAX_LENGTH);
-  return { q: q || undefined, page: readPage(url.searchParams), dialog: readDialog(url.searchParams) };
+  return { q: q || undefined, dialog: readDialog(url.searchParams) };
 }
 
 /**
@@ -31,7 +31,7 @@ export function readListPosition(requestUrl: string, pageSize: number): { cursor
 /** Where a list screen's form post goes back to: the list as it was (search, page), no dialog. */
 export function listReturnTo(requestUrl: string, { firstPage = false, keys }: { firstPage?: boolean; keys?: readonly string[] } = {}) {
   const url = new URL(requestUrl);
-  return `${url.pathname}${listSearch(url.searchParams, firstPage ? { page: null } : {}, keys)}`;
+  return `${url.pathname}${listSearch(url.searchParams, firstPage ? { cursor: null, page: null } : {}, keys)}`;
 }
 
 /** null for a thrown 404 (an item that is gone or not the caller's); anything else rethrown. */

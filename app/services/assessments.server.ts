@@ -24,7 +24,7 @@ import type {
   AssessmentUpdateInput,
 } from "~/schemas/assessment";
 import { readSheet, sheetTotals, type Sheet, type SheetTotals } from "~/utils/estimate-sheet";
-import { backCursor, lastPageAtMost, pageAndNext, screenCursors, type ListCursor } from "~/schemas/list-cursor";
+import { lastPageAtMost, pageAndNext, screenCursorsOf, type ListCursor } from "~/schemas/list-cursor";
 import { isAdmin, type Actor } from "./actor";
 import { ANALYSIS_JOB } from "./analysis/types";
 import { removeJobs } from "./jobs.server";
@@ -280,9 +280,8 @@ export async function assessmentsPage<T = AssessmentJson>(
   const matched = filtered ?? (status ? pendingReview : total);
   const from = lastPageAtMost(offset, matched, pageSize);
   const list = await listAssessmentsPage(actor, { q, status, limit: pageSize, offset: from, cursor, fields, shape });
-  const back = backCursor(list.records, cursor, from);
-  const behind = back ? await findAssessments({ scope, q, status, limit: 1, cursor: back, fields: ["createdAt"] }) : [];
-  return { assessments: list.items, matched, ...screenCursors(list.records, list.next, cursor, back, behind.length > 0), total, pendingReview, figures };
+  const cursors = await screenCursorsOf(list, cursor, from, (back) => findAssessments({ scope, q, status, limit: 1, cursor: back, fields: ["createdAt"] }));
+  return { assessments: list.items, matched, ...cursors, total, pendingReview, figures };
 }
 
 /** One assessment in scope; 404 "Assessment not found" for another account's or a malformed id. */

@@ -11,7 +11,7 @@ import {
 import { scopeFor } from "~/models/owner-scope.server";
 import type { ContactInput } from "~/schemas/contact";
 import type { ListQuery } from "~/schemas/list-query";
-import { backCursor, lastPageAtMost, pageAndNext, screenCursors, type ListCursor } from "~/schemas/list-cursor";
+import { lastPageAtMost, pageAndNext, screenCursorsOf, type ListCursor } from "~/schemas/list-cursor";
 import { isAdmin, type Actor } from "./actor";
 import { ownedJson, presentOwned } from "./owned-json.server";
 import { NotFound } from "~/utils/domain-errors";
@@ -79,9 +79,8 @@ export async function contactsPage(actor: Actor, { q, cursor, offset = 0, pageSi
   const matched = searched ?? stats.total;
   const from = lastPageAtMost(offset, matched, pageSize);
   const list = await listContactsPage(actor, { q, limit: pageSize, offset: from, cursor });
-  const back = backCursor(list.records, cursor, from);
-  const behind = back ? await findContacts({ scope, q, limit: 1, cursor: back }) : [];
-  return { contacts: list.items, matched, ...screenCursors(list.records, list.next, cursor, back, behind.length > 0), stats };
+  const cursors = await screenCursorsOf(list, cursor, from, (back) => findContacts({ scope, q, limit: 1, cursor: back }));
+  return { contacts: list.items, matched, ...cursors, stats };
 }
 
 /** One contact in scope; 404 "Contact not found" for another account's or a malformed id. */

@@ -1,5 +1,6 @@
 import { countEstimatesSentSince, countLogs, findLog, findLogs, type EmailLogRecord } from "~/models/email-log.server";
 import { scopeFor } from "~/models/owner-scope.server";
+import { lastPageAtMost, pageAndNext, screenCursorsOf, type ListCursor } from "~/schemas/list-cursor";
 import type { ListQuery } from "~/schemas/list-query";
 import type { Actor } from "./actor";
 import { ownership, presentOwned } from "./owned-json.server";
@@ -83,9 +84,10 @@ export const present = (actor: Actor, records: EmailLogRecord[]) => presentOwned
 
 const logNotFound = () => new NotFound("Email log not found");
 
-/** `GET /api/email-logs`: the caller's logs (an admin's: everyone's), newest first; `q`, `limit`, `offset`. */
-export async function listEmailLogs(actor: Actor, { q, limit, offset = 0 }: ListQuery = {}) {
-  return present(actor, await findLogs({ scope: scopeFor(actor), q, skip: offset, limit }));
+/** `GET /api/email-logs`: the caller's logs (an admin's: everyone's), newest first; `q`, `limit`, `offset` or `cursor`: a page, and the next one's cursor when there is more. */
+export async function listEmailLogsPage(actor: Actor, { q, limit, offset = 0, cursor }: Partial<ListQuery> = {}) {
+  const { page, next } = pageAndNext(await findLogs({ scope: scopeFor(actor), q, skip: offset, limit: limit && limit + 1, cursor }), limit, cursor);
+  return { items: await present(actor, page), next, records: page };
 }
 
 /** One log with its rendered message and attempts; 404 for another account's. */
@@ -95,14 +97,20 @@ export async function getEmailLog(actor: Actor, id: string): Promise<EmailLogDet
   return { ...(await present(actor, [record]))[0], html: record.html, text: record.text };
 }
 
-/** The Logs tab: how many match, one page. */
-export async function emailLogsPage(actor: Actor, { q, page, pageSize }: { q?: string; page: number; pageSize: number }) {
+/** How many of the caller's logs the search matches (the Logs tab's label). */
+export const countEmailLogs = (actor: Actor, q: string | undefined) => countLogs({ scope: scopeFor(actor), q });
+
+/**
+ * The Logs tab: how many match, and one page by cursor (the API list's own read) with the cursors of
+ * the Older and Newer pages when there are any. `offset` is an old bookmark's `?page=`.
+ */
+export async function emailLogsPage(actor: Actor, { q, cursor, offset = 0, pageSize }: { q?: string; cursor?: ListCursor; offset?: number; pageSize: number }) {
   const scope = scopeFor(actor);
-  const matched = await countLogs({ scope, q });
-  const pageCount = Math.max(1, Math.ceil(matched / pageSize));
-  const current = Math.min(Math.max(1, page), pageCount);
-  const logs = await present(actor, await findLogs({ scope, q, skip: (current - 1) * pageSize, limit: pageSize }));
-  return { logs, matched, page: current, pageCount };
+  const matched = await countEmailLogs(actor, q);
+  const from = lastPageAtMost(offset, matched, pageSize);
+  const list = await listEmailLogsPage(actor, { q, limit: pageSize, offset: from, cursor });
+  const cursors = await screenCursorsOf(list, cursor, from, (back) => findLogs({ scope, q, limit: 1, cursor: back }));
+  return { logs: list.items, matched, ...cursors };
 }
 
 /**

@@ -11,6 +11,7 @@ import {
 } from "~/models/email-template.server";
 import { scopeFor } from "~/models/owner-scope.server";
 import { TEMPLATE_LIMITS, type EmailTemplateInput, type TemplatePreviewInput } from "~/schemas/email";
+import { lastPageAtMost, pageAndNext, screenCursorsOf, type ListCursor } from "~/schemas/list-cursor";
 import type { ListQuery } from "~/schemas/list-query";
 import type { Actor } from "./actor";
 import { checkTemplate, renderTemplate, SAMPLE_CONTEXT } from "./email-render.server";
@@ -43,24 +44,30 @@ function toJson(record: EmailTemplateRecord, owners?: Map<string, string>): Emai
 
 const present = (actor: Actor, records: EmailTemplateRecord[]) => presentOwned(actor, records, toJson);
 
-/** `GET /api/email-templates`: the caller's (an admin's: everyone's), newest first; `q`, `limit`, `offset`. */
-export async function listEmailTemplates(actor: Actor, { q, limit, offset = 0 }: ListQuery = {}) {
-  return present(actor, await findTemplates({ scope: scopeFor(actor), q, skip: offset, limit }));
+/** `GET /api/email-templates`: the caller's (an admin's: everyone's), newest first; `q`, `limit`, `offset` or `cursor`: a page, and the next one's cursor when there is more. */
+export async function listEmailTemplatesPage(actor: Actor, { q, limit, offset = 0, cursor }: Partial<ListQuery> = {}) {
+  const { page, next } = pageAndNext(await findTemplates({ scope: scopeFor(actor), q, skip: offset, limit: limit && limit + 1, cursor }), limit, cursor);
+  return { items: await present(actor, page), next, records: page };
 }
 
-/** The Templates tab: the two template cards' figures, how many match, one page. */
-export async function emailTemplatesPage(actor: Actor, { q, page, pageSize }: { q?: string; page: number; pageSize: number }) {
+/** The Templates tab's figures: the two template cards' and how many the search matches. */
+export async function emailTemplateFigures(actor: Actor, q: string | undefined) {
   const scope = scopeFor(actor);
   const [total, defaults, searched] = await Promise.all([
     countTemplates({ scope }),
     countDefaultTemplates({ scope }),
     q ? countTemplates({ scope, q }) : undefined,
   ]);
-  const matched = searched ?? total;
-  const pageCount = Math.max(1, Math.ceil(matched / pageSize));
-  const current = Math.min(Math.max(1, page), pageCount);
-  const templates = await present(actor, await findTemplates({ scope, q, skip: (current - 1) * pageSize, limit: pageSize }));
-  return { templates, matched, page: current, pageCount, stats: { total, defaults } };
+  return { matched: searched ?? total, stats: { total, defaults } };
+}
+
+/** The Templates tab: its figures and one page by cursor with its Older and Newer cursors; `offset` is an old bookmark's `?page=`. */
+export async function emailTemplatesPage(actor: Actor, { q, cursor, offset = 0, pageSize }: { q?: string; cursor?: ListCursor; offset?: number; pageSize: number }) {
+  const figures = await emailTemplateFigures(actor, q);
+  const from = lastPageAtMost(offset, figures.matched, pageSize);
+  const list = await listEmailTemplatesPage(actor, { q, limit: pageSize, offset: from, cursor });
+  const cursors = await screenCursorsOf(list, cursor, from, (back) => findTemplates({ scope: scopeFor(actor), q, limit: 1, cursor: back }));
+  return { templates: list.items, ...figures, ...cursors };
 }
 
 export async function getEmailTemplate(actor: Actor, id: string) {

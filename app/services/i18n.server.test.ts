@@ -10,7 +10,7 @@ const SAME: Record<"es" | "fr", readonly string[]> = {
   es: ["Error", "Total", "Subtotal", "Total (USD)", "VIN", "Local", "Token", "Variables:", "(PDF)", "Message-ID", "Authorization: Bearer <token>", "{{latencyMs}} ms", "English", "Español", "Français", "Webhooks"],
   fr: [
     "Actions", "Contacts", "contacts", "Contact", "Menu", "Notifications", "Minimum", "Description", "Notes", "Image", "Total", "Total (USD)",
-    "version", "Version", "Photo", "Photos ({{length}})", "Photo {{n}}", "Type", "Local", "Port", "Collection", "Message", "Page",
+    "version", "Version", "Photo", "Photos ({{length}})", "Photo {{n}}", "Type", "Local", "Port", "Collection", "Message",
     "VIN", "(PDF)", "Message-ID", "Authorization: Bearer <token>", "{{latencyMs}} ms", "English", "Español", "Français",
     "Webhooks", "Actions", "Version {{version}}",
   ],

@@ -10,6 +10,7 @@ import {
   replacePackage,
   type PackageRecord,
 } from "~/models/package.server";
+import { lastPageAtMost, pageAndNext, screenCursorsOf, type ListCursor } from "~/schemas/list-cursor";
 import type { ListQuery } from "~/schemas/list-query";
 import type { PackageInput } from "~/schemas/package";
 import type { Actor } from "./actor";
@@ -45,9 +46,10 @@ function toJson(record: PackageRecord, owners?: Map<string, string>): PackageJso
 
 const present = (actor: Actor, records: PackageRecord[]) => presentOwned(actor, records, toJson);
 
-/** `GET /api/packages`: the caller's packages (an admin's: everyone's), newest first; `q`, `limit`, `offset`. */
-export async function listPackages(actor: Actor, { q, limit, offset = 0 }: ListQuery = {}) {
-  return present(actor, await findPackages({ scope: scopeFor(actor), q, skip: offset, limit }));
+/** `GET /api/packages`: the caller's packages (an admin's: everyone's), newest first; `q`, `limit`, `offset` or `cursor`: a page, and the next one's cursor when there is more. */
+export async function listPackagesPage(actor: Actor, { q, limit, offset = 0, cursor }: Partial<ListQuery> = {}) {
+  const { page, next } = pageAndNext(await findPackages({ scope: scopeFor(actor), q, skip: offset, limit: limit && limit + 1, cursor }), limit, cursor);
+  return { items: await present(actor, page), next, records: page };
 }
 
 /** The dashboard's Active Packages panel: a few of the caller's active packages, newest first. */
@@ -55,16 +57,19 @@ export async function activePackages(actor: Actor, limit: number) {
   return present(actor, await findActivePackages({ scope: scopeFor(actor), limit }));
 }
 
-/** The Packages screen: the stat cards over every package, how many the search matched, one page. */
-export async function packagesPage(actor: Actor, { q, page, pageSize }: { q?: string; page: number; pageSize: number }) {
+/**
+ * The Packages screen: the stat cards over every package, how many the search matched, and one page
+ * by cursor (the API list's own read) with its Older and Newer cursors; `offset` is an old bookmark's `?page=`.
+ */
+export async function packagesPage(actor: Actor, { q, cursor, offset = 0, pageSize }: { q?: string; cursor?: ListCursor; offset?: number; pageSize: number }) {
   const scope = scopeFor(actor);
   // Without a search every item matches: the total card is the count.
   const [stats, searched] = await Promise.all([packageStats({ scope }), q ? countPackages({ scope, q }) : undefined]);
   const matched = searched ?? stats.total;
-  const pageCount = Math.max(1, Math.ceil(matched / pageSize));
-  const current = Math.min(Math.max(1, page), pageCount);
-  const records = await findPackages({ scope, q, skip: (current - 1) * pageSize, limit: pageSize });
-  return { packages: await present(actor, records), matched, page: current, pageCount, stats };
+  const from = lastPageAtMost(offset, matched, pageSize);
+  const list = await listPackagesPage(actor, { q, limit: pageSize, offset: from, cursor });
+  const cursors = await screenCursorsOf(list, cursor, from, (back) => findPackages({ scope, q, limit: 1, cursor: back }));
+  return { packages: list.items, matched, ...cursors, stats };
 }
 
 /** One package in scope; 404 "Package not found" for another account's or a malformed id. */

@@ -10,6 +10,7 @@ import {
   trainingStats,
   type TrainingItemRecord,
 } from "~/models/training-item.server";
+import { lastPageAtMost, pageAndNext, screenCursorsOf, type ListCursor } from "~/schemas/list-cursor";
 import type { TrainingFilter, TrainingItemInput } from "~/schemas/training";
 import { isAdmin, type Actor } from "./actor";
 import { timestamps } from "./owned-json.server";
@@ -67,19 +68,24 @@ async function checkedImage(actor: Actor, url: string) {
   return media;
 }
 
-export async function listTrainingItems(actor: Actor, filter: TrainingFilter) {
+/** `GET /api/admin/ai-training-data`: the items the filter matches, newest first (all of them without a `limit`): a page, and the next one's cursor when there is more. */
+export async function listTrainingItemsPage(actor: Actor, { filter, limit, offset = 0, cursor }: { filter: TrainingFilter; limit?: number; offset?: number; cursor?: ListCursor }) {
   assertAdmin(actor);
-  return (await findTrainingItems({ filter })).map(toJson);
+  const { page, next } = pageAndNext(await findTrainingItems({ filter, skip: offset, limit: limit && limit + 1, cursor }), limit, cursor);
+  return { items: page.map(toJson), next, records: page };
 }
 
-/** The AI Training Center: the cards over every item, how many the filters match, one page. */
-export async function trainingPage(actor: Actor, { filter, page, pageSize }: { filter: TrainingFilter; page: number; pageSize: number }) {
+/**
+ * The AI Training Center: the cards over every item, how many the filters match, and one page by
+ * cursor (the API list's own read) with its Older and Newer cursors; `offset` is an old bookmark's `?page=`.
+ */
+export async function trainingPage(actor: Actor, { filter, cursor, offset = 0, pageSize }: { filter: TrainingFilter; cursor?: ListCursor; offset?: number; pageSize: number }) {
   assertAdmin(actor);
   const [stats, matched] = await Promise.all([trainingStats(), countTrainingItems({ filter })]);
-  const pageCount = Math.max(1, Math.ceil(matched / pageSize));
-  const current = Math.min(Math.max(1, page), pageCount);
-  const items = await findTrainingItems({ filter, skip: (current - 1) * pageSize, limit: pageSize });
-  return { items: items.map(toJson), matched, page: current, pageCount, stats };
+  const from = lastPageAtMost(offset, matched, pageSize);
+  const list = await listTrainingItemsPage(actor, { filter, limit: pageSize, offset: from, cursor });
+  const cursors = await screenCursorsOf(list, cursor, from, (back) => findTrainingItems({ filter, limit: 1, cursor: back }));
+  return { items: list.items, matched, ...cursors, stats };
 }
 
 export async function getTrainingItem(actor: Actor, id: string) {

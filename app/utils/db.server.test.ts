@@ -24,7 +24,9 @@ describe("database start-up", () => {
     expect(await names("contacts")).toEqual(
       expect.arrayContaining(["ownerId_1_createdAt_-1", "ownerId_1_firstName_1_lastName_1_email_1_companyName_1_phone_1_createdAt_-1"]),
     );
-    expect(await names("packages")).toEqual(expect.arrayContaining(["ownerId_1_createdAt_-1"]));
+    // The lists paged by cursor: the owner, then the order with its tie-breaker (docs/decisions/0044).
+    for (const collection of ["packages", "emaillogs", "emailtemplates"]) expect(await names(collection), collection).toContain("ownerId_1_createdAt_-1__id_-1");
+    expect(await names("trainingitems")).toContain("createdAt_-1__id_-1");
     expect(await names("uploads")).toEqual(expect.arrayContaining(["ownerId_1_draft_1_state_1", "key_1"]));
   });
 

@@ -1,9 +1,10 @@
-// URL state of the Email Center (/email): `?tab=logs` (templates otherwise), `?q=` search, `?page=`,
+// URL state of the Email Center (/email): `?tab=logs` (templates otherwise), `?q=` search, `?cursor=`
+// (the open tab's Older / Newer; `?page=` in old bookmarks),
 // and one dialog at a time — `?dialog=new`, `?dialog=compose[&assessment=<id>]`, `?edit=<id>`,
 // `?view=<id>`, `?delete=<id>` (templates) or `?log=<id>` (a log's view).
 
 /** The URL's list state: the tab, the search and the page. */
-export const EMAIL_LIST_PARAMS = ["tab", "q", "page"] as const;
+export const EMAIL_LIST_PARAMS = ["tab", "q", "cursor", "page"] as const;
 
 export type EmailTab = "templates" | "logs";
 

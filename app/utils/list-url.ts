@@ -1,8 +1,8 @@
 import type { ShouldRevalidateFunction } from "@remix-run/react";
 
 // URL state of a list screen (Contacts, Packages, …). Everything a user can open is a URL, so the
-// screen works with JavaScript off: `?q=` search, `?cursor=` page (Older / Newer; `?page=` on the
-// screens still paged by number and in old bookmarks), and one dialog at a time —
+// screen works with JavaScript off: `?q=` search, `?cursor=` page (Older / Newer; `?page=` in old
+// bookmarks, read as an offset), and one dialog at a time —
 // `?dialog=new`, `?edit=<id>`, `?delete=<id>` (the delete confirmation).
 
 export const LIST_PARAMS = ["q", "cursor", "page"] as const;

@@ -36,7 +36,7 @@ export function CardGridSkeleton({ count = 6 }: { count?: number }) {
  * True while a new search or page (or another of `keys`) of this list is loading and has taken
  * longer than `delayMs` (fast answers never flash the placeholders).
  */
-export function useListLoading(delayMs = 200, keys: readonly string[] = ["q", "page"]) {
+export function useListLoading(delayMs = 200, keys: readonly string[] = ["q", "cursor", "page"]) {
   const navigation = useNavigation();
   const location = useLocation();
   const next = navigation.state === "loading" && !navigation.formMethod ? navigation.location : null;
