@@ -89,5 +89,5 @@ export async function settleInBatches(ownerId: Types.ObjectId, keepGoing: () => 
     batch.push(doc);
     if (batch.length === BUILD_BATCH && !(await flush())) return { exact, done: false };
   }
-  return { exact, done: await flush() };
+  return { exact, done: batch.length === 0 || (await flush()) };
 }
