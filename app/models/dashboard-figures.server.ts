@@ -7,11 +7,9 @@ import {
   contributionOf,
   FIGURES_COLLECTION,
   localDay,
-  settleAssessment,
-  TALLY_FIELDS,
   tallyOf,
-  type TalliedFields,
 } from "./dashboard-tally.server";
+import { ownersAssessments, settleInBatches } from "./dashboard-build.server";
 import { defineModel } from "./define-model.server";
 import { countSentSince, sumEstimatedCosts } from "./estimate.server";
 import type { OwnerScope } from "./owner-scope.server";
@@ -38,6 +36,8 @@ const figureSchema = new Schema(
     ready: Boolean,
     /** Until when one process is building them (another instance leaves them alone meanwhile). */
     lease: Date,
+    /** A build could not tell exactly what it added: the tallies are summed again before they are ready. */
+    unsure: Boolean,
   },
   { collection: FIGURES_COLLECTION, versionKey: false, strict: false },
 );
@@ -48,6 +48,7 @@ interface FigureDocument extends Counters {
   seq?: number;
   ready?: boolean;
   lease?: Date;
+  unsure?: boolean;
 }
 const figures = () => mongoose.connection.collection<FigureDocument>(FIGURES_COLLECTION);
 
@@ -170,7 +171,6 @@ async function lease(_id: FigureDocument["_id"]) {
 /** Keeps a build's lease while it runs (an account of 50,000 assessments takes minutes), so no other process starts the same build. */
 const renewLease = (_id: FigureDocument["_id"]) =>
   figures().updateOne({ _id, ready: { $ne: true } } as never, { $set: { lease: new Date(dbNowMs() + LEASE_MS) } });
-const RENEW_EVERY = 500;
 
 async function buildOwner(ownerId: Types.ObjectId) {
   if (await lease(ownerId)) await buildFigures(ownerId);
@@ -187,10 +187,6 @@ async function buildAll() {
   await figures().updateOne({ _id: "all" }, { $set: { ready: true }, $unset: { lease: 1 } });
 }
 
-/** Each of the owner's assessments, with the fields its contribution is made from. */
-const ownersAssessments = (ownerId: Types.ObjectId) =>
-  mongoose.connection.collection<TalliedFields>("assessments").find({ ownerId }, { projection: TALLY_FIELDS, batchSize: 1000 });
-
 const add = (into: Required<Counters>, tally: string | undefined) => {
   const c = contributionOf(tally);
   into.total += c.total;
@@ -204,26 +200,18 @@ const add = (into: Required<Counters>, tally: string | undefined) => {
 const empty = (): Required<Counters> => ({ total: 0, status: {}, value: 0, revenue: 0, compared: 0, within: 0, sent: {} });
 
 /**
- * Settles every assessment of the account whose tally is not its contribution (compare-and-set: safe
- * beside live writes; the document as read is the first guess, so one that did not change since
- * costs no second read).
- */
-async function settleDirty(ownerId: Types.ObjectId, { leased = false } = {}) {
-  let seen = 0;
-  for await (const doc of ownersAssessments(ownerId)) {
-    if (doc.tally !== tallyOf(doc)) await settleAssessment(doc._id, doc);
-    if (leased && ++seen % RENEW_EVERY === 0) await renewLease(ownerId);
-  }
-}
-
-/**
  * Builds an account's counters the first time: every tally the counters hold came with its `$inc`, and
- * an assessment without a tally was never counted, so settling those is the whole build, beside live
- * writes, by any number of processes at once.
+ * an assessment without a tally was never counted, so settling those (a batch at a time) is the whole
+ * build, beside live writes, by any number of processes at once. A batch that could not tell exactly
+ * what it added (`unsure`, kept on the counters so a later build knows) has the tallies summed again.
  */
 export async function buildFigures(ownerId: Types.ObjectId) {
-  await settleDirty(ownerId, { leased: true });
-  await figures().updateOne({ _id: ownerId }, { $set: { ready: true }, $unset: { lease: 1 } }, { upsert: true });
+  await figures().updateOne({ _id: ownerId }, { $setOnInsert: { seq: 0 } }, { upsert: true });
+  const { exact, done } = await settleInBatches(ownerId, async () => (await renewLease(ownerId)).matchedCount === 1);
+  if (!exact) await figures().updateOne({ _id: ownerId }, { $set: { unsure: true } });
+  if (!done) return;
+  const { matchedCount } = await figures().updateOne({ _id: ownerId, unsure: { $ne: true } } as never, { $set: { ready: true }, $unset: { lease: 1 } });
+  if (matchedCount === 0) await rebuildOwner(ownerId);
 }
 
 /**
@@ -235,7 +223,7 @@ export async function buildFigures(ownerId: Types.ObjectId) {
 export async function rebuildOwner(ownerId: Types.ObjectId) {
   await figures().updateOne({ _id: ownerId }, { $setOnInsert: { seq: 0 } }, { upsert: true });
   for (let attempt = 0; attempt < 10; attempt++) {
-    await settleDirty(ownerId);
+    await settleInBatches(ownerId);
     const seq = (await figures().findOne({ _id: ownerId }, { projection: { seq: 1 } }))?.seq;
     const sums = empty();
     let dirty = false;
@@ -246,7 +234,7 @@ export async function rebuildOwner(ownerId: Types.ObjectId) {
     if (dirty) continue;
     const { matchedCount } = await figures().updateOne(
       { _id: ownerId, seq } as never,
-      { $set: { ...sums, status: byStatusOf(sums), ready: true }, $inc: { seq: 1 }, $unset: { lease: 1 } },
+      { $set: { ...sums, status: byStatusOf(sums), ready: true }, $inc: { seq: 1 }, $unset: { lease: 1, unsure: 1 } },
     );
     if (matchedCount === 1) return;
   }
