@@ -28,7 +28,7 @@ const globalForHousekeeping = globalThis as typeof globalThis & {
   __stopMail?: () => Promise<void>;
   __stopWebhooks?: () => Promise<void>;
   __stopIdleCollector?: () => void;
-  __migrated?: Promise<void>;
+  __migrated?: Promise<unknown>;
 };
 // A cluster's primary (server.mjs) serves nothing: it runs the embedded database for its workers.
 if (env.DAMAGEIQ_ROLE !== "primary") {
@@ -40,7 +40,7 @@ if (env.DAMAGEIQ_ROLE !== "primary") {
   // Background jobs (analyses) run in that same worker: ANALYSIS_CONCURRENCY bounds the machine, not
   // each worker, and page rendering keeps the other cores (docs/decisions/0008).
   if (env.DAMAGEIQ_HOUSEKEEPING) {
-    // Earlier versions' data brought to today's meaning, once per start (idempotent steps).
+    // Earlier versions' data brought to today's meaning: the steps this database has not had yet.
     globalForHousekeeping.__migrated ??= runDataMigrations().catch((error: unknown) => log.warn({ err: error }, "data migrations failed"));
     registerAnalysisJobs();
     globalForHousekeeping.__stopJobs ??= startJobs({ leaseMs: env.JOB_LEASE_MS });

@@ -1,6 +1,6 @@
 // Shared by the benches: the embedded database and the built app as child processes on loopback,
 // timing helpers and /proc readings. Every loop is bounded; nothing leaves this machine.
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -352,7 +352,8 @@ export function benchAssessment(ownerId, i, { contactIds, now } = {}) {
           aiAnalysis: { confidence: 0.82, description: `One ${severity} ${damageType} found.`, provider: "embedded" },
         }
       : { lineItems: [], damages: [], damageCategories: [] }),
-    photoHashes: [{ mediaUrl, hash: "f0e1d2c3b4a59687" }],
+    // Current prints (colour-aware, 0030): a print from before would be recomputed at first start.
+    photoHashes: [{ mediaUrl, hash: "f0e1d2c3b4a59687", print: "f0e1d2c3b4a59687" }],
     photoBands: [],
     photoWarnings: [],
     audit: [{ at, by: ownerId, byName: "Bench Dealer", action: "created", to: "uploaded" }],
@@ -468,4 +469,20 @@ export function benchContact(ownerId, i, _id = new ObjectId()) {
     ...(i % 4 === 0 ? { address: `${100 + i} Main Street, Springfield` } : {}),
     createdAt: at, updatedAt: at,
   };
+}
+
+/**
+ * scripts/upgrade-data.mjs on a database (a MONGODB_URI, or the running app's DATA_DIR): the search
+ * index and dashboard counters of documents seeded straight into the collections, as an operator
+ * brings restored data up to date. Answers its time in ms and what it printed.
+ */
+export function upgradeData({ mongoUri, dataDir }) {
+  const env = { ...process.env };
+  delete env.MONGODB_URI;
+  if (mongoUri) env.MONGODB_URI = mongoUri;
+  else env.DATA_DIR = dataDir;
+  const started = performance.now();
+  const res = spawnSync(process.execPath, [path.join(root, "scripts/upgrade-data.mjs")], { cwd: root, env, encoding: "utf8", timeout: 3_600_000 });
+  if (res.status !== 0) throw new Error(`upgrade-data failed (${res.status}): ${(res.stderr || res.stdout).slice(-400)}`);
+  return { ms: performance.now() - started, output: res.stdout.trim() };
 }

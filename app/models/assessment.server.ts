@@ -106,6 +106,8 @@ const assessmentSchema = new Schema(
     sentAt: { type: Date },
     /** A supplement: the sent estimate it revises (that one stays as it was sent). */
     supplementOf: { type: Schema.Types.ObjectId },
+    /** A supplement not yet linked to the version it replaces (insertSupplement's two writes; 0018). */
+    linkPending: { type: Boolean },
     /** 1 for an original estimate, n + 1 for a supplement of version n. */
     version: { type: Number, min: 1 },
     /**
@@ -163,6 +165,8 @@ assessmentSchema.index({ ownerId: 1, supersededBy: 1, estimatedCost: 1 });
 assessmentSchema.index({ ownerId: 1, supersededBy: 1, status: 1, updatedAt: 1 });
 // The supplements of an estimate.
 assessmentSchema.index({ ownerId: 1, supplementOf: 1 });
+// Supplements whose link a crash may have cut: found at start without reading the rest (sparse).
+assessmentSchema.index({ linkPending: 1 }, { sparse: true });
 // The reused-photo check: the owner's assessments holding any band of a new photo's hash.
 assessmentSchema.index({ ownerId: 1, photoBands: 1 });
 
@@ -242,6 +246,7 @@ export interface AssessmentRecord {
   audit: AuditEntry[];
   sentAt?: Date;
   supplementOf?: Types.ObjectId;
+  linkPending?: boolean;
   version?: number;
   supersededBy?: Types.ObjectId;
   customerDecision?: { decision: "approved" | "declined"; decidedAt: Date; decisionId: Types.ObjectId };

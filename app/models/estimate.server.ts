@@ -71,9 +71,10 @@ export async function writeEstimateEdit({
 
 /**
  * A supplement of a sent estimate: a new assessment (status reviewed) with the sent one's facts and
- * the edit, which then replaces it (`supersededBy`). Inserted first, marked after: a crash between
- * the two leaves both listed until the start-up backfill links them, never a version hidden with
- * nothing in its place. Null when another supplement replaced it first (the new one is removed).
+ * the edit, which then replaces it (`supersededBy`). Inserted first (`linkPending`), marked after:
+ * a crash between the two leaves both listed until the start-up repair links them
+ * (linkPendingSupplements), never a version hidden with nothing in its place. Null when another
+ * supplement replaced it first (the new one is removed).
  */
 export async function insertSupplement({
   sent,
@@ -112,6 +113,7 @@ export async function insertSupplement({
     ownerId: sent.ownerId,
     status: change.to,
     supplementOf: sent._id,
+    linkPending: true,
     version: (sent.version ?? 1) + 1,
     audit: [
       auditEntry(by, `supplement of version ${sent.version ?? 1}`, {
@@ -131,7 +133,33 @@ export async function insertSupplement({
     await Assessment.deleteOne({ _id: doc._id });
     return null;
   }
-  return doc.toObject() as unknown as AssessmentRecord;
+  // Read back as it now is: the flag gone, its revision moved on by this write.
+  return Assessment.findOneAndUpdate({ _id: doc._id }, { $unset: { linkPending: 1 } }, { returnDocument: "after", timestamps: false }).lean<AssessmentRecord>();
+}
+
+/**
+ * The start-up repair of insertSupplement's crash window: supplements still `linkPending` (found
+ * through their sparse index, never by reading the rest) mark the version they replace, as
+ * linkSupplements does, and lose the flag.
+ */
+export async function linkPendingSupplements() {
+  let changed = 0;
+  for (;;) {
+    const page = await Assessment.find({ linkPending: true })
+      .select({ _id: 1, ownerId: 1, supplementOf: 1 })
+      .limit(100)
+      .lean<{ _id: Types.ObjectId; ownerId: Types.ObjectId; supplementOf: Types.ObjectId }[]>();
+    for (const supplement of page) {
+      const { modifiedCount } = await Assessment.updateOne(
+        { _id: supplement.supplementOf, ownerId: supplement.ownerId, ...LATEST_VERSION },
+        { $set: { supersededBy: supplement._id } },
+        { timestamps: false },
+      );
+      changed += modifiedCount;
+      await Assessment.updateOne({ _id: supplement._id }, { $unset: { linkPending: 1 } }, { timestamps: false });
+    }
+    if (page.length < 100) return changed;
+  }
 }
 
 /** The earlier versions an estimate replaced, newest first (a chain of supplements is short). */
@@ -150,9 +178,9 @@ export async function findEarlierVersions({ scope, record, limit = 50 }: { scope
 }
 
 /**
- * Start-up backfill: every supplement's sent version is marked replaced by it (data from before
- * `supersededBy`, or a crash between a supplement's insert and its mark). Done by the database, a
- * page of supplements at a time; a version already marked is left as it is.
+ * Every supplement's sent version marked replaced by it (data from before `supersededBy`, an
+ * import): reads every supplement, so it runs once per database (a data migration) and per import.
+ * Done by the database, a page of supplements at a time; a version already marked is left as it is.
  */
 export async function linkSupplements({ batch = 500, ownerId }: { batch?: number; ownerId?: string } = {}) {
   let changed = 0;

@@ -1,9 +1,10 @@
-import { Types } from "mongoose";
-import { beforeAll, describe, expect, it } from "vitest";
+import mongoose, { Types } from "mongoose";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestUser } from "../../tests/accounts";
 import { useTestDb } from "../../tests/test-db";
-import { Assessment } from "../models/assessment.server";
+import { Assessment, type AssessmentRecord } from "../models/assessment.server";
 import { EmailLog } from "../models/email-log.server";
+import { insertSupplement } from "../models/estimate.server";
 import { runDataMigrations } from "./data-migrations.server";
 
 // Owned records need a live owner (an insert for a deleted account is removed again: 401).
@@ -24,6 +25,10 @@ describe("data migrations at start-up", () => {
   beforeAll(async () => {
     await useTestDb();
     ownerId = (await createTestUser({ role: "dealer" })).id;
+  });
+  // Each test writes an older release's data: a database that has not had the steps yet.
+  beforeEach(async () => {
+    await mongoose.connection.collection("datamigrations").deleteMany({});
   });
 
   it("turns an earlier version's 'sent' local-drop logs into 'saved', leaves real deliveries, and is idempotent", async () => {
@@ -63,6 +68,40 @@ describe("data migrations at start-up", () => {
     expect(after?.photoHashes).toEqual([]);
     expect(after?.photoBands).toEqual([]);
     expect(after?.updatedAt).toEqual(old.updatedAt);
+  });
+
+  it("runs each step once per database: a later start does not read the collections again", async () => {
+    await runDataMigrations();
+    // Written straight into the collection after the steps were recorded: a later start leaves it.
+    const [later] = await EmailLog.insertMany([log({ status: "sent", localDrop: true, sentAt: new Date() })]);
+    await runDataMigrations();
+    expect((await EmailLog.findById(later._id).lean<{ status: string }>())?.status).toBe("sent");
+    // The operator's rerun (scripts/upgrade-data.mjs) does every step again.
+    await runDataMigrations({ rerun: true });
+    expect((await EmailLog.findById(later._id).lean<{ status: string }>())?.status).toBe("saved");
+  });
+
+  it("at every start, links a supplement whose link a crash cut, after the steps were recorded", async () => {
+    await runDataMigrations();
+    const sent = await Assessment.create({ ownerId, title: "Polo", status: "sent", version: 1 });
+    // The crash: the supplement inserted (flagged), the sent version never marked.
+    const cut = await Assessment.create({ ownerId, title: "Polo", status: "reviewed", version: 2, supplementOf: sent._id, linkPending: true });
+    await runDataMigrations();
+    expect(String((await Assessment.findById(sent._id).lean<{ supersededBy?: Types.ObjectId }>())?.supersededBy)).toBe(String(cut._id));
+    expect((await Assessment.findById(cut._id).lean<{ linkPending?: boolean }>())?.linkPending).toBeUndefined();
+  });
+
+  it("a supplement made without a crash is linked and unflagged, answered at its current revision", async () => {
+    const sent = await Assessment.findById((await Assessment.create({ ownerId, title: "Up", status: "sent", version: 1 }))._id).lean<AssessmentRecord>();
+    const supplement = await insertSupplement({
+      sent: sent!,
+      change: { to: "reviewed", set: { notes: "More" }, unset: [], changes: ["notes"] },
+      by: { id: ownerId, name: "Dealer" },
+    });
+    const stored = await Assessment.findById(supplement?._id).lean<{ linkPending?: boolean; revision?: number }>();
+    expect(stored?.linkPending).toBeUndefined();
+    expect(supplement?.revision).toBe(stored?.revision);
+    expect(supplement && "linkPending" in supplement).toBe(false);
   });
 
   it("refuses a record for an account that is gone, one by one or in a batch, and keeps none of it", async () => {

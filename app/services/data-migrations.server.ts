@@ -1,7 +1,8 @@
 import { backfillAssessmentSearch } from "~/models/assessment.server";
 import { backfillContactSearch } from "~/models/contact.server";
 import { EmailLog } from "~/models/email-log.server";
-import { linkSupplements } from "~/models/estimate.server";
+import { migrationsDone, recordMigrationDone } from "~/models/data-migration.server";
+import { linkPendingSupplements, linkSupplements } from "~/models/estimate.server";
 import { isDbUnavailableError } from "~/utils/db-errors.server";
 import { db } from "~/utils/db.server";
 import { isRefusal } from "~/utils/domain-errors";
@@ -11,9 +12,12 @@ import { log } from "~/utils/log.server";
 /**
  * Data written by earlier versions, brought to what the code now means (docs/decisions/0018). Each
  * step is one idempotent update done by the database, run at start-up by the worker that runs the
- * background jobs: running it twice, or on a database already current, changes nothing.
+ * background jobs: running it twice, or on a database already current, changes nothing. A step
+ * reads a whole collection (no index leads with what it looks for), so it runs until it has finished
+ * once and is recorded (`datamigrations`): later starts skip it, and a database of any size opens
+ * without reading its history (issue 38). What the code writes today needs none of them.
  */
-const steps: { name: string; run: () => Promise<number> }[] = [
+const steps: { name: string; run: () => Promise<number>; everyStart?: true }[] = [
   {
     // A message only written to the local drop was recorded as "sent": it is "saved" (never delivered).
     name: "email logs saved to the local drop",
@@ -25,6 +29,12 @@ const steps: { name: string; run: () => Promise<number> }[] = [
     // `supersededBy` existed mark the version they replaced.
     name: "supplements replace their sent version",
     run: () => linkSupplements(),
+  },
+  {
+    // A crash between a supplement's insert and its link (insertSupplement): read from its own index.
+    name: "supplements whose link a crash cut",
+    run: () => linkPendingSupplements(),
+    everyStart: true,
   },
   {
     // Greyscale prints took a red car for a blue one (docs/decisions/0030): recomputed from the media.
@@ -39,17 +49,28 @@ const steps: { name: string; run: () => Promise<number> }[] = [
   },
 ];
 
-export async function runDataMigrations() {
+/**
+ * Runs the steps this database has not had (`rerun`: every step, for data written into the
+ * collections after they were recorded: scripts/upgrade-data.mjs). Answers the steps postponed
+ * because the database was unavailable (the next start-up does them).
+ */
+export async function runDataMigrations({ rerun = false }: { rerun?: boolean } = {}) {
   // Started with the process: the connection is still being made.
   await db().ready;
+  const done = rerun ? new Set<string>() : await migrationsDone(steps.map((step) => step.name));
+  const postponed: string[] = [];
   for (const step of steps) {
+    if (done.has(step.name)) continue;
     try {
       const changed = await step.run();
+      if (!step.everyStart) await recordMigrationDone(step.name, changed);
       if (changed > 0) log.info(`data migration "${step.name}": ${changed} document(s) updated`);
     } catch (error) {
       // A database still starting: the next start-up does it (every step is idempotent).
       if (!isDbUnavailableError(error) && !isRefusal(error)) throw error;
       log.warn(`data migration "${step.name}" postponed: the database is unavailable`);
+      postponed.push(step.name);
     }
   }
+  return { postponed };
 }

@@ -1,0 +1,20 @@
+import { checkDashboardFigures } from "~/models/dashboard-figures-check.server";
+import { runDataMigrations } from "./data-migrations.server";
+
+/**
+ * What the app otherwise does at its first start or on first use, done now and whole
+ * (scripts/upgrade-data.mjs): every data migration, rerun (the search index of records written
+ * without one, 0033; supplements' links; photo prints), then every account's dashboard counters
+ * (0031), checked against a recount. For data restored from an older release or written straight into
+ * the collections, before users meet it. Answers the counters' differences from a recount.
+ */
+export async function upgradeData({ log = console.log }: { log?: (line: string) => void } = {}) {
+  const started = Date.now();
+  const { postponed } = await runDataMigrations({ rerun: true });
+  if (postponed.length > 0) throw new Error(`the database was unavailable for: ${postponed.join(", ")}`);
+  log(`data migrations: done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const counted = Date.now();
+  const differences = await checkDashboardFigures({ rebuild: true, log });
+  log(`dashboard counters: built in ${((Date.now() - counted) / 1000).toFixed(1)} s`);
+  return differences;
+}
