@@ -211,19 +211,38 @@ export function databaseStarting(): DatabaseStarting | null {
   };
 }
 
+/**
+ * `work`, or a rejection once `ms` passed without it. The deadline's verdict waits for one more turn
+ * of the event loop's I/O (setImmediate runs after it): when this process itself was held past the
+ * deadline (a long render, a large parse), the database's answer that arrived meanwhile is read
+ * first and counts, so a busy app does not call its database stalled (docs/decisions/0045).
+ */
+function within<T>(work: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    const timer = setTimeout(() => setImmediate(() => !settled && reject(new Error("timeout"))), ms);
+    work.then(
+      (value) => {
+        settled = true;
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error) => {
+        settled = true;
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
 /** Pings the database with a short deadline; false when it does not answer. */
 export async function pingDb(timeoutMs = 1000): Promise<boolean> {
   try {
-    await Promise.race([
-      db().ready,
-      new Promise((_, reject) => setTimeout(() => reject(new Error("timeout")), timeoutMs)),
-    ]);
+    await within(db().ready, timeoutMs);
     const admin = mongoose.connection.db?.admin();
     if (!admin) return false;
-    await Promise.race([
-      admin.ping(),
-      new Promise((_, reject) => setTimeout(() => reject(new Error("timeout")), timeoutMs)),
-    ]);
+    await within(admin.ping(), timeoutMs);
     return true;
   } catch {
     return false;
