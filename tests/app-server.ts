@@ -52,7 +52,8 @@ export async function startApp(
         // One process per test app (test files run side by side); the cluster has its own test.
         WEB_CONCURRENCY: "1",
         // Many apps and engines share two cores here: a ping slower than a second is load, not a
-        // stalled database. The stall test (app/routes/healthz.test.ts) runs the default, 1000.
+        // stalled database. The stall and busy tests (app/routes/healthz.test.ts,
+        // app/utils/db.busy.server.test.ts) run the default, 1000.
         DB_STALL_MS: "4000",
         ...options.env,
       },
