@@ -17,7 +17,7 @@ import { startIdleCollector } from "~/utils/idle-collector.server";
 import { log } from "~/utils/log.server";
 import { requestScope, runInRequestScope } from "~/utils/request-scope.server";
 import { RequestIdContext } from "~/utils/request-id";
-import { whileStarting } from "~/utils/starting.server";
+import { whileStalled, whileStarting } from "~/utils/starting.server";
 import { NonceContext } from "~/utils/nonce";
 
 const ABORT_DELAY = 5_000;
@@ -57,8 +57,11 @@ export const servedBuild = answeringDomainErrors;
 /** For server.mjs's cluster primary: the embedded database its workers share (MONGODB_URI unset). */
 export const startEmbeddedDatabase = startEmbedded;
 
-/** For server.mjs: the answer to any request before the database first answered (docs/decisions/0029). */
-export { whileStarting };
+/**
+ * For server.mjs: the answer to any request before the database first answered (docs/decisions/0029),
+ * and while it does not answer (0045).
+ */
+export { whileStalled, whileStarting };
 
 /** For server.mjs: each request is handled inside a scope of its own (what it looks up about the caller, once). */
 export { runInRequestScope };

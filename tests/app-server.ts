@@ -51,6 +51,10 @@ export async function startApp(
         MONGODB_URI: mongoUri ?? "",
         // One process per test app (test files run side by side); the cluster has its own test.
         WEB_CONCURRENCY: "1",
+        // Many apps and engines share two cores here: a ping slower than a second is load, not a
+        // stalled database. The stall and busy tests (app/routes/healthz.test.ts,
+        // app/utils/db.busy.server.test.ts) run the default, 1000.
+        DB_STALL_MS: "4000",
         ...options.env,
       },
       stdio: ["ignore", "pipe", "pipe"],

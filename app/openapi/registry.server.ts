@@ -23,7 +23,7 @@ export const ErrorBody = z
     requestId: z
       .string()
       .optional()
-      .openapi({ description: "On an unexpected failure (500): the request's id, as in X-Request-Id and the server's log; quote it when reporting the problem" }),
+      .openapi({ description: "On an unexpected failure (500), and a 503 while the database does not answer: the request's id, as in X-Request-Id and the server's log; quote it when reporting the problem" }),
   })
   .openapi("Error");
 

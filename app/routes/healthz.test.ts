@@ -1,8 +1,8 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { client, signIn } from "../../tests/accounts";
 import { startApp, type RunningApp } from "../../tests/app-server";
 import { startEmbeddedDb, type EmbeddedDb } from "../utils/embedded-db.server";
@@ -20,6 +20,8 @@ async function pollStatus(url: string, want: number, withinMs: number) {
 describe("GET /healthz", () => {
   let dbServer: EmbeddedDb;
   let app: RunningApp;
+  // This app has a database of its own: its first (admin) account is made through the API.
+  const admin = { username: "outage", password: "password123", email: "o@example.com", firstName: "O", lastName: "U" };
 
   beforeAll(async () => {
     // A database server of our own, so this test can kill it without disturbing others.
@@ -27,7 +29,8 @@ describe("GET /healthz", () => {
       dataDir: mkdtempSync(path.join(os.tmpdir(), "healthz-db-")),
       supervise: false,
     });
-    app = await startApp({ mongoUri: `${dbServer.uri}healthz` });
+    app = await startApp({ mongoUri: `${dbServer.uri}healthz`, env: { DB_STALL_MS: "1000" } });
+    expect((await client(app).post("/api/admin/create-account", admin)).status).toBe(201);
   });
   afterAll(async () => {
     await app?.stop();
@@ -41,10 +44,52 @@ describe("GET /healthz", () => {
     expect(res.headers.get("cache-control")).toBe("no-store");
   });
 
+  it("answers every request 503 with Retry-After within 2 s while the database is stalled, and recovers when it resumes", async () => {
+    const cookie = await signIn(app, admin.username, admin.password);
+    const dealer = client(app, { cookie });
+    expect((await dealer.get("/api/contacts")).status).toBe(200);
+    // A stalled database (a frozen VM, a GC pause that never ends): connections stay open, nothing answers.
+    const pid = dbServer.pid()!;
+    process.kill(pid, "SIGSTOP");
+    // Stopped once the kernel says so (state T), not when the signal is sent.
+    await vi.waitFor(() => expect(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1][0]).toBe("T"), { timeout: 5000, interval: 10 });
+    try {
+      const timedFetch = async (path: string, init: RequestInit = {}) => {
+        const started = Date.now();
+        const res = await fetch(`${app.url}${path}`, { ...init, headers: { Cookie: cookie, ...init.headers }, signal: AbortSignal.timeout(10_000) });
+        const requestId = res.headers.get("x-request-id");
+        return { status: res.status, retryAfter: res.headers.get("retry-after"), ms: Date.now() - started, requestId, body: await res.text() };
+      };
+      const answers = await Promise.all([
+        timedFetch("/healthz"),
+        timedFetch("/api/contacts"),
+        timedFetch("/api/contacts", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ firstName: "Ann", lastName: "Lee", email: "ann@example.com" }) }),
+        timedFetch("/settings"),
+        timedFetch("/"),
+      ]);
+      for (const answer of answers) {
+        expect(answer, JSON.stringify(answer).slice(0, 300)).toMatchObject({ status: 503, retryAfter: expect.stringMatching(/^\d+$/) });
+        expect(answer.ms, JSON.stringify(answer).slice(0, 300)).toBeLessThan(2000);
+      }
+      // A screen names the request, as the error page does; the API's body too.
+      const [, list, , settings] = answers;
+      expect(settings.body).toContain(`Request ID: ${settings.requestId} (quote it when you report this)`);
+      expect(JSON.parse(list.body)).toEqual({ message: "Service temporarily unavailable", requestId: list.requestId });
+      // Still stalled: a new request is as quick.
+      const again = await timedFetch("/api/contacts");
+      expect(again).toMatchObject({ status: 503 });
+      expect(again.ms).toBeLessThan(2000);
+    } finally {
+      process.kill(pid, "SIGCONT");
+    }
+    expect(await pollStatus(`${app.url}/healthz`, 200, 10_000)).toBeLessThan(10_000);
+    const after = await dealer.get("/api/contacts");
+    expect(after.status).toBe(200);
+    // The write answered 503 was not half-made behind the client's back: at most the one contact, once.
+    expect((after.json as unknown[]).length).toBeLessThanOrEqual(1);
+  });
+
   it("answers 503 within 2 s of the database going away and recovers when it returns", async () => {
-    // This app has a database of its own: make its first (admin) account through the API.
-    const admin = { username: "outage", password: "password123", email: "o@example.com", firstName: "O", lastName: "U" };
-    expect((await client(app).post("/api/admin/create-account", admin)).status).toBe(201);
     const cookie = await signIn(app, admin.username, admin.password);
     process.kill(dbServer.pid()!, "SIGKILL");
     const downAfter = await pollStatus(`${app.url}/healthz`, 503, 2000);
@@ -54,7 +99,7 @@ describe("GET /healthz", () => {
     // Screens and API calls answer 503 with Retry-After too, never a 500.
     const api = await client(app, { cookie }).get("/api/auth/user");
     expect(api.status).toBe(503);
-    expect(api.json).toEqual({ message: "Service temporarily unavailable" });
+    expect(api.json).toEqual({ message: "Service temporarily unavailable", requestId: api.headers.get("x-request-id") });
     expect(api.headers.get("retry-after")).toBe("2");
     const page = await fetch(`${app.url}/settings`, { headers: { Cookie: cookie } });
     expect(page.status).toBe(503);

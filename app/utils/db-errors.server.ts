@@ -1,3 +1,5 @@
+import { requestScope } from "./request-scope.server";
+
 const UNAVAILABLE_ERRORS = new Set([
   "MongoServerSelectionError",
   "MongoNetworkError",
@@ -23,9 +25,10 @@ export const isStorageUnavailableError = (error: unknown) => error instanceof Er
  * What any request answers while the database is unreachable: screens show it, the API returns it.
  * `reason` says why when it is known (the app still starting), `retryAfterSeconds` when to try again.
  */
-export function serviceUnavailable(reason?: string, retryAfterSeconds = 2) {
+export function serviceUnavailable(reason?: string, retryAfterSeconds = 2, requestId = requestScope()?.requestId) {
   const message = reason ? `Service temporarily unavailable: ${reason}` : "Service temporarily unavailable";
-  return new Response(JSON.stringify({ message }), {
+  // The request's id, as a 500 names it (the log's lines for it say what failed).
+  return new Response(JSON.stringify({ message, ...(requestId ? { requestId } : {}) }), {
     status: 503,
     statusText: "Service Unavailable",
     headers: { "Content-Type": "application/json; charset=utf-8", "Retry-After": String(retryAfterSeconds), "Cache-Control": "no-store" },

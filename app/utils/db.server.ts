@@ -27,6 +27,8 @@ interface DbState {
   startingSince: number;
   /** Why the last attempt to connect failed (an unreachable MONGODB_URI says so here). */
   lastError?: string;
+  /** Once up: the last ping went unanswered (watchForStalls). */
+  stalled: boolean;
   closed: boolean;
 }
 
@@ -100,6 +102,10 @@ async function connect(state: DbState) {
         // instead of queueing them; the driver reconnects on its own.
         serverSelectionTimeoutMS: 1500,
         heartbeatFrequencyMS: 1000,
+        // A stalled database (connections open, nothing answers) fails the driver's check of it after
+        // this long, which clears the pool and interrupts the operations waiting on it (the default,
+        // 30 s, held them that long). Requests are answered 503 sooner by the stall watch below.
+        connectTimeoutMS: 5000,
         // Indexes are built below, once connected: mongoose's automatic build runs when a model is
         // compiled, which (with bufferCommands off) fails for every model compiled before the
         // connection opened, and races collection creation with our build.
@@ -117,7 +123,35 @@ async function connect(state: DbState) {
   await createIndexes();
   state.up = true;
   state.lastError = undefined;
+  watchForStalls(state);
 }
+
+/** How often the stall watch pings (each ping is given DB_STALL_MS). */
+const STALL_CHECK_EVERY_MS = 250;
+
+/**
+ * Pings the database every quarter second, each ping given DB_STALL_MS (docs/decisions/0045): a
+ * database that stopped answering (stalled, or gone) is known here within about 1.25 s at the default,
+ * so requests waiting on it are answered 503 instead of hanging for the driver's timeouts.
+ */
+function watchForStalls(state: DbState) {
+  const check = async () => {
+    if (state.closed) return;
+    const answered = await pingDb(env.DB_STALL_MS);
+    if (answered === state.stalled) {
+      state.stalled = !answered;
+      log[answered ? "info" : "warn"](answered ? "The database answers again." : `The database did not answer a ping within ${env.DB_STALL_MS} ms.`);
+    }
+    setTimeout(check, STALL_CHECK_EVERY_MS).unref();
+  };
+  void check();
+}
+
+/** Whether the database, once up, stopped answering its pings. */
+export const databaseStalled = () => {
+  const state = db();
+  return state.up && state.stalled;
+};
 
 /**
  * Every model's declared indexes, one model after another, before the first request, and its
@@ -138,7 +172,7 @@ async function createIndexes() {
 }
 
 function start(): DbState {
-  const state: DbState = { ready: Promise.resolve(), up: false, startingSince: Date.now(), closed: false };
+  const state: DbState = { ready: Promise.resolve(), up: false, startingSince: Date.now(), stalled: false, closed: false };
   state.ready = connect(state);
   return state;
 }
@@ -177,19 +211,38 @@ export function databaseStarting(): DatabaseStarting | null {
   };
 }
 
+/**
+ * `work`, or a rejection once `ms` passed without it. The deadline's verdict waits for one more turn
+ * of the event loop's I/O (setImmediate runs after it): when this process itself was held past the
+ * deadline (a long render, a large parse), the database's answer that arrived meanwhile is read
+ * first and counts, so a busy app does not call its database stalled (docs/decisions/0045).
+ */
+function within<T>(work: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    const timer = setTimeout(() => setImmediate(() => !settled && reject(new Error("timeout"))), ms);
+    work.then(
+      (value) => {
+        settled = true;
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error) => {
+        settled = true;
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
 /** Pings the database with a short deadline; false when it does not answer. */
 export async function pingDb(timeoutMs = 1000): Promise<boolean> {
   try {
-    await Promise.race([
-      db().ready,
-      new Promise((_, reject) => setTimeout(() => reject(new Error("timeout")), timeoutMs)),
-    ]);
+    await within(db().ready, timeoutMs);
     const admin = mongoose.connection.db?.admin();
     if (!admin) return false;
-    await Promise.race([
-      admin.ping(),
-      new Promise((_, reject) => setTimeout(() => reject(new Error("timeout")), timeoutMs)),
-    ]);
+    await within(admin.ping(), timeoutMs);
     return true;
   } catch {
     return false;

@@ -103,6 +103,11 @@ export const envSchema = z
       .string()
       .regex(/^\d+[mMgG]$/, "must be a size like 512m or 1g")
       .default(DEFAULT_HEAP),
+    /**
+     * A ping the database does not answer within this long marks it stalled: requests are answered 503
+     * then, within about this plus a quarter second, instead of waiting on it (docs/decisions/0045).
+     */
+    DB_STALL_MS: z.coerce.number().int().min(200, "must be at least 200").max(60_000, "must be at most 60000").default(1000),
     /** Settings → System warns when DATA_DIR's disk has less than this share free (docs/decisions/0038). */
     DISK_WARN_PERCENT: z.coerce.number().int().min(1, "must be at least 1").max(90, "must be at most 90").default(10),
     SESSION_SECRET: optionalString.pipe(

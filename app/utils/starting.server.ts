@@ -1,7 +1,7 @@
 import Handlebars from "handlebars";
 import { randomBytes } from "node:crypto";
 import { serviceUnavailable } from "./db-errors.server";
-import { databaseStarting } from "./db.server";
+import { databaseStalled, databaseStarting } from "./db.server";
 
 /**
  * What every request answers while the database has not answered yet (docs/decisions/0029): the
@@ -13,6 +13,18 @@ import { databaseStarting } from "./db.server";
 export const STARTING_RETRY_SECONDS = 5;
 
 const REASON = "database starting";
+
+/** Seconds a client waits before trying again while the database does not answer (as during an outage). */
+const STALLED_RETRY_SECONDS = 2;
+
+/** The look of the pages that stand without the app (starting, stalled): readable, light and dark. */
+const PAGE_STYLE = `body{margin:0;padding:0 1rem;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f8f9fa;color:#212529}
+main{max-width:32rem;margin:15vh auto 0;padding:1.5rem;background:#fff;border:1px solid #dee2e6;border-radius:8px}
+h1{font-size:1.5rem;margin:0 0 .75rem}
+p{line-height:1.5;margin:.5rem 0;overflow-wrap:anywhere}
+a{color:#1864ab}
+.note{color:#495057;font-size:.875rem}
+@media (prefers-color-scheme:dark){body{background:#1a1b1e;color:#e9ecef}main{background:#25262b;border-color:#373a40}a{color:#74c0fc}.note{color:#adb5bd}}`;
 
 /** /healthz's answer while starting; null once the database has been up. */
 export function startingHealth() {
@@ -39,15 +51,7 @@ function startingPage(path: string, progress: string | undefined) {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Starting · DamageIQ</title>
-<style>
-body{margin:0;padding:0 1rem;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f8f9fa;color:#212529}
-main{max-width:32rem;margin:15vh auto 0;padding:1.5rem;background:#fff;border:1px solid #dee2e6;border-radius:8px}
-h1{font-size:1.5rem;margin:0 0 .75rem}
-p{line-height:1.5;margin:.5rem 0;overflow-wrap:anywhere}
-a{color:#1864ab}
-.note{color:#495057;font-size:.875rem}
-@media (prefers-color-scheme:dark){body{background:#1a1b1e;color:#e9ecef}main{background:#25262b;border-color:#373a40}a{color:#74c0fc}.note{color:#adb5bd}}
-</style>
+<style>${PAGE_STYLE}</style>
 <noscript><style>.js{display:none}</style></noscript>
 </head>
 <body>
@@ -62,6 +66,53 @@ a{color:#1864ab}
 </html>
 `;
   return { html, nonce };
+}
+
+/**
+ * A screen's answer while the database, once up, does not answer (docs/decisions/0045): the app's
+ * own error page needs the session, hence the database, so this page stands alone; it names the
+ * request's id as the error page does. In English, as the starting page: the account's language is
+ * in the database.
+ */
+function stalledPage(path: string, requestId: string) {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Service temporarily unavailable · DamageIQ</title>
+<style>${PAGE_STYLE}</style>
+</head>
+<body>
+<main>
+<h1>Service temporarily unavailable</h1>
+<p>The database is not answering. Try again in a moment.</p>
+<p class="note">Request ID: ${Handlebars.Utils.escapeExpression(requestId)} (quote it when you report this)</p>
+<p><a href="${Handlebars.Utils.escapeExpression(path)}">Try again</a></p>
+</main>
+</body>
+</html>
+`;
+}
+
+/**
+ * The answer to a request while the database, once up, does not answer its pings; null while it
+ * does (and for /healthz, which says it itself). server.mjs asks before a request runs and again
+ * while one waits, so nothing waits on a stalled database for more than about two seconds.
+ */
+export function whileStalled(path: string, requestId: string): Response | null {
+  if (path === "/healthz" || !databaseStalled()) return null;
+  const headers = { "Retry-After": String(STALLED_RETRY_SECONDS), "Cache-Control": "no-store" };
+  if (path.startsWith("/api/")) return serviceUnavailable(undefined, STALLED_RETRY_SECONDS, requestId);
+  return new Response(stalledPage(`/${path.replace(/^\/+/, "")}`, requestId), {
+    status: 503,
+    statusText: "Service Unavailable",
+    headers: {
+      ...headers,
+      "Content-Type": "text/html; charset=utf-8",
+      "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+    },
+  });
 }
 
 /**

@@ -151,8 +151,17 @@ final class DurableH2Backend extends H2Backend {
         return new IndexedH2Database(databaseName, getMvStore(), getCursorRegistry());
     }
 
+    /**
+     * Answered without {@code commands}: they read no data, and they are how a client tells a busy engine
+     * from a stalled one, so they never wait behind compaction (docs/decisions/0045).
+     */
+    private static final Set<String> LIVENESS_COMMANDS = Set.of("ping", "hello", "ismaster");
+
     @Override
     public Document handleCommand(Channel channel, String databaseName, String command, Document query) {
+        if (LIVENESS_COMMANDS.contains(command.toLowerCase(Locale.ROOT))) {
+            return runCommand(channel, databaseName, command, query);
+        }
         commands.readLock().lock();
         try {
             return runCommand(channel, databaseName, command, query);

@@ -7,8 +7,6 @@ import java.nio.file.Path;
 
 import org.h2.mvstore.MVStore;
 
-import de.bwaldvogel.mongo.MongoServer;
-
 /**
  * Runs the embedded database for the app: a MongoDB wire-protocol server (mongo-java-server, H2
  * MVStore on disk) on a loopback port. Usage:
@@ -84,7 +82,8 @@ public final class Launcher {
         DurableH2Backend backend = new DurableH2Backend(store, dir, reserveMb << 20);
         IndexedH2Collection.buildDeferred();
         backend.commit();
-        MongoServer server = new MongoServer(backend);
+        // Each connection's commands on a thread of its own (EngineServer), as MongoDB runs them.
+        EngineServer server = new EngineServer(backend);
         // Loopback only: the database is never reachable from another machine.
         server.bind("127.0.0.1", port);
 
