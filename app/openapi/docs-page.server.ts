@@ -11,7 +11,8 @@ const escape = (text: unknown) =>
 const prose = (text: unknown) => escape(text).replace(/`([^`]+)`/g, "<code>$1</code>");
 
 function schemaText(schema: unknown) {
-  return `<pre>${escape(JSON.stringify(schema, null, 2))}</pre>`;
+  // A scrollable region: reachable from the keyboard (WCAG 2.1.1).
+  return `<pre tabindex="0">${escape(JSON.stringify(schema, null, 2))}</pre>`;
 }
 
 function operation(method: string, path: string, op: Json) {
@@ -74,7 +75,7 @@ body{font:16px/1.5 system-ui,sans-serif;margin:0 auto;max-width:72rem;padding:1r
 code,pre{font-family:ui-monospace,monospace;font-size:.875rem}pre{background:#f1f3f5;padding:.5rem;overflow-x:auto;max-height:24rem;margin:0}
 table{border-collapse:collapse;width:100%}th,td{border:1px solid #dee2e6;padding:.25rem .5rem;text-align:left;vertical-align:top}
 .op{border-top:1px solid #ced4da;padding:.5rem 0}.method{display:inline-block;min-width:4.5rem;padding:0 .5rem;border-radius:4px;color:#fff;background:#495057;font-size:.875rem}
-.get{background:#1864ab}.post{background:#2b8a3e}.put{background:#a35200}.delete{background:#c92a2a}.meta{color:#495057;font-size:.875rem}
+.get{background:#1864ab}.post{background:#237032}.put{background:#a35200}.delete{background:#c92a2a}.meta{color:#495057;font-size:.875rem}
 a{color:#1864ab}
 </style></head>
 <body><main>
