@@ -63,7 +63,14 @@ const BACKFILL_BATCH = 500;
  * still without them, so two instances doing it at once, or an edit meanwhile, write the same or the newer.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function backfillSearchIndex(model: Model<any>, scope: OwnerScope, searched: SearchedFields) {
+export async function backfillSearchIndex(model: Model<any>, scope: OwnerScope, searched: SearchedFields): Promise<number> {
+  // Every account: one after another, each through the index that leads with its owner. Without the
+  // owner no index applies, and each batch would read the collection from its start again.
+  if (!("ownerId" in scope)) {
+    let everyOwner = 0;
+    for (const ownerId of await model.distinct("ownerId")) everyOwner += await backfillSearchIndex(model, { ownerId: String(ownerId) }, searched);
+    return everyOwner;
+  }
   let written = 0;
   for (;;) {
     const missing = await model
