@@ -10,8 +10,14 @@ import { runDataMigrations } from "./data-migrations.server";
  */
 export async function upgradeData({ log = console.log }: { log?: (line: string) => void } = {}) {
   const started = Date.now();
-  const { postponed } = await runDataMigrations({ rerun: true });
-  if (postponed.length > 0) throw new Error(`the database was unavailable for: ${postponed.join(", ")}`);
+  // A step cut by the database going away for a moment (every step is idempotent) is run again.
+  for (let attempt = 1; ; attempt++) {
+    const { postponed } = await runDataMigrations({ rerun: true });
+    if (postponed.length === 0) break;
+    if (attempt === 5) throw new Error(`the database was unavailable for: ${postponed.join(", ")}`);
+    log(`data migrations: the database was unavailable for ${postponed.join(", ")}; again in 5 s`);
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+  }
   log(`data migrations: done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   const counted = Date.now();
   const differences = await checkDashboardFigures({ rebuild: true, log });

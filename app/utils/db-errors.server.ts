@@ -7,6 +7,9 @@ const UNAVAILABLE_ERRORS = new Set([
   "MongoNotConnectedError",
   "MongoTopologyClosedError",
   "MongooseServerSelectionError",
+  // The pool cleared under an operation (the server failed its check): the operation never finished.
+  "MongoPoolClearedError",
+  "PoolClearedOnNetworkError",
 ]);
 
 /** True for errors that mean "the database is unreachable" (answer 503, not 500). */
