@@ -85,7 +85,7 @@ async function seeded(size) {
   await client.close();
   // What the app keeps as it writes (search index, dashboard counters), made once: the figures are a
   // dealership's steady state, not a first use of data from an older release.
-  const upgraded = upgradeData({ mongoUri });
+  const upgraded = await upgradeData({ mongoUri });
   log(`seeding ${size}: upgrade-data in ${secs(upgraded.ms)}: ${upgraded.output.split("\n").slice(-3).join("; ")}`);
   const stopMs = await stopEngineCleanly(engine.proc);
   const meta = {

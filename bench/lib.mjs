@@ -1,6 +1,6 @@
 // Shared by the benches: the embedded database and the built app as child processes on loopback,
 // timing helpers and /proc readings. Every loop is bounded; nothing leaves this machine.
-import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -474,15 +474,20 @@ export function benchContact(ownerId, i, _id = new ObjectId()) {
 /**
  * scripts/upgrade-data.mjs on a database (a MONGODB_URI, or the running app's DATA_DIR): the search
  * index and dashboard counters of documents seeded straight into the collections, as an operator
- * brings restored data up to date. Answers its time in ms and what it printed.
+ * brings restored data up to date. Answers its time in ms and what it printed. Asynchronous: this
+ * process keeps reading the output of the engine it started (a full pipe would stop the engine).
  */
-export function upgradeData({ mongoUri, dataDir }) {
+export async function upgradeData({ mongoUri, dataDir }) {
   const env = { ...process.env };
   delete env.MONGODB_URI;
   if (mongoUri) env.MONGODB_URI = mongoUri;
   else env.DATA_DIR = dataDir;
   const started = performance.now();
-  const res = spawnSync(process.execPath, [path.join(root, "scripts/upgrade-data.mjs")], { cwd: root, env, encoding: "utf8", timeout: 3_600_000 });
-  if (res.status !== 0) throw new Error(`upgrade-data failed (${res.status}): ${(res.stderr || res.stdout).slice(-400)}`);
-  return { ms: performance.now() - started, output: res.stdout.trim() };
+  const child = spawn(process.execPath, [path.join(root, "scripts/upgrade-data.mjs")], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.on("data", (d) => (output += d));
+  child.stderr.on("data", (d) => (output += d));
+  const code = await new Promise((resolve) => child.once("exit", resolve));
+  if (code !== 0) throw new Error(`upgrade-data failed (${code}): ${output.slice(-400)}`);
+  return { ms: performance.now() - started, output: output.trim() };
 }

@@ -213,7 +213,7 @@ async function measure(size) {
     failures.clear();
     // Then what the first use started, done whole as an operator does after a restore
     // (scripts/upgrade-data.mjs beside the running app): the figures below are the steady state.
-    row.upgradeMs = upgradeData({ dataDir }).ms;
+    row.upgradeMs = (await upgradeData({ dataDir })).ms;
     for (const url of ["/", "/estimates"]) {
       await stopApp(app);
       s = await start(dataDir);
