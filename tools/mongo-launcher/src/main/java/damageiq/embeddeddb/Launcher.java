@@ -80,10 +80,12 @@ public final class Launcher {
         // A dead chunk's space is reused at once (H2 keeps 45 s; we kept 10 s): at a few hundred writes
         // a second the file otherwise holds the last seconds of them. What the retention time was for
         // is kept otherwise: a command registers the version it reads (DurableH2Backend.handleCommand),
-        // and no chunk a registered version reads is freed; the store keeps its last 5 versions
-        // (versionsToKeep), so a commit torn by a kill falls back to the last whole one. A power cut was
-        // never covered: a commit is not synced (docs/decisions/0047).
+        // and no chunk a registered version reads is freed; the store keeps its last versions
+        // (versionsToKeep 2, H2's default 5: a chunk is freed two commits after its last live page went,
+        // not five, so a store at rest gives its space back), so a commit torn by a kill falls back to
+        // the last whole one. A power cut was never covered: a commit is not synced (docs/decisions/0047).
         store.setRetentionTime(Integer.getInteger("damageiq.retentionMs", 0));
+        store.setVersionsToKeep(Integer.getInteger("damageiq.versionsToKeep", 2));
         // Indexes to build (an older data directory) are built after every database is open, one read
         // of a collection's documents for all of them.
         IndexedH2Collection.deferBuilds();
