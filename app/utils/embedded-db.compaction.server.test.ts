@@ -72,6 +72,7 @@ describe("embedded database: its file against its data", () => {
     const dataBytes = await compactedBytes(LAUNCHER_JAR, dbDir);
     const MiB = 1024 * 1024;
     const figures = `file ${(fileBytes / MiB).toFixed(1)} MiB (${(busyBytes / MiB).toFixed(1)} MiB at the last write), data ${(dataBytes / MiB).toFixed(1)} MiB (${(fileBytes / dataBytes).toFixed(2)}×)`;
+    console.log(`embedded-db compaction: ${figures}`);
     expect(fileBytes, figures).toBeLessThanOrEqual(2 * dataBytes);
 
     const after = await launch();

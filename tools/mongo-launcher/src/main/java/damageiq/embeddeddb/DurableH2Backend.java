@@ -72,8 +72,8 @@ final class DurableH2Backend extends H2Backend {
      * Compaction's figures (docs/decisions/0047; each a system property {@code damageiq.*} for benches):
      * a round every 250 ms; the chunks' live pages rewritten, at most 2 MiB a round, while their fill
      * rate is below 90 %; at most 4 MiB of chunks moved into holes while the file's fill rate is below
-     * 80 %. At rest (no write since the last round) four times as much, below 95 % and 90 %. Small
-     * rounds: writes wait for one round at most, and it is short.
+     * 80 %. At rest (no write since the last round) H2's full compaction for at most 200 ms, below
+     * 95 % and 90 %. Small rounds: writes wait for one round at most, and it is short.
      */
     private static final long COMPACT_EVERY_MILLIS = Long.getLong("damageiq.compactEveryMs", 250);
     private static final int COMPACT_BELOW_FILL_RATE = Integer.getInteger("damageiq.compactBelow", 90);
@@ -82,6 +82,10 @@ final class DurableH2Backend extends H2Backend {
     private static final long MOVE_BYTES = Long.getLong("damageiq.moveBytes", 4 << 20);
     private static final int IDLE_COMPACT_BELOW_FILL_RATE = 95;
     private static final int IDLE_SHRINK_BELOW_FILL_RATE = 90;
+    private static final int IDLE_COMPACT_MILLIS = 200;
+    /** The store's versionsToKeep (Launcher). */
+    static final int VERSIONS_TO_KEEP = Integer.getInteger("damageiq.versionsToKeep", 2);
+    private long restRounds;
 
     /** Write commands so far, and at the last compaction round: none since is a store at rest. */
     private final AtomicLong writeCount = new AtomicLong();
@@ -138,30 +142,58 @@ final class DurableH2Backend extends H2Backend {
         if (store.isClosed() || store.getFileStore() == null || freeBytes() < reserveBytes) {
             return;
         }
-        // With no write since the last round, nobody waits for it: rounds do four times the work and
-        // aim higher, so a store at rest settles near its live data.
+        // With no write since the last round, nobody waits for writes: the round is H2's own full
+        // compaction (rewrite and move until dense, at most IDLE_COMPACT_MILLIS), so a store at rest
+        // settles near its live data.
         long seen = writeCount.get();
         boolean idle = seen == writesAtLastRound;
         writesAtLastRound = seen;
-        int rewriteBelow = idle ? IDLE_COMPACT_BELOW_FILL_RATE : COMPACT_BELOW_FILL_RATE;
-        int shrinkBelow = idle ? IDLE_SHRINK_BELOW_FILL_RATE : SHRINK_BELOW_FILL_RATE;
-        long moveBytes = idle ? 4 * MOVE_BYTES : MOVE_BYTES;
         try {
             trace(idle ? "idle" : "busy", store);
-            if (store.getFileStore().getChunksFillRate() < rewriteBelow) {
-                store.compact(rewriteBelow, idle ? 4 * COMPACT_WRITE_BYTES : COMPACT_WRITE_BYTES);
+            if (idle) {
+                if (store.getFillRate() >= IDLE_SHRINK_BELOW_FILL_RATE
+                        && store.getFileStore().getChunksFillRate() >= IDLE_COMPACT_BELOW_FILL_RATE) {
+                    return;
+                }
+                // A chunk emptied by the last commits is freed only once the store is versionsToKeep
+                // commits further, and a store at rest makes none: a few tiny ones (a counter in a map
+                // of our own) let H2 free them.
+                synchronized (writes) {
+                    for (int i = 0; i <= VERSIONS_TO_KEEP && !store.isClosed(); i++) {
+                        store.<String, Long>openMap("damageiq.compaction").put("rounds", ++restRounds);
+                        store.commit();
+                    }
+                }
+                if (store.getFileStore() instanceof RandomAccessStore file
+                        && commands.writeLock().tryLock(100, TimeUnit.MILLISECONDS)) {
+                    int retention = store.getRetentionTime();
+                    try {
+                        synchronized (writes) {
+                            store.compactFile(IDLE_COMPACT_MILLIS);
+                            file.compactMoveChunks(IDLE_SHRINK_BELOW_FILL_RATE, 4 * MOVE_BYTES, store);
+                        }
+                    } finally {
+                        store.setRetentionTime(retention);
+                        commands.writeLock().unlock();
+                    }
+                }
+                trace("after", store);
+                return;
+            }
+            if (store.getFileStore().getChunksFillRate() < COMPACT_BELOW_FILL_RATE) {
+                store.compact(COMPACT_BELOW_FILL_RATE, COMPACT_WRITE_BYTES);
             }
             synchronized (writes) {
                 if (store.hasUnsavedChanges() && !store.isClosed()) {
                     store.commit();
                 }
             }
-            if (store.getFillRate() < shrinkBelow && store.getFileStore() instanceof RandomAccessStore file) {
+            if (store.getFillRate() < SHRINK_BELOW_FILL_RATE && store.getFileStore() instanceof RandomAccessStore file) {
                 // Only with no command running (see `commands`); a busy store is tried again next round.
                 if (commands.writeLock().tryLock(100, TimeUnit.MILLISECONDS)) {
                     try {
                         synchronized (writes) {
-                            file.compactMoveChunks(shrinkBelow, moveBytes, store);
+                            file.compactMoveChunks(SHRINK_BELOW_FILL_RATE, MOVE_BYTES, store);
                         }
                     } finally {
                         commands.writeLock().unlock();

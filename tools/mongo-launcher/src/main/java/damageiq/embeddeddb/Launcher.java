@@ -85,7 +85,7 @@ public final class Launcher {
         // not five, so a store at rest gives its space back), so a commit torn by a kill falls back to
         // the last whole one. A power cut was never covered: a commit is not synced (docs/decisions/0047).
         store.setRetentionTime(Integer.getInteger("damageiq.retentionMs", 0));
-        store.setVersionsToKeep(Integer.getInteger("damageiq.versionsToKeep", 2));
+        store.setVersionsToKeep(DurableH2Backend.VERSIONS_TO_KEEP);
         // Indexes to build (an older data directory) are built after every database is open, one read
         // of a collection's documents for all of them.
         IndexedH2Collection.deferBuilds();
