@@ -16,7 +16,7 @@ const { MongoClient } = mongoose.mongo;
 // their index entries and the store's own maps — nothing dead, no holes. The file is read while the
 // engine runs, 10 s after the last write is acknowledged (what the writes leave on a dealer's disk;
 // the bench also reports it at the last write, while compaction is behind the writes).
-// ENGINE_COMPACTION_WRITES changes the count: 100,000 take about 10 minutes on the shared 2-core
+// ENGINE_COMPACTION_WRITES changes the count: 100,000 take about 5 minutes on the shared 2-core
 // machine (bench/embedded-db-compaction.mjs measures them), so the suite writes fewer.
 const WRITES = Number(process.env.ENGINE_COMPACTION_WRITES ?? 30_000);
 const SEED = Math.round(WRITES / 5);
