@@ -72,7 +72,7 @@ final class DurableH2Backend extends H2Backend {
      * Compaction's figures (docs/decisions/0047; each a system property {@code damageiq.*} for benches):
      * a round every 250 ms; the chunks' live pages rewritten, at most 2 MiB a round, while their fill
      * rate is below 90 %; at most 4 MiB of chunks moved into holes while the file's fill rate is below
-     * 80 %. At rest (no write since the last round) H2's full compaction for at most 200 ms, below
+     * 80 %. At rest (no write since the last round) 4 MiB rewritten and 16 MiB moved a round, below
      * 95 % and 90 %. Small rounds: writes wait for one round at most, and it is short.
      */
     private static final long COMPACT_EVERY_MILLIS = Long.getLong("damageiq.compactEveryMs", 250);
@@ -82,7 +82,6 @@ final class DurableH2Backend extends H2Backend {
     private static final long MOVE_BYTES = Long.getLong("damageiq.moveBytes", 4 << 20);
     private static final int IDLE_COMPACT_BELOW_FILL_RATE = 95;
     private static final int IDLE_SHRINK_BELOW_FILL_RATE = 90;
-    private static final int IDLE_COMPACT_MILLIS = 200;
     /** The store's versionsToKeep (Launcher). */
     static final int VERSIONS_TO_KEEP = Integer.getInteger("damageiq.versionsToKeep", 2);
     private long restRounds;
@@ -142,9 +141,8 @@ final class DurableH2Backend extends H2Backend {
         if (store.isClosed() || store.getFileStore() == null || freeBytes() < reserveBytes) {
             return;
         }
-        // With no write since the last round, nobody waits for writes: the round is H2's own full
-        // compaction (rewrite and move until dense, at most IDLE_COMPACT_MILLIS), so a store at rest
-        // settles near its live data.
+        // With no write since the last round, nobody waits for writes: rounds aim higher and do more,
+        // so a store at rest settles near its live data.
         long seen = writeCount.get();
         boolean idle = seen == writesAtLastRound;
         writesAtLastRound = seen;
@@ -164,17 +162,26 @@ final class DurableH2Backend extends H2Backend {
                         store.commit();
                     }
                 }
+                // Then the holes filled and the file cut, with no command running; then a rewrite of
+                // the sparsest chunks (their space is freed by the next round's commits, and moved
+                // into by the round after). Not H2's compactFile: it rewrites again and again within
+                // one call, before the chunks it emptied can be freed, and the file grew.
                 if (store.getFileStore() instanceof RandomAccessStore file
                         && commands.writeLock().tryLock(100, TimeUnit.MILLISECONDS)) {
-                    int retention = store.getRetentionTime();
                     try {
                         synchronized (writes) {
-                            store.compactFile(IDLE_COMPACT_MILLIS);
                             file.compactMoveChunks(IDLE_SHRINK_BELOW_FILL_RATE, 4 * MOVE_BYTES, store);
                         }
                     } finally {
-                        store.setRetentionTime(retention);
                         commands.writeLock().unlock();
+                    }
+                }
+                if (store.getFileStore().getChunksFillRate() < IDLE_COMPACT_BELOW_FILL_RATE) {
+                    store.compact(IDLE_COMPACT_BELOW_FILL_RATE, 2 * COMPACT_WRITE_BYTES);
+                    synchronized (writes) {
+                        if (store.hasUnsavedChanges() && !store.isClosed()) {
+                            store.commit();
+                        }
                     }
                 }
                 trace("after", store);
