@@ -11,9 +11,11 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 import org.h2.mvstore.MVStore;
+import org.h2.mvstore.RandomAccessStore;
 import org.slf4j.LoggerFactory;
 
 import de.bwaldvogel.mongo.MongoDatabase;
@@ -60,22 +62,33 @@ final class DurableH2Backend extends H2Backend {
     private final Object writes = new Object();
 
     /**
-     * Held shared by every command while it runs, and alone by {@code compactFile}, which lets freed
-     * space be reused at once: a read walking an older version of a map would find its pages gone.
+     * Held shared by every command while it runs, and alone while compaction moves chunks: a read
+     * walking a map would find its pages moved under it.
      * Cursors hold documents, not pages (upstream collects each batch), so a command is the whole read.
      */
     private final ReentrantReadWriteLock commands = new ReentrantReadWriteLock();
 
-    /** How often the file's fill rate is looked at, and how long one compaction may take. */
-    private static final long COMPACT_EVERY_SECONDS = 5;
-    private static final int COMPACT_MILLIS = 500;
     /**
-     * Below this share of live data in the chunks, or of chunks in the file, it is compacted: every
-     * commit writes new pages, and a chunk stays as long as one of its pages is live.
+     * Compaction's figures (docs/decisions/0047; each a system property {@code damageiq.*} for benches):
+     * a round every 250 ms; the chunks' live pages rewritten, at most 2 MiB a round, while their fill
+     * rate is below 90 %; at most 4 MiB of chunks moved into holes while the file's fill rate is below
+     * 80 %. At rest (no write since the last round) 4 MiB rewritten and 16 MiB moved a round, below
+     * 95 % and 90 %. Small rounds: writes wait for one round at most, and it is short.
      */
-    private static final int COMPACT_BELOW_FILL_RATE = 70;
-    private static final int COMPACT_WRITE_BYTES = 4 << 20;
-    private static final int SHRINK_BELOW_FILL_RATE = 50;
+    private static final long COMPACT_EVERY_MILLIS = Long.getLong("damageiq.compactEveryMs", 250);
+    private static final int COMPACT_BELOW_FILL_RATE = Integer.getInteger("damageiq.compactBelow", 90);
+    private static final int COMPACT_WRITE_BYTES = Integer.getInteger("damageiq.compactWrite", 2 << 20);
+    private static final int SHRINK_BELOW_FILL_RATE = Integer.getInteger("damageiq.shrinkBelow", 80);
+    private static final long MOVE_BYTES = Long.getLong("damageiq.moveBytes", 4 << 20);
+    private static final int IDLE_COMPACT_BELOW_FILL_RATE = 95;
+    private static final int IDLE_SHRINK_BELOW_FILL_RATE = 90;
+    /** The store's versionsToKeep (Launcher). */
+    static final int VERSIONS_TO_KEEP = Integer.getInteger("damageiq.versionsToKeep", 2);
+    private long restRounds;
+
+    /** Write commands so far, and at the last compaction round: none since is a store at rest. */
+    private final AtomicLong writeCount = new AtomicLong();
+    private long writesAtLastRound = -1;
 
     /** MongoDB's code for a write refused for lack of disk space (the app answers 507). */
     static final int OUT_OF_DISK_SPACE = 14031;
@@ -103,46 +116,119 @@ final class DurableH2Backend extends H2Backend {
             thread.setDaemon(true);
             return thread;
         });
-        compactor.scheduleWithFixedDelay(this::compact, COMPACT_EVERY_SECONDS, COMPACT_EVERY_SECONDS, TimeUnit.SECONDS);
+        compactor.scheduleWithFixedDelay(this::compact, COMPACT_EVERY_MILLIS, COMPACT_EVERY_MILLIS, TimeUnit.MILLISECONDS);
     }
 
     /**
-     * Rewrites the store's sparse chunks and moves them together, so the file shrinks back towards its
-     * live data (every commit writes new pages and leaves the old ones dead). The store's own background
-     * compaction is off with its auto-commit: it would commit between two changes of one write.
+     * Keeps the file near its live data (docs/decisions/0047). Every commit writes a chunk of new pages
+     * (a document's leaf, each index's leaf, the paths above them); a chunk stays as long as one of its
+     * pages is live, and leaves live until a later write touches them, so without this the chunks are
+     * a third live and the file grows with every write. Each round (every second):
+     * <ol>
+     * <li>the live pages of the sparsest chunks are rewritten, a bounded amount, <em>outside</em> the
+     * write lock: a rewrite changes no content, the maps take it as any concurrent change, and the next
+     * commit (a write's, or ours below) saves them;</li>
+     * <li>what is left unsaved is committed under the write lock (a commit holds whole writes only);</li>
+     * <li>when holes make up a share of the file, a bounded amount of chunks is moved into them and the
+     * file cut, with no command running (see {@code commands}).</li>
+     * </ol>
+     * The store's own background compaction is off with its auto-commit: it would commit between two
+     * changes of one write.
      */
     private void compact() {
-        synchronized (writes) {
-            MVStore store = getMvStore();
-            // Compaction writes before it frees: not into the reserve.
-            if (store.isClosed() || store.getFileStore() == null || freeBytes() < reserveBytes) {
-                return;
-            }
-            try {
-                if (store.getFileStore().getChunksFillRate() < COMPACT_BELOW_FILL_RATE) {
-                    // A few MB of the emptiest chunks' live pages rewritten: short, so writes wait little.
-                    store.compact(COMPACT_BELOW_FILL_RATE + 10, COMPACT_WRITE_BYTES);
-                    store.commit();
+        MVStore store = getMvStore();
+        // Compaction writes before it frees: not into the reserve.
+        if (store.isClosed() || store.getFileStore() == null || freeBytes() < reserveBytes) {
+            return;
+        }
+        // With no write since the last round, nobody waits for writes: rounds aim higher and do more,
+        // so a store at rest settles near its live data.
+        long seen = writeCount.get();
+        boolean idle = seen == writesAtLastRound;
+        writesAtLastRound = seen;
+        try {
+            trace(idle ? "idle" : "busy", store);
+            if (idle) {
+                if (store.getFillRate() >= IDLE_SHRINK_BELOW_FILL_RATE
+                        && store.getFileStore().getChunksFillRate() >= IDLE_COMPACT_BELOW_FILL_RATE) {
+                    return;
                 }
-                if (store.getFillRate() < SHRINK_BELOW_FILL_RATE) {
-                    // Holes make up half the file: chunks moved together and the file cut.
-                    // Only with no command running (see `commands`); a busy store is tried again next round.
-                    if (commands.writeLock().tryLock(100, TimeUnit.MILLISECONDS)) {
-                        int retention = store.getRetentionTime();
-                        try {
-                            store.compactFile(COMPACT_MILLIS);
-                        } finally {
-                            store.setRetentionTime(retention);
-                            commands.writeLock().unlock();
+                // A chunk emptied by the last commits is freed only once the store is versionsToKeep
+                // commits further, and a store at rest makes none: a few tiny ones (a counter in a map
+                // of our own) let H2 free them.
+                synchronized (writes) {
+                    for (int i = 0; i <= VERSIONS_TO_KEEP && !store.isClosed(); i++) {
+                        store.<String, Long>openMap("damageiq.compaction").put("rounds", ++restRounds);
+                        store.commit();
+                    }
+                }
+                // Then the holes filled and the file cut, with no command running; then a rewrite of
+                // the sparsest chunks (their space is freed by the next round's commits, and moved
+                // into by the round after). Not H2's compactFile: it rewrites again and again within
+                // one call, before the chunks it emptied can be freed, and the file grew.
+                if (store.getFileStore() instanceof RandomAccessStore file
+                        && commands.writeLock().tryLock(100, TimeUnit.MILLISECONDS)) {
+                    try {
+                        synchronized (writes) {
+                            file.compactMoveChunks(IDLE_SHRINK_BELOW_FILL_RATE, 4 * MOVE_BYTES, store);
+                        }
+                    } finally {
+                        commands.writeLock().unlock();
+                    }
+                }
+                if (store.getFileStore().getChunksFillRate() < IDLE_COMPACT_BELOW_FILL_RATE) {
+                    store.compact(IDLE_COMPACT_BELOW_FILL_RATE, 2 * COMPACT_WRITE_BYTES);
+                    synchronized (writes) {
+                        if (store.hasUnsavedChanges() && !store.isClosed()) {
+                            store.commit();
                         }
                     }
                 }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (RuntimeException e) {
-                // The next round tries again; the data is safe either way (compaction only copies live pages).
-                LoggerFactory.getLogger(DurableH2Backend.class).error("compaction failed", e);
+                trace("after", store);
+                return;
             }
+            if (store.getFileStore().getChunksFillRate() < COMPACT_BELOW_FILL_RATE) {
+                store.compact(COMPACT_BELOW_FILL_RATE, COMPACT_WRITE_BYTES);
+            }
+            synchronized (writes) {
+                if (store.hasUnsavedChanges() && !store.isClosed()) {
+                    store.commit();
+                }
+            }
+            if (store.getFillRate() < SHRINK_BELOW_FILL_RATE && store.getFileStore() instanceof RandomAccessStore file) {
+                // Only with no command running (see `commands`); a busy store is tried again next round.
+                if (commands.writeLock().tryLock(100, TimeUnit.MILLISECONDS)) {
+                    try {
+                        synchronized (writes) {
+                            file.compactMoveChunks(SHRINK_BELOW_FILL_RATE, MOVE_BYTES, store);
+                        }
+                    } finally {
+                        commands.writeLock().unlock();
+                    }
+                }
+            }
+            trace("after", store);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            // The next round tries again; the data is safe either way (compaction only copies live pages).
+            LoggerFactory.getLogger(DurableH2Backend.class).error("compaction failed", e);
+        }
+    }
+
+    /** -Ddamageiq.compactTrace=<file>: each round's file size and fill rates appended to it (for tuning). */
+    private static final String TRACE = System.getProperty("damageiq.compactTrace");
+
+    private static void trace(String when, MVStore store) {
+        if (TRACE == null) {
+            return;
+        }
+        String line = String.format("%d %s size=%d fill=%d chunksFill=%d%n", System.nanoTime() / 1_000_000, when,
+            store.getFileStore().size(), store.getFillRate(), store.getFileStore().getChunksFillRate());
+        try {
+            Files.writeString(Path.of(TRACE), line, java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            // a trace only
         }
     }
 
@@ -163,9 +249,12 @@ final class DurableH2Backend extends H2Backend {
             return runCommand(channel, databaseName, command, query);
         }
         commands.readLock().lock();
+        // The version this command starts on (and every later one) keeps its chunks until it ends.
+        MVStore.TxCounter reading = getMvStore().registerVersionUsage();
         try {
             return runCommand(channel, databaseName, command, query);
         } finally {
+            getMvStore().deregisterVersionUsage(reading);
             commands.readLock().unlock();
         }
     }
@@ -177,6 +266,7 @@ final class DurableH2Backend extends H2Backend {
         if (!isWrite(command, query)) {
             return super.handleCommand(channel, databaseName, command, query);
         }
+        writeCount.incrementAndGet();
         synchronized (writes) {
             refuseWithoutSpace(command, query);
             try {
