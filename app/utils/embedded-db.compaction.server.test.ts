@@ -4,7 +4,6 @@ import os from "node:os";
 import path from "node:path";
 import mongoose from "mongoose";
 import { afterAll, describe, expect, it } from "vitest";
-// @ts-expect-error: a plain module shared with bench/embedded-db-compaction.mjs
 import { compactedBytes, lostWrites, writeMix } from "../../tests/engine-write-mix.mjs";
 import { freePort, LAUNCHER_JAR, stopProcess } from "./embedded-db.server";
 
