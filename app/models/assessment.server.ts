@@ -10,7 +10,7 @@ import { dashboardTally } from "./dashboard-tally.server";
 import { defineModel } from "./define-model.server";
 import type { ListCursor } from "~/schemas/list-cursor";
 import { inListOrder, keysetFilter, keysetSort } from "./list-filter.server";
-import { backfillSearchIndex, searchIndexOf, searchIndexPlugin, tokenSearchFilter, type SearchedFields } from "./search-index.server";
+import { backfillSearchIndex, backfillSearchIndexOfEveryAccount, searchIndexOf, searchIndexPlugin, tokenSearchFilter, type SearchedFields } from "./search-index.server";
 import { isObjectIdHex, ownerFilter, type OwnerScope } from "./owner-scope.server";
 import { writeCache } from "./write-cache.server";
 
@@ -281,6 +281,8 @@ export function auditEntry(
 
 /** Gives the scope's assessments written without a search index theirs (see backfillSearchIndex). */
 export const backfillAssessmentSearch = (scope: OwnerScope) => backfillSearchIndex(Assessment, scope, SEARCHED);
+/** Every account's assessments written without a search index (the data migration). */
+export const backfillAssessmentSearchOfEveryAccount = () => backfillSearchIndexOfEveryAccount(Assessment, SEARCHED);
 const OPTIONAL_FIELDS = ["vehicleYear", "vehicleMake", "vehicleModel", "vin", "contactId", "notes", "vendorId"] as const;
 
 export interface AssessmentListFilter {

@@ -2,7 +2,7 @@ import { Schema, trusted, type Types } from "mongoose";
 import type { ContactInput } from "~/schemas/contact";
 import { defineModel } from "./define-model.server";
 import { ownedList, present } from "./list-filter.server";
-import { backfillSearchIndex, searchIndexOf, searchIndexPlugin, type SearchedFields } from "./search-index.server";
+import { backfillSearchIndex, backfillSearchIndexOfEveryAccount, searchIndexOf, searchIndexPlugin, type SearchedFields } from "./search-index.server";
 import { isObjectIdHex, ownerFilter, type OwnerScope } from "./owner-scope.server";
 
 const contactSchema = new Schema(
@@ -48,6 +48,8 @@ export interface ContactRecord {
 
 /** Gives the scope's contacts written without a search index theirs (see backfillSearchIndex). */
 export const backfillContactSearch = (scope: OwnerScope) => backfillSearchIndex(Contact, scope, SEARCHED);
+/** Every account's contacts written without a search index (the data migration). */
+export const backfillContactSearchOfEveryAccount = () => backfillSearchIndexOfEveryAccount(Contact, SEARCHED);
 const OPTIONAL_FIELDS = ["phone", "companyName", "address", "notes"] as const;
 
 const list = ownedList<ContactRecord>(Contact, "tokens", (scope) => backfillContactSearch(scope));

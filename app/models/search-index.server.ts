@@ -63,14 +63,7 @@ const BACKFILL_BATCH = 500;
  * still without them, so two instances doing it at once, or an edit meanwhile, write the same or the newer.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function backfillSearchIndex(model: Model<any>, scope: OwnerScope, searched: SearchedFields): Promise<number> {
-  // Every account: one after another, each through the index that leads with its owner. Without the
-  // owner no index applies, and each batch would read the collection from its start again.
-  if (!("ownerId" in scope)) {
-    let everyOwner = 0;
-    for (const ownerId of await model.distinct("ownerId")) everyOwner += await backfillSearchIndex(model, { ownerId: String(ownerId) }, searched);
-    return everyOwner;
-  }
+export async function backfillSearchIndex(model: Model<any>, scope: OwnerScope, searched: SearchedFields) {
   let written = 0;
   for (;;) {
     const missing = await model
@@ -89,4 +82,16 @@ export async function backfillSearchIndex(model: Model<any>, scope: OwnerScope, 
     // Nothing written: another writer is at it (or the rest was written meanwhile); it finishes them.
     if (missing.length < BACKFILL_BATCH || result.modifiedCount === 0) return written;
   }
+}
+
+/**
+ * Every account's records (the data migration, 0048): one account after another, each through the
+ * index that leads with its owner. Without the owner no index applies, and each batch of the
+ * backfill would read the collection from its start again.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function backfillSearchIndexOfEveryAccount(model: Model<any>, searched: SearchedFields) {
+  let written = 0;
+  for (const ownerId of await model.distinct("ownerId")) written += await backfillSearchIndex(model, { ownerId: String(ownerId) }, searched);
+  return written;
 }

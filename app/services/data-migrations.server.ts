@@ -1,5 +1,5 @@
-import { backfillAssessmentSearch } from "~/models/assessment.server";
-import { backfillContactSearch } from "~/models/contact.server";
+import { backfillAssessmentSearchOfEveryAccount } from "~/models/assessment.server";
+import { backfillContactSearchOfEveryAccount } from "~/models/contact.server";
 import { EmailLog } from "~/models/email-log.server";
 import { migrationsDone, recordMigrationDone } from "~/models/data-migration.server";
 import { linkPendingSupplements, linkSupplements } from "~/models/estimate.server";
@@ -45,7 +45,7 @@ const steps: { name: string; run: () => Promise<number>; everyStart?: true }[] =
     // The searches answer from the words index (docs/decisions/0033): records written before it get
     // theirs (a search does the same first for its own account, so none is missed meanwhile).
     name: "search index of assessments and contacts",
-    run: async () => (await backfillAssessmentSearch({ allOwners: true })) + (await backfillContactSearch({ allOwners: true })),
+    run: async () => (await backfillAssessmentSearchOfEveryAccount()) + (await backfillContactSearchOfEveryAccount()),
   },
 ];
 
