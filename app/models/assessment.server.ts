@@ -535,13 +535,31 @@ export async function findAssessmentsSharingPhotoBands({
     .lean<Pick<AssessmentRecord, "_id" | "title" | "photoHashes" | "supersededBy">[]>();
 }
 
-/** Assessments whose photo prints predate colour-aware matching (no `print`), by id after `after`. */
-export async function findAssessmentsWithOldPhotoPrints({ after, limit }: { after: Types.ObjectId | null; limit: number }) {
-  return Assessment.find({ "photoHashes.0": trusted({ $exists: true }), "photoHashes.print": trusted({ $exists: false }), ...(after ? { _id: trusted({ $gt: after }) } : {}) })
+/**
+ * A window of the account's assessments before `before` (newest first): those in it whose photo
+ * prints predate colour-aware matching (no `print`), and where the next window ends (null: this was the
+ * last). A window is `size` entries of the owner's createdAt index, so each read of this one-time
+ * migration is bounded whatever the account's history (issue 38: a filter no index led with read the
+ * whole collection under the engine's lock).
+ */
+export async function findOldPhotoPrintsInWindow({ ownerId, before, size }: { ownerId: Types.ObjectId; before: Date | null; size: number }) {
+  const [edge] = await Assessment.find({ ownerId, ...(before ? { createdAt: trusted({ $lt: before }) } : {}) })
+    .select({ _id: 0, createdAt: 1 })
+    .sort({ createdAt: -1 })
+    .skip(size - 1)
+    .limit(1)
+    .lean<{ createdAt: Date }[]>();
+  const from = edge?.createdAt ?? null;
+  const range = { ...(before ? { $lt: before } : {}), ...(from ? { $gte: from } : {}) };
+  const records = await Assessment.find({
+    ownerId,
+    ...(before || from ? { createdAt: trusted(range) } : {}),
+    "photoHashes.0": trusted({ $exists: true }),
+    "photoHashes.print": trusted({ $exists: false }),
+  })
     .select({ ownerId: 1, photoHashes: 1, videoFrames: 1 })
-    .sort({ _id: 1 })
-    .limit(limit)
     .lean<Pick<AssessmentRecord, "_id" | "ownerId" | "photoHashes" | "videoFrames">[]>();
+  return { records, next: from };
 }
 
 /** Replaces an assessment's photo prints and their index keys (a migration: updatedAt stays). */

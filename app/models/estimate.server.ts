@@ -2,6 +2,7 @@ import { trusted, Types } from "mongoose";
 import type { AssessmentStatus } from "~/schemas/assessment";
 import { Assessment, atRevision, auditEntry, LATEST_VERSION, revisionOf, type AssessmentRecord, type AuditActor } from "./assessment.server";
 import { isObjectIdHex, ownerFilter, type OwnerScope } from "./owner-scope.server";
+import { everyAccountId } from "./user.server";
 
 // The estimate side of assessments: the Estimates screen's summary, an edit as one conditional
 // write, supplements of sent estimates.
@@ -177,32 +178,43 @@ export async function findEarlierVersions({ scope, record, limit = 50 }: { scope
   return versions;
 }
 
+/** Below every id: the first bound of a walk over an id-valued key (a missing key sorts before it). */
+const LOWEST_ID = new Types.ObjectId("000000000000000000000000");
+
 /**
  * Every supplement's sent version marked replaced by it (data from before `supersededBy`, an
- * import): reads every supplement, so it runs once per database (a data migration) and per import.
- * Done by the database, a page of supplements at a time; a version already marked is left as it is.
+ * import): once per database (a data migration) and per import. Account by account, through the
+ * index that leads with the owner and then `supplementOf`, so the database reads only supplements
+ * (issue 38: a filter no index led with read the whole collection under the engine's lock). A version
+ * is marked by the first of its supplements in id order; one already marked is left as it is.
  */
 export async function linkSupplements({ batch = 500, ownerId }: { batch?: number; ownerId?: string } = {}) {
+  const owners = ownerId ? [ownerId] : await everyAccountId();
   let changed = 0;
-  let after: unknown = null;
-  const owner = ownerId ? { ownerId } : {};
-  for (;;) {
-    const page = await Assessment.find({ ...owner, supplementOf: trusted({ $exists: true }), ...(after ? { _id: trusted({ $gt: after }) } : {}) })
-      .select({ _id: 1, supplementOf: 1 })
-      .sort({ _id: 1 })
-      .limit(batch)
-      .lean<{ _id: Types.ObjectId; supplementOf: Types.ObjectId }[]>();
-    if (page.length === 0) return changed;
-    for (const supplement of page) {
-      const { modifiedCount } = await Assessment.updateOne(
-        { _id: supplement.supplementOf, ...owner, ...LATEST_VERSION },
-        { $set: { supersededBy: supplement._id } },
-        { timestamps: false },
-      );
-      changed += modifiedCount;
+  for (const owner of owners) {
+    let after = LOWEST_ID;
+    for (let first = true; ; first = false) {
+      const page = await Assessment.find({ ownerId: owner, supplementOf: trusted({ [first ? "$gte" : "$gt"]: after }) })
+        .select({ _id: 1, supplementOf: 1 })
+        .sort({ supplementOf: 1, _id: 1 })
+        .limit(batch)
+        .lean<{ _id: Types.ObjectId; supplementOf: Types.ObjectId }[]>();
+      for (const [i, supplement] of page.entries()) {
+        // Only the first supplement of a version can mark it (the update requires the mark unset).
+        if (i > 0 && page[i - 1].supplementOf.equals(supplement.supplementOf)) continue;
+        const { modifiedCount } = await Assessment.updateOne(
+          { _id: supplement.supplementOf, ownerId: owner, ...LATEST_VERSION },
+          { $set: { supersededBy: supplement._id } },
+          { timestamps: false },
+        );
+        changed += modifiedCount;
+      }
+      if (page.length < batch) break;
+      // The next page starts after this page's last version (its later supplements cannot mark it).
+      after = page[page.length - 1].supplementOf;
     }
-    after = page[page.length - 1]._id;
   }
+  return changed;
 }
 
 /** The supplements of an estimate (newest first): id, version and status. */

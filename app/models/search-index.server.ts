@@ -1,6 +1,7 @@
 import { trusted, type Model, type Schema } from "mongoose";
 import { searchWords } from "~/schemas/list-query";
 import { ownerFilter, type OwnerScope } from "./owner-scope.server";
+import { everyAccountId } from "./user.server";
 import { codeEndings, escapeRegex, searchQuery, searchText, searchTokens } from "~/utils/search-tokens";
 
 /** Which fields a domain searches; `phones` are also found by their digits written together. */
@@ -85,13 +86,14 @@ export async function backfillSearchIndex(model: Model<any>, scope: OwnerScope, 
 }
 
 /**
- * Every account's records (the data migration, 0048): one account after another, each through the
+ * Every account's records (the data migration, 0048): one account after another (the accounts from
+ * their own small collection: a distinct of the owners reads the whole big one), each through the
  * index that leads with its owner. Without the owner no index applies, and each batch of the
  * backfill would read the collection from its start again.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function backfillSearchIndexOfEveryAccount(model: Model<any>, searched: SearchedFields) {
   let written = 0;
-  for (const ownerId of await model.distinct("ownerId")) written += await backfillSearchIndex(model, { ownerId: String(ownerId) }, searched);
+  for (const ownerId of await everyAccountId()) written += await backfillSearchIndex(model, { ownerId: String(ownerId) }, searched);
   return written;
 }

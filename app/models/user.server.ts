@@ -145,6 +145,14 @@ export async function adminExists() {
   return (await User.exists({ role: "admin" })) !== null;
 }
 
+/**
+ * Every account's id (the owners of every other collection's documents), for the operations that go
+ * account by account through indexes led by the owner: a distinct over a big collection reads all of it.
+ */
+export async function everyAccountId() {
+  return (await User.find().select({ _id: 1 }).lean<{ _id: Types.ObjectId }[]>()).map(({ _id }) => _id);
+}
+
 export async function listUsers() {
   return User.find().sort({ createdAt: -1 });
 }

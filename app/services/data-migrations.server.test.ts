@@ -4,7 +4,8 @@ import { createTestUser } from "../../tests/accounts";
 import { useTestDb } from "../../tests/test-db";
 import { Assessment, type AssessmentRecord } from "../models/assessment.server";
 import { EmailLog } from "../models/email-log.server";
-import { insertSupplement } from "../models/estimate.server";
+import { findOldPhotoPrintsInWindow } from "../models/assessment.server";
+import { insertSupplement, linkSupplements } from "../models/estimate.server";
 import { runDataMigrations } from "./data-migrations.server";
 
 // Owned records need a live owner (an insert for a deleted account is removed again: 401).
@@ -110,5 +111,65 @@ describe("data migrations at start-up", () => {
     await expect(EmailLog.insertMany([log({ ownerId: gone, status: "pending" }), log({ status: "pending" })])).rejects.toMatchObject({ status: 401 });
     expect(await Assessment.countDocuments({ ownerId: gone })).toBe(0);
     expect(await EmailLog.countDocuments({ ownerId: gone })).toBe(0);
+  });
+  it("reads assessments and contacts only through indexes led by the account, never a whole collection (issue 38)", async (context) => {
+    const engine = async () =>
+      (await mongoose.connection.db!.admin().command({ serverStatus: 1 })).embeddedEngine as { collectionScans: Record<string, number> } | undefined;
+    const before = await engine();
+    // The whole reads are counted by the embedded engine (a real MongoDB has no such figure).
+    if (!before) return context.skip();
+    const other = (await createTestUser({ role: "dealer" })).id;
+    const sent = await Assessment.create({ ownerId: other, title: "Polo", status: "sent", version: 1 });
+    const supplement = await Assessment.create({ ownerId: other, title: "Polo", status: "reviewed", version: 2, supplementOf: sent._id });
+    const thumb = Buffer.alloc(256, 7).toString("base64");
+    const old = await Assessment.create({ ownerId: other, title: "Old print", status: "completed", photoHashes: [{ mediaUrl: "/media/0123456789abcdef01234567", hash: "0f0f0f0f0f0f0f0f", thumb }] });
+    await runDataMigrations({ rerun: true });
+    const after = await engine();
+    for (const collection of ["assessments", "contacts"]) expect(after!.collectionScans[collection] ?? 0, collection).toBe(before.collectionScans[collection] ?? 0);
+    // And every step still did its work in that account.
+    expect(String((await Assessment.findById(sent._id).lean<{ supersededBy?: Types.ObjectId }>())?.supersededBy)).toBe(String(supplement._id));
+    expect((await Assessment.findById(old._id).lean<{ photoHashes: unknown[] }>())?.photoHashes).toEqual([]);
+    expect((await Assessment.findById(old._id).lean<{ searchTokens?: string[] }>())?.searchTokens).toContain("print");
+  });
+
+  it("links supplements page by page: a version's first supplement marks it, whatever the page boundaries", async () => {
+    const account = (await createTestUser({ role: "dealer" })).id;
+    const versions = [];
+    for (const n of [1, 2, 3]) versions.push(await Assessment.create({ ownerId: account, title: `Car ${n}`, status: "sent", version: 1 }));
+    // Two supplements of the second car (an import can hold that): the first by id marks it.
+    const supplements = [];
+    for (const of of [versions[0], versions[1], versions[1], versions[2]]) {
+      supplements.push(await Assessment.create({ ownerId: account, title: of.title, status: "reviewed", version: 2, supplementOf: of._id }));
+    }
+    expect(await linkSupplements({ ownerId: account, batch: 1 })).toBe(3);
+    const marks = await Assessment.find({ ownerId: account, version: 1 }).sort({ title: 1 }).lean<{ supersededBy?: Types.ObjectId }[]>();
+    expect(marks.map((m) => String(m.supersededBy))).toEqual([supplements[0], supplements[1], supplements[3]].map((s) => String(s._id)));
+  });
+
+  it("walks an account's history for old prints in windows that miss and repeat nothing, ties included", async () => {
+    const account = (await createTestUser({ role: "dealer" })).id;
+    const thumb = Buffer.alloc(256, 7).toString("base64");
+    const at = (minute: number) => new Date(Date.UTC(2025, 0, 1, 0, minute));
+    // Minutes 0..6, three at minute 3 (a tie across a window's edge); odd ones hold an old print.
+    const minutes = [0, 1, 2, 3, 3, 3, 4, 5, 6];
+    const rows = await Assessment.insertMany(
+      minutes.map((minute, i) => ({
+        ownerId: account,
+        title: `Car ${i}`,
+        createdAt: at(minute),
+        photoHashes: i % 2 ? [{ mediaUrl: `/media/${String(i).padStart(24, "0")}`, hash: "0f0f0f0f0f0f0f0f", thumb }] : [{ mediaUrl: "/media/x", hash: "0", print: "p" }],
+      })),
+    );
+    const found: string[] = [];
+    let before: Date | null = null;
+    let windows = 0;
+    do {
+      windows += 1;
+      const window: Awaited<ReturnType<typeof findOldPhotoPrintsInWindow>> = await findOldPhotoPrintsInWindow({ ownerId: new Types.ObjectId(account), before, size: 2 });
+      found.push(...window.records.map((r) => String(r._id)));
+      before = window.next;
+    } while (before);
+    expect(windows).toBeGreaterThanOrEqual(4);
+    expect(found.sort()).toEqual(rows.filter((_, i) => i % 2).map((r) => String(r._id)).sort());
   });
 });

@@ -1,6 +1,6 @@
-import type { Types } from "mongoose";
-import { findAssessmentsSharingPhotoBands, findAssessmentsWithOldPhotoPrints, setPhotoPrints, type AssessmentRecord } from "~/models/assessment.server";
+import { findAssessmentsSharingPhotoBands, findOldPhotoPrintsInWindow, setPhotoPrints, type AssessmentRecord } from "~/models/assessment.server";
 import { findEarlierVersions } from "~/models/estimate.server";
+import { everyAccountId } from "~/models/user.server";
 import type { AnalysisPhoto } from "./analysis/types";
 import { differenceHash } from "./image-features.server";
 import { photoPrint, printBands, samePicture, type PhotoPrint } from "./photo-prints.server";
@@ -69,33 +69,36 @@ export async function reusedPhotos(record: AssessmentRecord, photos: AnalysisPho
   return { photoHashes, photoBands, photoWarnings: photoWarnings.filter((w) => !replaced.has(String(w.otherAssessmentId))) };
 }
 
-const MIGRATION_BATCH = 100;
+const MIGRATION_WINDOW = 1000;
 
 /**
  * Prints stored before colour-aware matching (a greyscale hash and thumbnail, which took a red car
  * for a blue one) are recomputed from the stored media, with their index keys; a file no longer
  * stored loses its print (nothing to compare). A video's print comes from its first kept frame, as
- * at analysis. Idempotent: an assessment whose prints all have `print` is not touched again.
+ * at analysis. Account by account, a window of its history at a time. Idempotent: an assessment whose
+ * prints all have `print` is not touched again.
  */
 export async function migratePhotoPrints() {
   let changed = 0;
-  let after: Types.ObjectId | null = null;
-  for (;;) {
-    const batch = await findAssessmentsWithOldPhotoPrints({ after, limit: MIGRATION_BATCH });
-    if (batch.length === 0) return changed;
-    for (const record of batch) {
-      const scope = { ownerId: String(record.ownerId) };
-      const photoHashes: Comparable[] = [];
-      for (const { mediaUrl } of record.photoHashes) {
-        const frame = (record.videoFrames ?? []).find((f) => f.videoUrl === mediaUrl);
-        const media = await readMedia(frame?.mediaUrl ?? mediaUrl, scope).catch(() => null);
-        if (!media || !media.contentType.startsWith("image/")) continue;
-        const print = await printOf(mediaUrl, media.bytes).catch(() => null);
-        if (print) photoHashes.push(print);
+  for (const ownerId of await everyAccountId()) {
+    const scope = { ownerId: String(ownerId) };
+    let before: Date | null = null;
+    do {
+      const window = await findOldPhotoPrintsInWindow({ ownerId, before, size: MIGRATION_WINDOW });
+      for (const record of window.records) {
+        const photoHashes: Comparable[] = [];
+        for (const { mediaUrl } of record.photoHashes) {
+          const frame = (record.videoFrames ?? []).find((f) => f.videoUrl === mediaUrl);
+          const media = await readMedia(frame?.mediaUrl ?? mediaUrl, scope).catch(() => null);
+          if (!media || !media.contentType.startsWith("image/")) continue;
+          const print = await printOf(mediaUrl, media.bytes).catch(() => null);
+          if (print) photoHashes.push(print);
+        }
+        await setPhotoPrints(record._id, photoHashes, printBands(photoHashes));
+        changed += 1;
       }
-      await setPhotoPrints(record._id, photoHashes, printBands(photoHashes));
-      changed += 1;
-    }
-    after = batch[batch.length - 1]._id;
+      before = window.next;
+    } while (before);
   }
+  return changed;
 }

@@ -329,11 +329,15 @@ final class DurableH2Backend extends H2Backend {
         return answer;
     }
 
-    /** MongoDB's serverStatus, plus what this engine's planner read: the index entries its walks visited. */
+    /**
+     * MongoDB's serverStatus, plus what this engine's planner read: the index entries its walks visited
+     * and, per collection, the queries and counts that read the whole collection (no index served them).
+     */
     @Override
     public Document getServerStatus() {
         Document status = super.getServerStatus();
-        status.put("embeddedEngine", new Document("indexEntriesRead", OrderedIndex.entriesRead()));
+        status.put("embeddedEngine", new Document("indexEntriesRead", OrderedIndex.entriesRead())
+            .append("collectionScans", IndexedH2Collection.collectionScans()));
         return status;
     }
 

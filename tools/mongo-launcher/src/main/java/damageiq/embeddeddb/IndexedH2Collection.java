@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
@@ -198,6 +199,7 @@ final class IndexedH2Collection extends H2Collection {
         }
         Plan plan = plan(query, orderBy);
         if (plan == null) {
+            countScan();
             return super.queryDocuments(query, orderBy, numberToSkip, limit, batchSize, fieldSelector);
         }
         Stream<Object> positions = plan.positions();
@@ -272,7 +274,24 @@ final class IndexedH2Collection extends H2Collection {
             return (int) covering.index().countCovered(covering.prefix(), query, values -> documentMatchesQuery(values, query),
                 Math.max(skip, 0), Math.max(limit, 0));
         }
+        if (query != null && !query.isEmpty()) {
+            countScan();
+        }
         return super.count(query, skip, limit);
+    }
+
+    /** Whole-collection reads by collection (a filter no index served) since the engine started. */
+    private static final Map<String, LongAdder> SCANS = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private void countScan() {
+        SCANS.computeIfAbsent(getCollectionName(), name -> new LongAdder()).increment();
+    }
+
+    /** What a plan could not avoid, observable (serverStatus): each collection's whole reads. */
+    static Document collectionScans() {
+        Document scans = new Document();
+        new java.util.TreeMap<>(SCANS).forEach((name, count) -> scans.put(name, count.sum()));
+        return scans;
     }
 
     /** {@code {first key: value, field: {$exists: bool}}} answered from the index's kept counts; else null. */
