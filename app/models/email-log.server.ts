@@ -1,7 +1,8 @@
 import { Schema, trusted, type Types } from "mongoose";
 import { defineModel } from "./define-model.server";
 import type { ListCursor } from "~/schemas/list-cursor";
-import { inListOrder, keysetFilter, keysetSort, searchFilter } from "./list-filter.server";
+import { inListOrder, keysetFilter, keysetSort } from "./list-filter.server";
+import { backfillSearchIndex, backfillSearchIndexOfEveryAccount, searchIndexPlugin, tokenSearchFilter, type SearchedFields } from "./search-index.server";
 import { isObjectIdHex, ownerFilter, type OwnerScope } from "./owner-scope.server";
 import { dbNow } from "~/utils/db-clock.server";
 
@@ -67,9 +68,11 @@ const emailLogSchema = new Schema(
   { timestamps: true },
 );
 emailLogSchema.index({ ownerId: 1, idempotencyKey: 1 }, { unique: true });
-// The Logs tab, newest first, paged by cursor (its _id decides ties); its search; the "sent today" card.
+// The Logs tab, newest first, paged by cursor (its _id decides ties); the "sent today" card.
 emailLogSchema.index({ ownerId: 1, createdAt: -1, _id: -1 });
-emailLogSchema.index({ ownerId: 1, recipientEmail: 1, subject: 1, createdAt: -1 });
+// Its search (docs/decisions/0033): the owner, one of the words' tokens, newest first.
+const SEARCHED: SearchedFields = { fields: ["recipientEmail", "subject", "assessmentTitle"] };
+searchIndexPlugin(emailLogSchema, SEARCHED, { createdAt: -1, _id: -1 });
 emailLogSchema.index({ ownerId: 1, status: 1, sentAt: 1 });
 // The Templates tab's cards count estimate emails only (notices are not estimates).
 emailLogSchema.index({ ownerId: 1, kind: 1, status: 1, sentAt: 1 });
@@ -77,7 +80,8 @@ emailLogSchema.index({ ownerId: 1, kind: 1, status: 1, sentAt: 1 });
 emailLogSchema.index({ status: 1, inFlight: 1, nextAttemptAt: 1 });
 emailLogSchema.index({ inFlight: 1, leaseUntil: 1 });
 
-export const EmailLog = defineModel("EmailLog", emailLogSchema, { retiredIndexes: ["ownerId_1_createdAt_-1"] });
+// The search's index before tokens: a regex read every log of the account.
+export const EmailLog = defineModel("EmailLog", emailLogSchema, { retiredIndexes: ["ownerId_1_createdAt_-1", "ownerId_1_recipientEmail_1_subject_1_createdAt_-1"] });
 
 export interface AttemptRecord {
   at: Date;
@@ -118,19 +122,28 @@ export interface EmailLogRecord {
   updatedAt: Date;
 }
 
-export const LOG_SEARCH_FIELDS = ["recipientEmail", "subject", "assessmentTitle"] as const;
 /** The list leaves out the message itself (a page of logs is cards, not bodies). */
 const LIST_FIELDS = { html: 0, text: 0 } as const;
 
-const listFilter = (scope: OwnerScope, q?: string) => ({ ...ownerFilter(scope), ...searchFilter(q, LOG_SEARCH_FIELDS) });
+const listFilter = (scope: OwnerScope, q?: string) => ({ ...ownerFilter(scope), ...tokenSearchFilter(q) });
 
-/** A page of the Logs tab, newest first: from `skip`, or past a cursor (keyset paging, docs/decisions/0033). */
+/** Gives the scope's logs written without a search index theirs (see backfillSearchIndex). */
+const backfillLogSearch = (scope: OwnerScope) => backfillSearchIndex(EmailLog, scope, SEARCHED);
+/** Every account's logs written without a search index (the data migration). */
+export const backfillLogSearchOfEveryAccount = () => backfillSearchIndexOfEveryAccount(EmailLog, SEARCHED);
+
+/**
+ * A page of the Logs tab, newest first: from `skip`, or past a cursor (keyset paging, docs/decisions/0033).
+ * A search walks one of its words' tokens (recipient, subject, estimate), never the account's logs.
+ */
 export async function findLogs({ scope, q, skip = 0, limit, cursor }: { scope: OwnerScope; q?: string; skip?: number; limit?: number; cursor?: ListCursor }) {
+  if (q?.trim()) await backfillLogSearch(scope);
   const query = EmailLog.find({ ...listFilter(scope, q), ...keysetFilter(cursor) }).select(LIST_FIELDS).sort(keysetSort(cursor)).skip(skip);
   return inListOrder(cursor, await (limit === undefined ? query : query.limit(limit)).lean<EmailLogRecord[]>());
 }
 
 export async function countLogs({ scope, q, status, kind }: { scope: OwnerScope; q?: string; status?: EmailStatus; kind?: EmailLogRecord["kind"] }) {
+  if (q?.trim()) await backfillLogSearch(scope);
   return EmailLog.countDocuments({ ...listFilter(scope, q), ...(kind ? { kind } : {}), ...(status ? { status } : {}) });
 }
 

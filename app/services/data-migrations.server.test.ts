@@ -112,7 +112,7 @@ describe("data migrations at start-up", () => {
     expect(await Assessment.countDocuments({ ownerId: gone })).toBe(0);
     expect(await EmailLog.countDocuments({ ownerId: gone })).toBe(0);
   });
-  it("reads assessments and contacts only through indexes led by the account, never a whole collection (issue 38)", async (context) => {
+  it("reads assessments, contacts and email logs only through indexes, never a whole collection (issue 38)", async (context) => {
     const engine = async () =>
       (await mongoose.connection.db!.admin().command({ serverStatus: 1 })).embeddedEngine as { collectionScans: Record<string, number> } | undefined;
     const before = await engine();
@@ -125,7 +125,7 @@ describe("data migrations at start-up", () => {
     const old = await Assessment.create({ ownerId: other, title: "Old print", status: "completed", photoHashes: [{ mediaUrl: "/media/0123456789abcdef01234567", hash: "0f0f0f0f0f0f0f0f", thumb }] });
     await runDataMigrations({ rerun: true });
     const after = await engine();
-    for (const collection of ["assessments", "contacts"]) expect(after!.collectionScans[collection] ?? 0, collection).toBe(before.collectionScans[collection] ?? 0);
+    for (const collection of ["assessments", "contacts", "emaillogs"]) expect(after!.collectionScans[collection] ?? 0, collection).toBe(before.collectionScans[collection] ?? 0);
     // And every step still did its work in that account.
     expect(String((await Assessment.findById(sent._id).lean<{ supersededBy?: Types.ObjectId }>())?.supersededBy)).toBe(String(supplement._id));
     expect((await Assessment.findById(old._id).lean<{ photoHashes: unknown[] }>())?.photoHashes).toEqual([]);

@@ -1,6 +1,6 @@
 import { backfillAssessmentSearchOfEveryAccount } from "~/models/assessment.server";
 import { backfillContactSearchOfEveryAccount } from "~/models/contact.server";
-import { EmailLog } from "~/models/email-log.server";
+import { backfillLogSearchOfEveryAccount, EmailLog } from "~/models/email-log.server";
 import { migrationsDone, recordMigrationDone } from "~/models/data-migration.server";
 import { linkPendingSupplements, linkSupplements } from "~/models/estimate.server";
 import { isDbUnavailableError } from "~/utils/db-errors.server";
@@ -46,6 +46,11 @@ const steps: { name: string; run: () => Promise<number>; everyStart?: true }[] =
     // theirs (a search does the same first for its own account, so none is missed meanwhile).
     name: "search index of assessments and contacts",
     run: async () => (await backfillAssessmentSearchOfEveryAccount()) + (await backfillContactSearchOfEveryAccount()),
+  },
+  {
+    // The Logs tab's search answers from the same words index (issue 43): logs written before it.
+    name: "search index of email logs",
+    run: () => backfillLogSearchOfEveryAccount(),
   },
 ];
 
