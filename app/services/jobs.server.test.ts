@@ -260,11 +260,16 @@ describe("jobs", () => {
   it("stopping waits briefly, then hands unfinished jobs back for the next worker", async () => {
     let signal: AbortSignal | undefined;
     const job = await enqueueJob({ type: TYPE, key: "interrupted" });
-    const q = queue(async (_j, context) => {
-      signal = context.signal;
-      await new Promise((resolve) => context.signal.addEventListener("abort", resolve));
-      return "too late";
-    });
+    const q = queue(
+      async (_j, context) => {
+        signal = context.signal;
+        await new Promise((resolve) => context.signal.addEventListener("abort", resolve));
+        return "too late";
+      },
+      // A lease no renewal can miss, however loaded the machine: with the suite's 600 ms one, a late
+      // renewal lost the lease first (the handler ended aborted), so nothing was left to hand back.
+      { leaseMs: 60_000 },
+    );
     await until(() => signal !== undefined);
     await q.stop({ graceMs: 50 });
     expect(signal!.aborted).toBe(true);
