@@ -1,7 +1,7 @@
 import mongoose, { Schema, trusted, Types } from "mongoose";
 import { ASSESSMENT_STATUSES, type AssessmentStatus } from "~/schemas/assessment";
 import { dbNow, dbNowMs } from "~/utils/db-clock.server";
-import { Assessment, costFigures, countAssessmentsByStatus, sumRevenue } from "./assessment.server";
+import { costFigures, countAssessmentsByStatus, sumRevenue } from "./assessment.server";
 import {
   AI_ACCURACY_TOLERANCE,
   contributionOf,
@@ -13,6 +13,7 @@ import { ownersAssessments, settleInBatches } from "./dashboard-build.server";
 import { defineModel } from "./define-model.server";
 import { countSentSince, sumEstimatedCosts } from "./estimate.server";
 import type { OwnerScope } from "./owner-scope.server";
+import { everyAccountId } from "./user.server";
 import { log } from "~/utils/log.server";
 
 // Reading, building and checking the per-account dashboard counters that dashboard-tally keeps
@@ -178,7 +179,8 @@ async function buildOwner(ownerId: Types.ObjectId) {
 
 async function buildAll() {
   if (!(await lease("all"))) return;
-  const owners = new Set<string>((await Assessment.distinct("ownerId")).map(String));
+  // Every account from its own small collection (a distinct over assessments reads all of them).
+  const owners = new Set<string>((await everyAccountId()).map(String));
   for (const doc of await figures().find({ ready: { $ne: true }, _id: { $ne: "all" } } as never, { projection: { _id: 1 } }).toArray()) owners.add(String(doc._id));
   for (const owner of owners) {
     const id = new Types.ObjectId(owner);
@@ -265,7 +267,8 @@ export async function verifyOwner(ownerId: Types.ObjectId): Promise<FigureDiffer
 
 /** Every account that has assessments or counters. */
 export async function ownersWithFigures() {
-  const owners = new Set<string>((await Assessment.distinct("ownerId")).map(String));
+  // Every account from its own small collection (a distinct over assessments reads all of them).
+  const owners = new Set<string>((await everyAccountId()).map(String));
   for (const doc of await figures().find({ _id: { $ne: "all" } } as never, { projection: { _id: 1 } }).toArray()) owners.add(String(doc._id));
   return [...owners].map((id) => new Types.ObjectId(id));
 }
