@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import nodemailer from "nodemailer";
 import type SMTPTransport from "nodemailer/lib/smtp-transport";
 import { User } from "~/models/user.server";
@@ -6,6 +6,7 @@ import type { MailServerInput } from "~/schemas/email";
 import { env } from "~/utils/env.server";
 import { connectOutbound, OutboundRefusedError, resolveOutbound } from "~/utils/outbound.server";
 import type { Actor } from "./actor";
+import { MAIL_PASSWORD, openFor, sealFor } from "./secret-box.server";
 import { Invalid, NotFound } from "~/utils/domain-errors";
 
 /**
@@ -32,31 +33,11 @@ export type MailRoute =
 /** Timeouts of one SMTP conversation: a dead server fails an attempt in seconds, not minutes. */
 export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 60_000 } as const;
 
-// The password key: HKDF from SESSION_SECRET with a label of its own, so it is not the cookie key.
-const KEY_LABEL = "damageiq mail-server password v1";
-let key: Buffer | undefined;
-const passwordKey = () => (key ??= Buffer.from(hkdfSync("sha256", env.SESSION_SECRET, "", KEY_LABEL, 32)));
+/** The account's SMTP password sealed at rest (secret-box, its own key: not the cookie key). */
+const encryptSecret = (plain: string) => sealFor(MAIL_PASSWORD, plain);
 
-/** AES-256-GCM: `v1.<iv>.<tag>.<ciphertext>` (base64url). */
-export function encryptSecret(plain: string) {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", passwordKey(), iv);
-  const data = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
-  return ["v1", iv, cipher.getAuthTag(), data].map((p) => (typeof p === "string" ? p : p.toString("base64url"))).join(".");
-}
-
-/** The plain secret; null when it cannot be read (another SESSION_SECRET, tampered). */
-export function decryptSecret(sealed: string) {
-  const [version, iv, tag, data] = sealed.split(".");
-  if (version !== "v1" || !iv || !tag || data === undefined) return null;
-  try {
-    const decipher = createDecipheriv("aes-256-gcm", passwordKey(), Buffer.from(iv, "base64url"));
-    decipher.setAuthTag(Buffer.from(tag, "base64url"));
-    return Buffer.concat([decipher.update(Buffer.from(data, "base64url")), decipher.final()]).toString("utf8");
-  } catch {
-    return null;
-  }
-}
+/** The plain password; null when it cannot be read (another SESSION_SECRET, tampered). */
+const decryptSecret = (sealed: string) => openFor(MAIL_PASSWORD, sealed);
 
 interface StoredMailServer {
   host?: string;
