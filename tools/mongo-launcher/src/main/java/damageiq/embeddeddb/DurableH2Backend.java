@@ -330,13 +330,14 @@ final class DurableH2Backend extends H2Backend {
     }
 
     /**
-     * MongoDB's serverStatus, plus what this engine's planner read: the index entries its walks visited
-     * and, per collection, the queries and counts that read the whole collection (no index served them).
+     * MongoDB's serverStatus, plus what this engine's planner read: the index entries its walks visited,
+     * the documents they fetched and, per collection, the queries and counts that read the whole collection (no index served them).
      */
     @Override
     public Document getServerStatus() {
         Document status = super.getServerStatus();
         status.put("embeddedEngine", new Document("indexEntriesRead", OrderedIndex.entriesRead())
+            .append("documentsRead", IndexedH2Collection.documentsRead())
             .append("collectionScans", IndexedH2Collection.collectionScans()));
         return status;
     }
