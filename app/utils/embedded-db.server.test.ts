@@ -470,6 +470,22 @@ describe("embedded database", () => {
       );
     });
 
+    it("sorts by an array key its filter names as a scan does (the array's greatest, not the matched element)", async () => {
+      const db = await connect();
+      const collection = db.collection("banded");
+      await collection.createIndex({ ownerId: 1, bands: 1 });
+      // Found by the fuzzer (seed 24): both match "0:3"; sorted descending, "1:3" is the greater array.
+      await collection.insertMany([
+        { _id: new ObjectId("9c7154d2860522f12d4080cd"), ownerId: owners[0], bands: ["0:3", "1:2"] },
+        { _id: new ObjectId("09670a95e9a756b4fbc5e706"), ownerId: owners[0], bands: ["0:3", "1:3"] },
+      ]);
+      const filter = { ownerId: owners[0], bands: "0:3" };
+      for (const direction of [1, -1] as const) {
+        const sort = { bands: direction, _id: direction };
+        expect(ids(await collection.find(filter).sort(sort).toArray())).toEqual(ids(await collection.find({ $and: [filter] }).sort(sort).toArray()));
+      }
+    });
+
     it("rebuilds them when the database reopens", async () => {
       await client.close();
       await server.stop();

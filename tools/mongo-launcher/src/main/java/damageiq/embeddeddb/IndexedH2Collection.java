@@ -574,8 +574,9 @@ final class IndexedH2Collection extends H2Collection {
             if (next < keys.size() && sort.getKey().equals(keys.get(next))) {
                 thisForward = ascending == index.isAscending(next);
                 next++;
-            } else if (keys.subList(0, prefixLength).contains(sort.getKey())) {
-                // Equal in every candidate: no effect on the order.
+            } else if (keys.subList(0, prefixLength).contains(sort.getKey()) && !index.isMultikey()) {
+                // Equal in every candidate: no effect on the order. Not when the key may hold an array:
+                // its equality matches one element, and the sort compares the array's least or greatest.
                 continue;
             } else if (sort.getKey().equals("_id") && remaining == 0 && next == keys.size()) {
                 // Ties are kept in _id order, in the direction of the last key.
