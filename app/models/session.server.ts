@@ -32,6 +32,12 @@ export async function readSessionRecord(id: string) {
   return record?.data ?? null;
 }
 
+/** Whose session this was, expired or not (a lost session's typed work is for them alone); null when gone. */
+export async function sessionOwner(id: string): Promise<string | null> {
+  const record = await SessionRecord.findOne({ _id: key(id) }, { userId: 1 }).lean<{ userId?: unknown }>();
+  return record?.userId ? String(record.userId) : null;
+}
+
 /** Updates the data; the expiry moves only when one is given (a flash must not extend a sign-in). */
 export async function updateSessionRecord(id: string, data: Record<string, unknown>, expiresAt?: Date) {
   const set: Record<string, unknown> = { data, userId: (data.userId as string | undefined) ?? null };

@@ -9,6 +9,8 @@ export interface ResumedForm {
   fields: Record<string, string>;
   /** Epoch ms when it was saved. */
   at: number;
+  /** The user whose session ended, when its record still said so: only they get the work back (decision 0050). */
+  owner?: string;
 }
 
 /** How long typed work waits for its sign-in. */

@@ -277,6 +277,45 @@ describe("current user, logout and sessions", () => {
     const again = await (await fetch(`${app.url}/login`, { headers: { Cookie: flashed } })).text();
     expect(again).not.toContain("You are logged out");
   });
+
+  it("gives a form typed as the session ended back to its own user only, never to another signing in at that browser (decision 0050)", async () => {
+    const expiredPost = async () => {
+      const a = await createTestUser({ role: "dealer" });
+      const cookie = await signIn(app, a.username, a.password);
+      await SessionRecord.updateMany({ userId: a.id }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
+      const res = await fetch(`${app.url}/packages`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { Cookie: cookie, Origin: app.url, "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ intent: "create", name: "Typed Gold", description: "kept", password: "never" }),
+      });
+      expect(res.status).toBe(302);
+      return { a, anonymous: res.headers.get("set-cookie")!.split(";")[0] };
+    };
+    const signInWith = async (cookie: string, username: string, password: string) => {
+      const res = await fetch(`${app.url}/api/admin/login`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Cookie: cookie, Origin: app.url },
+        body: JSON.stringify({ username, password }),
+      });
+      expect(res.status).toBe(200);
+    };
+    const resumedOf = async (id: string) => {
+      const records = await SessionRecord.find({ userId: id }).lean<{ expiresAt: Date; data: { resumed?: { fields: Record<string, string> } } }[]>();
+      return records.find((r) => r.expiresAt > new Date())?.data.resumed;
+    };
+
+    // Another user signs in at the same browser: nothing of A's typing reaches B.
+    const first = await expiredPost();
+    const b = await createTestUser({ role: "dealer" });
+    await signInWith(first.anonymous, b.username, b.password);
+    expect(await resumedOf(b.id)).toBeUndefined();
+
+    // The same user signs in again: the typed fields (never the password) come back.
+    const second = await expiredPost();
+    await signInWith(second.anonymous, second.a.username, second.a.password);
+    expect((await resumedOf(second.a.id))?.fields).toEqual({ name: "Typed Gold", description: "kept" });
+  });
 });
 
 describe("admin-only calls", () => {

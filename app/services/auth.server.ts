@@ -6,7 +6,7 @@ import { LOGGED_OUT_TOAST } from "~/schemas/toasts";
 import { keptFields, pagePath, RESUME_MS, type ResumedForm } from "~/schemas/resume";
 import { redeemApiToken } from "~/models/api-token.server";
 import { attemptsSince, clearAttempts, forgetAttempt, recordAttempt } from "~/models/login-attempt.server";
-import { deleteUserSessions } from "~/models/session.server";
+import { deleteUserSessions, sessionOwner } from "~/models/session.server";
 import {
   User,
   findSignedInUser,
@@ -261,7 +261,9 @@ function unexpiredResume(session: AppSession) {
  */
 export async function startSession(request: Request, user: UserRecord, toast?: Toast) {
   const old = await getSession(request);
-  const resume = unexpiredResume(old);
+  const typed = unexpiredResume(old);
+  // Another user signing in at the same browser gets nothing of the last one's typed work.
+  const resume = typed && (!typed.owner || typed.owner === String(user._id)) ? typed : undefined;
   if (old.id) await sessionStorage.destroySession(old);
   const session = await sessionStorage.getSession();
   // The typed work of a form posted after the last session ended: for the first page.
@@ -322,7 +324,11 @@ async function typedWork(request: Request, path: string): Promise<ResumedForm | 
   // Only this site's own pages: another site's post must not fill in a form for the next sign-in.
   if (!isOwnPagePost(request)) return null;
   const fields = keptFields(await request.clone().formData());
-  return Object.keys(fields).length > 0 ? { path, fields, at: Date.now() } : null;
+  if (Object.keys(fields).length === 0) return null;
+  // The ended session's user, while its record is there: nobody else signing in here gets the work.
+  const endedId: string | null = await sessionCookie.parse(request.headers.get("Cookie"));
+  const owner = endedId ? await sessionOwner(endedId) : null;
+  return { path, fields, at: Date.now(), ...(owner ? { owner } : {}) };
 }
 
 async function unauthorized(request: Request): Promise<Response> {
