@@ -1,6 +1,7 @@
 import { extendZodWithOpenApi, OpenAPIRegistry, type ResponseConfig, type RouteConfig } from "@asteasolutions/zod-to-openapi";
 import { z, type AnyZodObject, type ZodTypeAny } from "zod";
 import { idempotencyKeySchema } from "~/schemas/email";
+import { checkbox } from "~/schemas/fields";
 
 /**
  * The API description's building blocks (docs/decisions/0023): every API area registers its routes
@@ -213,6 +214,21 @@ function annotateCents(schema: ZodTypeAny, seen = new Set<ZodTypeAny>()) {
     if (innerDef.typeName === "ZodNumber" && step !== undefined) {
       innerDef.openapi = { ...innerDef.openapi, metadata: { ...innerDef.openapi?.metadata, multipleOf: step } };
     }
+  }
+  // A form's checkbox (one schema for the screen and the API): JSON's booleans, and what a form posts.
+  if (schema === checkbox) {
+    // On the boolean inside the preprocess: the generator describes an effect by its inner schema.
+    const inner = (def.schema as ZodTypeAny)._def as { openapi?: { metadata?: Record<string, unknown> } };
+    const meta = inner.openapi;
+    inner.openapi = {
+      ...meta,
+      metadata: {
+        ...meta?.metadata,
+        type: ["boolean", "string"],
+        enum: [true, false, "on", "true", "false", ""],
+        description: 'true or false; a form\'s "on" and "true" read as true, "false" and "" as false',
+      },
+    };
   }
   // A case-insensitive pattern (`/^[a-f0-9]{24}$/i`) loses its flag in JSON Schema: its ranges are doubled.
   if (def.typeName === "ZodString") {
