@@ -9,7 +9,7 @@ import { DAMAGE_LOCATIONS, DAMAGE_TYPES, SEVERITIES, type DamageLocation, type D
 import { dashboardTally } from "./dashboard-tally.server";
 import { defineModel } from "./define-model.server";
 import type { ListCursor } from "~/schemas/list-cursor";
-import { inListOrder, keysetFilter, keysetSort } from "./list-filter.server";
+import { changedSince, inListOrder, keysetFilter, keysetSort } from "./list-filter.server";
 import { backfillSearchIndex, backfillSearchIndexOfEveryAccount, searchIndexOf, searchIndexPlugin, tokenSearchFilter, type SearchedFields } from "./search-index.server";
 import { isObjectIdHex, ownerFilter, type OwnerScope } from "./owner-scope.server";
 import { writeCache } from "./write-cache.server";
@@ -163,6 +163,8 @@ searchIndexPlugin(assessmentSchema, SEARCHED, { supersededBy: 1, createdAt: -1, 
 assessmentSchema.index({ ownerId: 1, supersededBy: 1, estimatedCost: 1 });
 // Sent Today: a count on index entries alone (owner, latest and status equalities, then a range of updatedAt).
 assessmentSchema.index({ ownerId: 1, supersededBy: 1, status: 1, updatedAt: 1 });
+// A sync's read: the latest versions in the order of changes (docs/decisions/0052).
+assessmentSchema.index({ ownerId: 1, supersededBy: 1, updatedAt: 1, _id: 1 });
 // The supplements of an estimate.
 assessmentSchema.index({ ownerId: 1, supplementOf: 1 });
 // Supplements whose link a crash may have cut: found at start without reading the rest (sparse).
@@ -320,18 +322,19 @@ export async function findAssessments({
   limit,
   fields,
   cursor,
+  since,
   ...filter
-}: AssessmentListFilter & { skip?: number; limit?: number; fields?: readonly (keyof AssessmentRecord)[]; cursor?: ListCursor }) {
+}: AssessmentListFilter & { skip?: number; limit?: number; fields?: readonly (keyof AssessmentRecord)[]; cursor?: ListCursor; since?: Date }) {
   await searchable(filter);
-  let query = Assessment.find({ ...listFilter(filter), ...keysetFilter(cursor) }).sort(keysetSort(cursor)).skip(skip);
+  let query = Assessment.find({ ...listFilter(filter), ...keysetFilter(cursor, since) }).sort(keysetSort(cursor, since)).skip(skip);
   if (fields) query = query.select(Object.fromEntries(fields.map((field) => [field, 1])));
   return inListOrder(cursor, await (limit === undefined ? query : query.limit(limit)).lean<AssessmentRecord[]>());
 }
 
-/** How many of the scope's assessments match the search and status. */
-export async function countAssessments(filter: AssessmentListFilter) {
+/** How many of the scope's assessments match the search and status (changed since `since`). */
+export async function countAssessments({ since, ...filter }: AssessmentListFilter & { since?: Date }) {
   await searchable(filter);
-  return Assessment.countDocuments(listFilter(filter));
+  return Assessment.countDocuments({ ...listFilter(filter), ...changedSince(since) });
 }
 
 /** The scope's assessments per status, each count read from the `{ownerId, status}` index. */

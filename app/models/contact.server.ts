@@ -21,6 +21,8 @@ const contactSchema = new Schema(
 );
 // The list: one owner's contacts, newest first.
 contactSchema.index({ ownerId: 1, createdAt: -1 });
+// A sync's read, in the order of changes (docs/decisions/0052).
+contactSchema.index({ ownerId: 1, updatedAt: 1, _id: 1 });
 // The search and the summary cards: every searched field and those the cards count, after the owner,
 // so a search or a count is decided on index entries before any contact is read (MongoDB and the
 // embedded engine alike); with the list's order last, a search's matches are put in order there

@@ -1,7 +1,7 @@
 import { Schema, trusted, type Types } from "mongoose";
 import { defineModel } from "./define-model.server";
 import type { ListCursor } from "~/schemas/list-cursor";
-import { inListOrder, keysetFilter, keysetSort } from "./list-filter.server";
+import { changedSince, inListOrder, keysetFilter, keysetSort } from "./list-filter.server";
 import { backfillSearchIndex, backfillSearchIndexOfEveryAccount, searchIndexPlugin, tokenSearchFilter, type SearchedFields } from "./search-index.server";
 import { isObjectIdHex, ownerFilter, type OwnerScope } from "./owner-scope.server";
 import { dbNow } from "~/utils/db-clock.server";
@@ -70,6 +70,8 @@ const emailLogSchema = new Schema(
 emailLogSchema.index({ ownerId: 1, idempotencyKey: 1 }, { unique: true });
 // The Logs tab, newest first, paged by cursor (its _id decides ties); the "sent today" card.
 emailLogSchema.index({ ownerId: 1, createdAt: -1, _id: -1 });
+// A sync's read, in the order of changes (docs/decisions/0052).
+emailLogSchema.index({ ownerId: 1, updatedAt: 1, _id: 1 });
 // Its search (docs/decisions/0033): the owner, one of the words' tokens, newest first.
 const SEARCHED: SearchedFields = { fields: ["recipientEmail", "subject", "assessmentTitle"] };
 searchIndexPlugin(emailLogSchema, SEARCHED, { createdAt: -1, _id: -1 });
@@ -136,15 +138,15 @@ export const backfillLogSearchOfEveryAccount = () => backfillSearchIndexOfEveryA
  * A page of the Logs tab, newest first: from `skip`, or past a cursor (keyset paging, docs/decisions/0033).
  * A search walks one of its words' tokens (recipient, subject, estimate), never the account's logs.
  */
-export async function findLogs({ scope, q, skip = 0, limit, cursor }: { scope: OwnerScope; q?: string; skip?: number; limit?: number; cursor?: ListCursor }) {
+export async function findLogs({ scope, q, skip = 0, limit, cursor, since }: { scope: OwnerScope; q?: string; skip?: number; limit?: number; cursor?: ListCursor; since?: Date }) {
   if (q?.trim()) await backfillLogSearch(scope);
-  const query = EmailLog.find({ ...listFilter(scope, q), ...keysetFilter(cursor) }).select(LIST_FIELDS).sort(keysetSort(cursor)).skip(skip);
+  const query = EmailLog.find({ ...listFilter(scope, q), ...keysetFilter(cursor, since) }).select(LIST_FIELDS).sort(keysetSort(cursor, since)).skip(skip);
   return inListOrder(cursor, await (limit === undefined ? query : query.limit(limit)).lean<EmailLogRecord[]>());
 }
 
-export async function countLogs({ scope, q, status, kind }: { scope: OwnerScope; q?: string; status?: EmailStatus; kind?: EmailLogRecord["kind"] }) {
+export async function countLogs({ scope, q, status, kind, since }: { scope: OwnerScope; q?: string; status?: EmailStatus; kind?: EmailLogRecord["kind"]; since?: Date }) {
   if (q?.trim()) await backfillLogSearch(scope);
-  return EmailLog.countDocuments({ ...listFilter(scope, q), ...(kind ? { kind } : {}), ...(status ? { status } : {}) });
+  return EmailLog.countDocuments({ ...listFilter(scope, q), ...(kind ? { kind } : {}), ...(status ? { status } : {}), ...changedSince(since) });
 }
 
 /** Estimate emails a mail server accepted since `since` (notices and the local drop's are not deliveries of estimates). */

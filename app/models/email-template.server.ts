@@ -16,6 +16,8 @@ const emailTemplateSchema = new Schema(
 );
 // The list, newest first, paged by cursor (its _id decides ties); the search over name and subject; the account's default.
 emailTemplateSchema.index({ ownerId: 1, createdAt: -1, _id: -1 });
+// A sync's read, in the order of changes (docs/decisions/0052).
+emailTemplateSchema.index({ ownerId: 1, updatedAt: 1, _id: 1 });
 emailTemplateSchema.index({ ownerId: 1, name: 1, subject: 1, createdAt: -1 });
 emailTemplateSchema.index({ ownerId: 1, isDefault: 1 });
 

@@ -17,6 +17,8 @@ const packageSchema = new Schema(
 );
 // The list, newest first, paged by cursor (its _id decides ties).
 packageSchema.index({ ownerId: 1, createdAt: -1, _id: -1 });
+// A sync's read, in the order of changes (docs/decisions/0052).
+packageSchema.index({ ownerId: 1, updatedAt: 1, _id: 1 });
 // The search and the stat cards, decided on index entries before any package is read (and a search's
 // matches put in the list's order there).
 packageSchema.index({ ownerId: 1, name: 1, description: 1, isActive: 1, price: 1, createdAt: -1 });

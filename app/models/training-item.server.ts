@@ -2,7 +2,7 @@ import { Schema, trusted, type Types } from "mongoose";
 import type { TrainingFilter, TrainingItemInput } from "~/schemas/training";
 import type { ListCursor } from "~/schemas/list-cursor";
 import { defineModel } from "./define-model.server";
-import { inListOrder, keysetFilter, keysetSort } from "./list-filter.server";
+import { changedSince, inListOrder, keysetFilter, keysetSort } from "./list-filter.server";
 import { isObjectIdHex } from "./owner-scope.server";
 import { pairFilters, type DamagePair } from "./vendor-scope.server";
 
@@ -42,6 +42,8 @@ const trainingItemSchema = new Schema(
 // platform's, so no owner leads it); the pricing engine's verified figures per (type, severity),
 // answered from the index alone (a covered query: every field it filters on and returns is a key).
 trainingItemSchema.index({ createdAt: -1, _id: -1 });
+// A sync's read, in the order of changes (docs/decisions/0052).
+trainingItemSchema.index({ updatedAt: 1, _id: 1 });
 trainingItemSchema.index({ isVerified: 1, damageType: 1, severity: 1, laborHours: 1, partsCost: 1 });
 // The embedded matcher's cache check: the newest change among the verified items.
 trainingItemSchema.index({ isVerified: 1, updatedAt: -1 });
@@ -65,13 +67,13 @@ const filterOf = (filter: TrainingFilter) => ({
 });
 
 /** A page of the items the filter matches, newest first: from `skip`, or past a cursor (docs/decisions/0033). */
-export async function findTrainingItems({ filter, skip = 0, limit, cursor }: { filter: TrainingFilter; skip?: number; limit?: number; cursor?: ListCursor }) {
-  const query = TrainingItem.find({ ...filterOf(filter), ...keysetFilter(cursor) }).select({ features: 0 }).sort(keysetSort(cursor)).skip(skip);
+export async function findTrainingItems({ filter, skip = 0, limit, cursor, since }: { filter: TrainingFilter; skip?: number; limit?: number; cursor?: ListCursor; since?: Date }) {
+  const query = TrainingItem.find({ ...filterOf(filter), ...keysetFilter(cursor, since) }).select({ features: 0 }).sort(keysetSort(cursor, since)).skip(skip);
   return inListOrder(cursor, await (limit === undefined ? query : query.limit(limit)).lean<TrainingItemRecord[]>());
 }
 
-export async function countTrainingItems({ filter }: { filter: TrainingFilter }) {
-  return TrainingItem.countDocuments(filterOf(filter));
+export async function countTrainingItems({ filter, since }: { filter: TrainingFilter; since?: Date }) {
+  return TrainingItem.countDocuments({ ...filterOf(filter), ...changedSince(since) });
 }
 
 export async function findTrainingItem({ id }: { id: string }) {

@@ -2,7 +2,7 @@ import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { aiProviderSchema, aiProviderTestSchema } from "~/schemas/ai-provider";
 import { changeCredentialsSchema, createManagedUserSchema, createUserSchema, registrationSchema, switchRoleSchema } from "~/schemas/auth";
 import { trainingItemSchema, trainingListQuerySchema } from "~/schemas/training";
-import { ApiArea, errors, idempotencyHeader, isoDate, json, MessageBody, nextPageLink, objectIdText, record, z } from "./registry.server";
+import { ApiArea, errors, idempotencyHeader, isoDate, json, MessageBody, listPageHeaders, objectIdText, record, z } from "./registry.server";
 import { userSchema } from "./session.server";
 
 const idParam = z.object({ id: z.string().openapi({ description: "The record's id", example: "6650c0ffee0123456789abcd" }) });
@@ -127,7 +127,7 @@ export function describeAdmin(registry: OpenAPIRegistry) {
     method: "get", path: "/api/admin/ai-training-data", operationId: "listTrainingData", auth: "role",
     summary: "Every training item, newest first",
     description: "Without `limit`, every item the filters match. Pages: `limit` with `cursor` (from the `Link` header of the page before; a cursor that is not one is a 400).",
-    query: trainingListQuerySchema, responses: { 200: json("The items", z.array(TrainingItem), { headers: nextPageLink }) },
+    query: trainingListQuerySchema, responses: { 200: json("The items", z.array(TrainingItem), { headers: listPageHeaders }) },
   });
   area.describe({
     method: "post", path: "/api/admin/ai-training-data", operationId: "createTrainingItem", auth: "role",

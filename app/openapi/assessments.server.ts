@@ -4,7 +4,7 @@ import { assessmentCreateSchema, assessmentListQuerySchema, assessmentRejectSche
 import { sendEmailSchema } from "~/schemas/email";
 import { estimateEditSchema, MAX_DAMAGES } from "~/schemas/estimate";
 import { basisStepSchema, ESTIMATE_LANGUAGES, LABOUR_CATEGORIES, MAX_SHEET_LINES, OPERATIONS, PART_TYPES } from "~/schemas/estimate-sheet";
-import { ApiArea, errors, idempotencyHeader, isoDate, json, MessageBody, nextPageLink, objectIdText, ownerField, record, z } from "./registry.server";
+import { ApiArea, errors, idempotencyHeader, isoDate, json, MessageBody, listPageHeaders, objectIdText, ownerField, record, z } from "./registry.server";
 import type { EmailSchemas } from "./email.server";
 
 const idParam = z.object({ id: z.string().openapi({ description: "The assessment's id", example: "6650c0ffee0123456789abcd" }) });
@@ -158,7 +158,7 @@ export function describeAssessments(registry: OpenAPIRegistry, email: EmailSchem
     summary: "List assessments",
     description:
       "Newest first; `q` searches title, make, model and VIN (every word must begin a word of one of them, in any case and accents); `status` filters. Pages: `limit` with `cursor` (from the `Link` header of the page before; a cursor that is not one is a 400), or `offset` as before.",
-    query: assessmentListQuerySchema, responses: { 200: json("The assessments", z.array(Assessment), { headers: nextPageLink }) },
+    query: assessmentListQuerySchema, responses: { 200: json("The assessments", z.array(Assessment), { headers: listPageHeaders }) },
   });
   area.describe({
     method: "post", path: "/api/assessments", operationId: "createAssessment", auth: "user",

@@ -1,7 +1,7 @@
 import { contactSchema } from "~/schemas/contact";
 import { listQuerySchema } from "~/schemas/list-query";
 import { packageSchema } from "~/schemas/package";
-import { ApiArea, errors, idempotencyHeader, isoDate, json, MessageBody, nextPageLink, objectIdText, ownerField, record, z } from "./registry.server";
+import { ApiArea, errors, idempotencyHeader, isoDate, json, MessageBody, listPageHeaders, objectIdText, ownerField, record, z } from "./registry.server";
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 
 const idParam = z.object({ id: z.string().openapi({ description: "The record's id", example: "6650c0ffee0123456789abcd" }) });
@@ -35,7 +35,7 @@ export function describeContacts(registry: OpenAPIRegistry) {
     description:
       "The caller's contacts (an admin's: every account's), newest first; `q` searches names, email, company and phone (every word must begin a word of one of them, in any case and accents; a phone also by its digits together). Pages: `limit` with `cursor` (from the `Link` header of the page before; a cursor that is not one is a 400), or `offset` as before.",
     query: listQuerySchema,
-    responses: { 200: json("The contacts", z.array(Contact), { headers: nextPageLink }) },
+    responses: { 200: json("The contacts", z.array(Contact), { headers: listPageHeaders }) },
   });
   area.describe({
     method: "post", path: "/api/contacts", operationId: "createContact", auth: "user",
@@ -76,7 +76,7 @@ export function describeContacts(registry: OpenAPIRegistry) {
   area.describe({
     method: "get", path: "/api/packages", operationId: "listPackages", auth: "user",
     summary: "List service packages", description: "Newest first; `q` searches name and description. Pages: `limit` with `cursor` (from the `Link` header of the page before; a cursor that is not one is a 400), or `offset` as before.",
-    query: listQuerySchema, responses: { 200: json("The packages", z.array(Package), { headers: nextPageLink }) },
+    query: listQuerySchema, responses: { 200: json("The packages", z.array(Package), { headers: listPageHeaders }) },
   });
   area.describe({
     method: "post", path: "/api/packages", operationId: "createPackage", auth: "user",

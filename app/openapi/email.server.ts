@@ -1,7 +1,7 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { emailTemplateSchema, mailServerSchema, templatePreviewSchema } from "~/schemas/email";
 import { listQuerySchema } from "~/schemas/list-query";
-import { ApiArea, errors, idempotencyHeader, isoDate, json, MessageBody, nextPageLink, objectIdText, ownerField, record, z } from "./registry.server";
+import { ApiArea, errors, idempotencyHeader, isoDate, json, MessageBody, listPageHeaders, objectIdText, ownerField, record, z } from "./registry.server";
 
 const idParam = z.object({ id: z.string().openapi({ description: "The record's id", example: "6650c0ffee0123456789abcd" }) });
 
@@ -60,7 +60,7 @@ export function describeEmail(registry: OpenAPIRegistry) {
   area.describe({
     method: "get", path: "/api/email-templates", operationId: "listEmailTemplates", auth: "user",
     summary: "List email templates", description: "Newest first; `q` searches name and subject. Pages: `limit` with `cursor` (from the `Link` header of the page before; a cursor that is not one is a 400), or `offset` as before.",
-    query: listQuerySchema, responses: { 200: json("The templates", z.array(Template), { headers: nextPageLink }) },
+    query: listQuerySchema, responses: { 200: json("The templates", z.array(Template), { headers: listPageHeaders }) },
   });
   area.describe({
     method: "post", path: "/api/email-templates", operationId: "createEmailTemplate", auth: "user",
@@ -99,7 +99,7 @@ export function describeEmail(registry: OpenAPIRegistry) {
   area.describe({
     method: "get", path: "/api/email-logs", operationId: "listEmailLogs", auth: "user",
     summary: "List the email log", description: "Newest first; `q` searches recipient, subject and assessment. Pages: `limit` with `cursor` (from the `Link` header of the page before; a cursor that is not one is a 400), or `offset` as before.",
-    query: listQuerySchema, responses: { 200: json("The log entries", z.array(EmailLog), { headers: nextPageLink }) },
+    query: listQuerySchema, responses: { 200: json("The log entries", z.array(EmailLog), { headers: listPageHeaders }) },
   });
   area.describe({
     method: "get", path: "/api/email-logs/{id}", operationId: "getEmailLog", auth: "user", params: idParam,

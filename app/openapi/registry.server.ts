@@ -105,12 +105,20 @@ export function json(description: string, schema: ZodTypeAny, extra: Omit<Respon
   return { description, ...extra, content: { "application/json": { schema } } };
 }
 
-/** A list's `Link` header to its next page (keyset paging, docs/decisions/0033). */
-export const nextPageLink = {
+/** A list answer's headers: its next page (keyset paging, docs/decisions/0033) and its total (docs/decisions/0052). */
+export const listPageHeaders = {
   Link: {
     description:
       'Present when more records follow this page (a `limit` was given): `<{path}?…&cursor={next}>; rel="next"`, the same request with the next page\'s opaque cursor in place of `offset`. A record created while a client pages never appears twice nor is skipped.',
     schema: { type: "string" as const, example: '</api/contacts?limit=50&cursor=by4xNzM1NzMyODAwMDAwLjY2NTBjMGZmZWUwMTIzNDU2Nzg5YWJjZA>; rel="next"' },
+  },
+  "X-Next-Cursor": {
+    description: "The next page's cursor alone (the `cursor` of the `Link` header), present when more records follow this page.",
+    schema: { type: "string" as const, example: "by4xNzM1NzMyODAwMDAwLjY2NTBjMGZmZWUwMTIzNDU2Nzg5YWJjZA" },
+  },
+  "X-Total-Count": {
+    description: "How many records the list's filters match (`q`, `status`, `updatedSince`…), whatever the page: a sync's progress, a screen's total.",
+    schema: { type: "integer" as const, minimum: 0, example: 1250 },
   },
 };
 

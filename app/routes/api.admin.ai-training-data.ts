@@ -4,9 +4,9 @@ import { requireAdmin } from "~/services/auth.server";
 import { idempotentPost } from "~/services/idempotency.server";
 import { createTrainingItem, listTrainingItemsPage } from "~/services/training.server";
 import { api, methods, parseJson, validationError } from "~/utils/http.server";
-import { nextLinkHeaders } from "~/utils/next-link.server";
+import { listHeaders } from "~/utils/list-headers.server";
 
-/** Every training item, newest first; `?damageType=&severity=&isVerified=` filter (each left out for 'all'); `?limit=&cursor=` pages (the next page's cursor in `Link`). */
+/** Every training item, newest first; `?damageType=&severity=&isVerified=` filter (each left out for 'all'); `?limit=&cursor=` pages (the next page's cursor in `Link`); `?updatedSince=` syncs. */
 export const loader = api(async ({ request }: LoaderFunctionArgs) => {
   const actor = await requireAdmin(request);
   const get = (key: string) => new URL(request.url).searchParams.get(key) ?? undefined;
@@ -16,11 +16,12 @@ export const loader = api(async ({ request }: LoaderFunctionArgs) => {
     isVerified: get("isVerified"),
     limit: get("limit"),
     cursor: get("cursor"),
+    updatedSince: get("updatedSince"),
   });
   if (!query.success) throw validationError(query.error);
-  const { limit, cursor, ...filter } = query.data;
-  const { items, next } = await listTrainingItemsPage(actor, { filter, limit, cursor });
-  return json(items, { headers: nextLinkHeaders(request.url, next) });
+  const { limit, cursor, updatedSince, ...filter } = query.data;
+  const { items, next, total } = await listTrainingItemsPage(actor, { filter, limit, cursor, since: updatedSince }, { total: true });
+  return json(items, { headers: listHeaders(request.url, { next, total }) });
 });
 
 export const action = methods({

@@ -4,7 +4,7 @@ import { listQueryInput, listQuerySchema } from "~/schemas/list-query";
 import { requireUser } from "~/services/auth.server";
 import { createEmailTemplate, listEmailTemplatesPage } from "~/services/email-templates.server";
 import { idempotentPost } from "~/services/idempotency.server";
-import { nextLinkHeaders } from "~/utils/next-link.server";
+import { listHeaders } from "~/utils/list-headers.server";
 import { api, methods, parseJson, validationError } from "~/utils/http.server";
 
 /** The caller's templates; `?q=` searches name and subject; `?limit=&offset=` or `?limit=&cursor=` pages (the next page's cursor in `Link`). */
@@ -12,8 +12,8 @@ export const loader = api(async ({ request }: LoaderFunctionArgs) => {
   const actor = await requireUser(request);
   const query = listQuerySchema.safeParse(listQueryInput(new URL(request.url)));
   if (!query.success) throw validationError(query.error);
-  const { items, next } = await listEmailTemplatesPage(actor, query.data);
-  return json(items, { headers: { "Cache-Control": "no-store", ...nextLinkHeaders(request.url, next) } });
+  const { items, next, total } = await listEmailTemplatesPage(actor, query.data, { total: true });
+  return json(items, { headers: { "Cache-Control": "no-store", ...listHeaders(request.url, { next, total }) } });
 });
 
 /** 201 with the template and `warnings` (unknown variables); 400 when it does not compile; 413 past the size limit. */

@@ -119,7 +119,7 @@ describe("the Estimates screen pages by cursor", () => {
 
   it("a cursor made from another account's record shows only the caller's own records; one that is not a cursor is a 400 page", async () => {
     const theirs = await Assessment.findOne({ ownerId: bId, title: "Theirs paged 2" }).lean();
-    const cursor = encodeCursor({ direction: "older", createdAt: theirs!.createdAt, id: String(theirs!._id) });
+    const cursor = encodeCursor({ direction: "older", at: theirs!.createdAt, id: String(theirs!._id) });
     const res = await dealerA.get(`/estimates?cursor=${cursor}`);
     expect(res.status).toBe(200);
     const names = namesOn(res.text, PATTERN);
@@ -218,7 +218,7 @@ describe("the Email Center's logs page by cursor", () => {
 
   it("a cursor from another account's log shows only the caller's own logs", async () => {
     const theirs = await EmailLog.findOne({ ownerId: bId, subject: "Theirs paged 2" }).lean();
-    const cursor = encodeCursor({ direction: "older", createdAt: theirs!.createdAt, id: String(theirs!._id) });
+    const cursor = encodeCursor({ direction: "older", at: theirs!.createdAt, id: String(theirs!._id) });
     const res = await dealerA.get(`/email?tab=logs&cursor=${cursor}`);
     expect(res.status).toBe(200);
     expect(namesOn(res.text, PATTERN)).toEqual(["Other log 2", "Paged log 02", "Other log 1", "Paged log 01", "Other log 0", "Paged log 00"]);
@@ -292,7 +292,7 @@ describe("the Packages screen pages by cursor", () => {
     expect(res.status).toBe(200);
     expect(namesOn(res.text, PATTERN)).toEqual(numbered("Paged package", 6));
     const theirs = await ServicePackage.findOne({ ownerId: bId }).lean();
-    const cursor = encodeCursor({ direction: "older", createdAt: theirs!.createdAt, id: String(theirs!._id) });
+    const cursor = encodeCursor({ direction: "older", at: theirs!.createdAt, id: String(theirs!._id) });
     expect(namesOn((await dealerA.get(`/packages?cursor=${cursor}`)).text, PATTERN)).toEqual(["Paged package 01", "Paged package 00"]);
   });
 });

@@ -5,7 +5,7 @@ import { backCursor, decodeCursor, encodeCursor, lastPageAtMost, pageAndNext, ty
 const at = (minute: number) => new Date(Date.UTC(2025, 5, 1, 9, minute));
 const record = (n: number) => ({ _id: n.toString(16).padStart(24, "0"), createdAt: at(n) });
 const newest = (...ns: number[]) => ns.map(record);
-const cursorAt = (direction: ListCursor["direction"], n: number): ListCursor => ({ direction, createdAt: at(n), id: record(n)._id });
+const cursorAt = (direction: ListCursor["direction"], n: number): ListCursor => ({ direction, at: at(n), id: record(n)._id });
 
 describe("pageAndNext", () => {
   it("an older read keeps the records nearest its cursor, and the next cursor goes on from the last", () => {

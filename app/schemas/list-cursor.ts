@@ -1,21 +1,26 @@
 // Keyset paging (docs/decisions/0033): a cursor names the record a page stops at, by the list's
 // order (createdAt, then _id, newest first), and the way to go from it: older (the next page) or
-// newer (back). Opaque to clients (base64url), validated before any query, and only a position:
-// every list query keeps its owner filter, so a cursor from another account reaches nothing of it.
+// newer (back). A sync reads the other order (docs/decisions/0052): updatedAt, then _id, oldest
+// change first, and its cursor goes on to the later changes ("changed"). Opaque to clients
+// (base64url), validated before any query, and only a position: every list query keeps its owner
+// filter, so a cursor from another account reaches nothing of it.
 
-export type CursorDirection = "older" | "newer";
+export type CursorDirection = "older" | "newer" | "changed";
 export interface ListCursor {
   direction: CursorDirection;
-  createdAt: Date;
+  /** The record's createdAt (older, newer) or updatedAt (changed). */
+  at: Date;
   id: string;
 }
 
 export const CURSOR_INVALID = "cursor is not a cursor of this list (take it from a list answer's Link header or an Older/Newer link)";
 
-const PATTERN = /^([on])\.(\d{1,15})\.([a-f0-9]{24})$/;
+const PATTERN = /^([onu])\.(\d{1,15})\.([a-f0-9]{24})$/;
+const LETTER = { older: "o", newer: "n", changed: "u" } as const satisfies Record<CursorDirection, string>;
+const DIRECTION = { o: "older", n: "newer", u: "changed" } as const;
 
-export function encodeCursor({ direction, createdAt, id }: ListCursor) {
-  const text = `${direction === "older" ? "o" : "n"}.${createdAt.getTime()}.${id}`;
+export function encodeCursor({ direction, at, id }: ListCursor) {
+  const text = `${LETTER[direction]}.${at.getTime()}.${id}`;
   return btoa(text).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
@@ -30,9 +35,9 @@ export function decodeCursor(text: string | null | undefined): ListCursor | null
   }
   const match = PATTERN.exec(plain);
   if (!match) return null;
-  const createdAt = new Date(Number(match[2]));
-  if (Number.isNaN(createdAt.getTime())) return null;
-  return { direction: match[1] === "o" ? "older" : "newer", createdAt, id: match[3] };
+  const at = new Date(Number(match[2]));
+  if (Number.isNaN(at.getTime())) return null;
+  return { direction: DIRECTION[match[1] as keyof typeof DIRECTION], at, id: match[3] };
 }
 
 /** The cursors of a page's first and last records: "newer" from the first, "older" from the last. */
@@ -40,26 +45,44 @@ export function pageCursors(records: readonly { _id: unknown; createdAt: Date }[
   const first = records[0];
   const last = records[records.length - 1];
   return {
-    newer: first ? encodeCursor({ direction: "newer", createdAt: new Date(first.createdAt), id: String(first._id) }) : null,
-    older: last ? encodeCursor({ direction: "older", createdAt: new Date(last.createdAt), id: String(last._id) }) : null,
+    newer: first ? encodeCursor({ direction: "newer", at: new Date(first.createdAt), id: String(first._id) }) : null,
+    older: last ? encodeCursor({ direction: "older", at: new Date(last.createdAt), id: String(last._id) }) : null,
   };
 }
 
-type Keyed = { _id: unknown; createdAt: Date };
+type Keyed = { _id: unknown; createdAt: Date; updatedAt?: Date };
+
+/** A sync's read: in the order of changes, from `updatedSince` or a "changed" cursor. */
+export const isSyncRead = (cursor: ListCursor | undefined, since: Date | undefined) => since !== undefined || cursor?.direction === "changed";
 
 /**
  * A page read with one record more than `limit` (to know whether more follow) in the cursor's way,
  * in list order: the page, and the cursor of the next one that way when more follow (a newer read
  * keeps the records nearest its cursor, the end of the list). Without a limit, all of them and no next.
+ * A sync's page goes on from its last record's change.
  */
-export function pageAndNext<T extends Keyed>(records: T[], limit: number | undefined, cursor?: ListCursor) {
+export function pageAndNext<T extends Keyed>(records: T[], limit: number | undefined, cursor?: ListCursor, since?: Date) {
   if (limit === undefined || records.length <= limit) return { page: records, next: null };
+  if (isSyncRead(cursor, since)) {
+    const page = records.slice(0, limit);
+    const last = page[page.length - 1];
+    if (!last.updatedAt) throw new Error("A sync's page was read without updatedAt");
+    return { page, next: encodeCursor({ direction: "changed", at: new Date(last.updatedAt), id: String(last._id) }) };
+  }
   if (cursor?.direction === "newer") {
     const page = records.slice(records.length - limit);
     return { page, next: pageCursors(page).newer };
   }
   const page = records.slice(0, limit);
   return { page, next: pageCursors(page).older };
+}
+
+/**
+ * An API list's total (`X-Total-Count`): how many records its filters match, `updatedSince` included
+ * and the cursor not; a list read whole is its own count, anything paged asks the database.
+ */
+export async function listTotal(query: { limit?: number; offset?: number; cursor?: ListCursor }, read: readonly unknown[], count: () => Promise<number>) {
+  return query.limit === undefined && !query.offset && !query.cursor ? read.length : count();
 }
 
 /**
@@ -71,7 +94,7 @@ export function backCursor(page: readonly Keyed[], cursor: ListCursor | undefine
   const newerRead = cursor?.direction === "newer";
   const edge = newerRead ? page[page.length - 1] : page[0];
   const direction = newerRead ? "older" : "newer";
-  if (edge) return cursor || offset > 0 ? { direction, createdAt: new Date(edge.createdAt), id: String(edge._id) } : null;
+  if (edge) return cursor || offset > 0 ? { direction, at: new Date(edge.createdAt), id: String(edge._id) } : null;
   return cursor ? { ...cursor, direction } : null;
 }
 

@@ -16,9 +16,22 @@ const whole = (name: string, min: number, max: number) =>
       .optional(),
   );
 
+export const UPDATED_SINCE_INVALID = "updatedSince must be a date and time (ISO 8601, e.g. 2026-01-31T09:00:00Z)";
+
+/** `?updatedSince=`: the records changed at or after this time, in the order of changes (docs/decisions/0052). */
+const updatedSince = z
+  .string({ invalid_type_error: UPDATED_SINCE_INVALID })
+  .datetime({ offset: true, message: UPDATED_SINCE_INVALID })
+  .transform((text) => new Date(text))
+  .optional()
+  .describe(
+    "A sync: only the records changed (created or updated) at or after this time, oldest change first (`updatedAt`, then `id`); page on with the answer's `X-Next-Cursor`, and keep the newest `updatedAt` seen for the next sync. A full sync starts from 1970-01-01T00:00:00Z.",
+  );
+
 /**
  * `GET /api/<list>?q=&limit=&offset=`: without parameters the whole list (what the spec's client
  * expects). `q` is cut to 100 characters rather than refused: a search box never errors.
+ * `updatedSince` turns the list into a sync: oldest change first, its cursor going on to later changes.
  */
 export const listQuerySchema = z.object({
   q: z
@@ -38,6 +51,7 @@ export const listQuerySchema = z.object({
       if (!cursor) ctx.addIssue({ code: z.ZodIssueCode.custom, message: CURSOR_INVALID });
       return cursor ?? undefined;
     }),
+  updatedSince,
 });
 
 export type ListQuery = z.infer<typeof listQuerySchema>;
@@ -45,7 +59,7 @@ export type ListQuery = z.infer<typeof listQuerySchema>;
 /** Reads the list parameters of a request URL (first value of each). */
 export function listQueryInput(url: URL) {
   const get = (k: string) => url.searchParams.get(k) ?? undefined;
-  return { q: get("q"), limit: get("limit"), offset: get("offset"), cursor: get("cursor") };
+  return { q: get("q"), limit: get("limit"), offset: get("offset"), cursor: get("cursor"), updatedSince: get("updatedSince") };
 }
 
 /** The words of a search (at most 8), lower-cased; each must occur in one of a list's searched fields. */

@@ -48,7 +48,11 @@ export const trainingFilterSchema = z.object({
 export type TrainingFilter = z.infer<typeof trainingFilterSchema>;
 
 /** The filters with keyset paging (docs/decisions/0033): `limit` and the `cursor` of the page before; without them, every item. */
-export const trainingListQuerySchema = trainingFilterSchema.extend({ limit: listQuerySchema.shape.limit, cursor: listQuerySchema.shape.cursor });
+export const trainingListQuerySchema = trainingFilterSchema.extend({
+  limit: listQuerySchema.shape.limit,
+  cursor: listQuerySchema.shape.cursor,
+  updatedSince: listQuerySchema.shape.updatedSince,
+});
 
 const numberFields = ["estimatedCost", "laborHours", "partsCost", "vehicleYear"] as const;
 

@@ -24,7 +24,8 @@ export function readListPosition(requestUrl: string, pageSize: number): { cursor
   // An empty cursor (a form or client sending the field blank) is no cursor: the first page.
   if (!text) return { offset: (readPage(params) - 1) * pageSize };
   const cursor = decodeCursor(text);
-  if (!cursor) throw jsonError(400, CURSOR_INVALID);
+  // A sync's cursor pages the API's order of changes, not a screen's.
+  if (!cursor || cursor.direction === "changed") throw jsonError(400, CURSOR_INVALID);
   return { cursor, offset: 0 };
 }
 

@@ -24,7 +24,7 @@ import type {
   AssessmentUpdateInput,
 } from "~/schemas/assessment";
 import { readSheet, sheetTotals, type Sheet, type SheetTotals } from "~/utils/estimate-sheet";
-import { lastPageAtMost, pageAndNext, screenCursorsOf, type ListCursor } from "~/schemas/list-cursor";
+import { lastPageAtMost, listTotal, pageAndNext, screenCursorsOf, type ListCursor } from "~/schemas/list-cursor";
 import { isAdmin, type Actor } from "./actor";
 import { ANALYSIS_JOB } from "./analysis/types";
 import { removeJobs } from "./jobs.server";
@@ -243,11 +243,14 @@ export async function createAssessment(actor: Actor, input: AssessmentCreateInpu
 export const listAssessments = async (actor: Actor, query: Partial<AssessmentListQuery> = {}) => (await listAssessmentsPage(actor, query)).items;
 export async function listAssessmentsPage<T = AssessmentJson>(
   actor: Actor,
-  { q, status, limit, offset = 0, cursor, fields, shape }: Partial<AssessmentListQuery> & { fields?: readonly (keyof AssessmentRecord)[]; shape?: AssessmentShape<T> },
+  { q, status, limit, offset = 0, cursor, updatedSince: since, fields, shape }: Partial<AssessmentListQuery> & { fields?: readonly (keyof AssessmentRecord)[]; shape?: AssessmentShape<T> },
+  { total = false } = {},
 ) {
-  const records = await findAssessments({ scope: scopeFor(actor), q, status, skip: offset, limit: limit && limit + 1, cursor, fields });
-  const { page, next } = pageAndNext(records, limit, cursor);
-  return { items: await present(actor, page, shape), next, records: page };
+  const scope = scopeFor(actor);
+  const records = await findAssessments({ scope, q, status, skip: offset, limit: limit && limit + 1, cursor, since, fields });
+  const { page, next } = pageAndNext(records, limit, cursor, since);
+  const count = total ? await listTotal({ limit, offset, cursor }, records, () => countAssessments({ scope, q, status, since })) : undefined;
+  return { items: await present(actor, page, shape), next, records: page, total: count };
 }
 
 /**

@@ -11,7 +11,7 @@ import {
 import { scopeFor } from "~/models/owner-scope.server";
 import type { ContactInput } from "~/schemas/contact";
 import type { ListQuery } from "~/schemas/list-query";
-import { lastPageAtMost, pageAndNext, screenCursorsOf, type ListCursor } from "~/schemas/list-cursor";
+import { lastPageAtMost, listTotal, pageAndNext, screenCursorsOf, type ListCursor } from "~/schemas/list-cursor";
 import { isAdmin, type Actor } from "./actor";
 import { ownedJson, presentOwned } from "./owned-json.server";
 import { NotFound } from "~/utils/domain-errors";
@@ -56,9 +56,12 @@ export async function listContacts(actor: Actor, query: Partial<ListQuery> = {})
 }
 
 /** `GET /api/contacts`: a page, and the next one's cursor when there is more. */
-export async function listContactsPage(actor: Actor, { q, limit, offset = 0, cursor }: Partial<ListQuery>) {
-  const { page, next } = pageAndNext(await findContacts({ scope: scopeFor(actor), q, skip: offset, limit: limit && limit + 1, cursor }), limit, cursor);
-  return { items: await present(actor, page), next, records: page };
+export async function listContactsPage(actor: Actor, { q, limit, offset = 0, cursor, updatedSince: since }: Partial<ListQuery>, { total = false } = {}) {
+  const scope = scopeFor(actor);
+  const read = await findContacts({ scope, q, skip: offset, limit: limit && limit + 1, cursor, since });
+  const { page, next } = pageAndNext(read, limit, cursor, since);
+  const count = total ? await listTotal({ limit, offset, cursor }, read, () => countContacts({ scope, q, since })) : undefined;
+  return { items: await present(actor, page), next, records: page, total: count };
 }
 
 /** A customer dropdown's choices: the newest contacts of `ownerId` (an admin's pick for that account; anyone else has only their own). */

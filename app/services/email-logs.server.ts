@@ -1,6 +1,6 @@
 import { countEstimatesSentSince, countLogs, findLog, findLogs, type EmailLogRecord } from "~/models/email-log.server";
 import { scopeFor } from "~/models/owner-scope.server";
-import { lastPageAtMost, pageAndNext, screenCursorsOf, type ListCursor } from "~/schemas/list-cursor";
+import { lastPageAtMost, listTotal, pageAndNext, screenCursorsOf, type ListCursor } from "~/schemas/list-cursor";
 import type { ListQuery } from "~/schemas/list-query";
 import type { Actor } from "./actor";
 import { ownership, presentOwned } from "./owned-json.server";
@@ -85,9 +85,12 @@ export const present = (actor: Actor, records: EmailLogRecord[]) => presentOwned
 const logNotFound = () => new NotFound("Email log not found");
 
 /** `GET /api/email-logs`: the caller's logs (an admin's: everyone's), newest first; `q`, `limit`, `offset` or `cursor`: a page, and the next one's cursor when there is more. */
-export async function listEmailLogsPage(actor: Actor, { q, limit, offset = 0, cursor }: Partial<ListQuery> = {}) {
-  const { page, next } = pageAndNext(await findLogs({ scope: scopeFor(actor), q, skip: offset, limit: limit && limit + 1, cursor }), limit, cursor);
-  return { items: await present(actor, page), next, records: page };
+export async function listEmailLogsPage(actor: Actor, { q, limit, offset = 0, cursor, updatedSince: since }: Partial<ListQuery> = {}, { total = false } = {}) {
+  const scope = scopeFor(actor);
+  const read = await findLogs({ scope, q, skip: offset, limit: limit && limit + 1, cursor, since });
+  const { page, next } = pageAndNext(read, limit, cursor, since);
+  const count = total ? await listTotal({ limit, offset, cursor }, read, () => countLogs({ scope, q, since })) : undefined;
+  return { items: await present(actor, page), next, records: page, total: count };
 }
 
 /** One log with its rendered message and attempts; 404 for another account's. */

@@ -11,7 +11,7 @@ import {
 } from "~/models/email-template.server";
 import { scopeFor } from "~/models/owner-scope.server";
 import { TEMPLATE_LIMITS, type EmailTemplateInput, type TemplatePreviewInput } from "~/schemas/email";
-import { lastPageAtMost, pageAndNext, screenCursorsOf, type ListCursor } from "~/schemas/list-cursor";
+import { lastPageAtMost, listTotal, pageAndNext, screenCursorsOf, type ListCursor } from "~/schemas/list-cursor";
 import type { ListQuery } from "~/schemas/list-query";
 import type { Actor } from "./actor";
 import { checkTemplate, renderTemplate, SAMPLE_CONTEXT } from "./email-render.server";
@@ -45,9 +45,12 @@ function toJson(record: EmailTemplateRecord, owners?: Map<string, string>): Emai
 const present = (actor: Actor, records: EmailTemplateRecord[]) => presentOwned(actor, records, toJson);
 
 /** `GET /api/email-templates`: the caller's (an admin's: everyone's), newest first; `q`, `limit`, `offset` or `cursor`: a page, and the next one's cursor when there is more. */
-export async function listEmailTemplatesPage(actor: Actor, { q, limit, offset = 0, cursor }: Partial<ListQuery> = {}) {
-  const { page, next } = pageAndNext(await findTemplates({ scope: scopeFor(actor), q, skip: offset, limit: limit && limit + 1, cursor }), limit, cursor);
-  return { items: await present(actor, page), next, records: page };
+export async function listEmailTemplatesPage(actor: Actor, { q, limit, offset = 0, cursor, updatedSince: since }: Partial<ListQuery> = {}, { total = false } = {}) {
+  const scope = scopeFor(actor);
+  const read = await findTemplates({ scope, q, skip: offset, limit: limit && limit + 1, cursor, since });
+  const { page, next } = pageAndNext(read, limit, cursor, since);
+  const count = total ? await listTotal({ limit, offset, cursor }, read, () => countTemplates({ scope, q, since })) : undefined;
+  return { items: await present(actor, page), next, records: page, total: count };
 }
 
 /** The Templates tab's figures: the two template cards' and how many the search matches. */

@@ -10,7 +10,7 @@ import {
   replacePackage,
   type PackageRecord,
 } from "~/models/package.server";
-import { lastPageAtMost, pageAndNext, screenCursorsOf, type ListCursor } from "~/schemas/list-cursor";
+import { lastPageAtMost, listTotal, pageAndNext, screenCursorsOf, type ListCursor } from "~/schemas/list-cursor";
 import type { ListQuery } from "~/schemas/list-query";
 import type { PackageInput } from "~/schemas/package";
 import type { Actor } from "./actor";
@@ -47,9 +47,12 @@ function toJson(record: PackageRecord, owners?: Map<string, string>): PackageJso
 const present = (actor: Actor, records: PackageRecord[]) => presentOwned(actor, records, toJson);
 
 /** `GET /api/packages`: the caller's packages (an admin's: everyone's), newest first; `q`, `limit`, `offset` or `cursor`: a page, and the next one's cursor when there is more. */
-export async function listPackagesPage(actor: Actor, { q, limit, offset = 0, cursor }: Partial<ListQuery> = {}) {
-  const { page, next } = pageAndNext(await findPackages({ scope: scopeFor(actor), q, skip: offset, limit: limit && limit + 1, cursor }), limit, cursor);
-  return { items: await present(actor, page), next, records: page };
+export async function listPackagesPage(actor: Actor, { q, limit, offset = 0, cursor, updatedSince: since }: Partial<ListQuery> = {}, { total = false } = {}) {
+  const scope = scopeFor(actor);
+  const read = await findPackages({ scope, q, skip: offset, limit: limit && limit + 1, cursor, since });
+  const { page, next } = pageAndNext(read, limit, cursor, since);
+  const count = total ? await listTotal({ limit, offset, cursor }, read, () => countPackages({ scope, q, since })) : undefined;
+  return { items: await present(actor, page), next, records: page, total: count };
 }
 
 /** The dashboard's Active Packages panel: a few of the caller's active packages, newest first. */

@@ -10,7 +10,7 @@ import {
   trainingStats,
   type TrainingItemRecord,
 } from "~/models/training-item.server";
-import { lastPageAtMost, pageAndNext, screenCursorsOf, type ListCursor } from "~/schemas/list-cursor";
+import { lastPageAtMost, listTotal, pageAndNext, screenCursorsOf, type ListCursor } from "~/schemas/list-cursor";
 import type { TrainingFilter, TrainingItemInput } from "~/schemas/training";
 import { isAdmin, type Actor } from "./actor";
 import { timestamps } from "./owned-json.server";
@@ -69,10 +69,16 @@ async function checkedImage(actor: Actor, url: string) {
 }
 
 /** `GET /api/admin/ai-training-data`: the items the filter matches, newest first (all of them without a `limit`): a page, and the next one's cursor when there is more. */
-export async function listTrainingItemsPage(actor: Actor, { filter, limit, offset = 0, cursor }: { filter: TrainingFilter; limit?: number; offset?: number; cursor?: ListCursor }) {
+export async function listTrainingItemsPage(
+  actor: Actor,
+  { filter, limit, offset = 0, cursor, since }: { filter: TrainingFilter; limit?: number; offset?: number; cursor?: ListCursor; since?: Date },
+  { total = false } = {},
+) {
   assertAdmin(actor);
-  const { page, next } = pageAndNext(await findTrainingItems({ filter, skip: offset, limit: limit && limit + 1, cursor }), limit, cursor);
-  return { items: page.map(toJson), next, records: page };
+  const read = await findTrainingItems({ filter, skip: offset, limit: limit && limit + 1, cursor, since });
+  const { page, next } = pageAndNext(read, limit, cursor, since);
+  const count = total ? await listTotal({ limit, offset, cursor }, read, () => countTrainingItems({ filter, since })) : undefined;
+  return { items: page.map(toJson), next, records: page, total: count };
 }
 
 /**
