@@ -178,13 +178,27 @@ export const VENV_DIR = path.join(root, ".venv");
 export const SCHEMATHESIS_BIN = path.join(VENV_DIR, "bin", "schemathesis");
 
 export function ensureSchemathesis() {
-  const installed = spawnSync(SCHEMATHESIS_BIN, ["--version"], { encoding: "utf8" });
-  if (installed.status === 0 && installed.stdout.includes(SCHEMATHESIS_VERSION)) return;
+  ensurePythonTool({ name: "Schemathesis", pkg: "schemathesis", version: SCHEMATHESIS_VERSION, venv: VENV_DIR, bin: SCHEMATHESIS_BIN });
+}
+
+/** openapi-python-client (the suite generates a Python client from the description and syncs with it), in its own environment. */
+export const PY_CLIENT_GENERATOR_VERSION = "0.29.1";
+export const PY_CLIENTS_VENV = path.join(root, ".venv-clients");
+export const PY_CLIENT_GENERATOR_BIN = path.join(PY_CLIENTS_VENV, "bin", "openapi-python-client");
+
+export function ensurePythonClientGenerator() {
+  ensurePythonTool({ name: "openapi-python-client", pkg: "openapi-python-client", version: PY_CLIENT_GENERATOR_VERSION, venv: PY_CLIENTS_VENV, bin: PY_CLIENT_GENERATOR_BIN });
+}
+
+/** A pinned Python tool in a virtual environment of the project's own, installed once from the package index. */
+function ensurePythonTool({ name, pkg, version, venv, bin }) {
+  const installed = spawnSync(bin, ["--version"], { encoding: "utf8" });
+  if (installed.status === 0 && installed.stdout.includes(version)) return;
   const python = ["python3", "python"].find((p) => spawnSync(p, ["--version"], { stdio: "ignore" }).status === 0);
-  if (!python) throw new Error("Python 3 (with venv) is needed for the Schemathesis step of `npm test`.");
-  log(`installing Schemathesis ${SCHEMATHESIS_VERSION} into .venv (the package index, once)`);
+  if (!python) throw new Error(`Python 3 (with venv) is needed for ${name}, which \`npm test\` runs.`);
+  log(`installing ${name} ${version} into ${path.basename(venv)} (the package index, once)`);
   const started = Date.now();
-  if (!existsSync(path.join(VENV_DIR, "bin", "pip"))) run(python, ["-m", "venv", VENV_DIR]);
-  run(path.join(VENV_DIR, "bin", "pip"), ["install", "--quiet", "--disable-pip-version-check", `schemathesis==${SCHEMATHESIS_VERSION}`]);
-  log(`Schemathesis installed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (!existsSync(path.join(venv, "bin", "pip"))) run(python, ["-m", "venv", venv]);
+  run(path.join(venv, "bin", "pip"), ["install", "--quiet", "--disable-pip-version-check", `${pkg}==${version}`]);
+  log(`${name} installed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }

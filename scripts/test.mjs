@@ -12,6 +12,7 @@ import {
   ensureDependencies,
   ensureLauncher,
   ensurePoppler,
+  ensurePythonClientGenerator,
   ensureSchemathesis,
   ensureVeraPdf,
   loadDotEnv,
@@ -28,6 +29,7 @@ try {
   ensurePoppler();
   ensureVeraPdf();
   ensureSchemathesis();
+  ensurePythonClientGenerator();
 } catch (error) {
   console.error(`[setup] ${error.message}`);
   process.exit(1);

@@ -68,5 +68,8 @@ function withZodEmailPattern<T>(node: T): T {
     delete copy.format;
     copy.pattern = ZOD_EMAIL;
   }
+  // A union whose branches each name their type (a form's checkbox: a boolean, or what a form posts)
+  // takes none of its own: the generator copies the inner boolean's, which would refuse the strings.
+  if (Array.isArray(copy.anyOf) && copy.type !== undefined && copy.anyOf.every((branch) => branch && typeof branch === "object" && "type" in branch)) delete copy.type;
   return copy as T;
 }

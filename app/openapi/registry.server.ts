@@ -232,8 +232,9 @@ function annotateCents(schema: ZodTypeAny, seen = new Set<ZodTypeAny>()) {
       ...meta,
       metadata: {
         ...meta?.metadata,
-        type: ["boolean", "string"],
-        enum: [true, false, "on", "true", "false", ""],
+        // One type per branch: generated clients (openapi-python-client) refuse an enum of mixed types.
+        type: undefined,
+        anyOf: [{ type: "boolean" }, { type: "string", enum: ["on", "true", "false", ""] }],
         description: 'true or false; a form\'s "on" and "true" read as true, "false" and "" as false',
       },
     };
