@@ -23,6 +23,7 @@ import { ToastHost } from "~/components/ToastHost";
 import { clientMessages, isLanguage, languageFromHeader } from "~/services/i18n.server";
 import { commitSession, requestSession } from "~/services/session.server";
 import { pagePath, RESUME_MS } from "~/schemas/resume";
+import { RESTORED_TOAST } from "~/schemas/toasts";
 import { serverColorScheme, type ColorSchemeChoice } from "~/services/appearance.server";
 import { I18nProvider, translate } from "~/utils/i18n";
 import { useNonce } from "~/utils/nonce";
@@ -60,13 +61,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
     colorScheme: serverColorScheme(choice, request.headers.get("Sec-CH-Prefers-Color-Scheme")),
     messages: clientMessages(lang),
   };
-  const toast = session?.get("toast");
   // Typed work of a form posted after the session ended: for its page, right after the sign-in.
   // Other pages (the sign-in's own answer, on the way there) leave it; shown once, or gone when stale.
   const resumed = session?.get("resumed");
   const resume = resumed && resumed.path === pagePath(new URL(request.url)) ? resumed : null;
   const spent = resume || (resumed && Date.now() - resumed.at > RESUME_MS);
   if (spent) session?.unset("resumed");
+  // Restored work says so (it was not sent), in place of the sign-in's own greeting (read, so cleared).
+  const flashed = session?.get("toast");
+  const toast = resume ? RESTORED_TOAST : flashed;
   if (!session || (!toast && !spent)) return json({ toast: null, resume: null, ...appearance });
   // The browser's translation (i18n.tsx): it also reads messages composed with their values.
   const t = (text: string) => translate(appearance.messages, text, toast?.vars);

@@ -224,6 +224,8 @@ test("a form posted after the session ended: the spec's message, sign in, and ba
   await page.locator('input[name="password"]').fill(admin.password);
   await page.getByRole("button", { name: "Sign in as Admin" }).click();
   await expect(page).toHaveURL(/\/admin-settings\?tab=users$/);
+  // It says so: back in the form, not sent.
+  await expect(page.getByText("Typed work restored").first()).toBeVisible();
   await expect(form.getByLabel("First name")).toHaveValue("Terry");
   await expect(form.getByLabel("Last name")).toHaveValue("Typed");
   await expect(form.getByLabel("Username")).toHaveValue(username);

@@ -47,3 +47,17 @@ test("a VIN fills the empty vehicle fields, keeps the typed make, and warns abou
   const saved = await (await page.request.get(`/api/assessments/${id}`)).json();
   expect(saved).toMatchObject({ vin: TYPO.toUpperCase(), vehicleYear: 2003, vehicleMake: "Toyota", vehicleModel: "Accord" });
 });
+
+test("the session ends while the VIN is typed: the spec's toast, then the sign-in", async ({ page, loginAs, javaScriptEnabled }) => {
+  test.skip(!javaScriptEnabled, "the VIN is checked as it is typed only with JavaScript; without, the form's post keeps what was typed (accounts.spec.ts)");
+  test.setTimeout(120_000);
+  await loginAs("dealer");
+  await uploadPhotos(page, "", [{ name: "side.png", mimeType: "image/png", buffer: await photo(200, 150, 4) }]);
+  await page.getByRole("button", { name: "Continue to Assessment Details" }).click();
+  const details = page.getByTestId("upload-details-step");
+  await expect(details.getByLabel("VIN")).toBeVisible();
+  await page.context().clearCookies();
+  await details.getByLabel("VIN").fill(TYPO);
+  await expect(page.getByText("You are logged out. Logging in again...").first()).toBeVisible();
+  await expect(page).toHaveURL(/\/login/);
+});

@@ -55,6 +55,20 @@ const group = (gap: string, wrap: "wrap" | "nowrap") =>
   ({ "--group-gap": `var(--mantine-spacing-${gap})`, "--group-align": "center", "--group-justify": "flex-start", "--group-wrap": wrap }) as CSSProperties;
 const smallText = { "--text-fz": "var(--mantine-font-size-sm)", "--text-lh": "var(--mantine-line-height-sm)" } as CSSProperties;
 
+/** The user lists (User Management, Admin Settings → Users): their loading says so (spec part 1, empty states). */
+const isUserList = ({ pathname, search }: { pathname: string; search: string }) =>
+  pathname === "/user-management" || (pathname === "/admin-settings" && new URLSearchParams(search).get("tab") === "users");
+
+/**
+ * What the full-screen spinner says while a client-side navigation loads, or null for none: another
+ * screen, or a user list (also a tab of the same screen, whose table is not on the page yet).
+ */
+export function pendingText(current: { pathname: string; search: string }, next: { pathname: string; search: string } | undefined) {
+  if (!next) return null;
+  if (isUserList(next) && !isUserList(current)) return "Loading users...";
+  return next.pathname !== current.pathname ? "Loading..." : null;
+}
+
 export const initials = (first: string, last: string) =>
   `${first.charAt(0)}${last.charAt(0)}`.toUpperCase() || "?";
 
@@ -101,8 +115,10 @@ function NoScriptNav({ user }: { user: ShellUser }) {
 export function AppShellLayout({ user, children }: { user: ShellUser; children: ReactNode }) {
   const [opened, { toggle, close }] = useDisclosure();
   const burger = useRef<HTMLButtonElement>(null);
-  const { pathname } = useLocation();
+  const location = useLocation();
+  const { pathname } = location;
   const navigation = useNavigation();
+  const pending = navigation.state === "loading" ? pendingText(location, navigation.location) : null;
   const t = useT();
   const inPage = useInPageNavigation();
   // The phone menu closes with Escape, focus back on the burger.
@@ -187,7 +203,7 @@ export function AppShellLayout({ user, children }: { user: ShellUser; children: 
           </Form>
         </AppShell.Section>
       </AppShell.Navbar>
-      {navigation.state === "loading" && navigation.location.pathname !== pathname && <LoadingScreen />}
+      {pending && <LoadingScreen text={pending} />}
       <AppShell.Main id="main-content" tabIndex={-1} className={a11y.main} onClick={inPage.onClick} onSubmit={inPage.onSubmit}>
         <NoScriptNav user={user} />
         <FlashToast />

@@ -5,7 +5,7 @@ import { Text } from "#mantine/components/Text/Text";
 import { useT } from "~/utils/i18n";
 
 /** Full-screen spinner while the next screen's data loads (client-side navigation only). */
-export function LoadingScreen() {
+export function LoadingScreen({ text = "Loading..." }: { text?: string }) {
   const t = useT();
   return (
     <Center
@@ -17,7 +17,7 @@ export function LoadingScreen() {
     >
       <Stack align="center" gap="xs">
         <Loader />
-        <Text>{t("Loading...")}</Text>
+        <Text>{t(text)}</Text>
       </Stack>
     </Center>
   );

@@ -14,6 +14,13 @@ export const LOGGED_OUT_TOAST: ToastOptions = {
   color: "red",
 };
 
+/** A form posted after the session ended is back on its page after the sign-in (docs/decisions/0050): not sent, to be checked and sent again. */
+export const RESTORED_TOAST: ToastOptions = {
+  title: "Typed work restored",
+  message: "What you typed before you were signed out is back in the form. It was not sent: check it and submit it again.",
+  color: "blue",
+};
+
 /** Delete assessment (spec part 1 §8). */
 export const DELETE_TOASTS = {
   deleted: { title: "Assessment Deleted", message: "Assessment has been successfully deleted." },

@@ -1,7 +1,6 @@
 import { Box } from "#mantine/core/Box/Box";
 import { useEffect, useRef } from "react";
-import { LOGGED_OUT_TOAST } from "~/schemas/toasts";
-import { loadNotifications, showToast } from "../toast";
+import { showToast, signInAgain } from "../toast";
 import {
   CHUNK_SIZE,
   MAX_IMAGE_EDGE,
@@ -191,14 +190,12 @@ export function Uploader({ purpose, onComplete, height = 360, note, handOver = f
       // last stored part (the multipart upload id is kept), up to three more times.
       const attempts = new Map<string, number>();
       const timers = new Set<ReturnType<typeof setTimeout>>();
+      const cancels = new Set<() => void>();
       uppy.on("upload-error", (file, error) => {
         if (!file) return;
         if (companionReason(error as ErrorLike) === "Unauthorized") {
           // Spec §8: the session ended; say so and go and log in again.
-          showToast(LOGGED_OUT_TOAST);
-          // Half a second after the toast is on screen: the first toast fetches its module, which
-          // on a slow line (or a busy machine) can take longer than that.
-          void loadNotifications().then(() => timers.add(setTimeout(() => window.location.assign("/api/login"), 500)));
+          cancels.add(signInAgain());
           return;
         }
         const attempt = (attempts.get(file.id) ?? 0) + 1;
@@ -235,6 +232,7 @@ export function Uploader({ purpose, onComplete, height = 360, note, handOver = f
 
       destroy = () => {
         for (const timer of timers) clearTimeout(timer);
+        for (const cancel of cancels) cancel();
         uppy.destroy();
       };
       target.current.dataset.ready = "true";
