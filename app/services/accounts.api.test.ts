@@ -315,6 +315,24 @@ describe("current user, logout and sessions", () => {
     const second = await expiredPost();
     await signInWith(second.anonymous, second.a.username, second.a.password);
     expect((await resumedOf(second.a.id))?.fields).toEqual({ name: "Typed Gold", description: "kept" });
+
+    // The same user at another browser (without the ended session's cookie): nothing comes back.
+    const third = await expiredPost();
+    await signInWith("", third.a.username, third.a.password);
+    expect(await resumedOf(third.a.id)).toBeUndefined();
+
+    // A forged cookie (the kept session's id with another signature) is no session: nothing comes back.
+    const fourth = await expiredPost();
+    const [name, value] = fourth.anonymous.split("=");
+    const forged = `${name}=${value.replace(/.$/, (c) => (c === "A" ? "B" : "A"))}`;
+    await signInWith(forged, fourth.a.username, fourth.a.password);
+    expect(await resumedOf(fourth.a.id)).toBeUndefined();
+
+    // Kept longer than 30 minutes: stale, so the sign-in gives nothing back.
+    const fifth = await expiredPost();
+    await SessionRecord.updateMany({ "data.resume.fields.name": "Typed Gold", userId: null }, { $set: { "data.resume.at": Date.now() - 31 * 60_000 } });
+    await signInWith(fifth.anonymous, fifth.a.username, fifth.a.password);
+    expect(await resumedOf(fifth.a.id)).toBeUndefined();
   });
 });
 
