@@ -4,6 +4,7 @@ import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { VEHICLE_YEAR_MAX, VEHICLE_YEAR_MIN } from "~/schemas/assessment";
 import { normalizeVin, vehicleLabel, VIN_MESSAGE, VIN_PATTERN, vinWarning, type VinDecode } from "~/schemas/vin";
+import { broadcast, onBroadcast } from "~/utils/broadcast.server";
 import { Invalid } from "~/utils/domain-errors";
 import { log } from "~/utils/log.server";
 
@@ -135,12 +136,19 @@ interface VehicleFields {
   vehicleModel?: string;
 }
 
+const PREPARE = "vin-decoder:prepare";
+// Another worker's wizard opened its details step: the submit may come here (docs/decisions/0032).
+onBroadcast(PREPARE, () => void decoder());
+
 /**
- * Starts this process's decoder without waiting for it (the wizard's details step): the vPIC data
- * opens in seconds while the VIN is typed, so the form's submit finds it ready.
+ * Starts the decoders without waiting for them (the wizard's details step): the vPIC data opens in
+ * seconds while the VIN is typed, so the form's submit finds it ready — in every worker of this
+ * instance, since the submit may reach another one than the step did. Told once per thread started.
  */
 export function prepareVinDecoder() {
+  const cold = thread === null;
   decoder();
+  if (cold) broadcast(PREPARE);
 }
 
 /** How long a form's submit waits for the decode before it saves what was typed. */
