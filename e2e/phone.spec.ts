@@ -180,7 +180,7 @@ test("the phone menu with the keyboard: aria-expanded, Escape closes it, closed 
 test("the wizard's four steps share one even row on a phone, each number above its label", async ({ page, loginAs }) => {
   await loginAs("dealer");
   await page.goto("/upload");
-  const steps = page.locator(".mantine-Stepper-step");
+  const steps = page.getByTestId("wizard-steps").getByRole("listitem");
   await expect(steps).toHaveCount(4);
   const boxes = await steps.evaluateAll((els) => els.map((el) => el.getBoundingClientRect().toJSON() as DOMRect));
   // One row (no step wrapped under another), four equal widths.

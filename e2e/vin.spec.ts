@@ -48,16 +48,23 @@ test("a VIN fills the empty vehicle fields, keeps the typed make, and warns abou
   expect(saved).toMatchObject({ vin: TYPO.toUpperCase(), vehicleYear: 2003, vehicleMake: "Toyota", vehicleModel: "Accord" });
 });
 
-test("the session ends while the VIN is typed: the spec's toast, then the sign-in", async ({ page, loginAs, javaScriptEnabled }) => {
+test("the session ends while the VIN is typed: the spec's toast, the sign-in, and the form back as it was typed", async ({ page, loginAs, javaScriptEnabled }) => {
   test.skip(!javaScriptEnabled, "the VIN is checked as it is typed only with JavaScript; without, the form's post keeps what was typed (accounts.spec.ts)");
   test.setTimeout(120_000);
-  await loginAs("dealer");
+  const dealer = await loginAs("dealer");
   await uploadPhotos(page, "", [{ name: "side.png", mimeType: "image/png", buffer: await photo(200, 150, 4) }]);
   await page.getByRole("button", { name: "Continue to Assessment Details" }).click();
   const details = page.getByTestId("upload-details-step");
   await expect(details.getByLabel("VIN")).toBeVisible();
   await page.context().clearCookies();
+  await details.getByLabel("Title").fill("Typed before the check");
   await details.getByLabel("VIN").fill(TYPO);
   await expect(page.getByText("You are logged out. Logging in again...").first()).toBeVisible();
   await expect(page).toHaveURL(/\/login/);
+  await page.getByLabel("Username").fill(dealer.username);
+  await page.locator('input[name="password"]').fill(dealer.password);
+  await page.getByRole("button", { name: /^Sign in/ }).click();
+  await expect(page.getByText("Typed work restored").first()).toBeVisible();
+  await expect(details.getByLabel("Title")).toHaveValue("Typed before the check");
+  await expect(details.getByLabel("VIN")).toHaveValue(TYPO);
 });

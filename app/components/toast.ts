@@ -1,4 +1,4 @@
-import { LOGGED_OUT_TOAST, type ToastOptions } from "~/schemas/toasts";
+import type { ToastOptions } from "~/schemas/toasts";
 import { t } from "~/utils/i18n";
 
 type NotificationsModule = typeof import("@mantine/notifications");
@@ -31,22 +31,4 @@ export function showToast({ title, message, color = "green", vars }: ToastOption
     // In the account's language (a message without a translation shows as is).
     notifications.show({ title: t(title, vars), message: t(message, vars), color, autoClose: 5000 });
   });
-}
-
-/**
- * A call from the page found the session ended (a 401): the spec's toast, then the sign-in
- * (`/api/login`) half a second after the toast is on screen — the first toast fetches its module,
- * which on a slow line can take longer than that. Returns a cancel for a page that goes away first.
- */
-export function signInAgain() {
-  showToast(LOGGED_OUT_TOAST);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let cancelled = false;
-  void loadNotifications().then(() => {
-    if (!cancelled) timer = setTimeout(() => window.location.assign("/api/login"), 500);
-  });
-  return () => {
-    cancelled = true;
-    if (timer) clearTimeout(timer);
-  };
 }

@@ -4,7 +4,6 @@ import { Button } from "#mantine/components/Button/Button";
 import { Card } from "#mantine/components/Card/Card";
 import { Group } from "#mantine/components/Group/Group";
 import { Stack } from "#mantine/components/Stack/Stack";
-import { Stepper } from "#mantine/components/Stepper/Stepper";
 import { Text } from "#mantine/components/Text/Text";
 import { Title } from "#mantine/components/Title/Title";
 import {
@@ -33,7 +32,7 @@ import { wizardDraft } from "~/services/storage/draft.server";
 import { listVendors } from "~/services/vendors.server";
 import { prepareVinDecoder } from "~/services/vin.server";
 import { pageTitle, useT } from "~/utils/i18n";
-import stepperClasses from "~/components/wizard-stepper.module.css";
+import { WizardSteps } from "~/components/upload/WizardSteps";
 
 // The details step's form (with the form library) loads when the wizard reaches that step.
 const DetailsForm = lazyComponent("assessments/DetailsForm", () => import("~/components/assessments/DetailsForm").then((m) => m.DetailsForm));
@@ -137,11 +136,7 @@ export default function UploadPage() {
         <Title order={1}>{t("Upload & Assess")}</Title>
         <Text c="dimmed">{t("Upload photos or videos of the damaged vehicle for an AI damage assessment.")}</Text>
       </div>
-      <Stepper active={STEP_OF[view]} allowNextStepsSelect={false} size="sm" classNames={stepperClasses}>
-        {STEPS.map((label) => (
-          <Stepper.Step key={label} label={t(label)} />
-        ))}
-      </Stepper>
+      <WizardSteps steps={STEPS} active={STEP_OF[view]} />
 
       {view === "upload" && (
         <Card withBorder padding="lg">

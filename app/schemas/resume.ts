@@ -1,3 +1,4 @@
+import type { ToastOptions } from "./toasts";
 /**
  * What a form posted after the session ended keeps for after the sign-in (issue 26): the page it
  * came from and its typed fields, never a password. Shared by the server (which saves it in the
@@ -42,3 +43,10 @@ export function pagePath(url: URL) {
   const query = search.toString();
   return `${url.pathname}${query ? `?${query}` : ""}`;
 }
+
+/** A form posted after the session ended is back on its page after the sign-in (docs/decisions/0050): not sent, to be checked and sent again. */
+export const RESTORED_TOAST: ToastOptions = {
+  title: "Typed work restored",
+  message: "What you typed before you were signed out is back in the form. It was not sent: check it and submit it again.",
+  color: "blue",
+};

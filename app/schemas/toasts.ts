@@ -7,19 +7,7 @@ export interface ToastOptions {
   vars?: Record<string, string | number>;
 }
 
-/** Spec §8: what the app says when the session has ended (a screen's redirect or a 401 from a call). */
-export const LOGGED_OUT_TOAST: ToastOptions = {
-  title: "Unauthorized",
-  message: "You are logged out. Logging in again...",
-  color: "red",
-};
-
-/** A form posted after the session ended is back on its page after the sign-in (docs/decisions/0050): not sent, to be checked and sent again. */
-export const RESTORED_TOAST: ToastOptions = {
-  title: "Typed work restored",
-  message: "What you typed before you were signed out is back in the form. It was not sent: check it and submit it again.",
-  color: "blue",
-};
+export { LOGGED_OUT_TOAST } from "./logged-out";
 
 /** Delete assessment (spec part 1 §8). */
 export const DELETE_TOASTS = {

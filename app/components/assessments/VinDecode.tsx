@@ -5,7 +5,6 @@ import { Text } from "#mantine/components/Text/Text";
 import { useRef, useState, type FormEvent, type ReactNode } from "react";
 import { disagrees, normalizeVin, vehicleLabel, VIN_PATTERN, VIN_TEXT, vinWarning, type VinDecode as Decode } from "~/schemas/vin";
 import { useT } from "~/utils/i18n";
-import { signInAgain } from "../toast";
 
 const FIELDS = { year: "vehicleYear", make: "vehicleMake", model: "vehicleModel" } as const;
 
@@ -52,8 +51,10 @@ export function VinDecode({ children }: { children: ReactNode }) {
     if (vin === asked.current) return;
     asked.current = vin;
     const response = await fetch(`/api/vin/${vin}`, { headers: { Accept: "application/json" } }).catch(() => null);
-    // Spec §8: the session ended while the form was open; what was typed is kept when it is submitted.
-    if (response?.status === 401) signInAgain();
+    // Spec §8: the session ended while the form was open. Sent as a plain post, it takes the server's
+    // way: the typed fields are kept, the sign-in page shows the logged-out toast, and after it the
+    // form is back as it was (docs/decisions/0050), where a jump to the sign-in would lose it.
+    if (response?.status === 401) form()?.submit();
     if (!response?.ok || asked.current !== vin) return;
     const result = (await response.json()) as Decode;
     const el = form();

@@ -1,6 +1,7 @@
 import { Box } from "#mantine/core/Box/Box";
 import { useEffect, useRef } from "react";
-import { showToast, signInAgain } from "../toast";
+import { signInAgain } from "../sign-in-again";
+import { showToast } from "../toast";
 import {
   CHUNK_SIZE,
   MAX_IMAGE_EDGE,
