@@ -119,15 +119,23 @@ describe("lease queue", () => {
   it("aborts the run when its lease is lost (taken over), and when it ran out before a renewal got through", async () => {
     const taken = await Item.create({ state: "queued" });
     const outcomes: string[] = [];
-    worker(async (item, { signal, lost }) => {
-      await Promise.race([aborted(signal), sleep(3_000)]);
-      outcomes.push(`${String(item._id)}:${signal.aborted ? (signal.reason as Error).message : "ran"}:${lost()}`);
-    });
+    let refused = 0;
+    let refusedWhenAborted = 0;
+    worker(
+      async (item, { signal, lost }) => {
+        await Promise.race([aborted(signal), sleep(3_000)]);
+        refusedWhenAborted = refused;
+        outcomes.push(`${String(item._id)}:${signal.aborted ? (signal.reason as Error).message : "ran"}:${lost()}`);
+      },
+      { renewal: async (...args) => (await renew(...args)) || (refused++, false) },
+    );
     expect(await until(async () => (await Item.findById(taken._id).lean())?.state === "running")).toBe(true);
     await Item.updateOne({ _id: taken._id }, { $set: { workerId: "another" } });
     expect(await until(() => outcomes.length === 1, 2_000)).toBe(true);
     expect(outcomes[0]).toBe(`${String(taken._id)}:The lease was lost:true`);
     expect((await Item.findById(taken._id).lean())?.workerId).toBe("another");
+    // The first refused renewal aborts it, not the lease's end some heartbeats later.
+    expect(refusedWhenAborted).toBe(1);
 
     // A database that never answers the renewal: the lease's end on the database clock decides.
     const stuck = await Item.create({ state: "queued" });
