@@ -20,6 +20,11 @@ import { Doze } from "./doze.server";
 /** A worker's name in the leases it writes: host, process and a random tail (two queues of one process differ). */
 export const newWorkerId = () => `${os.hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
 
+/** Logs a failure, unless the database is away or refused (that is reported where it is noticed). */
+export function logFailure(error: unknown, message: string, fields: Record<string, unknown> = {}) {
+  if (!isDbUnavailableError(error) && !isRefusal(error)) log.warn({ err: error, ...fields }, message);
+}
+
 export interface LeaseHold {
   /** When the lease the claim wrote ends, on the database's clock (ms). */
   until: number;
@@ -153,7 +158,7 @@ export class LeaseQueue {
         const free = concurrency - this.held;
         if (free > 0 && (free >= minClaim || this.held === 0)) claimed = this.begin(await this.options.claim(free));
       } catch (error) {
-        if (!isDbUnavailableError(error) && !isRefusal(error)) log.warn({ err: error }, this.options.label);
+        logFailure(error, this.options.label);
       }
       if (this.stopping) break;
       // More may be due at once; a full house waits for a running task to finish (it wakes us).
@@ -194,7 +199,7 @@ export class LeaseQueue {
       await task.run({ signal: controller.signal, lost, stopping: () => this.stopping, free });
     } catch (error) {
       // Recording the outcome failed (the database is away): the lease runs out and the item is taken again.
-      if (!isDbUnavailableError(error) && !isRefusal(error)) log.warn({ err: error, ...task.logFields }, task.logMessage ?? this.options.label);
+      logFailure(error, task.logMessage ?? this.options.label, task.logFields);
     } finally {
       clearInterval(lease?.timer);
       free(left);

@@ -25,7 +25,7 @@ import {
 import { dbNow, dbNowMs } from "~/utils/db-clock.server";
 import { env } from "~/utils/env.server";
 import type { OutboundAllowList } from "~/utils/outbound.server";
-import { LeaseQueue, newWorkerId, type LeaseRun, type LeaseTask } from "./lease-queue.server";
+import { LeaseQueue, logFailure, newWorkerId, type LeaseRun, type LeaseTask } from "./lease-queue.server";
 import { postWebhook } from "./webhook-post.server";
 import { notifyWebhookDisabled } from "./outbox.server";
 import { fanOutEvent, onWebhookEmitted, signatures, signingSecrets, webhookIdOf } from "./webhooks.server";
@@ -167,8 +167,11 @@ export class WebhookWorker {
       waiting.length > 0
         ? deferDeliveries({ ids: waiting.map((w) => w.delivery._id), heads, until: new Date(now.getTime() + leaseFor(this.timeoutMs, MAX_CHAIN)), now })
         : null;
-    const [tasks] = await Promise.all([this.take(taking, now), deferring]);
-    return tasks;
+    const [tasks, deferred] = await Promise.allSettled([this.take(taking, now), deferring]);
+    if (tasks.status === "rejected") throw tasks.reason;
+    // The deferral failed: what it would have held back waits for its line's head anyway (pendingInLines).
+    if (deferred.status === "rejected") logFailure(deferred.reason, "webhooks");
+    return tasks.value;
   }
 
   /** Claims these lines' deliveries, reading their events and endpoints meanwhile, and sends each line in order. */
