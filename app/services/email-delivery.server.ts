@@ -1,5 +1,3 @@
-import { randomBytes } from "node:crypto";
-import os from "node:os";
 import { Readable } from "node:stream";
 import MailComposer from "nodemailer/lib/mail-composer";
 import type Mail from "nodemailer/lib/mailer";
@@ -7,20 +5,17 @@ import { transitionAssessment } from "~/models/assessment.server";
 import { claimNextLog, type DeliveryClaim, EmailLog, type EmailLogRecord, findAbandonedLogs, recordAccepted, recordFailed, recordUnknown, renewLogLease, settleAbandoned } from "~/models/email-log.server";
 import { estimateAttachmentName } from "~/schemas/email";
 import { dbNow, dbNowMs } from "~/utils/db-clock.server";
-import { isDbUnavailableError } from "~/utils/db-errors.server";
-import { db } from "~/utils/db.server";
-import { isRefusal, NotFound } from "~/utils/domain-errors";
+import { NotFound } from "~/utils/domain-errors";
 import { env } from "~/utils/env.server";
 import { collectWhenIdle } from "~/utils/idle-collector.server";
 import { OutboundRefusedError } from "~/utils/outbound.server";
-import { Doze } from "./doze.server";
+import { LeaseQueue, newWorkerId, type LeaseRun, type LeaseTask } from "./lease-queue.server";
 import { ownerActor } from "./estimate-links.server";
 import { estimatePdf } from "./estimate-pdf.server";
 import { closePooledTransports, type MailRoute, mailRouteFor, pooledTransport } from "./mail-config.server";
 import { alertUnknownDelivery, notifyDeliveryFailed, outboxes, wakeOutbox } from "./outbox.server";
 import { storage } from "./storage/backend.server";
 import { emitEvent, estimateEventData, estimateOrderKey } from "./webhooks.server";
-import { log as appLog } from "~/utils/log.server";
 
 /**
  * Delivering the outbox (docs/decisions/0011). A send writes one document — the log entry,
@@ -148,160 +143,122 @@ const RECOVERY_EVERY_MS = 5_000;
 
 export class MailOutbox {
   readonly workerId: string;
-  private readonly concurrency: number;
   private readonly leaseMs: number;
   private readonly retryDelaysMs: number[];
-  private readonly pollMs: number;
-  private readonly running = new Set<Promise<void>>();
-  private stopping = false;
-  private loop: Promise<void> = Promise.resolve();
-  private readonly doze = new Doze();
-  private lastRecovery = 0;
+  private readonly queue: LeaseQueue;
 
   constructor(options: OutboxOptions = {}) {
-    this.concurrency = options.concurrency ?? env.EMAIL_CONCURRENCY;
     this.leaseMs = options.leaseMs ?? env.EMAIL_LEASE_MS;
     this.retryDelaysMs = options.retryDelaysMs ?? env.EMAIL_RETRY_DELAYS;
-    this.pollMs = options.pollMs ?? 500;
-    this.workerId = options.workerId ?? `${os.hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
+    this.workerId = options.workerId ?? newWorkerId();
+    this.queue = new LeaseQueue({
+      label: "mail outbox",
+      concurrency: options.concurrency ?? env.EMAIL_CONCURRENCY,
+      leaseMs: this.leaseMs,
+      heartbeatMinMs: 50,
+      pollMs: options.pollMs ?? 500,
+      claim: () => this.claimOne(),
+      recover: () => recoverAbandoned(),
+      recoverEveryMs: Math.min(RECOVERY_EVERY_MS, this.leaseMs),
+      // The last message in hand: what rendering and encoding the burst allocated can go back.
+      onIdle: collectWhenIdle,
+    });
   }
 
   start() {
     outboxes.add(this);
-    this.loop = this.run();
+    this.queue.start();
     return this;
   }
 
   wake() {
-    this.doze.wake();
+    this.queue.wake();
   }
 
   /**
    * Stops claiming and waits up to `graceMs` for the messages being handed over. One still talking
-   * to its server then is left as it is: its lease runs out and recovery settles it.
+   * to its server then is left as it is (no hand-back): its lease runs out and recovery settles it.
    */
-  async stop({ graceMs = 5_000 } = {}) {
-    this.stopping = true;
+  async stop(options?: { graceMs?: number }) {
     outboxes.delete(this);
-    this.wake();
-    await this.loop;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([Promise.all(this.running), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
-    clearTimeout(timer);
+    await this.queue.stop(options);
     // A message still being handed over keeps its connection: cutting it could lose the server's
     // "accepted" after the message left (recovery settles it once the process is gone).
-    if (this.running.size === 0) closePooledTransports();
+    if (this.queue.active === 0) closePooledTransports();
   }
 
-  private async run() {
-    await db().ready.catch(() => undefined);
-    while (!this.stopping) {
-      this.doze.reset();
-      let claimed = false;
-      try {
-        if (Date.now() - this.lastRecovery >= Math.min(RECOVERY_EVERY_MS, this.leaseMs)) {
-          this.lastRecovery = Date.now();
-          await recoverAbandoned();
-        }
-        if (this.running.size < this.concurrency) claimed = await this.claimOne();
-      } catch (error) {
-        if (!isDbUnavailableError(error) && !isRefusal(error)) appLog.warn({ err: error }, "mail outbox");
-      }
-      if (claimed || this.stopping || this.doze.woken) continue;
-      await this.doze.sleep(this.pollMs);
-    }
-  }
-
-  private async claimOne() {
+  private async claimOne(): Promise<LeaseTask[]> {
     const log = await claimNextLog({ workerId: this.workerId, leaseMs: this.leaseMs });
-    if (!log) return false;
+    if (!log) return [];
     const claim: DeliveryClaim = { id: log._id, workerId: this.workerId, attempt: log.attempts.length - 1 };
-    const task: Promise<void> = this.deliver(log, claim)
-      .catch((error: unknown) => {
+    return [
+      {
+        lease: { until: dbNowMs() + this.leaseMs, renew: (leaseUntil) => renewLogLease({ claim, leaseUntil }) },
+        run: (run) => this.deliver(log, claim, run),
         // Recording failed (database away): the lease runs out and recovery settles the attempt.
-        if (!isDbUnavailableError(error) && !isRefusal(error)) appLog.warn({ err: error, emailLogId: String(log._id) }, "mail outbox: a message failed");
-      })
-      .finally(() => {
-        this.running.delete(task);
-        // The last message in hand: what rendering and encoding the burst allocated can go back.
-        if (this.running.size === 0) collectWhenIdle();
-        this.wake();
-      });
-    this.running.add(task);
-    return true;
+        logFields: { emailLogId: String(log._id) },
+        logMessage: "mail outbox: a message failed",
+      },
+    ];
   }
 
-  private async deliver(log: EmailLogRecord, claim: DeliveryClaim) {
-    // Leases are on the database's clock, as every instance reads them (docs/decisions/0016).
-    let leaseUntil = dbNowMs() + this.leaseMs;
-    const heartbeat = setInterval(() => {
-      const next = dbNowMs() + this.leaseMs;
-      renewLogLease({ claim, leaseUntil: new Date(next) }).then(
-        (ours) => {
-          if (ours) leaseUntil = next;
-        },
-        () => undefined,
-      );
-    }, Math.max(50, Math.floor(this.leaseMs / 3)));
+  /** One attempt; once its lease is lost or ran out, nothing may leave. */
+  private async deliver(log: EmailLogRecord, claim: DeliveryClaim, { lost }: LeaseRun) {
+    let route: MailRoute;
+    let raw: Buffer;
+    let envelope: { from: string | false; to: string[] };
     try {
-      let route: MailRoute;
-      let raw: Buffer;
-      let envelope: { from: string | false; to: string[] };
-      try {
-        route = await mailRouteFor(String(log.ownerId));
-        const message: Mail.Options = {
-          from: route.from,
-          ...(route.replyTo ? { replyTo: route.replyTo } : {}),
-          to: log.recipientEmail,
-          subject: log.subject,
-          html: log.html,
-          text: log.text,
-          messageId: log.messageId,
-          // RFC 3834: a notice the product wrote by itself says so (auto-responders leave it alone).
-          headers: { "X-DamageIQ-Log": String(log._id), ...(log.kind === "notification" ? { "Auto-Submitted": "auto-generated" } : {}) },
-          attachments: await estimateAttachment(log),
-        };
-        // Built here, once: the drop stores these bytes, SMTP sends them and we see when the last one left.
-        const node = new MailComposer(message).compile();
-        envelope = node.getEnvelope();
-        // One recipient per message, whatever was stored (a list in a contact's email reached 200 people).
-        if (envelope.to.length !== 1) throw new PermanentMailError("An email goes to exactly one recipient");
-        raw = await node.build();
-      } catch (error) {
-        return await this.failed(log, claim, error);
-      }
-      // Past this write the message may leave: a crash from here on is settled by recovery.
-      if (dbNowMs() >= leaseUntil || !(await markVia(claim, route))) return;
-      let response: string;
-      let handedOver = false;
-      try {
-        if (route.kind === "drop") {
-          response = await dropMessage(log, raw);
-        } else {
-          const stream = Readable.from([raw]);
-          stream.once("end", () => (handedOver = true));
-          const info = await pooledTransport(route).sendMail({ envelope: { from: envelope.from || route.from, to: envelope.to }, raw: stream });
-          if (info.rejected.length > 0) {
-            throw Object.assign(new Error(`Recipient refused: ${info.rejected.join(", ")}`), { code: "EENVELOPE", response: info.response });
-          }
-          response = info.response;
-        }
-      } catch (error) {
-        // The whole message left and the connection broke before the server answered: it may have
-        // been accepted, so it is not retried (at most once; docs/decisions/0011).
-        if (handedOver && !hasReply(error)) {
-          const recorded = await recordUnknown({ claim, error: `${errorText(error)}: the connection broke after the message was sent, before the server confirmed it; not sent again (Message-ID ${log.messageId})` });
-          if (recorded) await alertUnknownDelivery(recorded);
-          return;
-        }
-        return await this.failed(log, claim, error);
-      }
-      const sent = await recordAccepted({ claim, response, localDrop: route.kind === "drop" });
-      if (sent) await markAssessmentSent(sent);
-      if (sent?.status === "sent") await emitEmailEvent(sent, "email.delivered");
-    } finally {
-      clearInterval(heartbeat);
+      route = await mailRouteFor(String(log.ownerId));
+      const message: Mail.Options = {
+        from: route.from,
+        ...(route.replyTo ? { replyTo: route.replyTo } : {}),
+        to: log.recipientEmail,
+        subject: log.subject,
+        html: log.html,
+        text: log.text,
+        messageId: log.messageId,
+        // RFC 3834: a notice the product wrote by itself says so (auto-responders leave it alone).
+        headers: { "X-DamageIQ-Log": String(log._id), ...(log.kind === "notification" ? { "Auto-Submitted": "auto-generated" } : {}) },
+        attachments: await estimateAttachment(log),
+      };
+      // Built here, once: the drop stores these bytes, SMTP sends them and we see when the last one left.
+      const node = new MailComposer(message).compile();
+      envelope = node.getEnvelope();
+      // One recipient per message, whatever was stored (a list in a contact's email reached 200 people).
+      if (envelope.to.length !== 1) throw new PermanentMailError("An email goes to exactly one recipient");
+      raw = await node.build();
+    } catch (error) {
+      return await this.failed(log, claim, error);
     }
+    // Past this write the message may leave: a crash from here on is settled by recovery.
+    if (lost() || !(await markVia(claim, route))) return;
+    let response: string;
+    let handedOver = false;
+    try {
+      if (route.kind === "drop") {
+        response = await dropMessage(log, raw);
+      } else {
+        const stream = Readable.from([raw]);
+        stream.once("end", () => (handedOver = true));
+        const info = await pooledTransport(route).sendMail({ envelope: { from: envelope.from || route.from, to: envelope.to }, raw: stream });
+        if (info.rejected.length > 0) {
+          throw Object.assign(new Error(`Recipient refused: ${info.rejected.join(", ")}`), { code: "EENVELOPE", response: info.response });
+        }
+        response = info.response;
+      }
+    } catch (error) {
+      // The whole message left and the connection broke before the server answered: it may have
+      // been accepted, so it is not retried (at most once; docs/decisions/0011).
+      if (handedOver && !hasReply(error)) {
+        const recorded = await recordUnknown({ claim, error: `${errorText(error)}: the connection broke after the message was sent, before the server confirmed it; not sent again (Message-ID ${log.messageId})` });
+        if (recorded) await alertUnknownDelivery(recorded);
+        return;
+      }
+      return await this.failed(log, claim, error);
+    }
+    const sent = await recordAccepted({ claim, response, localDrop: route.kind === "drop" });
+    if (sent) await markAssessmentSent(sent);
+    if (sent?.status === "sent") await emitEmailEvent(sent, "email.delivered");
   }
 
   private async failed(log: EmailLogRecord, claim: DeliveryClaim, error: unknown) {

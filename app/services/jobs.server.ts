@@ -1,5 +1,3 @@
-import { randomBytes } from "node:crypto";
-import os from "node:os";
 import {
   claimNextJob,
   completeJob,
@@ -14,9 +12,8 @@ import {
   type JobRecord,
 } from "~/models/job.server";
 import { isDbUnavailableError } from "~/utils/db-errors.server";
-import { db } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
-import { Doze } from "./doze.server";
+import { LeaseQueue, newWorkerId, type LeaseTask } from "./lease-queue.server";
 import { dbNow, dbNowMs } from "~/utils/db-clock.server";
 import { isRefusal } from "~/utils/domain-errors";
 import { log } from "~/utils/log.server";
@@ -69,8 +66,6 @@ export function registerJobHandler(type: string, handler: JobHandler, options: J
   handlers.set(type, { handler, ...options });
   for (const queue of localQueues) queue.wake();
 }
-
-const idOf = (job: JobRecord) => job._id.toHexString();
 
 /**
  * Queues the job of (type, key). A job of that key that is still queued or running is returned as
@@ -148,123 +143,76 @@ export interface JobQueueOptions {
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error)) || "Unknown error";
 
 /**
- * Claims and runs jobs: up to `concurrency` at once. Each running job renews its lease every third
- * of the lease; a renewal that finds the claim gone (or a lease that ran out before a renewal got
- * through) aborts the handler's signal, and whatever it answers afterwards is not recorded.
+ * Claims and runs jobs on the shared lease worker (lease-queue.server.ts): up to `concurrency` at
+ * once, each kept alive by a heartbeat; a lost lease aborts the handler's signal, and whatever it
+ * answers afterwards is not recorded. A job still running when the queue stops is handed back.
  */
 export class JobQueue {
   readonly workerId: string;
-  private readonly concurrency: number;
   private readonly leaseMs: number;
-  private readonly pollMs: number;
   private readonly retryDelaysMs: number[];
   private readonly registry: Map<string, JobRegistration>;
-  private readonly running = new Map<string, { claim: JobClaim; controller: AbortController; done: Promise<void> }>();
-  private started = false;
-  private stopping = false;
-  private loop: Promise<void> = Promise.resolve();
-  private readonly doze = new Doze();
+  private readonly queue: LeaseQueue;
 
   constructor(options: JobQueueOptions = {}) {
-    this.concurrency = Math.max(1, options.concurrency ?? env.ANALYSIS_CONCURRENCY);
     this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-    this.pollMs = options.pollMs ?? DEFAULT_POLL_MS;
     this.retryDelaysMs = options.retryDelaysMs ?? RETRY_DELAYS_MS;
     this.registry = options.registry ?? handlers;
-    this.workerId = options.workerId ?? `${os.hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
+    this.workerId = options.workerId ?? newWorkerId();
+    this.queue = new LeaseQueue({
+      label: "job queue: claim failed",
+      concurrency: Math.max(1, options.concurrency ?? env.ANALYSIS_CONCURRENCY),
+      leaseMs: this.leaseMs,
+      pollMs: options.pollMs ?? DEFAULT_POLL_MS,
+      claim: () => this.claimOne(),
+    });
   }
 
   /** How many jobs this queue is running now. */
   get active() {
-    return this.running.size;
+    return this.queue.active;
   }
 
   start() {
-    if (this.started) return this;
-    this.started = true;
     localQueues.add(this);
-    this.loop = this.run();
+    this.queue.start();
     return this;
   }
 
   /** Looks for work now (a job was enqueued in this process, or a slot freed). */
   wake() {
-    this.doze.wake();
+    this.queue.wake();
   }
 
   /**
    * Stops claiming; waits up to `graceMs` for the running jobs, then aborts the rest and hands them
    * back queued (due now, the attempt not counted) so another worker or the next start resumes them.
    */
-  async stop({ graceMs = 5_000 } = {}) {
-    if (!this.started || this.stopping) return this.loop;
-    this.stopping = true;
+  async stop(options?: { graceMs?: number }) {
     localQueues.delete(this);
-    this.wake();
-    await this.loop;
-    const all = [...this.running.values()];
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([Promise.all(all.map((r) => r.done)), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
-    clearTimeout(timer);
-    const left = [...this.running.values()];
-    for (const r of left) r.controller.abort(new Error("The worker is stopping"));
-    await Promise.all(left.map((r) => releaseJob({ claim: r.claim }).catch(() => false)));
+    return this.queue.stop(options);
   }
 
-  private async run() {
-    // Started at boot: claim once connected (a failed connection is reported by the database module).
-    await db().ready.catch(() => undefined);
-    while (!this.stopping) {
-      this.doze.reset();
-      let claimed = false;
-      if (this.running.size < this.concurrency) {
-        try {
-          claimed = await this.claimOne();
-        } catch (error) {
-          if (!isDbUnavailableError(error) && !isRefusal(error)) log.warn({ err: error }, "job queue: claim failed");
-        }
-      }
-      if (claimed || this.stopping || this.doze.woken) continue;
-      await this.doze.sleep(this.pollMs);
-    }
-  }
-
-  private async claimOne() {
+  private async claimOne(): Promise<LeaseTask[]> {
     const job = await claimNextJob({ types: [...this.registry.keys()], workerId: this.workerId, leaseMs: this.leaseMs });
-    if (!job) return false;
+    if (!job) return [];
     const claim = { id: job._id, workerId: this.workerId, attempts: job.attempts };
     const registration = this.registry.get(job.type);
     if (!registration) {
       // Unregistered meanwhile: hand it back for a process that knows it.
       await releaseJob({ claim });
-      return false;
+      return [];
     }
-    const controller = new AbortController();
-    const entry = { claim, controller, done: Promise.resolve() };
-    this.running.set(idOf(job), entry);
-    entry.done = this.execute(job, claim, registration, controller).finally(() => {
-      this.running.delete(idOf(job));
-      this.wake();
-    });
-    return true;
+    return [
+      {
+        lease: { until: job.leaseUntil?.getTime() ?? dbNowMs() + this.leaseMs, renew: (leaseUntil) => renewJobLease({ claim, leaseUntil }) },
+        run: ({ signal }) => this.execute(job, claim, registration, signal),
+        handBack: () => releaseJob({ claim }),
+      },
+    ];
   }
 
-  private async execute(job: JobRecord, claim: JobClaim, registration: JobRegistration, controller: AbortController) {
-    const lost = () => controller.abort(new Error("The job's lease was lost"));
-    // Leases are on the database's clock, as every instance reads them (docs/decisions/0016).
-    let leaseUntil = job.leaseUntil?.getTime() ?? dbNowMs() + this.leaseMs;
-    const heartbeat = setInterval(() => {
-      if (dbNowMs() >= leaseUntil) {
-        clearInterval(heartbeat);
-        return lost(); // another worker may hold it by now
-      }
-      const next = dbNowMs() + this.leaseMs;
-      renewJobLease({ claim, leaseUntil: new Date(next) }).then(
-        (ours) => (ours ? (leaseUntil = next) : lost()),
-        () => undefined, // the database is away: the deadline above decides
-      );
-    }, Math.max(10, Math.floor(this.leaseMs / 3)));
-
+  private async execute(job: JobRecord, claim: JobClaim, registration: JobRegistration, signal: AbortSignal) {
     try {
       // A job that used up its attempts by dying with its worker (its lease ran out each time) is not run again.
       if (job.attempts > job.maxAttempts) {
@@ -273,19 +221,17 @@ export class JobQueue {
       }
       let result: unknown;
       try {
-        result = await registration.handler(job, { signal: controller.signal });
+        result = await registration.handler(job, { signal });
       } catch (error) {
-        if (controller.signal.aborted) return;
+        if (signal.aborted) return;
         await this.fail(job, claim, registration, messageOf(error), !(error instanceof PermanentJobError));
         return;
       }
-      if (controller.signal.aborted) return;
+      if (signal.aborted) return;
       await completeJob({ claim, result });
     } catch (error) {
       // Recording the outcome failed (the database is away): the lease runs out and the job is run again.
       if (!isDbUnavailableError(error) && !isRefusal(error)) log.warn({ err: error }, `job ${job.type}/${job.key}: could not record the outcome`);
-    } finally {
-      clearInterval(heartbeat);
     }
   }
 

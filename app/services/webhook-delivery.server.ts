@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import os from "node:os";
 import { Types } from "mongoose";
 import {
   cancelPending,
@@ -24,16 +23,12 @@ import {
   type WebhookEventRecord,
 } from "~/models/webhook.server";
 import { dbNow, dbNowMs } from "~/utils/db-clock.server";
-import { isDbUnavailableError } from "~/utils/db-errors.server";
-import { db } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import type { OutboundAllowList } from "~/utils/outbound.server";
-import { Doze } from "./doze.server";
+import { LeaseQueue, logFailure, newWorkerId, type LeaseRun, type LeaseTask } from "./lease-queue.server";
 import { postWebhook } from "./webhook-post.server";
 import { notifyWebhookDisabled } from "./outbox.server";
 import { fanOutEvent, onWebhookEmitted, signatures, signingSecrets, webhookIdOf } from "./webhooks.server";
-import { isRefusal } from "~/utils/domain-errors";
-import { log } from "~/utils/log.server";
 
 /**
  * The webhook worker (docs/decisions/0022), one per instance (in the housekeeping process): claims
@@ -71,70 +66,43 @@ function ownedBy<T extends { ownerId: Types.ObjectId }>(delivery: WebhookDeliver
 }
 
 export class WebhookWorker {
-  private readonly concurrency: number;
   private readonly timeoutMs: number;
   private readonly retryDelaysMs: number[];
-  private readonly pollMs: number;
   private readonly allow: OutboundAllowList;
-  /** The lines being worked (one task each: its deliveries one after another). */
-  private readonly running = new Set<Promise<void>>();
-  /** Deliveries claimed and not yet done: what the concurrency counts. */
-  private held = 0;
-  private readonly doze = new Doze();
-  private readonly workerId = `${os.hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
-  private stopping = false;
-  private loop: Promise<void> = Promise.resolve();
-  private lastRecovery = 0;
+  private readonly workerId = newWorkerId();
+  private readonly queue: LeaseQueue;
   private forget: () => void = () => undefined;
 
   constructor(options: WebhookWorkerOptions = {}) {
-    this.concurrency = options.concurrency ?? env.WEBHOOK_CONCURRENCY;
     this.timeoutMs = options.timeoutMs ?? env.WEBHOOK_TIMEOUT_MS;
     this.retryDelaysMs = options.retryDelaysMs ?? env.WEBHOOK_RETRY_DELAYS;
-    this.pollMs = options.pollMs ?? 500;
     this.allow = options.allow ?? env.OUTBOUND_ALLOW;
+    const concurrency = options.concurrency ?? env.WEBHOOK_CONCURRENCY;
+    // No heartbeat: each claim's lease is long enough for its attempts (leaseFor).
+    this.queue = new LeaseQueue({
+      label: "webhooks",
+      concurrency,
+      pollMs: options.pollMs ?? 500,
+      claim: (free) => this.claim(free),
+      // Claims go in batches (half the slots at least): each claim costs the same few queries.
+      minClaim: Math.ceil(concurrency / 2),
+      recover: () => this.recover(),
+      recoverEveryMs: RECOVERY_EVERY_MS,
+      // An emit wakes the worker: the events emitted in the next moment go in the same claim.
+      coalesceMs: COALESCE_MS,
+    });
   }
 
   start() {
-    this.forget = onWebhookEmitted(() => this.doze.wake());
-    this.loop = this.run();
+    this.forget = onWebhookEmitted(() => this.queue.wake());
+    this.queue.start();
     return this;
   }
 
-  async stop({ graceMs = 5_000 } = {}) {
-    this.stopping = true;
+  /** Stops claiming and waits up to `graceMs`; an attempt cut off here is due again when its lease ends (at least once). */
+  async stop(options?: { graceMs?: number }) {
     this.forget();
-    this.doze.wake();
-    await this.loop;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    // An attempt cut off here is due again when its lease ends (at least once).
-    await Promise.race([Promise.all(this.running), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
-    clearTimeout(timer);
-  }
-
-  private async run() {
-    await db().ready.catch(() => undefined);
-    while (!this.stopping) {
-      this.doze.reset();
-      let claimed = 0;
-      try {
-        if (Date.now() - this.lastRecovery >= RECOVERY_EVERY_MS) {
-          this.lastRecovery = Date.now();
-          await this.recover();
-        }
-        // Claims go in batches (half the slots at least): each claim costs the same few queries.
-        const free = this.concurrency - this.held;
-        if (free >= Math.ceil(this.concurrency / 2) || this.held === 0) claimed = await this.claim(free);
-      } catch (error) {
-        if (!isDbUnavailableError(error) && !isRefusal(error)) log.warn({ err: error }, "webhooks");
-      }
-      if (this.stopping) break;
-      // More may be due at once; a full house waits for a running attempt to finish (it wakes us).
-      if (claimed > 0 && this.held < this.concurrency) continue;
-      if (!this.doze.woken) await this.doze.sleep(this.pollMs);
-      // An emit wakes the worker: the events emitted in the next moment go in the same claim.
-      if (this.doze.woken && !this.stopping) await new Promise((resolve) => setTimeout(resolve, COALESCE_MS));
-    }
+    await this.queue.stop(options);
   }
 
   /** Attempts whose worker died are due again; fan-outs a dead process left are finished. */
@@ -149,12 +117,12 @@ export class WebhookWorker {
    * MAX_CHAIN) and sends them one after another, each once the one before it is delivered. Due
    * deliveries behind a head this claim does not take wait (deferred) until that head is done.
    */
-  private async claim(free: number) {
+  private async claim(free: number): Promise<LeaseTask[]> {
     const now = dbNow();
     // Four times the free slots: in a full queue of estimates with several events each, most
     // candidates wait behind their line's head, and a claim should still fill its slots.
     const candidates = await dueDeliveries({ now, limit: free * 4 });
-    if (candidates.length === 0) return 0;
+    if (candidates.length === 0) return [];
     const lines = await pendingInLines(candidates.flatMap((c) => (c.orderKey ? [{ endpointId: c.endpointId, orderKey: c.orderKey }] : [])));
     const due = new Map(candidates.map((c) => [String(c._id), c]));
     type Candidate = (typeof candidates)[number];
@@ -199,13 +167,16 @@ export class WebhookWorker {
       waiting.length > 0
         ? deferDeliveries({ ids: waiting.map((w) => w.delivery._id), heads, until: new Date(now.getTime() + leaseFor(this.timeoutMs, MAX_CHAIN)), now })
         : null;
-    const [taken] = await Promise.all([this.take(taking, now), deferring]);
-    return taken;
+    const [tasks, deferred] = await Promise.allSettled([this.take(taking, now), deferring]);
+    if (tasks.status === "rejected") throw tasks.reason;
+    // The deferral failed: what it would have held back waits for its line's head anyway (pendingInLines).
+    if (deferred.status === "rejected") logFailure(deferred.reason, "webhooks");
+    return tasks.value;
   }
 
   /** Claims these lines' deliveries, reading their events and endpoints meanwhile, and sends each line in order. */
-  private async take(chains: { _id: Types.ObjectId; endpointId: Types.ObjectId; eventId: Types.ObjectId }[][], now: Date) {
-    if (chains.length === 0) return 0;
+  private async take(chains: { _id: Types.ObjectId; endpointId: Types.ObjectId; eventId: Types.ObjectId }[][], now: Date): Promise<LeaseTask[]> {
+    if (chains.length === 0) return [];
     const chosen = chains.flat();
     const claimToken = `${this.workerId}:${randomBytes(6).toString("hex")}`;
     const unique = (list: Types.ObjectId[]) => [...new Map(list.map((id) => [String(id), id])).values()];
@@ -220,26 +191,16 @@ export class WebhookWorker {
       endpointsByIds(unique(chosen.map((c) => c.endpointId))),
       eventsByIds(unique(chosen.map((c) => c.eventId))),
     ]);
-    if (claimed.length === 0) return 0;
+    if (claimed.length === 0) return [];
     const endpointById = new Map(endpoints.map((e) => [String(e._id), e]));
     const eventById = new Map(events.map((e) => [String(e._id), e]));
     const heldById = new Map(claimed.map((d) => [String(d._id), d]));
-    this.held += claimed.length;
-    for (const chain of chains) {
+    return chains.flatMap((chain) => {
       const mine = chain.flatMap((c) => heldById.get(String(c._id)) ?? []);
-      if (mine.length === 0) continue;
-      const task: Promise<void> = this.sendInOrder(mine, chain, endpointById, eventById, claimToken)
-        .catch((error: unknown) => {
-          // Recording failed (database away): the lease runs out and the attempt is due again.
-          if (!isDbUnavailableError(error) && !isRefusal(error)) log.warn({ err: error }, "webhooks");
-        })
-        .finally(() => {
-          this.running.delete(task);
-          this.doze.wake();
-        });
-      this.running.add(task);
-    }
-    return claimed.length;
+      if (mine.length === 0) return [];
+      // Recording failed (database away): the lease runs out and the attempt is due again.
+      return [{ slots: mine.length, run: (run: LeaseRun) => this.sendInOrder(mine, chain, endpointById, eventById, claimToken, run) }];
+    });
   }
 
   /**
@@ -252,14 +213,15 @@ export class WebhookWorker {
     endpointById: Map<string, WebhookEndpointRecord>,
     eventById: Map<string, WebhookEventRecord>,
     claimToken: string,
+    { stopping, free }: LeaseRun,
   ) {
     let n = 0;
     try {
       for (; n < mine.length; n++) {
         const delivery = mine[n];
-        if (String(delivery._id) !== String(chain[n]._id) || this.stopping) break;
+        if (String(delivery._id) !== String(chain[n]._id) || stopping()) break;
         const delivered = await this.deliver(delivery, ownedBy(delivery, endpointById.get(String(delivery.endpointId))), ownedBy(delivery, eventById.get(String(delivery.eventId))));
-        this.held -= 1;
+        free(1);
         if (!delivered) {
           n += 1;
           break;
@@ -268,7 +230,7 @@ export class WebhookWorker {
     } finally {
       const rest = mine.slice(n);
       if (rest.length > 0) {
-        this.held -= rest.length;
+        free(rest.length);
         await unclaimDeliveries({ ids: rest.map((d) => d._id), claimToken });
       }
     }
