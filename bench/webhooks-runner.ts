@@ -11,6 +11,7 @@ import type { AddressInfo } from "node:net";
 import mongoose from "mongoose";
 import { User } from "../app/models/user.server";
 import { insertEndpoint } from "../app/models/webhook.server";
+import { WEBHOOK_EXAMPLE_DATA } from "../app/schemas/webhook-events";
 import { seal } from "../app/services/secret-box.server";
 import { WebhookWorker } from "../app/services/webhook-delivery.server";
 import { emitEvent } from "../app/services/webhooks.server";
@@ -48,7 +49,8 @@ const receivers = await Promise.all(
       req.on("data", (c: Buffer) => chunks.push(c));
       req.on("end", () => {
         const now = Date.now();
-        const body = JSON.parse(Buffer.concat(chunks).toString()) as { timestamp: string; data: { estimate: string; n: number } };
+        const raw = JSON.parse(Buffer.concat(chunks).toString()) as { timestamp: string; data: { title: string } };
+        const body = { timestamp: raw.timestamp, data: JSON.parse(raw.data.title) as { estimate: string; n: number } };
         const id = String(req.headers["webhook-id"]);
         const seen = arrivals.get(id);
         if (seen) seen.count += 1;
@@ -81,7 +83,7 @@ async function emitAll(count: number, prefix: string) {
         for (let n = 0; n < PER_ESTIMATE; n++) {
           const due = started + ((e * PER_ESTIMATE + n) * 1000) / (RATE || Infinity);
           if (due > performance.now()) await new Promise((r) => setTimeout(r, due - performance.now()));
-          await emitEvent({ ownerId: owner._id, type: "estimate.updated", data: { estimate, n }, orderKey: estimate });
+          await emitEvent({ ownerId: owner._id, type: "estimate.updated", data: { ...WEBHOOK_EXAMPLE_DATA["estimate.updated"], title: JSON.stringify({ estimate, n }) }, orderKey: estimate });
         }
       }
     }),

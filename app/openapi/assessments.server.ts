@@ -3,6 +3,7 @@ import { ASSESSMENT_STATUSES } from "~/schemas/assessment-status";
 import { assessmentCreateSchema, assessmentListQuerySchema, assessmentRejectSchema, assessmentUpdateSchema } from "~/schemas/assessment";
 import { sendEmailSchema } from "~/schemas/email";
 import { estimateEditSchema, MAX_DAMAGES } from "~/schemas/estimate";
+import { estimateLineSchema } from "~/schemas/estimate-line";
 import { basisStepSchema, ESTIMATE_LANGUAGES, LABOUR_CATEGORIES, MAX_SHEET_LINES, OPERATIONS, PART_TYPES } from "~/schemas/estimate-sheet";
 import { ApiArea, errors, idempotencyHeader, isoDate, json, MessageBody, listPageHeaders, objectIdText, ownerField, record, z } from "./registry.server";
 import type { EmailSchemas } from "./email.server";
@@ -97,7 +98,7 @@ export function describeAssessments(registry: OpenAPIRegistry, email: EmailSchem
       estimatedCost: z.number().nullable().openapi({ description: "Dollars; null while to be determined (see costNote)" }),
       aiEstimatedCost: z.number().nullable(),
       costNote: z.string().nullable(),
-      lineItems: z.array(z.record(z.unknown())),
+      lineItems: z.array(registry.register("EstimateLine", estimateLineSchema)).openapi({ description: "The pricing engine's lines, one per damage (integer cents)" }),
       sheet: Sheet,
       damages: z.array(
         record({

@@ -1,5 +1,14 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { DELIVERY_STATUSES } from "~/models/webhook.server";
+import {
+  assessmentEventDataSchema,
+  emailEventDataSchema,
+  estimateDecidedDataSchema,
+  estimateSentDataSchema,
+  estimateUpdatedDataSchema,
+  WEBHOOK_EXAMPLE_DATA,
+  webhookEnvelopeSchema,
+} from "~/schemas/webhook-events";
 import { WEBHOOK_EVENT_TYPES, webhookDeliveryQuerySchema, webhookEndpointCreateSchema, webhookEndpointUpdateSchema } from "~/schemas/webhooks";
 import { ApiArea, errors, isoDate, json, MessageBody, objectIdText, record, z } from "./registry.server";
 
@@ -93,4 +102,64 @@ export function describeWebhooks(registry: OpenAPIRegistry) {
       409: { ...errors[409], description: "An attempt is in flight; try again in a moment" },
     },
   });
+  describeWebhookEvents(registry);
+}
+
+const WHEN: Record<(typeof WEBHOOK_EVENT_TYPES)[number], string> = {
+  "assessment.created": "An assessment was created (its photos or video uploaded).",
+  "assessment.completed": "An assessment's AI analysis finished; `estimatedCost` is its estimate's total.",
+  "assessment.failed": "An assessment's AI analysis failed; `error` says why.",
+  "estimate.updated": "An estimate's lines were edited; `changes` lists what changed.",
+  "estimate.sent": "An estimate was emailed to a customer.",
+  "estimate.approved": "The customer approved a version of the estimate through its link.",
+  "estimate.declined": "The customer declined a version of the estimate through its link.",
+  "email.delivered": "An estimate email was handed to the mail server.",
+  "email.failed": "An estimate email could not be sent; `error` is the last error.",
+};
+
+const DELIVERY =
+  "Delivered as a signed POST (Standard Webhooks) to each enabled endpoint subscribed to the event, with the headers `webhook-id` (`msg_…`, the same for every attempt of this event: deduplicate by it), `webhook-timestamp` (Unix seconds of this attempt) and `webhook-signature` (`v1,<base64 HMAC-SHA256 of \"id.timestamp.body\">` with the endpoint's secret; space-separated, one per secret, while a rotated secret still signs). Answer any 2xx within the timeout; anything else is retried with backoff. Within one estimate an endpoint gets events in the order they happened.";
+
+/** Each event type's delivery: the `webhooks` object, generated from the schemas the service builds payloads with. */
+function describeWebhookEvents(registry: OpenAPIRegistry) {
+  const data = {
+    assessment: registry.register("AssessmentEventData", assessmentEventDataSchema),
+    updated: registry.register("EstimateUpdatedEventData", estimateUpdatedDataSchema),
+    sent: registry.register("EstimateSentEventData", estimateSentDataSchema),
+    decided: registry.register("EstimateDecidedEventData", estimateDecidedDataSchema),
+    email: registry.register("EmailEventData", emailEventDataSchema),
+  };
+  const dataOf = {
+    "assessment.created": data.assessment,
+    "assessment.completed": data.assessment,
+    "assessment.failed": data.assessment,
+    "estimate.updated": data.updated,
+    "estimate.sent": data.sent,
+    "estimate.approved": data.decided,
+    "estimate.declined": data.decided,
+    "email.delivered": data.email,
+    "email.failed": data.email,
+  } as const;
+  const headers = z.object({
+    "webhook-id": z.string().describe("The event's id, the same for every attempt: deduplicate by it").openapi({ example: "msg_6650c0ffee0123456789abcd" }),
+    "webhook-timestamp": z.string().regex(/^\d+$/).describe("When this attempt was signed, in Unix seconds").openapi({ example: "1764408600" }),
+    "webhook-signature": z.string().describe("`v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, one per signing secret, space-separated").openapi({ example: "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=" }),
+  });
+  for (const type of WEBHOOK_EVENT_TYPES) {
+    const name = `${type.split(".").map((w) => w[0]!.toUpperCase() + w.slice(1)).join("")}Event`;
+    const body = registry.register(name, webhookEnvelopeSchema(type).extend({ data: dataOf[type] }));
+    registry.registerWebhook({
+      method: "post",
+      path: type,
+      operationId: `on${name}`,
+      tags: ["Webhooks"],
+      summary: WHEN[type],
+      description: `${WHEN[type]} ${DELIVERY}`,
+      request: {
+        headers,
+        body: { required: true, content: { "application/json": { schema: body, example: { type, timestamp: "2026-11-25T09:30:00.000Z", data: WEBHOOK_EXAMPLE_DATA[type] } } } },
+      },
+      responses: { 200: { description: "Received (any 2xx); any other answer, or none within the timeout, is retried" } },
+    });
+  }
 }

@@ -12,6 +12,7 @@ import {
   type AssessmentRecord,
   type AuditActor,
 } from "~/models/assessment.server";
+import { asLines, type EstimateLine } from "~/utils/estimate-lines";
 import { findContact, findContactsByIds } from "~/models/contact.server";
 import { dashboardFigures } from "~/models/dashboard-figures.server";
 import { ownerNames, scopeFor } from "~/models/owner-scope.server";
@@ -59,7 +60,7 @@ export interface AssessmentJson {
   estimatedCost: number | null;
   aiEstimatedCost: number | null;
   costNote: string | null;
-  lineItems: Record<string, unknown>[];
+  lineItems: EstimateLine[];
   /** The estimate as a shop writes it: lines, rates, tax rates, deductible, language, and its totals (integer cents). */
   sheet: Sheet & { totals: SheetTotals };
   damages: {
@@ -138,7 +139,7 @@ function toJson(record: AssessmentRecord, contacts: Map<string, ContactJson>, ow
     estimatedCost: record.estimatedCost ?? null,
     aiEstimatedCost: record.aiEstimatedCost ?? null,
     costNote: record.costNote ?? null,
-    lineItems: record.lineItems ?? [],
+    lineItems: asLines(record.lineItems),
     sheet: withTotals(readSheet(record)),
     damages: (record.damages ?? []).map((d) => ({
       damageType: d.damageType,

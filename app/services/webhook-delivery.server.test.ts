@@ -1,4 +1,5 @@
 import { Types, trusted } from "mongoose";
+import { WEBHOOK_EXAMPLE_DATA } from "~/schemas/webhook-events";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { WebhookDelivery, WebhookEvent, insertEndpoint } from "~/models/webhook.server";
 import { parseOutboundAllow, type OutboundAllowList } from "~/utils/outbound.server";
@@ -54,7 +55,7 @@ describe("webhook workers on several instances", () => {
     expect(a).not.toBe(b);
     await endpoint("/shared");
     for (let e = 0; e < 50; e++) {
-      for (let n = 0; n < 3; n++) await emitEvent({ ownerId, type: "estimate.updated", data: { e, n }, orderKey: `est-${e}` });
+      for (let n = 0; n < 3; n++) await emitEvent({ ownerId, type: "estimate.updated", data: { ...WEBHOOK_EXAMPLE_DATA["estimate.updated"], title: JSON.stringify({ e, n }) }, orderKey: `est-${e}` });
     }
     await until("150 deliveries", async () => (await WebhookDelivery.countDocuments({ ownerId, status: "delivered" })) === 150);
     const got = receiver.on("/shared");
@@ -62,7 +63,7 @@ describe("webhook workers on several instances", () => {
     expect(new Set(got.map((r) => r.headers["webhook-id"])).size).toBe(150);
     const sequences = new Map<number, number[]>();
     for (const r of got) {
-      const { e, n } = (JSON.parse(r.body) as { data: { e: number; n: number } }).data;
+      const { e, n } = JSON.parse((JSON.parse(r.body) as { data: { title: string } }).data.title) as { e: number; n: number };
       sequences.set(e, [...(sequences.get(e) ?? []), n]);
     }
     expect([...sequences.values()].filter((s) => s.join() !== "0,1,2")).toEqual([]);
@@ -74,7 +75,7 @@ describe("webhook workers on several instances", () => {
     worker({ timeoutMs: 30_000 });
     await endpoint("/prompt");
     for (let e = 0; e < 30; e++) {
-      for (let n = 0; n < 3; n++) await emitEvent({ ownerId, type: "estimate.updated", data: { e, n }, orderKey: `prompt-${e}` });
+      for (let n = 0; n < 3; n++) await emitEvent({ ownerId, type: "estimate.updated", data: { ...WEBHOOK_EXAMPLE_DATA["estimate.updated"], title: JSON.stringify({ e, n }) }, orderKey: `prompt-${e}` });
     }
     await until("90 prompt deliveries", () => receiver.on("/prompt").length === 90, 15_000);
   }, 60_000);
@@ -85,7 +86,7 @@ describe("webhook workers on several instances", () => {
     for (const path of paths) ids.push(await endpoint(path));
     // Everything due before either worker looks: both claim from the same 300 candidates at once.
     for (let e = 0; e < 50; e++) {
-      for (let n = 0; n < 3; n++) await emitEvent({ ownerId, type: "estimate.updated", data: { e, n }, orderKey: `batch-${e}` });
+      for (let n = 0; n < 3; n++) await emitEvent({ ownerId, type: "estimate.updated", data: { ...WEBHOOK_EXAMPLE_DATA["estimate.updated"], title: JSON.stringify({ e, n }) }, orderKey: `batch-${e}` });
     }
     worker({ concurrency: 64 });
     worker({ concurrency: 64 });
@@ -106,11 +107,11 @@ describe("webhook workers on several instances", () => {
     await endpoint("/retried-heads");
     // Eight estimates whose first deliveries fail once (the first eight attempts), all due at once.
     for (let n = 0; n < 3; n++) {
-      for (let e = 0; e < 8; e++) await emitEvent({ ownerId, type: "estimate.updated", data: { e, n }, orderKey: `heads-${e}` });
+      for (let e = 0; e < 8; e++) await emitEvent({ ownerId, type: "estimate.updated", data: { ...WEBHOOK_EXAMPLE_DATA["estimate.updated"], title: JSON.stringify({ e, n }) }, orderKey: `heads-${e}` });
     }
     worker({ concurrency: 64, retryDelaysMs: [500] });
     await until("32 arrivals", () => receiver.on("/retried-heads").length >= 32);
-    const arrivals = receiver.on("/retried-heads").map((r) => (JSON.parse(r.body) as { data: { e: number; n: number } }).data);
+    const arrivals = receiver.on("/retried-heads").map((r) => JSON.parse((JSON.parse(r.body) as { data: { title: string } }).data.title) as { e: number; n: number });
     for (let e = 0; e < 8; e++) expect(arrivals.filter((a) => a.e === e).map((a) => a.n)).toEqual([0, 0, 1, 2]);
   }, 60_000);
 
@@ -118,13 +119,13 @@ describe("webhook workers on several instances", () => {
     receiver.script("/line", [200, 500, 200]);
     const id = await endpoint("/line");
     // Four events of one estimate, all due before the worker looks: one claim takes the line.
-    for (let n = 0; n < 4; n++) await emitEvent({ ownerId, type: "estimate.updated", data: { n }, orderKey: "line-1" });
+    for (let n = 0; n < 4; n++) await emitEvent({ ownerId, type: "estimate.updated", data: { ...WEBHOOK_EXAMPLE_DATA["estimate.updated"], title: JSON.stringify({ n }) }, orderKey: "line-1" });
     worker({ retryDelaysMs: [300] });
     await until("five arrivals", () => receiver.on("/line").length >= 5);
     await until("all recorded", async () => (await WebhookDelivery.countDocuments({ endpointId: new Types.ObjectId(id), status: "delivered" })) === 4);
     await new Promise((r) => setTimeout(r, 300));
     // 1 failed: 2 and 3, already held by the claim, waited for its retry instead of going on.
-    expect(receiver.on("/line").map((r) => (JSON.parse(r.body) as { data: { n: number } }).data.n)).toEqual([0, 1, 1, 2, 3]);
+    expect(receiver.on("/line").map((r) => (JSON.parse((JSON.parse(r.body) as { data: { title: string } }).data.title) as { n: number }).n)).toEqual([0, 1, 1, 2, 3]);
     const records = await WebhookDelivery.find({ endpointId: new Types.ObjectId(id) }).sort({ eventAt: 1 }).lean();
     expect(records.map((d) => d.attempts.map((a) => a.statusCode))).toEqual([[200], [500, 200], [200], [200]]);
     expect(records.filter((d) => d.inFlight || d.claimToken)).toEqual([]);
@@ -161,8 +162,8 @@ describe("webhook workers on several instances", () => {
 
   it("an emit with the same key is one event", async () => {
     await endpoint("/keyed");
-    const first = await emitEvent({ ownerId, type: "estimate.updated", data: { v: 1 }, key: "same" });
-    const again = await emitEvent({ ownerId, type: "estimate.updated", data: { v: 2 }, key: "same" });
+    const first = await emitEvent({ ownerId, type: "estimate.updated", data: { ...WEBHOOK_EXAMPLE_DATA["estimate.updated"], title: JSON.stringify({ v: 1 }) }, key: "same" });
+    const again = await emitEvent({ ownerId, type: "estimate.updated", data: { ...WEBHOOK_EXAMPLE_DATA["estimate.updated"], title: JSON.stringify({ v: 2 }) }, key: "same" });
     expect(String(again?._id)).toBe(String(first?._id));
     worker();
     await until("one arrival", () => receiver.on("/keyed").length === 1);
@@ -173,7 +174,7 @@ describe("webhook workers on several instances", () => {
   it("an account with no endpoint subscribed to the event writes nothing", async () => {
     const quiet = (await createTestUser({ role: "dealer" })).id;
     await insertEndpoint({ ownerId: quiet, url: receiver.url("/other"), events: ["email.failed"], secretSealed: seal("webhook-secret", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw") });
-    expect(await emitEvent({ ownerId: quiet, type: "estimate.updated", data: { v: 1 } })).toBeNull();
+    expect(await emitEvent({ ownerId: quiet, type: "estimate.updated", data: { ...WEBHOOK_EXAMPLE_DATA["estimate.updated"], title: JSON.stringify({ v: 1 }) } })).toBeNull();
     expect(await WebhookEvent.countDocuments({ ownerId: quiet })).toBe(0);
     expect(await WebhookDelivery.countDocuments({ ownerId: quiet })).toBe(0);
   });

@@ -1,4 +1,5 @@
 import { Types } from "mongoose";
+import { WEBHOOK_EXAMPLE_DATA } from "~/schemas/webhook-events";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EmailLog } from "~/models/email-log.server";
@@ -214,9 +215,9 @@ describe("webhook deliveries", () => {
     receiver.script("/ordered", [500, 200]);
     const hook = await endpoint("/ordered", ["estimate.updated"]);
     const orderKey = new Types.ObjectId().toHexString();
-    for (const n of [1, 2, 3]) await emitEvent({ ownerId: dealerId, type: "estimate.updated", data: { n }, orderKey });
+    for (const n of [1, 2, 3]) await emitEvent({ ownerId: dealerId, type: "estimate.updated", data: { ...WEBHOOK_EXAMPLE_DATA["estimate.updated"], title: JSON.stringify({ n }) }, orderKey });
     await until("three deliveries", () => receiver.on("/ordered").length >= 4, 15_000);
-    const delivered = receiver.on("/ordered").map((r) => (verify(hook.secret, r).data as { n: number }).n);
+    const delivered = receiver.on("/ordered").map((r) => (JSON.parse((verify(hook.secret, r).data as { title: string }).title) as { n: number }).n);
     // The first attempt of 1 failed; 2 and 3 waited for its retry.
     expect(delivered).toEqual([1, 1, 2, 3]);
   });
@@ -252,7 +253,7 @@ describe("webhook tenancy", () => {
     const c = await createTestUser({ role: "dealer" });
     const root = await createTestUser({ role: "admin" });
     const hook = await endpoint("/deleted", ["assessment.created"], client(app, { token: await tokenFor(c.id) }));
-    await emitEvent({ ownerId: c.id, type: "assessment.created", data: { x: 1 } });
+    await emitEvent({ ownerId: c.id, type: "assessment.created", data: WEBHOOK_EXAMPLE_DATA["assessment.created"] });
     await until("its delivery", () => receiver.on("/deleted").length === 1);
     const admin = client(app, { cookie: await signIn(app, root.username, root.password) });
     expect((await admin.del(`/api/admin/users/${c.id}`, { Origin: app.url })).status).toBe(200);
@@ -283,7 +284,7 @@ describe("webhook tenancy", () => {
     expect(await WebhookEndpoint.countDocuments({ ownerId: dealerId, url: receiver.url("/forged") })).toBe(0);
     // B's events never reach A's endpoints.
     const before = receiver.on("/mine").length;
-    await emitEvent({ ownerId: (await WebhookEndpoint.findById(theirs.id).lean())!.ownerId, type: "assessment.created", data: { x: 1 } });
+    await emitEvent({ ownerId: (await WebhookEndpoint.findById(theirs.id).lean())!.ownerId, type: "assessment.created", data: WEBHOOK_EXAMPLE_DATA["assessment.created"] });
     await until("B's own delivery", () => receiver.on("/theirs").length === 1);
     expect(receiver.on("/mine")).toHaveLength(before);
   });

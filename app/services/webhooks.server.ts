@@ -24,6 +24,8 @@ import {
   type WebhookEndpointUpdateInput,
   type WebhookEventType,
 } from "~/schemas/webhooks";
+import type { AssessmentStatus } from "~/schemas/assessment-status";
+import { WEBHOOK_EVENT_DATA, type WebhookEventDataInput } from "~/schemas/webhook-events";
 import { dbNowMs } from "~/utils/db-clock.server";
 import { env } from "~/utils/env.server";
 import { OutboundRefusedError, resolveOutbound } from "~/utils/outbound.server";
@@ -53,15 +55,18 @@ export function onWebhookEmitted(wake: () => void) {
   return () => wakers.delete(wake);
 }
 
-export interface EmitArgs {
+/** One event type's arguments: its data is that type's payload (app/schemas/webhook-events.ts). */
+interface EmitArgsOf<T extends WebhookEventType> {
   ownerId: string | Types.ObjectId;
-  type: WebhookEventType;
-  data: Record<string, unknown>;
+  type: T;
+  data: WebhookEventDataInput<T>;
   /** Deliveries sharing it reach each endpoint in the order they happened (an estimate's id). */
   orderKey?: string;
   /** This occurrence's name: emitting the same key again (an operation retried) adds nothing. */
   key?: string;
 }
+
+export type EmitArgs = { [T in WebhookEventType]: EmitArgsOf<T> }[WebhookEventType];
 
 /**
  * Records that something happened in an account and queues one delivery per enabled endpoint that
@@ -73,8 +78,10 @@ export interface EmitArgs {
  * The customer decision (issue 27) calls it as
  *   `await emitEvent({ ownerId, type: "estimate.approved" | "estimate.declined", data: estimateEventData(record, { decision }), orderKey: estimateOrderKey(record) })`.
  */
-export async function emitEvent({ ownerId, type, data, orderKey, key }: EmitArgs) {
+export async function emitEvent({ ownerId, type, data: given, orderKey, key }: EmitArgs) {
   const owner = String(ownerId);
+  // The payload as receivers read it and the API description says: a field its schema lacks throws here.
+  const data = WEBHOOK_EVENT_DATA[type].parse(given) as Record<string, unknown>;
   const endpoints = await subscribedEndpoints({ ownerId: owner, type });
   if (endpoints.length === 0) return null;
   const { event } = await insertEvent({
@@ -102,7 +109,7 @@ export async function fanOutEvent(event: WebhookEventRecord) {
 export function assessmentEventData(record: {
   _id: unknown;
   title: string;
-  status: string;
+  status: AssessmentStatus;
   vehicleYear?: number;
   vehicleMake?: string;
   vehicleModel?: string;
@@ -111,7 +118,7 @@ export function assessmentEventData(record: {
   estimatedCost?: number | null;
   analysisError?: string;
   updatedAt?: Date;
-}) {
+}): WebhookEventDataInput<"assessment.created"> {
   return {
     id: String(record._id),
     title: record.title,
@@ -123,10 +130,16 @@ export function assessmentEventData(record: {
   };
 }
 
-/** An estimate event: the assessment's fields, its version and the one it supplements. */
-export function estimateEventData(
+/** What an estimate event adds to the estimate's fields, per event type (app/schemas/webhook-events.ts). */
+type EstimateBase = WebhookEventDataInput<"estimate.sent" | "estimate.updated" | "estimate.approved">;
+type EstimateExtras = Partial<
+  Omit<WebhookEventDataInput<"estimate.sent"> & WebhookEventDataInput<"estimate.updated"> & WebhookEventDataInput<"estimate.approved">, keyof EstimateBase>
+>;
+
+/** An estimate event: the assessment's fields, its version and the one it supplements (and only the extras a payload has). */
+export function estimateEventData<E extends EstimateExtras = Record<never, never>>(
   record: Parameters<typeof assessmentEventData>[0] & { version?: number; supplementOf?: unknown },
-  extra: Record<string, unknown> = {},
+  extra: E & { [K in Exclude<keyof E, keyof EstimateExtras>]: never } = {} as E & { [K in Exclude<keyof E, keyof EstimateExtras>]: never },
 ) {
   return { ...assessmentEventData(record), version: record.version ?? 1, supplementOf: record.supplementOf ? String(record.supplementOf) : null, ...extra };
 }

@@ -2,33 +2,9 @@
 // reviewer set the amount, `manualCents` (null: to be determined). Shared by the edit service, the
 // PDF and the screens, so every place reads a line's amount the same way.
 
-export interface EstimateLine {
-  damageType: string;
-  severity: string;
-  location: string | null;
-  priced: boolean;
-  /** An unpriced line: why (no rule, added by a reviewer). */
-  reason?: string;
-  /** The pricing rule that priced it. */
-  ruleId?: string;
-  baseCents?: number;
-  labour?: { hours: number; hoursFrom: string; rateCents: number; cents: number };
-  partsCents?: number;
-  /** The rule's refinish labour (issue 27), priced at its refinish rate, with paint materials per hour. */
-  refinish?: { hours: number; rateCents: number; cents: number };
-  materialsRateCents?: number;
-  materialsCents?: number;
-  modifiers?: { make: number; location: number; seasonal: number };
-  markupPercentage?: number;
-  subtotalCents?: number;
-  minimumChargeCents?: number;
-  minimumApplied?: boolean;
-  ruleCents?: number;
-  learning?: { factor: number; records: number; cents: number };
-  totalCents?: number;
-  /** A reviewer's amount, replacing the engine's; null = to be determined. */
-  manualCents?: number | null;
-}
+import type { EstimateLine } from "~/schemas/estimate-line";
+
+export type { EstimateLine };
 
 type Fields = Record<string, unknown>;
 const isFields = (v: unknown): v is Fields => typeof v === "object" && v !== null && !Array.isArray(v);
