@@ -17,7 +17,7 @@ export const CURSOR_INVALID = "cursor is not a cursor of this list (take it from
 
 const PATTERN = /^([onu])\.(\d{1,15})\.([a-f0-9]{24})$/;
 const LETTER = { older: "o", newer: "n", changed: "u" } as const satisfies Record<CursorDirection, string>;
-const DIRECTION = { o: "older", n: "newer", u: "changed" } as const;
+const directionOf = (letter: string): CursorDirection => (letter === "o" ? "older" : letter === "n" ? "newer" : "changed");
 
 export function encodeCursor({ direction, at, id }: ListCursor) {
   const text = `${LETTER[direction]}.${at.getTime()}.${id}`;
@@ -37,7 +37,7 @@ export function decodeCursor(text: string | null | undefined): ListCursor | null
   if (!match) return null;
   const at = new Date(Number(match[2]));
   if (Number.isNaN(at.getTime())) return null;
-  return { direction: DIRECTION[match[1] as keyof typeof DIRECTION], at, id: match[3] };
+  return { direction: directionOf(match[1]), at, id: match[3] };
 }
 
 /** The cursors of a page's first and last records: "newer" from the first, "older" from the last. */

@@ -113,7 +113,7 @@ export function webhookEnvelopeSchema<T extends WebhookEventType>(type: T) {
     .object({
       type: z.literal(type),
       timestamp: z.string().datetime().describe("When the event happened (ISO 8601)"),
-      data: WEBHOOK_EVENT_DATA[type] as (typeof WEBHOOK_EVENT_DATA)[T],
+      data: WEBHOOK_EVENT_DATA[type],
     })
     .strict();
 }

@@ -85,7 +85,7 @@ export async function emitEvent({ ownerId, type, data: given, orderKey, key }: E
   // A record that still breaks it (an old or imported shape) is logged, never the operation's failure.
   const checked = WEBHOOK_EVENT_DATA[type].safeParse(given);
   if (!checked.success) log.error({ type, issues: checked.error.issues.slice(0, 5) }, "webhook payload outside its described schema; sent as it is");
-  const data = (checked.success ? checked.data : given) as Record<string, unknown>;
+  const data: Record<string, unknown> = checked.success ? checked.data : given;
   const endpoints = await subscribedEndpoints({ ownerId: owner, type });
   if (endpoints.length === 0) return null;
   const { event } = await insertEvent({
