@@ -7,8 +7,6 @@ export interface ToastOptions {
   vars?: Record<string, string | number>;
 }
 
-export { LOGGED_OUT_TOAST } from "./logged-out";
-
 /** Delete assessment (spec part 1 §8). */
 export const DELETE_TOASTS = {
   deleted: { title: "Assessment Deleted", message: "Assessment has been successfully deleted." },

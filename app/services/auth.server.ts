@@ -2,7 +2,7 @@ import { hash, verify } from "@node-rs/argon2";
 import { json, redirect } from "@remix-run/node";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
-import { LOGGED_OUT_TOAST } from "~/schemas/toasts";
+import { LOGGED_OUT_TOAST } from "~/schemas/logged-out";
 import { keptFields, pagePath, RESUME_MS, type ResumedForm } from "~/schemas/resume";
 import { redeemApiToken } from "~/models/api-token.server";
 import { attemptsSince, clearAttempts, forgetAttempt, recordAttempt } from "~/models/login-attempt.server";
