@@ -121,6 +121,7 @@ export const routes: readonly RouteEntry[] = [
   { file: "api.email-templates.$id.ts", kind: "api", path: "/api/email-templates/:id", methods: { GET: SIGNED_IN, PUT: SIGNED_IN, DELETE: SIGNED_IN }, owned: "emailTemplate" },
   { file: "api.email-templates.$id.copy.ts", kind: "api", path: "/api/email-templates/:id/copy", methods: { POST: SIGNED_IN }, owned: "emailTemplate" },
   { file: "api.email-templates.preview.ts", kind: "api", path: "/api/email-templates/preview", methods: { POST: SIGNED_IN } },
+  { file: "api.deletions.ts", kind: "api", path: "/api/deletions", methods: { GET: SIGNED_IN } },
   { file: "api.email-logs.ts", kind: "api", path: "/api/email-logs", methods: { GET: SIGNED_IN } },
   { file: "api.email-logs.$id.ts", kind: "api", path: "/api/email-logs/:id", methods: { GET: SIGNED_IN }, owned: "emailLog" },
   { file: "api.email.[test].ts", kind: "api", path: "/api/email/test", methods: { GET: SIGNED_IN } },

@@ -3,6 +3,8 @@ import { credentialCache } from "./write-cache.server";
 import { jsonWithout } from "~/utils/json-shape";
 import { defineModel } from "./define-model.server";
 import mongoose, { Schema, trusted } from "mongoose";
+import { recordDeletion } from "./deletion.server";
+import { changedSince, keysetSort } from "./keyset.server";
 
 const apiTokenSchema = new Schema(
   {
@@ -46,14 +48,17 @@ export async function createApiToken({ ownerId, name, expiresAt = null }: { owne
   return { token, record };
 }
 
-export async function listApiTokens({ ownerId }: { ownerId: string }) {
-  return ApiToken.find({ ownerId }).sort({ createdAt: -1 });
+/** The owner's tokens, newest first; changed since `since`, oldest change first (a sync). */
+export async function listApiTokens({ ownerId, since }: { ownerId: string; since?: Date }) {
+  return ApiToken.find({ ownerId, ...changedSince(since) }).sort(keysetSort(undefined, since));
 }
 
 export async function deleteApiToken({ ownerId, id }: { ownerId: string; id: string }) {
   if (!mongoose.isValidObjectId(id)) return false;
   const res = await ApiToken.deleteOne({ _id: id, ownerId });
-  return res.deletedCount === 1;
+  if (res.deletedCount !== 1) return false;
+  await recordDeletion("apiToken", { _id: id, ownerId });
+  return true;
 }
 
 /** Deletes every token of the owner; answers how many there were. */

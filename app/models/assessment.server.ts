@@ -9,10 +9,11 @@ import { DAMAGE_LOCATIONS, DAMAGE_TYPES, SEVERITIES, type DamageLocation, type D
 import { dashboardTally } from "./dashboard-tally.server";
 import { defineModel } from "./define-model.server";
 import type { ListCursor } from "~/schemas/list-cursor";
-import { changedSince, inListOrder, keysetFilter, keysetSort } from "./list-filter.server";
+import { changedSince, inListOrder, keysetFilter, keysetSort } from "./keyset.server";
 import { backfillSearchIndex, backfillSearchIndexOfEveryAccount, searchIndexOf, searchIndexPlugin, tokenSearchFilter, type SearchedFields } from "./search-index.server";
 import { isObjectIdHex, ownerFilter, type OwnerScope } from "./owner-scope.server";
 import { writeCache } from "./write-cache.server";
+import { recordDeletion } from "./deletion.server";
 
 const damageSchema = new Schema(
   {
@@ -634,6 +635,7 @@ export async function assessmentTitles({ scope, ids }: { scope: OwnerScope; ids:
 export async function removeAssessment({ scope, id }: { scope: OwnerScope; id: string }) {
   if (!isObjectIdHex(id)) return null;
   const removed = await Assessment.findOneAndDelete({ _id: id, ...ownerFilter(scope) }).lean<AssessmentRecord>();
+  await recordDeletion("assessment", removed);
   if (removed) await Assessment.updateMany({ ownerId: removed.ownerId, supersededBy: removed._id }, { $unset: { supersededBy: 1 } }, { timestamps: false });
   return removed;
 }

@@ -4,6 +4,7 @@ import { defineModel } from "./define-model.server";
 import { ownedList, present } from "./list-filter.server";
 import { backfillSearchIndex, backfillSearchIndexOfEveryAccount, searchIndexOf, searchIndexPlugin, type SearchedFields } from "./search-index.server";
 import { isObjectIdHex, ownerFilter, type OwnerScope } from "./owner-scope.server";
+import { recordDeletion } from "./deletion.server";
 
 const contactSchema = new Schema(
   {
@@ -110,7 +111,9 @@ export async function replaceContact({ scope, id, input }: { scope: OwnerScope; 
 
 export async function removeContact({ scope, id }: { scope: OwnerScope; id: string }) {
   if (!isObjectIdHex(id)) return null;
-  return Contact.findOneAndDelete({ _id: id, ...ownerFilter(scope) }).lean<ContactRecord>();
+  const removed = await Contact.findOneAndDelete({ _id: id, ...ownerFilter(scope) }).lean<ContactRecord>();
+  await recordDeletion("contact", removed);
+  return removed;
 }
 
 /** Every contact of an account (the account is being deleted). */

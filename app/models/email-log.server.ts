@@ -1,7 +1,7 @@
 import { Schema, trusted, type Types } from "mongoose";
 import { defineModel } from "./define-model.server";
 import type { ListCursor } from "~/schemas/list-cursor";
-import { changedSince, inListOrder, keysetFilter, keysetSort } from "./list-filter.server";
+import { changedSince, inListOrder, keysetFilter, keysetSort } from "./keyset.server";
 import { backfillSearchIndex, backfillSearchIndexOfEveryAccount, searchIndexPlugin, tokenSearchFilter, type SearchedFields } from "./search-index.server";
 import { isObjectIdHex, ownerFilter, type OwnerScope } from "./owner-scope.server";
 import { dbNow } from "~/utils/db-clock.server";

@@ -3,6 +3,7 @@ import type { EmailTemplateInput } from "~/schemas/email";
 import { defineModel } from "./define-model.server";
 import { ownedList } from "./list-filter.server";
 import { isObjectIdHex, ownerFilter, type OwnerScope } from "./owner-scope.server";
+import { recordDeletion } from "./deletion.server";
 
 const emailTemplateSchema = new Schema(
   {
@@ -74,7 +75,9 @@ export async function replaceTemplate({ scope, id, input }: { scope: OwnerScope;
 
 export async function removeTemplate({ scope, id }: { scope: OwnerScope; id: string }) {
   if (!isObjectIdHex(id)) return null;
-  return EmailTemplate.findOneAndDelete({ _id: id, ...ownerFilter(scope) }).lean<EmailTemplateRecord>();
+  const removed = await EmailTemplate.findOneAndDelete({ _id: id, ...ownerFilter(scope) }).lean<EmailTemplateRecord>();
+  await recordDeletion("emailTemplate", removed);
+  return removed;
 }
 
 /** Every template of an account (the account is being deleted). */

@@ -3,6 +3,7 @@ import type { PackageInput } from "~/schemas/package";
 import { defineModel } from "./define-model.server";
 import { ownedList } from "./list-filter.server";
 import { isObjectIdHex, ownerFilter, type OwnerScope } from "./owner-scope.server";
+import { recordDeletion } from "./deletion.server";
 
 const packageSchema = new Schema(
   {
@@ -95,7 +96,9 @@ export async function replacePackage({ scope, id, input }: { scope: OwnerScope; 
 
 export async function removePackage({ scope, id }: { scope: OwnerScope; id: string }) {
   if (!isObjectIdHex(id)) return null;
-  return ServicePackage.findOneAndDelete({ _id: id, ...ownerFilter(scope) }).lean<PackageRecord>();
+  const removed = await ServicePackage.findOneAndDelete({ _id: id, ...ownerFilter(scope) }).lean<PackageRecord>();
+  await recordDeletion("package", removed);
+  return removed;
 }
 
 /** Every package of an account (the account is being deleted). */

@@ -38,7 +38,7 @@ export interface PricingRuleRecord extends PricingRuleInput {
   updatedAt: Date;
 }
 
-export const pricingRules = vendorOwned<PricingRuleRecord>(PricingRule);
+export const pricingRules = vendorOwned<PricingRuleRecord>(PricingRule, "pricingRule");
 
 /** Another active rule of the vendor for the same (type, severity), if any (one prices each pair). */
 export async function findActiveRuleFor({

@@ -2,9 +2,10 @@ import { Schema, trusted, type Types } from "mongoose";
 import type { TrainingFilter, TrainingItemInput } from "~/schemas/training";
 import type { ListCursor } from "~/schemas/list-cursor";
 import { defineModel } from "./define-model.server";
-import { changedSince, inListOrder, keysetFilter, keysetSort } from "./list-filter.server";
+import { changedSince, inListOrder, keysetFilter, keysetSort } from "./keyset.server";
 import { isObjectIdHex } from "./owner-scope.server";
 import { pairFilters, type DamagePair } from "./vendor-scope.server";
+import { recordDeletion } from "./deletion.server";
 
 /**
  * AI training items: curated photos of damage with their repair figures. They belong to the
@@ -117,7 +118,10 @@ export async function markTrainingItemVerified({ id, features }: { id: string; f
 
 export async function removeTrainingItem({ id }: { id: string }) {
   if (!isObjectIdHex(id)) return null;
-  return TrainingItem.findOneAndDelete({ _id: id }).select({ features: 0 }).lean<TrainingItemRecord>();
+  const removed = await TrainingItem.findOneAndDelete({ _id: id }).select({ features: 0 }).lean<TrainingItemRecord>();
+  // The platform's, not an account's: only an admin reads its deletion.
+  await recordDeletion("trainingItem", removed && { _id: removed._id });
+  return removed;
 }
 
 /** Whether any training item shows this image (an image may serve more than one item). */

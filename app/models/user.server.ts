@@ -2,6 +2,7 @@ import { jsonWithout } from "~/utils/json-shape";
 import { defineModel } from "./define-model.server";
 import mongoose, { Schema, trusted, type Types } from "mongoose";
 import { credentialCache } from "./write-cache.server";
+import { changedSince, keysetSort } from "./keyset.server";
 
 export const ROLES = ["admin", "dealer", "vendor"] as const;
 export const THEMES = ["dark", "light", "auto"] as const;
@@ -153,8 +154,9 @@ export async function everyAccountId() {
   return (await User.find().select({ _id: 1 }).lean<{ _id: Types.ObjectId }[]>()).map(({ _id }) => _id);
 }
 
-export async function listUsers() {
-  return User.find().sort({ createdAt: -1 });
+/** Every account, newest first; changed since `since`, oldest change first (a sync). */
+export async function listUsers({ since }: { since?: Date } = {}) {
+  return User.find(changedSince(since)).sort(keysetSort(undefined, since));
 }
 
 export type PublicUser = ReturnType<typeof toPublicUser>;

@@ -35,4 +35,4 @@ export interface VendorPackageRecord extends VendorPackageInput {
   updatedAt: Date;
 }
 
-export const vendorPackages = vendorOwned<VendorPackageRecord>(VendorPackage);
+export const vendorPackages = vendorOwned<VendorPackageRecord>(VendorPackage, "vendorPackage");

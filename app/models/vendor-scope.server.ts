@@ -1,5 +1,8 @@
-import type { Model } from "mongoose";
+import type { Model, Types } from "mongoose";
 import { isObjectIdHex } from "./owner-scope.server";
+import type { DeletedKind } from "~/schemas/deletions";
+import { recordDeletion } from "./deletion.server";
+import { changedSince, keysetSort } from "./keyset.server";
 
 /**
  * The queries of a vendor's documents (pricing rules, vendor packages, learning records): every one
@@ -8,11 +11,11 @@ import { isObjectIdHex } from "./owner-scope.server";
  */
 // Any model with vendorId and createdAt: the filters are built from plain fields.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function vendorOwned<T>(model: Model<any>) {
+export function vendorOwned<T extends { _id: Types.ObjectId }>(model: Model<any>, kind?: DeletedKind) {
   return {
-    /** The vendor's documents matching `filter` (plain equalities), newest first. */
-    find({ vendorId, filter = {} }: { vendorId: string; filter?: Record<string, string | boolean> }) {
-      return model.find({ ...filter, vendorId }).sort({ createdAt: -1, _id: -1 }).lean<T[]>();
+    /** The vendor's documents matching `filter` (plain equalities), newest first; changed since `since`, oldest change first. */
+    find({ vendorId, filter = {}, since }: { vendorId: string; filter?: Record<string, string | boolean>; since?: Date }) {
+      return model.find({ ...filter, vendorId, ...changedSince(since) }).sort(keysetSort(undefined, since)).lean<T[]>();
     },
     /** One document of any vendor (for admins, who act for every vendor). */
     findAny({ id }: { id: string }) {
@@ -35,9 +38,11 @@ export function vendorOwned<T>(model: Model<any>) {
         .findOneAndUpdate({ _id: id, vendorId }, update, { returnDocument: "after", runValidators: true })
         .lean<T>();
     },
-    remove({ vendorId, id }: { vendorId: string; id: string }) {
-      if (!isObjectIdHex(id)) return Promise.resolve(null);
-      return model.findOneAndDelete({ _id: id, vendorId }).lean<T>();
+    async remove({ vendorId, id }: { vendorId: string; id: string }) {
+      if (!isObjectIdHex(id)) return null;
+      const removed = await model.findOneAndDelete({ _id: id, vendorId }).lean<T>();
+      if (kind) await recordDeletion(kind, removed && { _id: removed._id, ownerId: vendorId });
+      return removed;
     },
     /** Every document of a vendor (the vendor account is being deleted). */
     async removeAllOf({ vendorId }: { vendorId: string }) {

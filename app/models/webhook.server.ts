@@ -2,6 +2,8 @@ import { Schema, trusted, type Types } from "mongoose";
 import { dbNow } from "~/utils/db-clock.server";
 import { defineModel } from "./define-model.server";
 import { isObjectIdHex } from "./owner-scope.server";
+import { recordDeletion } from "./deletion.server";
+import { changedSince, keysetSort } from "./keyset.server";
 
 /**
  * Webhooks (docs/decisions/0022): an account's endpoints, the events that happened in it, and one
@@ -173,8 +175,9 @@ export async function countEndpoints({ ownerId }: { ownerId: string }) {
   return WebhookEndpoint.countDocuments({ ownerId });
 }
 
-export async function findEndpoints({ ownerId }: { ownerId: string }) {
-  return WebhookEndpoint.find({ ownerId }).sort({ createdAt: -1, _id: -1 }).lean<WebhookEndpointRecord[]>();
+/** The owner's endpoints, newest first; changed since `since`, oldest change first (a sync). */
+export async function findEndpoints({ ownerId, since }: { ownerId: string; since?: Date }) {
+  return WebhookEndpoint.find({ ownerId, ...changedSince(since) }).sort(keysetSort(undefined, since)).lean<WebhookEndpointRecord[]>();
 }
 
 export async function findEndpoint({ ownerId, id }: { ownerId: string; id: string }) {
@@ -201,6 +204,7 @@ export async function removeEndpoint({ ownerId, id }: { ownerId: string; id: str
   if (!isObjectIdHex(id)) return false;
   const { deletedCount } = await WebhookEndpoint.deleteOne({ _id: id, ownerId });
   if (deletedCount !== 1) return false;
+  await recordDeletion("webhookEndpoint", { _id: id, ownerId });
   await WebhookDelivery.deleteMany({ ownerId, endpointId: id });
   return true;
 }

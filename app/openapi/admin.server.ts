@@ -2,8 +2,9 @@ import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { aiProviderSchema, aiProviderTestSchema } from "~/schemas/ai-provider";
 import { changeCredentialsSchema, createManagedUserSchema, createUserSchema, registrationSchema, switchRoleSchema } from "~/schemas/auth";
 import { trainingItemSchema, trainingListQuerySchema } from "~/schemas/training";
-import { ApiArea, errors, idempotencyHeader, isoDate, json, MessageBody, listPageHeaders, objectIdText, record, z } from "./registry.server";
+import { ApiArea, errors, idempotencyHeader, isoDate, json, MessageBody, listPageHeaders, objectIdText, record, z, wholeListHeaders } from "./registry.server";
 import { userSchema } from "./session.server";
+import { wholeListQuerySchema } from "~/schemas/list-query";
 
 const idParam = z.object({ id: z.string().openapi({ description: "The record's id", example: "6650c0ffee0123456789abcd" }) });
 const role = z.enum(["admin", "dealer", "vendor"]);
@@ -41,7 +42,7 @@ export function describeAdmin(registry: OpenAPIRegistry) {
   });
   area.describe({
     method: "get", path: "/api/admin/users", operationId: "listUsers", auth: "role",
-    summary: "Every account", responses: { 200: json("The accounts", z.array(User)) },
+    summary: "Every account", query: wholeListQuerySchema, responses: { 200: json("The accounts", z.array(User), { headers: wholeListHeaders }) },
   });
   area.describe({
     method: "post", path: "/api/admin/users", operationId: "createManagedUser", auth: "role",

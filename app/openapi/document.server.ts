@@ -2,6 +2,7 @@ import { OpenApiGeneratorV31, type OpenAPIRegistry } from "@asteasolutions/zod-t
 import { describeAdmin } from "./admin.server";
 import { describeAssessments } from "./assessments.server";
 import { describeContacts } from "./contacts.server";
+import { describeDeletions } from "./deletions.server";
 import { describeDescription } from "./description.server";
 import { describeEmail } from "./email.server";
 import { describeEstimateSettings } from "./estimate-settings.server";
@@ -26,6 +27,7 @@ const AREAS: ((registry: OpenAPIRegistry) => void)[] = [
   describeVendors,
   describeEstimateSettings,
   describeWebhooks,
+  describeDeletions,
   describeVin,
   describeDescription,
 ];

@@ -122,6 +122,9 @@ export const listPageHeaders = {
   },
 };
 
+/** A small list answered whole (docs/decisions/0056): its total, never a next page. */
+export const wholeListHeaders = { "X-Total-Count": listPageHeaders["X-Total-Count"] };
+
 /** One API area's routes on the shared registry. */
 export class ApiArea {
   constructor(

@@ -1,7 +1,8 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { apiTokenSchema, changePasswordSchema, loginSchema, TOKEN_LIFETIMES } from "~/schemas/auth";
 import { preferencesSchema, profileSchema } from "~/schemas/settings";
-import { ApiArea, errors, isoDate, json, MessageBody, objectIdText, record, z } from "./registry.server";
+import { ApiArea, errors, isoDate, json, MessageBody, objectIdText, record, z, wholeListHeaders } from "./registry.server";
+import { wholeListQuerySchema } from "~/schemas/list-query";
 
 /** The user object every account answer carries (never a hash or an internal key). */
 export function userSchema(area: ApiArea) {
@@ -99,7 +100,7 @@ export function describeSession(registry: OpenAPIRegistry) {
   );
   area.describe({
     method: "get", path: "/api/auth/tokens", operationId: "listApiTokens", auth: "user",
-    summary: "The caller's API tokens (never their secrets)", responses: { 200: json("The tokens", z.array(Token)) },
+    summary: "The caller's API tokens (never their secrets)", query: wholeListQuerySchema, responses: { 200: json("The tokens", z.array(Token), { headers: wholeListHeaders }) },
   });
   area.describe({
     method: "post", path: "/api/auth/tokens", operationId: "createApiToken", auth: "user",

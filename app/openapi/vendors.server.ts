@@ -1,6 +1,7 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { learningRecordSchema, pricingRuleSchema, quoteRequestSchema, vendorIdQuerySchema, vendorPackageSchema, withVendorId } from "~/schemas/vendor-pricing";
-import { ApiArea, errors, idempotencyHeader, isoDate, json, MessageBody, objectIdText, record, z } from "./registry.server";
+import { ApiArea, errors, idempotencyHeader, isoDate, json, MessageBody, objectIdText, record, z, wholeListHeaders } from "./registry.server";
+import { wholeListQuerySchema } from "~/schemas/list-query";
 
 const idParam = z.object({ id: z.string().openapi({ description: "The record's id", example: "6650c0ffee0123456789abcd" }) });
 const vendorNote = "A vendor acts on its own (`vendorId` left out); an admin names the vendor with `vendorId`; dealers are refused (403).";
@@ -67,6 +68,7 @@ export function describeVendors(registry: OpenAPIRegistry) {
   const byVendor = vendorIdQuerySchema.extend({
     vendorId: vendorIdQuerySchema.shape.vendorId.openapi({ description: "The vendor (a vendor may leave it out: its own)" }),
   });
+  const byVendorSince = byVendor.merge(wholeListQuerySchema);
 
   area.describe({
     method: "get", path: "/api/vendors", operationId: "listVendors", auth: "user",
@@ -90,7 +92,7 @@ export function describeVendors(registry: OpenAPIRegistry) {
   area.describe({
     method: "get", path: "/api/vendor-pricing-rules", operationId: "listPricingRules", auth: "user",
     summary: "A vendor's pricing rules", description: "Dealers see a vendor's active rules; vendors their own; admins any vendor's.",
-    query: byVendor, responses: { 200: json("The rules", z.array(PricingRule)), 404: notAVendor },
+    query: byVendorSince, responses: { 200: json("The rules", z.array(PricingRule), { headers: wholeListHeaders }), 404: notAVendor },
   });
   area.describe({
     method: "post", path: "/api/vendor-pricing-rules", operationId: "createPricingRule", auth: "role",
@@ -110,7 +112,7 @@ export function describeVendors(registry: OpenAPIRegistry) {
   const packageExample = { packageName: "Express dent repair", serviceTypes: ["dent"], pricingModel: "flat_rate", basePrice: 199 };
   area.describe({
     method: "get", path: "/api/vendor-packages", operationId: "listVendorPackages", auth: "role",
-    summary: "A vendor's packages", query: byVendor, responses: { 200: json("The packages", z.array(VendorPackage)), 404: notAVendor },
+    summary: "A vendor's packages", query: byVendorSince, responses: { 200: json("The packages", z.array(VendorPackage), { headers: wholeListHeaders }), 404: notAVendor },
   });
   area.describe({
     method: "post", path: "/api/vendor-packages", operationId: "createVendorPackage", auth: "role",
@@ -129,7 +131,7 @@ export function describeVendors(registry: OpenAPIRegistry) {
 
   area.describe({
     method: "get", path: "/api/ai-pricing-learning", operationId: "listLearningRecords", auth: "role",
-    summary: "A vendor's learning records", query: byVendor, responses: { 200: json("The records", z.array(LearningRecord)), 404: notAVendor },
+    summary: "A vendor's learning records", query: byVendorSince, responses: { 200: json("The records", z.array(LearningRecord), { headers: wholeListHeaders }), 404: notAVendor },
   });
   area.describe({
     method: "post", path: "/api/ai-pricing-learning", operationId: "createLearningRecord", auth: "role",

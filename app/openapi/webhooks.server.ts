@@ -10,7 +10,8 @@ import {
   webhookEnvelopeSchema,
 } from "~/schemas/webhook-events";
 import { WEBHOOK_EVENT_TYPES, webhookDeliveryQuerySchema, webhookEndpointCreateSchema, webhookEndpointUpdateSchema } from "~/schemas/webhooks";
-import { ApiArea, errors, isoDate, json, MessageBody, objectIdText, record, z } from "./registry.server";
+import { ApiArea, errors, isoDate, json, MessageBody, objectIdText, record, z, wholeListHeaders } from "./registry.server";
+import { wholeListQuerySchema } from "~/schemas/list-query";
 
 const idParam = z.object({ id: z.string().openapi({ description: "The webhook endpoint's id", example: "6650c0ffee0123456789abcd" }) });
 
@@ -55,7 +56,7 @@ export function describeWebhooks(registry: OpenAPIRegistry) {
 
   area.describe({
     method: "get", path: "/api/webhooks", operationId: "listWebhooks", auth: "user",
-    summary: "The caller's webhook endpoints (never their secrets)", responses: { 200: json("The endpoints", z.array(Endpoint)) },
+    summary: "The caller's webhook endpoints (never their secrets)", query: wholeListQuerySchema, responses: { 200: json("The endpoints", z.array(Endpoint), { headers: wholeListHeaders }) },
   });
   area.describe({
     method: "post", path: "/api/webhooks", operationId: "createWebhook", auth: "user",

@@ -3,11 +3,12 @@ import { createManagedUserSchema } from "~/schemas/auth";
 import { requireAdmin } from "~/services/auth.server";
 import { idempotentPost } from "~/services/idempotency.server";
 import { createUser, listUsers } from "~/services/users.server";
+import { wholeListAnswer, wholeListQuery } from "~/utils/list-headers.server";
 import { api, methods, parseJson } from "~/utils/http.server";
 
 export const loader = api(async ({ request }: LoaderFunctionArgs) => {
   const actor = await requireAdmin(request);
-  return json(await listUsers(actor, request));
+  return wholeListAnswer(request, await listUsers(actor, request, wholeListQuery(request)));
 });
 
 /** User Management's create (6-character passwords, role required). */

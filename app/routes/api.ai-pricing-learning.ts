@@ -3,13 +3,14 @@ import { learningRecordSchema } from "~/schemas/vendor-pricing";
 import { requireUser } from "~/services/auth.server";
 import { idempotentPost } from "~/services/idempotency.server";
 import { listLearningRecords, createLearningRecord, requireVendorWriter } from "~/services/vendors.server";
+import { wholeListAnswer, wholeListQuery } from "~/utils/list-headers.server";
 import { api, methods } from "~/utils/http.server";
 import { parseVendorBody, vendorIdFromQuery } from "~/utils/vendor-request.server";
 
 /** `?vendorId=` names the vendor (a vendor may leave it out: its own). */
 export const loader = api(async ({ request }: LoaderFunctionArgs) => {
   const actor = await requireUser(request);
-  return json(await listLearningRecords(actor, vendorIdFromQuery(request)));
+  return wholeListAnswer(request, await listLearningRecords(actor, vendorIdFromQuery(request), wholeListQuery(request)));
 });
 
 export const action = methods({

@@ -2,11 +2,12 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { apiTokenSchema } from "~/schemas/auth";
 import { createToken, listTokens } from "~/services/api-tokens.server";
 import { requireUser } from "~/services/auth.server";
+import { wholeListAnswer, wholeListQuery } from "~/utils/list-headers.server";
 import { api, methods, parseJson } from "~/utils/http.server";
 
 export const loader = api(async ({ request }: LoaderFunctionArgs) => {
   const actor = await requireUser(request);
-  return json(await listTokens(actor), { headers: { "Cache-Control": "no-store" } });
+  return wholeListAnswer(request, await listTokens(actor, wholeListQuery(request)));
 });
 
 export const action = methods({

@@ -2,12 +2,13 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { webhookEndpointCreateSchema } from "~/schemas/webhooks";
 import { requireUser } from "~/services/auth.server";
 import { createEndpoint, listEndpoints } from "~/services/webhooks.server";
+import { wholeListAnswer, wholeListQuery } from "~/utils/list-headers.server";
 import { api, methods, parseJson } from "~/utils/http.server";
 
 /** The caller's webhook endpoints (never their secrets). */
 export const loader = api(async ({ request }: LoaderFunctionArgs) => {
   const actor = await requireUser(request);
-  return json(await listEndpoints(actor), { headers: { "Cache-Control": "no-store" } });
+  return wholeListAnswer(request, await listEndpoints(actor, wholeListQuery(request)));
 });
 
 export const action = methods({

@@ -56,6 +56,14 @@ export const listQuerySchema = z.object({
 
 export type ListQuery = z.infer<typeof listQuerySchema>;
 
+/**
+ * `GET /api/<list>?updatedSince=` of a small list answered whole (webhook endpoints, API tokens, a
+ * vendor's pricing, users): no paging, the same sync (docs/decisions/0056).
+ */
+export const wholeListQuerySchema = z.object({ updatedSince });
+export type WholeListQuery = z.infer<typeof wholeListQuerySchema>;
+export const wholeListQueryInput = (url: URL) => ({ updatedSince: url.searchParams.get("updatedSince") ?? undefined });
+
 /** Reads the list parameters of a request URL (first value of each). */
 export function listQueryInput(url: URL) {
   const get = (k: string) => url.searchParams.get(k) ?? undefined;

@@ -3,6 +3,7 @@ import type { z } from "zod";
 import type { apiTokenSchema } from "~/schemas/auth";
 import type { Actor } from "./actor";
 import { Conflict, Forbidden, NotFound } from "~/utils/domain-errors";
+import type { WholeListQuery } from "~/schemas/list-query";
 
 export interface ApiTokenInfo {
   id: string;
@@ -16,8 +17,8 @@ export interface ApiTokenInfo {
 const MAX_TOKENS = 20;
 
 /** The caller's own tokens (never the secret: it is shown once, at creation). */
-export async function listTokens(actor: Actor): Promise<ApiTokenInfo[]> {
-  return (await listApiTokens({ ownerId: actor.id })).map((t) => ({
+export async function listTokens(actor: Actor, { updatedSince }: WholeListQuery = {}): Promise<ApiTokenInfo[]> {
+  return (await listApiTokens({ ownerId: actor.id, since: updatedSince })).map((t) => ({
     id: String(t._id),
     name: t.name,
     prefix: t.prefix,

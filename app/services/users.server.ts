@@ -6,6 +6,7 @@ import { removeIdempotencyKeysOf } from "~/models/idempotency-key.server";
 import { removeCustomerApprovalsOf } from "./estimate-links.server";
 import { deleteJobsOf } from "~/models/job.server";
 import { removeContactsOf } from "~/models/contact.server";
+import { recordDeletion, removeDeletionsOf } from "~/models/deletion.server";
 import { removeLogsOf } from "~/models/email-log.server";
 import { removeWebhooksOf } from "~/models/webhook.server";
 import { removeTemplatesOf } from "~/models/email-template.server";
@@ -37,6 +38,7 @@ import { commitSession, getSession, type Toast } from "./session.server";
 import { discardUploadsOf } from "./account-archive.server";
 import { deleteUploadsOf } from "./storage/draft.server";
 import { Conflict, Forbidden, Invalid, NotFound } from "~/utils/domain-errors";
+import type { WholeListQuery } from "~/schemas/list-query";
 
 const ADMIN_SETUP_LOCK = "admin-setup";
 
@@ -90,9 +92,9 @@ export async function createUser(actor: Actor, input: NewUser, request: Request)
   }
 }
 
-export async function listUsers(actor: Actor, request: Request) {
+export async function listUsers(actor: Actor, request: Request, { updatedSince }: WholeListQuery = {}) {
   if (actor.role !== "admin") throw forbidden(request);
-  return (await listUserRecords()).map(toPublicUser);
+  return (await listUserRecords({ since: updatedSince })).map(toPublicUser);
 }
 
 export async function getUserForAdmin(actor: Actor, id: string, request: Request) {
@@ -143,8 +145,11 @@ async function purgeAccount(id: string) {
     pricingRules.removeAllOf({ vendorId: id }),
     vendorPackages.removeAllOf({ vendorId: id }),
     learningRecords.removeAllOf({ vendorId: id }),
+    removeDeletionsOf({ ownerId: id }),
   ]);
-  return (await User.deleteOne({ _id: id })).deletedCount === 1;
+  if ((await User.deleteOne({ _id: id })).deletedCount !== 1) return false;
+  await recordDeletion("user", { _id: id });
+  return true;
 }
 
 /**

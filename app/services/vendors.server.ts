@@ -10,6 +10,7 @@ import type { LearningRecordInput, PricingRuleInput, QuoteRequest, VendorPackage
 import { isAdmin, type Actor } from "./actor";
 import { quote } from "./pricing-engine.server";
 import { Conflict, Forbidden, Invalid, NotFound } from "~/utils/domain-errors";
+import type { WholeListQuery } from "~/schemas/list-query";
 
 /**
  * Vendors and what they price with: pricing rules, vendor packages, learning records.
@@ -113,10 +114,10 @@ async function assertOneActiveRule(vendorId: string, input: PricingRuleInput, ex
   }
 }
 
-export async function listPricingRules(actor: Actor, vendorId: string | undefined) {
+export async function listPricingRules(actor: Actor, vendorId: string | undefined, { updatedSince }: WholeListQuery = {}) {
   const vendor = await vendorFor(actor, vendorId, "readActiveRules");
   const filter: Record<string, boolean> = actor.role === "dealer" ? { isActive: true } : {};
-  return (await pricingRules.find({ vendorId: vendor, filter })).map(documentJson);
+  return (await pricingRules.find({ vendorId: vendor, filter, since: updatedSince })).map(documentJson);
 }
 
 export async function createPricingRule(actor: Actor, vendorId: string | undefined, input: PricingRuleInput) {
@@ -161,9 +162,9 @@ export async function deletePricingRule(actor: Actor, id: string) {
 const packageNotFound = () => new NotFound("Vendor package not found");
 const PACKAGE_OPTIONAL = ["description", "basePrice", "hourlyRate", "minimumOrder"] as const;
 
-export async function listVendorPackages(actor: Actor, vendorId: string | undefined) {
+export async function listVendorPackages(actor: Actor, vendorId: string | undefined, { updatedSince }: WholeListQuery = {}) {
   const vendor = await vendorFor(actor, vendorId, "read");
-  return (await vendorPackages.find({ vendorId: vendor })).map(documentJson);
+  return (await vendorPackages.find({ vendorId: vendor, since: updatedSince })).map(documentJson);
 }
 
 export async function createVendorPackage(actor: Actor, vendorId: string | undefined, input: VendorPackageInput) {
@@ -203,9 +204,9 @@ export async function deleteVendorPackage(actor: Actor, id: string) {
 
 const recordNotFound = () => new NotFound("Learning record not found");
 
-export async function listLearningRecords(actor: Actor, vendorId: string | undefined) {
+export async function listLearningRecords(actor: Actor, vendorId: string | undefined, { updatedSince }: WholeListQuery = {}) {
   const vendor = await vendorFor(actor, vendorId, "read");
-  return (await learningRecords.find({ vendorId: vendor })).map(documentJson);
+  return (await learningRecords.find({ vendorId: vendor, since: updatedSince })).map(documentJson);
 }
 
 /**

@@ -33,6 +33,7 @@ import type { Actor } from "./actor";
 import { open, seal } from "./secret-box.server";
 import { Conflict, Invalid, NotFound } from "~/utils/domain-errors";
 import { log } from "~/utils/log.server";
+import type { WholeListQuery } from "~/schemas/list-query";
 
 /**
  * Webhooks (docs/decisions/0022): an account's endpoints and the one way events enter the queue,
@@ -233,8 +234,8 @@ async function assertUrlAllowed(url: string) {
   }
 }
 
-export async function listEndpoints(actor: Actor) {
-  return (await findEndpoints({ ownerId: actor.id })).map(endpointJson);
+export async function listEndpoints(actor: Actor, { updatedSince }: WholeListQuery = {}) {
+  return (await findEndpoints({ ownerId: actor.id, since: updatedSince })).map(endpointJson);
 }
 
 export async function getEndpoint(actor: Actor, id: string) {
