@@ -162,7 +162,9 @@ const SEARCHED: SearchedFields = { fields: ["title", "vehicleMake", "vehicleMode
 searchIndexPlugin(assessmentSchema, SEARCHED, { supersededBy: 1, createdAt: -1, _id: -1 });
 // Total Value: the sum of an owner's latest estimated costs from index entries alone.
 assessmentSchema.index({ ownerId: 1, supersededBy: 1, estimatedCost: 1 });
-// Sent Today: a count on index entries alone (owner, latest and status equalities, then a range of updatedAt).
+// Sent Today: a count on index entries (owner, latest and status equalities, then a range of sentAt,
+// or of updatedAt for an estimate sent before sentAt was kept).
+assessmentSchema.index({ ownerId: 1, supersededBy: 1, status: 1, sentAt: 1 });
 assessmentSchema.index({ ownerId: 1, supersededBy: 1, status: 1, updatedAt: 1 });
 // A sync's read: the latest versions in the order of changes (docs/decisions/0052).
 assessmentSchema.index({ ownerId: 1, supersededBy: 1, updatedAt: 1, _id: 1 });
@@ -572,26 +574,30 @@ export async function setPhotoPrints(id: Types.ObjectId, photoHashes: Assessment
 }
 
 /**
- * Copies a customer's decision onto the version decided on (set once: a version already holding
- * one keeps it). The status and updatedAt stay as they were (Sent Today reads updatedAt).
- */
-/**
  * Puts the customer's decision on the version, only if it is still the current one (no
  * `supersededBy`) and undecided: one conditional write, so a decision and a supplement's mark of
  * the same document are ordered by the database (docs/decisions/0035). False: superseded or decided.
+ * Its updatedAt moves, so a sync sees the decision (Sent Today reads sentAt, docs/decisions/0056).
  */
-export async function claimCustomerDecision({ ownerId, id, decision }: { ownerId: Types.ObjectId; id: Types.ObjectId; decision: NonNullable<AssessmentRecord["customerDecision"]> }) {
+export async function claimCustomerDecision({
+  ownerId,
+  record,
+  decision,
+}: {
+  ownerId: Types.ObjectId;
+  record: Pick<AssessmentRecord, "_id" | "status" | "sentAt" | "updatedAt">;
+  decision: NonNullable<AssessmentRecord["customerDecision"]>;
+}) {
   const { modifiedCount } = await Assessment.updateOne(
-    { _id: id, ownerId, ...LATEST_VERSION, customerDecision: null },
-    { $set: { customerDecision: decision } },
-    { timestamps: false },
+    { _id: record._id, ownerId, ...LATEST_VERSION, customerDecision: null },
+    { $set: { customerDecision: decision, ...keptSentDay(record) } },
   );
   return modifiedCount === 1;
 }
 
 /** Undoes a claim whose decision record could not be written (the claim names its decision). */
 export async function releaseCustomerDecision({ ownerId, id, decisionId }: { ownerId: Types.ObjectId; id: Types.ObjectId; decisionId: Types.ObjectId }) {
-  await Assessment.updateOne({ _id: id, ownerId, "customerDecision.decisionId": decisionId }, { $unset: { customerDecision: 1 } }, { timestamps: false });
+  await Assessment.updateOne({ _id: id, ownerId, "customerDecision.decisionId": decisionId }, { $unset: { customerDecision: 1 } });
 }
 
 /** The current version of the estimate a version belongs to (following `supersededBy`; a chain is short). */
@@ -631,12 +637,30 @@ export async function assessmentTitles({ scope, ids }: { scope: OwnerScope; ids:
   return new Map(found.map((a) => [String(a._id), a.title]));
 }
 
+/**
+ * The version a deleted one had replaced is the latest again: back in the lists, a change a sync sees.
+ */
+async function restoreReplaced(removed: AssessmentRecord) {
+  const replaced = await Assessment.find({ ownerId: removed.ownerId, supersededBy: removed._id }).select({ status: 1, sentAt: 1, updatedAt: 1 }).lean<Pick<AssessmentRecord, "_id" | "status" | "sentAt" | "updatedAt">[]>();
+  for (const doc of replaced) {
+    const kept = keptSentDay(doc);
+    await Assessment.updateOne({ _id: doc._id, supersededBy: removed._id }, { $unset: { supersededBy: 1 }, ...(kept.sentAt ? { $set: kept } : {}) });
+  }
+}
+
+/**
+ * An estimate sent before `sentAt` was kept is counted in Sent Today on the day of its last update:
+ * a write that moves updatedAt (a decision, a restore) gives it that day as its sentAt first.
+ */
+const keptSentDay = (record: Pick<AssessmentRecord, "status" | "sentAt" | "updatedAt">): { sentAt?: Date } =>
+  record.status === "sent" && !record.sentAt ? { sentAt: record.updatedAt } : {};
+
 /** Deletes one version; the version it had replaced is the latest again. */
 export async function removeAssessment({ scope, id }: { scope: OwnerScope; id: string }) {
   if (!isObjectIdHex(id)) return null;
   const removed = await Assessment.findOneAndDelete({ _id: id, ...ownerFilter(scope) }).lean<AssessmentRecord>();
   await recordDeletion("assessment", removed);
-  if (removed) await Assessment.updateMany({ ownerId: removed.ownerId, supersededBy: removed._id }, { $unset: { supersededBy: 1 } }, { timestamps: false });
+  if (removed) await restoreReplaced(removed);
   return removed;
 }
 

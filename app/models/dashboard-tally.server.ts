@@ -22,6 +22,7 @@ export const TALLY_FIELDS = {
   aiEstimatedCost: 1,
   supersededBy: 1,
   customerDecision: 1,
+  sentAt: 1,
   updatedAt: 1,
   revision: 1,
   tally: 1,
@@ -35,6 +36,8 @@ export interface TalliedFields {
   aiEstimatedCost?: number | null;
   supersededBy?: Types.ObjectId | null;
   customerDecision?: { decision: "approved" | "declined" } | null;
+  /** When it was emailed (absent on estimates sent before it was kept: their last update). */
+  sentAt?: Date | null;
   updatedAt?: Date;
   revision?: number;
   /** What the document adds to its owner's counters now; absent: nothing yet (never settled). */
@@ -49,7 +52,7 @@ export interface Contribution {
   revenue: number;
   compared: number;
   within: number;
-  /** Sent Today: the server-local day (YYYY-MM-DD) of a sent estimate's last update. */
+  /** Sent Today: the server-local day (YYYY-MM-DD) a sent estimate was sent. */
   sent: Record<string, number>;
 }
 
@@ -74,7 +77,8 @@ export function localDay(at: Date) {
  *   whatever its status (docs/decisions/0019);
  * - AI Accuracy: reviewed or sent with both an AI and a final cost is compared; within when the final
  *   cost is within 15 % of the AI's (in hundredths, with a hair of slack, as the recount does);
- * - Sent Today: sent, on the day of its last update.
+ * - Sent Today: sent, on the day it was sent (`sentAt`; its last update for one sent before that was
+ *   kept): a customer's decision or any later change of the record does not move it.
  */
 export function tallyOf(doc: Omit<TalliedFields, "_id" | "ownerId" | "revision" | "tally">): string {
   if (doc.supersededBy) return "-";
@@ -85,7 +89,8 @@ export function tallyOf(doc: Omit<TalliedFields, "_id" | "ownerId" | "revision" 
   const within =
     compared &&
     Math.abs(doc.estimatedCost! - doc.aiEstimatedCost!) * 100 <= doc.aiEstimatedCost! * AI_ACCURACY_TOLERANCE * 100 + 1e-6;
-  const day = doc.status === "sent" && doc.updatedAt ? localDay(new Date(doc.updatedAt)) : "";
+  const sentAt = doc.sentAt ?? doc.updatedAt;
+  const day = doc.status === "sent" && sentAt ? localDay(new Date(sentAt)) : "";
   return [doc.status, value, revenue, compared ? 1 : 0, within ? 1 : 0, day].join("|");
 }
 

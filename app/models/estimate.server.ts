@@ -23,9 +23,15 @@ export async function sumEstimatedCosts({ scope }: { scope: OwnerScope }) {
   return Math.round((row?.total ?? 0) * 100) / 100;
 }
 
-/** How many of the scope's assessments are sent and were last updated at or after `since`. */
-export function countSentSince({ scope, since }: { scope: OwnerScope; since: Date }) {
-  return Assessment.countDocuments({ ...ownerFilter(scope), ...LATEST_VERSION, status: "sent", updatedAt: trusted({ $gte: since }) });
+/** How many of the scope's assessments are sent and were sent at or after `since` (as tallyOf says). */
+export async function countSentSince({ scope, since }: { scope: OwnerScope; since: Date }) {
+  const sent = { ...ownerFilter(scope), ...LATEST_VERSION, status: "sent" as const };
+  // Two counts on index entries rather than one `$or`, which the embedded engine answers by a scan.
+  const [kept, before] = await Promise.all([
+    Assessment.countDocuments({ ...sent, sentAt: trusted({ $gte: since }) }),
+    Assessment.countDocuments({ ...sent, sentAt: null, updatedAt: trusted({ $gte: since }) }),
+  ]);
+  return kept + before;
 }
 
 export interface EstimateChange {
@@ -124,7 +130,8 @@ export async function insertSupplement({
       }),
     ],
   });
-  // The sent version stays as it was sent: its updatedAt too (Sent Today reads it).
+  // The sent version stays as it was sent, its updatedAt too: it leaves the lists (its supplement
+  // arrives in a sync and names it among its earlier versions).
   const { modifiedCount } = await Assessment.updateOne(
     { _id: sent._id, ...LATEST_VERSION, ...(readAt === undefined ? {} : atRevision([readAt])) },
     { $set: { supersededBy: doc._id } },

@@ -7,8 +7,9 @@ import { client } from "../../tests/accounts";
 import { type RunningApp } from "../../tests/app-server";
 import { startTenancyApp } from "../../tests/signed-in-app";
 
-// Issue 42 item 6 (docs/decisions/0056): a sync learns what was deleted (GET /api/deletions), and the
-// small lists answered whole sync too (`updatedSince`, `X-Total-Count`).
+// Issue 42 item 6 (docs/decisions/0056): a sync learns what was deleted (GET /api/deletions), the
+// small lists answered whole sync too (`updatedSince`, `X-Total-Count`), and a customer's decision
+// reaches a sync without moving the estimate's day in Sent Today.
 let app: RunningApp;
 type Client = ReturnType<typeof client>;
 let dealer: Client;
@@ -153,5 +154,37 @@ describe("the small lists answered whole sync too", () => {
       expect(bad.status, path).toBe(400);
       expect(bad.json.errors.updatedSince, path).toBe(UPDATED_SINCE_INVALID);
     }
+  });
+});
+
+describe("a customer's decision reaches a sync", () => {
+  it("moves the estimate's updatedAt, and Sent Today still counts it on the day it was sent", async () => {
+    const yesterday = new Date(Date.now() - 36 * 3600_000);
+    const estimate = await Assessment.create({
+      ownerId: dealerId, title: "Decided estimate", mediaUrls: [], status: "sent", sentAt: yesterday, estimatedCost: 120,
+      lineItems: [{ damageType: "dent", severity: "minor", location: "left", priced: true, totalCents: 12000 }],
+    });
+    const id = String(estimate._id);
+    // Last changed yesterday too: today's figures do not count it.
+    await Assessment.updateOne({ _id: id }, { $set: { updatedAt: yesterday } }, { timestamps: false });
+    const summary = async () => (await dealer.get("/estimates?_data=routes%2F_app.estimates")).json.summary.sentToday as number;
+    const sentToday = await summary();
+    const link = await dealer.post(`/api/assessments/${id}/links`);
+    expect(link.status, link.text).toBe(201);
+    const mark = new Date().toISOString();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const decided = await fetch(`${app.url}/e/${link.json.token}`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: app.url },
+      body: new URLSearchParams({ intent: "approve", signatureName: "Jane Doe", termsAccepted: "on" }).toString(),
+    });
+    expect(decided.status).toBeLessThan(400);
+
+    const synced = await dealer.get(`/api/assessments?${since(mark)}`);
+    expect(synced.status).toBe(200);
+    const found = synced.json.find((a: { id: string }) => a.id === id);
+    expect(found?.customerDecision?.decision).toBe("approved");
+    expect(await summary()).toBe(sentToday);
   });
 });

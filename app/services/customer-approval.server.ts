@@ -214,7 +214,7 @@ export async function recordCustomerDecision(
   // The claim on the version is the decision's moment: written only while the version is still the
   // current one and undecided, in one conditional write, so a supplement marking it replaced at the
   // same instant is either before (410 here) or after (the decision stands), never both.
-  const claimed = await claimCustomerDecision({ ownerId: link.ownerId, id: estimate._id, decision: { decision: input.decision, decidedAt, decisionId } });
+  const claimed = await claimCustomerDecision({ ownerId: link.ownerId, record: estimate, decision: { decision: input.decision, decidedAt, decisionId } });
   if (!claimed) throw await refusal(link.ownerId, estimate._id);
   const decision = await insertDecision({
     _id: decisionId,
