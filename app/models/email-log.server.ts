@@ -64,6 +64,16 @@ const emailLogSchema = new Schema(
     /** Delivered to the local mail drop (outbox/ in object storage) because no mail server is configured. */
     localDrop: { type: Boolean, default: false },
     sentAt: { type: Date },
+    /**
+     * How the dealer settled an `unknown` email (docs/decisions/0054): sent again (`resent`, the new
+     * entry's id) or confirmed arrived (`delivered`, the entry turns `sent`). Who and when.
+     */
+    settlement: {
+      type: new Schema(
+        { action: { type: String, enum: ["resent", "delivered"], required: true }, by: { type: Schema.Types.ObjectId }, at: { type: Date, required: true }, resentAs: { type: Schema.Types.ObjectId } },
+        { _id: false },
+      ),
+    },
   },
   { timestamps: true },
 );
@@ -120,8 +130,16 @@ export interface EmailLogRecord {
   lastError?: string;
   localDrop: boolean;
   sentAt?: Date;
+  settlement?: EmailSettlement;
   createdAt: Date;
   updatedAt: Date;
+}
+
+export interface EmailSettlement {
+  action: "resent" | "delivered";
+  by?: Types.ObjectId;
+  at: Date;
+  resentAs?: Types.ObjectId;
 }
 
 /** The list leaves out the message itself (a page of logs is cards, not bodies). */
@@ -243,6 +261,34 @@ export async function recordAccepted({ claim, response, localDrop }: { claim: De
     { returnDocument: "after" },
   ).lean<EmailLogRecord>();
   return result;
+}
+
+/**
+ * An acceptance the worker held while the database was away (docs/decisions/0054): sent (or saved),
+ * with the server's reply, when this worker's attempt is still `sending` — or was settled `unknown`
+ * by another instance's recovery meanwhile, and the dealer did not settle it yet. Null otherwise
+ * (written already, or no longer this attempt's), so it is written once.
+ */
+export async function recordHeldAccepted({ claim, response, localDrop, at }: { claim: DeliveryClaim; response?: string; localDrop: boolean; at: Date }) {
+  return EmailLog.findOneAndUpdate(
+    {
+      _id: claim.id,
+      workerId: claim.workerId,
+      status: trusted({ $in: ["pending", "unknown"] }),
+      [`attempts.${claim.attempt}.outcome`]: trusted({ $in: ["sending", "unknown"] }),
+      settlement: trusted({ $exists: false }),
+    },
+    {
+      $set: {
+        ...finishAttempt(claim, "accepted", { response }),
+        inFlight: false,
+        localDrop,
+        ...(localDrop ? { status: "saved" } : { status: "sent", sentAt: at }),
+      },
+      $unset: { leaseUntil: 1, nextAttemptAt: 1, lastError: 1, [`attempts.${claim.attempt}.error`]: 1 },
+    },
+    { returnDocument: "after" },
+  ).lean<EmailLogRecord>();
 }
 
 /** A refused attempt: pending again at `retryAt`, or failed for good without one. */
