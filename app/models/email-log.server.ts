@@ -364,6 +364,35 @@ export async function settleAbandoned({
   ).lean<EmailLogRecord>();
 }
 
+/** Unknown and not settled by the dealer: what the Email Center and the dashboard ask about (docs/decisions/0054). */
+const unsettledUnknown = (scope: OwnerScope) => ({ ...ownerFilter(scope), status: "unknown" as const, settlement: trusted({ $exists: false }) });
+
+export const countUnsettledUnknown = ({ scope }: { scope: OwnerScope }) => EmailLog.countDocuments(unsettledUnknown(scope));
+
+/** The newest unknown emails to settle, without their messages. */
+export const findUnsettledUnknown = ({ scope, limit }: { scope: OwnerScope; limit: number }) =>
+  EmailLog.find(unsettledUnknown(scope)).select(LIST_FIELDS).sort({ createdAt: -1, _id: -1 }).limit(limit).lean<EmailLogRecord[]>();
+
+/**
+ * Settles an unknown email, if it still is one and nobody settled it: `resent` (the new entry's id in
+ * the settlement) or `delivered` (the dealer confirmed it arrived: `sent`, at its attempt's time).
+ * Null when it was not (settled meanwhile, written sent by the worker that held it, another account's).
+ */
+export async function settleUnknownLog({ scope, id, settlement }: { scope: OwnerScope; id: string; settlement: EmailSettlement }) {
+  if (!isObjectIdHex(id)) return null;
+  const log = await EmailLog.findOne({ _id: id, ...unsettledUnknown(scope) }).select({ attempts: 1 }).lean<Pick<EmailLogRecord, "attempts">>();
+  if (!log) return null;
+  const delivered = settlement.action === "delivered";
+  return EmailLog.findOneAndUpdate(
+    { _id: id, ...unsettledUnknown(scope) },
+    {
+      $set: { settlement, ...(delivered ? { status: "sent", sentAt: log.attempts.at(-1)?.at ?? settlement.at } : {}) },
+      ...(delivered ? { $unset: { lastError: 1 } } : {}),
+    },
+    { returnDocument: "after" },
+  ).lean<EmailLogRecord>();
+}
+
 /** Every log of an account (the account is being deleted). */
 export async function removeLogsOf({ ownerId }: { ownerId: string }) {
   await EmailLog.deleteMany({ ownerId });

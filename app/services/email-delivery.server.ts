@@ -164,7 +164,7 @@ interface AcceptedOutcome {
 }
 
 /** After the record says sent: the assessment and the webhook (both keyed: doing them twice does nothing). */
-async function afterAccepted(sent: EmailLogRecord | null) {
+export async function afterAccepted(sent: EmailLogRecord | null) {
   if (!sent) return;
   await markAssessmentSent(sent);
   if (sent.status === "sent") await emitEmailEvent(sent, "email.delivered");
