@@ -124,6 +124,8 @@ export const routes: readonly RouteEntry[] = [
   { file: "api.deletions.ts", kind: "api", path: "/api/deletions", methods: { GET: SIGNED_IN } },
   { file: "api.email-logs.ts", kind: "api", path: "/api/email-logs", methods: { GET: SIGNED_IN } },
   { file: "api.email-logs.$id.ts", kind: "api", path: "/api/email-logs/:id", methods: { GET: SIGNED_IN }, owned: "emailLog" },
+  { file: "api.email-logs.$id.resend.ts", kind: "api", path: "/api/email-logs/:id/resend", methods: { POST: SIGNED_IN }, owned: "emailLog" },
+  { file: "api.email-logs.$id.mark-delivered.ts", kind: "api", path: "/api/email-logs/:id/mark-delivered", methods: { POST: SIGNED_IN }, owned: "emailLog" },
   { file: "api.email.[test].ts", kind: "api", path: "/api/email/test", methods: { GET: SIGNED_IN } },
   { file: "api.email.settings.ts", kind: "api", path: "/api/email/settings", methods: { GET: SIGNED_IN, PUT: SIGNED_IN } },
 

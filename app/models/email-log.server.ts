@@ -64,6 +64,16 @@ const emailLogSchema = new Schema(
     /** Delivered to the local mail drop (outbox/ in object storage) because no mail server is configured. */
     localDrop: { type: Boolean, default: false },
     sentAt: { type: Date },
+    /**
+     * How the dealer settled an `unknown` email (docs/decisions/0054): sent again (`resent`, the new
+     * entry's id) or confirmed arrived (`delivered`, the entry turns `sent`). Who and when.
+     */
+    settlement: {
+      type: new Schema(
+        { action: { type: String, enum: ["resent", "delivered"], required: true }, by: { type: Schema.Types.ObjectId }, at: { type: Date, required: true }, resentAs: { type: Schema.Types.ObjectId } },
+        { _id: false },
+      ),
+    },
   },
   { timestamps: true },
 );
@@ -120,8 +130,16 @@ export interface EmailLogRecord {
   lastError?: string;
   localDrop: boolean;
   sentAt?: Date;
+  settlement?: EmailSettlement;
   createdAt: Date;
   updatedAt: Date;
+}
+
+export interface EmailSettlement {
+  action: "resent" | "delivered";
+  by?: Types.ObjectId;
+  at: Date;
+  resentAs?: Types.ObjectId;
 }
 
 /** The list leaves out the message itself (a page of logs is cards, not bodies). */
@@ -245,6 +263,34 @@ export async function recordAccepted({ claim, response, localDrop }: { claim: De
   return result;
 }
 
+/**
+ * An acceptance the worker held while the database was away (docs/decisions/0054): sent (or saved),
+ * with the server's reply, when this worker's attempt is still `sending` — or was settled `unknown`
+ * by another instance's recovery meanwhile, and the dealer did not settle it yet. Null otherwise
+ * (written already, or no longer this attempt's), so it is written once.
+ */
+export async function recordHeldAccepted({ claim, response, localDrop, at }: { claim: DeliveryClaim; response?: string; localDrop: boolean; at: Date }) {
+  return EmailLog.findOneAndUpdate(
+    {
+      _id: claim.id,
+      workerId: claim.workerId,
+      status: trusted({ $in: ["pending", "unknown"] }),
+      [`attempts.${claim.attempt}.outcome`]: trusted({ $in: ["sending", "unknown"] }),
+      settlement: trusted({ $exists: false }),
+    },
+    {
+      $set: {
+        ...finishAttempt(claim, "accepted", { response }),
+        inFlight: false,
+        localDrop,
+        ...(localDrop ? { status: "saved" } : { status: "sent", sentAt: at }),
+      },
+      $unset: { leaseUntil: 1, nextAttemptAt: 1, lastError: 1, [`attempts.${claim.attempt}.error`]: 1 },
+    },
+    { returnDocument: "after" },
+  ).lean<EmailLogRecord>();
+}
+
 /** A refused attempt: pending again at `retryAt`, or failed for good without one. */
 export async function recordFailed({ claim, error, response, retryAt }: { claim: DeliveryClaim; error: string; response?: string; retryAt: Date | null }) {
   return EmailLog.findOneAndUpdate(
@@ -313,6 +359,35 @@ export async function settleAbandoned({
         ...(outcome === "unknown" ? { lastError: note } : {}),
       },
       $unset: { leaseUntil: 1, ...(outcome === "failed" ? {} : { nextAttemptAt: 1 }) },
+    },
+    { returnDocument: "after" },
+  ).lean<EmailLogRecord>();
+}
+
+/** Unknown and not settled by the dealer: what the Email Center and the dashboard ask about (docs/decisions/0054). */
+const unsettledUnknown = (scope: OwnerScope) => ({ ...ownerFilter(scope), status: "unknown" as const, settlement: trusted({ $exists: false }) });
+
+export const countUnsettledUnknown = ({ scope }: { scope: OwnerScope }) => EmailLog.countDocuments(unsettledUnknown(scope));
+
+/** The newest unknown emails to settle, without their messages. */
+export const findUnsettledUnknown = ({ scope, limit }: { scope: OwnerScope; limit: number }) =>
+  EmailLog.find(unsettledUnknown(scope)).select(LIST_FIELDS).sort({ createdAt: -1, _id: -1 }).limit(limit).lean<EmailLogRecord[]>();
+
+/**
+ * Settles an unknown email, if it still is one and nobody settled it: `resent` (the new entry's id in
+ * the settlement) or `delivered` (the dealer confirmed it arrived: `sent`, at its attempt's time).
+ * Null when it was not (settled meanwhile, written sent by the worker that held it, another account's).
+ */
+export async function settleUnknownLog({ scope, id, settlement }: { scope: OwnerScope; id: string; settlement: EmailSettlement }) {
+  if (!isObjectIdHex(id)) return null;
+  const log = await EmailLog.findOne({ _id: id, ...unsettledUnknown(scope) }).select({ attempts: 1 }).lean<Pick<EmailLogRecord, "attempts">>();
+  if (!log) return null;
+  const delivered = settlement.action === "delivered";
+  return EmailLog.findOneAndUpdate(
+    { _id: id, ...unsettledUnknown(scope) },
+    {
+      $set: { settlement, ...(delivered ? { status: "sent", sentAt: log.attempts.at(-1)?.at ?? settlement.at } : {}) },
+      ...(delivered ? { $unset: { lastError: 1 } } : {}),
     },
     { returnDocument: "after" },
   ).lean<EmailLogRecord>();

@@ -1,5 +1,5 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
-import { emailTemplateSchema, mailServerSchema, templatePreviewSchema } from "~/schemas/email";
+import { emailTemplateSchema, mailServerSchema, settleEmailSchema, templatePreviewSchema } from "~/schemas/email";
 import { listQuerySchema } from "~/schemas/list-query";
 import { ApiArea, errors, idempotencyHeader, isoDate, json, MessageBody, listPageHeaders, objectIdText, ownerField, record, z } from "./registry.server";
 
@@ -43,6 +43,14 @@ export function describeEmail(registry: OpenAPIRegistry) {
       nextAttemptAt: isoDate.nullable(),
       attempts: z.array(record({ at: isoDate, finishedAt: isoDate.nullable(), outcome: z.string(), error: z.string().nullable(), response: z.string().nullable() })),
       sentAt: isoDate.nullable(),
+      settlement: record({
+        action: z.enum(["resent", "delivered"]),
+        at: isoDate,
+        byId: z.string().nullable(),
+        resentAs: z.string().nullable().openapi({ description: "The new entry that sent it again" }),
+      })
+        .nullable()
+        .openapi({ description: "How the account settled an email whose delivery was unknown; null until then" }),
       createdAt: isoDate,
       updatedAt: isoDate,
     }),
@@ -105,6 +113,22 @@ export function describeEmail(registry: OpenAPIRegistry) {
     method: "get", path: "/api/email-logs/{id}", operationId: "getEmailLog", auth: "user", params: idParam,
     summary: "One log entry with its rendered message",
     responses: { 200: json("The entry", EmailLog.extend({ html: z.string(), text: z.string() })) },
+  });
+  const unknownOnly = "Only for an email whose delivery is `unknown` (the app stopped, or the connection broke, after the message left and before the mail server confirmed it): never resent by itself. Another account's id is a 404; one that is not unknown a 409; a body other than none or `{}` a 400, and nothing changes.";
+  area.describe({
+    method: "post", path: "/api/email-logs/{id}/resend", operationId: "resendEmail", auth: "user", params: idParam,
+    summary: "Send an email of unknown delivery again",
+    description: `${unknownOnly} Queues the same message as a new entry (202) and records on this one who resent it, when, and the new entry's id (\`settlement\`). Asked again, the same new entry.`,
+    body: settleEmailSchema,
+    responses: { 202: json("The new entry, pending", EmailLog), 409: errors[409] },
+    links: { 202: { GetEmailLogById: { operationId: "getEmailLog", parameters: { id: "$response.body#/id" } } } },
+  });
+  area.describe({
+    method: "post", path: "/api/email-logs/{id}/mark-delivered", operationId: "markEmailDelivered", auth: "user", params: idParam,
+    summary: "Confirm an email of unknown delivery arrived",
+    description: `${unknownOnly} The entry turns \`sent\` (its estimate too, as when the server confirms), with who confirmed it and when (\`settlement\`). Asked again, the entry as it is.`,
+    body: settleEmailSchema,
+    responses: { 200: json("The entry, sent", EmailLog), 409: errors[409] },
   });
   const MailServer = area.schema(
     "MailServerSettings",

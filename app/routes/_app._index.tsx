@@ -6,6 +6,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { DashboardStatCards, RecentAssessments, WorkflowBoard } from "~/components/dashboard/AssessmentPanels";
 import { CustomerDecisions } from "~/components/dashboard/CustomerDecisions";
+import { UnknownEmails } from "~/components/email/UnknownEmailActions";
 import { ActivePackages, AiInsights, QuickActions, VendorPricing } from "~/components/dashboard/InfoPanels";
 import { RolePreviewCard } from "~/components/RolePreview";
 import { DraftNotice } from "~/components/upload/DraftNotice";
@@ -30,7 +31,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function Dashboard() {
   const t = useT();
-  const { stats, board, packages, rates, draftFiles, decisions } = useLoaderData<typeof loader>();
+  const { stats, board, packages, rates, draftFiles, decisions, unknownEmails } = useLoaderData<typeof loader>();
   const user = useRouteLoaderData<typeof appLoader>("routes/_app")?.user;
   return (
     <Stack>
@@ -44,6 +45,7 @@ export default function Dashboard() {
       <Grid>
         <Grid.Col span={{ base: 12, md: 8 }}>
           <Stack>
+            {unknownEmails.count > 0 && <UnknownEmails count={unknownEmails.count} logs={unknownEmails.logs} />}
             {decisions.length > 0 && <CustomerDecisions decisions={decisions} />}
             <RecentAssessments assessments={stats.recentAssessments} />
           </Stack>

@@ -194,3 +194,10 @@ export const EMAIL_TOASTS = {
   connectionError: { title: "Error", message: "Could not test email connection.", color: "red" },
 } as const;
 
+
+/**
+ * Settling an email whose delivery is unknown (docs/decisions/0054): the API takes no fields (an
+ * empty body or `{}`; anything else is a 400 and changes nothing); the screens post the email's id.
+ */
+export const settleEmailSchema = z.object({}).strict();
+export const settleEmailFormSchema = z.object({ id: objectId("Email not found") });

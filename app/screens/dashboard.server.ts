@@ -16,7 +16,9 @@ import { wizardDraft } from "~/services/storage/draft.server";
 import { vendorLabourRates } from "~/services/vendors.server";
 import { hasForbiddenFieldName } from "~/utils/forms.server";
 import { screenAnswer } from "~/utils/http.server";
+import { unknownEmails } from "~/services/email-settle.server";
 import { sendEstimateFromScreen } from "./send-estimate.server";
+import { settleEmailFromScreen } from "./settle-email.server";
 
 /** Items listed under a workflow column (the count covers them all). */
 const BOARD_ITEMS = 3;
@@ -24,7 +26,7 @@ const PANEL_ROWS = 3;
 
 /** Everything the dashboard shows, each figure from the database. */
 export async function dashboardData(actor: Actor) {
-  const [stats, upload, review, complete, packages, rates, draft, decisions] = await Promise.all([
+  const [stats, upload, review, complete, packages, rates, draft, decisions, unknown] = await Promise.all([
     dashboardStats(actor),
     listAssessments(actor, { status: "uploaded", limit: BOARD_ITEMS }),
     listAssessments(actor, { status: "completed", limit: BOARD_ITEMS }),
@@ -33,9 +35,10 @@ export async function dashboardData(actor: Actor) {
     vendorLabourRates(PANEL_ROWS),
     wizardDraft(actor),
     recentCustomerDecisions(actor),
+    unknownEmails(actor),
   ]);
   // Files uploaded (Upload Media, or a wizard run left behind) and waiting for an assessment.
-  return { stats, board: { upload, review, complete }, packages, rates, draftFiles: draft.length, decisions };
+  return { stats, board: { upload, review, complete }, packages, rates, draftFiles: draft.length, decisions, unknownEmails: unknown };
 }
 
 /** Runs a board action and comes back to the dashboard with its toast; a refusal (e.g. already approved) as an error toast. */
@@ -49,7 +52,7 @@ async function boardAction(request: Request, run: () => Promise<{ title: string;
   }
 }
 
-/** The dashboard's form posts: `intent` = switch-role | approve | reject | send. */
+/** The dashboard's form posts: `intent` = switch-role | approve | reject | send | resend-email | mark-delivered. */
 export async function dashboardAction(actor: Actor, request: Request) {
   const form = await request.formData();
   const id = String(form.get("id") ?? "");
@@ -80,6 +83,9 @@ export async function dashboardAction(actor: Actor, request: Request) {
       });
     case "send":
       return sendEstimateFromScreen(actor, request, id, "/");
+    case "resend-email":
+    case "mark-delivered":
+      return settleEmailFromScreen(actor, request, form, "/");
     default:
       return redirect("/");
   }

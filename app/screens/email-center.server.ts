@@ -24,6 +24,7 @@ import { EMAIL_LIST_PARAMS, readEmailDialog, readEmailTab } from "~/utils/email-
 import { jsonError, screenAnswer } from "~/utils/http.server";
 import { listReturnTo, nullIfNotFound, readListPosition, readListUrl, writeAndReturn } from "./list-screen.server";
 import { confirmOrSend } from "./send-estimate.server";
+import { settleEmailFromScreen } from "./settle-email.server";
 
 /** Cards per page of either tab. */
 export const EMAIL_PAGE_SIZE = 24;
@@ -120,7 +121,8 @@ async function previewAction(input: EmailTemplateInput, actor: Actor) {
 }
 
 /**
- * The form posts of /email: `intent` = create-template | update-template | delete | copy | send;
+ * The form posts of /email: `intent` = create-template | update-template | delete | copy | send |
+ * resend-email | mark-delivered (an email of unknown delivery);
  * a template form with `preview` set renders the preview instead of saving (JavaScript off).
  */
 export async function emailCenterAction(actor: Actor, request: Request) {
@@ -170,6 +172,9 @@ export async function emailCenterAction(actor: Actor, request: Request) {
     case "send":
       // Compose's first submit shows the confirm step in the dialog; its second sends (issue 40 item 3).
       return confirmOrSend(actor, request, form, "/email?tab=logs");
+    case "resend-email":
+    case "mark-delivered":
+      return settleEmailFromScreen(actor, request, form, back);
     default:
       throw jsonError(400, "Unknown action");
   }

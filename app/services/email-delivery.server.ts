@@ -2,13 +2,26 @@ import { Readable } from "node:stream";
 import MailComposer from "nodemailer/lib/mail-composer";
 import type Mail from "nodemailer/lib/mailer";
 import { transitionAssessment } from "~/models/assessment.server";
-import { claimNextLog, type DeliveryClaim, EmailLog, type EmailLogRecord, findAbandonedLogs, recordAccepted, recordFailed, recordUnknown, renewLogLease, settleAbandoned } from "~/models/email-log.server";
+import {
+  claimNextLog,
+  type DeliveryClaim,
+  EmailLog,
+  type EmailLogRecord,
+  findAbandonedLogs,
+  recordAccepted,
+  recordFailed,
+  recordHeldAccepted,
+  recordUnknown,
+  renewLogLease,
+  settleAbandoned,
+} from "~/models/email-log.server";
 import { estimateAttachmentName } from "~/schemas/email";
 import { dbNow, dbNowMs } from "~/utils/db-clock.server";
 import { NotFound } from "~/utils/domain-errors";
 import { env } from "~/utils/env.server";
 import { collectWhenIdle } from "~/utils/idle-collector.server";
 import { OutboundRefusedError } from "~/utils/outbound.server";
+import { HeldOutcomes, isHeldHere } from "./held-outcomes.server";
 import { LeaseQueue, newWorkerId, type LeaseRun, type LeaseTask } from "./lease-queue.server";
 import { ownerActor } from "./estimate-links.server";
 import { estimatePdf } from "./estimate-pdf.server";
@@ -137,6 +150,36 @@ export interface OutboxOptions {
   retryDelaysMs?: number[];
   pollMs?: number;
   workerId?: string;
+  /** Accepted messages whose record waits for the database, at most (docs/decisions/0054). */
+  heldLimit?: number;
+}
+
+/** A message the mail server (or the drop) took, whose record the database did not take yet. */
+interface AcceptedOutcome {
+  log: EmailLogRecord;
+  claim: DeliveryClaim;
+  response: string;
+  localDrop: boolean;
+  at: Date;
+}
+
+/** After the record says sent: the assessment and the webhook (both keyed: doing them twice does nothing). */
+export async function afterAccepted(sent: EmailLogRecord | null) {
+  if (!sent) return;
+  await markAssessmentSent(sent);
+  if (sent.status === "sent") await emitEmailEvent(sent, "email.delivered");
+}
+
+/**
+ * Writes a held acceptance once the database answers. Null: the record is no longer this attempt's
+ * to write — unless an earlier try was written and only its answer was lost (then the follow-ups run).
+ */
+async function writeHeld({ claim, response, localDrop, at }: AcceptedOutcome) {
+  const sent = await recordHeldAccepted({ claim, response, localDrop, at });
+  if (sent) return afterAccepted(sent);
+  const now = await EmailLog.findById(claim.id).select({ html: 0, text: 0 }).lean<EmailLogRecord>();
+  const attempt = now?.attempts[claim.attempt];
+  if (now && attempt?.outcome === "accepted" && attempt.workerId === claim.workerId) await afterAccepted(now);
 }
 
 const RECOVERY_EVERY_MS = 5_000;
@@ -146,8 +189,11 @@ export class MailOutbox {
   private readonly leaseMs: number;
   private readonly retryDelaysMs: number[];
   private readonly queue: LeaseQueue;
+  /** What mail servers accepted while the database was away, until it is written. */
+  readonly held: HeldOutcomes<AcceptedOutcome>;
 
   constructor(options: OutboxOptions = {}) {
+    this.held = new HeldOutcomes({ write: writeHeld, limit: options.heldLimit ?? 1_000, label: "mail outbox" });
     this.leaseMs = options.leaseMs ?? env.EMAIL_LEASE_MS;
     this.retryDelaysMs = options.retryDelaysMs ?? env.EMAIL_RETRY_DELAYS;
     this.workerId = options.workerId ?? newWorkerId();
@@ -182,6 +228,9 @@ export class MailOutbox {
   async stop(options?: { graceMs?: number }) {
     outboxes.delete(this);
     await this.queue.stop(options);
+    // One more try for what is held; what the database still did not take is left to recovery (unknown).
+    if (this.held.size > 0) await this.held.flush().catch(() => 0);
+    this.held.stop();
     // A message still being handed over keeps its connection: cutting it could lose the server's
     // "accepted" after the message left (recovery settles it once the process is gone).
     if (this.queue.active === 0) closePooledTransports();
@@ -256,9 +305,16 @@ export class MailOutbox {
       }
       return await this.failed(log, claim, error);
     }
-    const sent = await recordAccepted({ claim, response, localDrop: route.kind === "drop" });
-    if (sent) await markAssessmentSent(sent);
-    if (sent?.status === "sent") await emitEmailEvent(sent, "email.delivered");
+    const accepted: AcceptedOutcome = { log, claim, response, localDrop: route.kind === "drop", at: dbNow() };
+    let sent: EmailLogRecord | null;
+    try {
+      sent = await recordAccepted(accepted);
+    } catch (error) {
+      // The server has it and the database is away: kept, and written when it answers (never resent).
+      if (this.held.hold(String(log._id), accepted)) return;
+      throw error;
+    }
+    await afterAccepted(sent);
   }
 
   private async failed(log: EmailLogRecord, claim: DeliveryClaim, error: unknown) {
@@ -287,6 +343,8 @@ export async function recoverAbandoned(now = dbNow()) {
   const abandoned = await findAbandonedLogs({ now });
   let settled = 0;
   for (const log of abandoned) {
+    // A worker of this process holds what the server answered: it writes it when the database answers.
+    if (isHeldHere(String(log._id))) continue;
     const attempt = log.attempts[log.attempts.length - 1];
     const via = attempt?.response?.startsWith("via ") ? attempt.response.slice(4) : null;
     let result: EmailLogRecord | null;

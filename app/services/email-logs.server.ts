@@ -35,6 +35,8 @@ export interface EmailLogJson {
   nextAttemptAt: string | null;
   attempts: EmailAttemptJson[];
   sentAt: string | null;
+  /** How the dealer settled an unknown email (docs/decisions/0054); null while it is not. */
+  settlement: { action: "resent" | "delivered"; at: string; byId: string | null; resentAs: string | null } | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -46,9 +48,9 @@ export interface EmailLogDetailJson extends EmailLogJson {
 
 const iso = (d: Date | string | undefined | null) => (d ? new Date(d).toISOString() : null);
 
-function statusLabel(record: Pick<EmailLogRecord, "status" | "localDrop">) {
+function statusLabel(record: Pick<EmailLogRecord, "status" | "localDrop" | "settlement">) {
   if (record.status === "saved") return "saved (local drop, not sent)";
-  if (record.status === "unknown") return "unknown (not resent)";
+  if (record.status === "unknown") return record.settlement?.action === "resent" ? "unknown (resent)" : "unknown (not resent)";
   return record.status;
 }
 
@@ -75,6 +77,14 @@ function toJson(record: EmailLogRecord, owners?: Map<string, string>): EmailLogJ
       response: a.response ?? null,
     })),
     sentAt: iso(record.sentAt),
+    settlement: record.settlement
+      ? {
+          action: record.settlement.action,
+          at: iso(record.settlement.at) as string,
+          byId: record.settlement.by ? String(record.settlement.by) : null,
+          resentAs: record.settlement.resentAs ? String(record.settlement.resentAs) : null,
+        }
+      : null,
     createdAt: iso(record.createdAt) as string,
     updatedAt: iso(record.updatedAt) as string,
   });

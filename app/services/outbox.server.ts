@@ -16,7 +16,7 @@ import { keyReused } from "./idempotency.server";
  */
 
 const messageDomain = () => (env.PUBLIC_URL ? new URL(env.PUBLIC_URL).hostname : "damageiq.local");
-const newMessageId = (id: Types.ObjectId) => `<${id.toHexString()}.${randomBytes(6).toString("hex")}@${messageDomain()}>`;
+export const newMessageId = (id: Types.ObjectId) => `<${id.toHexString()}.${randomBytes(6).toString("hex")}@${messageDomain()}>`;
 
 const globalForOutbox = globalThis as typeof globalThis & { __outboxes?: Set<{ wake(): void }> };
 /** This process's delivery workers (email-delivery.server.ts registers its MailOutbox here). */

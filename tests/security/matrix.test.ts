@@ -132,6 +132,9 @@ const ADMITTED: Record<string, number> = {
   "POST /api/auth/logo": 415,
   "POST /api/email-templates": 201,
   "POST /api/email-templates/:id/copy": 201,
+  // The world's email log was sent: only one of unknown delivery is resent or marked delivered (409).
+  "POST /api/email-logs/:id/resend": 409,
+  "POST /api/email-logs/:id/mark-delivered": 409,
   // The matrix's empty body names no contact.
   "POST /api/assessments/:id/send-email": 400,
   "POST /api/vendor-pricing-rules": 201,

@@ -5,6 +5,7 @@ import classes from "../crud/cards.module.css";
 import { formatDateTime } from "../crud/format";
 import { EyeIcon } from "../crud/icons";
 import { useT } from "~/utils/i18n";
+import { needsSettling, UnknownEmailActions } from "./UnknownEmailActions";
 
 /** A status badge in the spec's colours (sent green, failed red, pending amber, anything else grey). */
 export function StatusBadge({ log }: { log: Pick<EmailLogJson, "status" | "statusLabel"> }) {
@@ -50,6 +51,8 @@ export function LogCard({ log, timeZone, viewTo }: { log: EmailLogJson; timeZone
             {log.lastError}
           </p>
         )}
+        {needsSettling(log) && <UnknownEmailActions log={log} />}
+        {log.settlement?.action === "delivered" && <p className={classes.dim}>{t("Marked delivered by you.")}</p>}
       </div>
     </div>
   );
