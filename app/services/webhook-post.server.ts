@@ -32,7 +32,7 @@ export async function postWebhook(url: string, headers: Record<string, string>, 
     return { error: `Could not resolve ${host}: ${(error as { code?: string }).code ?? String(error)}` };
   }
   const lookup: LookupFunction = (_hostname, options, callback) => {
-    if (options.all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [checked]);
+    if (options.all) callback(null, [checked]);
     else callback(null, checked.address, checked.family);
   };
   const client = target.protocol === "https:" ? https : http;
