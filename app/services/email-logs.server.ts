@@ -44,7 +44,11 @@ export interface EmailLogDetailJson extends EmailLogJson {
   text: string;
 }
 
-const iso = (d: Date | string | undefined | null) => (d ? new Date(d).toISOString() : null);
+function iso(d: Date): string;
+function iso(d: Date | string | undefined | null): string | null;
+function iso(d: Date | string | undefined | null) {
+  return d ? new Date(d).toISOString() : null;
+}
 
 function statusLabel(record: Pick<EmailLogRecord, "status" | "localDrop">) {
   if (record.status === "saved") return "saved (local drop, not sent)";
@@ -68,15 +72,15 @@ function toJson(record: EmailLogRecord, owners?: Map<string, string>): EmailLogJ
     lastError: record.lastError ?? null,
     nextAttemptAt: record.status === "pending" ? iso(record.nextAttemptAt) : null,
     attempts: (record.attempts ?? []).map((a) => ({
-      at: iso(a.at) as string,
+      at: iso(a.at),
       finishedAt: iso(a.finishedAt),
       outcome: a.outcome,
       error: a.error ?? null,
       response: a.response ?? null,
     })),
     sentAt: iso(record.sentAt),
-    createdAt: iso(record.createdAt) as string,
-    updatedAt: iso(record.updatedAt) as string,
+    createdAt: iso(record.createdAt),
+    updatedAt: iso(record.updatedAt),
   });
 }
 
