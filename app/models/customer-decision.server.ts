@@ -1,6 +1,7 @@
 import { Schema, Types } from "mongoose";
 import { defineModel, type RecordOf } from "./define-model.server";
 import { ownerFilter, type OwnerScope } from "./owner-scope.server";
+import { errorCode } from "~/utils/db-errors.server";
 
 // The customer's answer to one version of an estimate, kept as evidence (docs/decisions/0019):
 // inserted once and never changed. The model refuses every update and single deletion; only an
@@ -58,7 +59,7 @@ export async function insertDecision(fields: Omit<CustomerDecisionRecord, "_id">
     const doc = await CustomerDecision.create({ _id: new Types.ObjectId(), ...fields });
     return doc.toObject();
   } catch (error) {
-    if ((error as { code?: unknown }).code === 11000) return null;
+    if (errorCode(error) === 11000) return null;
     throw error;
   }
 }

@@ -1,10 +1,10 @@
 import mongoose, { type InferRawDocTypeFromSchema, type Schema } from "mongoose";
-import { isDbUnavailableError } from "~/utils/db-errors.server";
+import { errorCode, isDbUnavailableError } from "~/utils/db-errors.server";
 import { DatabaseUnavailable, DomainError, DuplicateKey, Unauthenticated } from "~/utils/domain-errors";
 import { diskFullError, isDiskFullError } from "~/utils/disk.server";
 import { retireIndexes } from "~/utils/retired-indexes.server";
 
-const isDuplicateKey = (error: unknown) => (error as { code?: unknown } | null)?.code === 11000 && !(error instanceof DomainError);
+const isDuplicateKey = (error: unknown) => errorCode(error) === 11000 && !(error instanceof DomainError);
 
 /**
  * A database outage surfaces from any model call as a typed DatabaseUnavailable, so every screen and

@@ -5,6 +5,7 @@ import { changedSince, inListOrder, keysetFilter, keysetSort } from "./list-filt
 import { backfillSearchIndex, backfillSearchIndexOfEveryAccount, searchIndexPlugin, tokenSearchFilter, type SearchedFields } from "./search-index.server";
 import { isObjectIdHex, ownerFilter, type OwnerScope } from "./owner-scope.server";
 import { dbNow } from "~/utils/db-clock.server";
+import { errorCode } from "~/utils/db-errors.server";
 
 /** `saved`: kept in the local mail drop because no mail server is configured — not delivered, never "sent". */
 export const EMAIL_STATUSES = ["pending", "sent", "saved", "failed", "unknown"] as const;
@@ -143,7 +144,7 @@ export async function insertPendingLog(fields: NewEmailLog): Promise<EmailLogRec
     const doc = await EmailLog.create({ ...fields, status: "pending", nextAttemptAt: dbNow(), attempts: [], inFlight: false });
     return doc.toObject();
   } catch (error) {
-    if ((error as { code?: number }).code === 11000) return null;
+    if (errorCode(error) === 11000) return null;
     throw error;
   }
 }

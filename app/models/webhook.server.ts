@@ -2,6 +2,7 @@ import { Schema, trusted, type Types } from "mongoose";
 import { dbNow } from "~/utils/db-clock.server";
 import { defineModel, type EmbeddedRecordOf, type RecordOf } from "./define-model.server";
 import { isObjectIdHex } from "./owner-scope.server";
+import { errorCode } from "~/utils/db-errors.server";
 
 /**
  * Webhooks (docs/decisions/0022): an account's endpoints, the events that happened in it, and one
@@ -180,7 +181,7 @@ export async function insertEvent(fields: Omit<WebhookEventRecord, "_id" | "fann
     const doc = await WebhookEvent.create({ ...fields, at: dbNow(), fannedOut: false });
     return { event: doc.toObject(), created: true };
   } catch (error) {
-    if ((error as { code?: number }).code !== 11000) throw error;
+    if (errorCode(error) !== 11000) throw error;
     const first = await WebhookEvent.findOne({ ownerId: fields.ownerId, key: fields.key }).lean<WebhookEventRecord>();
     if (!first) throw error;
     return { event: first, created: false };
