@@ -11,8 +11,10 @@ import classes from "./theme.module.css";
 // app/theme.test.ts checks the ratios.
 
 /** Mantine's palette `name` with shades 8 and 9 replaced. */
-const darker = (name: keyof typeof DEFAULT_COLORS, shade8: string, shade9: string) =>
-  [...DEFAULT_COLORS[name].slice(0, 8), shade8, shade9] as unknown as MantineColorsTuple;
+const darker = (name: keyof typeof DEFAULT_COLORS, shade8: string, shade9: string): MantineColorsTuple => {
+  const [c0, c1, c2, c3, c4, c5, c6, c7] = DEFAULT_COLORS[name];
+  return [c0, c1, c2, c3, c4, c5, c6, c7, shade8, shade9];
+};
 
 const colors = {
   green: darker("green", "#227331", "#1e612b"),

@@ -412,7 +412,7 @@ export async function insertAssessment({
     status: "uploaded",
     audit: [auditEntry(by, "created", { to: "uploaded" })],
   });
-  return doc.toObject() as unknown as AssessmentRecord;
+  return doc.toObject<AssessmentRecord>();
 }
 
 /** Replaces the editable fields (an optional one left out is removed) with an "updated" audit entry; null when not in scope. */

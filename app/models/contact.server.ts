@@ -1,6 +1,6 @@
-import { Schema, trusted, type Types } from "mongoose";
+import { Schema, trusted } from "mongoose";
 import type { ContactInput } from "~/schemas/contact";
-import { defineModel } from "./define-model.server";
+import { defineModel, type RecordOf } from "./define-model.server";
 import { ownedList, present } from "./list-filter.server";
 import { backfillSearchIndex, backfillSearchIndexOfEveryAccount, searchIndexOf, searchIndexPlugin, type SearchedFields } from "./search-index.server";
 import { isObjectIdHex, ownerFilter, type OwnerScope } from "./owner-scope.server";
@@ -13,10 +13,10 @@ const contactSchema = new Schema(
     lastName: { type: String, required: true, trim: true },
     email: { type: String, required: true, trim: true },
     // Optional fields are absent when blank (never ""): "with company/phone" counts filled ones.
-    phone: { type: String, trim: true },
-    companyName: { type: String, trim: true },
-    address: { type: String, trim: true },
-    notes: { type: String },
+    phone: { type: String, trim: true, allowNull: false },
+    companyName: { type: String, trim: true, allowNull: false },
+    address: { type: String, trim: true, allowNull: false },
+    notes: { type: String, allowNull: false },
   },
   { timestamps: true },
 );
@@ -35,19 +35,7 @@ searchIndexPlugin(contactSchema, SEARCHED, { createdAt: -1, _id: -1 });
 
 export const Contact = defineModel("Contact", contactSchema);
 
-export interface ContactRecord {
-  _id: Types.ObjectId;
-  ownerId: Types.ObjectId;
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone?: string;
-  companyName?: string;
-  address?: string;
-  notes?: string;
-  createdAt: Date;
-  updatedAt: Date;
-}
+export type ContactRecord = RecordOf<typeof contactSchema>;
 
 /** Gives the scope's contacts written without a search index theirs (see backfillSearchIndex). */
 export const backfillContactSearch = (scope: OwnerScope) => backfillSearchIndex(Contact, scope, SEARCHED);
@@ -86,9 +74,9 @@ export async function findContactsByIds({ scope, ids }: { scope: OwnerScope; ids
     .lean<Pick<ContactRecord, "_id" | "ownerId" | "firstName" | "lastName" | "email">[]>();
 }
 
-export async function insertContact({ ownerId, input }: { ownerId: string; input: ContactInput }) {
+export async function insertContact({ ownerId, input }: { ownerId: string; input: ContactInput }): Promise<ContactRecord> {
   const doc = await Contact.create({ ...input, ownerId });
-  return doc.toObject() as unknown as ContactRecord;
+  return doc.toObject();
 }
 
 /** Replaces the editable fields (an optional field left out is removed); null when not in scope. */

@@ -1,6 +1,7 @@
 import { Schema, Types } from "mongoose";
-import { defineModel } from "./define-model.server";
+import { defineModel, type RecordOf } from "./define-model.server";
 import { ownerFilter, type OwnerScope } from "./owner-scope.server";
+import { errorCode } from "~/utils/db-errors.server";
 
 // The customer's answer to one version of an estimate, kept as evidence (docs/decisions/0019):
 // inserted once and never changed. The model refuses every update and single deletion; only an
@@ -19,10 +20,10 @@ const customerDecisionSchema = new Schema(
     linkId: { type: Schema.Types.ObjectId, required: true, immutable: true },
     decision: { type: String, enum: CUSTOMER_DECISIONS, required: true, immutable: true },
     /** Approve: the full name the customer typed as signature, and the terms tick. */
-    signatureName: { type: String, immutable: true },
-    termsAccepted: { type: Boolean, immutable: true },
+    signatureName: { type: String, immutable: true, allowNull: false },
+    termsAccepted: { type: Boolean, immutable: true, allowNull: false },
     /** Decline: the optional reason. */
-    reason: { type: String, immutable: true },
+    reason: { type: String, immutable: true, allowNull: false },
     /** Database clock. */
     decidedAt: { type: Date, required: true, immutable: true },
     ip: { type: String, required: true, immutable: true },
@@ -50,31 +51,15 @@ customerDecisionSchema.pre("save", function () {
 
 export const CustomerDecision = defineModel("CustomerDecision", customerDecisionSchema);
 
-export interface CustomerDecisionRecord {
-  _id: Types.ObjectId;
-  ownerId: Types.ObjectId;
-  assessmentId: Types.ObjectId;
-  rootId: Types.ObjectId;
-  version: number;
-  linkId: Types.ObjectId;
-  decision: CustomerDecisionKind;
-  signatureName?: string;
-  termsAccepted?: boolean;
-  reason?: string;
-  decidedAt: Date;
-  ip: string;
-  userAgent: string;
-  pdfSha256: string;
-  estimatedCost: number | null;
-}
+export type CustomerDecisionRecord = RecordOf<typeof customerDecisionSchema>;
 
 /** Inserts the decision; null when the version already has one (the unique index decides a race). */
-export async function insertDecision(fields: Omit<CustomerDecisionRecord, "_id"> & { _id?: Types.ObjectId }) {
+export async function insertDecision(fields: Omit<CustomerDecisionRecord, "_id"> & { _id?: Types.ObjectId }): Promise<CustomerDecisionRecord | null> {
   try {
     const doc = await CustomerDecision.create({ _id: new Types.ObjectId(), ...fields });
-    return doc.toObject() as unknown as CustomerDecisionRecord;
+    return doc.toObject();
   } catch (error) {
-    if ((error as { code?: unknown }).code === 11000) return null;
+    if (errorCode(error) === 11000) return null;
     throw error;
   }
 }

@@ -163,7 +163,7 @@ async function lease(_id: FigureDocument["_id"]) {
   await figures().updateOne({ _id }, { $setOnInsert: { seq: 0 } }, { upsert: true });
   const now = dbNow();
   const taken = await figures().findOneAndUpdate(
-    { _id, ready: { $ne: true }, $or: [{ lease: { $exists: false } }, { lease: { $lt: now } }] } as never,
+    { _id, ready: { $ne: true }, $or: [{ lease: { $exists: false } }, { lease: { $lt: now } }] },
     { $set: { lease: new Date(now.getTime() + LEASE_MS) } },
   );
   return taken !== null;
@@ -171,7 +171,7 @@ async function lease(_id: FigureDocument["_id"]) {
 
 /** Keeps a build's lease while it runs (an account of 50,000 assessments takes minutes), so no other process starts the same build. */
 const renewLease = (_id: FigureDocument["_id"]) =>
-  figures().updateOne({ _id, ready: { $ne: true } } as never, { $set: { lease: new Date(dbNowMs() + LEASE_MS) } });
+  figures().updateOne({ _id, ready: { $ne: true } }, { $set: { lease: new Date(dbNowMs() + LEASE_MS) } });
 
 async function buildOwner(ownerId: Types.ObjectId) {
   if (await lease(ownerId)) await buildFigures(ownerId);
@@ -181,7 +181,7 @@ async function buildAll() {
   if (!(await lease("all"))) return;
   // Every account from its own small collection (a distinct over assessments reads all of them).
   const owners = new Set<string>((await everyAccountId()).map(String));
-  for (const doc of await figures().find({ ready: { $ne: true }, _id: { $ne: "all" } } as never, { projection: { _id: 1 } }).toArray()) owners.add(String(doc._id));
+  for (const doc of await figures().find({ ready: { $ne: true }, _id: { $ne: "all" } }, { projection: { _id: 1 } }).toArray()) owners.add(String(doc._id));
   for (const owner of owners) {
     const id = new Types.ObjectId(owner);
     if (!(await figures().findOne({ _id: id, ready: true }))) await buildFigures(id);
@@ -212,7 +212,7 @@ export async function buildFigures(ownerId: Types.ObjectId) {
   const { exact, done } = await settleInBatches(ownerId, async () => (await renewLease(ownerId)).matchedCount === 1);
   if (!exact) await figures().updateOne({ _id: ownerId }, { $set: { unsure: true } });
   if (!done) return;
-  const { matchedCount } = await figures().updateOne({ _id: ownerId, unsure: { $ne: true } } as never, { $set: { ready: true }, $unset: { lease: 1 } });
+  const { matchedCount } = await figures().updateOne({ _id: ownerId, unsure: { $ne: true } }, { $set: { ready: true }, $unset: { lease: 1 } });
   if (matchedCount === 0) await rebuildOwner(ownerId);
 }
 
@@ -235,7 +235,7 @@ export async function rebuildOwner(ownerId: Types.ObjectId) {
     }
     if (dirty) continue;
     const { matchedCount } = await figures().updateOne(
-      { _id: ownerId, seq } as never,
+      { _id: ownerId, seq },
       { $set: { ...sums, status: byStatusOf(sums), ready: true }, $inc: { seq: 1 }, $unset: { lease: 1, unsure: 1 } },
     );
     if (matchedCount === 1) return;
@@ -269,7 +269,7 @@ export async function verifyOwner(ownerId: Types.ObjectId): Promise<FigureDiffer
 export async function ownersWithFigures() {
   // Every account from its own small collection (a distinct over assessments reads all of them).
   const owners = new Set<string>((await everyAccountId()).map(String));
-  for (const doc of await figures().find({ _id: { $ne: "all" } } as never, { projection: { _id: 1 } }).toArray()) owners.add(String(doc._id));
+  for (const doc of await figures().find({ _id: { $ne: "all" } }, { projection: { _id: 1 } }).toArray()) owners.add(String(doc._id));
   return [...owners].map((id) => new Types.ObjectId(id));
 }
 

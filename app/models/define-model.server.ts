@@ -1,10 +1,10 @@
-import mongoose, { type Schema } from "mongoose";
-import { isDbUnavailableError } from "~/utils/db-errors.server";
+import mongoose, { type InferRawDocTypeFromSchema, type Schema } from "mongoose";
+import { errorCode, isDbUnavailableError } from "~/utils/db-errors.server";
 import { DatabaseUnavailable, DomainError, DuplicateKey, Unauthenticated } from "~/utils/domain-errors";
 import { diskFullError, isDiskFullError } from "~/utils/disk.server";
 import { retireIndexes } from "~/utils/retired-indexes.server";
 
-const isDuplicateKey = (error: unknown) => (error as { code?: unknown } | null)?.code === 11000 && !(error instanceof DomainError);
+const isDuplicateKey = (error: unknown) => errorCode(error) === 11000 && !(error instanceof DomainError);
 
 /**
  * A database outage surfaces from any model call as a typed DatabaseUnavailable, so every screen and
@@ -66,6 +66,17 @@ function ownerFence(schema: Schema) {
     throw unauthorized();
   });
 }
+
+/**
+ * A model's record as it is read (`lean()`, `toObject()`): the plain type mongoose infers from the
+ * schema, `_id` included, so a record type cannot drift from its schema. Mongoose types an optional
+ * path `T | null`; a path that nothing ever writes null to (input is zod-parsed, and a cleared field is
+ * `$unset`) says `allowNull: false`, and reads back as `T | undefined`. A path with `default: null`
+ * stays `T | null`.
+ */
+export type RecordOf<S extends Schema> = InferRawDocTypeFromSchema<S>;
+/** An embedded record (a subdocument schema declared `{ _id: false }`). */
+export type EmbeddedRecordOf<S extends Schema> = Omit<RecordOf<S>, "_id">;
 
 /** mongoose.model() that tolerates the module being evaluated again (dev reload), keeping full types. */
 export function defineModel<S extends Schema>(name: string, schema: S, options: { retiredIndexes?: string[] } = {}) {

@@ -1,10 +1,11 @@
 import { Schema, trusted, type Types } from "mongoose";
-import { defineModel } from "./define-model.server";
+import { defineModel, type EmbeddedRecordOf, type RecordOf } from "./define-model.server";
 import type { ListCursor } from "~/schemas/list-cursor";
 import { changedSince, inListOrder, keysetFilter, keysetSort } from "./keyset.server";
 import { backfillSearchIndex, backfillSearchIndexOfEveryAccount, searchIndexPlugin, tokenSearchFilter, type SearchedFields } from "./search-index.server";
 import { isObjectIdHex, ownerFilter, type OwnerScope } from "./owner-scope.server";
 import { dbNow } from "~/utils/db-clock.server";
+import { errorCode } from "~/utils/db-errors.server";
 
 /** `saved`: kept in the local mail drop because no mail server is configured — not delivered, never "sent". */
 export const EMAIL_STATUSES = ["pending", "sent", "saved", "failed", "unknown"] as const;
@@ -22,12 +23,12 @@ export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
 const attemptSchema = new Schema(
   {
     at: { type: Date, required: true },
-    finishedAt: { type: Date },
+    finishedAt: { type: Date, allowNull: false },
     outcome: { type: String, enum: ATTEMPT_OUTCOMES, required: true },
-    error: { type: String },
+    error: { type: String, allowNull: false },
     /** The mail server's last reply ("250 2.0.0 Ok: queued as …", "535 Authentication failed"). */
-    response: { type: String },
-    workerId: { type: String },
+    response: { type: String, allowNull: false },
+    workerId: { type: String, allowNull: false },
   },
   { _id: false },
 );
@@ -36,34 +37,34 @@ const emailLogSchema = new Schema(
   {
     ownerId: { type: Schema.Types.ObjectId, required: true, immutable: true },
     /** Who asked for it (an admin may send another account's estimate). */
-    requestedBy: { type: Schema.Types.ObjectId },
+    requestedBy: { type: Schema.Types.ObjectId, allowNull: false },
     kind: { type: String, enum: ["estimate", "notification"], required: true },
     /** The client's name for this send: asking again with it answers this entry. */
     idempotencyKey: { type: String, required: true },
     /** SHA-256 of what the key was sent with (assessment and parsed body): the same key with another request is 409. */
-    requestHash: { type: String },
+    requestHash: { type: String, allowNull: false },
     recipientEmail: { type: String, required: true },
     subject: { type: String, required: true },
     html: { type: String, required: true },
     text: { type: String, required: true },
-    assessmentId: { type: Schema.Types.ObjectId },
+    assessmentId: { type: Schema.Types.ObjectId, allowNull: false },
     /** The assessment's title when it was sent (the log keeps reading right after a rename or deletion). */
-    assessmentTitle: { type: String },
-    contactId: { type: Schema.Types.ObjectId },
-    templateId: { type: Schema.Types.ObjectId },
+    assessmentTitle: { type: String, allowNull: false },
+    contactId: { type: Schema.Types.ObjectId, allowNull: false },
+    templateId: { type: Schema.Types.ObjectId, allowNull: false },
     attachEstimate: { type: Boolean, default: false },
     status: { type: String, enum: EMAIL_STATUSES, required: true },
     /** Made before the first attempt and sent with every one, so the message can be recognised. */
     messageId: { type: String, required: true },
     attempts: { type: [attemptSchema], default: [] },
-    nextAttemptAt: { type: Date },
+    nextAttemptAt: { type: Date, allowNull: false },
     inFlight: { type: Boolean, default: false },
-    leaseUntil: { type: Date },
-    workerId: { type: String },
-    lastError: { type: String },
+    leaseUntil: { type: Date, allowNull: false },
+    workerId: { type: String, allowNull: false },
+    lastError: { type: String, allowNull: false },
     /** Delivered to the local mail drop (outbox/ in object storage) because no mail server is configured. */
     localDrop: { type: Boolean, default: false },
-    sentAt: { type: Date },
+    sentAt: { type: Date, allowNull: false },
     /**
      * How the dealer settled an `unknown` email (docs/decisions/0054): sent again (`resent`, the new
      * entry's id) or confirmed arrived (`delivered`, the entry turns `sent`). Who and when.
@@ -95,45 +96,9 @@ emailLogSchema.index({ inFlight: 1, leaseUntil: 1 });
 // The search's index before tokens: a regex read every log of the account.
 export const EmailLog = defineModel("EmailLog", emailLogSchema, { retiredIndexes: ["ownerId_1_createdAt_-1", "ownerId_1_recipientEmail_1_subject_1_createdAt_-1"] });
 
-export interface AttemptRecord {
-  at: Date;
-  finishedAt?: Date;
-  outcome: AttemptOutcome;
-  error?: string;
-  response?: string;
-  workerId?: string;
-}
+export type AttemptRecord = EmbeddedRecordOf<typeof attemptSchema>;
 
-export interface EmailLogRecord {
-  _id: Types.ObjectId;
-  ownerId: Types.ObjectId;
-  requestedBy?: Types.ObjectId;
-  kind: "estimate" | "notification";
-  idempotencyKey: string;
-  requestHash?: string;
-  recipientEmail: string;
-  subject: string;
-  html: string;
-  text: string;
-  assessmentId?: Types.ObjectId;
-  assessmentTitle?: string;
-  contactId?: Types.ObjectId;
-  templateId?: Types.ObjectId;
-  attachEstimate: boolean;
-  status: EmailStatus;
-  messageId: string;
-  attempts: AttemptRecord[];
-  nextAttemptAt?: Date;
-  inFlight: boolean;
-  leaseUntil?: Date;
-  workerId?: string;
-  lastError?: string;
-  localDrop: boolean;
-  sentAt?: Date;
-  settlement?: EmailSettlement;
-  createdAt: Date;
-  updatedAt: Date;
-}
+export type EmailLogRecord = RecordOf<typeof emailLogSchema>;
 
 export interface EmailSettlement {
   action: "resent" | "delivered";
@@ -191,12 +156,12 @@ export type NewEmailLog = Omit<
  * never disagree. A second insert with the same (owner, idempotency key) is refused by the unique
  * index: null, and the caller reads the first.
  */
-export async function insertPendingLog(fields: NewEmailLog) {
+export async function insertPendingLog(fields: NewEmailLog): Promise<EmailLogRecord | null> {
   try {
     const doc = await EmailLog.create({ ...fields, status: "pending", nextAttemptAt: dbNow(), attempts: [], inFlight: false });
-    return doc.toObject() as unknown as EmailLogRecord;
+    return doc.toObject();
   } catch (error) {
-    if ((error as { code?: number }).code === 11000) return null;
+    if (errorCode(error) === 11000) return null;
     throw error;
   }
 }

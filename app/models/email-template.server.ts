@@ -1,6 +1,6 @@
 import { Schema, trusted, type Types } from "mongoose";
 import type { EmailTemplateInput } from "~/schemas/email";
-import { defineModel } from "./define-model.server";
+import { defineModel, type RecordOf } from "./define-model.server";
 import { ownedList } from "./list-filter.server";
 import { isObjectIdHex, ownerFilter, type OwnerScope } from "./owner-scope.server";
 import { recordDeletion } from "./deletion.server";
@@ -24,16 +24,7 @@ emailTemplateSchema.index({ ownerId: 1, isDefault: 1 });
 
 export const EmailTemplate = defineModel("EmailTemplate", emailTemplateSchema, { retiredIndexes: ["ownerId_1_createdAt_-1"] });
 
-export interface EmailTemplateRecord {
-  _id: Types.ObjectId;
-  ownerId: Types.ObjectId;
-  name: string;
-  subject: string;
-  htmlContent: string;
-  isDefault: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-}
+export type EmailTemplateRecord = RecordOf<typeof emailTemplateSchema>;
 
 export const TEMPLATE_SEARCH_FIELDS = ["name", "subject"] as const;
 const list = ownedList<EmailTemplateRecord>(EmailTemplate, TEMPLATE_SEARCH_FIELDS);
@@ -59,9 +50,9 @@ export async function clearOtherDefaults({ ownerId, exceptId }: { ownerId: strin
   await EmailTemplate.updateMany({ ownerId, isDefault: true, _id: trusted({ $ne: exceptId }) }, { $set: { isDefault: false } });
 }
 
-export async function insertTemplate({ ownerId, input }: { ownerId: string; input: EmailTemplateInput }) {
+export async function insertTemplate({ ownerId, input }: { ownerId: string; input: EmailTemplateInput }): Promise<EmailTemplateRecord> {
   const doc = await EmailTemplate.create({ ...input, ownerId });
-  return doc.toObject() as unknown as EmailTemplateRecord;
+  return doc.toObject();
 }
 
 export async function replaceTemplate({ scope, id, input }: { scope: OwnerScope; id: string; input: EmailTemplateInput }) {

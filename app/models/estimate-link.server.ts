@@ -1,5 +1,5 @@
 import { Schema, trusted, Types } from "mongoose";
-import { defineModel } from "./define-model.server";
+import { defineModel, type RecordOf } from "./define-model.server";
 import { isObjectIdHex, ownerFilter, type OwnerScope } from "./owner-scope.server";
 
 // The customer's links to one version of an estimate (docs/decisions/0019). The token itself is never
@@ -18,13 +18,13 @@ const estimateLinkSchema = new Schema(
      * An emailed link's token sealed with the server's secret (secret-box): only so that an older
      * version's page can point the customer to the link they were sent for the newer one.
      */
-    tokenSealed: { type: String, immutable: true },
+    tokenSealed: { type: String, immutable: true, allowNull: false },
     /** Database clock. */
     createdAt: { type: Date, required: true, immutable: true },
     expiresAt: { type: Date, required: true, immutable: true },
     via: { type: String, enum: ["email", "api"], required: true },
     createdBy: { type: Schema.Types.ObjectId, default: null },
-    emailLogId: { type: Schema.Types.ObjectId },
+    emailLogId: { type: Schema.Types.ObjectId, allowNull: false },
     /** Whom an emailed link was sent to: the page, the decision's notice and webhooks name this person. */
     recipient: {
       type: new Schema({ contactId: Schema.Types.ObjectId, firstName: String, lastName: String, email: String }, { _id: false }),
@@ -35,11 +35,11 @@ const estimateLinkSchema = new Schema(
     pdfKey: { type: String, required: true },
     pdfSha256: { type: String, required: true },
     pdfBytes: { type: Number, required: true },
-    revokedAt: { type: Date },
+    revokedAt: { type: Date, allowNull: false },
     /** A later version of the estimate got a link of its own. */
-    supersededAt: { type: Date },
-    firstViewedAt: { type: Date },
-    lastViewedAt: { type: Date },
+    supersededAt: { type: Date, allowNull: false },
+    firstViewedAt: { type: Date, allowNull: false },
+    lastViewedAt: { type: Date, allowNull: false },
     views: { type: Number, default: 0 },
   },
   { timestamps: false },
@@ -52,29 +52,7 @@ estimateLinkSchema.index({ assessmentId: 1, createdAt: -1 });
 
 export const EstimateLink = defineModel("EstimateLink", estimateLinkSchema);
 
-export interface EstimateLinkRecord {
-  _id: Types.ObjectId;
-  ownerId: Types.ObjectId;
-  assessmentId: Types.ObjectId;
-  rootId: Types.ObjectId;
-  version: number;
-  tokenHash: string;
-  tokenSealed?: string;
-  createdAt: Date;
-  expiresAt: Date;
-  via: "email" | "api";
-  createdBy: Types.ObjectId | null;
-  emailLogId?: Types.ObjectId;
-  recipient?: LinkRecipient;
-  pdfKey: string;
-  pdfSha256: string;
-  pdfBytes: number;
-  revokedAt?: Date;
-  supersededAt?: Date;
-  firstViewedAt?: Date;
-  lastViewedAt?: Date;
-  views: number;
-}
+export type EstimateLinkRecord = RecordOf<typeof estimateLinkSchema>;
 
 export interface LinkRecipient {
   contactId: Types.ObjectId;
@@ -83,9 +61,9 @@ export interface LinkRecipient {
   email: string;
 }
 
-export async function insertEstimateLink(fields: Omit<EstimateLinkRecord, "views" | "revokedAt" | "supersededAt" | "firstViewedAt" | "lastViewedAt">) {
+export async function insertEstimateLink(fields: Omit<EstimateLinkRecord, "views" | "revokedAt" | "supersededAt" | "firstViewedAt" | "lastViewedAt">): Promise<EstimateLinkRecord> {
   const doc = await EstimateLink.create(fields);
-  return doc.toObject() as unknown as EstimateLinkRecord;
+  return doc.toObject();
 }
 
 /** Marks the links of the estimate's earlier versions superseded (a later version was sent). */

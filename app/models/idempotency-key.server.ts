@@ -1,5 +1,6 @@
 import { Schema, trusted, Types } from "mongoose";
 import { defineModel } from "./define-model.server";
+import { errorCode } from "~/utils/db-errors.server";
 
 /**
  * One `Idempotency-Key` an account used on a creating POST (docs/decisions/0017): claimed by an
@@ -44,7 +45,7 @@ export interface IdempotencyKeyRecord {
 
 export type NewClaim = Pick<IdempotencyKeyRecord, "key" | "operation" | "bodyHash" | "createdAt"> & { ownerId: string };
 
-const isDuplicate = (error: unknown) => (error as { code?: unknown } | null)?.code === 11000;
+const isDuplicate = (error: unknown) => errorCode(error) === 11000;
 
 /** Inserts a pending claim; null when the account already holds this key. */
 export async function insertClaim(claim: NewClaim) {

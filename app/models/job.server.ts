@@ -2,6 +2,7 @@ import { Schema, trusted, type Types } from "mongoose";
 import { defineModel } from "./define-model.server";
 import { isObjectIdHex } from "./owner-scope.server";
 import { dbNow } from "~/utils/db-clock.server";
+import { errorCode } from "~/utils/db-errors.server";
 
 export const JOB_STATES = ["queued", "running", "done", "failed"] as const;
 export type JobState = (typeof JOB_STATES)[number];
@@ -108,7 +109,7 @@ export async function insertJobIfAbsent(fields: {
       { upsert: true, returnDocument: "after" },
     ).lean<JobRecord>();
   } catch (error) {
-    if ((error as { code?: number }).code !== 11000) throw error;
+    if (errorCode(error) !== 11000) throw error;
     return findJobByKey(fields);
   }
 }

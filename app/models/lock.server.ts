@@ -1,5 +1,6 @@
 import { defineModel } from "./define-model.server";
 import { Schema } from "mongoose";
+import { errorCode } from "~/utils/db-errors.server";
 
 /**
  * One-off claims made atomic by the unique _id (no multi-document transactions: not on every engine):
@@ -13,7 +14,7 @@ export async function claimLock(id: string) {
     await Lock.create({ _id: id });
     return true;
   } catch (error) {
-    if ((error as { code?: number }).code === 11000) return false;
+    if (errorCode(error) === 11000) return false;
     throw error;
   }
 }

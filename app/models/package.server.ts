@@ -1,6 +1,6 @@
 import { Schema, Types } from "mongoose";
 import type { PackageInput } from "~/schemas/package";
-import { defineModel } from "./define-model.server";
+import { defineModel, type RecordOf } from "./define-model.server";
 import { ownedList } from "./list-filter.server";
 import { isObjectIdHex, ownerFilter, type OwnerScope } from "./owner-scope.server";
 import { recordDeletion } from "./deletion.server";
@@ -9,7 +9,7 @@ const packageSchema = new Schema(
   {
     ownerId: { type: Schema.Types.ObjectId, required: true, immutable: true },
     name: { type: String, required: true, trim: true },
-    description: { type: String, trim: true },
+    description: { type: String, trim: true, allowNull: false },
     price: { type: Number, required: true, min: 0 },
     features: { type: [String], default: [] },
     isActive: { type: Boolean, default: true },
@@ -26,17 +26,7 @@ packageSchema.index({ ownerId: 1, name: 1, description: 1, isActive: 1, price: 1
 
 export const ServicePackage = defineModel("Package", packageSchema, { retiredIndexes: ["ownerId_1_createdAt_-1"] });
 
-export interface PackageRecord {
-  _id: Types.ObjectId;
-  ownerId: Types.ObjectId;
-  name: string;
-  description?: string;
-  price: number;
-  features: string[];
-  isActive: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-}
+export type PackageRecord = RecordOf<typeof packageSchema>;
 
 export const PACKAGE_SEARCH_FIELDS = ["name", "description"] as const;
 
@@ -75,9 +65,9 @@ export async function findPackage({ scope, id }: { scope: OwnerScope; id: string
   return ServicePackage.findOne({ _id: id, ...ownerFilter(scope) }).lean<PackageRecord>();
 }
 
-export async function insertPackage({ ownerId, input }: { ownerId: string; input: PackageInput }) {
+export async function insertPackage({ ownerId, input }: { ownerId: string; input: PackageInput }): Promise<PackageRecord> {
   const doc = await ServicePackage.create({ ...input, ownerId });
-  return doc.toObject() as unknown as PackageRecord;
+  return doc.toObject();
 }
 
 /** Replaces the editable fields (a left-out description is removed); null when not in scope. */

@@ -1,5 +1,6 @@
 import { Schema, trusted } from "mongoose";
 import { defineModel } from "./define-model.server";
+import { errorCode } from "~/utils/db-errors.server";
 
 /**
  * Fixed-window request counters in the database, so a limit holds across app instances: one
@@ -26,7 +27,7 @@ export async function countRequest({ key, windowStart, expiresAt }: { key: strin
     return doc?.count ?? 1;
   } catch (error) {
     // Two first requests of a window raced to insert: the other one's document is there now.
-    if ((error as { code?: unknown }).code !== 11000) throw error;
+    if (errorCode(error) !== 11000) throw error;
     const doc = await RateCounter.findOneAndUpdate(filter, { $inc: { count: 1 } }, { returnDocument: "after" }).lean<{ count: number }>();
     return doc?.count ?? 1;
   }

@@ -1,7 +1,7 @@
 import { Schema, trusted, type Types } from "mongoose";
 import type { TrainingFilter, TrainingItemInput } from "~/schemas/training";
 import type { ListCursor } from "~/schemas/list-cursor";
-import { defineModel } from "./define-model.server";
+import { defineModel, type RecordOf } from "./define-model.server";
 import { changedSince, inListOrder, keysetFilter, keysetSort } from "./keyset.server";
 import { isObjectIdHex } from "./owner-scope.server";
 import { pairFilters, type DamagePair } from "./vendor-scope.server";
@@ -20,21 +20,22 @@ const trainingItemSchema = new Schema(
     severity: { type: String, required: true },
     description: { type: String, required: true },
     estimatedCost: { type: Number, required: true, min: 0 },
-    laborHours: { type: Number, min: 0 },
-    partsCost: { type: Number, min: 0 },
+    laborHours: { type: Number, min: 0, allowNull: false },
+    partsCost: { type: Number, min: 0, allowNull: false },
     paintWork: { type: Boolean, default: false },
-    vehicleMake: { type: String },
-    vehicleModel: { type: String },
-    vehicleYear: { type: Number },
-    location: { type: String },
+    vehicleMake: { type: String, allowNull: false },
+    vehicleModel: { type: String, allowNull: false },
+    vehicleYear: { type: Number, allowNull: false },
+    location: { type: String, allowNull: false },
     tags: { type: [String], default: [] },
-    notes: { type: String },
+    notes: { type: String, allowNull: false },
     isVerified: { type: Boolean, default: false },
-    verifiedAt: { type: Date },
+    verifiedAt: { type: Date, allowNull: false },
     /** The image's features for the embedded matcher: set when verified, never for pending items. */
     features: {
-      type: new Schema({ hash: String, colour: [Number], edges: [Number] }, { _id: false }),
+      type: new Schema({ hash: { type: String, allowNull: false }, colour: [Number], edges: [Number] }, { _id: false }),
       default: undefined,
+      allowNull: false,
     },
   },
   { timestamps: true },
@@ -51,15 +52,7 @@ trainingItemSchema.index({ isVerified: 1, updatedAt: -1 });
 
 export const TrainingItem = defineModel("TrainingItem", trainingItemSchema, { retiredIndexes: ["createdAt_-1"] });
 
-export interface TrainingItemRecord extends Omit<TrainingItemInput, "isVerified"> {
-  _id: Types.ObjectId;
-  createdBy: Types.ObjectId;
-  isVerified: boolean;
-  verifiedAt?: Date;
-  features?: { hash: string; colour: number[]; edges: number[] };
-  createdAt: Date;
-  updatedAt: Date;
-}
+export type TrainingItemRecord = RecordOf<typeof trainingItemSchema>;
 
 const filterOf = (filter: TrainingFilter) => ({
   ...(filter.damageType ? { damageType: filter.damageType } : {}),
@@ -82,11 +75,11 @@ export async function findTrainingItem({ id }: { id: string }) {
   return TrainingItem.findById(id).select({ features: 0 }).lean<TrainingItemRecord>();
 }
 
-export async function insertTrainingItem({ createdBy, input }: { createdBy: string; input: TrainingItemInput }) {
+export async function insertTrainingItem({ createdBy, input }: { createdBy: string; input: TrainingItemInput }): Promise<TrainingItemRecord> {
   // Created pending: verifying computes the image's features (the service verifies next when asked).
   const doc = await TrainingItem.create({ ...input, isVerified: false, createdBy });
-  const { features: _features, ...record } = doc.toObject() as unknown as TrainingItemRecord;
-  return record as TrainingItemRecord;
+  const { features: _features, ...record } = doc.toObject();
+  return record;
 }
 
 const OPTIONAL = ["laborHours", "partsCost", "vehicleMake", "vehicleModel", "vehicleYear", "location", "notes"] as const;

@@ -163,27 +163,28 @@ export type PublicUser = ReturnType<typeof toPublicUser>;
 
 /** What any response may carry about a user: never hashes or internal keys. */
 export function toPublicUser(user: InstanceType<typeof User>) {
-  const json = user.toJSON() as Record<string, unknown>;
+  // Typed by the schema (the toJSON transform only removes fields).
+  const json = user.toJSON();
   return {
-    id: String(json.id),
-    username: json.username as string,
-    email: json.email as string,
-    firstName: json.firstName as string,
-    lastName: json.lastName as string,
-    role: json.role as Role,
-    companyName: (json.companyName as string | undefined) ?? null,
-    phone: (json.phone as string | undefined) ?? null,
-    address: (json.address as string | undefined) ?? null,
+    id: String(user.id),
+    username: json.username,
+    email: json.email,
+    firstName: json.firstName,
+    lastName: json.lastName,
+    role: json.role,
+    companyName: json.companyName ?? null,
+    phone: json.phone ?? null,
+    address: json.address ?? null,
     isCustomAuth: Boolean(json.isCustomAuth),
-    sessionTimeout: (json.sessionTimeout as string | undefined) ?? "7d",
+    sessionTimeout: json.sessionTimeout ?? "7d",
     loginNotifications: Boolean(json.loginNotifications),
     twoFactorEnabled: Boolean(user.twoFactor?.enabled),
-    theme: ((json.theme as Theme | undefined) ?? "light") as Theme,
-    language: ((json.language as Language | undefined) ?? "en") as Language,
+    theme: json.theme ?? "light",
+    language: json.language ?? "en",
     defaultVendorId: json.defaultVendorId ? String(json.defaultVendorId) : null,
-    estimateLinkDays: (json.estimateLinkDays as number | undefined) ?? 30,
-    createdAt: json.createdAt as Date,
-    updatedAt: json.updatedAt as Date,
+    estimateLinkDays: json.estimateLinkDays ?? 30,
+    createdAt: json.createdAt,
+    updatedAt: json.updatedAt,
   };
 }
 

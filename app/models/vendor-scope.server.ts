@@ -28,7 +28,9 @@ export function vendorOwned<T extends { _id: Types.ObjectId }>(model: Model<any>
     },
     async insert({ vendorId, fields }: { vendorId: string; fields: object }) {
       const doc = await model.create({ ...fields, vendorId });
-      return doc.toObject() as unknown as T;
+      // The model is untyped here (any vendor model): the record's type is the caller's T, as for lean<T>().
+      const record: T = doc.toObject();
+      return record;
     },
     /** Sets `$set` and removes `$unset` fields of one of the vendor's documents; null when not found. */
     update({ vendorId, id, $set, $unset = [] }: { vendorId: string; id: string; $set: object; $unset?: string[] }) {

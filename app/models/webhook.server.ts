@@ -1,9 +1,10 @@
 import { Schema, trusted, type Types } from "mongoose";
 import { dbNow } from "~/utils/db-clock.server";
-import { defineModel } from "./define-model.server";
+import { defineModel, type EmbeddedRecordOf, type RecordOf } from "./define-model.server";
 import { isObjectIdHex } from "./owner-scope.server";
 import { recordDeletion } from "./deletion.server";
 import { changedSince, keysetSort } from "./keyset.server";
+import { errorCode } from "~/utils/db-errors.server";
 
 /**
  * Webhooks (docs/decisions/0022): an account's endpoints, the events that happened in it, and one
@@ -15,18 +16,18 @@ const endpointSchema = new Schema(
   {
     ownerId: { type: Schema.Types.ObjectId, required: true, immutable: true },
     url: { type: String, required: true },
-    description: { type: String },
+    description: { type: String, allowNull: false },
     events: { type: [String], required: true },
     enabled: { type: Boolean, required: true, default: true },
     /** The signing secret (whsec_…), sealed at rest (secret-box): it must be read to sign. */
     secretSealed: { type: String, required: true },
     /** After a rotation the old secret signs too, until this time, so receivers can switch over. */
-    previousSecretSealed: { type: String },
-    previousSecretUntil: { type: Date },
+    previousSecretSealed: { type: String, allowNull: false },
+    previousSecretUntil: { type: Date, allowNull: false },
     /** Why it was turned off by the app (persistent failure); cleared when the account turns it on. */
-    disabledReason: { type: String },
-    disabledAt: { type: Date },
-    lastSuccessAt: { type: Date },
+    disabledReason: { type: String, allowNull: false },
+    disabledAt: { type: Date, allowNull: false },
+    lastSuccessAt: { type: Date, allowNull: false },
   },
   { timestamps: true },
 );
@@ -35,22 +36,7 @@ endpointSchema.index({ ownerId: 1, createdAt: -1 });
 endpointSchema.index({ ownerId: 1, enabled: 1, events: 1 });
 export const WebhookEndpoint = defineModel("WebhookEndpoint", endpointSchema);
 
-export interface WebhookEndpointRecord {
-  _id: Types.ObjectId;
-  ownerId: Types.ObjectId;
-  url: string;
-  description?: string;
-  events: string[];
-  enabled: boolean;
-  secretSealed: string;
-  previousSecretSealed?: string;
-  previousSecretUntil?: Date;
-  disabledReason?: string;
-  disabledAt?: Date;
-  lastSuccessAt?: Date;
-  createdAt: Date;
-  updatedAt: Date;
-}
+export type WebhookEndpointRecord = RecordOf<typeof endpointSchema>;
 
 const eventSchema = new Schema(
   {
@@ -60,7 +46,7 @@ const eventSchema = new Schema(
     key: { type: String, required: true },
     data: { type: Schema.Types.Mixed, required: true },
     /** Deliveries with the same key go to an endpoint in the order their events happened (an estimate's id). */
-    orderKey: { type: String },
+    orderKey: { type: String, allowNull: false },
     /** When it happened, on the database's clock (the payload's timestamp and the delivery order). */
     at: { type: Date, required: true },
     /** Its deliveries exist: a fan-out cut short (the process died) is finished by the worker. */
@@ -72,16 +58,8 @@ eventSchema.index({ ownerId: 1, key: 1 }, { unique: true });
 eventSchema.index({ fannedOut: 1, at: 1 });
 export const WebhookEvent = defineModel("WebhookEvent", eventSchema);
 
-export interface WebhookEventRecord {
-  _id: Types.ObjectId;
-  ownerId: Types.ObjectId;
-  type: string;
-  key: string;
-  data: Record<string, unknown>;
-  orderKey?: string;
-  at: Date;
-  fannedOut: boolean;
-}
+// `data` is Mixed in the schema: an event's payload, always an object.
+export type WebhookEventRecord = Omit<RecordOf<typeof eventSchema>, "data"> & { data: Record<string, unknown> };
 
 export const DELIVERY_STATUSES = ["pending", "delivered", "failed", "cancelled"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -91,10 +69,10 @@ const attemptSchema = new Schema(
     at: { type: Date, required: true },
     durationMs: { type: Number, required: true },
     /** The receiver's HTTP status; absent when there was no answer (refused, timed out). */
-    statusCode: { type: Number },
-    error: { type: String },
+    statusCode: { type: Number, allowNull: false },
+    error: { type: String, allowNull: false },
     /** Asked for by the account (Redeliver), not scheduled. */
-    manual: { type: Boolean },
+    manual: { type: Boolean, allowNull: false },
   },
   { _id: false },
 );
@@ -105,22 +83,22 @@ const deliverySchema = new Schema(
     endpointId: { type: Schema.Types.ObjectId, required: true, immutable: true },
     eventId: { type: Schema.Types.ObjectId, required: true, immutable: true },
     type: { type: String, required: true },
-    orderKey: { type: String },
+    orderKey: { type: String, allowNull: false },
     /** The event's time: the order within an orderKey. */
     eventAt: { type: Date, required: true },
     status: { type: String, enum: DELIVERY_STATUSES, required: true },
     attempts: { type: [attemptSchema], default: [] },
-    nextAttemptAt: { type: Date },
+    nextAttemptAt: { type: Date, allowNull: false },
     inFlight: { type: Boolean, required: true, default: false },
-    claimToken: { type: String },
-    leaseUntil: { type: Date },
-    lastStatusCode: { type: Number },
-    lastError: { type: String },
-    deliveredAt: { type: Date },
+    claimToken: { type: String, allowNull: false },
+    leaseUntil: { type: Date, allowNull: false },
+    lastStatusCode: { type: Number, allowNull: false },
+    lastError: { type: String, allowNull: false },
+    deliveredAt: { type: Date, allowNull: false },
     /** The next attempt was asked for by the account (Redeliver): one attempt, no schedule after it. */
-    manual: { type: Boolean },
+    manual: { type: Boolean, allowNull: false },
     /** Deliveries of its line wait behind it: its end releases them (releaseLines). */
-    blocking: { type: Boolean },
+    blocking: { type: Boolean, allowNull: false },
   },
   { timestamps: true },
 );
@@ -138,36 +116,9 @@ export const WebhookDelivery = defineModel("WebhookDelivery", deliverySchema, {
   retiredIndexes: ["endpointId_1_orderKey_1_status_1_eventAt_1"],
 });
 
-export interface DeliveryAttemptRecord {
-  at: Date;
-  durationMs: number;
-  statusCode?: number;
-  error?: string;
-  manual?: boolean;
-}
+export type DeliveryAttemptRecord = EmbeddedRecordOf<typeof attemptSchema>;
 
-export interface WebhookDeliveryRecord {
-  _id: Types.ObjectId;
-  ownerId: Types.ObjectId;
-  endpointId: Types.ObjectId;
-  eventId: Types.ObjectId;
-  type: string;
-  orderKey?: string;
-  eventAt: Date;
-  status: DeliveryStatus;
-  attempts: DeliveryAttemptRecord[];
-  nextAttemptAt?: Date;
-  inFlight: boolean;
-  claimToken?: string;
-  leaseUntil?: Date;
-  lastStatusCode?: number;
-  lastError?: string;
-  deliveredAt?: Date;
-  manual?: boolean;
-  blocking?: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-}
+export type WebhookDeliveryRecord = RecordOf<typeof deliverySchema>;
 
 // --- Endpoints (always the owner's own: an admin sees only its own endpoints too)
 
@@ -185,9 +136,9 @@ export async function findEndpoint({ ownerId, id }: { ownerId: string; id: strin
   return WebhookEndpoint.findOne({ _id: id, ownerId }).lean<WebhookEndpointRecord>();
 }
 
-export async function insertEndpoint(fields: Pick<WebhookEndpointRecord, "url" | "events" | "secretSealed"> & { ownerId: string; description?: string }) {
+export async function insertEndpoint(fields: Pick<WebhookEndpointRecord, "url" | "events" | "secretSealed"> & { ownerId: string; description?: string }): Promise<WebhookEndpointRecord> {
   const doc = await WebhookEndpoint.create({ ...fields, enabled: true });
-  return doc.toObject() as unknown as WebhookEndpointRecord;
+  return doc.toObject();
 }
 
 export async function updateEndpoint({ ownerId, id, set, unset = [] }: { ownerId: string; id: string; set: Record<string, unknown>; unset?: string[] }) {
@@ -229,12 +180,12 @@ export async function noteEndpointSuccess(id: Types.ObjectId, at: Date) {
  * Records an event; a second one with the same (owner, key) is refused by the unique index and
  * answers the first.
  */
-export async function insertEvent(fields: Omit<WebhookEventRecord, "_id" | "fannedOut" | "at" | "ownerId"> & { ownerId: string }) {
+export async function insertEvent(fields: Omit<WebhookEventRecord, "_id" | "fannedOut" | "at" | "ownerId" | "createdAt" | "updatedAt"> & { ownerId: string }): Promise<{ event: WebhookEventRecord; created: boolean }> {
   try {
     const doc = await WebhookEvent.create({ ...fields, at: dbNow(), fannedOut: false });
-    return { event: doc.toObject() as unknown as WebhookEventRecord, created: true };
+    return { event: doc.toObject(), created: true };
   } catch (error) {
-    if ((error as { code?: number }).code !== 11000) throw error;
+    if (errorCode(error) !== 11000) throw error;
     const first = await WebhookEvent.findOne({ ownerId: fields.ownerId, key: fields.key }).lean<WebhookEventRecord>();
     if (!first) throw error;
     return { event: first, created: false };

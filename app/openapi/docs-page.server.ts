@@ -4,8 +4,9 @@ import { openApiDocument } from "./document.server";
 
 type Json = Record<string, unknown>;
 
-const escape = (text: unknown) =>
-  String(text ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string);
+const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+const escape = (text: unknown) => String(text ?? "").replace(/[&<>"']/g, (c) => ENTITIES[c]);
 
 /** Inline code (`x`) of the descriptions, the only markup they use. */
 const prose = (text: unknown) => escape(text).replace(/`([^`]+)`/g, "<code>$1</code>");

@@ -50,7 +50,7 @@ export async function saveUpload(body: AsyncIterable<Uint8Array> | Readable, own
   const limit = new Transform({
     transform(chunk: Buffer, _enc, done) {
       bytes += chunk.length;
-      if (bytes > MAX_ARCHIVE_BYTES) done(new Invalid(`The archive is larger than ${MAX_ARCHIVE_BYTES / 1024 / 1024} MB`, { kind: "tooLarge" }) as unknown as Error);
+      if (bytes > MAX_ARCHIVE_BYTES) done(new Invalid(`The archive is larger than ${MAX_ARCHIVE_BYTES / 1024 / 1024} MB`, { kind: "tooLarge" }));
       else done(null, chunk);
     },
   });
@@ -158,7 +158,7 @@ export async function walkArchive(file: string, onEntry: (entry: Entry) => Promi
   const guard = new Transform({
     transform(chunk: Buffer, _enc, done) {
       inflated += chunk.length;
-      if (inflated > MAX_INFLATED_BYTES) done(tooLarge(`The archive inflates to more than ${MAX_INFLATED_BYTES / 1024 / 1024} MB`) as unknown as Error);
+      if (inflated > MAX_INFLATED_BYTES) done(tooLarge(`The archive inflates to more than ${MAX_INFLATED_BYTES / 1024 / 1024} MB`));
       else done(null, chunk);
     },
   });

@@ -109,7 +109,8 @@ async function priceOf(record: AssessmentRecord, result: AnalysisResult) {
     if (error instanceof NotFound) return { costNote: "The chosen vendor no longer exists", lineItems: [] };
     throw error;
   }
-  const lineItems = quoted.lines as unknown as Record<string, unknown>[];
+  // Plain copies: the assessment keeps its lines as open records (Mixed).
+  const lineItems: Record<string, unknown>[] = quoted.lines.map((line) => ({ ...line }));
   if (!quoted.complete) {
     const reasons = quoted.lines.flatMap((line) => (line.priced ? [] : [line.reason]));
     return { costNote: [...new Set(reasons)].join("; "), lineItems };

@@ -301,7 +301,7 @@ async function resolveActor(request: Request): Promise<Actor | null> {
     const ownerId = await redeemApiToken(authorization.slice(7).trim());
     const user = ownerId ? await findSignedInUser(ownerId) : null;
     if (!user) return null;
-    return { id: String(user._id), user, role: user.role as Role, realRole: user.role as Role, via: "token" };
+    return { id: String(user._id), user, role: user.role, realRole: user.role, via: "token" };
   }
   if (!request.headers.get("Cookie")) return null;
   const session = await requestSession(request);
@@ -309,7 +309,7 @@ async function resolveActor(request: Request): Promise<Actor | null> {
   if (!userId) return null;
   const user = await findSignedInUser(userId);
   if (!user) return null;
-  const realRole = user.role as Role;
+  const realRole = user.role;
   const preview = realRole === "admin" ? session.get("viewAsRole") : undefined;
   return { id: String(user._id), user, role: preview ?? realRole, realRole, via: "session" };
 }

@@ -46,7 +46,11 @@ export interface EmailLogDetailJson extends EmailLogJson {
   text: string;
 }
 
-const iso = (d: Date | string | undefined | null) => (d ? new Date(d).toISOString() : null);
+function iso(d: Date): string;
+function iso(d: Date | string | undefined | null): string | null;
+function iso(d: Date | string | undefined | null) {
+  return d ? new Date(d).toISOString() : null;
+}
 
 function statusLabel(record: Pick<EmailLogRecord, "status" | "localDrop" | "settlement">) {
   if (record.status === "saved") return "saved (local drop, not sent)";
@@ -70,7 +74,7 @@ function toJson(record: EmailLogRecord, owners?: Map<string, string>): EmailLogJ
     lastError: record.lastError ?? null,
     nextAttemptAt: record.status === "pending" ? iso(record.nextAttemptAt) : null,
     attempts: (record.attempts ?? []).map((a) => ({
-      at: iso(a.at) as string,
+      at: iso(a.at),
       finishedAt: iso(a.finishedAt),
       outcome: a.outcome,
       error: a.error ?? null,
@@ -80,13 +84,13 @@ function toJson(record: EmailLogRecord, owners?: Map<string, string>): EmailLogJ
     settlement: record.settlement
       ? {
           action: record.settlement.action,
-          at: iso(record.settlement.at) as string,
+          at: iso(record.settlement.at),
           byId: record.settlement.by ? String(record.settlement.by) : null,
           resentAs: record.settlement.resentAs ? String(record.settlement.resentAs) : null,
         }
       : null,
-    createdAt: iso(record.createdAt) as string,
-    updatedAt: iso(record.updatedAt) as string,
+    createdAt: iso(record.createdAt),
+    updatedAt: iso(record.updatedAt),
   });
 }
 

@@ -91,8 +91,9 @@ function run(fn: Compiled, context: TemplateContext, field: Field) {
   }
 }
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string);
+const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ENTITIES[c]);
 
 /** Plain text from the rendered HTML, for the text part of the message. */
 export function htmlToText(html: string) {

@@ -18,7 +18,7 @@ import {
   type LinkRecipient,
 } from "~/models/estimate-link.server";
 import { scopeFor } from "~/models/owner-scope.server";
-import { findUserById, type Role } from "~/models/user.server";
+import { findUserById } from "~/models/user.server";
 import { dbNow } from "~/utils/db-clock.server";
 import { assessmentNotFound } from "./assessments.server";
 import type { Actor } from "./actor";
@@ -48,7 +48,7 @@ const isTokenShaped = (token: unknown): token is string => typeof token === "str
 export async function ownerActor(ownerId: string): Promise<Actor | null> {
   const user = await findUserById(ownerId);
   if (!user) return null;
-  const role = user.role as Role;
+  const role = user.role;
   return { id: ownerId, user, role, realRole: role, via: "session" };
 }
 

@@ -59,7 +59,7 @@ export async function readPdf(pdf: Buffer) {
         const font = (page.commonObjs.get(item.fontName) as { name: string }).name.replace(/^[A-Z]{6}\+/, "");
         return [{ text: item.str, x: item.transform[4], y: item.transform[5], width: item.width, size: item.transform[3], font, tag: open.at(-1) ?? null }];
       });
-      pages.push({ width, height, items, structure: structOf((await page.getStructTree()) as unknown as RawNode) });
+      pages.push({ width, height, items, structure: structOf(await page.getStructTree()) });
     }
     const { info, metadata } = await doc.getMetadata();
     return { pages, info: info as Record<string, unknown>, title: metadata?.get("dc:title") as string | undefined };

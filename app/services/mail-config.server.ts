@@ -8,6 +8,7 @@ import { connectOutbound, OutboundRefusedError, resolveOutbound } from "~/utils/
 import type { Actor } from "./actor";
 import { MAIL_PASSWORD, openFor, sealFor } from "./secret-box.server";
 import { Invalid, NotFound } from "~/utils/domain-errors";
+import { errorCode } from "~/utils/db-errors.server";
 
 /**
  * Where an account's mail goes (docs/decisions/0011): its own server from Settings → Email when it
@@ -233,7 +234,7 @@ const forgetStatus = (ownerId: string) => statusCache.delete(ownerId);
  */
 function reasonOf(route: SmtpRoute, error: unknown) {
   if (error instanceof OutboundRefusedError) return error.message;
-  if ((error as { code?: string }).code === "EAUTH") return `${route.host}:${route.port}: the mail server did not accept the user name or password`;
+  if (errorCode(error) === "EAUTH") return `${route.host}:${route.port}: the mail server did not accept the user name or password`;
   return `Could not connect to a mail server at ${route.host}:${route.port}`;
 }
 

@@ -46,8 +46,9 @@ export const linkOrigin = () => (env.PUBLIC_URL ? new URL(env.PUBLIC_URL).origin
 
 // --- Messages to the account itself (Settings → Notifications, Security → login notifications)
 
-export const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string);
+const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ENTITIES[c]);
 
 /** The account's own address and its Notifications switches (defaults for those it never set). */
 async function notificationSettings(ownerId: string) {

@@ -39,10 +39,11 @@ import { discardUploadsOf } from "./account-archive.server";
 import { deleteUploadsOf } from "./storage/draft.server";
 import { Conflict, Forbidden, Invalid, NotFound } from "~/utils/domain-errors";
 import type { WholeListQuery } from "~/schemas/list-query";
+import { errorCode } from "~/utils/db-errors.server";
 
 const ADMIN_SETUP_LOCK = "admin-setup";
 
-const isDuplicateKey = (error: unknown) => (error as { code?: number }).code === 11000;
+const isDuplicateKey = (error: unknown) => errorCode(error) === 11000;
 const usernameTaken = () => new Conflict("Username already exists", { fields: { username: "Username already exists" } });
 
 export const checkSetup = async () => ({ adminExists: await adminExists() });

@@ -2,6 +2,7 @@ import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
 import { OutboundRefusedError, resolveOutbound, type OutboundAllowList } from "~/utils/outbound.server";
+import { errorCode } from "~/utils/db-errors.server";
 
 // One webhook delivery's HTTP request (the worker: webhook-delivery.server.ts).
 
@@ -29,10 +30,10 @@ export async function postWebhook(url: string, headers: Record<string, string>, 
     checked = await resolveOutbound(host, allow);
   } catch (error) {
     if (error instanceof OutboundRefusedError) return { error: error.message };
-    return { error: `Could not resolve ${host}: ${(error as { code?: string }).code ?? String(error)}` };
+    return { error: `Could not resolve ${host}: ${errorCode(error) ?? String(error)}` };
   }
   const lookup: LookupFunction = (_hostname, options, callback) => {
-    if (options.all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [checked]);
+    if (options.all) callback(null, [checked]);
     else callback(null, checked.address, checked.family);
   };
   const client = target.protocol === "https:" ? https : http;

@@ -201,7 +201,11 @@ export interface WebhookEndpointJson {
   updatedAt: string;
 }
 
-const iso = (d?: Date | null) => (d ? new Date(d).toISOString() : null);
+function iso(d: Date): string;
+function iso(d?: Date | null): string | null;
+function iso(d?: Date | null) {
+  return d ? new Date(d).toISOString() : null;
+}
 
 function endpointJson(record: WebhookEndpointRecord): WebhookEndpointJson {
   return {
@@ -213,8 +217,8 @@ function endpointJson(record: WebhookEndpointRecord): WebhookEndpointJson {
     disabledReason: record.disabledReason ?? null,
     disabledAt: iso(record.disabledAt),
     lastSuccessAt: iso(record.lastSuccessAt),
-    createdAt: iso(record.createdAt) as string,
-    updatedAt: iso(record.updatedAt) as string,
+    createdAt: iso(record.createdAt),
+    updatedAt: iso(record.updatedAt),
   };
 }
 
@@ -324,7 +328,7 @@ function deliveryJson(record: WebhookDeliveryRecord): WebhookDeliveryJson {
     eventType: record.type,
     status: record.status,
     attempts: (record.attempts ?? []).map((a) => ({
-      at: iso(a.at) as string,
+      at: iso(a.at),
       durationMs: a.durationMs,
       statusCode: a.statusCode ?? null,
       error: a.error ?? null,
@@ -334,7 +338,7 @@ function deliveryJson(record: WebhookDeliveryRecord): WebhookDeliveryJson {
     lastError: record.lastError ?? null,
     nextAttemptAt: record.status === "pending" ? iso(record.nextAttemptAt) : null,
     deliveredAt: iso(record.deliveredAt),
-    createdAt: iso(record.createdAt) as string,
+    createdAt: iso(record.createdAt),
   };
 }
 

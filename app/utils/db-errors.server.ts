@@ -12,6 +12,9 @@ const UNAVAILABLE_ERRORS = new Set([
   "PoolClearedOnNetworkError",
 ]);
 
+/** The `code` a driver or system error carries (11000, "EAUTH", "ECONNRESET"…); undefined when it has none. */
+export const errorCode = (error: unknown): unknown => (typeof error === "object" && error !== null && "code" in error ? error.code : undefined);
+
 /** True for errors that mean "the database is unreachable" (answer 503, not 500). */
 export function isDbUnavailableError(error: unknown) {
   if (!(error instanceof Error)) return false;

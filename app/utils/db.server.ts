@@ -32,7 +32,11 @@ interface DbState {
   closed: boolean;
 }
 
-const globalForDb = globalThis as unknown as { __db?: DbState };
+declare global {
+  // One per process, kept across dev reloads of this module.
+  var __db: DbState | undefined;
+}
+const globalForDb: { __db?: DbState } = globalThis;
 
 /** The embedded engine in DATA_DIR, supervised (restarted if it dies); its URI is known before it listens. */
 export const startEmbedded = async () => {

@@ -230,5 +230,9 @@ function load(): Env {
   };
 }
 
-const globalForEnv = globalThis as unknown as { __env?: Env };
+declare global {
+  // One per process, kept across dev reloads of this module.
+  var __env: Env | undefined;
+}
+const globalForEnv: { __env?: Env } = globalThis;
 export const env: Env = (globalForEnv.__env ??= load());

@@ -103,12 +103,12 @@ export function EstimateForm({
       .map((d, i) => ({ value: String(i), label: `#${i + 1} ${t(humanize(d.damageType)).toLowerCase()} (${t(humanize(d.location)).toLowerCase()})` })),
   ];
   return (
-    <ValidatedForm
+    <ValidatedForm<EstimateEditInput | typeof defaults, undefined>
       key={estimate.id}
       id={ESTIMATE_FORM_ID}
       validator={estimateFormValidator}
       // The form's fields are text (amounts as typed); the schema turns them into the input's types.
-      defaultValues={defaults as unknown as Partial<EstimateEditInput>}
+      defaultValues={defaults}
       method="post"
       noValidate
       preventScrollReset

@@ -39,12 +39,12 @@ export function PackageForm({ pkg, cancelTo }: { pkg?: PackageJson | null; cance
       }
     : { isActive: true };
   return (
-    <ValidatedForm
+    <ValidatedForm<PackageInput | typeof defaults, undefined>
       key={pkg?.id ?? "new"}
       id={PACKAGE_FORM_ID}
       validator={packageValidator}
       // The form's own shape (price as text, features as lines), not the parsed one.
-      defaultValues={defaults as unknown as Partial<PackageInput>}
+      defaultValues={defaults}
       method="post"
       noValidate
       preventScrollReset

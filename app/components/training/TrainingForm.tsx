@@ -93,11 +93,11 @@ export function TrainingForm({ item, cancelTo }: { item?: TrainingItemJson | nul
       }
     : { damageType: "scratch", severity: "minor" };
   return (
-    <ValidatedForm
+    <ValidatedForm<TrainingItemInput | typeof defaults, undefined>
       key={item?.id ?? "new"}
       id={TRAINING_FORM_ID}
       validator={trainingItemValidator}
-      defaultValues={defaults as unknown as Partial<TrainingItemInput>}
+      defaultValues={defaults}
       method="post"
       encType="multipart/form-data"
       noValidate

@@ -40,11 +40,11 @@ export function PricingRuleForm({ rule, cancelTo }: { rule?: PricingRuleJson | n
       }
     : { damageType: "scratch", severity: "minor", markupPercentage: "0.00", minimumCharge: "0.00", isActive: true };
   return (
-    <ValidatedForm
+    <ValidatedForm<PricingRuleInput | typeof defaults, undefined>
       key={rule?.id ?? "new"}
       id={PRICING_RULE_FORM_ID}
       validator={pricingRuleValidator}
-      defaultValues={defaults as unknown as Partial<PricingRuleInput>}
+      defaultValues={defaults}
       method="post"
       noValidate
       preventScrollReset

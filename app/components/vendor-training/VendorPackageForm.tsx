@@ -41,11 +41,11 @@ export function VendorPackageForm({ pkg, cancelTo }: { pkg?: VendorPackageJson |
       }
     : { pricingModel: "flat_rate", warrantyMonths: "0", turnaroundDays: "0", aiWeighting: "1.00", isActive: true };
   return (
-    <ValidatedForm
+    <ValidatedForm<VendorPackageInput | typeof defaults, undefined>
       key={pkg?.id ?? "new"}
       id={VENDOR_PACKAGE_FORM_ID}
       validator={vendorPackageValidator}
-      defaultValues={defaults as unknown as Partial<VendorPackageInput>}
+      defaultValues={defaults}
       method="post"
       noValidate
       preventScrollReset

@@ -11,7 +11,11 @@ import type { StorageBackend } from "./types";
 /** How long an upload URL (whole object or one part) stays valid. */
 export const UPLOAD_URL_EXPIRES = 3600;
 
-const globalForStorage = globalThis as unknown as { __storage?: StorageBackend };
+declare global {
+  // One per process, kept across dev reloads of this module.
+  var __storage: StorageBackend | undefined;
+}
+const globalForStorage: { __storage?: StorageBackend } = globalThis;
 
 export function storage(): StorageBackend {
   return (globalForStorage.__storage ??=

@@ -14,6 +14,7 @@ import {
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import type { Readable } from "node:stream";
 import { MIN_PART_SIZE, StorageError, StorageUnavailableError, type StorageBackend, type StoredPart } from "./types";
+import { errorCode } from "~/utils/db-errors.server";
 
 export interface S3Options {
   bucket: string;
@@ -32,7 +33,7 @@ const isUnreachable = (error: unknown) =>
     ? (error.$metadata.httpStatusCode ?? 0) >= 500
     : error instanceof Error &&
       (["TimeoutError", "AbortError"].includes(error.name) ||
-        /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|EPIPE)$/.test(String((error as { code?: unknown }).code)) ||
+        /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|EPIPE)$/.test(String(errorCode(error))) ||
         /socket hang up/i.test(error.message));
 
 /** Maps the store's client errors to API answers; anything else stays a 500/503. */
