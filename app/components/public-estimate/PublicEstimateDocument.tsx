@@ -128,7 +128,7 @@ function WhatChanged({ changes }: { changes: SupplementChanges }) {
   return (
     <section className="changes" aria-labelledby="changes-title" data-testid="supplement-changes">
       <h2 id="changes-title">What changed since {sinceText}</h2>
-      <p>This is a revised estimate: it replaces {sinceText}.</p>
+      <p>This is a revised estimate: it replaces the one {since.approved ? "you approved" : "we sent you"}.</p>
       {none ? <p>No line changed; the figures below did.</p> : null}
       <ChangeList title="Lines added" items={changes.added} testId="lines-added" show={(c) => `${c.label}: ${formatCents(c.afterCents)}`} />
       <ChangeList title="Lines removed" items={changes.removed} testId="lines-removed" show={(c) => `${c.label}: ${formatCents(c.beforeCents)}`} />
