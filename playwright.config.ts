@@ -18,9 +18,13 @@ export default defineConfig({
   expect: { timeout: 15_000 },
   reporter: [["list"], ["json", { outputFile: ".tmp/playwright-results.json" }]],
   use: {
-    trace: "retain-on-failure",
+    // A trace is recorded on a failed test's retry (CI retries once): recording one for every passing
+    // test cost about a quarter of the run's CPU (screencast frames and snapshots).
+    trace: "on-first-retry",
     launchOptions: {
-      executablePath: "/usr/bin/chromium",
+      // Debian's headless shell (scripts/setup.mjs installs it): Chromium without the full browser's
+      // compositor and GPU process, the build Playwright itself runs headless.
+      executablePath: "/usr/lib/chromium/chromium-headless-shell",
       args: [
         "--no-sandbox",
         "--disable-gpu",

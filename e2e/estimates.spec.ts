@@ -255,7 +255,7 @@ test("a sent estimate edited into version 2 counts once, with its version, and t
   await expect(stat(page, "Total Estimates")).toHaveText("1");
   await expect(stat(page, "Total Value")).toHaveText("$450.00");
   await expect(cards(page)).toHaveCount(1);
-  await expect(cards(page).first().getByTestId("version-badge")).toHaveText("Supplement v2");
+  await expect(cards(page).first().getByTestId("version-badge")).toHaveText("Supplement S01");
   // The first version, from the latest one.
   await page.getByRole("link", { name: "View Red Polo" }).click();
   await dialog(page).getByTestId("earlier-versions").getByRole("link", { name: "Original (version 1, sent)" }).click();
@@ -266,7 +266,7 @@ test("a sent estimate edited into version 2 counts once, with its version, and t
   await expect(page.getByRole("group", { name: "Total Assessments" }).getByTestId("stat-value")).toHaveText("1");
   const recent = page.getByTestId("recent-assessment");
   await expect(recent).toHaveCount(1);
-  await expect(recent.first().getByTestId("version-badge")).toHaveText("Supplement v2");
+  await expect(recent.first().getByTestId("version-badge")).toHaveText("Supplement S01");
 });
 
 test("an estimate without a customer gets one in Edit Estimate, and its Email button works", async ({ page, loginAs, createUser }) => {

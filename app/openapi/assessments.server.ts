@@ -211,16 +211,23 @@ export function describeAssessments(registry: OpenAPIRegistry, email: EmailSchem
     summary: "Reject an assessment (completed or reviewed → uploaded)", body: assessmentRejectSchema, example: { note: "Wrong vehicle in photo 2" },
     responses: { 200: json("The assessment, back to uploaded", Assessment), 409: stateConflict },
   });
-  const VersionRef = record({ id: objectIdText, version: z.number().int(), label: z.string().openapi({ example: "S01" }), status });
+  const VersionRef = record({
+    id: objectIdText,
+    version: z.number().int(),
+    label: z.string().openapi({ example: "S01" }),
+    estimateNumber: z.string().openapi({ example: "1A2B3C4D-S01", description: "The original's number with the version's label (the original's has none)" }),
+    status,
+  });
   area.describe({
     method: "get", path: "/api/assessments/{id}/estimate", operationId: "getEstimate", auth: "user", params: idParam,
     summary: "Get an estimate with its versions",
-    description: "The assessment's JSON with its version label (Original, S01…), its supplements, the versions before it and, for a supplement, what changed from the version it revises.",
+    description: "The assessment's JSON with its version label (Original, S01…) and number (the original's, with the label after it: `1A2B3C4D-S01`), its supplements, the versions before it and, for a supplement, what changed from the version it revises.",
     responses: {
       200: json(
         "The estimate (its `ETag` is what an edit sends in `If-Match`)",
         Assessment.extend({
           versionLabel: z.string().openapi({ example: "Original" }),
+          estimateNumber: z.string().openapi({ example: "1A2B3C4D", description: "The original estimate's number (the last 8 characters of its id, upper case), followed by `-S01`, `-S02`… on a supplement" }),
           supplements: z.array(VersionRef),
           earlierVersions: z.array(VersionRef),
           differences: record({ from: VersionRef, changes: z.array(z.string()) }).nullable(),

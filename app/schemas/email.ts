@@ -16,6 +16,10 @@ export const TEMPLATE_VARIABLES = [
   "assessment.estimatedCost",
   "date",
   "estimateLink",
+  "estimate.number",
+  "estimate.versionLabel",
+  "estimate.previousTotal",
+  "estimate.difference",
 ] as const;
 
 export const TEMPLATE_LIMITS = {

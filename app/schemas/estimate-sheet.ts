@@ -93,8 +93,8 @@ export const sheetFields = {
   mileage: z.preprocess((v) => (v === "" ? null : formNumber(v)), wholeField("Mileage", 0, 2_000_000).nullish()),
 };
 
-/** "S01" for the first supplement, "Original" for version 1 (how shops name versions). */
-export const versionLabel = (version: number) => (version <= 1 ? "Original" : `S${String(version - 1).padStart(2, "0")}`);
+// The version's label and number live in a module of their own (no imports), so that screens can name versions cheaply.
+export { estimateNumber, versionLabel } from "~/utils/version-label";
 
 const storedCents = z.number().int().min(-MAX_LINE_CENTS).max(MAX_LINE_CENTS);
 const storedText = (max: number) => z.string().max(max).default("");

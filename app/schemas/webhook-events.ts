@@ -33,6 +33,7 @@ export const assessmentEventDataSchema = z
 export const estimateEventDataSchema = assessmentEventDataSchema
   .extend({
     version: z.number().int().min(1),
+    versionLabel: z.string().describe("The version's name as every screen, page and email shows it: Original, S01, S02…"),
     supplementOf: id.nullable().describe("The version this supplement replaces; null for the first version"),
   })
   .strict();
@@ -92,7 +93,7 @@ const exampleAssessment: z.input<typeof assessmentEventDataSchema> = {
   contactId: "6650c0ffee0123456789abce",
   estimatedCost: 1840.5,
 };
-const exampleEstimate = { ...exampleAssessment, version: 1, supplementOf: null };
+const exampleEstimate = { ...exampleAssessment, version: 1, versionLabel: "Original", supplementOf: null };
 
 /** One example payload per event type (the API description's examples; tests emit them). */
 export const WEBHOOK_EXAMPLE_DATA: { [T in WebhookEventType]: z.input<(typeof WEBHOOK_EVENT_DATA)[T]> } = {

@@ -555,7 +555,7 @@ describe("revocation, expiry, supersession", () => {
     const now = await phone.get(pagePath(fresh.token));
     expect(now.status).toBe(200);
     expect(now.text).toContain("$600.00");
-    expect(now.text).toContain("Supplement, version 2");
+    expect(now.text).toContain(`Revised estimate S01 No. ${v1.slice(-8).toUpperCase()}-S01`);
     // Listed from either version: both links, the old one superseded.
     const listed = (await dealerA.get(`/api/assessments/${v1}/links`)).json.links as { id: string; state: string }[];
     expect(listed.map((l) => [l.id, l.state])).toEqual([

@@ -16,6 +16,7 @@ import type { Actor } from "./actor";
 import { notifyCustomerDecision, notifyCustomerQuestion } from "./outbox.server";
 import { decisionJson, findLinkByToken, hashToken, linkState, newerVersionPath, type LinkState } from "./estimate-links.server";
 import { storage } from "./storage/backend.server";
+import { changesSinceCustomerVersion, versionNaming, type SupplementChanges } from "./supplement-changes.server";
 import { thumbnailBytes } from "./storage/serving.server";
 import { estimatePictures, type EstimatePicture } from "./video-frames.server";
 import { emitEvent, estimateEventData, estimateOrderKey } from "./webhooks.server";
@@ -124,13 +125,22 @@ async function customerOf(link: EstimateLinkRecord, estimate: AssessmentRecord) 
  * What the public page shows of the version: as the estimate holds it, the sheet read and totalled
  * as the API's `sheet` and the PDF do (the lines component renders it).
  */
-function estimateView(estimate: AssessmentRecord, pictures: EstimatePicture[]) {
+function estimateView(
+  estimate: AssessmentRecord,
+  pictures: EstimatePicture[],
+  naming: { versionLabel: string; estimateNumber: string },
+  changes: SupplementChanges | null,
+) {
   const sheet = readSheet(estimate);
   const estimatedCost = estimate.estimatedCost ?? null;
   const damages = (estimate.damages ?? []).map((d) => ({ damageType: d.damageType, location: d.location, severity: d.severity, description: d.description ?? "" }));
   return {
     title: estimate.title,
     version: estimate.version ?? 1,
+    versionLabel: naming.versionLabel,
+    estimateNumber: naming.estimateNumber,
+    /** A supplement: what changed since the version the customer approved, else the one last sent to them. */
+    changes,
     vehicle: [estimate.vehicleYear, estimate.vehicleMake, estimate.vehicleModel].filter(Boolean).join(" ") || null,
     vin: estimate.vin ?? null,
     createdAt: estimate.createdAt.toISOString(),
@@ -151,17 +161,19 @@ function estimateView(estimate: AssessmentRecord, pictures: EstimatePicture[]) {
  */
 export async function openEstimatePage(token: string) {
   const { link, estimate } = await activeLink(token);
-  const [dealer, customer, decision, pictures] = await Promise.all([
+  const [dealer, customer, decision, pictures, naming, changes] = await Promise.all([
     dealerCard(link.ownerId),
     customerOf(link, estimate),
     findDecisionOf({ assessmentId: estimate._id }),
     estimatePictures(String(estimate.ownerId), estimate),
+    versionNaming(estimate),
+    changesSinceCustomerVersion(estimate),
     recordLinkView({ id: link._id, at: dbNow() }),
   ]);
   return {
     dealer,
     customer,
-    estimate: estimateView(estimate, pictures),
+    estimate: estimateView(estimate, pictures, naming, changes),
     expiresAt: link.expiresAt.toISOString(),
     decision: decision ? decisionJson(decision) : null,
   };

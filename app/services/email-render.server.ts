@@ -13,7 +13,8 @@ import { parseSandboxed, renderMetered, sandbox } from "./template-sandbox.serve
  * cached per account by the source's hash.
  */
 // The two objects themselves are known too (`{{#with contact}}`).
-const KNOWN = new Set<string>([...TEMPLATE_VARIABLES, "contact", "assessment", "additionalMessage"]);
+// `estimate.revised` is true on a supplement (`{{#if estimate.revised}}…{{/if}}`; docs/decisions/0053).
+const KNOWN = new Set<string>([...TEMPLATE_VARIABLES, "contact", "assessment", "additionalMessage", "estimate", "estimate.revised"]);
 
 export interface TemplateContext {
   contact: { firstName: string; lastName: string; email: string };
@@ -22,6 +23,21 @@ export interface TemplateContext {
   additionalMessage?: string;
   /** The customer's page for the estimate (/e/{token}); a template without it gets it appended. */
   estimateLink?: string;
+  /**
+   * The version (docs/decisions/0053): its number (`1A2B3C4D-S01`) and label (Original, S01…); on a
+   * supplement `revised`, the total of the version it is compared with and the difference. A
+   * template that names none of these gets a revised estimate's subject and opening paragraph.
+   */
+  estimate?: {
+    number: string;
+    versionLabel: string;
+    revised: boolean;
+    total: string;
+    previousTotal: string;
+    previousLabel: string;
+    previousApproved: boolean;
+    difference: string;
+  };
 }
 
 type Field = "subject" | "htmlContent";
@@ -148,6 +164,16 @@ export const SAMPLE_CONTEXT: TemplateContext = {
   assessment: { title: "Front bumper and headlight", vehicle: "2021 Toyota Camry", estimatedCost: formatCost(1250) },
   date: formatMailDate(new Date()),
   estimateLink: "https://dealer.example.com/e/sample-link",
+  estimate: {
+    number: "1A2B3C4D-S01",
+    versionLabel: "S01",
+    revised: true,
+    total: formatCost(1250),
+    previousTotal: formatCost(1150),
+    previousLabel: "Original",
+    previousApproved: true,
+    difference: "+$100.00",
+  },
 };
 
 /** The template used when the account has none (or none is chosen and none is its default). */

@@ -4,6 +4,7 @@ import type { Actor } from "./actor";
 import { getAssessment } from "./assessments.server";
 import { contextFor, estimateMessage, fullName, recipientRefusal, resolveSend } from "./email-send.server";
 import { linkOrigin } from "./outbox.server";
+import { versionForMessage } from "./supplement-changes.server";
 
 /** Templates the confirm step offers at most (as Compose does). */
 const TEMPLATE_CHOICES = 200;
@@ -42,7 +43,8 @@ export async function previewEstimateEmail(actor: Actor, assessmentId: string, i
   const refusal = await recipientRefusal(assessment, contact, confirmed);
   if (refusal) throw refusal;
   const placeholderLink = `${origin ?? linkOrigin()}/e/…`;
-  const message = estimateMessage(assessment.ownerId, template, contextFor(assessment, contact, input.additionalMessage, placeholderLink));
+  const version = await versionForMessage(assessment.ownerId, assessment.id);
+  const message = estimateMessage(assessment.ownerId, template, contextFor(assessment, contact, input.additionalMessage, placeholderLink, version));
   const templates = await findTemplates({ scope: { ownerId: assessment.ownerId }, limit: TEMPLATE_CHOICES });
   return {
     assessmentId: assessment.id,

@@ -16,6 +16,7 @@ import { createEstimateLink, revokeUnsentLink } from "./estimate-links.server";
 import { keyReused } from "./idempotency.server";
 import { type MailRoute, mailRouteFor } from "./mail-config.server";
 import { escapeHtml, linkOrigin, queue } from "./outbox.server";
+import { type MessageVersion, versionForMessage } from "./supplement-changes.server";
 
 /**
  * Sending an estimate by email (docs/decisions/0011): renders the template for the contact and
@@ -27,7 +28,13 @@ import { escapeHtml, linkOrigin, queue } from "./outbox.server";
 const SENDABLE = new Set(["completed", "reviewed", "sent"]);
 
 /** The variables of a message about this assessment to this contact. */
-export function contextFor(assessment: AssessmentJson, contact: { firstName: string; lastName: string; email: string }, additionalMessage?: string, estimateLink?: string) {
+export function contextFor(
+  assessment: AssessmentJson,
+  contact: { firstName: string; lastName: string; email: string },
+  additionalMessage?: string,
+  estimateLink?: string,
+  version?: MessageVersion | null,
+) {
   return {
     contact: { firstName: contact.firstName, lastName: contact.lastName, email: contact.email },
     assessment: {
@@ -38,6 +45,25 @@ export function contextFor(assessment: AssessmentJson, contact: { firstName: str
     date: formatMailDate(new Date()),
     ...(additionalMessage ? { additionalMessage } : {}),
     ...(estimateLink ? { estimateLink } : {}),
+    ...(version ? { estimate: estimateVariables(version) } : {}),
+  };
+}
+
+const cost = (cents: number | null) => formatCost(cents === null ? null : cents / 100);
+const signedCost = (cents: number) => (cents > 0 ? `+${formatCost(cents / 100)}` : cents < 0 ? `-${formatCost(-cents / 100)}` : formatCost(0));
+
+/** `{{estimate.…}}`: the version's number and label and, on a supplement, the total it is compared with and the difference. */
+function estimateVariables(version: MessageVersion) {
+  const changes = version.changes;
+  return {
+    number: version.estimateNumber,
+    versionLabel: version.versionLabel,
+    revised: version.version > 1,
+    total: changes ? cost(changes.totalCents) : "",
+    previousTotal: changes ? cost(changes.since.totalCents) : "",
+    previousLabel: changes?.since.versionLabel ?? "",
+    previousApproved: changes?.since.approved ?? false,
+    difference: changes ? (changes.differenceCents === null ? "TBD" : signedCost(changes.differenceCents)) : "",
   };
 }
 
@@ -76,7 +102,8 @@ export async function sendEstimateEmail(
   // The customer's page for this version (docs/decisions/0019): `{{estimateLink}}` in the template,
   // else a paragraph after it, so every estimate email carries it.
   const link = await createEstimateLink(actor, assessment.id, { via: "email", origin: origin ?? linkOrigin(), recipient });
-  const message = estimateMessage(ownerId, template, contextFor(assessment, contact, input.additionalMessage, link.url));
+  const version = await versionForMessage(ownerId, assessment.id);
+  const message = estimateMessage(ownerId, template, contextFor(assessment, contact, input.additionalMessage, link.url, version));
   const { record, created } = await queue({
     ownerId: new Types.ObjectId(ownerId),
     requestedBy: new Types.ObjectId(actor.id),
@@ -121,7 +148,27 @@ export async function resolveSend(assessment: AssessmentJson, input: SendEmailIn
 /** The message as it leaves: the template rendered, with the customer's link appended when the template has none. */
 export function estimateMessage(ownerId: string, template: { subject: string; htmlContent: string }, context: ReturnType<typeof contextFor>) {
   const rendered = renderTemplate(ownerId, template, context);
-  return context.estimateLink && !usesEstimateLink(template) ? withEstimateLink(rendered, context.estimateLink) : rendered;
+  const linked = context.estimateLink && !usesEstimateLink(template) ? withEstimateLink(rendered, context.estimateLink) : rendered;
+  return context.estimate?.revised && !usesEstimateVariables(template) ? asRevision(linked, context.estimate) : linked;
+}
+
+/** The template speaks of the version itself (`{{estimate.…}}`, `{{#if estimate.revised}}`): it is sent as written. */
+const usesEstimateVariables = (template: { subject: string; htmlContent: string }) => /\{\{[#^/]?\s*(?:if\s+|unless\s+|with\s+)?estimate[.\s}]/.test(`${template.subject}${template.htmlContent}`);
+
+/**
+ * A supplement's email in a template that does not name the version (the built-in one, and every
+ * template written before supplements were named): the subject says it is a revised estimate, with its
+ * number, and the message opens with what it replaces and the difference (docs/decisions/0053).
+ */
+export function asRevision(message: { subject: string; html: string; text: string }, estimate: NonNullable<ReturnType<typeof contextFor>["estimate"]>) {
+  const subject = `Revised estimate ${estimate.number}: ${message.subject}`;
+  const replaced = `${estimate.previousApproved ? "the estimate you approved" : "the estimate we sent you"} (${estimate.previousLabel}, total ${estimate.previousTotal})`;
+  const sentence = `This is a revised estimate (${estimate.versionLabel}, No. ${estimate.number}). It replaces ${replaced}: the new total is ${estimate.total}, a difference of ${estimate.difference}.`;
+  return {
+    subject,
+    html: `<p><strong>${escapeHtml(sentence)}</strong></p>\n${message.html}`,
+    text: `${sentence}\n\n${message.text}`,
+  };
 }
 
 /**

@@ -27,6 +27,8 @@ const ACCENT = "#1e3a8a";
 /** Everything the printed estimate shows, gathered first so that writing it is pure (tests and the bench write it too). */
 export interface EstimateDocument {
   id: string;
+  /** The estimate's number as every screen shows it (the original's, `-S01` on a supplement; docs/decisions/0053); absent: the id's last 8 characters. */
+  number?: string;
   title: string;
   version: number;
   account: { name: string; lines: string[]; logo: Buffer | null };
@@ -79,7 +81,7 @@ export function writeEstimate(doc: PDFKit.PDFDocument, input: EstimateDocument) 
     e.account.lines.slice(0, 4).forEach((line, i) => put("P", () => p.use("regular", 8, DIM).text(line, x, top + 16 + i * 10, { width: 260, lineBreak: false, ellipsis: true })));
     put("H1", () => p.use("bold", 16, ACCENT).text(label.toUpperCase(), right - 220, top - 3, { width: 220, align: "right" }));
     const facts = [
-      `${w.number} ${e.id.slice(-8).toUpperCase()}`,
+      `${w.number} ${e.number ?? e.id.slice(-8).toUpperCase()}`,
       `${w.date}: ${dateFormat.format(e.issuedAt)}`,
       `${w.validUntil}: ${dateFormat.format(e.validUntil)}`,
     ];

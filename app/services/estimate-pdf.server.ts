@@ -1,4 +1,5 @@
 import { Readable } from "node:stream";
+import { Types } from "mongoose";
 import { findUserById } from "~/models/user.server";
 import { ESTIMATE_LANGUAGES } from "~/schemas/estimate-sheet";
 import { sheetTotalCents } from "~/utils/estimate-sheet";
@@ -8,6 +9,7 @@ import { newEstimateDoc } from "./estimate-pdf-document.server";
 import { PDF_PHOTOS, writeEstimate, type EstimateDocument } from "./estimate-pdf-layout.server";
 import { estimateSettingsOf, logoBytes } from "./estimate-settings.server";
 import { thumbnailBytes } from "./storage/serving.server";
+import { versionNaming } from "./supplement-changes.server";
 import { estimatePictures } from "./video-frames.server";
 
 /** The account whose estimate it is, as its header reads: company (else name), then address, phone, email. */
@@ -26,7 +28,12 @@ const DAY_MS = 24 * 3600 * 1000;
 
 /** The estimate, its account's header, logo, terms and photos, gathered in the owner's scope. */
 export async function estimateDocument(a: AssessmentJson, requested?: string | null): Promise<EstimateDocument> {
-  const [header, settings, pictures] = await Promise.all([accountHeader(a.ownerId), estimateSettingsOf(a.ownerId), estimatePictures(a.ownerId, a)]);
+  const [header, settings, pictures, naming] = await Promise.all([
+    accountHeader(a.ownerId),
+    estimateSettingsOf(a.ownerId),
+    estimatePictures(a.ownerId, a),
+    versionNaming({ _id: new Types.ObjectId(a.id), ownerId: new Types.ObjectId(a.ownerId), supplementOf: a.supplementOf ? new Types.ObjectId(a.supplementOf) : undefined, version: a.version }),
+  ]);
   // A video's frames print as its photos, captioned: each with the numbers of the damages seen on it.
   const thumbs = await Promise.all(
     pictures.slice(0, PDF_PHOTOS * 2).map(async (p) => ({ bytes: await thumbnailBytes(p.url, { ownerId: a.ownerId }), damages: p.damages.map((n) => n - 1), frame: p.frame })),
@@ -41,6 +48,7 @@ export async function estimateDocument(a: AssessmentJson, requested?: string | n
   const { totals, ...sheet } = a.sheet;
   return {
     id: a.id,
+    number: naming.estimateNumber,
     title: a.title,
     version: a.version,
     account: { ...account, logo },

@@ -1,5 +1,5 @@
 import { findAssessment, newAssessmentId, revisionOf, type AssessmentRecord } from "~/models/assessment.server";
-import { LINE_NOT_ON_ESTIMATE, versionLabel } from "~/schemas/estimate-sheet";
+import { estimateNumber, LINE_NOT_ON_ESTIMATE, versionLabel } from "~/schemas/estimate-sheet";
 import { findEarlierVersions, findSupplements, insertSupplement, writeEstimateEdit } from "~/models/estimate.server";
 import { findContact, findContactsByIds } from "~/models/contact.server";
 import { learningRecords } from "~/models/learning-record.server";
@@ -86,13 +86,16 @@ export async function getEstimate(actor: Actor, id: string) {
     findEarlierVersions({ scope, record }),
     record.supplementOf ? findAssessment({ scope, id: String(record.supplementOf) }) : null,
   ]);
+  // The original's number, kept by every version with its label after it (docs/decisions/0053).
+  const rootId = String(earlier.at(-1)?._id ?? record._id);
   const version = (v: { _id: unknown; version?: number; status: AssessmentStatus }, fallback: number) => {
     const n = v.version ?? fallback;
-    return { id: String(v._id), version: n, label: versionLabel(n), status: v.status };
+    return { id: String(v._id), version: n, label: versionLabel(n), estimateNumber: estimateNumber(rootId, n), status: v.status };
   };
   return {
     ...estimate,
     versionLabel: versionLabel(estimate.version),
+    estimateNumber: estimateNumber(rootId, estimate.version),
     supplements: supplements.map((s) => version(s, 2)),
     earlierVersions: earlier.map((v) => version(v, 1)),
     /** A supplement: what changed from the version it revises (lines, rates, taxes, damages, totals). */

@@ -3,6 +3,7 @@ import { Types } from "mongoose";
 import { findLogByKey, insertPendingLog, type EmailLogRecord, type NewEmailLog } from "~/models/email-log.server";
 import { User } from "~/models/user.server";
 import { DEFAULT_NOTIFICATIONS, type NotificationSettings } from "~/schemas/email";
+import { versionLabel } from "~/schemas/estimate-sheet";
 import { env } from "~/utils/env.server";
 import { formatCost } from "./email-render.server";
 import { isLanguage, translator } from "./i18n.server";
@@ -159,7 +160,7 @@ export async function notifyCustomerDecision(decision: {
 }) {
   const verb = decision.decision === "approved" ? "approved" : "declined";
   const lines = [
-    `${decision.customer} ${verb} the estimate "${decision.title}" (version ${decision.version}).`,
+    `${decision.customer} ${verb} the estimate "${decision.title}" (${versionLabel(decision.version)}).`,
     ...(decision.signatureName ? [`Signed as: ${decision.signatureName}`] : []),
     ...(decision.decision === "declined" ? [`Reason: ${decision.reason || "none given"}`] : []),
     `Open it in Estimates: ${linkOrigin()}/estimates?view=${decision.assessmentId}`,
@@ -178,7 +179,7 @@ export async function notifyCustomerQuestion(question: {
   replyEmail?: string;
 }) {
   const lines = [
-    `${question.customer} asked about the estimate "${question.title}" (version ${question.version}):`,
+    `${question.customer} asked about the estimate "${question.title}" (${versionLabel(question.version)}):`,
     question.message,
     `Reply to: ${question.replyEmail ?? "the customer's address on the estimate"}`,
     `Open it in Estimates: ${linkOrigin()}/estimates?view=${question.assessmentId}`,

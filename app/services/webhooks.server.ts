@@ -34,6 +34,7 @@ import { open, seal } from "./secret-box.server";
 import { Conflict, Invalid, NotFound } from "~/utils/domain-errors";
 import { log } from "~/utils/log.server";
 import type { WholeListQuery } from "~/schemas/list-query";
+import { versionLabel } from "~/schemas/estimate-sheet";
 
 /**
  * Webhooks (docs/decisions/0022): an account's endpoints and the one way events enter the queue,
@@ -146,7 +147,7 @@ export function estimateEventData<E extends EstimateExtras = Record<never, never
   record: Parameters<typeof assessmentEventData>[0] & { version?: number; supplementOf?: unknown },
   extra: E & { [K in Exclude<keyof E, keyof EstimateExtras>]: never } = {} as E & { [K in Exclude<keyof E, keyof EstimateExtras>]: never },
 ) {
-  return { ...assessmentEventData(record), version: record.version ?? 1, supplementOf: record.supplementOf ? String(record.supplementOf) : null, ...extra };
+  return { ...assessmentEventData(record), version: record.version ?? 1, versionLabel: versionLabel(record.version ?? 1), supplementOf: record.supplementOf ? String(record.supplementOf) : null, ...extra };
 }
 
 /** One line per estimate (its versions included): the first version's id. */

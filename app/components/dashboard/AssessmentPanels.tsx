@@ -17,6 +17,7 @@ import { formatDate, formatWholeUsd } from "../crud/format";
 import { CheckIcon, CurrencyIcon, StarIcon, TrendingUpIcon } from "../crud/icons";
 import { StatCard } from "../crud/StatCard";
 import { useT } from "~/utils/i18n";
+import { versionLabel } from "~/utils/version-label";
 
 /** The four figures; the month-over-month texts are the spec's fixed sample (part 1 §9). */
 export function DashboardStatCards({ stats }: { stats: DashboardStats }) {
@@ -76,7 +77,7 @@ export function RecentAssessments({ assessments }: { assessments: AssessmentJson
                     <DecisionBadge decision={a.customerDecision} />
                     {a.version > 1 && (
                       <Badge variant="outline" size="sm" data-testid="version-badge">
-                        {t("Supplement v")}{a.version}
+                        {t("Supplement {{label}}", { label: versionLabel(a.version) })}
                       </Badge>
                     )}
                   </Group>

@@ -9,6 +9,7 @@ import type { RecentCustomerDecision } from "~/services/customer-approval.server
 import { DecisionBadge } from "../assessments/badges";
 import { formatDate } from "../crud/format";
 import { useT } from "~/utils/i18n";
+import { versionLabel } from "~/utils/version-label";
 
 /** The customers' latest answers on their estimate pages (the dealer's notice on the dashboard). */
 export function CustomerDecisions({ decisions }: { decisions: RecentCustomerDecision[] }) {
@@ -26,7 +27,7 @@ export function CustomerDecisions({ decisions }: { decisions: RecentCustomerDeci
                 {d.title}
               </Anchor>
               <Text size="sm" c="dimmed">
-                {d.version > 1 ? `${t("Version {{version}}", { version: d.version })} · ` : ""}
+                {d.version > 1 ? `${t("Supplement {{label}}", { label: versionLabel(d.version) })} · ` : ""}
                 {d.decision === "approved"
                   ? t("Signed by {{name}}", { name: d.signatureName ?? "" })
                   : d.reason

@@ -8,6 +8,7 @@ import { InPageForm, InPageLink } from "../crud/in-page";
 import { ListIcon } from "../crud/icons";
 import { humanize } from "../training/labels";
 import { useT } from "~/utils/i18n";
+import { versionLabel } from "~/utils/version-label";
 
 /** Damage-category badges on a card (spec §9); the rest reads "+N more". */
 export const MAX_CARD_CATEGORIES = 3;
@@ -100,7 +101,7 @@ export function EstimateCard({
           )}
           {a.version > 1 && (
             <span className={classes.badge} data-testid="version-badge">
-              {t("Supplement v")}{a.version}
+              {t("Supplement {{label}}", { label: versionLabel(a.version) })}
             </span>
           )}
         </div>

@@ -97,6 +97,9 @@ export function EstimateDetail({
   const photoOf = (url: string | null) => (url ? a.mediaUrls.indexOf(videoOf.get(url) ?? url) + 1 : 0);
   return (
     <Stack gap="md" data-testid="estimate-detail">
+      <Text size="sm" c="dimmed" data-testid="estimate-number">
+        {t("Estimate No. {{number}}", { number: a.estimateNumber })}
+      </Text>
       {a.supplementOf && (
         <Alert color="blue" variant="light" data-testid="earlier-versions">
           {t("Supplement {{label}} (version {{version}}) of a sent estimate. Earlier versions:", { label: a.versionLabel, version: a.version })}{" "}

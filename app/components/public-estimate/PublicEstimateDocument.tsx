@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import type { DealerCard, PublicEstimatePage } from "~/services/customer-approval.server";
-import { formatDollars } from "~/utils/estimate-lines";
+import type { LineChange, SupplementChanges } from "~/services/supplement-changes.server";
+import { formatCents, formatDollars } from "~/utils/estimate-lines";
 import { PublicEstimateLines } from "./PublicEstimateLines";
 
 // The customer's estimate page (/e/{token}) and its "not available" pages: whole HTML documents
@@ -44,6 +45,13 @@ details.basis{border:0;padding:0;margin:.25rem 0 0;font-size:.9rem;color:#4b5563
 details.basis summary{font-weight:400;color:#1d4ed8}
 details.basis ul{margin:.25rem 0 0;padding-left:1.25rem}
 a{color:#1d4ed8}
+.changes{border:2px solid #1e3a8a;border-radius:.375rem;padding:.75rem;margin:1rem 0}
+.changes h2{margin:0 0 .5rem}
+.changes h3{font-size:1rem;margin:.5rem 0 0}
+.changes ul{margin:.25rem 0 .5rem;padding-left:1.25rem}
+.changes li{overflow-wrap:anywhere}
+.changes .figures{width:100%;border-collapse:collapse}
+.changes .figures th,.changes .figures td{padding:.25rem 0;text-align:left}
 footer{margin-top:2rem;border-top:1px solid #e5e7eb;padding-top:.5rem}
 `;
 
@@ -93,6 +101,63 @@ function FieldError({ id, message }: { id: string; message?: string }) {
   ) : null;
 }
 
+const signedCents = (cents: number) => (cents > 0 ? `+${formatCents(cents)}` : cents < 0 ? `−${formatCents(-cents)}` : formatCents(0));
+
+function ChangeList({ title, items, testId, show }: { title: string; items: LineChange[]; testId: string; show: (c: LineChange) => string }) {
+  if (items.length === 0) return null;
+  return (
+    <>
+      <h3>{title}</h3>
+      <ul data-testid={testId}>
+        {items.map((c) => (
+          <li key={c.id}>{show(c)}</li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+/**
+ * A supplement's changes since the version the customer approved (else the one last sent to them):
+ * lines added, removed and changed (old → new), the new total and the difference. Plain markup.
+ */
+function WhatChanged({ changes }: { changes: SupplementChanges }) {
+  const { since } = changes;
+  const sinceText = `${since.approved ? "the estimate you approved" : "the estimate we sent you"} (${since.versionLabel}, No. ${since.estimateNumber})`;
+  const none = changes.added.length + changes.removed.length + changes.changed.length === 0;
+  return (
+    <section className="changes" aria-labelledby="changes-title" data-testid="supplement-changes">
+      <h2 id="changes-title">What changed since {sinceText}</h2>
+      <p>This is a revised estimate: it replaces the one {since.approved ? "you approved" : "we sent you"}.</p>
+      {none ? <p>No line changed; the figures below did.</p> : null}
+      <ChangeList title="Lines added" items={changes.added} testId="lines-added" show={(c) => `${c.label}: ${formatCents(c.afterCents)}`} />
+      <ChangeList title="Lines removed" items={changes.removed} testId="lines-removed" show={(c) => `${c.label}: ${formatCents(c.beforeCents)}`} />
+      <ChangeList
+        title="Lines changed"
+        items={changes.changed}
+        testId="lines-changed"
+        show={(c) => `${c.previousLabel ? `${c.previousLabel} → ` : ""}${c.label}: ${formatCents(c.beforeCents)} → ${formatCents(c.afterCents)}`}
+      />
+      <table className="figures">
+        <tbody>
+          <tr>
+            <th scope="row">{since.approved ? "Approved total" : "Previous total"} ({since.versionLabel})</th>
+            <td className="amount" data-testid="previous-total">{formatCents(since.totalCents)}</td>
+          </tr>
+          <tr>
+            <th scope="row">New total</th>
+            <td className="amount" data-testid="new-total">{formatCents(changes.totalCents)}</td>
+          </tr>
+          <tr>
+            <th scope="row">Difference</th>
+            <td className="amount" data-testid="total-difference">{changes.differenceCents === null ? "TBD" : signedCents(changes.differenceCents)}</td>
+          </tr>
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
 /** `done`: what the customer just did (after the redirect), shown as a banner. */
 export function PublicEstimateDocument({
   page,
@@ -116,12 +181,16 @@ export function PublicEstimateDocument({
       <h1>{estimate.title}</h1>
       <p className="dim">
         {estimate.vehicle ?? "Vehicle not specified"}
-        {estimate.vin ? ` · VIN ${estimate.vin}` : ""} · {estimate.version > 1 ? `Supplement, version ${estimate.version}` : "Version 1"} ·{" "}
-        {dateText(estimate.createdAt)}
+        {estimate.vin ? ` · VIN ${estimate.vin}` : ""} ·{" "}
+        <span data-testid="version-name">
+          {estimate.version > 1 ? `Revised estimate ${estimate.versionLabel}` : "Estimate"} No. {estimate.estimateNumber}
+        </span>{" "}
+        · {dateText(estimate.createdAt)}
       </p>
       <p className="total" data-testid="headline-total">
         {formatDollars(estimate.estimatedCost)}
       </p>
+      {estimate.changes ? <WhatChanged changes={estimate.changes} /> : null}
 
       {done === "question" ? (
         <p className="banner info" role="status">
@@ -141,7 +210,7 @@ export function PublicEstimateDocument({
 
       <p>
         <a href={`${base}/pdf`} data-testid="pdf-link">
-          Download the estimate (PDF, version {estimate.version})
+          Download the estimate (PDF, No. {estimate.estimateNumber})
         </a>
       </p>
 
