@@ -171,7 +171,7 @@ export async function linkPendingSupplements() {
 }
 
 /** The earlier versions an estimate replaced, newest first (a chain of supplements is short). */
-export async function findEarlierVersions({ scope, record, limit = 50 }: { scope: OwnerScope; record: AssessmentRecord; limit?: number }) {
+export async function findEarlierVersions({ scope, record, limit = 50 }: { scope: OwnerScope; record: Pick<AssessmentRecord, "supplementOf">; limit?: number }) {
   const versions: Pick<AssessmentRecord, "_id" | "version" | "status">[] = [];
   let previous = record.supplementOf;
   while (previous && versions.length < limit) {

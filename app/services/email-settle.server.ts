@@ -60,7 +60,9 @@ export async function resendEmail(actor: Actor, id: string) {
     if (!settled?.settlement?.resentAs) throw notUnknown();
     log.settlement = settled.settlement;
   }
-  const { record, created } = await insertResend(actor, log, log.settlement.resentAs as Types.ObjectId);
+  const resentAs = log.settlement.resentAs;
+  if (!resentAs) throw notUnknown();
+  const { record, created } = await insertResend(actor, log, resentAs);
   if (!record) throw new Error("The resent email vanished while it was being read");
   return { log: (await present(actor, [record]))[0], created };
 }

@@ -19,7 +19,7 @@ type ChainRecord = Pick<AssessmentRecord, "_id" | "ownerId" | "supplementOf">;
 /** The first version of the estimate a version belongs to (itself for an original). */
 export async function rootIdOf(record: ChainRecord): Promise<Types.ObjectId> {
   if (!record.supplementOf) return record._id;
-  const earlier = await findEarlierVersions({ scope: { ownerId: String(record.ownerId) }, record: record as AssessmentRecord });
+  const earlier = await findEarlierVersions({ scope: { ownerId: String(record.ownerId) }, record });
   return earlier.at(-1)?._id ?? record.supplementOf;
 }
 
