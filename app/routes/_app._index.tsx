@@ -6,7 +6,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { DashboardStatCards, RecentAssessments, WorkflowBoard } from "~/components/dashboard/AssessmentPanels";
 import { CustomerDecisions } from "~/components/dashboard/CustomerDecisions";
-import { UnknownEmails } from "~/components/email/UnknownEmailActions";
+import { lazyComponent } from "~/components/lazy-component";
 import { ActivePackages, AiInsights, QuickActions, VendorPricing } from "~/components/dashboard/InfoPanels";
 import { RolePreviewCard } from "~/components/RolePreview";
 import { DraftNotice } from "~/components/upload/DraftNotice";
@@ -15,6 +15,9 @@ import { dashboardAction, dashboardData } from "~/screens/dashboard.server";
 import { requireUser } from "~/services/auth.server";
 import type { loader as appLoader } from "./_app";
 import { pageTitle, useT } from "~/utils/i18n";
+
+// Shown only while an email's delivery is unknown: its code loads then (the dashboard's first load stays in budget).
+const UnknownEmails = lazyComponent("dashboard/UnknownEmails", () => import("~/components/email/UnknownEmailActions").then((m) => m.UnknownEmails));
 
 export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "Dashboard") }];
 export const links = uploaderLinks;

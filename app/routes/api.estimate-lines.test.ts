@@ -375,7 +375,7 @@ describe("versions", () => {
     const detail = await dealerA.get(`/api/assessments/${s01.json.id}/estimate`);
     expect(detail.json).toMatchObject({ version: 2, versionLabel: "S01", earlierVersions: [{ id, version: 1, label: "Original", status: "sent" }] });
     expect(detail.json.differences).toEqual({
-      from: { id, version: 1, label: "Original", status: "sent" },
+      from: { id, version: 1, label: "Original", status: "sent", estimateNumber: id.slice(-8).toUpperCase() },
       changes: ["Added line Repair Inner door panel: $105.00", "Total: $425.50 → $530.50"],
     });
     // The sent version is exactly as it was.

@@ -243,7 +243,7 @@ describe("PUT /api/assessments/{id}/estimate", () => {
     const [record] = await LearningRecord.find({ assessmentId: res.json.id }).lean();
     expect(record).toMatchObject({ originalEstimate: 300, finalCost: 520 });
     const detail = (await screen(dealerA, `view=${id}`)).json.target;
-    expect(detail.supplements).toEqual([{ id: res.json.id, version: 2, label: "S01", status: "reviewed" }]);
+    expect(detail.supplements).toEqual([{ id: res.json.id, version: 2, label: "S01", status: "reviewed", estimateNumber: `${id.slice(-8).toUpperCase()}-S01` }]);
   });
 
   it("lists, counts and sums take the latest version once; earlier versions are reached from it; deleting the latest restores the one before", async () => {
@@ -285,7 +285,7 @@ describe("PUT /api/assessments/{id}/estimate", () => {
     // The earlier version is still there, named from the latest and naming it.
     expect((await mine.get(`/api/assessments/${v1}`)).json).toMatchObject({ id: v1, version: 1, supersededBy: v2.json.id });
     const detail = (await screen(mine, `view=${v2.json.id}`)).json.target;
-    expect(detail.earlierVersions).toEqual([{ id: v1, version: 1, label: "Original", status: "sent" }]);
+    expect(detail.earlierVersions).toEqual([{ id: v1, version: 1, label: "Original", status: "sent", estimateNumber: v1.slice(-8).toUpperCase() }]);
 
     expect((await mine.del(`/api/assessments/${v2.json.id}`)).status).toBe(200);
     expect(((await mine.get("/api/assessments")).json as { id: string }[]).map((a) => a.id)).toEqual([v1]);

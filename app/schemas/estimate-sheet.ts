@@ -94,7 +94,7 @@ export const sheetFields = {
 };
 
 // The version's label and number live in a module of their own (no imports), so that screens can name versions cheaply.
-export { estimateNumber, versionLabel } from "~/utils/version-label";
+export { estimateNumber, versionLabel } from "~/schemas/version-label";
 
 const storedCents = z.number().int().min(-MAX_LINE_CENTS).max(MAX_LINE_CENTS);
 const storedText = (max: number) => z.string().max(max).default("");

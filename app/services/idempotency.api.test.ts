@@ -192,6 +192,8 @@ const notCreating = new Set([
   "/api/webhooks", // as tokens: its answer carries the endpoint's signing secret, shown once
   "/api/webhooks/:id/rotate-secret", // the same: a new secret, shown once
   "/api/webhook-deliveries/:id/redeliver", // sends an existing event again; its webhook-id lets receivers deduplicate
+  "/api/email-logs/:id/resend", // settles an unknown email once: asked again, the same new entry (docs/decisions/0054)
+  "/api/email-logs/:id/mark-delivered", // settles an unknown email: a transition, not a creation
   "/api/auth/logo", // replaces the account's one logo: the same file twice leaves the same state
   "/api/account/import", // an archive: import already skips records that are there
   "/api/assessments/:id/analyze", // transitions, not creations

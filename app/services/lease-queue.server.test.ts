@@ -105,15 +105,16 @@ describe("lease queue", () => {
     const run = async (_: ItemRecord, context: LeaseRun, workerId: string) => {
       seen.push(workerId);
       signal = context.signal;
-      await sleep(4_000); // more than three leases
+      await sleep(7_000); // more than three leases
     };
     // A lease long enough that a renewal (every third of it) gets through on a loaded machine: with
-    // 300 ms one renewal slower than 200 ms ran the lease out under two suites' load.
-    worker(run, { leaseMs: 1_200 });
+    // 300 ms one renewal slower than 200 ms ran the lease out under two suites' load, and with 1.2 s
+    // one slower than 800 ms did while the whole suite ran.
+    worker(run, { leaseMs: 2_000 });
     expect(await until(() => seen.length === 1)).toBe(true);
     // A second worker that would take it over once the lease ran out (recovery frees a dead worker's).
-    worker(run, { leaseMs: 1_200, recover: true });
-    expect(await until(async () => (await Item.findById(_id).lean())?.state === "done", 10_000)).toBe(true);
+    worker(run, { leaseMs: 2_000, recover: true });
+    expect(await until(async () => (await Item.findById(_id).lean())?.state === "done", 15_000)).toBe(true);
     expect(seen).toHaveLength(1);
     expect(signal?.aborted).toBe(false);
   });

@@ -17,7 +17,7 @@ import { formatDate, formatWholeUsd } from "../crud/format";
 import { CheckIcon, CurrencyIcon, StarIcon, TrendingUpIcon } from "../crud/icons";
 import { StatCard } from "../crud/StatCard";
 import { useT } from "~/utils/i18n";
-import { versionLabel } from "~/utils/version-label";
+import { versionLabel } from "~/schemas/version-label";
 
 /** The four figures; the month-over-month texts are the spec's fixed sample (part 1 §9). */
 export function DashboardStatCards({ stats }: { stats: DashboardStats }) {

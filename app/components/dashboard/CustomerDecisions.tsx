@@ -9,7 +9,7 @@ import type { RecentCustomerDecision } from "~/services/customer-approval.server
 import { DecisionBadge } from "../assessments/badges";
 import { formatDate } from "../crud/format";
 import { useT } from "~/utils/i18n";
-import { versionLabel } from "~/utils/version-label";
+import { versionLabel } from "~/schemas/version-label";
 
 /** The customers' latest answers on their estimate pages (the dealer's notice on the dashboard). */
 export function CustomerDecisions({ decisions }: { decisions: RecentCustomerDecision[] }) {

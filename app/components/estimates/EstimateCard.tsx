@@ -8,7 +8,7 @@ import { InPageForm, InPageLink } from "../crud/in-page";
 import { ListIcon } from "../crud/icons";
 import { humanize } from "../training/labels";
 import { useT } from "~/utils/i18n";
-import { versionLabel } from "~/utils/version-label";
+import { versionLabel } from "~/schemas/version-label";
 
 /** Damage-category badges on a card (spec §9); the rest reads "+N more". */
 export const MAX_CARD_CATEGORIES = 3;
