@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { CURSOR_INVALID, decodeCursor, type ListCursor } from "./list-cursor";
-import { listQuerySchema } from "./list-query";
+import { cursorParam, listQuerySchema } from "./list-query";
 
 /**
  * The kinds of record a sync can learn the deletion of (docs/decisions/0056), named as the API's
@@ -29,16 +28,8 @@ const { limit, updatedSince } = listQuerySchema.shape;
 export const deletionsQuerySchema = z.object({
   updatedSince,
   limit,
-  cursor: z
-    .string({ invalid_type_error: CURSOR_INVALID })
-    .optional()
-    .transform((text, ctx): ListCursor | undefined => {
-      if (text === undefined || text === "") return undefined;
-      const cursor = decodeCursor(text);
-      // Only a sync's cursor ("changed") is a position in this list.
-      if (!cursor || cursor.direction !== "changed") ctx.addIssue({ code: z.ZodIssueCode.custom, message: CURSOR_INVALID });
-      return cursor ?? undefined;
-    }),
+  // Only a sync's cursor ("changed") is a position in this list.
+  cursor: cursorParam((cursor) => cursor.direction === "changed"),
 });
 export type DeletionsQuery = z.infer<typeof deletionsQuerySchema>;
 

@@ -28,6 +28,20 @@ const updatedSince = z
     "A sync: only the records changed (created or updated) at or after this time, oldest change first (`updatedAt`, then `id`); page on with the answer's `X-Next-Cursor`, and keep the newest `updatedAt` seen for the next sync. A full sync starts from 1970-01-01T00:00:00Z.",
   );
 
+/** `?cursor=`: a list's opaque position, decoded before any query; `accept` narrows the kinds a list takes. */
+export function cursorParam(accept: (cursor: ListCursor) => boolean = () => true) {
+  return z
+    .string({ invalid_type_error: CURSOR_INVALID })
+    .optional()
+    .transform((text, ctx): ListCursor | undefined => {
+      // Blank, like an empty `q`, asks for the first page.
+      if (text === undefined || text === "") return undefined;
+      const cursor = decodeCursor(text);
+      if (!cursor || !accept(cursor)) ctx.addIssue({ code: z.ZodIssueCode.custom, message: CURSOR_INVALID });
+      return cursor ?? undefined;
+    });
+}
+
 /**
  * `GET /api/<list>?q=&limit=&offset=`: without parameters the whole list (what the spec's client
  * expects). `q` is cut to 100 characters rather than refused: a search box never errors.
@@ -41,16 +55,7 @@ export const listQuerySchema = z.object({
   limit: whole("limit", 1, LIST_MAX_LIMIT),
   offset: whole("offset", 0, Number.MAX_SAFE_INTEGER),
   /** Keyset paging (docs/decisions/0033): the records past this position; offset stays for older clients. */
-  cursor: z
-    .string({ invalid_type_error: CURSOR_INVALID })
-    .optional()
-    .transform((text, ctx): ListCursor | undefined => {
-      // Blank, like an empty `q`, asks for the first page.
-      if (text === undefined || text === "") return undefined;
-      const cursor = decodeCursor(text);
-      if (!cursor) ctx.addIssue({ code: z.ZodIssueCode.custom, message: CURSOR_INVALID });
-      return cursor ?? undefined;
-    }),
+  cursor: cursorParam(),
   updatedSince,
 });
 
