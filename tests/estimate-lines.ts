@@ -22,7 +22,7 @@ export const engineLine = (damageType: string, severity: string, location: strin
   totalCents,
 });
 
-type FormLine = {
+export type FormLine = {
   id: string;
   damage: number | null;
   operation: string;

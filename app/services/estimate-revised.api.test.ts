@@ -4,7 +4,7 @@ import { CustomerDecision } from "~/models/customer-decision.server";
 import { EmailLog } from "~/models/email-log.server";
 import { client } from "../../tests/accounts";
 import { type RunningApp } from "../../tests/app-server";
-import { engineLine } from "../../tests/estimate-lines";
+import { sentGolfEstimate } from "../../tests/sent-estimate";
 import { startTenancyApp } from "../../tests/signed-in-app";
 
 // Issue 40 item 2, a link serves exactly one version (docs/decisions/0035): the moment a supplement
@@ -39,27 +39,7 @@ const get = async (path: string) => {
 const approve = { intent: "approve", signatureName: "Jane Doe", termsAccepted: "on" };
 
 /** A sent estimate of account A (a dent $300 and a scratch $100) with its customer. */
-async function sentEstimate() {
-  const contact = await dealerA.post("/api/contacts", { firstName: "Jane", lastName: "Doe", email: `jane.${Math.random().toString(36).slice(2, 8)}@example.com` });
-  expect(contact.status).toBe(201);
-  const doc = await Assessment.create({
-    ownerId: aId,
-    title: "Blue Golf",
-    vehicleMake: "Volkswagen",
-    contactId: contact.json.id,
-    mediaUrls: [],
-    status: "sent",
-    sentAt: new Date(),
-    estimatedCost: 400,
-    damages: [
-      { damageType: "dent", location: "left", severity: "moderate", description: "Door dent", confidence: 0.8 },
-      { damageType: "scratch", location: "front", severity: "minor", description: "Bumper scratch", confidence: 0.7 },
-    ],
-    damageCategories: ["dent", "scratch"],
-    lineItems: [engineLine("dent", "moderate", "left", 30000), engineLine("scratch", "minor", "front", 10000, 0)],
-  });
-  return { id: String(doc._id), contactId: String(contact.json.id) };
-}
+const sentEstimate = () => sentGolfEstimate(dealerA, aId);
 
 async function linkOf(id: string) {
   const res = await dealerA.post(`/api/assessments/${id}/links`);

@@ -3,7 +3,8 @@ import { Assessment } from "~/models/assessment.server";
 import { EmailLog } from "~/models/email-log.server";
 import { client } from "../../tests/accounts";
 import { type RunningApp } from "../../tests/app-server";
-import { engineLine } from "../../tests/estimate-lines";
+import type { FormLine } from "../../tests/estimate-lines";
+import { sentGolfEstimate } from "../../tests/sent-estimate";
 import { poppler } from "./estimate-pdf.reader";
 import { startTenancyApp } from "../../tests/signed-in-app";
 
@@ -53,41 +54,14 @@ const testIdText = (html: string, id: string) => {
     .trim();
 };
 
-/** A sent estimate of account A (a dent $300 and a scratch $100) with its customer. */
+/** A sent estimate of account A (a dent $300 and a scratch $100) with its customer, and its number. */
 async function sentEstimate() {
-  const contact = await dealerA.post("/api/contacts", { firstName: "Jane", lastName: "Doe", email: `jane.${Math.random().toString(36).slice(2, 8)}@example.com` });
-  expect(contact.status).toBe(201);
-  const doc = await Assessment.create({
-    ownerId: aId,
-    title: "Blue Golf",
-    vehicleMake: "Volkswagen",
-    contactId: contact.json.id,
-    mediaUrls: [],
-    status: "sent",
-    sentAt: new Date(),
-    estimatedCost: 400,
-    damages: [
-      { damageType: "dent", location: "left", severity: "moderate", description: "Door dent", confidence: 0.8 },
-      { damageType: "scratch", location: "front", severity: "minor", description: "Bumper scratch", confidence: 0.7 },
-    ],
-    damageCategories: ["dent", "scratch"],
-    lineItems: [engineLine("dent", "moderate", "left", 30000), engineLine("scratch", "minor", "front", 10000, 0)],
-  });
-  return { id: String(doc._id), contactId: String(contact.json.id), number: String(doc._id).slice(-8).toUpperCase() };
+  const sent = await sentGolfEstimate(dealerA, aId);
+  return { ...sent, number: sent.id.slice(-8).toUpperCase() };
 }
 
-type ReadLine = {
-  id: string;
-  damage: number | null;
-  operation: string;
-  description: string;
-  amountCents: number;
-  labour: { category: string; hours: number; rateCents: number } | null;
-  part: { type: string; number: string; description: string; quantity: number; unitPriceCents: number } | null;
-  note: string;
-};
 /** A line as read, sent back as an edit's line (kept as it is unless `over` changes it). */
-const asInput = (l: ReadLine, over: Record<string, unknown> = {}) => ({
+const asInput = (l: FormLine, over: Record<string, unknown> = {}) => ({
   id: l.id,
   damage: l.damage,
   operation: l.operation,
@@ -106,14 +80,14 @@ const asInput = (l: ReadLine, over: Record<string, unknown> = {}) => ({
 async function revise(id: string, { raiseCents = 0, add, remove }: { raiseCents?: number; add?: { description: string; amountCents: number }; remove?: string } = {}) {
   const read = await dealerA.get(`/api/assessments/${id}/estimate`);
   expect(read.status, read.text).toBe(200);
-  const lines = (read.json.sheet.lines as ReadLine[])
+  const lines = (read.json.sheet.lines as FormLine[])
     .filter((l) => l.id !== remove)
     .map((l) => (l.damage === 0 ? asInput(l, { amountCents: l.amountCents + raiseCents }) : asInput(l)));
   if (add) lines.push({ damage: null, operation: "sublet", description: add.description, amountCents: add.amountCents, note: "" } as never);
   const damages = (read.json.damages as { damageType: string; location: string; severity: string }[]).map((d, line) => ({ line, damageType: d.damageType, location: d.location, severity: d.severity }));
   const res = await dealerA.put(`/api/assessments/${id}/estimate`, { reason: "Hidden damage behind the door", damages, lines });
   expect(res.status, res.text).toBe(201);
-  return { id: res.json.id as string, lines: read.json.sheet.lines as ReadLine[] };
+  return { id: res.json.id as string, lines: read.json.sheet.lines as FormLine[] };
 }
 
 /** Emails the version to its customer; the email as queued and the page its link opens. */
