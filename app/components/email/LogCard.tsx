@@ -27,8 +27,9 @@ export function LogCard({ log, timeZone, viewTo }: { log: EmailLogJson; timeZone
   const t = useT();
   return (
     <div className={classes.card} role="listitem" aria-label={log.subject} data-testid="log-card">
-      <div className={classes.head}>
-        <div style={{ minWidth: 0 }}>
+      {/* A long status ("unknown (not resent)") goes under the subject on a phone rather than squeezing it. */}
+      <div className={classes.head} style={{ flexWrap: "wrap" }}>
+        <div style={{ minWidth: 0, flex: "1 1 10rem" }}>
           <p className={classes.name}>{log.subject}</p>
           <p className={classes.sub}>{t("To")} {log.recipientEmail}</p>
         </div>
