@@ -3,7 +3,7 @@ import { credentialCache } from "./write-cache.server";
 import { jsonWithout } from "~/utils/json-shape";
 import { defineModel } from "./define-model.server";
 import mongoose, { Schema, trusted } from "mongoose";
-import { recordDeletion } from "./deletion.server";
+import { recordDeletion, recordDeletions } from "./deletion.server";
 import { changedSince, keysetSort } from "./keyset.server";
 
 const apiTokenSchema = new Schema(
@@ -61,9 +61,25 @@ export async function deleteApiToken({ ownerId, id }: { ownerId: string; id: str
   return true;
 }
 
-/** Deletes every token of the owner; answers how many there were. */
+/** Deletes every token of an account being deleted (its deletions go with it). */
 export async function deleteApiTokensOf({ ownerId }: { ownerId: string }) {
-  return (await ApiToken.deleteMany({ ownerId })).deletedCount;
+  await ApiToken.deleteMany({ ownerId });
+}
+
+/**
+ * Revokes every token of a living account (a new password, two-factor turned on); answers how many.
+ * Each is noted for a sync like a token deleted by hand; a token made while this runs is found by the
+ * next round, so none outlives the revocation unnoted.
+ */
+export async function revokeApiTokensOf({ ownerId }: { ownerId: string }) {
+  let revoked = 0;
+  for (;;) {
+    const ids = (await ApiToken.find({ ownerId }).select("_id").limit(500).lean()).map((t) => t._id);
+    if (ids.length === 0) return revoked;
+    const { deletedCount } = await ApiToken.deleteMany({ ownerId, _id: trusted({ $in: ids }) });
+    revoked += deletedCount;
+    await recordDeletions("apiToken", ids.map((_id) => ({ _id, ownerId })));
+  }
 }
 
 /** Finds the token's owner id and records the use (at most once a minute, to spare writes). */

@@ -39,6 +39,12 @@ export async function recordDeletion(kind: DeletedKind, removed: { _id: Types.Ob
   await Deletion.create({ kind, recordId: removed._id, ...(removed.ownerId ? { ownerId: removed.ownerId } : {}) });
 }
 
+/** The same for several records deleted together. */
+export async function recordDeletions(kind: DeletedKind, removed: { _id: Types.ObjectId | string; ownerId?: Types.ObjectId | string }[]) {
+  if (removed.length === 0) return;
+  await Deletion.insertMany(removed.map((r) => ({ kind, recordId: r._id, ...(r.ownerId ? { ownerId: r.ownerId } : {}) })));
+}
+
 /** The scope's deletions from `since` or past a sync's cursor, oldest first (one more than `limit` when given). */
 export function findDeletions({ scope, since, cursor, limit }: { scope: OwnerScope; since: Date; cursor?: ListCursor; limit?: number }) {
   const query = Deletion.find({ ...ownerFilter(scope), ...keysetFilter(cursor, since) }).sort(keysetSort(cursor, since));

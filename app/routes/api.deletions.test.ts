@@ -3,7 +3,7 @@ import { Assessment } from "~/models/assessment.server";
 import { TrainingItem } from "~/models/training-item.server";
 import { encodeCursor } from "~/schemas/list-cursor";
 import { UPDATED_SINCE_INVALID } from "~/schemas/list-query";
-import { client } from "../../tests/accounts";
+import { client, createTestUser, signIn } from "../../tests/accounts";
 import { type RunningApp } from "../../tests/app-server";
 import { startTenancyApp } from "../../tests/signed-in-app";
 
@@ -186,5 +186,20 @@ describe("a customer's decision reaches a sync", () => {
     const found = synced.json.find((a: { id: string }) => a.id === id);
     expect(found?.customerDecision?.decision).toBe("approved");
     expect(await summary()).toBe(sentToday);
+  });
+});
+
+describe("tokens revoked together reach a sync", () => {
+  it("a new password revokes every API token, and each is a deletion like a token deleted by hand", async () => {
+    const person = await createTestUser({ role: "dealer" });
+    const own = client(app, { cookie: await signIn(app, person.username, person.password) });
+    const start = new Date().toISOString();
+    const ids = [await created(own, "/api/auth/tokens", { name: "DMS" }), await created(own, "/api/auth/tokens", { name: "CRM" })];
+    const changed = await own.put("/api/auth/password", { currentPassword: person.password, newPassword: "new-password-1", confirmPassword: "new-password-1" });
+    expect(changed.status, changed.text).toBe(200);
+    const again = client(app, { cookie: await signIn(app, person.username, "new-password-1") });
+    expect((await again.get("/api/auth/tokens")).json).toEqual([]);
+    const res = await again.get(`/api/deletions?${since(start)}`);
+    expect(res.json.map((d: Deletion) => [d.kind, d.id]).sort()).toEqual(ids.map((id) => ["apiToken", id]).sort());
   });
 });

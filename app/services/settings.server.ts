@@ -6,7 +6,7 @@ import { activeProviderConfig } from "./ai-provider.server";
 import { verifyCurrentPassword } from "./auth.server";
 import type { Actor } from "./actor";
 import { confirmEnrolment } from "./two-factor.server";
-import { deleteApiTokensOf } from "~/models/api-token.server";
+import { revokeApiTokensOf } from "~/models/api-token.server";
 import { SESSION_TIMEOUTS, type SessionTimeout } from "./session.server";
 import { Invalid, NotFound } from "~/utils/domain-errors";
 
@@ -73,7 +73,7 @@ export const updateAppearance = (actor: Actor, input: AppearanceInput) => update
 export async function enableTwoFactor(actor: Actor, input: { code: string; currentPassword: string }) {
   await verifyCurrentPassword(actor, input.currentPassword);
   const { recoveryCodes } = await confirmEnrolment(actor.id, input.code);
-  const revokedTokens = await deleteApiTokensOf({ ownerId: actor.id });
+  const revokedTokens = await revokeApiTokensOf({ ownerId: actor.id });
   return { recoveryCodes, revokedTokens };
 }
 

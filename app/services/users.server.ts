@@ -1,6 +1,6 @@
 import mongoose from "mongoose";
 import { removeImportKeysOf } from "~/models/account-data.server";
-import { deleteApiTokensOf } from "~/models/api-token.server";
+import { deleteApiTokensOf, revokeApiTokensOf } from "~/models/api-token.server";
 import { removeAssessmentsOf } from "~/models/assessment.server";
 import { removeIdempotencyKeysOf } from "~/models/idempotency-key.server";
 import { removeCustomerApprovalsOf } from "./estimate-links.server";
@@ -194,7 +194,7 @@ export async function changeCredentials(
     throw error;
   }
   // A new password ends every way in that the old one opened: sessions and API tokens.
-  const revokedTokens = input.newPassword ? await deleteApiTokensOf({ ownerId: actor.id }) : 0;
+  const revokedTokens = input.newPassword ? await revokeApiTokensOf({ ownerId: actor.id }) : 0;
   if (!input.newPassword || actor.via !== "session") {
     if (input.newPassword) await endAllSessions(actor.id);
     return { user: toPublicUser(user), headers: undefined, revokedTokens };
