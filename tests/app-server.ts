@@ -29,14 +29,15 @@ export interface RunningApp {
  * `waitFor: "answering"` until it answers at all (an app whose database is not up yet).
  */
 export async function startApp(
-  options: { mongoUri?: string | null; env?: Record<string, string>; port?: number; waitFor?: "healthy" | "answering" } = {},
+  options: { mongoUri?: string | null; env?: Record<string, string>; port?: number; waitFor?: "healthy" | "answering"; dataDir?: string } = {},
 ): Promise<RunningApp> {
   // By default the app shares this test file's fresh database (see tests/setup-file.ts).
   const mongoUri = options.mongoUri === null ? undefined : (options.mongoUri ?? process.env.MONGODB_URI);
   if (!mongoUri && options.mongoUri !== null) throw new Error("no database URI for the app");
   // A caller may pick the port first, when another server must know the app's origin in advance.
   const port = options.port ?? (await freePort());
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "damage-app-"));
+  // A given DATA_DIR is the caller's (a kept installation, tests/data-dir-fixtures): stop leaves it.
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), "damage-app-"));
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
   const proc = spawn(
     process.execPath,
@@ -89,7 +90,7 @@ export async function startApp(
     output: () => output,
     async stop() {
       await stopProcess(proc);
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
