@@ -8,6 +8,8 @@ import { ServicePackage } from "./package.server";
 import { PricingRule } from "./pricing-rule.server";
 import type { Role } from "./user.server";
 import { VendorPackage } from "./vendor-package.server";
+import { keysetFilter } from "./keyset.server";
+import type { ListCursor } from "~/schemas/list-cursor";
 
 /**
  * The account's data that Settings → System exports and imports: one entry per owner-scoped
@@ -37,9 +39,27 @@ export const EXPORTABLE: ExportableCollection[] = [
   { name: "learningRecords", model: LearningRecord, ownerField: "vendorId", roles: ["vendor"] },
 ];
 
-/** The owner's documents one at a time (a cursor: a collection is never held in memory whole). */
-export function ownerCursor(entry: ExportableCollection, ownerId: string) {
-  return entry.model.find({ [entry.ownerField]: ownerId }).sort({ _id: 1 }).lean().cursor({ batchSize: 200 });
+const EXPORT_PAGE = 200;
+
+/**
+ * The owner's documents, oldest first, a page at a time: each page is a keyset read of the owner's
+ * {owner, createdAt} index (as a list's "newer" pages), so the database holds one page, never the
+ * account. One query for the whole account, sorted by `_id`, made the embedded engine gather and sort
+ * every document in its heap: the export of a dealer with 100,000 estimates starved it (issue 38).
+ */
+export async function* ownerDocuments(entry: ExportableCollection, ownerId: string) {
+  let cursor: ListCursor | undefined;
+  for (;;) {
+    const page = await entry.model
+      .find({ [entry.ownerField]: ownerId, ...keysetFilter(cursor) })
+      .sort({ createdAt: 1, _id: 1 })
+      .limit(EXPORT_PAGE)
+      .lean<{ _id: Types.ObjectId; createdAt: Date }[]>();
+    yield* page;
+    if (page.length < EXPORT_PAGE) return;
+    const last = page[page.length - 1];
+    cursor = { direction: "newer", at: last.createdAt, id: String(last._id) };
+  }
 }
 
 /** Which of `ids` the owner has in the collection (the importer's own documents only: another account's are never looked at). */

@@ -2,6 +2,7 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import { generate } from "otplib";
 import tar from "tar-stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Types } from "mongoose";
 import { Assessment } from "~/models/assessment.server";
 import { Contact } from "~/models/contact.server";
 import { SessionRecord } from "~/models/session.server";
@@ -525,6 +526,19 @@ describe("export and import", () => {
     expect(back.json.collections.find((c: { name: string }) => c.name === "contacts")).toMatchObject({ existing: 1, imported: 0 });
     // Validating every imported record left no deprecation warning in the server log (mongoose's validateSync).
     expect(app.output().split("\n").filter((line) => /deprecated/i.test(line))).toEqual([]);
+  });
+
+  it("exports an account bigger than a page a page at a time: every record once, oldest first, also many made at the same instant", async () => {
+    const a = await createTestUser({ role: "dealer" });
+    const at = new Date("2026-01-02T03:04:05.000Z");
+    // 450 contacts: 300 made at one instant (the page boundaries fall inside the tie), 150 after it.
+    const docs = Array.from({ length: 450 }, (_, k) => ({ ownerId: new Types.ObjectId(a.id), firstName: "Tie", lastName: `N${k}`, email: `t${k}@example.com`, createdAt: k < 300 ? at : new Date(at.getTime() + k * 1000), updatedAt: at }));
+    const ids = (await Contact.insertMany(docs)).map((d) => String(d._id));
+    const res = await fetch(`${app.url}/api/account/export`, { headers: { Cookie: await signIn(app, a.username, a.password) } });
+    const files = await readArchive(Buffer.from(await res.arrayBuffer()));
+    const exported = files.get("contacts.ndjson")!.trim().split("\n").map((line) => JSON.parse(line) as { _id: string; createdAt: string });
+    expect(exported.map((d) => d._id)).toEqual([...ids].sort((x, y) => (docs[ids.indexOf(x)].createdAt.getTime() - docs[ids.indexOf(y)].createdAt.getTime()) || x.localeCompare(y)));
+    expect(JSON.parse(files.get("manifest.json")!).collections.contacts).toBe(450);
   });
 
   it("refuses what is not an archive: 415 wrong type, 400 not gzip/tar or no manifest, 413 too big, invalid records reported", async () => {

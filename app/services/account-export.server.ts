@@ -6,7 +6,7 @@ import { PassThrough, Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
 import tar from "tar-stream";
-import { EXPORTABLE, ownerCursor } from "~/models/account-data.server";
+import { EXPORTABLE, ownerDocuments } from "~/models/account-data.server";
 import { ARCHIVE_FORMAT, workDir } from "./account-archive.server";
 import type { Actor } from "./actor";
 
@@ -39,7 +39,7 @@ export function exportArchive(actor: Actor) {
         let count = 0;
         const lines = Readable.from(
           (async function* () {
-            for await (const doc of ownerCursor(entry, actor.id)) {
+            for await (const doc of ownerDocuments(entry, actor.id)) {
               count += 1;
               yield `${JSON.stringify(doc)}\n`;
             }
