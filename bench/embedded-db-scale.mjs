@@ -5,7 +5,8 @@
 // the app's JVM options), from a clean stop: the open time (spawn → "listening", given up after
 // BENCH_OPEN_LIMIT_S), resident memory and the heap's live size after a full collection (after the
 // open and after a burst of requests), the built app's first requests after the restart and p50/p95
-// of more, a write soak (BENCH_SOAK updates), kill -9 during acknowledged inserts (time to listen
+// of more, the big dealer's account export (time, size, the engine's peak RSS, /healthz after), a
+// write soak (BENCH_SOAK updates), kill -9 during acknowledged inserts (time to listen
 // again, inserts lost) and the data file against the data's size. The engine is BENCH_ENGINE_JAR
 // (default the launcher this tree builds). Seeded directories are kept under /tmp keyed by size and
 // jar, so a rerun does not seed again. BENCH_UPGRADE_FROM=<seeded directory written by another jar>
@@ -110,7 +111,7 @@ const memory = (pid) => {
 };
 
 /** The built app on the restarted engine: its start, then the big dealer's first requests, then p50/p95 of more. */
-async function firstRequests(mongoUri, work) {
+async function firstRequests(mongoUri, work, enginePid) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const { app, startMs } = await startApp({ port, dataDir: path.join(work, "app"), mongoUri, timeoutMs: OPEN_LIMIT_MS });
@@ -134,7 +135,23 @@ async function firstRequests(mongoUri, work) {
   let failed = 0;
   await pool(200, 8, (i) => (i % 2 ? list() : stats()).catch(() => (failed += 1)));
   if (failed) errors.push(`burst: ${failed} of 200 failed`);
-  return { app, startMs, signInMs, listMs, statsMs, more, errors };
+  const exported = await exportAccount(base, cookie, enginePid).catch((error) => (errors.push(`export: ${error.message.slice(0, 60)}`), undefined));
+  return { app, startMs, signInMs, listMs, statsMs, more, errors, exported };
+}
+
+/** The big dealer's account export (Settings → System), read to the end: its time, size, the engine's peak RSS meanwhile, and /healthz after. */
+async function exportAccount(base, cookie, enginePid) {
+  let peak = 0;
+  const sampler = setInterval(() => (peak = Math.max(peak, memoryMiB(enginePid).rss || 0)), 500);
+  const started = performance.now();
+  let bytes = 0;
+  try {
+    const res = await fetch(`${base}/api/account/export`, { headers: { Cookie: cookie }, signal: AbortSignal.timeout(OPEN_LIMIT_MS * 2) });
+    for await (const chunk of res.body) bytes += chunk.length;
+    return { status: res.status, ms: performance.now() - started, bytes, peakRss: peak, healthAfter: (await fetch(`${base}/healthz`)).status };
+  } finally {
+    clearInterval(sampler);
+  }
 }
 
 /** `SOAK` updates of the big dealer's assessments at 8 connections; answers updates per second. */
@@ -196,8 +213,8 @@ async function measure(size) {
     engine = opened.proc;
     row.afterOpen = memory(engine.pid);
     const mongoUri = `mongodb://127.0.0.1:${port}/${DB}`;
-    const first = await firstRequests(mongoUri, work);
-    Object.assign(row, { appStartMs: first.startMs, signInMs: first.signInMs, listMs: first.listMs, statsMs: first.statsMs, more: first.more, errors: first.errors });
+    const first = await firstRequests(mongoUri, work, engine.pid);
+    Object.assign(row, { appStartMs: first.startMs, signInMs: first.signInMs, listMs: first.listMs, statsMs: first.statsMs, more: first.more, errors: first.errors, exported: first.exported });
     row.afterBurst = memory(engine.pid);
     await stopProcess(first.app);
     const client = await connect(port);
