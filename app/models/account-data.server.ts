@@ -10,6 +10,7 @@ import type { Role } from "./user.server";
 import { VendorPackage } from "./vendor-package.server";
 import { keysetFilter } from "./keyset.server";
 import type { ListCursor } from "~/schemas/list-cursor";
+import { deleteInBatches } from "./batch-delete.server";
 
 /**
  * The account's data that Settings → System exports and imports: one entry per owner-scoped
@@ -112,7 +113,7 @@ export async function saveImportKeys(ownerId: string, collectionName: string, pa
 }
 
 export async function removeImportKeysOf({ ownerId }: { ownerId: string }) {
-  await ImportKey.deleteMany({ ownerId });
+  await deleteInBatches(ImportKey, { ownerId });
 }
 
 /** Stores imported documents (each already validated and given a fresh id and the importer as owner). */

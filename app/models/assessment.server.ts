@@ -14,6 +14,7 @@ import { backfillSearchIndex, backfillSearchIndexOfEveryAccount, searchIndexOf, 
 import { isObjectIdHex, ownerFilter, type OwnerScope } from "./owner-scope.server";
 import { writeCache } from "./write-cache.server";
 import { recordDeletion } from "./deletion.server";
+import { deleteInBatches } from "./batch-delete.server";
 
 const damageSchema = new Schema(
   {
@@ -680,5 +681,7 @@ export async function mediaUrlsInUse({ ownerId, urls, exceptId }: { ownerId: str
 
 /** Every assessment of an account (the account is being deleted; its uploads go with deleteUploadsOf). */
 export async function removeAssessmentsOf({ ownerId }: { ownerId: string }) {
+  await deleteInBatches(Assessment, { ownerId });
+  // The account's dashboard counters go with this last, empty delete (the tally's hook).
   await Assessment.deleteMany({ ownerId });
 }

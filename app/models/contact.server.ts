@@ -5,6 +5,7 @@ import { ownedList, present } from "./list-filter.server";
 import { backfillSearchIndex, backfillSearchIndexOfEveryAccount, searchIndexOf, searchIndexPlugin, type SearchedFields } from "./search-index.server";
 import { isObjectIdHex, ownerFilter, type OwnerScope } from "./owner-scope.server";
 import { recordDeletion } from "./deletion.server";
+import { deleteInBatches } from "./batch-delete.server";
 
 const contactSchema = new Schema(
   {
@@ -106,5 +107,5 @@ export async function removeContact({ scope, id }: { scope: OwnerScope; id: stri
 
 /** Every contact of an account (the account is being deleted). */
 export async function removeContactsOf({ ownerId }: { ownerId: string }) {
-  await Contact.deleteMany({ ownerId });
+  await deleteInBatches(Contact, { ownerId });
 }

@@ -2,6 +2,7 @@ import { Schema, Types } from "mongoose";
 import { defineModel, type RecordOf } from "./define-model.server";
 import { ownerFilter, type OwnerScope } from "./owner-scope.server";
 import { errorCode } from "~/utils/db-errors.server";
+import { deleteInBatches } from "./batch-delete.server";
 
 // The customer's answer to one version of an estimate, kept as evidence (docs/decisions/0019):
 // inserted once and never changed. The model refuses every update and single deletion; only an
@@ -80,5 +81,5 @@ export function findRecentDecisions({ scope, limit }: { scope: OwnerScope; limit
 
 /** The account is being deleted: its evidence goes with it. */
 export async function removeDecisionsOf({ ownerId }: { ownerId: string }) {
-  await CustomerDecision.deleteMany({ ownerId });
+  await deleteInBatches(CustomerDecision, { ownerId });
 }

@@ -4,6 +4,7 @@ import type { ListCursor } from "~/schemas/list-cursor";
 import { defineModel } from "./define-model.server";
 import { keysetFilter, keysetSort } from "./keyset.server";
 import { ownerFilter, type OwnerScope } from "./owner-scope.server";
+import { deleteInBatches } from "./batch-delete.server";
 
 /**
  * What a sync cannot see by itself: a record that was deleted (docs/decisions/0056). One small
@@ -56,5 +57,5 @@ export const countDeletions = ({ scope, since }: { scope: OwnerScope; since: Dat
 
 /** Every deletion noted for an account (the account is being deleted). */
 export async function removeDeletionsOf({ ownerId }: { ownerId: string }) {
-  await Deletion.deleteMany({ ownerId });
+  await deleteInBatches(Deletion, { ownerId });
 }

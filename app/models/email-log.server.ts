@@ -6,6 +6,7 @@ import { backfillSearchIndex, backfillSearchIndexOfEveryAccount, searchIndexPlug
 import { isObjectIdHex, ownerFilter, type OwnerScope } from "./owner-scope.server";
 import { dbNow } from "~/utils/db-clock.server";
 import { errorCode } from "~/utils/db-errors.server";
+import { deleteInBatches } from "./batch-delete.server";
 
 /** `saved`: kept in the local mail drop because no mail server is configured — not delivered, never "sent". */
 export const EMAIL_STATUSES = ["pending", "sent", "saved", "failed", "unknown"] as const;
@@ -360,5 +361,5 @@ export async function settleUnknownLog({ scope, id, settlement }: { scope: Owner
 
 /** Every log of an account (the account is being deleted). */
 export async function removeLogsOf({ ownerId }: { ownerId: string }) {
-  await EmailLog.deleteMany({ ownerId });
+  await deleteInBatches(EmailLog, { ownerId });
 }

@@ -1,6 +1,7 @@
 import { Schema, trusted, Types } from "mongoose";
 import { defineModel, type RecordOf } from "./define-model.server";
 import { isObjectIdHex, ownerFilter, type OwnerScope } from "./owner-scope.server";
+import { deleteInBatches } from "./batch-delete.server";
 
 // The customer's links to one version of an estimate (docs/decisions/0019). The token itself is never
 // stored: only its SHA-256, so a copy of the database opens no estimate.
@@ -112,7 +113,7 @@ export async function recordLinkView({ id, at }: { id: Types.ObjectId; at: Date 
 }
 
 export async function removeEstimateLinksOf({ ownerId }: { ownerId: string }) {
-  await EstimateLink.deleteMany({ ownerId });
+  await deleteInBatches(EstimateLink, { ownerId });
 }
 
 /** The stored PDFs of an account's links (the account is being deleted). */

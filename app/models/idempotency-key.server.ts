@@ -1,6 +1,7 @@
 import { Schema, trusted, Types } from "mongoose";
 import { defineModel } from "./define-model.server";
 import { errorCode } from "~/utils/db-errors.server";
+import { deleteInBatches } from "./batch-delete.server";
 
 /**
  * One `Idempotency-Key` an account used on a creating POST (docs/decisions/0017): claimed by an
@@ -84,5 +85,5 @@ export async function deleteExpiredClaims(before: Date) {
 
 /** An account's deletion: its stored answers hold its records. */
 export async function removeIdempotencyKeysOf({ ownerId }: { ownerId: string }) {
-  await IdempotencyKey.deleteMany({ ownerId });
+  await deleteInBatches(IdempotencyKey, { ownerId });
 }

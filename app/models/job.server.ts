@@ -3,6 +3,7 @@ import { defineModel } from "./define-model.server";
 import { isObjectIdHex } from "./owner-scope.server";
 import { dbNow } from "~/utils/db-clock.server";
 import { errorCode } from "~/utils/db-errors.server";
+import { deleteInBatches } from "./batch-delete.server";
 
 export const JOB_STATES = ["queued", "running", "done", "failed"] as const;
 export type JobState = (typeof JOB_STATES)[number];
@@ -182,8 +183,7 @@ export async function releaseJob({ claim }: { claim: JobClaim }) {
 /** Deletes the jobs of these keys whatever their state (their subject was deleted); a running one's worker notices at its next heartbeat. */
 /** Every job of an account (the account is being deleted); a worker running one is told through its signal. */
 export async function deleteJobsOf({ ownerId }: { ownerId: string }) {
-  const { deletedCount } = await Job.deleteMany({ ownerId });
-  return deletedCount;
+  return deleteInBatches(Job, { ownerId });
 }
 
 export async function deleteJobs({ type, keys }: { type: string; keys: string[] }) {

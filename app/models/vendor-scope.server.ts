@@ -3,6 +3,7 @@ import { isObjectIdHex } from "./owner-scope.server";
 import type { DeletedKind } from "~/schemas/deletions";
 import { recordDeletion } from "./deletion.server";
 import { changedSince, keysetSort } from "./keyset.server";
+import { deleteInBatches } from "./batch-delete.server";
 
 /**
  * The queries of a vendor's documents (pricing rules, vendor packages, learning records): every one
@@ -48,7 +49,7 @@ export function vendorOwned<T extends { _id: Types.ObjectId }>(model: Model<any>
     },
     /** Every document of a vendor (the vendor account is being deleted). */
     async removeAllOf({ vendorId }: { vendorId: string }) {
-      await model.deleteMany({ vendorId });
+      await deleteInBatches(model, { vendorId });
     },
   };
 }

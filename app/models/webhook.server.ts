@@ -5,6 +5,7 @@ import { isObjectIdHex } from "./owner-scope.server";
 import { recordDeletion } from "./deletion.server";
 import { changedSince, keysetSort } from "./keyset.server";
 import { errorCode } from "~/utils/db-errors.server";
+import { deleteInBatches } from "./batch-delete.server";
 
 /**
  * Webhooks (docs/decisions/0022): an account's endpoints, the events that happened in it, and one
@@ -443,7 +444,7 @@ export async function requeueDelivery({ ownerId, id }: { ownerId: string; id: st
 
 /** Everything webhook of an account (the account is being deleted). */
 export async function removeWebhooksOf({ ownerId }: { ownerId: string }) {
-  await Promise.all([WebhookDelivery.deleteMany({ ownerId }), WebhookEvent.deleteMany({ ownerId }), WebhookEndpoint.deleteMany({ ownerId })]);
+  await Promise.all([deleteInBatches(WebhookDelivery, { ownerId }), deleteInBatches(WebhookEvent, { ownerId }), deleteInBatches(WebhookEndpoint, { ownerId })]);
 }
 
 export async function eventsByIds(ids: Types.ObjectId[]) {

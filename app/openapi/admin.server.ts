@@ -55,7 +55,13 @@ export function describeAdmin(registry: OpenAPIRegistry) {
   });
   area.describe({
     method: "delete", path: "/api/admin/users/{id}", operationId: "deleteUser", auth: "role", params: idParam,
-    summary: "Delete an account with everything it owns", responses: { 200: json("Deleted", MessageBody), 400: { ...errors[400], description: "An admin cannot delete itself" } },
+    summary: "Delete an account with everything it owns",
+    description: "The account is deleted at once (no sign-in, session or token of it works on any instance); then its records and files are removed. 200 when that finished within `ACCOUNT_PURGE_WAIT_MS` (15 s); 202 when a big account's records are still being removed (the server finishes it, also after a restart).",
+    responses: {
+      200: json("Deleted, with everything it owned", MessageBody),
+      202: json("Deleted; its records are still being removed", MessageBody),
+      400: { ...errors[400], description: "An admin cannot delete itself" },
+    },
   });
   area.describe({
     method: "get", path: "/api/admin/role-status", operationId: "roleStatus", auth: "role",

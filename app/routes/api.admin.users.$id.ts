@@ -1,6 +1,6 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { requireAdmin } from "~/services/auth.server";
-import { deleteUser, getUserForAdmin } from "~/services/users.server";
+import { deleteUser, getUserForAdmin, USER_DATA_REMOVAL } from "~/services/users.server";
 import { api, methods } from "~/utils/http.server";
 
 export const loader = api(async ({ request, params }: LoaderFunctionArgs) => {
@@ -11,7 +11,8 @@ export const loader = api(async ({ request, params }: LoaderFunctionArgs) => {
 export const action = methods({
   DELETE: async ({ request, params }: ActionFunctionArgs) => {
     const actor = await requireAdmin(request);
-    await deleteUser(actor, params.id ?? "", request);
-    return json({ message: "User deleted successfully" });
+    const { dataRemoved } = await deleteUser(actor, params.id ?? "", request);
+    // 202: the account is deleted (nobody can use it) and its records are still being removed.
+    return dataRemoved ? json({ message: "User deleted successfully" }) : json({ message: USER_DATA_REMOVAL }, { status: 202 });
   },
 });

@@ -6,10 +6,15 @@ import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { jpeg } from "../../tests/media-files";
 import { ApiToken } from "../models/api-token.server";
+import mongoose, { Types } from "mongoose";
+import { Assessment } from "../models/assessment.server";
 import { Contact } from "../models/contact.server";
+import { FIGURES_COLLECTION } from "../models/dashboard-tally.server";
 import { ServicePackage } from "../models/package.server";
 import { Upload } from "../models/upload.server";
 import { SessionRecord } from "../models/session.server";
+import { User } from "../models/user.server";
+import { USER_DATA_REMOVAL } from "./users.server";
 
 let app: RunningApp;
 const ADMIN = { username: "chief", password: "password123", email: "chief@example.com", firstName: "Ada", lastName: "Admin" };
@@ -465,6 +470,37 @@ describe("admin-only calls", () => {
     const left = existsSync(victimDir) ? readdirSync(victimDir, { recursive: true }).map(String) : [];
     expect(left.filter((f) => f.endsWith(".jpg"))).toEqual([]);
     expect(readdirSync(path.join(objects, bystander.id))).toHaveLength(1);
+  });
+
+  it("deleting a big account: 202 at once, the account unusable, then every record removed batch after batch, its counters too", { timeout: 120_000 }, async () => {
+    // An instance that does not wait for the records at all (ACCOUNT_PURGE_WAIT_MS=0): every deletion is a big one.
+    const quick = await startApp({ env: { ACCOUNT_PURGE_WAIT_MS: "0" } });
+    try {
+      const admin = client(quick, { cookie: await signIn(quick, ADMIN.username, ADMIN.password) });
+      const victim = await createTestUser({ role: "dealer" });
+      const bystander = await createTestUser({ role: "dealer" });
+      for (const who of [victim, bystander]) {
+        const ownerId = new Types.ObjectId(who.id);
+        await Contact.insertMany(Array.from({ length: 700 }, (_, k) => ({ ownerId, firstName: "Big", lastName: `N${k}`, email: `b${k}@example.com` })));
+        await Assessment.insertMany(Array.from({ length: 700 }, (_, k) => ({ ownerId, title: `Door ${k}`, status: "completed", estimatedCost: 100 })));
+      }
+      const victimFigures = () => mongoose.connection.collection(FIGURES_COLLECTION).countDocuments({ _id: new Types.ObjectId(victim.id) as never });
+      const victimClient = client(quick, { cookie: await signIn(quick, victim.username, victim.password) });
+      await victimClient.get("/api/dashboard/stats");
+      expect(await victimFigures()).toBe(1);
+
+      const res = await admin.del(`/api/admin/users/${victim.id}`);
+      expect(res.status).toBe(202);
+      expect(res.json.message).toBe(USER_DATA_REMOVAL);
+      expect((await victimClient.get("/api/auth/user")).status).toBe(401);
+      await expect.poll(() => Assessment.countDocuments({ ownerId: victim.id }), { timeout: 60_000 }).toBe(0);
+      await expect.poll(() => User.countDocuments({ _id: victim.id }), { timeout: 60_000 }).toBe(0);
+      expect(await Contact.countDocuments({ ownerId: victim.id })).toBe(0);
+      expect(await victimFigures()).toBe(0);
+      for (const model of [Contact, Assessment]) expect(await (model as typeof Contact).countDocuments({ ownerId: bystander.id }), model.modelName).toBe(700);
+    } finally {
+      await quick.stop();
+    }
   });
 
   it("refuses to delete the admin's own account", async () => {

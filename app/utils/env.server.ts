@@ -108,6 +108,8 @@ export const envSchema = z
      * then, within about this plus a quarter second, instead of waiting on it (docs/decisions/0045).
      */
     DB_STALL_MS: z.coerce.number().int().min(200, "must be at least 200").max(60_000, "must be at most 60000").default(1000),
+    /** How long deleting an account waits for its records to go before answering 202 and finishing in the background. */
+    ACCOUNT_PURGE_WAIT_MS: z.coerce.number().int().min(0, "must be at least 0").max(60_000, "must be at most 60000").default(15_000),
     /** Settings → System warns when DATA_DIR's disk has less than this share free (docs/decisions/0038). */
     DISK_WARN_PERCENT: z.coerce.number().int().min(1, "must be at least 1").max(90, "must be at most 90").default(10),
     SESSION_SECRET: optionalString.pipe(
