@@ -5,7 +5,7 @@ import { Title } from "#mantine/components/Title/Title";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { DashboardStatCards, RecentAssessments, WorkflowBoard } from "~/components/dashboard/AssessmentPanels";
-import { CustomerDecisions } from "~/components/dashboard/CustomerDecisions";
+import { CustomerDecisions, UnansweredQuestionsCard } from "~/components/dashboard/CustomerDecisions";
 import { lazyComponent } from "~/components/lazy-component";
 import { ActivePackages, AiInsights, QuickActions, VendorPricing } from "~/components/dashboard/InfoPanels";
 import { RolePreviewCard } from "~/components/RolePreview";
@@ -34,7 +34,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function Dashboard() {
   const t = useT();
-  const { stats, board, packages, rates, draftFiles, decisions, unknownEmails } = useLoaderData<typeof loader>();
+  const { stats, board, packages, rates, draftFiles, decisions, unknownEmails, questions } = useLoaderData<typeof loader>();
   const user = useRouteLoaderData<typeof appLoader>("routes/_app")?.user;
   return (
     <Stack>
@@ -49,6 +49,7 @@ export default function Dashboard() {
         <Grid.Col span={{ base: 12, md: 8 }}>
           <Stack>
             {unknownEmails.count > 0 && <UnknownEmails count={unknownEmails.count} logs={unknownEmails.logs} />}
+            {questions.count > 0 && <UnansweredQuestionsCard questions={questions} />}
             {decisions.length > 0 && <CustomerDecisions decisions={decisions} />}
             <RecentAssessments assessments={stats.recentAssessments} />
           </Stack>
