@@ -348,7 +348,7 @@ function CustomerQuestions({ estimateId, questions, formatTime }: { estimateId: 
         const who = q.customer ? `${q.customer.firstName} ${q.customer.lastName}`.trim() : "";
         return (
           <li key={q.id} data-testid="customer-question">
-            <Text size="xs" c="dimmed">
+            <Text size="xs" c="dimmed" component="div">
               {formatTime(q.askedAt)} · {t("Version")} {q.versionLabel} · {who || t("The customer")}
               {q.answerTo ? ` <${q.answerTo}>` : ""} ·{" "}
               {q.answered ? <Badge size="xs" color="green">{t("Answered")}</Badge> : <Badge size="xs" color="yellow">{t("Unanswered")}</Badge>}
