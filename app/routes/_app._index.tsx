@@ -5,7 +5,7 @@ import { Title } from "#mantine/components/Title/Title";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { DashboardStatCards, RecentAssessments, WorkflowBoard } from "~/components/dashboard/AssessmentPanels";
-import { CustomerDecisions, UnansweredQuestionsCard } from "~/components/dashboard/CustomerDecisions";
+import { CustomerDecisions } from "~/components/dashboard/CustomerDecisions";
 import { lazyComponent } from "~/components/lazy-component";
 import { ActivePackages, AiInsights, QuickActions, VendorPricing } from "~/components/dashboard/InfoPanels";
 import { RolePreviewCard } from "~/components/RolePreview";
@@ -18,6 +18,8 @@ import { pageTitle, useT } from "~/utils/i18n";
 
 // Shown only while an email's delivery is unknown: its code loads then (the dashboard's first load stays in budget).
 const UnknownEmails = lazyComponent("dashboard/UnknownEmails", () => import("~/components/email/UnknownEmailActions").then((m) => m.UnknownEmails));
+// Shown only while a customer's question waits for an answer (docs/decisions/0058): lazily, for the same reason.
+const UnansweredQuestionsCard = lazyComponent("dashboard/UnansweredQuestions", () => import("~/components/dashboard/UnansweredQuestions").then((m) => m.UnansweredQuestionsCard));
 
 export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "Dashboard") }];
 export const links = uploaderLinks;
