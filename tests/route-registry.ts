@@ -115,6 +115,9 @@ export const routes: readonly RouteEntry[] = [
   // The customer's links to an estimate (docs/decisions/0019); a link of another estimate is 404.
   { file: "api.assessments.$id.links.ts", kind: "api", path: "/api/assessments/:id/links", methods: { GET: SIGNED_IN, POST: SIGNED_IN }, owned: "assessment" },
   { file: "api.assessments.$id.links.$linkId.ts", kind: "api", path: "/api/assessments/:id/links/:linkId", methods: { DELETE: SIGNED_IN }, owned: "assessment" },
+  // The customers' questions on an estimate and the dealer's answers (docs/decisions/0058); a question of another estimate is 404.
+  { file: "api.assessments.$id.questions.ts", kind: "api", path: "/api/assessments/:id/questions", methods: { GET: SIGNED_IN }, owned: "assessment" },
+  { file: "api.assessments.$id.questions.$questionId.answer.ts", kind: "api", path: "/api/assessments/:id/questions/:questionId/answer", methods: { POST: SIGNED_IN }, owned: "assessment" },
 
   // --- Email (app/services/email-*.server.ts, mail-config.server.ts)
   { file: "api.email-templates.ts", kind: "api", path: "/api/email-templates", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },

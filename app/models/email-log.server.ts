@@ -45,6 +45,11 @@ const emailLogSchema = new Schema(
     /** SHA-256 of what the key was sent with (assessment and parsed body): the same key with another request is 409. */
     requestHash: { type: String, allowNull: false },
     recipientEmail: { type: String, required: true },
+    /**
+     * Where a reply goes when it is not the account's own address (the mail route's Reply-To): a
+     * customer's question's notice names the customer; "" sends none (docs/decisions/0058).
+     */
+    replyTo: { type: String, allowNull: false },
     subject: { type: String, required: true },
     html: { type: String, required: true },
     text: { type: String, required: true },

@@ -1,6 +1,7 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { ASSESSMENT_STATUSES } from "~/schemas/assessment-status";
 import { assessmentCreateSchema, assessmentListQuerySchema, assessmentRejectSchema, assessmentUpdateSchema } from "~/schemas/assessment";
+import { answerSchema } from "~/schemas/customer-approval";
 import { sendEmailSchema } from "~/schemas/email";
 import { estimateEditSchema, MAX_DAMAGES } from "~/schemas/estimate";
 import { estimateLineSchema } from "~/schemas/estimate-line";
@@ -319,6 +320,48 @@ export function describeAssessments(registry: OpenAPIRegistry, email: EmailSchem
     method: "delete", path: "/api/assessments/{id}/links/{linkId}", operationId: "revokeEstimateLink", auth: "user", params: linkParams,
     summary: "Revoke a customer link (its page answers 410 from now on)",
     responses: { 200: json("The revoked link", EstimateLink) },
+  });
+  const QuestionAnswer = record({
+    id: objectIdText,
+    message: z.string(),
+    at: isoDate,
+    by: objectIdText.openapi({ description: "The user who answered" }),
+    byName: z.string(),
+    emailLogId: objectIdText.nullable().openapi({ description: "The email that took the answer to the customer (the email log); null when no address was known" }),
+  });
+  const EstimateQuestion = area.schema(
+    "EstimateQuestion",
+    record({
+      id: objectIdText,
+      estimateId: objectIdText.openapi({ description: "The version it was asked on" }),
+      version: z.number().int(),
+      versionLabel: z.string().openapi({ example: "Original" }),
+      linkId: objectIdText.openapi({ description: "The customer link it was asked through" }),
+      customer: record({ firstName: z.string(), lastName: z.string(), email: z.string() }).nullable().openapi({ description: "Whom the link speaks to: its recipient, else the estimate's customer" }),
+      replyEmail: z.string().nullable().openapi({ description: "The address the customer gave for the answer" }),
+      answerTo: z.string().nullable().openapi({ description: "Where an answer is emailed: `replyEmail`, else the link's recipient; null: an answer is only stored" }),
+      message: z.string(),
+      askedAt: isoDate,
+      answered: z.boolean().openapi({ description: "False until the dealer answers (the dashboard counts the unanswered)" }),
+      answeredAt: isoDate.nullable(),
+      answers: z.array(QuestionAnswer),
+    }).openapi({ description: "A customer's question on their estimate page, stored before the dealer's notice is sent (decision 0058)" }),
+  );
+  const questionParams = idParam.extend({ questionId: z.string().openapi({ description: "The question's id", example: "6650c0ffee0123456789abd0" }) });
+  area.describe({
+    method: "get", path: "/api/assessments/{id}/questions", operationId: "listEstimateQuestions", auth: "user", params: idParam,
+    summary: "The customers' questions on every version of the estimate, oldest first, with their answers",
+    responses: { 200: json("The questions", record({ questions: z.array(EstimateQuestion) })) },
+  });
+  area.describe({
+    method: "post", path: "/api/assessments/{id}/questions/{questionId}/answer", operationId: "answerEstimateQuestion", auth: "user", params: questionParams,
+    summary: "Answer a customer's question",
+    description:
+      "Stores the answer on the question (it counts as answered from now on) and emails it to the customer — the address they gave, else the link's recipient — with the link to their estimate page, through the outbox (the email log shows it). 404 for a question that is not one of this estimate's.",
+    body: answerSchema, example: { message: "Yes: paint and clear coat are included." },
+    responses: {
+      201: json("The question with its answers, and the email log entry of this answer (null when no address was known)", EstimateQuestion.extend({ emailLogId: objectIdText.nullable() })),
+    },
   });
   area.describe({
     method: "get", path: "/api/assessments/{id}/estimate.pdf", operationId: "getEstimatePdf", auth: "user", params: idParam,

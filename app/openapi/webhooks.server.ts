@@ -4,6 +4,7 @@ import {
   assessmentEventDataSchema,
   emailEventDataSchema,
   estimateDecidedDataSchema,
+  estimateQuestionDataSchema,
   estimateSentDataSchema,
   estimateUpdatedDataSchema,
   WEBHOOK_EXAMPLE_DATA,
@@ -114,6 +115,7 @@ const WHEN: Record<(typeof WEBHOOK_EVENT_TYPES)[number], string> = {
   "estimate.sent": "An estimate was emailed to a customer.",
   "estimate.approved": "The customer approved a version of the estimate through its link.",
   "estimate.declined": "The customer declined a version of the estimate through its link.",
+  "estimate.question_asked": "The customer asked a question on a version of the estimate through its link; it is stored on the estimate (answer it with POST /api/assessments/{id}/questions/{questionId}/answer).",
   "email.delivered": "An estimate email was handed to the mail server.",
   "email.failed": "An estimate email could not be sent; `error` is the last error.",
 };
@@ -128,6 +130,7 @@ function describeWebhookEvents(registry: OpenAPIRegistry) {
     updated: registry.register("EstimateUpdatedEventData", estimateUpdatedDataSchema),
     sent: registry.register("EstimateSentEventData", estimateSentDataSchema),
     decided: registry.register("EstimateDecidedEventData", estimateDecidedDataSchema),
+    question: registry.register("EstimateQuestionEventData", estimateQuestionDataSchema),
     email: registry.register("EmailEventData", emailEventDataSchema),
   };
   const dataOf = {
@@ -138,6 +141,7 @@ function describeWebhookEvents(registry: OpenAPIRegistry) {
     "estimate.sent": data.sent,
     "estimate.approved": data.decided,
     "estimate.declined": data.decided,
+    "estimate.question_asked": data.question,
     "email.delivered": data.email,
     "email.failed": data.email,
   } as const;
@@ -147,7 +151,7 @@ function describeWebhookEvents(registry: OpenAPIRegistry) {
     "webhook-signature": z.string().describe("`v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, one per signing secret, space-separated").openapi({ example: "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=" }),
   });
   for (const type of WEBHOOK_EVENT_TYPES) {
-    const name = `${type.split(".").map((w) => w[0]!.toUpperCase() + w.slice(1)).join("")}Event`;
+    const name = `${type.split(/[._]/).map((w) => w[0]!.toUpperCase() + w.slice(1)).join("")}Event`;
     const body = registry.register(name, webhookEnvelopeSchema(type).extend({ data: dataOf[type] }));
     registry.registerWebhook({
       method: "post",

@@ -18,6 +18,8 @@ import { pageTitle, useT } from "~/utils/i18n";
 
 // Shown only while an email's delivery is unknown: its code loads then (the dashboard's first load stays in budget).
 const UnknownEmails = lazyComponent("dashboard/UnknownEmails", () => import("~/components/email/UnknownEmailActions").then((m) => m.UnknownEmails));
+// Shown only while a customer's question waits for an answer (docs/decisions/0058): lazily, for the same reason.
+const UnansweredQuestionsCard = lazyComponent("dashboard/UnansweredQuestions", () => import("~/components/dashboard/UnansweredQuestions").then((m) => m.UnansweredQuestionsCard));
 
 export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "Dashboard") }];
 export const links = uploaderLinks;
@@ -34,7 +36,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function Dashboard() {
   const t = useT();
-  const { stats, board, packages, rates, draftFiles, decisions, unknownEmails } = useLoaderData<typeof loader>();
+  const { stats, board, packages, rates, draftFiles, decisions, unknownEmails, questions } = useLoaderData<typeof loader>();
   const user = useRouteLoaderData<typeof appLoader>("routes/_app")?.user;
   return (
     <Stack>
@@ -49,6 +51,7 @@ export default function Dashboard() {
         <Grid.Col span={{ base: 12, md: 8 }}>
           <Stack>
             {unknownEmails.count > 0 && <UnknownEmails count={unknownEmails.count} logs={unknownEmails.logs} />}
+            {questions.count > 0 && <UnansweredQuestionsCard questions={questions} />}
             {decisions.length > 0 && <CustomerDecisions decisions={decisions} />}
             <RecentAssessments assessments={stats.recentAssessments} />
           </Stack>

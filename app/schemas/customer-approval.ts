@@ -43,3 +43,12 @@ export const questionSchema = z.object({
   ),
 });
 export type QuestionInput = z.infer<typeof questionSchema>;
+
+// The dealer's answer to a customer's question (the estimate's screen and the API, docs/decisions/0058).
+export const ANSWER_REQUIRED = "Please type your answer";
+export const ANSWER_TOO_LONG = "The answer must be at most 4000 characters";
+
+export const answerSchema = z.object({
+  message: text(ANSWER_REQUIRED).refine((v) => v.length > 0, ANSWER_REQUIRED).refine((v) => v.length <= 4000, ANSWER_TOO_LONG),
+});
+export type AnswerInput = z.infer<typeof answerSchema>;

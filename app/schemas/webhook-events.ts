@@ -56,6 +56,15 @@ export const estimateDecidedDataSchema = estimateEventDataSchema
   })
   .strict();
 
+export const estimateQuestionDataSchema = estimateEventDataSchema
+  .extend({
+    questionId: id.describe("The question (GET /api/assessments/{id}/questions lists it; answer it there)"),
+    askedAt: isoDate,
+    message: z.string().describe("The customer's question"),
+    replyEmail: z.string().nullable().describe("The address the customer gave for the answer, else the link's recipient's; null when none is known"),
+  })
+  .strict();
+
 export const emailEventDataSchema = z
   .object({
     id: id.describe("The email log entry's id"),
@@ -77,6 +86,7 @@ export const WEBHOOK_EVENT_DATA = {
   "estimate.sent": estimateSentDataSchema,
   "estimate.approved": estimateDecidedDataSchema,
   "estimate.declined": estimateDecidedDataSchema,
+  "estimate.question_asked": estimateQuestionDataSchema,
   "email.delivered": emailEventDataSchema,
   "email.failed": emailEventDataSchema,
 } as const satisfies Record<WebhookEventType, z.ZodTypeAny>;
@@ -104,6 +114,7 @@ export const WEBHOOK_EXAMPLE_DATA: { [T in WebhookEventType]: z.input<(typeof WE
   "estimate.sent": { ...exampleEstimate, status: "sent", recipientEmail: "pat@example.com", emailLogId: "6650c0ffee0123456789abcf" },
   "estimate.approved": { ...exampleEstimate, status: "sent", decision: "approved", decidedAt: "2026-11-25T09:30:00.000Z", pdfSha256: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", signatureName: "Pat Lee" },
   "estimate.declined": { ...exampleEstimate, status: "sent", decision: "declined", decidedAt: "2026-11-25T09:30:00.000Z", pdfSha256: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", reason: "Too expensive" },
+  "estimate.question_asked": { ...exampleEstimate, status: "sent", questionId: "6650c0ffee0123456789abd0", askedAt: "2026-11-25T09:30:00.000Z", message: "Does the price include paint?", replyEmail: "pat@example.com" },
   "email.delivered": { id: "6650c0ffee0123456789abcf", assessmentId: "6650c0ffee0123456789abcd", recipientEmail: "pat@example.com", subject: "Your estimate", messageId: "<a1b2c3@damageiq.example>", status: "sent" },
   "email.failed": { id: "6650c0ffee0123456789abcf", assessmentId: "6650c0ffee0123456789abcd", recipientEmail: "pat@example.com", subject: "Your estimate", messageId: "<a1b2c3@damageiq.example>", status: "failed", error: "550 Mailbox unavailable" },
 };

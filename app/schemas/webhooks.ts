@@ -11,6 +11,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "estimate.sent",
   "estimate.approved",
   "estimate.declined",
+  "estimate.question_asked",
   "email.delivered",
   "email.failed",
 ] as const;

@@ -17,6 +17,7 @@ import { vendorLabourRates } from "~/services/vendors.server";
 import { hasForbiddenFieldName } from "~/utils/forms.server";
 import { screenAnswer } from "~/utils/http.server";
 import { unknownEmails } from "~/services/email-settle.server";
+import { unansweredQuestions } from "~/services/estimate-questions.server";
 import { sendEstimateFromScreen } from "./send-estimate.server";
 import { settleEmailFromScreen } from "./settle-email.server";
 
@@ -26,7 +27,7 @@ const PANEL_ROWS = 3;
 
 /** Everything the dashboard shows, each figure from the database. */
 export async function dashboardData(actor: Actor) {
-  const [stats, upload, review, complete, packages, rates, draft, decisions, unknown] = await Promise.all([
+  const [stats, upload, review, complete, packages, rates, draft, decisions, unknown, questions] = await Promise.all([
     dashboardStats(actor),
     listAssessments(actor, { status: "uploaded", limit: BOARD_ITEMS }),
     listAssessments(actor, { status: "completed", limit: BOARD_ITEMS }),
@@ -36,9 +37,10 @@ export async function dashboardData(actor: Actor) {
     wizardDraft(actor),
     recentCustomerDecisions(actor),
     unknownEmails(actor),
+    unansweredQuestions(actor),
   ]);
   // Files uploaded (Upload Media, or a wizard run left behind) and waiting for an assessment.
-  return { stats, board: { upload, review, complete }, packages, rates, draftFiles: draft.length, decisions, unknownEmails: unknown };
+  return { stats, board: { upload, review, complete }, packages, rates, draftFiles: draft.length, decisions, unknownEmails: unknown, questions };
 }
 
 /** Runs a board action and comes back to the dashboard with its toast; a refusal (e.g. already approved) as an error toast. */

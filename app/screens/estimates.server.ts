@@ -1,4 +1,5 @@
 import { assessmentListQuerySchema } from "~/schemas/assessment";
+import { answerSchema } from "~/schemas/customer-approval";
 import { json } from "@remix-run/node";
 import { formatDateTime } from "~/components/crud/format";
 import { estimateFormValidator, type EstimateConflict } from "~/schemas/estimate";
@@ -10,6 +11,7 @@ import { contactChoices } from "~/services/contacts.server";
 import type { AssessmentJson } from "~/services/assessments.server";
 import { editEstimate, estimatesPage, getEstimate, STALE_ESTIMATE } from "~/services/estimates.server";
 import { listEstimateLinks, revokeEstimateLink } from "~/services/estimate-links.server";
+import { answerQuestion, listEstimateQuestions } from "~/services/estimate-questions.server";
 import { redirectWithToast } from "~/services/session.server";
 import { handleForm } from "~/utils/forms.server";
 import { Stale } from "~/utils/domain-errors";
@@ -42,15 +44,17 @@ export async function estimatesData(actor: Actor, requestUrl: string) {
     dialog ? getEstimate(actor, dialog.id).catch(nullIfNotFound) : null,
   ]);
   // Edit Estimate's customer dropdown: the estimate owner's contacts; the detail's customer links.
-  const [contacts, links] = await Promise.all([
+  const [contacts, links, questions] = await Promise.all([
     dialog?.kind === "edit" && target ? contactChoices(actor, target.ownerId) : Promise.resolve([]),
     dialog?.kind === "view" && target ? listEstimateLinks(actor, target.id).then((l) => l.links) : Promise.resolve([]),
+    dialog?.kind === "view" && target ? listEstimateQuestions(actor, target.id).then((l) => l.questions) : Promise.resolve([]),
   ]);
   return {
     q: q ?? "",
     status: status ?? "all",
     contacts,
     links,
+    questions,
     pageSize: ESTIMATES_PAGE_SIZE,
     timeZone: SERVER_TIME_ZONE,
     ...list,
@@ -91,7 +95,7 @@ async function staleEdit(form: FormData, current: AssessmentJson, seenAudit: num
   );
 }
 
-/** The form posts of /estimates: `intent` = update | approve | reject | analyze | email | revoke-link (with `linkId`) | delete, with the estimate's `id`. */
+/** The form posts of /estimates: `intent` = update | approve | reject | analyze | email | revoke-link (with `linkId`) | answer-question (with `questionId`, `message`) | delete, with the estimate's `id`. */
 export async function estimatesAction(actor: Actor, request: Request) {
   const form = await request.formData();
   const id = String(form.get("id") ?? "");
@@ -156,6 +160,24 @@ export async function estimatesAction(actor: Actor, request: Request) {
         },
         "Failed to revoke the link",
       );
+    case "answer-question": {
+      // A blank or too long answer: back to the estimate with the field's message (nothing stored).
+      const answer = answerSchema.safeParse({ message: form.get("message") });
+      if (!answer.success) {
+        return redirectWithToast(request, toDetail(id), { title: "Error", message: answer.error.issues[0]?.message ?? "Failed to send the answer", color: "red" });
+      }
+      return writeAndReturn(
+        request,
+        toDetail(id),
+        async () => {
+          const answered = await answerQuestion(actor, id, String(form.get("questionId") ?? ""), answer.data);
+          return answered.emailLogId
+            ? { title: "Answer Sent", message: "Your answer was emailed to {{to}} with the link to the estimate.", vars: { to: answered.answerTo ?? "" } }
+            : { title: "Answer Saved", message: "The customer left no email address: your answer is on their estimate page." };
+        },
+        "Failed to send the answer",
+      );
+    }
     case "delete":
       return writeAndReturn(
         request,

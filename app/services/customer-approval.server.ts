@@ -7,13 +7,14 @@ import { recordLinkView, type EstimateLinkRecord } from "~/models/estimate-link.
 import { scopeFor } from "~/models/owner-scope.server";
 import { countRequest } from "~/models/rate-counter.server";
 import { findUserById } from "~/models/user.server";
-import { approveSchema, declineSchema, questionSchema, type ApproveInput, type DeclineInput, type QuestionInput } from "~/schemas/customer-approval";
+import { approveSchema, declineSchema, questionSchema, type ApproveInput, type DeclineInput } from "~/schemas/customer-approval";
 import { dbNow, dbNowMs } from "~/utils/db-clock.server";
 import { env } from "~/utils/env.server";
 import { readSheet, sheetTotalCents, sheetTotals } from "~/utils/estimate-sheet";
 import { fieldErrors, type FieldErrors } from "~/utils/http.server";
 import type { Actor } from "./actor";
-import { notifyCustomerDecision, notifyCustomerQuestion } from "./outbox.server";
+import { notifyCustomerDecision } from "./outbox.server";
+import { questionsOfLink, recordQuestion } from "./estimate-questions.server";
 import { decisionJson, findLinkByToken, hashToken, linkState, newerVersionPath, type LinkState } from "./estimate-links.server";
 import { storage } from "./storage/backend.server";
 import { changesSinceCustomerVersion, versionNaming, type SupplementChanges } from "./supplement-changes.server";
@@ -161,13 +162,14 @@ function estimateView(
  */
 export async function openEstimatePage(token: string) {
   const { link, estimate } = await activeLink(token);
-  const [dealer, customer, decision, pictures, naming, changes] = await Promise.all([
+  const [dealer, customer, decision, pictures, naming, changes, questions] = await Promise.all([
     dealerCard(link.ownerId),
     customerOf(link, estimate),
     findDecisionOf({ assessmentId: estimate._id }),
     estimatePictures(String(estimate.ownerId), estimate),
     versionNaming(estimate),
     changesSinceCustomerVersion(estimate),
+    questionsOfLink(link),
     recordLinkView({ id: link._id, at: dbNow() }),
   ]);
   return {
@@ -176,6 +178,8 @@ export async function openEstimatePage(token: string) {
     estimate: estimateView(estimate, pictures, naming, changes),
     expiresAt: link.expiresAt.toISOString(),
     decision: decision ? decisionJson(decision) : null,
+    /** The questions asked through this link, with the dealer's answers (the customer's own thread). */
+    questions,
   };
 }
 export type PublicEstimatePage = Awaited<ReturnType<typeof openEstimatePage>>;
@@ -302,22 +306,16 @@ export async function decideFromPage(token: string, kind: "approved" | "declined
   return { ok: true, decision: decisionJson(decision) };
 }
 
-/** The page's question form: validated, then emailed to the dealer through the outbox. */
+/**
+ * The page's question form: validated, then stored on the estimate (the dealer answers it there),
+ * then the dealer is told (docs/decisions/0058).
+ */
 export async function askQuestion(token: string, body: unknown): Promise<{ ok: true } | { ok: false; errors: FieldErrors }> {
   const fields = parsed(questionSchema, body);
   if ("errors" in fields) return { ok: false, errors: fields.errors };
   const { link, estimate } = await activeLink(token);
-  const input = fields.data as QuestionInput;
   const customer = await customerOf(link, estimate);
-  await notifyCustomerQuestion({
-    ownerId: String(link.ownerId),
-    assessmentId: String(estimate._id),
-    title: estimate.title,
-    version: link.version,
-    customer: customer ? `${customer.firstName} ${customer.lastName} <${customer.email}>` : "Your customer",
-    message: input.message,
-    ...(input.replyEmail ? { replyEmail: input.replyEmail } : {}),
-  });
+  await recordQuestion({ link, estimate, token, customer, input: fields.data });
   return { ok: true };
 }
 

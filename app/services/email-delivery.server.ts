@@ -260,7 +260,8 @@ export class MailOutbox {
       route = await mailRouteFor(String(log.ownerId));
       const message: Mail.Options = {
         from: route.from,
-        ...(route.replyTo ? { replyTo: route.replyTo } : {}),
+        // A message that names its own Reply-To (a customer's question to the dealer) keeps it; "" names none.
+        ...(log.replyTo !== undefined ? (log.replyTo ? { replyTo: log.replyTo } : {}) : route.replyTo ? { replyTo: route.replyTo } : {}),
         to: log.recipientEmail,
         subject: log.subject,
         html: log.html,

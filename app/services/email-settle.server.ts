@@ -31,6 +31,7 @@ async function insertResend(actor: Actor, log: EmailLogRecord, newId: Types.Obje
     kind: log.kind,
     idempotencyKey: resendKey(String(log._id)),
     recipientEmail: log.recipientEmail,
+    ...(log.replyTo !== undefined ? { replyTo: log.replyTo } : {}),
     subject: log.subject,
     html: log.html,
     text: log.text,

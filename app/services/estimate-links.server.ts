@@ -4,6 +4,7 @@ import { Types } from "mongoose";
 import { findAssessment, findCurrentVersion, type AssessmentRecord } from "~/models/assessment.server";
 import { findDecisionsOfEstimate, removeDecisionsOf, type CustomerDecisionRecord } from "~/models/customer-decision.server";
 import { findEarlierVersions } from "~/models/estimate.server";
+import { removeQuestionsOf } from "~/models/estimate-question.server";
 import {
   findLinkByTokenHash,
   findLinksOfEstimate,
@@ -113,6 +114,10 @@ export const linkPath = (token: string) => `/e/${token}`;
 /** secret-box label of an emailed link's sealed token. */
 const TOKEN_LABEL = "estimate-link-token";
 
+/** A link's token sealed with the server's secret (a question keeps its page's address so), and opened again (null: it does not open). */
+export const sealLinkToken = (token: string) => seal(TOKEN_LABEL, token);
+export const openLinkToken = (sealed: string) => open(TOKEN_LABEL, sealed);
+
 /**
  * The page of the link sent (by email) for the current version of the estimate `estimate` belongs
  * to; null when none was sent, or it is no longer open (docs/decisions/0035).
@@ -176,7 +181,7 @@ export async function createEstimateLink(
 }
 
 /** The estimate in scope and the first version of it (whose chain the links are listed by). */
-async function estimateChain(actor: Actor, assessmentId: string) {
+export async function estimateChain(actor: Actor, assessmentId: string) {
   const scope = scopeFor(actor);
   const record = await findAssessment({ scope, id: assessmentId });
   if (!record) throw assessmentNotFound();
@@ -210,8 +215,8 @@ export async function findLinkByToken(token: unknown) {
   return findLinkByTokenHash(hashToken(token));
 }
 
-/** The account is being deleted: its links, their stored PDFs and its customers' decisions. */
+/** The account is being deleted: its links, their stored PDFs, its customers' decisions and questions. */
 export async function removeCustomerApprovalsOf(ownerId: string) {
   for (const { pdfKey } of await linkPdfKeysOf({ ownerId })) await storage().delete(pdfKey).catch(() => undefined);
-  await Promise.all([removeEstimateLinksOf({ ownerId }), removeDecisionsOf({ ownerId })]);
+  await Promise.all([removeEstimateLinksOf({ ownerId }), removeDecisionsOf({ ownerId }), removeQuestionsOf({ ownerId })]);
 }

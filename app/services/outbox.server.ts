@@ -64,7 +64,7 @@ async function notificationSettings(ownerId: string) {
 type Notice = string | [string, Record<string, string | number>];
 
 /** Queues a notice to the account's own address (idempotent on `key`: a hook run twice sends one), in the account's language. */
-async function notifyOwner(ownerId: string, key: string, subjectKey: Notice, lineKeys: Notice[]) {
+async function notifyOwner(ownerId: string, key: string, subjectKey: Notice, lineKeys: Notice[], { replyTo }: { replyTo?: string } = {}) {
   const found = await notificationSettings(ownerId);
   if (!found?.owner.email) return null;
   const t = translator(isLanguage(found.owner.language) ? found.owner.language : "en");
@@ -77,6 +77,7 @@ async function notifyOwner(ownerId: string, key: string, subjectKey: Notice, lin
     kind: "notification",
     idempotencyKey: key,
     recipientEmail: found.owner.email,
+    ...(replyTo !== undefined ? { replyTo } : {}),
     subject: subject.replace(/\s+/g, " ").trim(),
     html,
     text: lines.join("\n\n"),
@@ -168,21 +169,70 @@ export async function notifyCustomerDecision(decision: {
   return notifyOwner(decision.ownerId, `customer-decision:${decision.id}`, `Estimate ${verb}: ${decision.title}`, lines);
 }
 
-/** A customer's question from the public estimate page, to the dealer. */
+/**
+ * A customer's question from the public estimate page, to the dealer (stored first: the notice only
+ * tells of it; docs/decisions/0058). Reply-To is the customer's address — the one they typed, else
+ * the link's — and never the dealer's own; none when no address is known. Idempotent per question.
+ */
 export async function notifyCustomerQuestion(question: {
+  id: string;
   ownerId: string;
   assessmentId: string;
   title: string;
   version: number;
   customer: string;
   message: string;
-  replyEmail?: string;
+  replyTo: string | null;
 }) {
   const lines = [
     `${question.customer} asked about the estimate "${question.title}" (${versionLabel(question.version)}):`,
     question.message,
-    `Reply to: ${question.replyEmail ?? "the customer's address on the estimate"}`,
-    `Open it in Estimates: ${linkOrigin()}/estimates?view=${question.assessmentId}`,
+    question.replyTo ? `Reply to: ${question.replyTo}` : "The customer left no email address: answer from the estimate, and call them if needed.",
+    `Answer it in Estimates: ${linkOrigin()}/estimates?view=${question.assessmentId}`,
   ];
-  return notifyOwner(question.ownerId, `customer-question:${randomUUID()}`, `Question about your estimate: ${question.title}`, lines);
+  return notifyOwner(question.ownerId, `customer-question:${question.id}`, `Question about your estimate: ${question.title}`, lines, { replyTo: question.replyTo ?? "" });
+}
+
+/**
+ * The dealer's answer to a customer's question, to the customer, with the link to the estimate page
+ * they asked on: an estimate email in the log (the account's Reply-To, From as every estimate email).
+ */
+export async function sendQuestionAnswer(answer: {
+  ownerId: string;
+  requestedBy: string;
+  questionId: string;
+  answerId: string;
+  assessmentId: string;
+  title: string;
+  version: number;
+  dealer: string;
+  to: string;
+  question: string;
+  message: string;
+  pageUrl: string | null;
+}) {
+  const subject = `Answer to your question: ${answer.title}`;
+  const lines = [
+    `${answer.dealer} answered your question about the estimate "${answer.title}" (${versionLabel(answer.version)}):`,
+    answer.message,
+    `Your question: ${answer.question}`,
+    ...(answer.pageUrl ? [`Open your estimate: ${answer.pageUrl}`] : []),
+  ];
+  const html = lines
+    .map((line, i) => (i === 3 && answer.pageUrl ? `<p>Open your estimate: <a href="${escapeHtml(answer.pageUrl)}">${escapeHtml(answer.pageUrl)}</a></p>` : `<p>${escapeHtml(line)}</p>`))
+    .join("\n");
+  const { record } = await queue({
+    ownerId: new Types.ObjectId(answer.ownerId),
+    requestedBy: new Types.ObjectId(answer.requestedBy),
+    kind: "estimate",
+    idempotencyKey: `question-answer:${answer.answerId}`,
+    recipientEmail: answer.to,
+    subject,
+    html,
+    text: lines.join("\n\n"),
+    assessmentId: new Types.ObjectId(answer.assessmentId),
+    assessmentTitle: answer.title,
+    attachEstimate: false,
+  });
+  return record;
 }

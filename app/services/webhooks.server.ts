@@ -137,9 +137,15 @@ export function assessmentEventData(record: {
 }
 
 /** What an estimate event adds to the estimate's fields, per event type (app/schemas/webhook-events.ts). */
-type EstimateBase = WebhookEventDataInput<"estimate.sent" | "estimate.updated" | "estimate.approved">;
+type EstimateBase = WebhookEventDataInput<"estimate.sent" | "estimate.updated" | "estimate.approved" | "estimate.question_asked">;
 type EstimateExtras = Partial<
-  Omit<WebhookEventDataInput<"estimate.sent"> & WebhookEventDataInput<"estimate.updated"> & WebhookEventDataInput<"estimate.approved">, keyof EstimateBase>
+  Omit<
+    WebhookEventDataInput<"estimate.sent"> &
+      WebhookEventDataInput<"estimate.updated"> &
+      WebhookEventDataInput<"estimate.approved"> &
+      WebhookEventDataInput<"estimate.question_asked">,
+    keyof EstimateBase
+  >
 >;
 
 /** An estimate event: the assessment's fields, its version and the one it supplements (and only the extras a payload has). */

@@ -143,6 +143,8 @@ const ADMITTED: Record<string, number> = {
   // The world's assessment is not completed yet (409); the path's ":linkId" names no link (404).
   "POST /api/assessments/:id/links": 409,
   "DELETE /api/assessments/:id/links/:linkId": 404,
+  // The path's ":questionId" names no question of the estimate (404).
+  "POST /api/assessments/:id/questions/:questionId/answer": 404,
   // ":vin" is not a VIN.
   "GET /api/vin/:vin": 400,
   // The customer's page: the path's ":token" is no token of ours (404); a JSON body is not its form (415).

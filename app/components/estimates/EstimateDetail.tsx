@@ -11,6 +11,7 @@ import { Title } from "#mantine/components/Title/Title";
 import { Form, Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import type { EstimateLinkJson } from "~/services/estimate-links.server";
+import type { EstimateQuestionJson } from "~/services/estimate-questions.server";
 import type { EstimateJson } from "~/services/estimates.server";
 import { formatDollars } from "~/utils/estimate-lines";
 import { DecisionBadge, SeverityBadge, StatusBadge } from "../assessments/badges";
@@ -81,12 +82,15 @@ function PostButton({
 export function EstimateDetail({
   estimate: a,
   links,
+  questions = [],
   hrefWith,
   formatTime,
 }: {
   estimate: EstimateJson;
   /** The customer links of every version of the estimate, newest first as the service lists them. */
   links: EstimateLinkJson[];
+  /** The customers' questions on every version, oldest first, with their answers. */
+  questions?: EstimateQuestionJson[];
   hrefWith: (changes: Record<string, string | null>) => string;
   formatTime: (iso: string) => string;
 }) {
@@ -314,9 +318,77 @@ export function EstimateDetail({
           </Stack>
         )}
       </Section>
+      <Section title={t("Customer Questions")}>
+        <CustomerQuestions estimateId={a.id} questions={questions} formatTime={formatTime} />
+      </Section>
       <Section title={t("Audit Trail")}>
         <AuditTrail audit={a.audit} formatTime={formatTime} />
       </Section>
+    </Stack>
+  );
+}
+
+/**
+ * The customers' questions on the estimate (every version) with the dealer's answers, and a plain
+ * form under each to answer it: it posts to /estimates without script, and the answer is emailed to
+ * the customer with the link to their page (docs/decisions/0058).
+ */
+function CustomerQuestions({ estimateId, questions, formatTime }: { estimateId: string; questions: EstimateQuestionJson[]; formatTime: (iso: string) => string }) {
+  const t = useT();
+  if (questions.length === 0) {
+    return (
+      <Text size="sm" c="dimmed">
+        {t("No questions from the customer yet.")}
+      </Text>
+    );
+  }
+  return (
+    <Stack gap="sm" component="ol" style={{ listStyle: "none", margin: 0, padding: 0 }} data-testid="customer-questions">
+      {questions.map((q) => {
+        const who = q.customer ? `${q.customer.firstName} ${q.customer.lastName}`.trim() : "";
+        return (
+          <li key={q.id} data-testid="customer-question">
+            <Text size="xs" c="dimmed" component="div">
+              {formatTime(q.askedAt)} · {t("Version")} {q.versionLabel} · {who || t("The customer")}
+              {q.answerTo ? ` <${q.answerTo}>` : ""} ·{" "}
+              {q.answered ? <Badge size="xs" color="green">{t("Answered")}</Badge> : <Badge size="xs" color="yellow">{t("Unanswered")}</Badge>}
+            </Text>
+            <Text size="sm" style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }} data-testid="question-text">
+              {q.message}
+            </Text>
+            {q.answers.map((answer) => (
+              <div key={answer.id} data-testid="question-answer" style={{ borderLeft: "3px solid var(--mantine-color-blue-6)", paddingLeft: 8, marginTop: 4 }}>
+                <Text size="xs" c="dimmed">
+                  {formatTime(answer.at)} · {answer.byName}
+                  {answer.emailLogId ? ` · ${t("emailed")}` : ""}
+                </Text>
+                <Text size="sm" style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>
+                  {answer.message}
+                </Text>
+              </div>
+            ))}
+            <Form method="post" preventScrollReset>
+              <input type="hidden" name="intent" value="answer-question" />
+              <input type="hidden" name="id" value={estimateId} />
+              <input type="hidden" name="questionId" value={q.id} />
+              <label htmlFor={`answer-${q.id}`} style={{ display: "block", fontSize: "var(--mantine-font-size-sm)", fontWeight: 500, marginTop: 6 }}>
+                {q.answered ? t("Answer again") : t("Your answer")}
+              </label>
+              <textarea
+                id={`answer-${q.id}`}
+                name="message"
+                rows={3}
+                maxLength={4000}
+                required
+                style={{ width: "100%", font: "inherit", padding: 6, borderRadius: 4, border: "1px solid var(--mantine-color-gray-5)" }}
+              />
+              <Button type="submit" size="xs" mt={4}>
+                {q.answerTo ? t("Send answer") : t("Save answer")}
+              </Button>
+            </Form>
+          </li>
+        );
+      })}
     </Stack>
   );
 }

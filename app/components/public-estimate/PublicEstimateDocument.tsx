@@ -52,6 +52,11 @@ a{color:#1d4ed8}
 .changes li{overflow-wrap:anywhere}
 .changes .figures{width:100%;border-collapse:collapse}
 .changes .figures th,.changes .figures td{padding:.25rem 0;text-align:left}
+.thread{list-style:none;margin:0;padding:0}
+.thread>li{border-top:1px solid #e5e7eb;padding:.5rem 0}
+.thread p{margin:.25rem 0}
+.said{white-space:pre-wrap;overflow-wrap:anywhere}
+.answer{border-left:3px solid #1d4ed8;padding-left:.75rem;margin:.5rem 0 0}
 footer{margin-top:2rem;border-top:1px solid #e5e7eb;padding-top:.5rem}
 `;
 
@@ -278,6 +283,34 @@ export function PublicEstimateDocument({
           </details>
         </>
       )}
+
+      {page.questions.length > 0 ? (
+        <section aria-labelledby="questions-title" data-testid="your-questions">
+          <h2 id="questions-title">Your questions</h2>
+          <ol className="thread">
+            {page.questions.map((q) => (
+              <li key={q.id} data-testid="your-question">
+                <p className="dim">You asked on {timeText(q.askedAt)} UTC:</p>
+                <p className="said">{q.message}</p>
+                {q.answers.length === 0 ? (
+                  <p className="dim" data-testid="no-answer-yet">
+                    No answer yet.
+                  </p>
+                ) : (
+                  q.answers.map((a, i) => (
+                    <div key={i} className="answer" data-testid="answer">
+                      <p className="dim">
+                        {dealer?.name ?? "The dealer"} answered on {timeText(a.at)} UTC:
+                      </p>
+                      <p className="said">{a.message}</p>
+                    </div>
+                  ))
+                )}
+              </li>
+            ))}
+          </ol>
+        </section>
+      ) : null}
 
       <details open={form.intent === "question" || undefined}>
         <summary>Ask a question</summary>

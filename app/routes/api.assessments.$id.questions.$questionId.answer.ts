@@ -1,0 +1,16 @@
+import { json, type ActionFunctionArgs } from "@remix-run/node";
+import { requireUser } from "~/services/auth.server";
+import { answerQuestion } from "~/services/estimate-questions.server";
+import { methods, readJson } from "~/utils/http.server";
+
+/**
+ * `POST /api/assessments/{id}/questions/{questionId}/answer` `{message}`: stores the answer and emails
+ * it to the customer with the link to their estimate page (201 with the question and `emailLogId`).
+ */
+export const action = methods({
+  POST: async ({ request, params }: ActionFunctionArgs) => {
+    const actor = await requireUser(request);
+    const body = await readJson(request, { maxBytes: 64 * 1024 });
+    return json(await answerQuestion(actor, params.id ?? "", params.questionId ?? "", body), { status: 201 });
+  },
+});
