@@ -1,12 +1,18 @@
 import { Types } from "mongoose";
 import type { ZodError } from "zod";
+import { Conflict, NotFound } from "~/utils/domain-errors";
 import { EXPORTABLE, type ExportableCollection, findImportKeys, insertImported, ownedIds, saveImportKeys } from "~/models/account-data.server";
 import { linkSupplements } from "~/models/estimate.server";
 import { ownedCompleteUploadIds } from "~/models/upload.server";
 import { findVendors } from "~/models/user.server";
 import { IMPORT_SCHEMAS, type ImportableName } from "~/schemas/account-import";
 import { mediaIdOf } from "~/schemas/media-url";
-import { ARCHIVE_FORMAT, badArchive, BATCH, lines, loadUpload, MAX_RECORDS, MAX_REPORTED_LINES, tooLarge, walkArchive } from "./account-archive.server";
+import { abandonImportRun, claimImportRun, createImportRun, finishImportRun, importRunOfToken, latestImportRun, releaseImportRun, renewImportRun, unfinishedImportRun, type ImportRunDoc } from "~/models/import-run.server";
+import { dbNow, dbNowMs } from "~/utils/db-clock.server";
+import { errorCode } from "~/utils/db-errors.server";
+import { env } from "~/utils/env.server";
+import { ARCHIVE_FORMAT, badArchive, BATCH, discardUpload, lines, loadUpload, MAX_RECORDS, MAX_REPORTED_LINES, tooLarge, walkArchive } from "./account-archive.server";
+import { newWorkerId } from "./lease-queue.server";
 import type { Manifest } from "./account-export.server";
 import type { Actor } from "./actor";
 import { printBands } from "./photo-prints.server";
@@ -61,28 +67,35 @@ interface IdPlan {
   target: Map<string, string>;
   /** Source ids whose record is in the account already (its own id, or an earlier import's copy). */
   existing: Set<string>;
+  /** Source ids this import stored already, before it was interrupted (decision 0059). */
+  applied: Set<string>;
 }
 
 /**
  * Ids from an archive are never used as ids (decision 0012): a record gets a fresh id, unless the
  * importer has it already — the archive is its own export (same id, in the importer's own
  * documents) or an earlier import stored it (the import key names where). Only the importer's own
- * documents are looked at, so nothing says whether an id exists in another account.
+ * documents are looked at, so nothing says whether an id exists in another account. A resumed
+ * import (`runId`) keeps the ids it planned before it was interrupted: its keys are written before
+ * its records, so a record it stored is found, and one it did not gets the same id (decision 0059).
  */
-async function planIds(entry: ExportableCollection, ownerId: string, sourceIds: string[]): Promise<IdPlan> {
-  const plan: IdPlan = { target: new Map(), existing: new Set() };
+async function planIds(entry: ExportableCollection, ownerId: string, sourceIds: string[], runId: string | null): Promise<IdPlan> {
+  const plan: IdPlan = { target: new Map(), existing: new Set(), applied: new Set() };
   for (let i = 0; i < sourceIds.length; i += BATCH) {
     const slice = sourceIds.slice(i, i + BATCH);
     const [own, keys] = await Promise.all([ownedIds(entry, ownerId, slice), findImportKeys(ownerId, entry.name, slice)]);
-    const copies = await ownedIds(entry, ownerId, [...keys.values()]);
+    const copies = await ownedIds(entry, ownerId, [...keys.values()].map((k) => k.targetId));
     for (const id of slice) {
-      const copy = keys.get(id);
+      const key = keys.get(id);
+      const ours = runId !== null && key?.runId === runId;
       if (own.has(id)) {
         plan.target.set(id, id);
         plan.existing.add(id);
-      } else if (copy && copies.has(copy)) {
-        plan.target.set(id, copy);
-        plan.existing.add(id);
+      } else if (key && copies.has(key.targetId)) {
+        plan.target.set(id, key.targetId);
+        (ours ? plan.applied : plan.existing).add(id);
+      } else if (key && ours) {
+        plan.target.set(id, key.targetId);
       } else {
         plan.target.set(id, new Types.ObjectId().toHexString());
       }
@@ -100,13 +113,35 @@ interface Pending {
 
 const mediaIds = (urls: unknown[]) => urls.flatMap((u) => (typeof u === "string" && mediaIdOf(u) ? [mediaIdOf(u)!] : []));
 
+/** The import's hold on its record while it applies the archive (decision 0059). */
+export interface ImportHold {
+  runId: string;
+  /**
+   * Before each batch is stored: throws (409) once the import was taken over; a lease that ran out
+   * on the database's clock (the renewals slow, not failed) is renewed first, and only if still ours.
+   */
+  check: () => Promise<void>;
+  /** Records gone through so far (written with the lease's renewals: the progress shown). */
+  progress: (records: number) => void;
+}
+
 /**
- * Dry run (`dryRun`) or import of a saved archive into the caller's account. The archive is read
+ * Dry run (`dryRun`) of a saved archive: the report of what an import would store, nothing stored.
+ * The import itself is runImport (below), which records its progress and can be resumed.
+ */
+export function importArchive(actor: Actor, token: string, { dryRun }: { dryRun: true }): Promise<ImportReport> {
+  return applyArchive(actor, token, { dryRun });
+}
+
+/**
+ * Dry run or import of a saved archive into the caller's account. The archive is read
  * twice, streaming: first its shape (limits, duplicate ids: refused before anything is stored),
  * then each record parsed with its collection's import schema (the API's create schema), its
  * references resolved inside the caller's account, and — unless a dry run — stored in batches.
+ * An import takes its hold (`begin`, given the archive's record count) once the archive passed
+ * its first reading: a refused archive leaves no import behind.
  */
-export async function importArchive(actor: Actor, token: string, { dryRun }: { dryRun: boolean }): Promise<ImportReport> {
+async function applyArchive(actor: Actor, token: string, { dryRun, begin }: { dryRun: boolean; begin?: (records: number) => Promise<ImportHold> }): Promise<ImportReport> {
   const file = await loadUpload(actor.id, token);
 
   // Pass 1: the manifest, each collection's ids; limits and duplicates refuse the whole archive.
@@ -156,10 +191,12 @@ export async function importArchive(actor: Actor, token: string, { dryRun }: { d
   const found = manifest as Manifest | null;
   if (!found || typeof found !== "object" || found.format !== ARCHIVE_FORMAT) throw badArchive("The file is not a DamageIQ export archive");
 
+  const hold = dryRun || !begin ? null : await begin(total);
   const plans = new Map<string, IdPlan>();
   for (const entry of EXPORTABLE) {
-    if (entry.roles.includes(actor.realRole)) plans.set(entry.name, await planIds(entry, actor.id, ids.get(entry.name)!));
+    if (entry.roles.includes(actor.realRole)) plans.set(entry.name, await planIds(entry, actor.id, ids.get(entry.name)!, hold?.runId ?? null));
   }
+  let gone = 0;
   const source = typeof found.account === "object" && found.account !== null ? found.account : null;
   const report: ImportReport = {
     source: { accountId: String(source?.id ?? "").slice(0, 100), username: String(source?.username ?? "").slice(0, 100), exportedAt: String(found.exportedAt ?? "").slice(0, 40) },
@@ -209,13 +246,17 @@ export async function importArchive(actor: Actor, token: string, { dryRun }: { d
         keys.push({ sourceId: batch[i].sourceId, targetId: String(doc._id) });
       }
       if (!dryRun && stored.length > 0) {
+        // Keys first, then the records: an import interrupted in between finds its ids again.
+        await hold?.check();
+        await saveImportKeys(actor.id, collection.name, keys, hold?.runId ?? "");
         counts.imported += await insertImported(collection, stored);
-        await saveImportKeys(actor.id, collection.name, keys);
       }
       batch = [];
     };
     for await (const [lineNo, line] of lines(stream)) {
       counts.records += 1;
+      gone += 1;
+      hold?.progress(gone);
       if (!plan) {
         counts.notForAccount += 1;
         continue;
@@ -247,6 +288,12 @@ export async function importArchive(actor: Actor, token: string, { dryRun }: { d
         counts.existing += 1;
         continue;
       }
+      if (plan.applied.has(sourceId)) {
+        // Stored by this import before it was interrupted: reported as imported, not stored again.
+        counts.valid += 1;
+        counts.imported += 1;
+        continue;
+      }
       const now = new Date();
       const doc: Record<string, unknown> = { createdAt: now, ...(parsed.data as Record<string, unknown>) };
       doc.updatedAt ??= doc.createdAt;
@@ -261,6 +308,188 @@ export async function importArchive(actor: Actor, token: string, { dryRun }: { d
   // the importer's supplements mark the versions they replaced, so lists count each estimate once.
   if (!dryRun) await linkSupplements({ ownerId: actor.id });
   return report;
+}
+
+/** An import as Settings → System and `GET /api/account/import` show it (decision 0059). */
+export interface ImportView {
+  id: string;
+  /** `interrupted`: running, but its process is gone (its lease ran out): Resume finishes it. */
+  status: "running" | "interrupted" | "done" | "abandoned";
+  /** Records in the archive, and records the current (or last) attempt went through. */
+  records: number;
+  applied: number;
+  attempts: number;
+  startedAt: string;
+  finishedAt: string | null;
+  /** The finished import's report. */
+  report: ImportReport | null;
+}
+
+function viewOf(run: ImportRunDoc): ImportView {
+  const interrupted = run.status === "running" && run.leaseUntil.getTime() <= dbNowMs();
+  return {
+    id: String(run._id),
+    status: interrupted ? "interrupted" : run.status,
+    records: run.records,
+    applied: run.applied,
+    attempts: run.attempts,
+    startedAt: run.createdAt.toISOString(),
+    finishedAt: run.finishedAt ? run.finishedAt.toISOString() : null,
+    report: isReport(run.report) ? run.report : null,
+  };
+}
+
+const isReport = (value: unknown): value is ImportReport => typeof value === "object" && value !== null && "collections" in value;
+
+/** The caller's newest import (`GET /api/account/import`); 404 when it never imported. */
+export async function latestImport(actor: Actor): Promise<ImportView> {
+  const run = await latestImportRun({ ownerId: actor.id });
+  if (!run) throw new NotFound("No import found");
+  return viewOf(run);
+}
+
+/** The caller's import still running or interrupted (Settings → System's notice), if any. */
+export async function unfinishedImport(actor: Actor): Promise<ImportView | null> {
+  const run = await unfinishedImportRun({ ownerId: actor.id });
+  return run ? viewOf(run) : null;
+}
+
+/**
+ * The lease of a running import, renewed every third of it on the database's clock with the
+ * progress (like the lease queue's heartbeat, docs/decisions/0049); lost once a renewal finds the
+ * import taken over, or once it ran out before a renewal got through.
+ */
+type Held = ImportHold & { stop: () => void; applied: () => number };
+
+function holdImport(runId: string, holder: string, until: number): Held {
+  const leaseMs = env.IMPORT_LEASE_MS;
+  let leaseEnd = until;
+  let gone = false;
+  let records = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let stopped = false;
+  const beat = async () => {
+    const next = dbNowMs() + leaseMs;
+    const kept = await renewImportRun({ id: runId, holder, leaseUntil: new Date(next), applied: records }).catch(() => null);
+    if (kept === false) gone = true;
+    else if (kept) leaseEnd = next;
+    if (!stopped && !gone) timer = setTimeout(() => void beat(), Math.max(100, Math.floor(leaseMs / 3)));
+  };
+  timer = setTimeout(() => void beat(), Math.max(100, Math.floor(leaseMs / 3)));
+  return {
+    runId,
+    check: async () => {
+      if (!gone && dbNowMs() >= leaseEnd) {
+        const next = dbNowMs() + leaseMs;
+        if (await renewImportRun({ id: runId, holder, leaseUntil: new Date(next), applied: records })) leaseEnd = next;
+        else gone = true;
+      }
+      if (gone) throw new Conflict(TAKEN_OVER);
+    },
+    progress: (n) => (records = n),
+    applied: () => records,
+    stop: () => {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/**
+ * Applies an archive under a hold: done (the report kept, the archive discarded) once, by the
+ * holder; on a failure the hold is given back, so the import reads as interrupted at once and
+ * Resume can finish it (a killed process's lease just runs out).
+ */
+async function applyHeld(actor: Actor, token: string, takeHold: (records: number) => Promise<Held>, holder: string) {
+  const state: { hold: Held | null } = { hold: null };
+  try {
+    const report = await applyArchive(actor, token, {
+      dryRun: false,
+      begin: async (records) => (state.hold = await takeHold(records)),
+    });
+    const held = state.hold;
+    if (held && !(await finishImportRun({ id: held.runId, holder, report, applied: held.applied(), finishedAt: dbNow() }))) {
+      throw new Conflict(TAKEN_OVER);
+    }
+    await discardUpload(actor.id, token);
+    return report;
+  } catch (error) {
+    const held = state.hold;
+    if (held) await releaseImportRun({ id: held.runId, holder, applied: held.applied() }).catch(() => undefined);
+    throw error;
+  } finally {
+    state.hold?.stop();
+  }
+}
+
+/**
+ * Imports a saved (dry-run) archive into the caller's account, recorded in `imports` (decision
+ * 0059): one import at a time per account (409 while another is running or interrupted); a
+ * refused archive stores nothing and is discarded; one interrupted half-way stays, with its
+ * archive, for Resume.
+ */
+export async function runImport(actor: Actor, token: string): Promise<ImportReport> {
+  if (await unfinishedImportRun({ ownerId: actor.id })) throw new Conflict(UNFINISHED);
+  const holder = newWorkerId();
+  try {
+    return await applyHeld(
+      actor,
+      token,
+      async (records) => {
+        const until = dbNowMs() + env.IMPORT_LEASE_MS;
+        const runId = await createImportRun({ ownerId: actor.id, token, holder, leaseUntil: new Date(until), records }).catch((error: unknown) => {
+          if (errorCode(error) === 11000) throw new Conflict("This archive is being imported already");
+          throw error;
+        });
+        return holdImport(runId, holder, until);
+      },
+      holder,
+    );
+  } catch (error) {
+    // Nothing was stored without an import record: the archive goes (unless an import holds it).
+    if (!(await importRunOfToken({ ownerId: actor.id, token }).catch(() => true))) await discardUpload(actor.id, token).catch(() => undefined);
+    throw error;
+  }
+}
+
+const TAKEN_OVER = "The import was taken over by another attempt: see Settings → System";
+const UNFINISHED = "An earlier import has not finished: resume it in Settings → System first";
+
+/**
+ * Resumes the caller's interrupted import (Settings → System's Resume, `POST
+ * /api/account/import/resume`): claimed atomically once its lease ran out, so two resumes never
+ * both run; the archive is applied again and what the import stored before is recognised by its
+ * keys, never stored twice. 404 without an interrupted import (another account's is never seen),
+ * 409 while it runs or once it finished.
+ */
+export async function resumeImport(actor: Actor): Promise<{ import: ImportView; report: ImportReport }> {
+  const run = await unfinishedImportRun({ ownerId: actor.id });
+  if (!run) {
+    const latest = await latestImportRun({ ownerId: actor.id });
+    if (latest?.status === "done") throw new Conflict("The import has finished already: there is nothing to resume");
+    throw new NotFound("No interrupted import");
+  }
+  const holder = newWorkerId();
+  const until = dbNowMs() + env.IMPORT_LEASE_MS;
+  const runId = String(run._id);
+  const claimed = await claimImportRun({ ownerId: actor.id, id: runId, holder, leaseUntil: new Date(until), now: dbNow() });
+  if (!claimed) throw new Conflict("The import is running: wait for it to finish");
+  const hold = holdImport(runId, holder, until);
+  let report: ImportReport;
+  try {
+    report = await applyHeld(actor, claimed.token, async () => hold, holder);
+  } catch (error) {
+    if (error instanceof NotFound) {
+      // The archive is gone (deleted from storage): the import can never finish.
+      await abandonImportRun({ ownerId: actor.id, id: runId, finishedAt: dbNow() });
+      throw new NotFound("The interrupted import's archive is gone: import the archive again");
+    }
+    throw error;
+  } finally {
+    hold.stop();
+  }
+  const done = await latestImportRun({ ownerId: actor.id });
+  return { import: done ? viewOf(done) : viewOf(claimed), report };
 }
 
 const issuesText = (error: ZodError) =>
