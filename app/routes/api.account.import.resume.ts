@@ -1,5 +1,5 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
-import { resumeImport } from "~/services/account-import.server";
+import { resumeImport } from "~/services/import-runs.server";
 import { requireUser } from "~/services/auth.server";
 import { methods } from "~/utils/http.server";
 

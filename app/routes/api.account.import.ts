@@ -1,7 +1,8 @@
 import { Readable } from "node:stream";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { discardUpload, MAX_ARCHIVE_BYTES, saveUpload } from "~/services/account-archive.server";
-import { importArchive, latestImport, runImport } from "~/services/account-import.server";
+import { importArchive } from "~/services/account-import.server";
+import { latestImport, runImport } from "~/services/import-runs.server";
 import { requireUser } from "~/services/auth.server";
 import { api, jsonError, methods } from "~/utils/http.server";
 

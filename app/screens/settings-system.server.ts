@@ -2,7 +2,8 @@ import { unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/
 import { appearanceValidator } from "~/schemas/settings";
 import { clearAccountCaches } from "~/services/account-caches.server";
 import { discardUpload, saveUpload } from "~/services/account-archive.server";
-import { importArchive, resumeImport, runImport, unfinishedImport, type ImportReport } from "~/services/account-import.server";
+import { importArchive, type ImportReport } from "~/services/account-import.server";
+import { resumeImport, runImport, unfinishedImport } from "~/services/import-runs.server";
 import type { Actor } from "~/services/actor";
 import { updateAppearance } from "~/services/settings.server";
 import { probeServices } from "~/services/status-probes.server";

@@ -1,21 +1,12 @@
 import { Types } from "mongoose";
 import type { ZodError } from "zod";
-import { Conflict, NotFound } from "~/utils/domain-errors";
 import { EXPORTABLE, type ExportableCollection, findImportKeys, insertImported, ownedIds, saveImportKeys } from "~/models/account-data.server";
 import { linkSupplements } from "~/models/estimate.server";
-import { ownedCompleteUploadIds } from "~/models/upload.server";
-import { findVendors } from "~/models/user.server";
 import { IMPORT_SCHEMAS, type ImportableName } from "~/schemas/account-import";
-import { mediaIdOf } from "~/schemas/media-url";
-import { abandonImportRun, claimImportRun, createImportRun, finishImportRun, importRunOfToken, latestImportRun, releaseImportRun, renewImportRun, unfinishedImportRun, type ImportRunDoc } from "~/models/import-run.server";
-import { dbNow, dbNowMs } from "~/utils/db-clock.server";
-import { errorCode } from "~/utils/db-errors.server";
-import { env } from "~/utils/env.server";
-import { ARCHIVE_FORMAT, badArchive, BATCH, discardUpload, lines, loadUpload, MAX_RECORDS, MAX_REPORTED_LINES, tooLarge, walkArchive } from "./account-archive.server";
-import { newWorkerId } from "./lease-queue.server";
+import { referenceResolver, type IdPlan, type Pending } from "./account-import-references.server";
+import { ARCHIVE_FORMAT, badArchive, BATCH, lines, loadUpload, MAX_RECORDS, MAX_REPORTED_LINES, tooLarge, walkArchive } from "./account-archive.server";
 import type { Manifest } from "./account-export.server";
 import type { Actor } from "./actor";
-import { printBands } from "./photo-prints.server";
 
 /**
  * The account's data back in (docs/decisions/0012): import streams the archive line by line, twice
@@ -61,15 +52,6 @@ const hexId = (value: unknown): string | null => {
   return id && /^[a-f0-9]{24}$/i.test(id) ? id.toLowerCase() : null;
 };
 
-/** How an archive's ids become this account's: each record's target id, and which are here already. */
-interface IdPlan {
-  /** Source id → the id the record has (or gets) in the importer's account. */
-  target: Map<string, string>;
-  /** Source ids whose record is in the account already (its own id, or an earlier import's copy). */
-  existing: Set<string>;
-  /** Source ids this import stored already, before it was interrupted (decision 0059). */
-  applied: Set<string>;
-}
 
 /**
  * Ids from an archive are never used as ids (decision 0012): a record gets a fresh id, unless the
@@ -104,14 +86,6 @@ async function planIds(entry: ExportableCollection, ownerId: string, sourceIds: 
   return plan;
 }
 
-/** A parsed record waiting for its references to be resolved (a batch at a time). */
-interface Pending {
-  line: number;
-  sourceId: string;
-  doc: Record<string, unknown>;
-}
-
-const mediaIds = (urls: unknown[]) => urls.flatMap((u) => (typeof u === "string" && mediaIdOf(u) ? [mediaIdOf(u)!] : []));
 
 /** The import's hold on its record while it applies the archive (decision 0059). */
 export interface ImportHold {
@@ -127,7 +101,7 @@ export interface ImportHold {
 
 /**
  * Dry run (`dryRun`) of a saved archive: the report of what an import would store, nothing stored.
- * The import itself is runImport (below), which records its progress and can be resumed.
+ * The import itself is runImport (import-runs.server.ts), which records its progress and can be resumed.
  */
 export function importArchive(actor: Actor, token: string, { dryRun }: { dryRun: true }): Promise<ImportReport> {
   return applyArchive(actor, token, { dryRun });
@@ -141,7 +115,7 @@ export function importArchive(actor: Actor, token: string, { dryRun }: { dryRun:
  * An import takes its hold (`begin`, given the archive's record count) once the archive passed
  * its first reading: a refused archive leaves no import behind.
  */
-async function applyArchive(actor: Actor, token: string, { dryRun, begin }: { dryRun: boolean; begin?: (records: number) => Promise<ImportHold> }): Promise<ImportReport> {
+export async function applyArchive(actor: Actor, token: string, { dryRun, begin }: { dryRun: boolean; begin?: (records: number) => Promise<ImportHold> }): Promise<ImportReport> {
   const file = await loadUpload(actor.id, token);
 
   // Pass 1: the manifest, each collection's ids; limits and duplicates refuse the whole archive.
@@ -310,300 +284,8 @@ async function applyArchive(actor: Actor, token: string, { dryRun, begin }: { dr
   return report;
 }
 
-/** An import as Settings → System and `GET /api/account/import` show it (decision 0059). */
-export interface ImportView {
-  id: string;
-  /** `interrupted`: running, but its process is gone (its lease ran out): Resume finishes it. */
-  status: "running" | "interrupted" | "done" | "abandoned";
-  /** Records in the archive, and records the current (or last) attempt went through. */
-  records: number;
-  applied: number;
-  attempts: number;
-  startedAt: string;
-  finishedAt: string | null;
-  /** The finished import's report. */
-  report: ImportReport | null;
-}
-
-function viewOf(run: ImportRunDoc): ImportView {
-  const interrupted = run.status === "running" && run.leaseUntil.getTime() <= dbNowMs();
-  return {
-    id: String(run._id),
-    status: interrupted ? "interrupted" : run.status,
-    records: run.records,
-    applied: run.applied,
-    attempts: run.attempts,
-    startedAt: run.createdAt.toISOString(),
-    finishedAt: run.finishedAt ? run.finishedAt.toISOString() : null,
-    report: isReport(run.report) ? run.report : null,
-  };
-}
-
-const isReport = (value: unknown): value is ImportReport => typeof value === "object" && value !== null && "collections" in value;
-
-/** The caller's newest import (`GET /api/account/import`); 404 when it never imported. */
-export async function latestImport(actor: Actor): Promise<ImportView> {
-  const run = await latestImportRun({ ownerId: actor.id });
-  if (!run) throw new NotFound("No import found");
-  return viewOf(run);
-}
-
-/** The caller's import still running or interrupted (Settings → System's notice), if any. */
-export async function unfinishedImport(actor: Actor): Promise<ImportView | null> {
-  const run = await unfinishedImportRun({ ownerId: actor.id });
-  return run ? viewOf(run) : null;
-}
-
-/**
- * The lease of a running import, renewed every third of it on the database's clock with the
- * progress (like the lease queue's heartbeat, docs/decisions/0049); lost once a renewal finds the
- * import taken over, or once it ran out before a renewal got through.
- */
-type Held = ImportHold & { stop: () => void; applied: () => number };
-
-function holdImport(runId: string, holder: string, until: number): Held {
-  const leaseMs = env.IMPORT_LEASE_MS;
-  let leaseEnd = until;
-  let gone = false;
-  let records = 0;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let stopped = false;
-  const beat = async () => {
-    const next = dbNowMs() + leaseMs;
-    const kept = await renewImportRun({ id: runId, holder, leaseUntil: new Date(next), applied: records }).catch(() => null);
-    if (kept === false) gone = true;
-    else if (kept) leaseEnd = next;
-    if (!stopped && !gone) timer = setTimeout(() => void beat(), Math.max(100, Math.floor(leaseMs / 3)));
-  };
-  timer = setTimeout(() => void beat(), Math.max(100, Math.floor(leaseMs / 3)));
-  return {
-    runId,
-    check: async () => {
-      if (!gone && dbNowMs() >= leaseEnd) {
-        const next = dbNowMs() + leaseMs;
-        if (await renewImportRun({ id: runId, holder, leaseUntil: new Date(next), applied: records })) leaseEnd = next;
-        else gone = true;
-      }
-      if (gone) throw new Conflict(TAKEN_OVER);
-    },
-    progress: (n) => (records = n),
-    applied: () => records,
-    stop: () => {
-      stopped = true;
-      clearTimeout(timer);
-    },
-  };
-}
-
-/**
- * Applies an archive under a hold: done (the report kept, the archive discarded) once, by the
- * holder; on a failure the hold is given back, so the import reads as interrupted at once and
- * Resume can finish it (a killed process's lease just runs out).
- */
-async function applyHeld(actor: Actor, token: string, takeHold: (records: number) => Promise<Held>, holder: string) {
-  const state: { hold: Held | null } = { hold: null };
-  try {
-    const report = await applyArchive(actor, token, {
-      dryRun: false,
-      begin: async (records) => (state.hold = await takeHold(records)),
-    });
-    const held = state.hold;
-    if (held && !(await finishImportRun({ id: held.runId, holder, report, applied: held.applied(), finishedAt: dbNow() }))) {
-      throw new Conflict(TAKEN_OVER);
-    }
-    await discardUpload(actor.id, token);
-    return report;
-  } catch (error) {
-    const held = state.hold;
-    if (held) await releaseImportRun({ id: held.runId, holder, applied: held.applied() }).catch(() => undefined);
-    throw error;
-  } finally {
-    state.hold?.stop();
-  }
-}
-
-/**
- * Imports a saved (dry-run) archive into the caller's account, recorded in `imports` (decision
- * 0059): one import at a time per account (409 while another is running or interrupted); a
- * refused archive stores nothing and is discarded; one interrupted half-way stays, with its
- * archive, for Resume.
- */
-export async function runImport(actor: Actor, token: string): Promise<ImportReport> {
-  if (await unfinishedImportRun({ ownerId: actor.id })) throw new Conflict(UNFINISHED);
-  const holder = newWorkerId();
-  try {
-    return await applyHeld(
-      actor,
-      token,
-      async (records) => {
-        const until = dbNowMs() + env.IMPORT_LEASE_MS;
-        const runId = await createImportRun({ ownerId: actor.id, token, holder, leaseUntil: new Date(until), records }).catch((error: unknown) => {
-          if (errorCode(error) === 11000) throw new Conflict("This archive is being imported already");
-          throw error;
-        });
-        return holdImport(runId, holder, until);
-      },
-      holder,
-    );
-  } catch (error) {
-    // Nothing was stored without an import record: the archive goes (unless an import holds it).
-    if (!(await importRunOfToken({ ownerId: actor.id, token }).catch(() => true))) await discardUpload(actor.id, token).catch(() => undefined);
-    throw error;
-  }
-}
-
-const TAKEN_OVER = "The import was taken over by another attempt: see Settings → System";
-const UNFINISHED = "An earlier import has not finished: resume it in Settings → System first";
-
-/**
- * Resumes the caller's interrupted import (Settings → System's Resume, `POST
- * /api/account/import/resume`): claimed atomically once its lease ran out, so two resumes never
- * both run; the archive is applied again and what the import stored before is recognised by its
- * keys, never stored twice. 404 without an interrupted import (another account's is never seen),
- * 409 while it runs or once it finished.
- */
-export async function resumeImport(actor: Actor): Promise<{ import: ImportView; report: ImportReport }> {
-  const run = await unfinishedImportRun({ ownerId: actor.id });
-  if (!run) {
-    const latest = await latestImportRun({ ownerId: actor.id });
-    if (latest?.status === "done") throw new Conflict("The import has finished already: there is nothing to resume");
-    throw new NotFound("No interrupted import");
-  }
-  const holder = newWorkerId();
-  const until = dbNowMs() + env.IMPORT_LEASE_MS;
-  const runId = String(run._id);
-  const claimed = await claimImportRun({ ownerId: actor.id, id: runId, holder, leaseUntil: new Date(until), now: dbNow() });
-  if (!claimed) throw new Conflict("The import is running: wait for it to finish");
-  const hold = holdImport(runId, holder, until);
-  let report: ImportReport;
-  try {
-    report = await applyHeld(actor, claimed.token, async () => hold, holder);
-  } catch (error) {
-    if (error instanceof NotFound) {
-      // The archive is gone (deleted from storage): the import can never finish.
-      await abandonImportRun({ ownerId: actor.id, id: runId, finishedAt: dbNow() });
-      throw new NotFound("The interrupted import's archive is gone: import the archive again");
-    }
-    throw error;
-  } finally {
-    hold.stop();
-  }
-  const done = await latestImportRun({ ownerId: actor.id });
-  return { import: done ? viewOf(done) : viewOf(claimed), report };
-}
-
 const issuesText = (error: ZodError) =>
   error.issues
     .slice(0, 3)
     .map((issue) => (issue.path.length ? `${issue.path.join(".")}: ${issue.message}` : issue.message))
     .join("; ");
-
-/**
- * Resolves a batch's references inside the importer's account: a reference to a record of the
- * archive takes that record's id here; one to the importer's own document stays; anything else
- * (another account's, or nothing at all: the two read the same) is dropped with a report line.
- * Media must be the importer's own complete uploads; a vendor, an existing vendor account.
- */
-function referenceResolver(actor: Actor, plans: Map<string, IdPlan>) {
-  const owned = new Map<string, Map<string, boolean>>();
-  /** Which of `ids` (not in the archive) the importer owns in `collection`, cached. */
-  const ownedIn = async (collection: string, candidates: string[]) => {
-    const cache = owned.get(collection) ?? owned.set(collection, new Map()).get(collection)!;
-    const unknown = [...new Set(candidates.filter((id) => !cache.has(id)))];
-    const entry = EXPORTABLE.find((c) => c.name === collection)!;
-    const found = await ownedIds(entry, actor.id, unknown);
-    for (const id of unknown) cache.set(id, found.has(id));
-    return cache;
-  };
-  const vendors = new Map<string, boolean>();
-
-  return {
-    async resolve(collection: string, batch: Pending[], drop: (line: number, message: string) => void) {
-      const docs = batch.map((p) => p.doc);
-      const refTo = async (target: string, pick: (doc: Record<string, unknown>) => unknown[]) => {
-        const plan = plans.get(target);
-        const outside = docs.flatMap(pick).filter((id): id is string => typeof id === "string" && !plan?.target.has(id));
-        const own = await ownedIn(target, outside);
-        return (id: string) => plan?.target.get(id) ?? (own.get(id) ? id : null);
-      };
-      if (collection === "assessments") {
-        const contact = await refTo("contacts", (d) => [d.contactId]);
-        const assessment = await refTo("assessments", (d) => [d.supplementOf, ...((d.photoWarnings as { otherAssessmentId: string }[]) ?? []).map((w) => w.otherAssessmentId)]);
-        const vendorIds = [...new Set(docs.flatMap((d) => (typeof d.vendorId === "string" && !vendors.has(d.vendorId) ? [d.vendorId] : [])))];
-        const foundVendors = new Set((await findVendors({ ids: vendorIds.map((id) => new Types.ObjectId(id)) })).map((v) => String(v._id)));
-        for (const id of vendorIds) vendors.set(id, foundVendors.has(id));
-        const frameUrls = (d: Record<string, unknown>) => ((d.videoFrames as { mediaUrl: string }[]) ?? []).map((f) => f.mediaUrl);
-        const media = await ownedCompleteUploadIds({
-          ownerId: actor.id,
-          ids: [...new Set(docs.flatMap((d) => mediaIds([...(d.mediaUrls as unknown[]), ...frameUrls(d)])))],
-        });
-        batch.forEach(({ line, doc }) => resolveAssessment(doc, line, { contact, assessment, vendor: (id) => vendors.get(id) === true, media, actorId: actor.id, drop }));
-      } else if (collection === "learningRecords") {
-        const assessment = await refTo("assessments", (d) => [d.assessmentId]);
-        for (const { line, doc } of batch) {
-          const source = doc.assessmentId;
-          if (typeof source !== "string") continue;
-          const id = assessment(source);
-          if (id) doc.assessmentId = new Types.ObjectId(id);
-          else {
-            delete doc.assessmentId;
-            drop(line, `assessmentId ${source} is not one of this account's assessments: dropped`);
-          }
-        }
-      }
-      return docs;
-    },
-  };
-}
-
-function resolveAssessment(
-  doc: Record<string, unknown>,
-  line: number,
-  ctx: {
-    contact: (id: string) => string | null;
-    assessment: (id: string) => string | null;
-    vendor: (id: string) => boolean;
-    media: Set<string>;
-    actorId: string;
-    drop: (line: number, message: string) => void;
-  },
-) {
-  const single = (field: string, resolve: (id: string) => string | null, what: string) => {
-    const id = doc[field];
-    if (typeof id !== "string") return;
-    const target = resolve(id);
-    if (target) doc[field] = new Types.ObjectId(target);
-    else {
-      delete doc[field];
-      ctx.drop(line, `${field} ${id} is not ${what}: dropped`);
-    }
-  };
-  single("contactId", ctx.contact, "one of this account's contacts");
-  single("supplementOf", ctx.assessment, "one of this account's assessments");
-  single("vendorId", (id) => (ctx.vendor(id) ? id : null), "a vendor account");
-
-  const urls = doc.mediaUrls as string[];
-  const kept = urls.filter((url) => ctx.media.has(mediaIdOf(url)!));
-  for (const url of urls) if (!kept.includes(url)) ctx.drop(line, `${url} is not one of this account's uploads: dropped`);
-  doc.mediaUrls = [...new Set(kept)];
-  // A video's frame stays when it is the importer's upload and its video stayed.
-  const frames = (doc.videoFrames as { mediaUrl: string; videoUrl: string; at: number }[]).filter((f) => {
-    const own = ctx.media.has(mediaIdOf(f.mediaUrl)!) && kept.includes(f.videoUrl);
-    if (!own) ctx.drop(line, `video frame ${f.mediaUrl} is not one of this account's uploads: dropped`);
-    return own;
-  });
-  doc.videoFrames = frames;
-  const shown = (url: unknown) => typeof url === "string" && (kept.includes(url) || frames.some((f) => f.mediaUrl === url));
-  doc.damages = (doc.damages as { mediaUrl?: string }[]).map(({ mediaUrl, ...damage }) => (shown(mediaUrl) ? { ...damage, mediaUrl } : damage));
-  const hashes = (doc.photoHashes as { mediaUrl: string; hash: string; print?: string; aspect?: number }[]).filter((p) => shown(p.mediaUrl));
-  doc.photoHashes = hashes;
-  // Prints exported before colour-aware matching have none: the start-up migration makes them.
-  doc.photoBands = printBands(hashes.flatMap(({ print, aspect }) => (print && aspect ? [{ print, aspect }] : [])));
-  doc.photoWarnings = (doc.photoWarnings as { mediaUrl: string; otherAssessmentId: string; otherTitle: string }[]).flatMap((w) => {
-    const other = ctx.assessment(w.otherAssessmentId);
-    return shown(w.mediaUrl) && other ? [{ ...w, otherAssessmentId: new Types.ObjectId(other) }] : [];
-  });
-  // Nobody else's id stands in the audit list; an analysis in progress has no job here: uploaded.
-  doc.audit = (doc.audit as { by: string | null }[]).map((entry) => ({ ...entry, by: entry.by === ctx.actorId ? new Types.ObjectId(entry.by) : null }));
-  if (doc.status === "processing" || doc.status === "analyzing") doc.status = "uploaded";
-}
