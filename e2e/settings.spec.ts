@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import mongoose from "mongoose";
 import { generate } from "otplib";
 import { expect, signInPage, test } from "./fixtures";
 
@@ -180,4 +181,48 @@ test("at 1366 px each status badge shows its whole word, not an ellipsis", async
   // A label cut to "OPERATIO…" is narrower than its text.
   const cut = await labels.evaluateAll((els) => els.filter((el) => el.scrollWidth > el.getBoundingClientRect().width + 1).map((el) => el.textContent));
   expect(cut).toEqual([]);
+});
+
+test("an interrupted import shows in Settings → System, and Resume finishes it (decision 0059)", async ({ page, createUser }) => {
+  const a = await createUser("dealer");
+  await signInPage(page, a.username, a.password);
+  const created = await page.request.post("/api/contacts", { data: { firstName: "Resumed", lastName: "Contact", email: "resumed@example.com" } });
+  expect(created.status()).toBe(201);
+  const archive = await page.request.get("/api/account/export");
+  expect(archive.status()).toBe(200);
+  const body = await archive.body();
+
+  const b = await createUser("dealer");
+  await page.context().clearCookies();
+  await signInPage(page, b.username, b.password);
+  await page.goto("/settings?tab=system");
+  await page.getByLabel("Import Data").setInputFiles({ name: "export.tar.gz", mimeType: "application/gzip", buffer: body });
+  await page.getByRole("button", { name: "Upload and check" }).click();
+  await expect(page.getByTestId("import-report")).toContainText("Dry run");
+  const token = new URL(page.url()).searchParams.get("import");
+  expect(token).toMatch(/^[a-f0-9]{24}$/);
+  // The import's process died before storing anything: its record says running, its lease ran out.
+  await mongoose.connection.collection("imports").insertOne({
+    ownerId: new mongoose.Types.ObjectId(b.id),
+    token,
+    status: "running",
+    holder: "a-dead-process",
+    leaseUntil: new Date(0),
+    records: 1,
+    applied: 0,
+    attempts: 1,
+    report: null,
+    finishedAt: null,
+    createdAt: new Date(),
+    updatedAt: new Date(),
+  });
+
+  await page.goto("/settings?tab=system");
+  const notice = page.getByTestId("import-interrupted");
+  await expect(notice).toContainText("Import interrupted");
+  await notice.getByRole("button", { name: "Resume import" }).click();
+  await expectToast(page, "Data Imported");
+  await expect(page.getByTestId("import-interrupted")).toHaveCount(0);
+  await page.goto("/contacts");
+  await expect(page.getByText("Resumed Contact").first()).toBeVisible();
 });

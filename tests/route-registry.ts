@@ -79,7 +79,9 @@ export const routes: readonly RouteEntry[] = [
   // Ends the caller's other sessions and revokes its tokens (the matrix's empty body is refused first).
   { file: "api.auth.password.ts", kind: "api", path: "/api/auth/password", methods: { PUT: SIGNED_IN } },
   { file: "api.account.export.ts", kind: "api", path: "/api/account/export", methods: { GET: SIGNED_IN } },
-  { file: "api.account.import.ts", kind: "api", path: "/api/account/import", methods: { POST: SIGNED_IN } },
+  { file: "api.account.import.ts", kind: "api", path: "/api/account/import", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
+  // The caller's own interrupted import (no id: another account's is never named).
+  { file: "api.account.import.resume.ts", kind: "api", path: "/api/account/import/resume", methods: { POST: SIGNED_IN } },
   // Tokens are created from a session only (a token minting tokens is 403): the matrix signs in with cookies.
   { file: "api.auth.tokens.ts", kind: "api", path: "/api/auth/tokens", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
   { file: "api.auth.tokens.$id.ts", kind: "api", path: "/api/auth/tokens/:id", methods: { DELETE: SIGNED_IN }, owned: "token" },

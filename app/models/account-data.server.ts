@@ -83,6 +83,8 @@ const importKeySchema = new Schema(
     collectionName: { type: String, required: true },
     sourceId: { type: String, required: true },
     targetId: { type: Schema.Types.ObjectId, required: true },
+    /** The import (docs/decisions/0059) that planned this id: written before the record, so a resumed import reuses it. */
+    runId: { type: String },
   },
   { timestamps: true },
 );
@@ -90,21 +92,24 @@ importKeySchema.index({ ownerId: 1, collectionName: 1, sourceId: 1 }, { unique: 
 export const ImportKey = defineModel("ImportKey", importKeySchema);
 
 export async function findImportKeys(ownerId: string, collectionName: string, sourceIds: string[]) {
-  if (sourceIds.length === 0) return new Map<string, string>();
+  if (sourceIds.length === 0) return new Map<string, { targetId: string; runId: string | null }>();
   const keys = await ImportKey.find({ ownerId, collectionName, sourceId: trusted({ $in: sourceIds }) })
-    .select({ sourceId: 1, targetId: 1 })
-    .lean<{ sourceId: string; targetId: Types.ObjectId }[]>();
-  return new Map(keys.map((k) => [k.sourceId, String(k.targetId)]));
+    .select({ sourceId: 1, targetId: 1, runId: 1 })
+    .lean<{ sourceId: string; targetId: Types.ObjectId; runId?: string }[]>();
+  return new Map(keys.map((k) => [k.sourceId, { targetId: String(k.targetId), runId: k.runId ?? null }]));
 }
 
-/** Records (or moves, after the earlier copy was deleted) where each source record now lives. */
-export async function saveImportKeys(ownerId: string, collectionName: string, pairs: { sourceId: string; targetId: string }[]) {
+/**
+ * Records (or moves, after the earlier copy was deleted) where each source record now lives, with
+ * the import that put it there: written before the records themselves (docs/decisions/0059).
+ */
+export async function saveImportKeys(ownerId: string, collectionName: string, pairs: { sourceId: string; targetId: string }[], runId: string) {
   if (pairs.length === 0) return;
   await ImportKey.bulkWrite(
     pairs.map(({ sourceId, targetId }) => ({
       updateOne: {
         filter: { ownerId: new Types.ObjectId(ownerId), collectionName, sourceId },
-        update: { $set: { targetId: new Types.ObjectId(targetId) } },
+        update: { $set: { targetId: new Types.ObjectId(targetId), runId } },
         upsert: true,
       },
     })),

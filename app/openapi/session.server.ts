@@ -132,40 +132,65 @@ export function describeSession(registry: OpenAPIRegistry) {
     },
   });
   const ImportLine = record({ collection: z.string(), line: z.number().int(), message: z.string() });
+  const ImportReport = record({
+    source: record({ accountId: z.string(), username: z.string(), exportedAt: z.string() }).nullable(),
+    collections: z.array(
+      record({
+        name: z.string(),
+        records: z.number().int(),
+        valid: z.number().int(),
+        invalid: z.number().int(),
+        existing: z.number().int(),
+        notForAccount: z.number().int(),
+        droppedReferences: z.number().int(),
+        imported: z.number().int(),
+      }),
+    ),
+    errors: z.array(ImportLine),
+    totalErrors: z.number().int(),
+    dropped: z.array(ImportLine),
+    totalDropped: z.number().int(),
+    dryRun: z.boolean(),
+  });
+  const ImportView = record({
+    id: objectIdText,
+    status: z.enum(["running", "interrupted", "done", "abandoned"]),
+    records: z.number().int(),
+    applied: z.number().int(),
+    attempts: z.number().int(),
+    startedAt: isoDate,
+    finishedAt: isoDate.nullable(),
+    report: ImportReport.nullable(),
+  });
   area.describe({
     method: "post", path: "/api/account/import", operationId: "importAccount", auth: "user",
     summary: "Import an export archive",
     description:
-      "The archive as the body (`application/gzip`, `application/x-gzip` or `application/octet-stream`). Records already there are skipped; `dryRun=true` stores nothing and answers the report.",
+      "The archive as the body (`application/gzip`, `application/x-gzip` or `application/octet-stream`). Records already there are skipped; `dryRun=true` stores nothing and answers the report. An import whose process dies half-way reads as `interrupted` (`GET /api/account/import`) and is finished by `POST /api/account/import/resume` (docs/decisions/0059).",
     query: z.object({ dryRun: z.enum(["true", "false"]).optional() }),
     body: { raw: { required: true, content: { "application/octet-stream": { schema: z.string().openapi({ format: "binary" }) } } } },
     responses: {
-      200: json(
-        "What was (or, in a dry run, would be) imported",
-        record({
-          source: record({ accountId: z.string(), username: z.string(), exportedAt: z.string() }).nullable(),
-          collections: z.array(
-            record({
-              name: z.string(),
-              records: z.number().int(),
-              valid: z.number().int(),
-              invalid: z.number().int(),
-              existing: z.number().int(),
-              notForAccount: z.number().int(),
-              droppedReferences: z.number().int(),
-              imported: z.number().int(),
-            }),
-          ),
-          errors: z.array(ImportLine),
-          totalErrors: z.number().int(),
-          dropped: z.array(ImportLine),
-          totalDropped: z.number().int(),
-          dryRun: z.boolean(),
-        }),
-      ),
+      200: json("What was (or, in a dry run, would be) imported", ImportReport),
       400: { ...errors[400], description: "Not a readable export archive" },
+      409: { ...errors[409], description: "An earlier import has not finished (resume it first)" },
       413: errors[413],
       415: errors[415],
+    },
+  });
+  area.describe({
+    method: "get", path: "/api/account/import", operationId: "latestAccountImport", auth: "user",
+    summary: "The account's newest import",
+    description: "Running (with `applied` of `records` gone through), `interrupted` (its process died: resume it), `done` (with its report) or `abandoned` (its archive is gone).",
+    responses: { 200: json("The import", ImportView), 404: { ...errors[404], description: "The account never imported" } },
+  });
+  area.describe({
+    method: "post", path: "/api/account/import/resume", operationId: "resumeAccountImport", auth: "user",
+    summary: "Finish the account's interrupted import",
+    description: "Applies the archive again; what the import stored before it was interrupted is recognised, never stored twice.",
+    responses: {
+      200: json("The finished import and its report", record({ import: ImportView, report: ImportReport })),
+      404: { ...errors[404], description: "No interrupted import (or its archive is gone)" },
+      409: { ...errors[409], description: "The import is running, or has finished already" },
     },
   });
 }

@@ -3,6 +3,7 @@ import { appearanceValidator } from "~/schemas/settings";
 import { clearAccountCaches } from "~/services/account-caches.server";
 import { discardUpload, saveUpload } from "~/services/account-archive.server";
 import { importArchive, type ImportReport } from "~/services/account-import.server";
+import { resumeImport, runImport, unfinishedImport } from "~/services/import-runs.server";
 import type { Actor } from "~/services/actor";
 import { updateAppearance } from "~/services/settings.server";
 import { probeServices } from "~/services/status-probes.server";
@@ -11,20 +12,23 @@ import { toTab, writeOrToast, type SettingsAction } from "./settings.server";
 import { isRefusal, refusalMessage } from "~/utils/domain-errors";
 
 /**
- * Settings → System: appearance, the status list (probed on each visit) and the import waiting
- * for confirmation (`?import=<token>`: its dry-run report).
+ * Settings → System: appearance, the status list (probed on each visit), the import waiting
+ * for confirmation (`?import=<token>`: its dry-run report) and one running or interrupted.
  */
 export async function systemTab(actor: Actor, url: URL) {
   const token = url.searchParams.get("import");
-  const [statuses, pendingImport] = await Promise.all([
+  const [statuses, pendingImport, runningImport] = await Promise.all([
     probeServices(actor),
     token ? dryRun(actor, token) : null,
+    // Running (its progress), or interrupted (its process died: Resume), decision 0059.
+    unfinishedImport(actor),
   ]);
   return {
     theme: (actor.user.theme as string | undefined) ?? "light",
     language: (actor.user.language as string | undefined) ?? "en",
     statuses,
     pendingImport,
+    runningImport,
   };
 }
 
@@ -65,8 +69,12 @@ export const systemActions: Record<string, SettingsAction> = {
   "import-confirm": ({ actor, request, form }) =>
     writeOrToast(request, "system", async () => {
       const token = String(form.get("token") ?? "");
-      const report = await importArchive(actor, token, { dryRun: false });
-      await discardUpload(actor.id, token);
+      const report = await runImport(actor, token);
+      return toTab(request, "system", { title: "Data Imported", message: `Imported ${summary(report)}.` });
+    }),
+  "import-resume": ({ actor, request }) =>
+    writeOrToast(request, "system", async () => {
+      const { report } = await resumeImport(actor);
       return toTab(request, "system", { title: "Data Imported", message: `Imported ${summary(report)}.` });
     }),
   "import-discard": ({ actor, request, form }) =>

@@ -9,6 +9,8 @@ import { createGunzip } from "node:zlib";
 import tar from "tar-stream";
 import { EXPORTABLE, type ExportableCollection } from "~/models/account-data.server";
 import { findPendingImport, pendingImportsOf, recordPendingImport, removePendingImport, stalePendingImports } from "~/models/pending-import.server";
+import { unfinishedImportTokens } from "~/models/import-run.server";
+import { isDbUnavailableError } from "~/utils/db-errors.server";
 import { Invalid, isRefusal, NotFound } from "~/utils/domain-errors";
 import { env } from "~/utils/env.server";
 import { storage } from "./storage/backend.server";
@@ -107,9 +109,13 @@ export async function discardUpload(ownerId: string, token: string) {
   await rm(file, { force: true });
 }
 
-/** Settings → System → Clear Cache: the account's archives waiting for confirmation; how many went. */
-export async function discardUploadsOf(ownerId: string) {
-  const pending = await pendingImportsOf({ ownerId });
+/**
+ * Settings → System → Clear Cache (`keepUnfinished`: an interrupted import's archive stays, its
+ * Resume needs it) and the account's deletion: the account's archives waiting; how many went.
+ */
+export async function discardUploadsOf(ownerId: string, { keepUnfinished = false } = {}) {
+  const keep = keepUnfinished ? await unfinishedImportTokens() : new Set<string>();
+  const pending = (await pendingImportsOf({ ownerId })).filter(({ _id }) => !keep.has(_id));
   for (const { _id } of pending) await discardUpload(ownerId, _id);
   return pending.length;
 }
@@ -180,17 +186,23 @@ export async function walkArchive(file: string, onEntry: (entry: Entry) => Promi
       entry.resume();
     }
   } catch (error) {
-    // The guard's refusal (413) arrives as the destroyed extractor's error.
-    if (isRefusal(error)) throw error;
+    // The guard's refusal (413) arrives as the destroyed extractor's error; the database away
+    // while an import stores is no fault of the archive (the import is interrupted, decision 0059).
+    if (isRefusal(error) || isDbUnavailableError(error)) throw error;
     throw badArchive("The file is not an export archive (.tar.gz)");
   } finally {
     await feeding;
   }
 }
 
-/** Housekeeping: uploaded archives never confirmed nor cancelled, and working copies and export leftovers, after a day. */
+/**
+ * Housekeeping: uploaded archives never confirmed nor cancelled, and working copies and export
+ * leftovers, after a day; an interrupted import's archive stays until it is resumed (decision 0059).
+ */
 export async function sweepStaleArchives(olderThanMs = 24 * 3600 * 1000) {
+  const unfinished = await unfinishedImportTokens();
   for (const stale of await stalePendingImports({ before: new Date(Date.now() - olderThanMs) })) {
+    if (unfinished.has(stale._id)) continue;
     await storage().delete(stale.key);
     await removePendingImport({ token: stale._id });
   }

@@ -27,5 +27,5 @@ export async function clearAccountCaches(ownerId: string) {
 // Uploaded import archives waiting for their confirmation (Settings → System → Import Data).
 registerAccountCache({
   name: "Pending data imports",
-  clear: (ownerId) => discardUploadsOf(ownerId),
+  clear: (ownerId) => discardUploadsOf(ownerId, { keepUnfinished: true }),
 });

@@ -2,14 +2,11 @@ import { Types } from "mongoose";
 import type { ZodError } from "zod";
 import { EXPORTABLE, type ExportableCollection, findImportKeys, insertImported, ownedIds, saveImportKeys } from "~/models/account-data.server";
 import { linkSupplements } from "~/models/estimate.server";
-import { ownedCompleteUploadIds } from "~/models/upload.server";
-import { findVendors } from "~/models/user.server";
 import { IMPORT_SCHEMAS, type ImportableName } from "~/schemas/account-import";
-import { mediaIdOf } from "~/schemas/media-url";
+import { referenceResolver, type IdPlan, type Pending } from "./account-import-references.server";
 import { ARCHIVE_FORMAT, badArchive, BATCH, lines, loadUpload, MAX_RECORDS, MAX_REPORTED_LINES, tooLarge, walkArchive } from "./account-archive.server";
 import type { Manifest } from "./account-export.server";
 import type { Actor } from "./actor";
-import { printBands } from "./photo-prints.server";
 
 /**
  * The account's data back in (docs/decisions/0012): import streams the archive line by line, twice
@@ -55,34 +52,32 @@ const hexId = (value: unknown): string | null => {
   return id && /^[a-f0-9]{24}$/i.test(id) ? id.toLowerCase() : null;
 };
 
-/** How an archive's ids become this account's: each record's target id, and which are here already. */
-interface IdPlan {
-  /** Source id → the id the record has (or gets) in the importer's account. */
-  target: Map<string, string>;
-  /** Source ids whose record is in the account already (its own id, or an earlier import's copy). */
-  existing: Set<string>;
-}
 
 /**
  * Ids from an archive are never used as ids (decision 0012): a record gets a fresh id, unless the
  * importer has it already — the archive is its own export (same id, in the importer's own
  * documents) or an earlier import stored it (the import key names where). Only the importer's own
- * documents are looked at, so nothing says whether an id exists in another account.
+ * documents are looked at, so nothing says whether an id exists in another account. A resumed
+ * import (`runId`) keeps the ids it planned before it was interrupted: its keys are written before
+ * its records, so a record it stored is found, and one it did not gets the same id (decision 0059).
  */
-async function planIds(entry: ExportableCollection, ownerId: string, sourceIds: string[]): Promise<IdPlan> {
-  const plan: IdPlan = { target: new Map(), existing: new Set() };
+async function planIds(entry: ExportableCollection, ownerId: string, sourceIds: string[], runId: string | null): Promise<IdPlan> {
+  const plan: IdPlan = { target: new Map(), existing: new Set(), applied: new Set() };
   for (let i = 0; i < sourceIds.length; i += BATCH) {
     const slice = sourceIds.slice(i, i + BATCH);
     const [own, keys] = await Promise.all([ownedIds(entry, ownerId, slice), findImportKeys(ownerId, entry.name, slice)]);
-    const copies = await ownedIds(entry, ownerId, [...keys.values()]);
+    const copies = await ownedIds(entry, ownerId, [...keys.values()].map((k) => k.targetId));
     for (const id of slice) {
-      const copy = keys.get(id);
+      const key = keys.get(id);
+      const ours = runId !== null && key?.runId === runId;
       if (own.has(id)) {
         plan.target.set(id, id);
         plan.existing.add(id);
-      } else if (copy && copies.has(copy)) {
-        plan.target.set(id, copy);
-        plan.existing.add(id);
+      } else if (key && copies.has(key.targetId)) {
+        plan.target.set(id, key.targetId);
+        (ours ? plan.applied : plan.existing).add(id);
+      } else if (key && ours) {
+        plan.target.set(id, key.targetId);
       } else {
         plan.target.set(id, new Types.ObjectId().toHexString());
       }
@@ -91,22 +86,36 @@ async function planIds(entry: ExportableCollection, ownerId: string, sourceIds: 
   return plan;
 }
 
-/** A parsed record waiting for its references to be resolved (a batch at a time). */
-interface Pending {
-  line: number;
-  sourceId: string;
-  doc: Record<string, unknown>;
+
+/** The import's hold on its record while it applies the archive (decision 0059). */
+export interface ImportHold {
+  runId: string;
+  /**
+   * Before each batch is stored: throws (409) once the import was taken over; a lease that ran out
+   * on the database's clock (the renewals slow, not failed) is renewed first, and only if still ours.
+   */
+  check: () => Promise<void>;
+  /** Records gone through so far (written with the lease's renewals: the progress shown). */
+  progress: (records: number) => void;
 }
 
-const mediaIds = (urls: unknown[]) => urls.flatMap((u) => (typeof u === "string" && mediaIdOf(u) ? [mediaIdOf(u)!] : []));
+/**
+ * Dry run (`dryRun`) of a saved archive: the report of what an import would store, nothing stored.
+ * The import itself is runImport (import-runs.server.ts), which records its progress and can be resumed.
+ */
+export function importArchive(actor: Actor, token: string, { dryRun }: { dryRun: true }): Promise<ImportReport> {
+  return applyArchive(actor, token, { dryRun });
+}
 
 /**
- * Dry run (`dryRun`) or import of a saved archive into the caller's account. The archive is read
+ * Dry run or import of a saved archive into the caller's account. The archive is read
  * twice, streaming: first its shape (limits, duplicate ids: refused before anything is stored),
  * then each record parsed with its collection's import schema (the API's create schema), its
  * references resolved inside the caller's account, and — unless a dry run — stored in batches.
+ * An import takes its hold (`begin`, given the archive's record count) once the archive passed
+ * its first reading: a refused archive leaves no import behind.
  */
-export async function importArchive(actor: Actor, token: string, { dryRun }: { dryRun: boolean }): Promise<ImportReport> {
+export async function applyArchive(actor: Actor, token: string, { dryRun, begin }: { dryRun: boolean; begin?: (records: number) => Promise<ImportHold> }): Promise<ImportReport> {
   const file = await loadUpload(actor.id, token);
 
   // Pass 1: the manifest, each collection's ids; limits and duplicates refuse the whole archive.
@@ -156,10 +165,12 @@ export async function importArchive(actor: Actor, token: string, { dryRun }: { d
   const found = manifest as Manifest | null;
   if (!found || typeof found !== "object" || found.format !== ARCHIVE_FORMAT) throw badArchive("The file is not a DamageIQ export archive");
 
+  const hold = dryRun || !begin ? null : await begin(total);
   const plans = new Map<string, IdPlan>();
   for (const entry of EXPORTABLE) {
-    if (entry.roles.includes(actor.realRole)) plans.set(entry.name, await planIds(entry, actor.id, ids.get(entry.name)!));
+    if (entry.roles.includes(actor.realRole)) plans.set(entry.name, await planIds(entry, actor.id, ids.get(entry.name)!, hold?.runId ?? null));
   }
+  let gone = 0;
   const source = typeof found.account === "object" && found.account !== null ? found.account : null;
   const report: ImportReport = {
     source: { accountId: String(source?.id ?? "").slice(0, 100), username: String(source?.username ?? "").slice(0, 100), exportedAt: String(found.exportedAt ?? "").slice(0, 40) },
@@ -209,13 +220,17 @@ export async function importArchive(actor: Actor, token: string, { dryRun }: { d
         keys.push({ sourceId: batch[i].sourceId, targetId: String(doc._id) });
       }
       if (!dryRun && stored.length > 0) {
+        // Keys first, then the records: an import interrupted in between finds its ids again.
+        await hold?.check();
+        await saveImportKeys(actor.id, collection.name, keys, hold?.runId ?? "");
         counts.imported += await insertImported(collection, stored);
-        await saveImportKeys(actor.id, collection.name, keys);
       }
       batch = [];
     };
     for await (const [lineNo, line] of lines(stream)) {
       counts.records += 1;
+      gone += 1;
+      hold?.progress(gone);
       if (!plan) {
         counts.notForAccount += 1;
         continue;
@@ -247,6 +262,12 @@ export async function importArchive(actor: Actor, token: string, { dryRun }: { d
         counts.existing += 1;
         continue;
       }
+      if (plan.applied.has(sourceId)) {
+        // Stored by this import before it was interrupted: reported as imported, not stored again.
+        counts.valid += 1;
+        counts.imported += 1;
+        continue;
+      }
       const now = new Date();
       const doc: Record<string, unknown> = { createdAt: now, ...(parsed.data as Record<string, unknown>) };
       doc.updatedAt ??= doc.createdAt;
@@ -268,113 +289,3 @@ const issuesText = (error: ZodError) =>
     .slice(0, 3)
     .map((issue) => (issue.path.length ? `${issue.path.join(".")}: ${issue.message}` : issue.message))
     .join("; ");
-
-/**
- * Resolves a batch's references inside the importer's account: a reference to a record of the
- * archive takes that record's id here; one to the importer's own document stays; anything else
- * (another account's, or nothing at all: the two read the same) is dropped with a report line.
- * Media must be the importer's own complete uploads; a vendor, an existing vendor account.
- */
-function referenceResolver(actor: Actor, plans: Map<string, IdPlan>) {
-  const owned = new Map<string, Map<string, boolean>>();
-  /** Which of `ids` (not in the archive) the importer owns in `collection`, cached. */
-  const ownedIn = async (collection: string, candidates: string[]) => {
-    const cache = owned.get(collection) ?? owned.set(collection, new Map()).get(collection)!;
-    const unknown = [...new Set(candidates.filter((id) => !cache.has(id)))];
-    const entry = EXPORTABLE.find((c) => c.name === collection)!;
-    const found = await ownedIds(entry, actor.id, unknown);
-    for (const id of unknown) cache.set(id, found.has(id));
-    return cache;
-  };
-  const vendors = new Map<string, boolean>();
-
-  return {
-    async resolve(collection: string, batch: Pending[], drop: (line: number, message: string) => void) {
-      const docs = batch.map((p) => p.doc);
-      const refTo = async (target: string, pick: (doc: Record<string, unknown>) => unknown[]) => {
-        const plan = plans.get(target);
-        const outside = docs.flatMap(pick).filter((id): id is string => typeof id === "string" && !plan?.target.has(id));
-        const own = await ownedIn(target, outside);
-        return (id: string) => plan?.target.get(id) ?? (own.get(id) ? id : null);
-      };
-      if (collection === "assessments") {
-        const contact = await refTo("contacts", (d) => [d.contactId]);
-        const assessment = await refTo("assessments", (d) => [d.supplementOf, ...((d.photoWarnings as { otherAssessmentId: string }[]) ?? []).map((w) => w.otherAssessmentId)]);
-        const vendorIds = [...new Set(docs.flatMap((d) => (typeof d.vendorId === "string" && !vendors.has(d.vendorId) ? [d.vendorId] : [])))];
-        const foundVendors = new Set((await findVendors({ ids: vendorIds.map((id) => new Types.ObjectId(id)) })).map((v) => String(v._id)));
-        for (const id of vendorIds) vendors.set(id, foundVendors.has(id));
-        const frameUrls = (d: Record<string, unknown>) => ((d.videoFrames as { mediaUrl: string }[]) ?? []).map((f) => f.mediaUrl);
-        const media = await ownedCompleteUploadIds({
-          ownerId: actor.id,
-          ids: [...new Set(docs.flatMap((d) => mediaIds([...(d.mediaUrls as unknown[]), ...frameUrls(d)])))],
-        });
-        batch.forEach(({ line, doc }) => resolveAssessment(doc, line, { contact, assessment, vendor: (id) => vendors.get(id) === true, media, actorId: actor.id, drop }));
-      } else if (collection === "learningRecords") {
-        const assessment = await refTo("assessments", (d) => [d.assessmentId]);
-        for (const { line, doc } of batch) {
-          const source = doc.assessmentId;
-          if (typeof source !== "string") continue;
-          const id = assessment(source);
-          if (id) doc.assessmentId = new Types.ObjectId(id);
-          else {
-            delete doc.assessmentId;
-            drop(line, `assessmentId ${source} is not one of this account's assessments: dropped`);
-          }
-        }
-      }
-      return docs;
-    },
-  };
-}
-
-function resolveAssessment(
-  doc: Record<string, unknown>,
-  line: number,
-  ctx: {
-    contact: (id: string) => string | null;
-    assessment: (id: string) => string | null;
-    vendor: (id: string) => boolean;
-    media: Set<string>;
-    actorId: string;
-    drop: (line: number, message: string) => void;
-  },
-) {
-  const single = (field: string, resolve: (id: string) => string | null, what: string) => {
-    const id = doc[field];
-    if (typeof id !== "string") return;
-    const target = resolve(id);
-    if (target) doc[field] = new Types.ObjectId(target);
-    else {
-      delete doc[field];
-      ctx.drop(line, `${field} ${id} is not ${what}: dropped`);
-    }
-  };
-  single("contactId", ctx.contact, "one of this account's contacts");
-  single("supplementOf", ctx.assessment, "one of this account's assessments");
-  single("vendorId", (id) => (ctx.vendor(id) ? id : null), "a vendor account");
-
-  const urls = doc.mediaUrls as string[];
-  const kept = urls.filter((url) => ctx.media.has(mediaIdOf(url)!));
-  for (const url of urls) if (!kept.includes(url)) ctx.drop(line, `${url} is not one of this account's uploads: dropped`);
-  doc.mediaUrls = [...new Set(kept)];
-  // A video's frame stays when it is the importer's upload and its video stayed.
-  const frames = (doc.videoFrames as { mediaUrl: string; videoUrl: string; at: number }[]).filter((f) => {
-    const own = ctx.media.has(mediaIdOf(f.mediaUrl)!) && kept.includes(f.videoUrl);
-    if (!own) ctx.drop(line, `video frame ${f.mediaUrl} is not one of this account's uploads: dropped`);
-    return own;
-  });
-  doc.videoFrames = frames;
-  const shown = (url: unknown) => typeof url === "string" && (kept.includes(url) || frames.some((f) => f.mediaUrl === url));
-  doc.damages = (doc.damages as { mediaUrl?: string }[]).map(({ mediaUrl, ...damage }) => (shown(mediaUrl) ? { ...damage, mediaUrl } : damage));
-  const hashes = (doc.photoHashes as { mediaUrl: string; hash: string; print?: string; aspect?: number }[]).filter((p) => shown(p.mediaUrl));
-  doc.photoHashes = hashes;
-  // Prints exported before colour-aware matching have none: the start-up migration makes them.
-  doc.photoBands = printBands(hashes.flatMap(({ print, aspect }) => (print && aspect ? [{ print, aspect }] : [])));
-  doc.photoWarnings = (doc.photoWarnings as { mediaUrl: string; otherAssessmentId: string; otherTitle: string }[]).flatMap((w) => {
-    const other = ctx.assessment(w.otherAssessmentId);
-    return shown(w.mediaUrl) && other ? [{ ...w, otherAssessmentId: new Types.ObjectId(other) }] : [];
-  });
-  // Nobody else's id stands in the audit list; an analysis in progress has no job here: uploaded.
-  doc.audit = (doc.audit as { by: string | null }[]).map((entry) => ({ ...entry, by: entry.by === ctx.actorId ? new Types.ObjectId(entry.by) : null }));
-  if (doc.status === "processing" || doc.status === "analyzing") doc.status = "uploaded";
-}

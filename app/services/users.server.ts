@@ -1,5 +1,6 @@
 import mongoose from "mongoose";
 import { removeImportKeysOf } from "~/models/account-data.server";
+import { removeImportRunsOf } from "~/models/import-run.server";
 import { deleteApiTokensOf, revokeApiTokensOf } from "~/models/api-token.server";
 import { removeAssessmentsOf } from "~/models/assessment.server";
 import { removeIdempotencyKeysOf } from "~/models/idempotency-key.server";
@@ -159,6 +160,7 @@ async function purgeAccount(id: string) {
     removePackagesOf({ ownerId: id }),
     deleteUploadsOf(id),
     removeImportKeysOf({ ownerId: id }),
+    removeImportRunsOf({ ownerId: id }),
     removeIdempotencyKeysOf({ ownerId: id }),
     removeCustomerApprovalsOf(id),
     discardUploadsOf(id),

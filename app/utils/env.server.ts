@@ -141,6 +141,11 @@ export const envSchema = z
      */
     EMAIL_LEASE_MS: z.coerce.number().int().min(200, "must be at least 200").max(3_600_000, "must be at most 3600000").default(20_000),
     /**
+     * An account import's lease (docs/decisions/0059), renewed every third of it while the import
+     * runs: an import whose process died shows as interrupted, with Resume, once this has passed.
+     */
+    IMPORT_LEASE_MS: z.coerce.number().int().min(500, "must be at least 500").max(3_600_000, "must be at most 3600000").default(15_000),
+    /**
      * The analysis job's lease, renewed every third of it: a dead instance's analyses are taken over
      * within this plus 0.75 s (a queue's poll). A live worker whose renewals fail for this long
      * aborts its job, so a shorter lease trades database hiccups for faster takeover.

@@ -255,7 +255,8 @@ export async function documentCounts() {
   const collections = (await mongoose.connection.db?.collections()) ?? [];
   const counted = await Promise.all(
     collections
-      .filter((c) => !/^(sessions|loginattempts)$/i.test(c.collectionName))
+      // An accepted import's own record (`imports`, decision 0059) is bookkeeping, like a session, not the account's data.
+      .filter((c) => !/^(sessions|loginattempts|imports)$/i.test(c.collectionName))
       .map(async (c) => [c.collectionName, await c.countDocuments()] as const),
   );
   // In name order, so two counts compare as text.

@@ -119,6 +119,30 @@ function PendingImport({ pending }: { pending: NonNullable<Data["pendingImport"]
   );
 }
 
+/** An import running (its progress: reload to follow it) or interrupted, with Resume (a plain form: JavaScript off too). */
+function RunningImport({ run }: { run: NonNullable<Data["runningImport"]> }) {
+  const t = useT();
+  const progress = t("{{applied}} of {{records}} records gone through", { applied: run.applied.toLocaleString("en-US"), records: run.records.toLocaleString("en-US") });
+  if (run.status === "interrupted") {
+    return (
+      <Alert color="yellow" title={t("Import interrupted")} data-testid="import-interrupted">
+        <Text size="sm" mb="xs">
+          {t("An import stopped before it finished (the app was stopped or lost its database). Part of the archive is in this account; Resume finishes it, and nothing is imported twice.")}
+        </Text>
+        <Form method="post">
+          <input type="hidden" name="intent" value="import-resume" />
+          <Button type="submit">{t("Resume import")}</Button>
+        </Form>
+      </Alert>
+    );
+  }
+  return (
+    <Alert color="blue" title={t("Import running")} data-testid="import-running">
+      <Text size="sm">{progress}</Text>
+    </Alert>
+  );
+}
+
 function DataTools({ data }: { data: Data }) {
   const t = useT();
   return (
@@ -142,6 +166,7 @@ function DataTools({ data }: { data: Data }) {
             {t("Your contacts, packages, assessments (and a vendor's pricing) as a .tar.gz of ndjson files. Media files are not included.")}
           </Text>
         </div>
+        {data.runningImport && <RunningImport run={data.runningImport} />}
         {data.pendingImport ? (
           <PendingImport pending={data.pendingImport} />
         ) : (
