@@ -261,7 +261,12 @@ describe("the public page", () => {
     const groups = [...page.text.matchAll(/class="group">([^<]+)</g)].map((m) => m[1]);
     expect(groups).toEqual(["Replace", "Refinish", "Sublet"]);
     expect(page.text).toMatch(/data-testid="public-line-part">Part: OEM 67001-06900 Front door shell × 1 @ \$489\.99</);
-    expect(page.text).toContain(`data-testid="public-tax">${money(t.taxTotalCents)}<`);
+    const taxes = [...page.text.matchAll(/<th scope="row">(Tax[^<]*)<\/th><td class="amount"[^>]*>([^<]+)</g)].map((m) => [m[1], m[2]]);
+    expect(taxes).toEqual([
+      ["Tax on parts (8.875%)", money(t.taxCents.parts)],
+      ["Tax on labour (4%)", money(t.taxCents.labour)],
+      ["Tax on paint materials (8.875%)", money(t.taxCents.materials)],
+    ]);
     expect(page.text).toContain(`data-testid="public-total">${money(t.totalCents)}<`);
     expect(page.text).toContain(`data-testid="headline-total">${money(t.totalCents)}<`);
     expect(page.text).toContain(`data-testid="public-subtotal">${money(t.subtotalCents)}<`);
