@@ -47,6 +47,22 @@ export interface EstimateDocument {
   language: EstimateLanguage;
 }
 
+/**
+ * The terms as the PDF prints them: the account's terms with their variables filled in, in the
+ * estimate's language. The customer's page shows this same text (stored with its link).
+ */
+export function documentTerms(e: EstimateDocument) {
+  const w = PDF_WORDS[e.language];
+  const dateFormat = new Intl.DateTimeFormat(w.locale, { dateStyle: "medium", timeZone: "UTC" });
+  return renderTerms(e.terms, {
+    customer: e.customer?.name ?? w.noCustomer,
+    account: e.account.name,
+    title: e.title,
+    total: e.totalCents === null ? w.totals.tbd : formatCents(e.totalCents),
+    validUntil: dateFormat.format(e.validUntil),
+  }).trim();
+}
+
 /** Writes the estimate onto `doc` (made by newEstimateDoc); the page numbers go on every page once all are laid out. */
 export function writeEstimate(doc: PDFKit.PDFDocument, input: EstimateDocument) {
   const e = printableDocument(input);
@@ -319,13 +335,7 @@ export function writeEstimate(doc: PDFKit.PDFDocument, input: EstimateDocument) 
   // Terms, paragraph by paragraph, then the signature block: kept together on one page, with the
   // last paragraph of the terms (a signature alone on a page signs nothing in sight).
   const SIGNATURE = 76;
-  const terms = renderTerms(e.terms, {
-    customer: e.customer?.name ?? w.noCustomer,
-    account: e.account.name,
-    title: e.title,
-    total: e.totalCents === null ? w.totals.tbd : formatCents(e.totalCents),
-    validUntil: dateFormat.format(e.validUntil),
-  }).trim();
+  const terms = documentTerms(e);
   if (terms) {
     p.use("regular", 8, INK);
     const paragraphs = terms.split(/\n\s*\n/);
