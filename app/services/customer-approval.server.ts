@@ -18,6 +18,8 @@ import { decisionJson, findLinkByToken, hashToken, linkState, newerVersionPath, 
 import { storage } from "./storage/backend.server";
 import { changesSinceCustomerVersion, versionNaming, type SupplementChanges } from "./supplement-changes.server";
 import { thumbnailBytes } from "./storage/serving.server";
+import { readMedia } from "./storage/uploads.server";
+import { estimateSettingsOf } from "./estimate-settings.server";
 import { estimatePictures, type EstimatePicture } from "./video-frames.server";
 import { emitEvent, estimateEventData, estimateOrderKey } from "./webhooks.server";
 
@@ -161,18 +163,23 @@ function estimateView(
  */
 export async function openEstimatePage(token: string) {
   const { link, estimate } = await activeLink(token);
-  const [dealer, customer, decision, pictures, naming, changes] = await Promise.all([
+  const [dealer, customer, decision, pictures, naming, changes, settings] = await Promise.all([
     dealerCard(link.ownerId),
     customerOf(link, estimate),
     findDecisionOf({ assessmentId: estimate._id }),
     estimatePictures(String(estimate.ownerId), estimate),
     versionNaming(estimate),
     changesSinceCustomerVersion(estimate),
+    estimateSettingsOf(String(link.ownerId)),
     recordLinkView({ id: link._id, at: dbNow() }),
   ]);
   return {
     dealer,
+    /** The account has a logo (served at `/e/{token}/logo`), as the PDF prints it. */
+    logo: settings.logoUrl !== null,
     customer,
+    /** The terms the link's PDF prints; null for a link made before the page showed them. */
+    terms: link.terms ?? null,
     estimate: estimateView(estimate, pictures, naming, changes),
     expiresAt: link.expiresAt.toISOString(),
     decision: decision ? decisionJson(decision) : null,
@@ -185,6 +192,20 @@ export async function linkPdf(token: string) {
   const { link } = await activeLink(token);
   const stream = await storage().read(link.pdfKey);
   return { stream, bytes: link.pdfBytes, version: link.version, sha256: link.pdfSha256 };
+}
+
+/** The logo's types (Settings takes a PNG or a JPEG): anything else stored there is not served as an image. */
+const LOGO_TYPES = new Set(["image/png", "image/jpeg"]);
+
+/** `GET /e/{token}/logo`: the link owner's logo (the one the PDF prints), read in the owner's scope; null when it has none. */
+export async function linkLogo(token: string) {
+  const { link } = await activeLink(token);
+  const ownerId = String(link.ownerId);
+  const { logoUrl } = await estimateSettingsOf(ownerId);
+  if (!logoUrl) return null;
+  const media = await readMedia(logoUrl, { ownerId });
+  if (!media || !LOGO_TYPES.has(media.contentType)) return null;
+  return { bytes: media.bytes, contentType: media.contentType };
 }
 
 /**
