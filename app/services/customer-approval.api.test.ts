@@ -689,6 +689,24 @@ describe("the page shows what the customer signs for (issue 40 item 8)", () => {
     }
   }, 60_000);
 
+  it("the customer's link and the dealer's notices of their answers point to one origin (PUBLIC_URL unset)", async () => {
+    const id = await sentEstimate({ title: "Origin Corolla" });
+    const link = await newLink(dealerA, id);
+    const origin = new URL(link.url).origin;
+    const phone = customer();
+    expect((await phone.post(pagePath(link.token), { intent: "question", message: "Is the bumper included?" })).status).toBe(303);
+    expect((await phone.post(pagePath(link.token), { intent: "approve", signatureName: "Jane Doe", termsAccepted: "on" })).status).toBe(303);
+    const notices = await vi.waitFor(
+      async () => {
+        const found = await EmailLog.find({ ownerId: aId, kind: "notification", subject: /Origin Corolla/ }).lean<{ text: string }[]>();
+        expect(found).toHaveLength(2);
+        return found;
+      },
+      { timeout: 15_000 },
+    );
+    for (const notice of notices) expect(notice.text).toContain(`Open it in Estimates: ${origin}/estimates?view=${id}`);
+  }, 60_000);
+
   it("shows the dealer's logo (the PDF's), served by the link in the owner's scope; none without one", async () => {
     const id = await sentEstimate();
     const before = await newLink(dealerA, id);

@@ -51,6 +51,8 @@ export interface DealerCard {
 export interface PublicClient {
   ip: string;
   userAgent: string;
+  /** The address the request came to (publicOrigin): the dealer's notice links back through it. */
+  origin?: string;
 }
 
 async function dealerCard(ownerId: Types.ObjectId): Promise<DealerCard | null> {
@@ -301,6 +303,7 @@ export async function recordCustomerDecision(
     signatureName: decision.signatureName,
     reason: decision.reason,
     customer: customer ? `${customer.firstName} ${customer.lastName}`.trim() : "The customer",
+    origin: client.origin,
   });
   return { decision, link, estimate };
 }
@@ -324,7 +327,7 @@ export async function decideFromPage(token: string, kind: "approved" | "declined
 }
 
 /** The page's question form: validated, then emailed to the dealer through the outbox. */
-export async function askQuestion(token: string, body: unknown): Promise<{ ok: true } | { ok: false; errors: FieldErrors }> {
+export async function askQuestion(token: string, body: unknown, client?: PublicClient): Promise<{ ok: true } | { ok: false; errors: FieldErrors }> {
   const fields = parsed(questionSchema, body);
   if ("errors" in fields) return { ok: false, errors: fields.errors };
   const { link, estimate } = await activeLink(token);
@@ -338,6 +341,7 @@ export async function askQuestion(token: string, body: unknown): Promise<{ ok: t
     customer: customer ? `${customer.firstName} ${customer.lastName} <${customer.email}>` : "Your customer",
     message: input.message,
     ...(input.replyEmail ? { replyEmail: input.replyEmail } : {}),
+    origin: client?.origin,
   });
   return { ok: true };
 }
