@@ -7,6 +7,7 @@ import { printableDocument } from "./estimate-pdf-fonts.server";
 import { type Element, pen } from "./estimate-pdf-pen.server";
 import { photosHeight, writePhotos, type PrintedPhoto } from "./estimate-pdf-photos.server";
 import { PDF_WORDS } from "./estimate-pdf-words";
+import { formattersFor } from "~/utils/locale-format";
 
 /**
  * The printed estimate's layout: writing an EstimateDocument into a PDF is pure (the tests and the
@@ -53,7 +54,7 @@ export interface EstimateDocument {
  */
 export function documentTerms(e: EstimateDocument) {
   const w = PDF_WORDS[e.language];
-  const dateFormat = new Intl.DateTimeFormat(w.locale, { dateStyle: "medium", timeZone: "UTC" });
+  const dateFormat = { format: formattersFor(e.language).date };
   return renderTerms(e.terms, {
     customer: e.customer?.name ?? w.noCustomer,
     account: e.account.name,
@@ -69,7 +70,7 @@ export function writeEstimate(doc: PDFKit.PDFDocument, input: EstimateDocument) 
   const w = PDF_WORDS[e.language];
   const width = doc.page.width - MARGIN * 2;
   const right = MARGIN + width;
-  const dateFormat = new Intl.DateTimeFormat(w.locale, { dateStyle: "medium", timeZone: "UTC" });
+  const dateFormat = { format: formattersFor(e.language).date };
   const label = e.version > 1 ? w.supplement(versionLabel(e.version)) : w.estimate;
   const p = pen(doc);
   const { root } = p;
