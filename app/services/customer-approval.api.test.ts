@@ -607,6 +607,75 @@ describe("tenancy", () => {
   });
 });
 
+describe("the page shows what the customer signs for (issue 40 item 8)", () => {
+  // Account B's estimates: account A's uploads are near their limit by now, and the rate limits below need some.
+  const ownerB = { id: () => bId, who: () => dealerB };
+  it("shows the account's terms as the PDF prints them, and the box accepts 'the terms above' (not 'see the PDF')", async () => {
+    const put = await dealerB.put("/api/auth/estimate-settings", {
+      taxParts: 0,
+      taxLabour: 0,
+      taxMaterials: 0,
+      validityDays: 30,
+      terms: "Work starts once {{customer.name}} approves.\n\nPayment of {{estimate.total}} is due on collection from {{account.name}}.",
+    });
+    expect(put.status, put.text).toBe(200);
+    try {
+      const id = await sentEstimate({}, ownerB);
+      const link = await newLink(dealerB, id);
+      const page = await customer().get(pagePath(link.token));
+      expect(page.status).toBe(200);
+      const terms = /data-testid="public-terms"[^>]*>([^<]*)</.exec(page.text);
+      expect(terms?.[1]).toBe("Work starts once Jane Doe approves.\n\nPayment of $425.50 is due on collection from " + /data-testid="dealer-name">([^<]+)</.exec(page.text)?.[1] + ".");
+      expect(page.text).toContain("I accept this estimate and the terms above, for a total of $425.50");
+      expect(page.text).not.toContain("see the PDF");
+    } finally {
+      await dealerB.put("/api/auth/estimate-settings", { taxParts: 0, taxLabour: 0, taxMaterials: 0, validityDays: 30, terms: "" });
+    }
+  }, 60_000);
+
+  it("the customer's link and the dealer's notices of their answers point to one origin (PUBLIC_URL unset)", async () => {
+    const id = await sentEstimate({ title: "Origin Corolla" }, ownerB);
+    const link = await newLink(dealerB, id);
+    const origin = new URL(link.url).origin;
+    const phone = customer();
+    expect((await phone.post(pagePath(link.token), { intent: "question", message: "Is the bumper included?" })).status).toBe(303);
+    expect((await phone.post(pagePath(link.token), { intent: "approve", signatureName: "Jane Doe", termsAccepted: "on" })).status).toBe(303);
+    const notices = await vi.waitFor(
+      async () => {
+        const found = await EmailLog.find({ ownerId: bId, kind: "notification", subject: /Origin Corolla/ }).lean<{ text: string }[]>();
+        expect(found).toHaveLength(2);
+        return found;
+      },
+      { timeout: 15_000 },
+    );
+    for (const notice of notices) expect(notice.text).toContain(`Open it in Estimates: ${origin}/estimates?view=${id}`);
+  }, 60_000);
+
+  it("shows the dealer's logo (the PDF's), served by the link in the owner's scope; none without one", async () => {
+    const id = await sentEstimate({}, ownerB);
+    const before = await newLink(dealerB, id);
+    const plain = await customer().get(pagePath(before.token));
+    expect(plain.text).not.toContain('data-testid="dealer-logo"');
+    expect((await customer().get(`${pagePath(before.token)}/logo`)).status).toBe(404);
+
+    const logoUrl = await uploadMedia(dealerB);
+    await User.updateOne({ _id: bId }, { $set: { "estimateSettings.logoUrl": logoUrl } });
+    try {
+      const page = await customer().get(pagePath(before.token));
+      expect(page.text).toMatch(new RegExp(`<img class="logo" src="/e/${before.token}/logo" alt="[^"]+ logo" data-testid="dealer-logo"/>`));
+      const logo = await customer().get(`${pagePath(before.token)}/logo`);
+      expect(logo.status).toBe(200);
+      expect(logo.headers.get("content-type")).toBe("image/jpeg");
+      expect(logo.bytes.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+      // A revoked link serves no logo either.
+      expect((await dealerB.del(`/api/assessments/${id}/links/${before.id}`)).status).toBeLessThan(300);
+      expect((await customer().get(`${pagePath(before.token)}/logo`)).status).toBe(410);
+    } finally {
+      await User.updateOne({ _id: bId }, { $unset: { "estimateSettings.logoUrl": "" } });
+    }
+  }, 60_000);
+});
+
 describe("rate limits", () => {
   it("per address: guessing tokens from one address is stopped with 429 and Retry-After; others go on", async () => {
     const guesser = customer("192.0.2.10");
@@ -663,71 +732,4 @@ describe("rate limits", () => {
     expect(statuses.slice(0, -1).every((s) => s === 400)).toBe(true);
     expect(statuses.at(-1)).toBe(429);
   });
-});
-
-describe("the page shows what the customer signs for (issue 40 item 8)", () => {
-  it("shows the account's terms as the PDF prints them, and the box accepts 'the terms above' (not 'see the PDF')", async () => {
-    const put = await dealerA.put("/api/auth/estimate-settings", {
-      taxParts: 0,
-      taxLabour: 0,
-      taxMaterials: 0,
-      validityDays: 30,
-      terms: "Work starts once {{customer.name}} approves.\n\nPayment of {{estimate.total}} is due on collection from {{account.name}}.",
-    });
-    expect(put.status, put.text).toBe(200);
-    try {
-      const id = await sentEstimate();
-      const link = await newLink(dealerA, id);
-      const page = await customer().get(pagePath(link.token));
-      expect(page.status).toBe(200);
-      const terms = /data-testid="public-terms"[^>]*>([^<]*)</.exec(page.text);
-      expect(terms?.[1]).toBe("Work starts once Jane Doe approves.\n\nPayment of $425.50 is due on collection from " + /data-testid="dealer-name">([^<]+)</.exec(page.text)?.[1] + ".");
-      expect(page.text).toContain("I accept this estimate and the terms above, for a total of $425.50");
-      expect(page.text).not.toContain("see the PDF");
-    } finally {
-      await dealerA.put("/api/auth/estimate-settings", { taxParts: 0, taxLabour: 0, taxMaterials: 0, validityDays: 30, terms: "" });
-    }
-  }, 60_000);
-
-  it("the customer's link and the dealer's notices of their answers point to one origin (PUBLIC_URL unset)", async () => {
-    const id = await sentEstimate({ title: "Origin Corolla" });
-    const link = await newLink(dealerA, id);
-    const origin = new URL(link.url).origin;
-    const phone = customer();
-    expect((await phone.post(pagePath(link.token), { intent: "question", message: "Is the bumper included?" })).status).toBe(303);
-    expect((await phone.post(pagePath(link.token), { intent: "approve", signatureName: "Jane Doe", termsAccepted: "on" })).status).toBe(303);
-    const notices = await vi.waitFor(
-      async () => {
-        const found = await EmailLog.find({ ownerId: aId, kind: "notification", subject: /Origin Corolla/ }).lean<{ text: string }[]>();
-        expect(found).toHaveLength(2);
-        return found;
-      },
-      { timeout: 15_000 },
-    );
-    for (const notice of notices) expect(notice.text).toContain(`Open it in Estimates: ${origin}/estimates?view=${id}`);
-  }, 60_000);
-
-  it("shows the dealer's logo (the PDF's), served by the link in the owner's scope; none without one", async () => {
-    const id = await sentEstimate();
-    const before = await newLink(dealerA, id);
-    const plain = await customer().get(pagePath(before.token));
-    expect(plain.text).not.toContain('data-testid="dealer-logo"');
-    expect((await customer().get(`${pagePath(before.token)}/logo`)).status).toBe(404);
-
-    const logoUrl = await uploadMedia(dealerA);
-    await User.updateOne({ _id: aId }, { $set: { "estimateSettings.logoUrl": logoUrl } });
-    try {
-      const page = await customer().get(pagePath(before.token));
-      expect(page.text).toMatch(new RegExp(`<img class="logo" src="/e/${before.token}/logo" alt="[^"]+ logo" data-testid="dealer-logo"/>`));
-      const logo = await customer().get(`${pagePath(before.token)}/logo`);
-      expect(logo.status).toBe(200);
-      expect(logo.headers.get("content-type")).toBe("image/jpeg");
-      expect(logo.bytes.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
-      // A revoked link serves no logo either.
-      expect((await dealerA.del(`/api/assessments/${id}/links/${before.id}`)).status).toBeLessThan(300);
-      expect((await customer().get(`${pagePath(before.token)}/logo`)).status).toBe(410);
-    } finally {
-      await User.updateOne({ _id: aId }, { $unset: { "estimateSettings.logoUrl": "" } });
-    }
-  }, 60_000);
 });
