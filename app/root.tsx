@@ -112,7 +112,7 @@ export function Layout({ children }: { children: ReactNode }) {
       </head>
       <body>
         <ThemeProvider theme={theme} colorScheme={data.theme} forceColorScheme={fixed}>
-          <I18nProvider messages={data.messages}>
+          <I18nProvider messages={data.messages} language={data.lang}>
             <ToastHost />
             {children}
           </I18nProvider>

@@ -61,6 +61,11 @@ test.describe("AI provider", () => {
     if (!noJs()) await expectToast(page, "Not Analysed");
     await expect(none.getByRole("heading", { name: "Not Analysed" })).toBeVisible();
     await expect(none).not.toContainText("completed successfully");
+    // Not looked at is not "no damage": the categories and the cost note say it was not analysed.
+    await expect(none).not.toContainText("No damage identified");
+    await expect(none).not.toContainText("None found");
+    await expect(none.getByTestId("result-categories-not-analysed")).toHaveText("Not analysed: nothing looked at the photos");
+    await expect(none.getByTestId("result-cost-note")).toHaveText("Not analysed: a person enters the damages and prices");
     await expect(none.getByTestId("analysis-missing")).toContainText("An admin sets up an AI provider (Admin Settings → AI Provider) or verifies training images");
     await page.goto(`${app.url}/settings?tab=system`);
     await expect(page.getByTestId("status-list").getByRole("row").filter({ hasText: "AI Service" })).toContainText("Not configured");

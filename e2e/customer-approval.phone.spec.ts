@@ -111,7 +111,9 @@ test("the page shows the version's lines with their part and the totals block th
   await page.goto(path);
   await expect(page.getByTestId("public-line")).toHaveCount(2);
   await expect(page.getByTestId("public-line-part")).toHaveText("Part: OEM 67001-06900 Front door shell × 1 @ $489.99");
-  await expect(page.getByTestId("public-tax")).toHaveText(money(totals.taxTotalCents));
+  // Each tax once, on what it is charged on, as the PDF prints them: no "Tax" row repeating them.
+  await expect(page.getByTestId("public-totals").getByRole("rowheader", { name: /^Tax on / })).toHaveCount(3);
+  await expect(page.getByTestId("public-totals").getByRole("rowheader", { name: "Tax", exact: true })).toHaveCount(0);
   await expect(page.getByTestId("public-total")).toHaveText(money(totals.totalCents));
   await expectPhoneLayout(page);
 });

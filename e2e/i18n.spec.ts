@@ -255,3 +255,25 @@ test("a form's validation messages and its toast are in the account's language",
   await expect(toast).toBeVisible();
   await expect(toast.getByText("Contacto creado", { exact: true })).toBeVisible();
 });
+
+test("dates and money on the screens follow the account's language, as the PDF's dates do (server and browser alike)", async ({ page, loginAs }) => {
+  const user = await loginAs("dealer");
+  const mismatches: string[] = [];
+  page.on("console", (message) => {
+    if (/hydrat|did not match|Minified React error #(418|423|425)/i.test(message.text())) mismatches.push(message.text());
+  });
+  await insertAssessment({ ownerId: user.id, title: "Formats Civic", status: "completed", estimatedCost: 1250.5, createdAt: new Date("2026-11-27T12:00:00Z") });
+  const card = () => page.getByTestId("estimate-card").filter({ hasText: "Formats Civic" });
+  for (const [language, date, money] of [
+    ["es", "27 nov 2026", /^\$1,250\.50$/],
+    ["fr", "27 nov. 2026", /^1\s250,50\s\$\sUS$/],
+    ["en", "Nov 27, 2026", /^\$1,250\.50$/],
+  ] as const) {
+    expect((await page.request.put("/api/auth/preferences", { data: { language } })).status()).toBe(200);
+    await page.goto("/estimates");
+    await expect(card().getByTestId("estimate-cost")).toHaveText(money);
+    await expect(card()).toContainText(date);
+    await expect(card()).not.toContainText(language === "en" ? "27 nov" : "Nov 27, 2026");
+  }
+  expect(mismatches).toEqual([]);
+});

@@ -52,7 +52,7 @@ async function confirmAndSend(page: Page, id: string, sentBefore: number) {
   await expect(step.getByTestId("preview-subject")).toHaveText("Your estimate: Blue Civic");
   await expect(step.frameLocator("iframe").getByText("Dear Jane Doe,")).toBeVisible();
   await expect(step.frameLocator("iframe").locator("strong")).toHaveText("TBD");
-  await expect(step.getByTestId("send-attachment")).toHaveText(`estimate-${id}.pdf`);
+  await expect(step.getByTestId("send-attachment")).toHaveText(`Estimate ${id.slice(-8).toUpperCase()} - 2020 Honda Civic.pdf`);
   expect(await emails(id)).toBe(sentBefore);
 
   // Another template: with JavaScript the preview follows the pick; without it, "Update Preview".

@@ -177,3 +177,19 @@ test("a vendor works on its own pricing; a dealer reads active rules only", asyn
   await expect(page.getByRole("link", { name: /^Edit / })).toHaveCount(0);
   await expect(page.getByRole("tab", { name: "Packages" })).toHaveCount(0);
 });
+
+test("a vendor reaches its own pricing from its dashboard and from Settings; the sidebar stays the spec's", async ({ page, loginAs }) => {
+  const vendor = await loginAs("vendor");
+  await page.goto("/");
+  // The spec's sidebar: no Vendor AI Training entry outside the admin's Neural Core.
+  await expect(page.getByRole("navigation").getByRole("link", { name: "Vendor AI Training" })).toHaveCount(0);
+  await page.getByTestId("vendor-pricing").getByRole("link", { name: "Update Rates" }).click();
+  await expect(page).toHaveURL(/\/vendor-ai-training$/);
+  await expect(page.getByRole("heading", { name: "Vendor AI Training Center", level: 1 })).toBeVisible();
+  await expect(page.getByText(`${vendor.username} Body Works`).first()).toBeVisible();
+
+  await page.goto("/settings?tab=profile");
+  await page.getByTestId("own-pricing").getByRole("link", { name: "Open your pricing" }).click();
+  await expect(page).toHaveURL(/\/vendor-ai-training$/);
+  await expect(page.getByRole("heading", { name: "Vendor AI Training Center", level: 1 })).toBeVisible();
+});

@@ -36,6 +36,8 @@ const estimateLinkSchema = new Schema(
     pdfKey: { type: String, required: true },
     pdfSha256: { type: String, required: true },
     pdfBytes: { type: Number, required: true },
+    /** The terms the PDF prints (variables filled in): the page shows them above the approval. Links made before 2026-11-29 have none. */
+    terms: { type: String, immutable: true, allowNull: false },
     revokedAt: { type: Date, allowNull: false },
     /** A later version of the estimate got a link of its own. */
     supersededAt: { type: Date, allowNull: false },

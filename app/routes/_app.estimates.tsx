@@ -11,7 +11,6 @@ import { Link, useFormAction, useLoaderData, useSearchParams } from "@remix-run/
 import { CardGrid, CardGridSkeleton, useListLoading } from "~/components/crud/CardGrid";
 import { ConfirmDelete } from "~/components/crud/ConfirmDelete";
 import { EmptyState } from "~/components/crud/EmptyState";
-import { formatDateTime } from "~/components/crud/format";
 import { ClockIcon, CurrencyIcon, FileIcon, PlusIcon, SendIcon } from "~/components/crud/icons";
 import { CursorLinks } from "~/components/crud/CursorLinks";
 import { UrlChoicesForm } from "~/components/crud/PostButtons";
@@ -22,10 +21,9 @@ import { EstimateCard } from "~/components/estimates/EstimateCard";
 import { ASSESSMENT_STATUSES, BEING_ANALYZED } from "~/schemas/assessment-status";
 import { estimatesAction, estimatesData } from "~/screens/estimates.server";
 import { requireUser } from "~/services/auth.server";
-import { formatDollars } from "~/utils/estimate-lines";
 import { ESTIMATE_LIST_PARAMS, readEstimateDialog } from "~/utils/estimate-url";
 import { listSearch } from "~/utils/list-url";
-import { pageTitle, useT } from "~/utils/i18n";
+import { pageTitle, useFormat, useT } from "~/utils/i18n";
 
 // Dialog contents load when a dialog opens (lazyComponent): most visits open none.
 const EstimateDetail = lazyComponent("estimates/EstimateDetail", () => import("~/components/estimates/EstimateDetail").then((m) => m.EstimateDetail));
@@ -49,6 +47,7 @@ const PLACEHOLDERS = 5;
 
 export default function EstimatesPage() {
   const t = useT();
+  const fmt = useFormat();
   const { q, status, assessments, matched, older, newer, summary, target, timeZone, contacts, links, questions } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const formAction = useFormAction();
@@ -56,7 +55,7 @@ export default function EstimatesPage() {
   const dialog = readEstimateDialog(params);
   const closeTo = listSearch(params, {}, ESTIMATE_LIST_PARAMS) || "/estimates";
   const hrefWith = (changes: Record<string, string | number | null>) => listSearch(params, changes, ESTIMATE_LIST_PARAMS) || "/estimates";
-  const formatTime = (iso: string) => formatDateTime(iso, timeZone);
+  const formatTime = (iso: string) => fmt.dateTime(iso, timeZone);
   const estimate = dialog && target?.id === dialog.id ? target : null;
   const filtered = Boolean(q) || status !== "all";
   const newButton = (label: string) => (
@@ -78,7 +77,7 @@ export default function EstimatesPage() {
       <SimpleGrid cols={{ base: 2, xs: 2, md: 4 }} spacing={{ base: "xs", sm: "md" }}>
         <StatCard label={t("Total Estimates")} value={summary.total} icon={<FileIcon />} />
         <StatCard label={t("Pending Review")} value={summary.pendingReview} icon={<ClockIcon />} color="yellow" />
-        <StatCard label={t("Total Value")} value={formatDollars(summary.totalValue)} icon={<CurrencyIcon />} color="teal" />
+        <StatCard label={t("Total Value")} value={fmt.dollars(summary.totalValue)} icon={<CurrencyIcon />} color="teal" />
         <StatCard label={t("Sent Today")} value={summary.sentToday} icon={<SendIcon />} color="grape" />
       </SimpleGrid>
 

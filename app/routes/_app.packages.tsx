@@ -11,7 +11,6 @@ import { CardGrid, CardGridSkeleton, useListLoading } from "~/components/crud/Ca
 import { CursorLinks } from "~/components/crud/CursorLinks";
 import { EmptyState } from "~/components/crud/EmptyState";
 import { ListDialogs } from "~/components/crud/ListDialogs";
-import { formatWholeUsd } from "~/components/crud/format";
 import { BoxIcon, CheckIcon, CurrencyIcon, PlusIcon, TrendingUpIcon } from "~/components/crud/icons";
 import { keepListWhenOpeningDialog, listSearch, readDialog } from "~/utils/list-url";
 import { SearchBar } from "~/components/crud/SearchBar";
@@ -27,7 +26,7 @@ import {
   updatePackage,
 } from "~/services/packages.server";
 import { listScreenAction, nullIfNotFound, readListPosition, readListUrl } from "~/screens/list-screen.server";
-import { pageTitle, useT } from "~/utils/i18n";
+import { pageTitle, useFormat, useT } from "~/utils/i18n";
 
 // Dialog contents load when a dialog opens (lazyComponent): most visits open none.
 const PackageForm = lazyComponent("packages/PackageForm", () => import("~/components/packages/PackageForm").then((m) => m.PackageForm));
@@ -63,6 +62,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function PackagesPage() {
   const t = useT();
+  const fmt = useFormat();
   const { q, packages, matched, newer, older, stats, target } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const loading = useListLoading();
@@ -92,8 +92,8 @@ export default function PackagesPage() {
       <SimpleGrid cols={{ base: 2, xs: 2, md: 4 }} spacing={{ base: "xs", sm: "md" }}>
         <StatCard label={t("Total")} value={stats.total} icon={<BoxIcon />} />
         <StatCard label={t("Active")} value={stats.active} icon={<CheckIcon />} color="green" />
-        <StatCard label={t("Average Price")} value={formatWholeUsd(stats.averagePrice)} icon={<CurrencyIcon />} color="blue" />
-        <StatCard label={t("Highest Price")} value={formatWholeUsd(stats.highestPrice)} icon={<TrendingUpIcon />} color="violet" />
+        <StatCard label={t("Average Price")} value={fmt.wholeUsd(stats.averagePrice)} icon={<CurrencyIcon />} color="blue" />
+        <StatCard label={t("Highest Price")} value={fmt.wholeUsd(stats.highestPrice)} icon={<TrendingUpIcon />} color="violet" />
       </SimpleGrid>
 
       <SearchBar q={q} placeholder={t("Search packages...")} label={t("Search packages")} />

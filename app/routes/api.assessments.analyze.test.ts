@@ -363,6 +363,7 @@ describe("the embedded matcher (no OpenAI key)", () => {
       expect(a.aiAnalysis).toMatchObject({ confidence: 0, provider: "none", model: null });
       expect(a.aiAnalysis.description).toMatch(/^Not analysed: no AI provider is set up and there are no verified training images/);
       expect(a.estimatedCost).toBeNull();
+      expect(a.costNote).toBe("Not analysed: a person enters the damages and prices");
     } finally {
       await embedded.stop();
     }

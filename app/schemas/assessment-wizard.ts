@@ -30,3 +30,7 @@ export const ANALYSIS_TOASTS = {
   noFiles: { title: "No Files", message: "Please upload at least one file", color: "red" },
   noContact: { title: "No Contact", message: "Please assign a contact to this assessment first", color: "red" },
 } satisfies Record<string, ToastOptions>;
+
+/** A not-analysed estimate's cost note and damage categories: it was not looked at, which is not "no damage" (issue 40 item 8). */
+export const NOT_ANALYSED_NOTE = "Not analysed: a person enters the damages and prices";
+export const NOT_ANALYSED_CATEGORIES = "Not analysed: nothing looked at the photos";

@@ -115,7 +115,24 @@ export type SendConfirmInput = z.infer<typeof sendConfirmSchema>;
 export const sendConfirmValidator = withZod(sendConfirmSchema);
 
 /** The estimate PDF's file name as the email attaches it (shown on the confirm step). */
-export const estimateAttachmentName = (assessmentId: string) => `estimate-${assessmentId}.pdf`;
+/** Letters and digits without their accents, spaces and `.,()_-`: a name every mail client and file system keeps as it is. */
+const safeFileText = (text: string) =>
+  text
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/[^A-Za-z0-9 .,()_-]+/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+
+/**
+ * The estimate PDF's file name (the email's attachment and the download): its number and the vehicle,
+ * else the customer, e.g. `Estimate 1A2B3C4D - 2019 Honda Civic.pdf`, in safe characters only.
+ */
+export function estimateAttachmentName({ number, vehicle, customer }: { number: string; vehicle?: string | null; customer?: string | null }) {
+  const about = safeFileText(vehicle ?? "") || safeFileText(customer ?? "");
+  const name = `Estimate ${safeFileText(number)}${about ? ` - ${about.slice(0, 80).trim()}` : ""}`;
+  return `${name.replace(/[ .]+$/, "")}.pdf`;
+}
 
 /** The Compose confirmation's label: the recipient becomes the estimate's customer. */
 export const makeCustomerLabel = (name: string) => `Make ${name} this estimate's customer`;

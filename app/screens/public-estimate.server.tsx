@@ -10,6 +10,7 @@ import {
   type PublicClient,
 } from "~/services/customer-approval.server";
 import { isDbUnavailableError, isStorageUnavailableError, serviceUnavailable } from "~/utils/db-errors.server";
+import { publicOrigin } from "~/services/storage/names.server";
 import { assertSameOrigin } from "~/utils/request.server";
 import { apiAnswer } from "~/utils/http.server";
 
@@ -30,7 +31,7 @@ export function htmlDocument(element: ReactElement, status = 200, extra: Record<
 }
 
 export function clientOf(request: Request, clientIp: string | undefined): PublicClient {
-  return { ip: clientIp ?? "unknown", userAgent: request.headers.get("User-Agent") ?? "" };
+  return { ip: clientIp ?? "unknown", userAgent: request.headers.get("User-Agent") ?? "", origin: publicOrigin(request) };
 }
 
 /** A PublicLinkError as its page; a database or storage outage as 503; anything else is rethrown. */
@@ -91,7 +92,7 @@ export async function publicEstimateAction(request: Request, token: string, clie
       result = await decideFromPage(token, intent === "approve" ? "approved" : "declined", values, client);
     } else if (intent === "question") {
       done = "question";
-      result = await askQuestion(token, values);
+      result = await askQuestion(token, values, client);
     } else {
       return await renderPage(token, request, {}, 400);
     }

@@ -73,7 +73,7 @@ describe("the confirm step before an estimate leaves", () => {
     expect(html).toContain(`Jane Doe <${email}>`);
     expect(html).toContain("Your estimate: Blue Civic");
     expect(html).toContain("Estimated cost: <strong>TBD</strong>");
-    expect(html).toContain(`estimate-${id}.pdf`);
+    expect(html).toContain(`Estimate ${id.slice(-8).toUpperCase()} - Honda.pdf`);
     expect(html).toContain("It was not analysed: nothing looked at its photos.");
     expect(html).toContain("Its cost is TBD: the customer will see TBD, not a price.");
     expect(html).toContain(">Friendly</option>");

@@ -8,6 +8,7 @@ import { estimateSettingsOf } from "./estimate-settings.server";
 import { scopeFor, type OwnerScope } from "~/models/owner-scope.server";
 import { SEVERITIES, type Severity } from "~/schemas/damage";
 import { MAX_DAMAGES } from "~/schemas/estimate-limits";
+import { NOT_ANALYSED_NOTE } from "~/schemas/assessment-wizard";
 import { MAX_VIDEO_FRAMES, toAnalysisPhotos } from "./analysis/media.server";
 import { analysisProvider } from "./analysis/provider.server";
 import { ANALYSIS_JOB, type AnalysisPhoto, type AnalysisResult } from "./analysis/types";
@@ -96,6 +97,7 @@ const worst = (severities: Severity[]) =>
 
 /** The chosen vendor's price for what was found; TBD (with the reason) rather than an invented figure. */
 async function priceOf(record: AssessmentRecord, result: AnalysisResult) {
+  if (result.provider === "none") return { costNote: NOT_ANALYSED_NOTE, lineItems: [] };
   if (result.damages.length === 0) return { costNote: "No damage identified: needs manual review", lineItems: [] };
   if (!record.vendorId) return { costNote: "No vendor chosen", lineItems: [] };
   let quoted: Awaited<ReturnType<typeof quoteForVendor>>;

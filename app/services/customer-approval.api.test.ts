@@ -261,7 +261,12 @@ describe("the public page", () => {
     const groups = [...page.text.matchAll(/class="group">([^<]+)</g)].map((m) => m[1]);
     expect(groups).toEqual(["Replace", "Refinish", "Sublet"]);
     expect(page.text).toMatch(/data-testid="public-line-part">Part: OEM 67001-06900 Front door shell × 1 @ \$489\.99</);
-    expect(page.text).toContain(`data-testid="public-tax">${money(t.taxTotalCents)}<`);
+    const taxes = [...page.text.matchAll(/<th scope="row">(Tax[^<]*)<\/th><td class="amount"[^>]*>([^<]+)</g)].map((m) => [m[1], m[2]]);
+    expect(taxes).toEqual([
+      ["Tax on parts (8.875%)", money(t.taxCents.parts)],
+      ["Tax on labour (4%)", money(t.taxCents.labour)],
+      ["Tax on paint materials (8.875%)", money(t.taxCents.materials)],
+    ]);
     expect(page.text).toContain(`data-testid="public-total">${money(t.totalCents)}<`);
     expect(page.text).toContain(`data-testid="headline-total">${money(t.totalCents)}<`);
     expect(page.text).toContain(`data-testid="public-subtotal">${money(t.subtotalCents)}<`);
@@ -600,6 +605,75 @@ describe("tenancy", () => {
     await phone.post(pagePath(other.token), { intent: "decline" });
     expect(await CustomerDecision.countDocuments({ assessmentId: id })).toBe(0);
   });
+});
+
+describe("the page shows what the customer signs for (issue 40 item 8)", () => {
+  // Account B's estimates: account A's uploads are near their limit by now, and the rate limits below need some.
+  const ownerB = { id: () => bId, who: () => dealerB };
+  it("shows the account's terms as the PDF prints them, and the box accepts 'the terms above' (not 'see the PDF')", async () => {
+    const put = await dealerB.put("/api/auth/estimate-settings", {
+      taxParts: 0,
+      taxLabour: 0,
+      taxMaterials: 0,
+      validityDays: 30,
+      terms: "Work starts once {{customer.name}} approves.\n\nPayment of {{estimate.total}} is due on collection from {{account.name}}.",
+    });
+    expect(put.status, put.text).toBe(200);
+    try {
+      const id = await sentEstimate({}, ownerB);
+      const link = await newLink(dealerB, id);
+      const page = await customer().get(pagePath(link.token));
+      expect(page.status).toBe(200);
+      const terms = /data-testid="public-terms"[^>]*>([^<]*)</.exec(page.text);
+      expect(terms?.[1]).toBe("Work starts once Jane Doe approves.\n\nPayment of $425.50 is due on collection from " + /data-testid="dealer-name">([^<]+)</.exec(page.text)?.[1] + ".");
+      expect(page.text).toContain("I accept this estimate and the terms above, for a total of $425.50");
+      expect(page.text).not.toContain("see the PDF");
+    } finally {
+      await dealerB.put("/api/auth/estimate-settings", { taxParts: 0, taxLabour: 0, taxMaterials: 0, validityDays: 30, terms: "" });
+    }
+  }, 60_000);
+
+  it("the customer's link and the dealer's notices of their answers point to one origin (PUBLIC_URL unset)", async () => {
+    const id = await sentEstimate({ title: "Origin Corolla" }, ownerB);
+    const link = await newLink(dealerB, id);
+    const origin = new URL(link.url).origin;
+    const phone = customer();
+    expect((await phone.post(pagePath(link.token), { intent: "question", message: "Is the bumper included?" })).status).toBe(303);
+    expect((await phone.post(pagePath(link.token), { intent: "approve", signatureName: "Jane Doe", termsAccepted: "on" })).status).toBe(303);
+    const notices = await vi.waitFor(
+      async () => {
+        const found = await EmailLog.find({ ownerId: bId, kind: "notification", subject: /Origin Corolla/ }).lean<{ text: string }[]>();
+        expect(found).toHaveLength(2);
+        return found;
+      },
+      { timeout: 15_000 },
+    );
+    for (const notice of notices) expect(notice.text).toContain(`Open it in Estimates: ${origin}/estimates?view=${id}`);
+  }, 60_000);
+
+  it("shows the dealer's logo (the PDF's), served by the link in the owner's scope; none without one", async () => {
+    const id = await sentEstimate({}, ownerB);
+    const before = await newLink(dealerB, id);
+    const plain = await customer().get(pagePath(before.token));
+    expect(plain.text).not.toContain('data-testid="dealer-logo"');
+    expect((await customer().get(`${pagePath(before.token)}/logo`)).status).toBe(404);
+
+    const logoUrl = await uploadMedia(dealerB);
+    await User.updateOne({ _id: bId }, { $set: { "estimateSettings.logoUrl": logoUrl } });
+    try {
+      const page = await customer().get(pagePath(before.token));
+      expect(page.text).toMatch(new RegExp(`<img class="logo" src="/e/${before.token}/logo" alt="[^"]+ logo" data-testid="dealer-logo"/>`));
+      const logo = await customer().get(`${pagePath(before.token)}/logo`);
+      expect(logo.status).toBe(200);
+      expect(logo.headers.get("content-type")).toBe("image/jpeg");
+      expect(logo.bytes.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+      // A revoked link serves no logo either.
+      expect((await dealerB.del(`/api/assessments/${id}/links/${before.id}`)).status).toBeLessThan(300);
+      expect((await customer().get(`${pagePath(before.token)}/logo`)).status).toBe(410);
+    } finally {
+      await User.updateOne({ _id: bId }, { $unset: { "estimateSettings.logoUrl": "" } });
+    }
+  }, 60_000);
 });
 
 describe("rate limits", () => {

@@ -19,6 +19,8 @@ import { decisionJson, findLinkByToken, hashToken, linkState, newerVersionPath, 
 import { storage } from "./storage/backend.server";
 import { changesSinceCustomerVersion, versionNaming, type SupplementChanges } from "./supplement-changes.server";
 import { thumbnailBytes } from "./storage/serving.server";
+import { readMedia } from "./storage/uploads.server";
+import { estimateSettingsOf } from "./estimate-settings.server";
 import { estimatePictures, type EstimatePicture } from "./video-frames.server";
 import { emitEvent, estimateEventData, estimateOrderKey } from "./webhooks.server";
 
@@ -50,6 +52,8 @@ export interface DealerCard {
 export interface PublicClient {
   ip: string;
   userAgent: string;
+  /** The address the request came to (publicOrigin): the dealer's notice links back through it. */
+  origin?: string;
 }
 
 async function dealerCard(ownerId: Types.ObjectId): Promise<DealerCard | null> {
@@ -162,7 +166,7 @@ function estimateView(
  */
 export async function openEstimatePage(token: string) {
   const { link, estimate } = await activeLink(token);
-  const [dealer, customer, decision, pictures, naming, changes, questions] = await Promise.all([
+  const [dealer, customer, decision, pictures, naming, changes, questions, settings] = await Promise.all([
     dealerCard(link.ownerId),
     customerOf(link, estimate),
     findDecisionOf({ assessmentId: estimate._id }),
@@ -170,11 +174,16 @@ export async function openEstimatePage(token: string) {
     versionNaming(estimate),
     changesSinceCustomerVersion(estimate),
     questionsOfLink(link),
+    estimateSettingsOf(String(link.ownerId)),
     recordLinkView({ id: link._id, at: dbNow() }),
   ]);
   return {
     dealer,
+    /** The account has a logo (served at `/e/{token}/logo`), as the PDF prints it. */
+    logo: settings.logoUrl !== null,
     customer,
+    /** The terms the link's PDF prints; null for a link made before the page showed them. */
+    terms: link.terms ?? null,
     estimate: estimateView(estimate, pictures, naming, changes),
     expiresAt: link.expiresAt.toISOString(),
     decision: decision ? decisionJson(decision) : null,
@@ -189,6 +198,20 @@ export async function linkPdf(token: string) {
   const { link } = await activeLink(token);
   const stream = await storage().read(link.pdfKey);
   return { stream, bytes: link.pdfBytes, version: link.version, sha256: link.pdfSha256 };
+}
+
+/** The logo's types (Settings takes a PNG or a JPEG): anything else stored there is not served as an image. */
+const LOGO_TYPES = new Set(["image/png", "image/jpeg"]);
+
+/** `GET /e/{token}/logo`: the link owner's logo (the one the PDF prints), read in the owner's scope; null when it has none. */
+export async function linkLogo(token: string) {
+  const { link } = await activeLink(token);
+  const ownerId = String(link.ownerId);
+  const { logoUrl } = await estimateSettingsOf(ownerId);
+  if (!logoUrl) return null;
+  const media = await readMedia(logoUrl, { ownerId });
+  if (!media || !LOGO_TYPES.has(media.contentType)) return null;
+  return { bytes: media.bytes, contentType: media.contentType };
 }
 
 /**
@@ -284,6 +307,7 @@ export async function recordCustomerDecision(
     signatureName: decision.signatureName,
     reason: decision.reason,
     customer: customer ? `${customer.firstName} ${customer.lastName}`.trim() : "The customer",
+    origin: client.origin,
   });
   return { decision, link, estimate };
 }
@@ -308,14 +332,14 @@ export async function decideFromPage(token: string, kind: "approved" | "declined
 
 /**
  * The page's question form: validated, then stored on the estimate (the dealer answers it there),
- * then the dealer is told (docs/decisions/0058).
+ * then the dealer is told (docs/decisions/0058), with the address the customer came in on.
  */
-export async function askQuestion(token: string, body: unknown): Promise<{ ok: true } | { ok: false; errors: FieldErrors }> {
+export async function askQuestion(token: string, body: unknown, client?: PublicClient): Promise<{ ok: true } | { ok: false; errors: FieldErrors }> {
   const fields = parsed(questionSchema, body);
   if ("errors" in fields) return { ok: false, errors: fields.errors };
   const { link, estimate } = await activeLink(token);
   const customer = await customerOf(link, estimate);
-  await recordQuestion({ link, estimate, token, customer, input: fields.data });
+  await recordQuestion({ link, estimate, token, customer, input: fields.data, origin: client?.origin });
   return { ok: true };
 }
 

@@ -96,13 +96,17 @@ describe("delivery to a real SMTP server", () => {
 
     const [mail] = smtp.withMessageId(log.messageId);
     expect(mail.envelope).toEqual({ from: "estimates@example.com", to: ["jane.doe@example.com"] });
+    // The customer's inbox names the dealership (its name, as the PDF's header does); the address stays MAIL_FROM's.
+    const owner = await User.findById(dealerId).lean<{ firstName: string; lastName: string }>();
+    expect(mail.parsed.from?.value).toEqual([{ name: `${owner!.firstName} ${owner!.lastName}`, address: "estimates@example.com" }]);
     expect(mail.parsed.subject).toBe("Estimate for Jane Doe: 2019 Toyota Camry");
     expect(mail.parsed.headers.has("auto-submitted")).toBe(false); // a person sent it
     expect(mail.parsed.html).toContain("jane.doe@example.com · Silver Camry · $1,234.50 · ");
     expect(mail.parsed.html).toContain("Thanks &lt;3");
     expect(mail.parsed.text).toContain("Thanks <3");
     const [pdf] = mail.parsed.attachments;
-    expect(pdf).toMatchObject({ contentType: "application/pdf", filename: `estimate-${id}.pdf` });
+    // Named by the estimate's number and its vehicle, not an internal id.
+    expect(pdf).toMatchObject({ contentType: "application/pdf", filename: `Estimate ${id.slice(-8).toUpperCase()} - 2019 Toyota Camry.pdf` });
     expect(pdf.content.subarray(0, 5).toString()).toBe("%PDF-");
     // The log is recorded sent first, the assessment right after it.
     const after = await vi.waitFor(async () => {

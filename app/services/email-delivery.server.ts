@@ -15,7 +15,6 @@ import {
   renewLogLease,
   settleAbandoned,
 } from "~/models/email-log.server";
-import { estimateAttachmentName } from "~/schemas/email";
 import { dbNow, dbNowMs } from "~/utils/db-clock.server";
 import { NotFound } from "~/utils/domain-errors";
 import { env } from "~/utils/env.server";
@@ -24,8 +23,8 @@ import { OutboundRefusedError } from "~/utils/outbound.server";
 import { HeldOutcomes, isHeldHere } from "./held-outcomes.server";
 import { LeaseQueue, newWorkerId, type LeaseRun, type LeaseTask } from "./lease-queue.server";
 import { ownerActor } from "./estimate-links.server";
-import { estimatePdf } from "./estimate-pdf.server";
-import { closePooledTransports, type MailRoute, mailRouteFor, pooledTransport } from "./mail-config.server";
+import { estimatePdfWithTerms } from "./estimate-pdf.server";
+import { closePooledTransports, customerFrom, type MailRoute, mailRouteFor, pooledTransport } from "./mail-config.server";
 import { alertUnknownDelivery, notifyDeliveryFailed, outboxes, wakeOutbox } from "./outbox.server";
 import { storage } from "./storage/backend.server";
 import { emitEvent, estimateEventData, estimateOrderKey } from "./webhooks.server";
@@ -45,14 +44,14 @@ async function estimateAttachment(log: EmailLogRecord): Promise<Mail.Attachment[
   if (!log.attachEstimate || !log.assessmentId) return [];
   const actor = await ownerActor(String(log.ownerId));
   if (!actor) throw new PermanentMailError("The account was deleted");
-  let pdf: Response;
+  let printed: { pdf: Response; fileName: string };
   try {
-    pdf = await estimatePdf(actor, String(log.assessmentId));
+    printed = await estimatePdfWithTerms(actor, String(log.assessmentId));
   } catch (error) {
     if (error instanceof NotFound) throw new PermanentMailError("The assessment was deleted");
     throw error;
   }
-  return [{ filename: estimateAttachmentName(String(log.assessmentId)), content: Buffer.from(await pdf.arrayBuffer()), contentType: "application/pdf" }];
+  return [{ filename: printed.fileName, content: Buffer.from(await printed.pdf.arrayBuffer()), contentType: "application/pdf" }];
 }
 
 /**
@@ -259,7 +258,8 @@ export class MailOutbox {
     try {
       route = await mailRouteFor(String(log.ownerId));
       const message: Mail.Options = {
-        from: route.from,
+        // A customer sees the dealership's name in the inbox; the account's own notices come from the app.
+        from: log.kind === "notification" ? route.from : customerFrom(route),
         // A message that names its own Reply-To (a customer's question to the dealer) keeps it; "" names none.
         ...(log.replyTo !== undefined ? (log.replyTo ? { replyTo: log.replyTo } : {}) : route.replyTo ? { replyTo: route.replyTo } : {}),
         to: log.recipientEmail,

@@ -56,7 +56,13 @@ export async function previewEstimateEmail(actor: Actor, assessmentId: string, i
     templateName: chosen?.name ?? "Built-in template",
     templates: templates.map((t) => ({ id: String(t._id), name: t.name, isDefault: Boolean(t.isDefault) })),
     message: { subject: message.subject, html: message.html },
-    attachment: { name: estimateAttachmentName(assessment.id) },
+    attachment: {
+      name: estimateAttachmentName({
+        number: version?.estimateNumber ?? assessment.id,
+        vehicle: [assessment.vehicleYear, assessment.vehicleMake, assessment.vehicleModel].filter(Boolean).join(" "),
+        customer: assessment.contact ? fullName(assessment.contact) : confirmed ? fullName(contact) : null,
+      }),
+    },
     notAnalysed: assessment.aiAnalysis?.provider === "none",
     costTbd: assessment.estimatedCost === null,
   };

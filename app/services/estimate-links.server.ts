@@ -23,7 +23,7 @@ import { findUserById } from "~/models/user.server";
 import { dbNow } from "~/utils/db-clock.server";
 import { assessmentNotFound } from "./assessments.server";
 import type { Actor } from "./actor";
-import { estimatePdf } from "./estimate-pdf.server";
+import { estimatePdfWithTerms } from "./estimate-pdf.server";
 import { open, seal } from "./secret-box.server";
 import { storage } from "./storage/backend.server";
 import { Conflict, NotFound } from "~/utils/domain-errors";
@@ -149,7 +149,8 @@ export async function createEstimateLink(
   const owner = await ownerActor(ownerId);
   if (!owner) throw assessmentNotFound();
 
-  const pdf = Buffer.from(await (await estimatePdf(owner, assessmentId)).arrayBuffer());
+  const printed = await estimatePdfWithTerms(owner, assessmentId);
+  const pdf = Buffer.from(await printed.pdf.arrayBuffer());
   const _id = newLinkId();
   const pdfKey = `estimate-links/${ownerId}/${_id.toHexString()}.pdf`;
   await storage().putStream(pdfKey, Readable.from([pdf]), "application/pdf", pdf.length);
@@ -175,6 +176,7 @@ export async function createEstimateLink(
     pdfKey,
     pdfSha256: createHash("sha256").update(pdf).digest("hex"),
     pdfBytes: pdf.length,
+    terms: printed.terms,
   });
   if (version > 1) await supersedeEarlierLinks({ ownerId: record.ownerId, rootId, version, at: now });
   return { ...linkJson(link, now), token, url: `${origin}${linkPath(token)}` };

@@ -7,6 +7,7 @@ import { printableDocument } from "./estimate-pdf-fonts.server";
 import { type Element, pen } from "./estimate-pdf-pen.server";
 import { photosHeight, writePhotos, type PrintedPhoto } from "./estimate-pdf-photos.server";
 import { PDF_WORDS } from "./estimate-pdf-words";
+import { formattersFor } from "~/utils/locale-format";
 
 /**
  * The printed estimate's layout: writing an EstimateDocument into a PDF is pure (the tests and the
@@ -47,13 +48,29 @@ export interface EstimateDocument {
   language: EstimateLanguage;
 }
 
+/**
+ * The terms as the PDF prints them: the account's terms with their variables filled in, in the
+ * estimate's language. The customer's page shows this same text (stored with its link).
+ */
+export function documentTerms(e: EstimateDocument) {
+  const w = PDF_WORDS[e.language];
+  const dateFormat = { format: formattersFor(e.language).date };
+  return renderTerms(e.terms, {
+    customer: e.customer?.name ?? w.noCustomer,
+    account: e.account.name,
+    title: e.title,
+    total: e.totalCents === null ? w.totals.tbd : formatCents(e.totalCents),
+    validUntil: dateFormat.format(e.validUntil),
+  }).trim();
+}
+
 /** Writes the estimate onto `doc` (made by newEstimateDoc); the page numbers go on every page once all are laid out. */
 export function writeEstimate(doc: PDFKit.PDFDocument, input: EstimateDocument) {
   const e = printableDocument(input);
   const w = PDF_WORDS[e.language];
   const width = doc.page.width - MARGIN * 2;
   const right = MARGIN + width;
-  const dateFormat = new Intl.DateTimeFormat(w.locale, { dateStyle: "medium", timeZone: "UTC" });
+  const dateFormat = { format: formattersFor(e.language).date };
   const label = e.version > 1 ? w.supplement(versionLabel(e.version)) : w.estimate;
   const p = pen(doc);
   const { root } = p;
@@ -319,13 +336,7 @@ export function writeEstimate(doc: PDFKit.PDFDocument, input: EstimateDocument) 
   // Terms, paragraph by paragraph, then the signature block: kept together on one page, with the
   // last paragraph of the terms (a signature alone on a page signs nothing in sight).
   const SIGNATURE = 76;
-  const terms = renderTerms(e.terms, {
-    customer: e.customer?.name ?? w.noCustomer,
-    account: e.account.name,
-    title: e.title,
-    total: e.totalCents === null ? w.totals.tbd : formatCents(e.totalCents),
-    validUntil: dateFormat.format(e.validUntil),
-  }).trim();
+  const terms = documentTerms(e);
   if (terms) {
     p.use("regular", 8, INK);
     const paragraphs = terms.split(/\n\s*\n/);

@@ -1,3 +1,4 @@
+import { LOCALES } from "~/utils/locale-format";
 import type { EstimateLanguage, LabourCategory, Operation, PartType } from "~/schemas/estimate-sheet";
 
 /** The printed estimate's words in the customer's language (EN/ES/FR). */
@@ -52,7 +53,7 @@ export interface PdfWords {
 }
 
 const EN: PdfWords = {
-  locale: "en-US",
+  locale: LOCALES.en,
   estimate: "Estimate",
   supplement: (label) => `Supplement ${label}`,
   number: "No.",
@@ -101,7 +102,7 @@ const EN: PdfWords = {
 
 const ES: PdfWords = {
   ...EN,
-  locale: "es-US",
+  locale: LOCALES.es,
   estimate: "Presupuesto",
   supplement: (label) => `Suplemento ${label}`,
   number: "N.º",
@@ -150,7 +151,7 @@ const ES: PdfWords = {
 
 const FR: PdfWords = {
   ...EN,
-  locale: "fr-CA",
+  locale: LOCALES.fr,
   estimate: "Devis",
   supplement: (label) => `Supplément ${label}`,
   number: "N°",

@@ -1,12 +1,14 @@
 import { Readable } from "node:stream";
 import { Types } from "mongoose";
 import { findUserById } from "~/models/user.server";
+import { estimateAttachmentName } from "~/schemas/email";
 import { ESTIMATE_LANGUAGES } from "~/schemas/estimate-sheet";
 import { sheetTotalCents } from "~/utils/estimate-sheet";
 import type { Actor } from "./actor";
 import { type AssessmentJson, getAssessment } from "./assessments.server";
 import { newEstimateDoc } from "./estimate-pdf-document.server";
-import { PDF_PHOTOS, writeEstimate, type EstimateDocument } from "./estimate-pdf-layout.server";
+import { PDF_PHOTOS, documentTerms, writeEstimate, type EstimateDocument } from "./estimate-pdf-layout.server";
+import { printableDocument } from "./estimate-pdf-fonts.server";
 import { estimateSettingsOf, logoBytes } from "./estimate-settings.server";
 import { thumbnailBytes } from "./storage/serving.server";
 import { versionNaming } from "./supplement-changes.server";
@@ -77,15 +79,25 @@ export async function estimateDocument(a: AssessmentJson, requested?: string | n
  * Another account's estimate is a 404 like every other read.
  */
 export async function estimatePdf(actor: Actor, id: string, lang?: string | null) {
+  return (await estimatePdfWithTerms(actor, id, lang)).pdf;
+}
+
+/**
+ * The PDF, the name it is attached under (its number and vehicle) and the terms it prints (an
+ * estimate link keeps them, so its page shows what the PDF says).
+ */
+export async function estimatePdfWithTerms(actor: Actor, id: string, lang?: string | null) {
   const assessment = await getAssessment(actor, id);
   const data = await estimateDocument(assessment, lang);
   const doc = newEstimateDoc(data);
   writeEstimate(doc, data);
   doc.end();
-  return new Response(Readable.toWeb(doc) as ReadableStream<Uint8Array>, {
+  const fileName = estimateAttachmentName({ number: data.number ?? data.id, vehicle: data.vehicle.description, customer: data.customer?.name });
+  const pdf = new Response(Readable.toWeb(doc) as ReadableStream<Uint8Array>, {
     headers: {
       "Content-Type": "application/pdf",
       "Content-Disposition": `attachment; filename="estimate-${assessment.id}.pdf"`,
     },
   });
+  return { pdf, fileName, terms: documentTerms(printableDocument(data)) };
 }

@@ -82,12 +82,15 @@ export async function recordQuestion({
   token,
   customer,
   input,
+  origin,
 }: {
   link: EstimateLinkRecord;
   estimate: AssessmentRecord;
   token: string;
   customer: QuestionCustomer | null;
   input: QuestionInput;
+  /** The address the customer's question came to: the dealer's notice links there. */
+  origin?: string;
 }) {
   const question = await insertQuestion({
     ownerId: link.ownerId,
@@ -119,6 +122,7 @@ export async function recordQuestion({
       customer: `${customer?.firstName ?? ""} ${customer?.lastName ?? ""}`.trim() || "Your customer",
       message: question.message,
       replyTo,
+      origin,
     });
   } catch (error) {
     log.error({ err: error, questionId: String(question._id) }, "customer question stored, its notice not queued");

@@ -28,8 +28,25 @@ export type MailRoute =
       pass?: string;
       from: string;
       replyTo?: string;
+      senderName?: string;
     }
-  | { kind: "drop"; from: string; replyTo?: string };
+  | { kind: "drop"; from: string; replyTo?: string; senderName?: string };
+
+/** A From's display name and address (`Name <a@b>`, `"Name" <a@b>` or `a@b`). */
+export function splitFrom(from: string) {
+  const match = /^\s*(.*?)\s*<([^<>]+)>\s*$/.exec(from);
+  if (!match) return { name: "", address: from.trim() };
+  return { name: match[1].replace(/^"(.*)"$/, "$1").trim(), address: match[2].trim() };
+}
+
+/**
+ * The From of an email to the account's customer: the dealership's name (`senderName`) over the
+ * route's address, which stays as it is; a route without a sender name (an account's own From that
+ * names itself) as written.
+ */
+export function customerFrom(route: MailRoute): string | { name: string; address: string } {
+  return route.senderName ? { name: route.senderName, address: splitFrom(route.from).address } : route.from;
+}
 
 /** Timeouts of one SMTP conversation: a dead server fails an attempt in seconds, not minutes. */
 export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 60_000 } as const;
@@ -61,8 +78,12 @@ async function storedMailServer(ownerId: string): Promise<StoredMailServer> {
 }
 
 async function accountMail(ownerId: string) {
-  const user = await User.findById(ownerId).select({ mailServer: 1, email: 1 }).lean<{ mailServer?: StoredMailServer; email?: string }>();
-  return { mailServer: user?.mailServer, email: user?.email };
+  const user = await User.findById(ownerId)
+    .select({ mailServer: 1, email: 1, companyName: 1, firstName: 1, lastName: 1, username: 1 })
+    .lean<{ mailServer?: StoredMailServer; email?: string; companyName?: string; firstName?: string; lastName?: string; username?: string }>();
+  // The dealership as its customers know it (the PDF's header and the estimate page name it so).
+  const name = user ? user.companyName || `${user.firstName ?? ""} ${user.lastName ?? ""}`.trim() || user.username || undefined : undefined;
+  return { mailServer: user?.mailServer, email: user?.email, name };
 }
 
 /** Where the account's mail goes now. */
@@ -80,6 +101,8 @@ export async function mailRouteFor(ownerId: string): Promise<MailRoute> {
       user: own.user,
       pass: own.passwordEnc ? (decryptSecret(own.passwordEnc) ?? undefined) : undefined,
       from: own.from || defaultFrom(),
+      // A From the account wrote with a name of its own keeps it.
+      senderName: own.from && splitFrom(own.from).name ? undefined : account.name,
     };
   }
   if (env.SMTP_HOST) {
@@ -93,9 +116,10 @@ export async function mailRouteFor(ownerId: string): Promise<MailRoute> {
       pass: env.SMTP_PASS,
       from: defaultFrom(),
       replyTo,
+      senderName: account.name,
     };
   }
-  return { kind: "drop", from: defaultFrom(), replyTo };
+  return { kind: "drop", from: defaultFrom(), replyTo, senderName: account.name };
 }
 
 type SmtpRoute = Extract<MailRoute, { kind: "smtp" }>;

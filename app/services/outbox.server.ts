@@ -8,6 +8,7 @@ import { env } from "~/utils/env.server";
 import { formatCost } from "./email-render.server";
 import { isLanguage, translator } from "./i18n.server";
 import { keyReused } from "./idempotency.server";
+import { publicOrigin } from "./storage/names.server";
 
 /**
  * Writing to the outbox (docs/decisions/0011): one `pending` email-log record per message, which the
@@ -42,8 +43,13 @@ export async function queue(fields: Omit<NewEmailLog, "_id" | "messageId">) {
   return { record: first, created: false };
 }
 
-/** Where the links in emails point without a request to take it from: PUBLIC_URL, else this machine. */
-export const linkOrigin = () => (env.PUBLIC_URL ? new URL(env.PUBLIC_URL).origin : `http://localhost:${env.PORT}`);
+/**
+ * Where the links in emails point: one rule for the customer's links and the account's notices
+ * (publicOrigin): PUBLIC_URL, else the address the request behind the message came to when it names
+ * this machine (the customer's answer came to the address of the link they were sent), else
+ * http://localhost:PORT.
+ */
+export const linkOrigin = (origin?: string) => origin ?? publicOrigin();
 
 // --- Messages to the account itself (Settings → Notifications, Security → login notifications)
 
@@ -95,7 +101,7 @@ export async function notifyAssessmentCompleted(assessment: { _id: unknown; owne
   return notifyOwner(ownerId, `assessment-completed:${id}:${Date.now()}`, ["Assessment completed: {{title}}", { title: assessment.title }], [
     ["The AI analysis of \"{{title}}\" is complete.", { title: assessment.title }],
     ["Estimated cost: {{cost}}.", { cost: formatCost(assessment.estimatedCost) }],
-    ["Review it in Estimates: {{url}}", { url: `${env.PUBLIC_URL ?? ""}/estimates?view=${id}` }],
+    ["Review it in Estimates: {{url}}", { url: `${linkOrigin()}/estimates?view=${id}` }],
   ]);
 }
 
@@ -126,7 +132,7 @@ export async function notifyWebhookDisabled({ ownerId, endpointId, url, reason }
   return notifyOwner(ownerId, `webhook-disabled:${endpointId}:${Date.now()}`, "Webhook endpoint disabled", [
     `Deliveries to your webhook endpoint ${url} kept failing, so it was disabled.`,
     reason,
-    `Fix the receiver, then turn the endpoint on again and redeliver what it missed under Settings → Security → Webhooks: ${env.PUBLIC_URL ?? ""}/settings?tab=security`,
+    `Fix the receiver, then turn the endpoint on again and redeliver what it missed under Settings → Security → Webhooks: ${linkOrigin()}/settings?tab=security`,
   ]);
 }
 
@@ -158,13 +164,15 @@ export async function notifyCustomerDecision(decision: {
   signatureName?: string;
   reason?: string;
   customer: string;
+  /** The address the customer's answer came to (publicOrigin of its request). */
+  origin?: string;
 }) {
   const verb = decision.decision === "approved" ? "approved" : "declined";
   const lines = [
     `${decision.customer} ${verb} the estimate "${decision.title}" (${versionLabel(decision.version)}).`,
     ...(decision.signatureName ? [`Signed as: ${decision.signatureName}`] : []),
     ...(decision.decision === "declined" ? [`Reason: ${decision.reason || "none given"}`] : []),
-    `Open it in Estimates: ${linkOrigin()}/estimates?view=${decision.assessmentId}`,
+    `Open it in Estimates: ${linkOrigin(decision.origin)}/estimates?view=${decision.assessmentId}`,
   ];
   return notifyOwner(decision.ownerId, `customer-decision:${decision.id}`, `Estimate ${verb}: ${decision.title}`, lines);
 }
@@ -183,12 +191,14 @@ export async function notifyCustomerQuestion(question: {
   customer: string;
   message: string;
   replyTo: string | null;
+  /** The address the customer's question came to (publicOrigin of its request). */
+  origin?: string;
 }) {
   const lines = [
     `${question.customer} asked about the estimate "${question.title}" (${versionLabel(question.version)}):`,
     question.message,
     question.replyTo ? `Reply to: ${question.replyTo}` : "The customer left no email address: answer from the estimate, and call them if needed.",
-    `Answer it in Estimates: ${linkOrigin()}/estimates?view=${question.assessmentId}`,
+    `Answer it in Estimates: ${linkOrigin(question.origin)}/estimates?view=${question.assessmentId}`,
   ];
   return notifyOwner(question.ownerId, `customer-question:${question.id}`, `Question about your estimate: ${question.title}`, lines, { replyTo: question.replyTo ?? "" });
 }

@@ -1,4 +1,5 @@
 import { createContext, useContext, useEffect, type ReactNode } from "react";
+import { formattersFor } from "./locale-format";
 
 /**
  * The browser side of translation: the root loader sends the current language's messages (already
@@ -51,13 +52,24 @@ export const translate = (messages: Messages, text: string, vars?: Vars) => {
   return text;
 };
 
-export function I18nProvider({ messages, children }: { messages: Messages; children: ReactNode }) {
+const LanguageContext = createContext<string>("en");
+
+/** Dates and money in the page's language (the root loader's), the same on the server and in the browser. */
+export function useFormat() {
+  return formattersFor(useContext(LanguageContext));
+}
+
+export function I18nProvider({ messages, language = "en", children }: { messages: Messages; language?: string; children: ReactNode }) {
   // Toasts are shown from plain functions (no hooks there): they read the same messages. A toast
   // flashed by the server arrives translated already, so the first effects need not wait for this.
   useEffect(() => {
     current = messages;
   }, [messages]);
-  return <I18nContext.Provider value={messages}>{children}</I18nContext.Provider>;
+  return (
+    <I18nContext.Provider value={messages}>
+      <LanguageContext.Provider value={language}>{children}</LanguageContext.Provider>
+    </I18nContext.Provider>
+  );
 }
 
 export function useT() {

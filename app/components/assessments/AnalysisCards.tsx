@@ -12,11 +12,10 @@ import { Text } from "#mantine/components/Text/Text";
 import { Title } from "#mantine/components/Title/Title";
 import { Form, Link } from "@remix-run/react";
 import type { AssessmentJson } from "~/services/assessments.server";
-import { formatUsd } from "../crud/format";
 import { humanize } from "../training/labels";
-import { ANALYSIS_POLL_SECONDS, ANALYSIS_TOASTS } from "~/schemas/assessment-wizard";
+import { ANALYSIS_POLL_SECONDS, ANALYSIS_TOASTS, NOT_ANALYSED_CATEGORIES, NOT_ANALYSED_NOTE } from "~/schemas/assessment-wizard";
 import { SeverityBadge } from "./badges";
-import { useT } from "~/utils/i18n";
+import { useFormat, useT } from "~/utils/i18n";
 
 const STAGES: Record<string, { label: string; value: number }> = {
   uploaded: { label: "Waiting to start", value: 5 },
@@ -60,6 +59,7 @@ const needsRule = (note: string | null | undefined) => Boolean(note && /pricing 
 /** Step 4: the result and what to do next. */
 export function ResultCard({ assessment }: { assessment: AssessmentJson }) {
   const t = useT();
+  const fmt = useFormat();
   const photoWarnings = assessment.photoWarnings ?? [];
   // Nothing looked at the photos: say what is missing and who can set it up, never "completed successfully".
   const notAnalysed = assessment.aiAnalysis?.provider === "none";
@@ -94,12 +94,12 @@ export function ResultCard({ assessment }: { assessment: AssessmentJson }) {
               {t("Estimated Cost")}
             </Text>
             <Text fw={700} fz="xl" data-testid="result-cost">
-              {assessment.estimatedCost == null ? t("TBD") : formatUsd(assessment.estimatedCost)}
+              {assessment.estimatedCost == null ? t("TBD") : fmt.usd(assessment.estimatedCost)}
             </Text>
             {assessment.estimatedCost == null && assessment.costNote && (
               <Text size="xs" c="dimmed" data-testid="result-cost-note">
-                {assessment.costNote}
-                {needsRule(assessment.costNote) && t(". The vendor adds the missing pricing rules in Vendor AI Training; the price follows when the assessment is analysed again.")}
+                {notAnalysed ? t(NOT_ANALYSED_NOTE) : assessment.costNote}
+                {!notAnalysed && needsRule(assessment.costNote) && t(". The vendor adds the missing pricing rules in Vendor AI Training; the price follows when the assessment is analysed again.")}
               </Text>
             )}
           </div>
@@ -117,7 +117,10 @@ export function ResultCard({ assessment }: { assessment: AssessmentJson }) {
             {t("Damage Categories")}
           </Text>
           <Group gap="xs" mt={4}>
-            {assessment.damageCategories.length === 0 ? (
+            {notAnalysed ? (
+              // Nothing looked at the photos: no claim that there is no damage.
+              <Text size="sm" data-testid="result-categories-not-analysed">{t(NOT_ANALYSED_CATEGORIES)}</Text>
+            ) : assessment.damageCategories.length === 0 ? (
               <Text size="sm">{t("None found")}</Text>
             ) : (
               assessment.damageCategories.map((c) => (

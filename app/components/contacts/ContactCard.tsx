@@ -1,10 +1,10 @@
 import type { ContactJson } from "~/services/contacts.server";
 import { initials } from "../AppShellLayout";
-import { formatDate, truncate } from "../crud/format";
+import { truncate } from "../crud/format";
 import classes from "../crud/cards.module.css";
 import { MailIcon, MapPinIcon, PhoneIcon } from "../crud/icons";
 import { ItemActions } from "../crud/ItemActions";
-import { useT } from "~/utils/i18n";
+import { useFormat, useT } from "~/utils/i18n";
 
 export const NOTES_PREVIEW_LENGTH = 100;
 
@@ -13,6 +13,7 @@ const telHref = (phone: string) => `tel:${phone.replace(/[^\d+]/g, "")}`;
 
 export function ContactCard({ contact, editTo, deleteTo }: { contact: ContactJson; editTo: string; deleteTo: string }) {
   const t = useT();
+  const fmt = useFormat();
   const name = `${contact.firstName} ${contact.lastName}`;
   return (
     <div className={classes.card} role="listitem" aria-label={name} data-testid="contact-card">
@@ -59,7 +60,7 @@ export function ContactCard({ contact, editTo, deleteTo }: { contact: ContactJso
 
       {/* Cards in a row share a height (the card is a flex column): the footer sits at the bottom. */}
       <div className={classes.foot}>
-        <span>{t("Added")} {formatDate(contact.createdAt)}</span>
+        <span>{t("Added")} {fmt.date(contact.createdAt)}</span>
         {contact.owner && <span className={classes.badge}>{t("Owner:")} {contact.owner.name ?? t("Deleted account")}</span>}
       </div>
     </div>

@@ -1,4 +1,5 @@
 import { ActionIcon } from "#mantine/components/ActionIcon/ActionIcon";
+import type { Formatters } from "~/utils/locale-format";
 import { Anchor } from "#mantine/components/Anchor/Anchor";
 import { Badge } from "#mantine/components/Badge/Badge";
 import { Button } from "#mantine/components/Button/Button";
@@ -13,19 +14,19 @@ import { Form, Link, useNavigation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import type { AssessmentJson, DashboardStats } from "~/services/assessments.server";
 import { DecisionBadge, StatusBadge } from "../assessments/badges";
-import { formatDate, formatWholeUsd } from "../crud/format";
 import { CheckIcon, CurrencyIcon, StarIcon, TrendingUpIcon } from "../crud/icons";
 import { StatCard } from "../crud/StatCard";
-import { useT } from "~/utils/i18n";
+import { useFormat, useT } from "~/utils/i18n";
 import { versionLabel } from "~/schemas/version-label";
 
 /** The four figures; the month-over-month texts are the spec's fixed sample (part 1 §9). */
 export function DashboardStatCards({ stats }: { stats: DashboardStats }) {
   const t = useT();
+  const fmt = useFormat();
   const cards = [
     { label: "Total Assessments", value: stats.totalAssessments.toLocaleString("en-US"), change: "+12% from last month", icon: <StarIcon /> },
     { label: "Pending Reviews", value: stats.pendingReviews.toLocaleString("en-US"), change: "-8% from last month", icon: <CheckIcon />, color: "yellow" },
-    { label: "Total Revenue", value: formatWholeUsd(stats.totalRevenue), change: "+23% from last month", icon: <CurrencyIcon />, color: "green" },
+    { label: "Total Revenue", value: fmt.wholeUsd(stats.totalRevenue), change: "+23% from last month", icon: <CurrencyIcon />, color: "green" },
     { label: "AI Accuracy", value: `${stats.aiAccuracy.toFixed(1)}%`, change: "+2.1% from last month", icon: <TrendingUpIcon />, color: "grape" },
   ];
   return (
@@ -47,10 +48,11 @@ const vehicleOf = (a: Pick<AssessmentJson, "vehicleYear" | "vehicleMake" | "vehi
   [a.vehicleYear, a.vehicleMake, a.vehicleModel].filter(Boolean).join(" ");
 
 /** The dashboard's costs: whole US dollars (spec part 1 §9), or TBD. */
-export const costOf = (a: Pick<AssessmentJson, "estimatedCost">) => (a.estimatedCost == null ? "TBD" : formatWholeUsd(a.estimatedCost));
+export const costOf = (a: Pick<AssessmentJson, "estimatedCost">, fmt: Formatters) => (a.estimatedCost == null ? "TBD" : fmt.wholeUsd(a.estimatedCost));
 
 export function RecentAssessments({ assessments }: { assessments: AssessmentJson[] }) {
   const t = useT();
+  const fmt = useFormat();
   return (
     <Card withBorder padding="lg" data-testid="recent-assessments">
       <Group justify="space-between" mb="sm">
@@ -82,11 +84,11 @@ export function RecentAssessments({ assessments }: { assessments: AssessmentJson
                     )}
                   </Group>
                   <Text size="sm" c="dimmed">
-                    {vehicleOf(a) || t("Vehicle not specified")} · {formatDate(a.createdAt)}
+                    {vehicleOf(a) || t("Vehicle not specified")} · {fmt.date(a.createdAt)}
                   </Text>
                 </div>
                 <Group gap="xs">
-                  <Text fw={600}>{costOf(a)}</Text>
+                  <Text fw={600}>{costOf(a, fmt)}</Text>
                   <ActionIcon component={Link} to={`/estimates?view=${a.id}`} variant="subtle" aria-label={`View ${a.title}`}>
                     →
                   </ActionIcon>
@@ -126,11 +128,12 @@ export interface WorkflowItems {
 
 /** One listed item of a column: its title (and cost once priced) above its actions. */
 function BoardItem({ assessment, withCost, children }: { assessment: AssessmentJson; withCost?: boolean; children: ReactNode }) {
+  const fmt = useFormat();
   return (
     <Stack gap={4} mb="xs" data-testid="board-item">
       <Text size="sm" truncate="end">
         {assessment.title}
-        {withCost && ` · ${costOf(assessment)}`}
+        {withCost && ` · ${costOf(assessment, fmt)}`}
       </Text>
       <Group gap={4}>{children}</Group>
     </Stack>

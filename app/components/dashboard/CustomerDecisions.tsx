@@ -7,13 +7,13 @@ import { Title } from "#mantine/components/Title/Title";
 import { Link } from "@remix-run/react";
 import type { RecentCustomerDecision } from "~/services/customer-approval.server";
 import { DecisionBadge } from "../assessments/badges";
-import { formatDate } from "../crud/format";
-import { useT } from "~/utils/i18n";
+import { useFormat, useT } from "~/utils/i18n";
 import { versionLabel } from "~/schemas/version-label";
 
 /** The customers' latest answers on their estimate pages (the dealer's notice on the dashboard). */
 export function CustomerDecisions({ decisions }: { decisions: RecentCustomerDecision[] }) {
   const t = useT();
+  const fmt = useFormat();
   return (
     <Card withBorder padding="lg" data-testid="customer-decisions">
       <Title order={2} size="h4" mb="sm">
@@ -33,7 +33,7 @@ export function CustomerDecisions({ decisions }: { decisions: RecentCustomerDeci
                   : d.reason
                     ? t("Reason: {{reason}}", { reason: d.reason })
                     : t("No reason given")}{" "}
-                · {formatDate(d.decidedAt)}
+                · {fmt.date(d.decidedAt)}
               </Text>
             </div>
             <DecisionBadge decision={d} />

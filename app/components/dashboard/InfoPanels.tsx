@@ -1,4 +1,5 @@
 import { Anchor } from "#mantine/components/Anchor/Anchor";
+import type { Formatters } from "~/utils/locale-format";
 import { Badge } from "#mantine/components/Badge/Badge";
 import { Button } from "#mantine/components/Button/Button";
 import { Card } from "#mantine/components/Card/Card";
@@ -9,9 +10,8 @@ import { Title } from "#mantine/components/Title/Title";
 import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import type { PackageJson } from "~/services/packages.server";
-import { formatUsd, formatWholeUsd } from "../crud/format";
 import { UploadMediaModal } from "../upload/UploadMediaModal";
-import { useT } from "~/utils/i18n";
+import { useFormat, useT } from "~/utils/i18n";
 
 const INSIGHTS = [
   { title: "Photograph in daylight", text: "Even light without reflections lets the AI tell a scratch from a dent." },
@@ -139,12 +139,13 @@ const SAMPLE_PACKAGES = [
 
 export function ActivePackages({ packages }: { packages: PackageJson[] }) {
   const t = useT();
+  const fmt = useFormat();
   const rows = packages.length > 0 ? packages : SAMPLE_PACKAGES;
   return (
     <FigurePanel
       title={t("Active Packages")}
       testId="active-packages"
-      rows={rows.map((p) => ({ key: p.name, label: p.name, figure: <Text fw={600}>{formatWholeUsd(p.price)}</Text> }))}
+      rows={rows.map((p) => ({ key: p.name, label: p.name, figure: <Text fw={600}>{fmt.wholeUsd(p.price)}</Text> }))}
       sampleNote={packages.length === 0 ? "Sample packages: add your own under Packages." : null}
       link={{ to: "/packages", label: "Manage All" }}
     />
@@ -163,12 +164,13 @@ const SAMPLE_RATES: VendorRate[] = [
   { vendorId: "sample-paint", name: "Paint", minRate: 95, maxRate: 95 },
 ];
 
-const rateText = (r: VendorRate) =>
-  r.minRate === r.maxRate ? `${formatUsd(r.minRate)}/hr` : `${formatUsd(r.minRate)}–${formatUsd(r.maxRate)}/hr`;
+const rateText = (r: VendorRate, fmt: Formatters) =>
+  r.minRate === r.maxRate ? `${fmt.usd(r.minRate)}/hr` : `${fmt.usd(r.minRate)}–${fmt.usd(r.maxRate)}/hr`;
 
 /** Vendors' labour rates from their active pricing rules; the spec's samples while there are none. */
 export function VendorPricing({ rates }: { rates: VendorRate[] }) {
   const t = useT();
+  const fmt = useFormat();
   const real = rates.length > 0;
   return (
     <FigurePanel
@@ -180,7 +182,7 @@ export function VendorPricing({ rates }: { rates: VendorRate[] }) {
         figure: (
           <Group gap={6} wrap="nowrap">
             <Text fw={600} size="sm">
-              {rateText(r)}
+              {rateText(r, fmt)}
             </Text>
             <Badge size="xs" color="green" variant="light">
               {t("Verified")}

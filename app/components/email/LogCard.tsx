@@ -2,9 +2,8 @@ import { Link } from "@remix-run/react";
 import { emailStatusColor } from "~/schemas/email-display";
 import type { EmailLogJson } from "~/services/email-logs.server";
 import classes from "../crud/cards.module.css";
-import { formatDateTime } from "../crud/format";
 import { EyeIcon } from "../crud/icons";
-import { useT } from "~/utils/i18n";
+import { useFormat, useT } from "~/utils/i18n";
 import { needsSettling, UnknownEmailActions } from "./UnknownEmailActions";
 
 /** A status badge in the spec's colours (sent green, failed red, pending amber, anything else grey). */
@@ -25,6 +24,7 @@ export function StatusBadge({ log }: { log: Pick<EmailLogJson, "status" | "statu
 /** One log (spec §2): subject, status, recipient, assessment title or 'N/A', sent or created time; view. */
 export function LogCard({ log, timeZone, viewTo }: { log: EmailLogJson; timeZone: string; viewTo: string }) {
   const t = useT();
+  const fmt = useFormat();
   return (
     <div className={classes.card} role="listitem" aria-label={log.subject} data-testid="log-card">
       {/* A long status ("unknown (not resent)") goes under the subject on a phone rather than squeezing it. */}
@@ -44,7 +44,7 @@ export function LogCard({ log, timeZone, viewTo }: { log: EmailLogJson; timeZone
         {/* An automatic notice (sign-in, analysis completed, delivery problem) is about no estimate. */}
         <p className={classes.dim}>{log.kind === "notification" ? t("Automatic notice") : t("Assessment: {{n}}", { n: log.assessmentTitle ?? "N/A" })}</p>
         <p className={classes.dim}>
-          {log.sentAt ? t("Sent {{n}}", { n: formatDateTime(log.sentAt, timeZone) }) : t("Created {{n}}", { n: formatDateTime(log.createdAt, timeZone) })}
+          {log.sentAt ? t("Sent {{n}}", { n: fmt.dateTime(log.sentAt, timeZone) }) : t("Created {{n}}", { n: fmt.dateTime(log.createdAt, timeZone) })}
         </p>
         {log.status === "saved" && <p className={classes.dim}>{t("Saved on the server (local mail drop): not delivered.")}</p>}
         {log.status !== "sent" && log.lastError && (

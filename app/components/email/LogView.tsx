@@ -2,14 +2,14 @@ import { Stack } from "#mantine/components/Stack/Stack";
 import { Table } from "~/components/Table";
 import { Text } from "#mantine/components/Text/Text";
 import type { EmailLogDetailJson } from "~/services/email-logs.server";
-import { formatDateTime } from "../crud/format";
 import { EmailPreview } from "./EmailPreview";
 import { StatusBadge } from "./LogCard";
-import { useT } from "~/utils/i18n";
+import { useFormat, useT } from "~/utils/i18n";
 
 /** A log's view: who it went to, its status, the rendered message and every delivery attempt. */
 export function LogView({ log, timeZone }: { log: EmailLogDetailJson; timeZone: string }) {
   const t = useT();
+  const fmt = useFormat();
   return (
     <Stack gap="sm">
       <Text size="sm">
@@ -17,7 +17,7 @@ export function LogView({ log, timeZone }: { log: EmailLogDetailJson; timeZone: 
       </Text>
       <Text size="xs" c="dimmed">
         {t("Message-ID")} {log.messageId}
-        {log.nextAttemptAt ? t(" · next attempt {{n}}", { n: formatDateTime(log.nextAttemptAt, timeZone) }) : ""}
+        {log.nextAttemptAt ? t(" · next attempt {{n}}", { n: fmt.dateTime(log.nextAttemptAt, timeZone) }) : ""}
       </Text>
       {log.lastError && log.status !== "sent" && (
         <Text size="sm" c="red" data-testid="log-last-error">
@@ -44,7 +44,7 @@ export function LogView({ log, timeZone }: { log: EmailLogDetailJson; timeZone: 
           <Table.Tbody>
             {log.attempts.map((a, i) => (
               <Table.Tr key={i}>
-                <Table.Td>{formatDateTime(a.at, timeZone)}</Table.Td>
+                <Table.Td>{fmt.dateTime(a.at, timeZone)}</Table.Td>
                 <Table.Td>{a.outcome}</Table.Td>
                 <Table.Td style={{ wordBreak: "break-word" }}>{[a.response, a.error].filter(Boolean).join(" · ") || "—"}</Table.Td>
               </Table.Tr>

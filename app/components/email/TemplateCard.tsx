@@ -2,13 +2,14 @@ import { Form, Link } from "@remix-run/react";
 import { TEMPLATE_PREVIEW_CHARS } from "~/schemas/email-display";
 import type { EmailTemplateJson } from "~/services/email-templates.server";
 import classes from "../crud/cards.module.css";
-import { formatDate, plainText, truncate } from "../crud/format";
+import { plainText, truncate } from "../crud/format";
 import { EyeIcon, FileIcon, PencilIcon, TrashIcon } from "../crud/icons";
-import { useT } from "~/utils/i18n";
+import { useFormat, useT } from "~/utils/i18n";
 
 /** One template (spec §2): name, Default badge, subject, the first 150 characters, created date; view, edit, copy, delete. */
 export function TemplateCard({ template, hrefWith }: { template: EmailTemplateJson; hrefWith: (changes: Record<string, string>) => string }) {
   const tr = useT();
+  const fmt = useFormat();
   const t = template;
   return (
     <div className={classes.card} role="listitem" aria-label={t.name} data-testid="template-card">
@@ -53,7 +54,7 @@ export function TemplateCard({ template, hrefWith }: { template: EmailTemplateJs
         {truncate(plainText(t.htmlContent), TEMPLATE_PREVIEW_CHARS)}
       </p>
       <p className={classes.dim} style={{ marginTop: 8 }}>
-        {tr("Created")} {formatDate(t.createdAt)}
+        {tr("Created")} {fmt.date(t.createdAt)}
       </p>
     </div>
   );

@@ -1,13 +1,11 @@
 import { STATUS_COLOR } from "~/schemas/assessment-status";
 import type { AssessmentJson } from "~/services/assessments.server";
 import type { EstimateCardJson } from "~/services/estimates.server";
-import { formatDollars } from "~/utils/estimate-lines";
 import classes from "../crud/cards.module.css";
-import { formatDate } from "../crud/format";
 import { InPageForm, InPageLink } from "../crud/in-page";
 import { ListIcon } from "../crud/icons";
 import { humanize } from "../training/labels";
-import { useT } from "~/utils/i18n";
+import { useFormat, useT } from "~/utils/i18n";
 import { versionLabel } from "~/schemas/version-label";
 
 /** Damage-category badges on a card (spec §9); the rest reads "+N more". */
@@ -57,6 +55,7 @@ export function EstimateCard({
   formAction: string;
 }) {
   const t = useT();
+  const fmt = useFormat();
   const a = estimate;
   const extra = a.damageCategories.length - MAX_CARD_CATEGORIES;
   const action = `${classes.action} ${classes.plain}`;
@@ -85,7 +84,7 @@ export function EstimateCard({
         </div>
         <div className={classes.row}>
           <span className={classes.cost} data-testid="estimate-cost">
-            {formatDollars(a.estimatedCost)}
+            {fmt.dollars(a.estimatedCost)}
           </span>
           {a.customerDecision && (
             <span
@@ -117,7 +116,7 @@ export function EstimateCard({
         )}
       </div>
       <div className={classes.foot}>
-        <span>{t("Created")} {formatDate(a.createdAt)}</span>
+        <span>{t("Created")} {fmt.date(a.createdAt)}</span>
         {"owner" in a && a.owner && <span className={classes.badge}>{t("Owner:")} {a.owner.name ?? t("Deleted account")}</span>}
         <div className={classes.actions}>
           <InPageLink to={hrefWith({ view: a.id })} className={classes.action} aria-label={`View ${a.title}`} title={t("View")}>

@@ -3,8 +3,7 @@ import { List } from "#mantine/components/List/List";
 import { Text } from "#mantine/components/Text/Text";
 import { useActionData } from "@remix-run/react";
 import type { EstimateConflict as Conflict } from "~/schemas/estimate";
-import { formatDollars } from "~/utils/estimate-lines";
-import { useT } from "~/utils/i18n";
+import { useFormat, useT } from "~/utils/i18n";
 
 interface Refused {
   conflict: Conflict;
@@ -41,6 +40,7 @@ export function useKeptRows<D extends Record<string, string>, L extends Record<s
  */
 export function EstimateConflictAlert() {
   const t = useT();
+  const fmt = useFormat();
   const conflict = conflictOf(useActionData());
   if (!conflict) return null;
   return (
@@ -62,7 +62,7 @@ export function EstimateConflictAlert() {
         ))}
       </List>
       <Text size="sm">
-        {t("Total now:")} {formatDollars(conflict.estimatedCost)}
+        {t("Total now:")} {fmt.dollars(conflict.estimatedCost)}
       </Text>
       <Text size="sm">
         {t("What you typed is kept below. Check it against these changes, then save again to replace them with what you see here, or cancel to see the estimate as it is now.")}

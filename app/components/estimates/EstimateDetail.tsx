@@ -13,14 +13,13 @@ import type { ReactNode } from "react";
 import type { EstimateLinkJson } from "~/services/estimate-links.server";
 import type { EstimateQuestionJson } from "~/services/estimate-questions.server";
 import type { EstimateJson } from "~/services/estimates.server";
-import { formatDollars } from "~/utils/estimate-lines";
 import { DecisionBadge, SeverityBadge, StatusBadge } from "../assessments/badges";
 import { humanize } from "../training/labels";
 import { contactName, NO_CONTACT_MESSAGE, pdfHref } from "./EstimateCard";
 import { AuditTrail, EstimateLines } from "./EstimateLines";
 import { BEING_ANALYZED } from "~/schemas/assessment-status";
 import { mediaIdOf } from "~/schemas/media-url";
-import { useT } from "~/utils/i18n";
+import { useFormat, useT } from "~/utils/i18n";
 
 const NOT_SPECIFIED = "Not specified";
 
@@ -95,6 +94,7 @@ export function EstimateDetail({
   formatTime: (iso: string) => string;
 }) {
   const t = useT();
+  const fmt = useFormat();
   const when = (iso: string | null) => (iso ? formatTime(iso) : t("unknown"));
   // A damage seen on a video's frame is on that video's file.
   const videoOf = new Map(a.videoFrames.map((f) => [f.mediaUrl, f.videoUrl]));
@@ -197,7 +197,7 @@ export function EstimateDetail({
         <Field label={t("Created")}>{formatTime(a.createdAt)}</Field>
         <Field label={t("Updated")}>{formatTime(a.updatedAt)}</Field>
         <Field label={t("Cost Estimate")} testId="detail-cost">
-          <strong>{formatDollars(a.estimatedCost)}</strong>
+          <strong>{fmt.dollars(a.estimatedCost)}</strong>
         </Field>
         <Field label={t("Customer")}>{t(contactName(a))}</Field>
         <Field label={t("Customer decision")} testId="detail-decision">

@@ -1,11 +1,11 @@
 import { Table } from "~/components/Table";
+import type { Formatters } from "~/utils/locale-format";
 import { Text } from "#mantine/components/Text/Text";
 import type { AssessmentJson } from "~/services/assessments.server";
 import { LABOUR_CATEGORIES, OPERATION_LABELS, OPERATIONS, PART_TYPE_LABELS, type LabourCategory } from "~/schemas/estimate-sheet";
-import { formatCents } from "~/utils/estimate-lines";
 import { basisText } from "~/utils/estimate-basis";
 import { hoursCents, lineTotalCents, materialsCentsOf, type SheetLine } from "~/utils/estimate-sheet";
-import { useT, type Vars } from "~/utils/i18n";
+import { type Vars, useFormat, useT } from "~/utils/i18n";
 
 type Translate = (text: string, vars?: Vars) => string;
 
@@ -14,25 +14,25 @@ const hours = (h: number) => `${h} h`;
 const category = (tr: Translate, c: LabourCategory) => tr(c[0].toUpperCase() + c.slice(1)).toLowerCase();
 
 /** What a line is made of: labour (category, hours × rate), paint materials, the part, sublet or flat amount, the note. */
-function lineParts(tr: Translate, line: SheetLine, materialsRateCents: number) {
+function lineParts(tr: Translate, fmt: Formatters, line: SheetLine, materialsRateCents: number) {
   const parts: string[] = [];
   if (line.labour) {
     const { category: c, hours: h, rateCents, amountCents } = line.labour;
-    const computed = `${category(tr, c)} ${hours(h)} × ${formatCents(rateCents)} = ${formatCents(hoursCents(h, rateCents))}`;
-    parts.push(amountCents === undefined ? computed : `${computed}, ${tr("set to {{amount}}", { amount: formatCents(amountCents) })}`);
+    const computed = `${category(tr, c)} ${hours(h)} × ${fmt.cents(rateCents)} = ${fmt.cents(hoursCents(h, rateCents))}`;
+    parts.push(amountCents === undefined ? computed : `${computed}, ${tr("set to {{amount}}", { amount: fmt.cents(amountCents) })}`);
   }
   const materials = materialsCentsOf(line, materialsRateCents);
   if (materials && line.labour) {
-    parts.push(tr("paint materials {{amount}}", { amount: `${hours(line.labour.hours)} × ${formatCents(materialsRateCents)} = ${formatCents(materials)}` }));
+    parts.push(tr("paint materials {{amount}}", { amount: `${hours(line.labour.hours)} × ${fmt.cents(materialsRateCents)} = ${fmt.cents(materials)}` }));
   }
   if (line.part) {
     const { type, number, description, quantity, unitPriceCents } = line.part;
-    const vars = { type: tr(PART_TYPE_LABELS[type]), number, description, quantity, price: formatCents(unitPriceCents) };
+    const vars = { type: tr(PART_TYPE_LABELS[type]), number, description, quantity, price: fmt.cents(unitPriceCents) };
     const part = tr("{{type}} part {{number}} {{description}} × {{quantity}} @ {{price}}", vars).replace(/\s+/g, " ");
-    parts.push(line.part.amountCents === undefined ? part : `${part}, ${tr("set to {{amount}}", { amount: formatCents(line.part.amountCents) })}`);
+    parts.push(line.part.amountCents === undefined ? part : `${part}, ${tr("set to {{amount}}", { amount: fmt.cents(line.part.amountCents) })}`);
   }
   if (line.amountCents) {
-    const amount = { amount: formatCents(line.amountCents) };
+    const amount = { amount: fmt.cents(line.amountCents) };
     parts.push(line.operation === "sublet" ? tr("sublet {{amount}}", amount) : tr("flat amount {{amount}}", amount));
   }
   if (line.note) parts.push(line.note);
@@ -42,6 +42,7 @@ function lineParts(tr: Translate, line: SheetLine, materialsRateCents: number) {
 /** The estimate's lines grouped by operation, then the totals block as shops print it. */
 export function EstimateLines({ estimate }: { estimate: AssessmentJson }) {
   const tr = useT();
+  const fmt = useFormat();
   const { sheet } = estimate;
   if (sheet.lines.length === 0) {
     return <Text size="sm">{estimate.costNote ?? tr("No line items.")}</Text>;
@@ -52,7 +53,7 @@ export function EstimateLines({ estimate }: { estimate: AssessmentJson }) {
     <Table.Tr key={label}>
       <Table.Td fw={strong ? 700 : undefined}>{label}</Table.Td>
       <Table.Td ta="right" fw={strong ? 700 : undefined} style={{ whiteSpace: "nowrap" }} data-testid={testId}>
-        {formatCents(cents)}
+        {fmt.cents(cents)}
       </Table.Td>
     </Table.Tr>
   );
@@ -80,7 +81,7 @@ export function EstimateLines({ estimate }: { estimate: AssessmentJson }) {
                     {line.description || tr(OPERATION_LABELS[line.operation])}
                   </Text>
                   <Text size="xs" c="dimmed" style={{ overflowWrap: "anywhere" }}>
-                    {lineParts(tr, line, sheet.materialsRateCents)}
+                    {lineParts(tr, fmt, line, sheet.materialsRateCents)}
                   </Text>
                   {line.basis && line.basis.length > 0 ? (
                     // A native disclosure: it opens without JavaScript.
@@ -95,7 +96,7 @@ export function EstimateLines({ estimate }: { estimate: AssessmentJson }) {
                   ) : null}
                 </Table.Td>
                 <Table.Td ta="right" style={{ whiteSpace: "nowrap" }}>
-                  {formatCents(lineTotalCents(line, sheet.materialsRateCents))}
+                  {fmt.cents(lineTotalCents(line, sheet.materialsRateCents))}
                 </Table.Td>
               </Table.Tr>
             )),
@@ -112,7 +113,7 @@ export function EstimateLines({ estimate }: { estimate: AssessmentJson }) {
           <Table.Tr>
             <Table.Td fw={700}>{tr("Total")}</Table.Td>
             <Table.Td ta="right" fw={700} data-testid="estimate-total">
-              {estimate.estimatedCost === null ? tr("TBD") : formatCents(Math.round(estimate.estimatedCost * 100))}
+              {estimate.estimatedCost === null ? tr("TBD") : fmt.cents(Math.round(estimate.estimatedCost * 100))}
             </Table.Td>
           </Table.Tr>
           {t.deductibleCents !== null && row(tr("Deductible (customer pays)"), t.customerPaysCents)}

@@ -6,17 +6,17 @@ import { Stack } from "#mantine/components/Stack/Stack";
 import { Text } from "#mantine/components/Text/Text";
 import { ThemeIcon } from "#mantine/components/ThemeIcon/ThemeIcon";
 import type { PackageJson } from "~/services/packages.server";
-import { formatDate, formatWholeUsd } from "../crud/format";
 import { CheckIcon } from "../crud/icons";
 import { ItemActions } from "../crud/ItemActions";
 import { packageStyle } from "./package-style";
-import { useT } from "~/utils/i18n";
+import { useFormat, useT } from "~/utils/i18n";
 
 /** Features shown on a card; the rest are counted. */
 export const FEATURES_ON_CARD = 4;
 
 export function PackageCard({ pkg, editTo, deleteTo }: { pkg: PackageJson; editTo: string; deleteTo: string }) {
   const t = useT();
+  const fmt = useFormat();
   const { color, Icon, tier } = packageStyle(pkg.name);
   const more = pkg.features.length - FEATURES_ON_CARD;
   return (
@@ -39,7 +39,7 @@ export function PackageCard({ pkg, editTo, deleteTo }: { pkg: PackageJson; editT
       </Group>
 
       <Text fz={28} fw={700} c={color} mt="md" data-testid="package-price">
-        {formatWholeUsd(pkg.price)}
+        {fmt.wholeUsd(pkg.price)}
       </Text>
       {pkg.description && (
         <Text size="sm" c="dimmed" mt={4} style={{ overflowWrap: "anywhere" }}>
@@ -73,7 +73,7 @@ export function PackageCard({ pkg, editTo, deleteTo }: { pkg: PackageJson; editT
       {/* Cards in a row share a height (Card is a flex column): the footer sits at the bottom. */}
       <Group justify="space-between" mt="auto" pt="md" gap="xs">
         <Text size="xs" c="dimmed">
-          {t("Created")} {formatDate(pkg.createdAt)}
+          {t("Created")} {fmt.date(pkg.createdAt)}
         </Text>
         {pkg.owner && (
           <Badge variant="light" color="gray" size="sm">

@@ -57,6 +57,8 @@ a{color:#1d4ed8}
 .thread p{margin:.25rem 0}
 .said{white-space:pre-wrap;overflow-wrap:anywhere}
 .answer{border-left:3px solid #1d4ed8;padding-left:.75rem;margin:.5rem 0 0}
+header .logo{display:block;max-width:12rem;max-height:4rem;width:auto;height:auto;margin-bottom:.5rem}
+.terms{white-space:pre-line;font-size:.9rem;border:1px solid #e5e7eb;border-radius:.375rem;padding:.5rem .75rem;max-height:20rem;overflow-y:auto}
 footer{margin-top:2rem;border-top:1px solid #e5e7eb;padding-top:.5rem}
 `;
 
@@ -80,10 +82,12 @@ function Shell({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-function Dealer({ dealer }: { dealer: DealerCard | null }) {
+/** `logo`: the logo's address, when the dealer has one (the PDF's header prints it too). */
+function Dealer({ dealer, logo }: { dealer: DealerCard | null; logo?: string | null }) {
   if (!dealer) return null;
   return (
     <header>
+      {logo ? <img className="logo" src={logo} alt={`${dealer.name} logo`} data-testid="dealer-logo" /> : null}
       <strong data-testid="dealer-name">{dealer.name}</strong>
       <div className="dim">
         {[dealer.address, dealer.phone, dealer.email].filter(Boolean).join(" · ")}
@@ -175,13 +179,13 @@ export function PublicEstimateDocument({
   form: FormState;
   done: string | null;
 }) {
-  const { estimate, dealer, decision, customer } = page;
+  const { estimate, dealer, decision, customer, terms } = page;
   const errors = form.intent ? (form.errors ?? {}) : {};
   const values = form.values ?? {};
   const err = (intent: string, field: string) => (form.intent === intent ? errors[field] : undefined);
   return (
     <Shell title={`Estimate: ${estimate.title}`}>
-      <Dealer dealer={dealer} />
+      <Dealer dealer={dealer} logo={page.logo ? `${base}/logo` : null} />
       <p className="dim">{customer ? `For ${customer.firstName} ${customer.lastName}` : "Your estimate"}</p>
       <h1>{estimate.title}</h1>
       <p className="dim">
@@ -236,6 +240,15 @@ export function PublicEstimateDocument({
         </>
       ) : null}
 
+      {terms ? (
+        <section aria-labelledby="terms-title">
+          <h2 id="terms-title">Terms</h2>
+          <div className="terms" data-testid="public-terms" tabIndex={0}>
+            {terms}
+          </div>
+        </section>
+      ) : null}
+
       {decision ? null : (
         <>
           <h2>Approve</h2>
@@ -261,7 +274,7 @@ export function PublicEstimateDocument({
                 aria-describedby={err("approve", "termsAccepted") ? "termsAccepted-error" : undefined}
               />
               <span>
-                I accept this estimate and its terms (see the PDF), for a total of {formatDollars(estimate.estimatedCost)}, and I authorise{" "}
+                I accept this estimate{terms ? " and the terms above" : terms === null ? " and its terms (see the PDF)" : ""}, for a total of {formatDollars(estimate.estimatedCost)}, and I authorise{" "}
                 {dealer?.name ?? "the dealer"} to carry out the work.
               </span>
             </label>

@@ -135,10 +135,10 @@ export function PublicEstimateLines({
           {t.subletCents !== 0 && row("Sublet", t.subletCents)}
           {t.otherCents !== 0 && row("Flat amounts", t.otherCents)}
           {row("Subtotal", t.subtotalCents, "public-subtotal")}
+          {/* Each tax once, by what it is on, as the PDF prints them (no "Tax" sum repeating them). */}
           {t.taxCents.parts !== 0 && row(`Tax on parts (${sheet.taxRates.parts}%)`, t.taxCents.parts)}
           {t.taxCents.labour !== 0 && row(`Tax on labour (${sheet.taxRates.labour}%)`, t.taxCents.labour)}
           {t.taxCents.materials !== 0 && row(`Tax on paint materials (${sheet.taxRates.materials}%)`, t.taxCents.materials)}
-          {row("Tax", t.taxTotalCents, "public-tax")}
         </tbody>
         <tfoot>
           <tr>

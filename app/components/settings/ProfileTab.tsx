@@ -9,7 +9,7 @@ import { Stack } from "#mantine/components/Stack/Stack";
 import { Text } from "#mantine/components/Text/Text";
 import { Title } from "#mantine/components/Title/Title";
 import type { SerializeFrom } from "@remix-run/node";
-import { Form, useActionData } from "@remix-run/react";
+import { Form, Link, useActionData } from "@remix-run/react";
 import { useEffect } from "react";
 import { ValidatedForm } from "remix-validated-form";
 import type { profileTab } from "~/screens/settings-profile.server";
@@ -114,6 +114,20 @@ export function ProfileTab({ data }: { data: SerializeFrom<typeof profileTab> })
           </Group>
         </Form>
       </Card>
+      {role === "vendor" ? (
+        // A vendor's own pricing lives in Vendor AI Training, which the spec's sidebar shows only to admins.
+        <Card withBorder data-testid="own-pricing">
+          <Title order={2} size="h4">
+            {t("Your pricing")}
+          </Title>
+          <Text size="sm" c="dimmed" mb="sm">
+            {t("Your pricing rules, packages and learning data, from which dealers' estimates are priced.")}
+          </Text>
+          <Button component={Link} to="/vendor-ai-training" variant="light">
+            {t("Open your pricing")}
+          </Button>
+        </Card>
+      ) : null}
       <EstimateSettingsCard settings={data.estimateSettings} />
     </Stack>
   );

@@ -5,15 +5,15 @@ import { Image } from "#mantine/components/Image/Image";
 import { Stack } from "#mantine/components/Stack/Stack";
 import { Text } from "#mantine/components/Text/Text";
 import type { TrainingItemJson } from "~/services/training.server";
-import { formatUsd } from "../crud/format";
 import { MapPinIcon } from "../crud/icons";
 import { ItemActions } from "../crud/ItemActions";
 import { ItemPostButton } from "../crud/PostButtons";
 import { humanize, SEVERITY_COLOR } from "./labels";
-import { useT } from "~/utils/i18n";
+import { useFormat, useT } from "~/utils/i18n";
 
 export function TrainingCard({ item, editTo, deleteTo }: { item: TrainingItemJson; editTo: string; deleteTo: string }) {
   const t = useT();
+  const fmt = useFormat();
   const title = `${humanize(item.damageType)} (${item.severity})`;
   const vehicle = [item.vehicleYear, item.vehicleMake, item.vehicleModel].filter(Boolean).join(" ");
   return (
@@ -36,7 +36,7 @@ export function TrainingCard({ item, editTo, deleteTo }: { item: TrainingItemJso
       </Text>
       <Stack gap={2} mt="xs">
         <Text fw={700} data-testid="training-cost">
-          {formatUsd(item.estimatedCost)}
+          {fmt.usd(item.estimatedCost)}
         </Text>
         {item.location && (
           <Group gap={4}>

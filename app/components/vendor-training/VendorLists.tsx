@@ -5,11 +5,10 @@ import { SimpleGrid } from "#mantine/components/SimpleGrid/SimpleGrid";
 import { Stack } from "#mantine/components/Stack/Stack";
 import { Text } from "#mantine/components/Text/Text";
 import type { LearningRecordJson, PricingRuleJson, VendorPackageJson } from "~/services/vendors.server";
-import { formatUsd } from "../crud/format";
 import { ItemActions } from "../crud/ItemActions";
 import { ItemPostButton } from "../crud/PostButtons";
 import { humanize, SEVERITY_COLOR } from "../training/labels";
-import { useT } from "~/utils/i18n";
+import { useFormat, useT } from "~/utils/i18n";
 
 const modifierText = (map: Record<string, number>) =>
   Object.entries(map)
@@ -32,6 +31,7 @@ function Figure({ label, value }: { label: string; value: string }) {
 /** A rule's card; edit and delete only for those who may change the vendor's pricing. */
 export function RuleCard({ rule, editTo, deleteTo }: { rule: PricingRuleJson; editTo?: string; deleteTo?: string }) {
   const t = useT();
+  const fmt = useFormat();
   const title = `${humanize(rule.damageType)} (${rule.severity})`;
   const modifiers = [
     ["Make", modifierText(rule.vehicleMakeModifier)],
@@ -39,10 +39,10 @@ export function RuleCard({ rule, editTo, deleteTo }: { rule: PricingRuleJson; ed
     ["Month", modifierText(rule.seasonalModifier)],
   ].filter(([, text]) => text);
   const lineDefaults = [
-    rule.partPrice != null && `Part ${formatUsd(rule.partPrice)}`,
-    rule.refinishHours != null && `Refinish ${rule.refinishHours} h${rule.refinishRate != null ? ` at ${formatUsd(rule.refinishRate)}/h` : ""}`,
-    rule.refinishHours == null && rule.refinishRate != null && `Refinish rate ${formatUsd(rule.refinishRate)}/h`,
-    rule.materialsRate != null && `Paint materials ${formatUsd(rule.materialsRate)}/refinish h`,
+    rule.partPrice != null && `Part ${fmt.usd(rule.partPrice)}`,
+    rule.refinishHours != null && `Refinish ${rule.refinishHours} h${rule.refinishRate != null ? ` at ${fmt.usd(rule.refinishRate)}/h` : ""}`,
+    rule.refinishHours == null && rule.refinishRate != null && `Refinish rate ${fmt.usd(rule.refinishRate)}/h`,
+    rule.materialsRate != null && `Paint materials ${fmt.usd(rule.materialsRate)}/refinish h`,
   ].filter((text): text is string => typeof text === "string");
   return (
     <Card withBorder padding="md" role="listitem" aria-label={title} data-testid="pricing-rule">
@@ -57,10 +57,10 @@ export function RuleCard({ rule, editTo, deleteTo }: { rule: PricingRuleJson; ed
         {editTo && deleteTo && <ItemActions name={title} editTo={editTo} deleteTo={deleteTo} />}
       </Group>
       <SimpleGrid cols={{ base: 2, xs: 4 }} mt="sm">
-        <Figure label={t("Base price")} value={formatUsd(rule.basePrice)} />
-        <Figure label={t("Labor rate")} value={`${formatUsd(rule.laborRate)}/h`} />
+        <Figure label={t("Base price")} value={fmt.usd(rule.basePrice)} />
+        <Figure label={t("Labor rate")} value={`${fmt.usd(rule.laborRate)}/h`} />
         <Figure label={t("Markup")} value={`${rule.markupPercentage}%`} />
-        <Figure label={t("Minimum")} value={formatUsd(rule.minimumCharge)} />
+        <Figure label={t("Minimum")} value={fmt.usd(rule.minimumCharge)} />
       </SimpleGrid>
       {lineDefaults.length > 0 && (
         <Text size="xs" c="dimmed" mt={4} data-testid="rule-line-defaults">
@@ -83,6 +83,7 @@ export function RuleCard({ rule, editTo, deleteTo }: { rule: PricingRuleJson; ed
 
 export function VendorPackageCard({ pkg, editTo, deleteTo }: { pkg: VendorPackageJson; editTo: string; deleteTo: string }) {
   const t = useT();
+  const fmt = useFormat();
   return (
     <Card withBorder padding="md" role="listitem" aria-label={pkg.packageName} data-testid="vendor-package">
       <Group justify="space-between" wrap="nowrap" align="flex-start">
@@ -108,8 +109,8 @@ export function VendorPackageCard({ pkg, editTo, deleteTo }: { pkg: VendorPackag
         {t("Services:")} {pkg.serviceTypes.join(", ")}
       </Text>
       <SimpleGrid cols={{ base: 2, xs: 4 }} mt="sm">
-        {pkg.basePrice !== undefined && <Figure label={t("Base price")} value={formatUsd(pkg.basePrice)} />}
-        {pkg.hourlyRate !== undefined && <Figure label={t("Hourly rate")} value={`${formatUsd(pkg.hourlyRate)}/h`} />}
+        {pkg.basePrice !== undefined && <Figure label={t("Base price")} value={fmt.usd(pkg.basePrice)} />}
+        {pkg.hourlyRate !== undefined && <Figure label={t("Hourly rate")} value={`${fmt.usd(pkg.hourlyRate)}/h`} />}
         <Figure label={t("Warranty")} value={`${pkg.warrantyMonths} months`} />
         <Figure label={t("Turnaround")} value={`${pkg.turnaroundDays} days`} />
         <Figure label={t("AI weight")} value={pkg.aiWeighting.toFixed(2)} />
@@ -121,9 +122,10 @@ export function VendorPackageCard({ pkg, editTo, deleteTo }: { pkg: VendorPackag
 
 export function LearningRecordCard({ record, canValidate }: { record: LearningRecordJson; canValidate: boolean }) {
   const t = useT();
+  const fmt = useFormat();
   const title = `${humanize(record.damageType)} (${record.severity})`;
   return (
-    <Card withBorder padding="md" role="listitem" aria-label={`${title}: ${formatUsd(record.originalEstimate)} → ${formatUsd(record.finalCost)}`} data-testid="learning-record">
+    <Card withBorder padding="md" role="listitem" aria-label={`${title}: ${fmt.usd(record.originalEstimate)} → ${fmt.usd(record.finalCost)}`} data-testid="learning-record">
       <Group justify="space-between" wrap="nowrap" align="flex-start">
         <Group gap={6}>
           <Text fw={600}>{t(humanize(record.damageType))}</Text>
@@ -135,9 +137,9 @@ export function LearningRecordCard({ record, canValidate }: { record: LearningRe
         {canValidate && !record.isValidated && <ItemPostButton intent="validate" id={record.id} label={t("Validate")} />}
       </Group>
       <SimpleGrid cols={{ base: 2, xs: 4 }} mt="sm">
-        <Figure label={t("Original estimate")} value={formatUsd(record.originalEstimate)} />
-        <Figure label={t("Final cost")} value={formatUsd(record.finalCost)} />
-        <Figure label={t("Adjustment")} value={formatUsd(record.adminAdjustment)} />
+        <Figure label={t("Original estimate")} value={fmt.usd(record.originalEstimate)} />
+        <Figure label={t("Final cost")} value={fmt.usd(record.finalCost)} />
+        <Figure label={t("Adjustment")} value={fmt.usd(record.adminAdjustment)} />
         <Figure label={t("Weight")} value={record.learningWeight.toFixed(2)} />
       </SimpleGrid>
       {(record.adjustmentReason || record.vehicleMake) && (

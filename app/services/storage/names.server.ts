@@ -90,8 +90,9 @@ function thisMachine() {
  * app's port or a standard one), else http://localhost:PORT. The Host (or X-Forwarded-Host) header
  * is the client's to write: it must not decide where another request sends an upload.
  */
-export function publicOrigin(request: Request) {
+export function publicOrigin(request?: Request) {
   if (env.PUBLIC_URL) return new URL(env.PUBLIC_URL).origin;
+  if (!request) return `http://localhost:${env.PORT}`;
   const url = new URL(request.url);
   const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
   const port = url.port || (url.protocol === "https:" ? "443" : "80");
