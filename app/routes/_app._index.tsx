@@ -1,4 +1,4 @@
-import { Grid } from "#mantine/components/Grid/Grid";
+import { SimpleGrid } from "#mantine/components/SimpleGrid/SimpleGrid";
 import { Stack } from "#mantine/components/Stack/Stack";
 import { Text } from "#mantine/components/Text/Text";
 import { Title } from "#mantine/components/Title/Title";
@@ -7,6 +7,7 @@ import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { DashboardStatCards, RecentAssessments, WorkflowBoard } from "~/components/dashboard/AssessmentPanels";
 import { CustomerDecisions } from "~/components/dashboard/CustomerDecisions";
 import { lazyComponent } from "~/components/lazy-component";
+import layout from "~/components/dashboard/DashboardLayout.module.css";
 import { ActivePackages, AiInsights, QuickActions, VendorPricing } from "~/components/dashboard/InfoPanels";
 import { RolePreviewCard } from "~/components/RolePreview";
 import { DraftNotice } from "~/components/upload/DraftNotice";
@@ -47,31 +48,23 @@ export default function Dashboard() {
       {user?.realRole === "admin" && <RolePreviewCard role={user.role} />}
       {draftFiles > 0 && <DraftNotice count={draftFiles} />}
       <DashboardStatCards stats={stats} />
-      <Grid>
-        <Grid.Col span={{ base: 12, md: 8 }}>
-          <Stack>
-            {unknownEmails.count > 0 && <UnknownEmails count={unknownEmails.count} logs={unknownEmails.logs} />}
-            {questions.count > 0 && <UnansweredQuestionsCard questions={questions} />}
-            {decisions.length > 0 && <CustomerDecisions decisions={decisions} />}
-            <RecentAssessments assessments={stats.recentAssessments} />
-          </Stack>
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 4 }}>
-          <Stack>
-            <QuickActions recent={stats.recentAssessments} />
-            <AiInsights />
-          </Stack>
-        </Grid.Col>
-      </Grid>
+      <div className={layout.columns}>
+        <Stack>
+          {unknownEmails.count > 0 && <UnknownEmails count={unknownEmails.count} logs={unknownEmails.logs} />}
+          {questions.count > 0 && <UnansweredQuestionsCard questions={questions} />}
+          {decisions.length > 0 && <CustomerDecisions decisions={decisions} />}
+          <RecentAssessments assessments={stats.recentAssessments} />
+        </Stack>
+        <Stack>
+          <QuickActions recent={stats.recentAssessments} />
+          <AiInsights />
+        </Stack>
+      </div>
       <WorkflowBoard stats={stats} items={board} />
-      <Grid>
-        <Grid.Col span={{ base: 12, sm: 6 }}>
-          <ActivePackages packages={packages} />
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, sm: 6 }}>
-          <VendorPricing rates={rates} />
-        </Grid.Col>
-      </Grid>
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <ActivePackages packages={packages} />
+        <VendorPricing rates={rates} />
+      </SimpleGrid>
     </Stack>
   );
 }

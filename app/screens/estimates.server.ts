@@ -1,7 +1,6 @@
 import { assessmentListQuerySchema } from "~/schemas/assessment";
 import { answerSchema } from "~/schemas/customer-approval";
 import { json } from "@remix-run/node";
-import { formatDateTime } from "~/components/crud/format";
 import { estimateFormValidator, type EstimateConflict } from "~/schemas/estimate";
 import { requestAnalysis } from "~/services/assessment-analysis.server";
 import { approveAssessment, deleteAssessment, rejectAssessment } from "~/services/assessments.server";
@@ -202,4 +201,16 @@ export async function estimatesAction(actor: Actor, request: Request) {
     default:
       throw jsonError(400, "Unknown action");
   }
+}
+
+const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** Date and time in `timeZone` (the server's, sent by the loader, so server and browser agree); formats made once per zone. */
+function formatDateTime(iso: string, timeZone: string) {
+  let format = dateTimeFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone });
+    dateTimeFormats.set(timeZone, format);
+  }
+  return format.format(new Date(iso));
 }

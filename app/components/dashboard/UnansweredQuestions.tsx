@@ -6,12 +6,12 @@ import { Text } from "#mantine/components/Text/Text";
 import { Title } from "#mantine/components/Title/Title";
 import { Link } from "@remix-run/react";
 import type { UnansweredQuestions } from "~/services/estimate-questions.server";
-import { formatDate } from "../crud/format";
-import { useT } from "~/utils/i18n";
+import { useFormat, useT } from "~/utils/i18n";
 
 /** The customers' questions waiting for an answer: how many, and the newest few (each opens its estimate, where it is answered). */
 export function UnansweredQuestionsCard({ questions }: { questions: UnansweredQuestions }) {
   const t = useT();
+  const fmt = useFormat();
   return (
     <Card withBorder padding="lg" data-testid="unanswered-questions">
       <Group justify="space-between" mb="sm" wrap="nowrap">
@@ -29,7 +29,7 @@ export function UnansweredQuestionsCard({ questions }: { questions: UnansweredQu
               {q.title}
             </Anchor>
             <Text size="sm" c="dimmed" style={{ overflowWrap: "anywhere" }}>
-              {q.versionLabel} · {formatDate(q.askedAt)} · {q.message}
+              {q.versionLabel} · {fmt.date(q.askedAt)} · {q.message}
             </Text>
           </div>
         ))}
