@@ -52,50 +52,56 @@ async function seeded(size) {
   const started = performance.now();
   const engine = await openEngine({ dir: path.join(cache, "db"), port, heapMb: SEED_HEAP_MB, jar: JAR, limitMs: 600_000 });
   if (!engine.proc) throw new Error(`the engine did not start for seeding: ${engine.exit}`);
-  const mongoUri = `mongodb://127.0.0.1:${port}/${DB}`;
-  // The app builds every model's indexes at start; the dealers are made over its API.
-  const appPort = await freePort();
-  const appDir = mkdtempSync(path.join(os.tmpdir(), "bench-eds-app-"));
-  const { app } = await startApp({ port: appPort, dataDir: appDir, mongoUri });
-  const { dealers } = await benchDealers(`http://127.0.0.1:${appPort}`, ACCOUNTS);
-  await stopProcess(app);
-  rmSync(appDir, { recursive: true, force: true });
+  // A failed seed (its upgrade stopped) must not leave its engine running with the directory open.
+  try {
+    const mongoUri = `mongodb://127.0.0.1:${port}/${DB}`;
+    // The app builds every model's indexes at start; the dealers are made over its API.
+    const appPort = await freePort();
+    const appDir = mkdtempSync(path.join(os.tmpdir(), "bench-eds-app-"));
+    const { app } = await startApp({ port: appPort, dataDir: appDir, mongoUri });
+    const { dealers } = await benchDealers(`http://127.0.0.1:${appPort}`, ACCOUNTS);
+    await stopProcess(app);
+    rmSync(appDir, { recursive: true, force: true });
 
-  const client = await connect(port);
-  const db = client.db(DB);
-  const big = Math.round(size * 0.4);
-  const perOther = Math.floor((size - big) / (ACCOUNTS - 1));
-  const counts = dealers.map((_, d) => (d === 0 ? big : d === ACCOUNTS - 1 ? size - big - perOther * (ACCOUNTS - 2) : perOther));
-  const now = new Date();
-  let dataBytes = 0;
-  const insert = async (collection, docs) => {
-    for (const doc of docs) dataBytes += BSON.calculateObjectSize(doc);
-    await db.collection(collection).insertMany(docs, { ordered: false });
-  };
-  for (const [d, ownerId] of dealers.entries()) {
-    const contactIds = Array.from({ length: Math.max(1, Math.round(counts[d] / 4)) }, () => new ObjectId());
-    for (let from = 0; from < contactIds.length; from += 1000) {
-      await insert("contacts", contactIds.slice(from, from + 1000).map((_id, k) => benchContact(ownerId, from + k, _id)));
+    const client = await connect(port);
+    const db = client.db(DB);
+    const big = Math.round(size * 0.4);
+    const perOther = Math.floor((size - big) / (ACCOUNTS - 1));
+    const counts = dealers.map((_, d) => (d === 0 ? big : d === ACCOUNTS - 1 ? size - big - perOther * (ACCOUNTS - 2) : perOther));
+    const now = new Date();
+    let dataBytes = 0;
+    const insert = async (collection, docs) => {
+      for (const doc of docs) dataBytes += BSON.calculateObjectSize(doc);
+      await db.collection(collection).insertMany(docs, { ordered: false });
+    };
+    for (const [d, ownerId] of dealers.entries()) {
+      const contactIds = Array.from({ length: Math.max(1, Math.round(counts[d] / 4)) }, () => new ObjectId());
+      for (let from = 0; from < contactIds.length; from += 1000) {
+        await insert("contacts", contactIds.slice(from, from + 1000).map((_id, k) => benchContact(ownerId, from + k, _id)));
+      }
+      for (let from = 0; from < counts[d]; from += 1000) {
+        await insert("assessments", Array.from({ length: Math.min(1000, counts[d] - from) }, (_, k) => benchAssessment(ownerId, from + k, { contactIds, now })));
+      }
+      if (d === 0) log(`seeding ${size}: the big dealer's ${big} in ${secs(performance.now() - started)}`);
     }
-    for (let from = 0; from < counts[d]; from += 1000) {
-      await insert("assessments", Array.from({ length: Math.min(1000, counts[d] - from) }, (_, k) => benchAssessment(ownerId, from + k, { contactIds, now })));
-    }
-    if (d === 0) log(`seeding ${size}: the big dealer's ${big} in ${secs(performance.now() - started)}`);
+    const contacts = await db.collection("contacts").countDocuments({});
+    await client.close();
+    // What the app keeps as it writes (search index, dashboard counters), made once: the figures are a
+    // dealership's steady state, not a first use of data from an older release.
+    const upgraded = await upgradeData({ mongoUri });
+    log(`seeding ${size}: upgrade-data in ${secs(upgraded.ms)}: ${upgraded.output.split("\n").slice(-3).join("; ")}`);
+    const stopMs = await stopEngineCleanly(engine.proc);
+    const meta = {
+      size, contacts, big, accounts: ACCOUNTS, jar: JAR, seedMs: performance.now() - started, stopMs, upgradeMs: upgraded.ms,
+      dataBytes, fileBytes: dirBytes(path.join(cache, "db")), dealer: dealers[0].toHexString(),
+    };
+    writeFileSync(path.join(cache, "meta.json"), JSON.stringify(meta, null, 2));
+    log(`seeded ${size} assessments + ${contacts} contacts in ${secs(meta.seedMs)} (clean stop ${secs(stopMs)}): ${mib(meta.fileBytes)} on disk for ${mib(dataBytes)} of BSON → ${cache}`);
+    return { cache, meta };
+  } catch (error) {
+    engine.proc.kill("SIGKILL");
+    throw error;
   }
-  const contacts = await db.collection("contacts").countDocuments({});
-  await client.close();
-  // What the app keeps as it writes (search index, dashboard counters), made once: the figures are a
-  // dealership's steady state, not a first use of data from an older release.
-  const upgraded = await upgradeData({ mongoUri });
-  log(`seeding ${size}: upgrade-data in ${secs(upgraded.ms)}: ${upgraded.output.split("\n").slice(-3).join("; ")}`);
-  const stopMs = await stopEngineCleanly(engine.proc);
-  const meta = {
-    size, contacts, big, accounts: ACCOUNTS, jar: JAR, seedMs: performance.now() - started, stopMs, upgradeMs: upgraded.ms,
-    dataBytes, fileBytes: dirBytes(path.join(cache, "db")), dealer: dealers[0].toHexString(),
-  };
-  writeFileSync(path.join(cache, "meta.json"), JSON.stringify(meta, null, 2));
-  log(`seeded ${size} assessments + ${contacts} contacts in ${secs(meta.seedMs)} (clean stop ${secs(stopMs)}): ${mib(meta.fileBytes)} on disk for ${mib(dataBytes)} of BSON → ${cache}`);
-  return { cache, meta };
 }
 
 /** A copy of a seeded directory to measure on (the soak and the kill change it). */

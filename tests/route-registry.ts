@@ -178,6 +178,7 @@ export const routes: readonly RouteEntry[] = [
   { file: "healthz.ts", kind: "other", path: "/healthz", methods: { GET: ANYONE } },
   // The customer's estimate page: no account, the token is the key (an unknown one is 404, a dead one 410).
   { file: "e.$token.tsx", kind: "other", path: "/e/:token", methods: { GET: ANYONE, POST: ANYONE } },
+  { file: "e.$token.logo.ts", kind: "other", path: "/e/:token/logo", methods: { GET: ANYONE } },
   { file: "e.$token.pdf.ts", kind: "other", path: "/e/:token/pdf", methods: { GET: ANYONE } },
   { file: "e.$token.photos.$n.ts", kind: "other", path: "/e/:token/photos/:n", methods: { GET: ANYONE } },
   { file: "login.tsx", kind: "screen", path: "/login", methods: { GET: ANYONE, POST: ANYONE } },

@@ -358,9 +358,10 @@ export function describeAssessments(registry: OpenAPIRegistry, email: EmailSchem
     summary: "Answer a customer's question",
     description:
       "Stores the answer on the question (it counts as answered from now on) and emails it to the customer — the address they gave, else the link's recipient — with the link to their estimate page, through the outbox (the email log shows it). 404 for a question that is not one of this estimate's.",
-    body: answerSchema, example: { message: "Yes: paint and clear coat are included." },
+    headers: idempotencyHeader, body: answerSchema, example: { message: "Yes: paint and clear coat are included." },
     responses: {
       201: json("The question with its answers, and the email log entry of this answer (null when no address was known)", EstimateQuestion.extend({ emailLogId: objectIdText.nullable() })),
+      409: { ...errors[409], description: "The Idempotency-Key was used with another body" },
     },
   });
   area.describe({

@@ -648,7 +648,8 @@ describe("the page shows what the customer signs for (issue 40 item 8)", () => {
       },
       { timeout: 15_000 },
     );
-    for (const notice of notices) expect(notice.text).toContain(`Answer it in Estimates: ${origin}/estimates?view=${id}`);
+    // The approval's notice says "Open it in Estimates", the question's "Answer it in Estimates": both link to the customer's origin.
+    for (const notice of notices) expect(notice.text).toContain(`it in Estimates: ${origin}/estimates?view=${id}`);
   }, 60_000);
 
   it("shows the dealer's logo (the PDF's), served by the link in the owner's scope; none without one", async () => {

@@ -250,6 +250,23 @@ describe("the dealer answers", () => {
     expect(JSON.stringify(logs.json)).toContain(answered.json.emailLogId);
   });
 
+  it("an answer retried with its Idempotency-Key is answered once: one answer, one email; another body with that key is 409", async () => {
+    const { id, token } = await linkedEstimate("Retried Answer Golf");
+    await ask(token, { message: "Is it covered?", replyEmail: "retry.customer@example.com" });
+    const [question] = (await dealerA.get(`/api/assessments/${id}/questions`)).json.questions as { id: string }[];
+    const path = `/api/assessments/${id}/questions/${question.id}/answer`;
+    const key = { "Idempotency-Key": `answer-${question.id}` };
+    const first = await dealerA.post(path, { message: "Yes, fully." }, key);
+    expect(first.status, first.text).toBe(201);
+    const again = await dealerA.post(path, { message: "Yes, fully." }, key);
+    expect(again.status).toBe(201);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.json.emailLogId).toBe(first.json.emailLogId);
+    expect((await dealerA.post(path, { message: "Something else." }, key)).status).toBe(409);
+    expect(((await EstimateQuestion.findById(question.id).lean())?.answers ?? []).length).toBe(1);
+    expect(await EmailLog.countDocuments({ ownerId: aId, subject: "Answer to your question: Retried Answer Golf" })).toBe(1);
+  });
+
   it("another account gets 404 for the list and the answer; a question of another estimate is 404 too", async () => {
     const { id, token } = await linkedEstimate("Tenancy Jetta");
     await ask(token, { message: "Private question" });

@@ -1,4 +1,6 @@
 import { checkDashboardFigures } from "~/models/dashboard-figures-check.server";
+import { isDbUnavailableError } from "~/utils/db-errors.server";
+import { DatabaseUnavailable } from "~/utils/domain-errors";
 import { runDataMigrations } from "./data-migrations.server";
 
 /**
@@ -12,7 +14,7 @@ export async function upgradeData({ log = console.log }: { log?: (line: string) 
   const started = Date.now();
   // A step cut by the database going away for a moment (every step is idempotent) is run again.
   for (let attempt = 1; ; attempt++) {
-    const { postponed } = await runDataMigrations({ rerun: true });
+    const { postponed } = await whenAvailable(() => runDataMigrations({ rerun: true }), log);
     if (postponed.length === 0) break;
     if (attempt === 5) throw new Error(`the database was unavailable for: ${postponed.join(", ")}`);
     log(`data migrations: the database was unavailable for ${postponed.join(", ")}; again in 5 s`);
@@ -20,7 +22,24 @@ export async function upgradeData({ log = console.log }: { log?: (line: string) 
   }
   log(`data migrations: done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   const counted = Date.now();
-  const differences = await checkDashboardFigures({ rebuild: true, log });
+  const differences = await whenAvailable(() => checkDashboardFigures({ rebuild: true, log }), log);
   log(`dashboard counters: built in ${((Date.now() - counted) / 1000).toFixed(1)} s`);
   return differences;
+}
+
+/**
+ * `run` again, 5 s later, when the database went away under it (a busy engine missing the driver's
+ * check clears the pool; at 1,000,000 documents that cut the upgrade outside its steps): every phase
+ * here is idempotent. Five tries.
+ */
+async function whenAvailable<T>(run: () => Promise<T>, log: (line: string) => void): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      if (!(error instanceof DatabaseUnavailable || isDbUnavailableError(error)) || attempt === 5) throw error;
+      log(`the database was unavailable (${error instanceof Error ? error.name : "error"}); again in 5 s`);
+      await new Promise((resolve) => setTimeout(resolve, 5000));
+    }
+  }
 }
