@@ -153,6 +153,7 @@ const ADMITTED: Record<string, number> = {
   // The customer's page: the path's ":token" is no token of ours (404); a JSON body is not its form (415).
   "GET /e/:token": 404,
   "GET /e/:token/pdf": 404,
+  "GET /e/:token/logo": 404,
   "GET /e/:token/photos/:n": 404,
   "POST /e/:token": 415,
   "POST /login": 422,
