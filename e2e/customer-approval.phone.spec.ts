@@ -66,7 +66,7 @@ test("the customer approves an estimate on a phone: the server's messages, then 
   await expect(page.getByText("Please tick the box to accept the terms")).toBeVisible();
   // What was typed is still there.
   await expect(page.getByLabel("Your full name (your signature)")).toHaveValue("Jane Doe");
-  await page.getByLabel(/I accept this estimate and the terms above/).check();
+  await page.getByLabel(/I accept this estimate/).check();
   await page.getByRole("button", { name: "Approve estimate" }).click();
 
   await expect(page.getByTestId("decision-banner")).toContainText("signed as Jane Doe");

@@ -17,7 +17,7 @@ async function expectPhoneLayout(page: Page) {
 
 async function approve(page: Page) {
   await page.getByLabel("Your full name (your signature)").fill("Jane Doe");
-  await page.getByLabel(/I accept this estimate and the terms above/).check();
+  await page.getByLabel(/I accept this estimate/).check();
   await page.getByRole("button", { name: "Approve estimate" }).click();
   await expect(page.getByTestId("decision-banner")).toContainText("signed as Jane Doe");
 }
