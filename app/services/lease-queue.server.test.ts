@@ -124,7 +124,7 @@ describe("lease queue", () => {
     const outcomes: string[] = [];
     let refused = 0;
     let refusedWhenAborted = 0;
-    worker(
+    const first = worker(
       async (item, { signal, lost }) => {
         await Promise.race([aborted(signal), sleep(3_000)]);
         refusedWhenAborted = refused;
@@ -139,6 +139,8 @@ describe("lease queue", () => {
     expect((await Item.findById(taken._id).lean())?.workerId).toBe("another");
     // The first refused renewal aborts it, not the lease's end some heartbeats later.
     expect(refusedWhenAborted).toBe(1);
+    // Idle, the first worker would claim the next item as soon as the second one (and renew it fine).
+    await first.queue.stop({ graceMs: 0 });
 
     // A database that never answers the renewal: the lease's end on the database clock decides.
     const stuck = await Item.create({ state: "queued" });
