@@ -5,7 +5,11 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, signIn } from "../../tests/accounts";
 import { startApp, type RunningApp } from "../../tests/app-server";
-import { FIXTURE_ROOT, PEOPLE, figuresOf, signInWithCode, type Cookies, type Expected } from "../../tests/data-dir-fixture";
+import { generate } from "otplib";
+import { FIXTURE_ROOT, MAIL_LOGIN, PEOPLE, expectSealedSecretsOpen, figuresOf, signInWithCode, type Cookies, type Expected } from "../../tests/data-dir-fixture";
+import { startOpenAiTestServer } from "../../tests/openai-server";
+import { startSmtpServer } from "../../tests/smtp-server";
+import { startReceiver } from "../../tests/webhook-receiver";
 
 // Backups built in (issue 41 item 1, docs/decisions/0066): a kept installation (tests/fixtures/data-dir)
 // is backed up by `npm run backup` while it serves and takes writes, restored by `npm run restore` into
@@ -128,5 +132,33 @@ describe("backup and restore of a whole installation", () => {
     expect(figures.totals.contacts).toBeGreaterThanOrEqual(contactsBefore);
     expect(figures.totals.contacts).toBeLessThanOrEqual(contactsBefore + contactsAcknowledged);
     expect({ ...figures, totals: { ...figures.totals, contacts: 0 } }).toEqual({ ...expected.figures, totals: { ...expected.figures.totals, contacts: 0 } });
+
+    // Two-factor still works (the next step's code: the one used before the backup is spent), and
+    // every other sealed secret opens: the API token, the webhook's signing secret, the mail password, the AI key.
+    const totp = await generate({ secret: expected.totpSecret, epoch: Math.floor(Date.now() / 1000) + 30 });
+    expect((await client(app).post("/api/admin/login", { username: PEOPLE.dealer.username, password: PEOPLE.dealer.password, totp })).status).toBe(200);
+    const [ai, smtp, receiver] = await Promise.all([startOpenAiTestServer(), startSmtpServer({ auth: MAIL_LOGIN }), startReceiver()]);
+    try {
+      await expectSealedSecretsOpen(app, cookies, expected, { ai, smtp, receiver });
+    } finally {
+      await Promise.all([ai.close(), smtp.close(), receiver.close()]);
+    }
   }, 240_000);
+
+  it("refuses to run with MONGODB_URI, naming MongoDB's tools", async () => {
+    const res = await run("backup.mjs", [], { DATA_DIR: source, MONGODB_URI: "mongodb://db.example:27017/damage_assess" });
+    expect(res.code).toBe(2);
+    expect(res.output).toContain("mongodump");
+  });
+
+  it("with --force, replaces a DATA_DIR that holds something and keeps the old one beside it", async () => {
+    const occupied = path.join(work, "occupied");
+    mkdirSync(occupied);
+    writeFileSync(path.join(occupied, "keep-me"), "mine");
+    const res = await run("restore.mjs", [archive, "--force"], { DATA_DIR: occupied });
+    expect(res.code).toBe(0);
+    expect(existsSync(path.join(occupied, "db", "damageiq.mv.db"))).toBe(true);
+    const aside = readdirSync(work).find((d) => d.startsWith("occupied.replaced-"))!;
+    expect(readFileSync(path.join(work, aside, "keep-me"), "utf8")).toBe("mine");
+  }, 120_000);
 });
