@@ -2,7 +2,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } fr
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { client, signIn } from "./accounts";
+import { signIn } from "./accounts";
 import { startApp, type RunningApp } from "./app-server";
 import { FIXTURE_ROOT, MAIL_LOGIN, PEOPLE, expectSealedSecretsOpen, figuresOf, signInWithCode, type Cookies, type Expected } from "./data-dir-fixture";
 import { startOpenAiTestServer, type OpenAiTestServer } from "./openai-server";
