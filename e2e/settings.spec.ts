@@ -183,6 +183,16 @@ test("at 1366 px each status badge shows its whole word, not an ellipsis", async
   expect(cut).toEqual([]);
 });
 
+test("the admin sees the installation's backups in Settings → System, on a phone too (decision 0066)", async ({ page, loginAs }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  await loginAs("admin");
+  await page.goto("/settings?tab=system");
+  const row = page.getByTestId("status-list").getByRole("row").filter({ hasText: "Backups" });
+  // The suite's app keeps its data in a MongoDB-speaking server (MONGODB_URI): the row says how that is backed up.
+  await expect(row).toContainText("back it up with MongoDB's tools and the objects with S3 versioning");
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+});
+
 test("an interrupted import shows in Settings → System, and Resume finishes it (decision 0059)", async ({ page, createUser }) => {
   const a = await createUser("dealer");
   await signInPage(page, a.username, a.password);

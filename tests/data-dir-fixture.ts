@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { Webhook } from "standardwebhooks";
 import { expect } from "vitest";
 import { generate } from "otplib";
 import { client, signIn } from "./accounts";
@@ -195,4 +196,41 @@ export async function figuresOf(app: RunningApp, cookies: Cookies) {
       deletions: await total(dealer, "/api/deletions?updatedSince=2000-01-01T00:00:00.000Z"),
     },
   };
+}
+
+/**
+ * Every secret sealed with the installation's session secret opens: the API token, the webhook's
+ * signing secret (a delivery signed with it), the mail server's password (a connection test) and the
+ * AI provider's key (an analysis sent with it).
+ */
+export async function expectSealedSecretsOpen(
+  app: RunningApp,
+  cookies: Cookies,
+  expected: Expected,
+  { ai, smtp, receiver }: { ai: OpenAiTestServer; smtp: TestSmtpServer; receiver: TestReceiver },
+) {
+  const byToken = await client(app, { token: expected.apiToken }).get("/api/auth/user");
+  expect(byToken.status).toBe(200);
+  expect(byToken.json.username).toBe(PEOPLE.dealer.username);
+
+  const dealer = client(app, { cookie: cookies.dealer });
+  // The servers moved (new ports); the stored secrets stay: a blank password keeps the sealed one.
+  expect((await dealer.put(`/api/webhooks/${expected.webhook.id}`, { url: receiver.url("/kept") })).status).toBe(200);
+  expect((await dealer.put("/api/email/settings", { host: smtp.host, port: smtp.port, user: MAIL_LOGIN.user, from: "service@fixture.example" }, { Origin: app.url })).status).toBe(200);
+  expect((await dealer.get("/api/email/test")).json).toEqual({ connected: true, via: "account" });
+  const admin = client(app, { cookie: cookies.admin });
+  expect((await admin.put("/api/admin/ai-provider", { baseURL: ai.baseURL, model: "vision-fixture" })).status).toBe(200);
+
+  const waiting = expected.figures.estimates.find((e) => e.estimatedCost === null)!;
+  expect((await dealer.post(`/api/assessments/${waiting.id}/analyze`)).status).toBeLessThan(300);
+  await expect.poll(() => ai.requests.length, { timeout: 30_000 }).toBeGreaterThan(0);
+  expect(ai.requests[0].headers.authorization).toBe(`Bearer ${AI_KEY}`);
+  await expect.poll(() => receiver.on("/kept").length, { timeout: 30_000 }).toBeGreaterThan(0);
+  const delivery = receiver.on("/kept")[0];
+  const event = new Webhook(expected.webhook.secret).verify(delivery.body, {
+    "webhook-id": String(delivery.headers["webhook-id"]),
+    "webhook-timestamp": String(delivery.headers["webhook-timestamp"]),
+    "webhook-signature": String(delivery.headers["webhook-signature"]),
+  }) as { type: string };
+  expect(event.type).toBe("assessment.completed");
 }

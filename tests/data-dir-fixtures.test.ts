@@ -1,11 +1,10 @@
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { client, signIn } from "./accounts";
+import { signIn } from "./accounts";
 import { startApp, type RunningApp } from "./app-server";
-import { AI_KEY, FIXTURE_ROOT, MAIL_LOGIN, PEOPLE, figuresOf, signInWithCode, type Cookies, type Expected } from "./data-dir-fixture";
+import { FIXTURE_ROOT, MAIL_LOGIN, PEOPLE, expectSealedSecretsOpen, figuresOf, signInWithCode, type Cookies, type Expected } from "./data-dir-fixture";
 import { startOpenAiTestServer, type OpenAiTestServer } from "./openai-server";
 import { startSmtpServer, type TestSmtpServer } from "./smtp-server";
 import { startReceiver, type TestReceiver } from "./webhook-receiver";
@@ -66,29 +65,6 @@ describe.each(kept)("the installation kept as %s", (name) => {
   });
 
   it("opens every sealed secret: the API token, the webhook's signing secret, the mail password, the AI key", async () => {
-    const byToken = await client(app, { token: expected.apiToken }).get("/api/auth/user");
-    expect(byToken.status).toBe(200);
-    expect(byToken.json.username).toBe(PEOPLE.dealer.username);
-
-    const dealer = client(app, { cookie: cookies.dealer });
-    // The servers moved (new ports); the stored secrets stay: a blank password keeps the sealed one.
-    expect((await dealer.put(`/api/webhooks/${expected.webhook.id}`, { url: receiver.url("/kept") })).status).toBe(200);
-    expect((await dealer.put("/api/email/settings", { host: smtp.host, port: smtp.port, user: MAIL_LOGIN.user, from: "service@fixture.example" }, { Origin: app.url })).status).toBe(200);
-    expect((await dealer.get("/api/email/test")).json).toEqual({ connected: true, via: "account" });
-    const admin = client(app, { cookie: cookies.admin });
-    expect((await admin.put("/api/admin/ai-provider", { baseURL: ai.baseURL, model: "vision-fixture" })).status).toBe(200);
-
-    const waiting = expected.figures.estimates.find((e) => e.estimatedCost === null)!;
-    expect((await dealer.post(`/api/assessments/${waiting.id}/analyze`)).status).toBeLessThan(300);
-    await expect.poll(() => ai.requests.length, { timeout: 30_000 }).toBeGreaterThan(0);
-    expect(ai.requests[0].headers.authorization).toBe(`Bearer ${AI_KEY}`);
-    await expect.poll(() => receiver.on("/kept").length, { timeout: 30_000 }).toBeGreaterThan(0);
-    const delivery = receiver.on("/kept")[0];
-    const event = new Webhook(expected.webhook.secret).verify(delivery.body, {
-      "webhook-id": String(delivery.headers["webhook-id"]),
-      "webhook-timestamp": String(delivery.headers["webhook-timestamp"]),
-      "webhook-signature": String(delivery.headers["webhook-signature"]),
-    }) as { type: string };
-    expect(event.type).toBe("assessment.completed");
+    await expectSealedSecretsOpen(app, cookies, expected, { ai, smtp, receiver });
   });
 });

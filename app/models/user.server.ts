@@ -142,6 +142,12 @@ export async function findUserForLogin(username: string) {
   return User.findOne({ usernameKey: usernameKey(username) }).select("+passwordHash");
 }
 
+/** The installation's admins (notices about the installation go to them). */
+export async function adminIds() {
+  const admins = await User.find({ role: "admin" }).select({ _id: 1 }).limit(100).lean<{ _id: unknown }[]>();
+  return admins.map((a) => String(a._id));
+}
+
 export async function adminExists() {
   return (await User.exists({ role: "admin" })) !== null;
 }

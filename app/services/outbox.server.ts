@@ -136,6 +136,14 @@ export async function notifyWebhookDisabled({ ownerId, endpointId, url, reason }
   ]);
 }
 
+/** Settings → System → Backups: a scheduled backup failed, or none succeeded for two intervals (docs/decisions/0066). */
+export async function notifyBackupProblem(adminId: string, key: string, problem: string) {
+  return notifyOwner(adminId, key, "DamageIQ backup needs attention", [
+    problem,
+    `Settings → System shows the last backup; docs/deploy.md (Backups) says how to run one by hand: ${linkOrigin()}/settings?tab=system`,
+  ]);
+}
+
 /** Security → login notifications: an email at each new sign-in, when the account turned it on. */
 export async function sendLoginNotification(
   user: { _id: unknown; email?: string | null; loginNotifications?: boolean | null },

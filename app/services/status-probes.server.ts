@@ -3,6 +3,7 @@ import { DISK_RESERVE_MB, diskSpace, isFull, megabytes } from "~/utils/disk.serv
 import { pingDb } from "~/utils/db.server";
 import { isAdmin, type Actor } from "./actor";
 import { verifiedExamplesVersion } from "~/models/training-item.server";
+import { recentBackups } from "~/models/backup-run.server";
 import { activeProviderConfig, OPENAI_BASE_URL } from "./ai-provider.server";
 import { testConnection } from "./mail-config.server";
 import { storage } from "./storage/backend.server";
@@ -128,5 +129,24 @@ registerStatusProbe({
       return { ok: true, warning: true, detail: `Low disk space: ${free}; writes stop below ${DISK_RESERVE_MB} MB free` };
     }
     return { ok: true, detail: free };
+  },
+});
+
+// The installation's backups (docs/decisions/0066): the last one's time, size and result.
+registerStatusProbe({
+  name: "Backups",
+  adminOnly: true,
+  async probe() {
+    if (env.MONGODB_URI) return { ok: true, notConfigured: true, detail: "MongoDB (MONGODB_URI): back it up with MongoDB's tools and the objects with S3 versioning (docs/deploy.md, Backups)" };
+    const [last] = await recentBackups(1);
+    const schedule = env.BACKUP_INTERVAL_HOURS > 0 ? `every ${env.BACKUP_INTERVAL_HOURS} h` : "by hand (npm run backup)";
+    if (!last) return { ok: false, notConfigured: true, detail: `No backup yet; backups run ${schedule} (docs/deploy.md, Backups)` };
+    const when = last.startedAt.toISOString().replace("T", " ").slice(0, 16) + " UTC";
+    if (last.state === "running") return { ok: true, detail: `A backup is running since ${when}` };
+    if (last.state === "failed") return { ok: false, detail: `The last backup failed (${when}): ${last.error ?? "no reason recorded"}` };
+    const size = `${((last.bytes ?? 0) / 1048576).toFixed(1)} MB`;
+    const stale = env.BACKUP_INTERVAL_HOURS > 0 && Date.now() - last.startedAt.getTime() > 2 * env.BACKUP_INTERVAL_HOURS * 3600_000;
+    const detail = `Last backup ${when}: ${size}, ${last.documents ?? 0} documents, ${last.objects ?? 0} objects; backups run ${schedule}`;
+    return stale ? { ok: true, warning: true, detail: `${detail}. None succeeded for two intervals` } : { ok: true, detail };
   },
 });

@@ -110,6 +110,12 @@ export const envSchema = z
     DB_STALL_MS: z.coerce.number().int().min(200, "must be at least 200").max(60_000, "must be at most 60000").default(1000),
     /** How long deleting an account waits for its records to go before answering 202 and finishing in the background. */
     ACCOUNT_PURGE_WAIT_MS: z.coerce.number().int().min(0, "must be at least 0").max(60_000, "must be at most 60000").default(15_000),
+    /** `npm run backup` (docs/decisions/0066): the archive's passphrase, where archives go (a folder or s3://bucket/prefix), how many are kept. */
+    BACKUP_PASSPHRASE: optionalString.pipe(z.string().min(12, "must be at least 12 characters").optional()),
+    BACKUP_TARGET: z.string().min(1).default("./backups"),
+    BACKUP_RETENTION: z.coerce.number().int().min(1, "must be at least 1").max(1000, "must be at most 1000").default(7),
+    /** The app backs itself up every this many hours (0: only `npm run backup`). */
+    BACKUP_INTERVAL_HOURS: z.coerce.number().min(0, "must be at least 0").max(24 * 31, "must be at most 744").default(0),
     /** Settings → System warns when DATA_DIR's disk has less than this share free (docs/decisions/0038). */
     DISK_WARN_PERCENT: z.coerce.number().int().min(1, "must be at least 1").max(90, "must be at most 90").default(10),
     SESSION_SECRET: optionalString.pipe(

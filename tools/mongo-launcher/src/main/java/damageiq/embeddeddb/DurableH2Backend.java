@@ -102,11 +102,13 @@ final class DurableH2Backend extends H2Backend {
     private static final long SIGN_IN_FLOOR_BYTES = 4L << 20;
 
     private final FileStore disk;
+    private final Path dir;
     private final long reserveBytes;
 
     DurableH2Backend(MVStore store, Path dir, long reserveBytes) throws IOException {
         super(store);
         this.disk = Files.getFileStore(dir);
+        this.dir = dir;
         this.reserveBytes = reserveBytes;
         version(MONGO_4_4);
         // What opening wrote (an index built from the documents, the first index state).
@@ -263,6 +265,9 @@ final class DurableH2Backend extends H2Backend {
         if (command.equals("hello")) {
             return hello(channel, databaseName, query);
         }
+        if (command.equals(SNAPSHOT_COMMAND)) {
+            return snapshot(query);
+        }
         if (!isWrite(command, query)) {
             return super.handleCommand(channel, databaseName, command, query);
         }
@@ -275,6 +280,52 @@ final class DurableH2Backend extends H2Backend {
                 // Also after a failed write: an unordered insert may have stored part of its batch.
                 commitOrExit();
             }
+        }
+    }
+
+    /** {@code {damageiqSnapshot: 1, name: "<letters, digits, dashes>"}}: see {@link #snapshot}. */
+    static final String SNAPSHOT_COMMAND = "damageiqSnapshot";
+    private static final java.util.regex.Pattern SNAPSHOT_NAME = java.util.regex.Pattern.compile("[A-Za-z0-9-]{1,80}");
+
+    /**
+     * A point-in-time copy of the store for a backup (docs/decisions/0066): the file as the last
+     * commit left it, copied with writes held back (a commit holds whole writes only) and the store's
+     * file operations quiesced (no chunk written, moved or freed meanwhile). Reads go on; writes wait
+     * for the copy. The copy opens as the file does after a kill -9 at that moment: every acknowledged
+     * write is in it. Written under the store's directory ({@code snapshots/<name>.mv.db}), never a
+     * path a client names, and not into the disk's reserve.
+     */
+    private Document snapshot(Document query) {
+        Object name = query.get("name");
+        if (!(name instanceof String text) || !SNAPSHOT_NAME.matcher(text).matches()) {
+            throw new MongoServerError(2, "BadValue", "name must be 1 to 80 letters, digits or dashes");
+        }
+        MVStore store = getMvStore();
+        Path source = Path.of(store.getFileStore().getFileName());
+        Path target = dir.resolve("snapshots").resolve(text + ".mv.db");
+        long started = System.nanoTime();
+        try {
+            Files.createDirectories(target.getParent());
+            if (freeBytes() - Files.size(source) < reserveBytes) {
+                throw new MongoServerError(OUT_OF_DISK_SPACE, "OutOfDiskSpace", "not enough free space for a snapshot");
+            }
+            synchronized (writes) {
+                commitOrExit();
+                store.executeFilestoreOperation(() -> {
+                    try {
+                        Files.copy(source, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                    } catch (IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                });
+            }
+            Document answer = new Document("ok", 1.0);
+            answer.put("path", target.toString());
+            answer.put("bytes", Files.size(target));
+            answer.put("millis", (System.nanoTime() - started) / 1_000_000);
+            return answer;
+        } catch (IOException | java.io.UncheckedIOException e) {
+            throw new MongoServerError(1, "InternalError", "snapshot failed: " + e.getMessage());
         }
     }
 
