@@ -84,40 +84,41 @@ function filesUnder(dir, keep) {
  * A digest of everything the app's build is made from (its sources, not test files, which the
  * build ignores; the public files but not the client build written among them; the build's
  * configuration and steps). Contents, not times: a checkout, a copy or a reverted edit that keeps
- * an older time still changes it. About 800 files: tens of milliseconds.
+ * an older time still changes it. About 800 files: tens of milliseconds. `dir`: the checkout (a
+ * test's copy).
  */
-export function appSourcesHash() {
+export function appSourcesHash(dir = root) {
   const clientBuild = `${path.sep}public${path.sep}build${path.sep}`;
   const files = [
-    ...filesUnder(path.join(root, "app"), (f) => !/\.test\.tsx?$/.test(f)),
-    ...filesUnder(path.join(root, "public"), (f) => !f.includes(clientBuild)),
+    ...filesUnder(path.join(dir, "app"), (f) => !/\.test\.tsx?$/.test(f)),
+    ...filesUnder(path.join(dir, "public"), (f) => !f.includes(clientBuild)),
     ...["remix.config.js", "tsconfig.json", "package-lock.json", "scripts/rechunk.mjs", "scripts/client-build.mjs", "scripts/precompress.mjs"].map((f) =>
-      path.join(root, f),
+      path.join(dir, f),
     ),
   ].sort();
   const hash = createHash("sha256");
-  for (const file of files) hash.update(`${path.relative(root, file)}\0`).update(existsSync(file) ? readFileSync(file) : "").update("\0");
+  for (const file of files) hash.update(`${path.relative(dir, file)}\0`).update(existsSync(file) ? readFileSync(file) : "").update("\0");
   return hash.digest("hex");
 }
 
-const buildDir = () => path.join(root, process.env.BUILD_DIR ?? "build");
+const buildDir = (dir = root) => path.join(dir, process.env.BUILD_DIR ?? "build");
 /** The sources digest the build in build/ was made from (written by scripts/rechunk.mjs, the build's last step). */
-export const buildStampFile = () => path.join(buildDir(), "sources.sha256");
+export const buildStampFile = (dir = root) => path.join(buildDir(dir), "sources.sha256");
 
-/** build/ is missing, unfinished, or made from other sources than today's. */
-export function appBuildIsStale() {
+/** build/ is missing, unfinished, or made from other sources than today's (of the checkout `dir`). */
+export function appBuildIsStale(dir = root) {
   let stamp = "";
   try {
-    stamp = readFileSync(buildStampFile(), "utf8").trim();
+    stamp = readFileSync(buildStampFile(dir), "utf8").trim();
   } catch {
     return true;
   }
-  return !existsSync(path.join(buildDir(), "index.js")) || stamp !== appSourcesHash();
+  return !existsSync(path.join(buildDir(dir), "index.js")) || stamp !== appSourcesHash(dir);
 }
 
 /** Records which sources the build just finished was made from (`hash`: taken before it started). */
-export function stampAppBuild(hash = appSourcesHash()) {
-  writeFileSync(buildStampFile(), `${hash}\n`);
+export function stampAppBuild(hash = appSourcesHash(), dir = root) {
+  writeFileSync(buildStampFile(dir), `${hash}\n`);
 }
 
 export function ensureAppBuild() {

@@ -92,9 +92,14 @@ const playwrightJson = path.join(tmp, "playwright-results.json");
 rmSync(vitestJson, { force: true });
 rmSync(playwrightJson, { force: true });
 
-const [lint, typecheck] = await Promise.all([quietStep("lint", bin("eslint"), ["."]), quietStep("typecheck", bin("tsc"), ["--noEmit"])]);
+// Lint, then knip (files, exports and dependencies nothing uses; knip.json), beside the typecheck.
+const [[lint, unused], typecheck] = await Promise.all([
+  quietStep("lint", bin("eslint"), ["."]).then(async (ok) => [ok, await quietStep("unused code", bin("knip"), ["--no-progress"])]),
+  quietStep("typecheck", bin("tsc"), ["--noEmit"]),
+]);
 const results = {
   lint,
+  "unused code": unused,
   typecheck,
   vitest: step("vitest", bin("vitest"), [
     "run",
@@ -121,7 +126,7 @@ if (p?.stats) {
   failed += p.stats.unexpected;
   skipped += p.stats.skipped;
 }
-for (const [name, ok] of Object.entries(results)) if (!ok && (name === "lint" || name === "typecheck" || name === "schemathesis")) failed += 1;
+for (const [name, ok] of Object.entries(results)) if (!ok && (name === "lint" || name === "unused code" || name === "typecheck" || name === "schemathesis")) failed += 1;
 if (!existsSync(vitestJson) && !results.vitest) failed += 1;
 if (!p && !results.playwright) failed += 1;
 

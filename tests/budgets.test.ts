@@ -5,9 +5,8 @@ import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatJsBudgets, loadBuild, measureJsBudgets } from "../bench/js-budget.mjs";
 import { Assessment } from "~/models/assessment.server";
-import { client, createTestUser, signIn } from "./accounts";
-import { startApp, type RunningApp } from "./app-server";
-import { useTestDb } from "./test-db";
+import type { RunningApp } from "./app-server";
+import { startSignedInApp } from "./signed-in-app";
 
 // Issue 15: what a page makes a phone on a slow line download before it works. The table comes
 // from the build (every screen, including ones added later); the pages themselves are checked
@@ -52,12 +51,10 @@ describe("the pages load what the table says", () => {
   /** Where a screen is measured: the confirm step needs an estimate with a customer, else it redirects. */
   const urlOf: Record<string, string> = { "/*": "/no-such-page" };
   beforeAll(async () => {
-    await useTestDb();
-    app = await startApp();
-    const admin = await createTestUser({ role: "admin" });
-    cookie = await signIn(app, admin.username, admin.password);
-    const contact = await client(app, { cookie }).post("/api/contacts", { firstName: "Jane", lastName: "Doe", email: "jane.budget@example.com" });
-    const estimate = await Assessment.create({ ownerId: admin.id, title: "Blue Civic", contactId: contact.json.id, status: "completed" });
+    const { dealer: admin, user, ...started } = await startSignedInApp({ role: "admin" });
+    ({ app, cookie } = started);
+    const contact = await admin.post("/api/contacts", { firstName: "Jane", lastName: "Doe", email: "jane.budget@example.com" });
+    const estimate = await Assessment.create({ ownerId: user.id, title: "Blue Civic", contactId: contact.json.id, status: "completed" });
     urlOf["/send"] = `/send?assessment=${String(estimate._id)}`;
   });
   afterAll(() => app?.stop());

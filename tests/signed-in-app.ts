@@ -1,20 +1,32 @@
-import { client, createTestUser, signIn, tenancyClients } from "./accounts";
+import { client, createTestUser, signIn, tenancyClients, tokenFor } from "./accounts";
 import type { Role } from "../app/models/user.server";
 import { startApp } from "./app-server";
 import { useTestDb } from "./test-db";
 
-type StartOptions = Parameters<typeof startApp>[0];
+type StartOptions = Parameters<typeof startApp>[0] & { role?: Role };
+
+/** This file's fresh database, the built app running on it, and one account (a dealer unless `role` says). */
+async function startWithUser({ role = "dealer", ...start }: StartOptions) {
+  await useTestDb();
+  const app = await startApp(start);
+  return { app, user: await createTestUser({ role }) };
+}
 
 /**
  * What most API and screen tests start from: this file's fresh database, the built app running on
- * it, and one dealer signed in (a session cookie, and a client speaking with it).
+ * it, and one dealer (or `role`) signed in (a session cookie, and a client speaking with it).
  */
 export async function startSignedInApp(options: StartOptions = {}) {
-  await useTestDb();
-  const app = await startApp(options);
-  const user = await createTestUser({ role: "dealer" });
+  const { app, user } = await startWithUser(options);
   const cookie = await signIn(app, user.username, user.password);
-  return { app, dealerId: user.id, cookie, dealer: client(app, { cookie }) };
+  return { app, user, dealerId: user.id, cookie, dealer: client(app, { cookie }) };
+}
+
+/** The same with the dealer (or `role`) calling with a personal API token instead of a session. */
+export async function startTokenApp(options: StartOptions = {}) {
+  const { app, user } = await startWithUser(options);
+  const token = await tokenFor(user.id);
+  return { app, user, dealerId: user.id, token, dealer: client(app, { token }) };
 }
 
 /**

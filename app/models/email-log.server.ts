@@ -1,5 +1,5 @@
 import { Schema, trusted, type Types } from "mongoose";
-import { defineModel, type EmbeddedRecordOf, type RecordOf } from "./define-model.server";
+import { defineModel, type RecordOf } from "./define-model.server";
 import type { ListCursor } from "~/schemas/list-cursor";
 import { changedSince, inListOrder, keysetFilter, keysetSort } from "./keyset.server";
 import { backfillSearchIndex, backfillSearchIndexOfEveryAccount, searchIndexPlugin, tokenSearchFilter, type SearchedFields } from "./search-index.server";
@@ -102,7 +102,6 @@ emailLogSchema.index({ inFlight: 1, leaseUntil: 1 });
 // The search's index before tokens: a regex read every log of the account.
 export const EmailLog = defineModel("EmailLog", emailLogSchema, { retiredIndexes: ["ownerId_1_createdAt_-1", "ownerId_1_recipientEmail_1_subject_1_createdAt_-1"] });
 
-export type AttemptRecord = EmbeddedRecordOf<typeof attemptSchema>;
 
 export type EmailLogRecord = RecordOf<typeof emailLogSchema>;
 

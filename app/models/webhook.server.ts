@@ -63,7 +63,6 @@ export const WebhookEvent = defineModel("WebhookEvent", eventSchema);
 export type WebhookEventRecord = Omit<RecordOf<typeof eventSchema>, "data"> & { data: Record<string, unknown> };
 
 export const DELIVERY_STATUSES = ["pending", "delivered", "failed", "cancelled"] as const;
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 const attemptSchema = new Schema(
   {

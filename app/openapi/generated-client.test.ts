@@ -5,9 +5,8 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import openapiTS, { astToString } from "openapi-typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestUser, tokenFor } from "../../tests/accounts";
-import { startApp, type RunningApp } from "../../tests/app-server";
-import { useTestDb } from "../../tests/test-db";
+import type { RunningApp } from "../../tests/app-server";
+import { startTokenApp } from "../../tests/signed-in-app";
 import { openApiDocument } from "./document.server";
 
 // Issue 42 item 6: a client generated from the description (openapi-typescript) compiles against
@@ -92,9 +91,7 @@ describe("a TypeScript client generated from the description (openapi-typescript
   let app: RunningApp;
   let token: string;
   beforeAll(async () => {
-    await useTestDb();
-    app = await startApp();
-    token = await tokenFor((await createTestUser({ role: "dealer" })).id);
+    ({ app, token } = await startTokenApp());
   }, 120_000);
   afterAll(() => app?.stop());
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestUser, signIn } from "../../tests/accounts";
 import { startApp, type RunningApp } from "../../tests/app-server";
-import { useTestDb } from "../../tests/test-db";
+import { startSignedInApp } from "../../tests/signed-in-app";
 
 // Route `meta` exports replace the root's in Remix 2: the mobile viewport once vanished from every
 // screen with a title, and phones got the 980 px desktop page zoomed out.
@@ -12,10 +12,7 @@ const VIEWPORT = /<meta name="viewport" content="width=device-width, initial-sca
 let app: RunningApp;
 let cookie: string;
 beforeAll(async () => {
-  await useTestDb();
-  app = await startApp();
-  const admin = await createTestUser({ role: "admin" });
-  cookie = await signIn(app, admin.username, admin.password);
+  ({ app, cookie } = await startSignedInApp({ role: "admin" }));
 });
 afterAll(() => app?.stop());
 

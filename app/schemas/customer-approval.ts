@@ -51,4 +51,3 @@ export const ANSWER_TOO_LONG = "The answer must be at most 4000 characters";
 export const answerSchema = z.object({
   message: text(ANSWER_REQUIRED).refine((v) => v.length > 0, ANSWER_REQUIRED).refine((v) => v.length <= 4000, ANSWER_TOO_LONG),
 });
-export type AnswerInput = z.infer<typeof answerSchema>;

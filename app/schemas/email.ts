@@ -4,8 +4,6 @@ import { blankWithin } from "./blank";
 import { checkbox } from "./fields";
 import { optionalString, requiredString } from "./text-fields";
 
-export { emailStatusColor, TEMPLATE_PREVIEW_CHARS } from "./email-display";
-
 /** The variables a template may use (spec part 2 §3), as `{{name}}`. */
 export const TEMPLATE_VARIABLES = [
   "contact.firstName",
@@ -111,7 +109,6 @@ export const sendConfirmSchema = composeEmailSchema.extend({
     z.string().max(2000).regex(/^\/(?![/\\])/, "Return address must be a path on this site").optional(),
   ),
 });
-export type SendConfirmInput = z.infer<typeof sendConfirmSchema>;
 export const sendConfirmValidator = withZod(sendConfirmSchema);
 
 /** The estimate PDF's file name as the email attaches it (shown on the confirm step). */
@@ -133,9 +130,6 @@ export function estimateAttachmentName({ number, vehicle, customer }: { number: 
   const name = `Estimate ${safeFileText(number)}${about ? ` - ${about.slice(0, 80).trim()}` : ""}`;
   return `${name.replace(/[ .]+$/, "")}.pdf`;
 }
-
-/** The Compose confirmation's label: the recipient becomes the estimate's customer. */
-export const makeCustomerLabel = (name: string) => `Make ${name} this estimate's customer`;
 
 /** A send to someone other than the estimate's customer, without the confirmation (issue 40 item 1). */
 export const recipientNotCustomerMessage = (customer: string, recipient: string) =>

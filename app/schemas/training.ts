@@ -4,9 +4,6 @@ import { DAMAGE_LOCATIONS, DAMAGE_TYPES, SEVERITIES } from "./damage";
 import { listQuerySchema } from "./list-query";
 import { amountField, commaList, decimalField, enumField, formBoolean, formNumber, textList, wholeField } from "./number-fields";
 import { optionalString, requiredString } from "./text-fields";
-import { MODEL_ACCURACY_DISPLAY, VERIFIED_FILTERS } from "./training-display";
-
-export { MODEL_ACCURACY_DISPLAY, VERIFIED_FILTERS };
 
 export const TRAINING_LIMITS = { description: 2000, notes: 5000, vehicle: 100, laborHours: 1000 } as const;
 

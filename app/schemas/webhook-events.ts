@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ASSESSMENT_STATUSES } from "./assessment-status";
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "./webhooks";
+import type { WebhookEventType } from "./webhooks";
 
 // What each webhook event's `data` carries (docs/decisions/0022, 0051). The service builds every
 // payload through these schemas (app/services/webhooks.server.ts `emitEvent` parses it) and the API
@@ -91,7 +91,6 @@ export const WEBHOOK_EVENT_DATA = {
   "email.failed": emailEventDataSchema,
 } as const satisfies Record<WebhookEventType, z.ZodTypeAny>;
 
-export type WebhookEventData<T extends WebhookEventType> = z.output<(typeof WEBHOOK_EVENT_DATA)[T]>;
 /** What a service hands emitEvent for an event type (a Date where the payload has ISO text). */
 export type WebhookEventDataInput<T extends WebhookEventType> = z.input<(typeof WEBHOOK_EVENT_DATA)[T]>;
 
@@ -129,5 +128,3 @@ export function webhookEnvelopeSchema<T extends WebhookEventType>(type: T) {
     })
     .strict();
 }
-
-export { WEBHOOK_EVENT_TYPES };

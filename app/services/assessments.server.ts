@@ -35,8 +35,6 @@ import { isoDate, ownedJson } from "./owned-json.server";
 import { assessmentEventData, emitEvent, estimateOrderKey } from "./webhooks.server";
 import { Conflict, DomainError, Invalid, NotFound, onField, Stale } from "~/utils/domain-errors";
 
-export { removeAssessmentsOf } from "~/models/assessment.server";
-
 /** An assessment as the API answers it and the screens render it: absent optionals are null. */
 export interface AssessmentJson {
   id: string;

@@ -7,7 +7,7 @@ import { User } from "~/models/user.server";
 import { client, createTestUser, signIn, tokenFor } from "../../tests/accounts";
 import { ALLOW_LOCAL_MAIL_SERVERS, startApp, type RunningApp } from "../../tests/app-server";
 import { startSmtpServer, type TestSmtpServer } from "../../tests/smtp-server";
-import { useTestDb } from "../../tests/test-db";
+import { startTokenApp } from "../../tests/signed-in-app";
 import { uploadMedia } from "../../tests/uploads";
 
 // Delivery through the outbox to a real SMTP server (smtp-server, read back with mailparser): the
@@ -33,12 +33,8 @@ const ENV = (port: number) => ({
 });
 
 beforeAll(async () => {
-  await useTestDb();
   smtp = await startSmtpServer();
-  app = await startApp({ env: ENV(smtp.port) });
-  const user = await createTestUser({ role: "dealer" });
-  dealerId = user.id;
-  dealer = client(app, { token: await tokenFor(user.id) });
+  ({ app, dealerId, dealer } = await startTokenApp({ env: ENV(smtp.port) }));
 });
 afterAll(async () => {
   await app?.stop();

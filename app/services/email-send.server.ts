@@ -240,11 +240,3 @@ const routeKind = (route: MailRoute) => (route.kind === "drop" ? ("drop" as cons
 export async function assertAssessmentInScope(actor: Actor, id: string) {
   if (!(await findAssessment({ scope: scopeFor(actor), id }))) throw assessmentNotFound();
 }
-
-/** Sends the assessment's estimate to its own contact (the Estimates, dashboard and wizard buttons). */
-export async function sendEstimateToContact(actor: Actor, assessmentId: string, idempotencyKey?: string, origin?: string) {
-  const assessment = await getAssessment(actor, assessmentId);
-  if (!assessment.contactId) return { noContact: true as const };
-  const result = await sendEstimateEmail(actor, assessmentId, { contactId: assessment.contactId, makeRecipientCustomer: false }, idempotencyKey, { origin });
-  return { noContact: false as const, ...result };
-}

@@ -140,7 +140,6 @@ export async function questionsOfLink(link: Pick<EstimateLinkRecord, "_id" | "ow
     answers: q.answers.map((a) => ({ message: a.message, at: new Date(a.at).toISOString() })),
   }));
 }
-export type LinkQuestion = Awaited<ReturnType<typeof questionsOfLink>>[number];
 
 /** `GET /api/assessments/{id}/questions`: the questions on every version of the estimate, oldest first. 404: not in scope. */
 export async function listEstimateQuestions(actor: Actor, assessmentId: string) {

@@ -18,7 +18,7 @@ import { dbNow, dbNowMs } from "~/utils/db-clock.server";
 import { isRefusal } from "~/utils/domain-errors";
 import { log } from "~/utils/log.server";
 
-export type { JobRecord, JobState } from "~/models/job.server";
+export type { JobRecord } from "~/models/job.server";
 
 /**
  * A small durable job queue on the database (docs/decisions/0008): jobs survive a restart, each

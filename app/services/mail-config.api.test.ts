@@ -9,7 +9,7 @@ import { freePort } from "~/utils/embedded-db.server";
 import { client, createTestUser, signIn } from "../../tests/accounts";
 import { ALLOW_LOCAL_MAIL_SERVERS, startApp, type RunningApp } from "../../tests/app-server";
 import { startSmtpServer, type TestSmtpServer } from "../../tests/smtp-server";
-import { useTestDb } from "../../tests/test-db";
+import { startSignedInApp } from "../../tests/signed-in-app";
 
 // SSRF through the account's mail server (issue 23, item 6): Settings → Email must not make the app
 // connect to its own network (loopback, private, link-local/metadata …) unless the operator allows it
@@ -42,13 +42,8 @@ describe("without OUTBOUND_ALLOW (the default)", () => {
   let dealerId: string;
   let listener: Awaited<ReturnType<typeof bannerServer>>;
   beforeAll(async () => {
-    await useTestDb();
-    app = await startApp();
+    ({ app, dealerId, cookie, dealer } = await startSignedInApp());
     listener = await bannerServer("220 internal-relay ESMTP secret-banner\r\n");
-    const user = await createTestUser({ role: "dealer" });
-    dealerId = user.id;
-    cookie = await signIn(app, user.username, user.password);
-    dealer = client(app, { cookie });
   });
   afterAll(async () => {
     await app?.stop();
@@ -129,10 +124,8 @@ describe("with OUTBOUND_ALLOW=loopback", () => {
   let dealer: Client;
   let smtp: TestSmtpServer;
   beforeAll(async () => {
-    app = await startApp({ env: { ...ALLOW_LOCAL_MAIL_SERVERS } });
+    ({ app, dealer } = await startSignedInApp({ env: { ...ALLOW_LOCAL_MAIL_SERVERS } }));
     smtp = await startSmtpServer();
-    const user = await createTestUser({ role: "dealer" });
-    dealer = client(app, { cookie: await signIn(app, user.username, user.password) });
   });
   afterAll(async () => {
     await app?.stop();

@@ -1,9 +1,10 @@
-import { readdirSync } from "node:fs";
+import { readdirSync, rmSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
+  DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
   PutObjectCommand,
@@ -154,6 +155,29 @@ describe.each(["local", "s3"] as const)("uploads with the %s backend", (backend)
     expect(completed.status).toBe(200);
     const thumb = await media(app, alice, `${url}/thumb`);
     expect(thumb.status).toBe(415);
+  });
+
+  it("answers 404 for a file whose stored object is gone (the API's JSON for the file, an image for its thumbnail) and logs a warning", async () => {
+    const { key, url, completed } = await singlePut(alice, "gone.jpg", "image/jpeg", await jpeg());
+    expect(completed.status).toBe(200);
+    if (backend === "s3") await s3!.client.send(new DeleteObjectCommand({ Bucket: s3!.bucket, Key: key }));
+    else rmSync(path.join(app.dataDir, "objects", key), { recursive: true, force: true });
+    const requests: Record<string, string>[] = [{}, { Range: "bytes=0-9" }];
+    for (const headers of requests) {
+      const file = await media(app, alice, url, headers);
+      expect(file.status).toBe(404);
+      expect(file.headers.get("content-type")).toMatch(/^application\/json/);
+      expect(JSON.parse(file.body.toString())).toEqual({ message: "Upload not found" });
+    }
+    // A screen's <img>: still a picture (a neutral placeholder), never kept by the browser.
+    const thumb = await media(app, alice, `${url}/thumb`);
+    expect(thumb.status).toBe(404);
+    expect(thumb.headers.get("content-type")).toBe("image/svg+xml");
+    expect(thumb.headers.get("cache-control")).toBe("no-store");
+    expect(thumb.body.toString()).toMatch(/^<svg /);
+    const warnings = app.output().split("\n").filter((line) => line.includes(key) && line.includes('"level":40'));
+    expect(warnings.length, app.output().slice(-2000)).toBeGreaterThanOrEqual(3);
+    expect(warnings[0]).toContain("stored file is missing");
   });
 
   it("works with a personal API token too", async () => {

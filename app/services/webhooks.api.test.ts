@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EmailLog } from "~/models/email-log.server";
 import { WebhookDelivery, WebhookEndpoint, WebhookEvent } from "~/models/webhook.server";
 import { client, createTestUser, signIn, tokenFor } from "../../tests/accounts";
-import { startApp, type RunningApp } from "../../tests/app-server";
-import { useTestDb } from "../../tests/test-db";
+import type { RunningApp } from "../../tests/app-server";
+import { startTokenApp } from "../../tests/signed-in-app";
 import { uploadMedia } from "../../tests/uploads";
 import { startReceiver, type Received, type TestReceiver } from "../../tests/webhook-receiver";
 import { emitEvent } from "./webhooks.server";
@@ -24,20 +24,16 @@ let dealerId: string;
 let other: Client;
 
 beforeAll(async () => {
-  await useTestDb();
   receiver = await startReceiver();
-  app = await startApp({
+  ({ app, dealerId, dealer } = await startTokenApp({
     env: {
       // Only this one loopback address is allowed: 127.0.0.2 (loopback too) stays refused.
       OUTBOUND_ALLOW: "127.0.0.1",
       WEBHOOK_RETRY_DELAYS: "300,300",
       WEBHOOK_TIMEOUT_MS: "1000",
     },
-  });
-  const a = await createTestUser({ role: "dealer" });
+  }));
   const b = await createTestUser({ role: "dealer" });
-  dealerId = a.id;
-  dealer = client(app, { token: await tokenFor(a.id) });
   other = client(app, { token: await tokenFor(b.id) });
 });
 afterAll(async () => {

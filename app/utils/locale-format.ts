@@ -4,7 +4,6 @@
 
 /** The locale of each language the app speaks, as the estimate PDF prints it (US dollars in every one). */
 export const LOCALES = { en: "en-US", es: "es-US", fr: "fr-CA" } as const;
-export type FormatLanguage = keyof typeof LOCALES;
 
 const localeOf = (language: string) => (language === "es" || language === "fr" ? LOCALES[language] : LOCALES.en);
 

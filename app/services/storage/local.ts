@@ -4,6 +4,7 @@ import fsp from "node:fs/promises";
 import path from "node:path";
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { errorCode } from "~/utils/db-errors.server";
 import { DISK_RESERVE_BYTES, diskFullError, diskSpace, isDiskFullError } from "~/utils/disk.server";
 import { signUrl } from "./signing";
 import { MIN_PART_SIZE, StorageError, type StorageBackend, type StoredPart } from "./types";
@@ -212,7 +213,10 @@ export class LocalBackend implements StorageBackend {
 
   async read(key: string, range?: { start: number; end: number }) {
     const full = this.pathFor(key);
-    const stat = await fsp.stat(full);
+    const stat = await fsp.stat(full).catch((error: unknown) => {
+      if (errorCode(error) === "ENOENT") throw new StorageError(404, "Object not found");
+      throw error;
+    });
     if (stat.isFile()) return createReadStream(full, range ? { start: range.start, end: range.end } : {});
     const manifest = await this.manifest(full);
     if (!manifest) throw new StorageError(404, "Object not found");

@@ -209,13 +209,18 @@ export class S3Backend implements StorageBackend {
   }
 
   async read(key: string, range?: { start: number; end: number }) {
-    const res = await this.client.send(
-      new GetObjectCommand({
-        Bucket: this.bucket,
-        Key: key,
-        Range: range ? `bytes=${range.start}-${range.end}` : undefined,
-      }),
-    );
+    const res = await this.client
+      .send(
+        new GetObjectCommand({
+          Bucket: this.bucket,
+          Key: key,
+          Range: range ? `bytes=${range.start}-${range.end}` : undefined,
+        }),
+      )
+      .catch((error: unknown) => {
+        if (status(error) === 404) throw new StorageError(404, "Object not found");
+        throw error;
+      });
     return res.Body as Readable;
   }
 

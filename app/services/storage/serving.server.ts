@@ -2,12 +2,12 @@ import { Readable } from "node:stream";
 import sharp from "sharp";
 import { type OwnerScope, scopeFor } from "~/models/owner-scope.server";
 import { findUpload, type UploadRecord } from "~/models/upload.server";
-import { isRefusal } from "~/utils/domain-errors";
+import { isRefusal, NotFound } from "~/utils/domain-errors";
 import type { Actor } from "../actor";
 import { storage } from "./backend.server";
 import { safeFileName, thumbKey } from "./names.server";
 import { notFound, unsupportedType } from "./refusals.server";
-import { finalizeUpload, uploadOfDocument } from "./uploads.server";
+import { finalizeUpload, readUpload, uploadOfDocument } from "./uploads.server";
 
 /**
  * Serving media: HTTP Range for video, thumbnails made on first use.
@@ -49,7 +49,7 @@ export async function serveObject(record: UploadRecord, rangeHeader: string | nu
     return new Response(null, { status: 416, headers: { ...headers, "Content-Range": `bytes */${size}` } });
   }
   if (range) {
-    const stream = await storage().read(record.key, range);
+    const stream = await readUpload(record, { range });
     return new Response(webStream(stream), {
       status: 206,
       headers: {
@@ -60,7 +60,7 @@ export async function serveObject(record: UploadRecord, rangeHeader: string | nu
     });
   }
   if (size === 0) return new Response("", { status: 200, headers: { ...headers, "Content-Length": "0" } });
-  const stream = await storage().read(record.key);
+  const stream = await readUpload(record);
   return new Response(webStream(stream), { status: 200, headers: { ...headers, "Content-Length": String(size) } });
 }
 
@@ -91,13 +91,16 @@ export const THUMB_SIZE = 480;
 
 const VIDEO_THUMB = `<svg xmlns="http://www.w3.org/2000/svg" width="${THUMB_SIZE}" height="270" viewBox="0 0 480 270"><rect width="480" height="270" fill="#1f2937"/><polygon points="210,100 210,170 270,135" fill="#e5e7eb"/></svg>`;
 
+/** A thumbnail whose file is missing from storage: a plain grey picture of the same size. */
+const MISSING_THUMB = `<svg xmlns="http://www.w3.org/2000/svg" width="${THUMB_SIZE}" height="270" viewBox="0 0 480 270"><rect width="480" height="270" fill="#e5e7eb"/></svg>`;
+
 /** The stored thumbnail of an image upload (made on first use): its key and size. */
 async function ensureThumbnail(record: UploadRecord) {
   const backend = storage();
   const key = thumbKey(record);
   const info = await backend.head(key);
   if (info) return { key, size: info.size };
-  const source = await backend.read(record.key);
+  const source = await readUpload(record);
   let jpeg: Buffer;
   try {
     jpeg = await source
@@ -123,11 +126,17 @@ export async function serveThumbnail(actor: Actor, id: string) {
   if (!record.contentType.startsWith("image/")) {
     return new Response(VIDEO_THUMB, { headers: { ...headers, "Content-Type": "image/svg+xml" } });
   }
-  const { key, size } = await ensureThumbnail(record);
-  const stream = await storage().read(key);
-  return new Response(webStream(stream), {
-    headers: { ...headers, "Content-Type": "image/jpeg", "Content-Length": String(size) },
-  });
+  try {
+    const { key, size } = await ensureThumbnail(record);
+    const stream = await readUpload(record, { key });
+    return new Response(webStream(stream), {
+      headers: { ...headers, "Content-Type": "image/jpeg", "Content-Length": String(size) },
+    });
+  } catch (error) {
+    // Its file is missing from storage: a screen's <img> still gets a picture (never cached), not JSON.
+    if (!(error instanceof NotFound)) throw error;
+    return new Response(MISSING_THUMB, { status: 404, headers: { "Content-Type": "image/svg+xml", "Cache-Control": "no-store" } });
+  }
 }
 
 /**
@@ -139,7 +148,7 @@ export async function thumbnailBytes(url: string, scope: OwnerScope) {
   if (!record || record.state !== "complete" || !record.contentType.startsWith("image/")) return null;
   try {
     const { key } = await ensureThumbnail(record);
-    return Buffer.concat(await (await storage().read(key)).toArray()) as Buffer;
+    return Buffer.concat(await (await readUpload(record, { key })).toArray()) as Buffer;
   } catch (error) {
     if (isRefusal(error)) return null;
     throw error;

@@ -35,7 +35,7 @@ export interface StorageBackend {
   /** Streams a body into the object, giving up (and removing it) once it passes `maxBytes`. */
   putStream(key: string, body: Readable, contentType: string, maxBytes: number): Promise<number>;
   head(key: string): Promise<ObjectInfo | null>;
-  /** Reads bytes [start, end] (inclusive) or the whole object. */
+  /** Reads bytes [start, end] (inclusive) or the whole object; StorageError(404) when there is no such object. */
   read(key: string, range?: { start: number; end: number }): Promise<Readable>;
   delete(key: string): Promise<void>;
 }

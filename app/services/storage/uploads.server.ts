@@ -3,13 +3,15 @@ import { countDraftUploads, createUploadRecord, deleteUploadRecord, findUpload, 
 import { mediaIdOf } from "~/schemas/media-url";
 import { messages, UPLOAD_LIMITS } from "~/schemas/upload-limits";
 import type { UploadPurpose } from "~/schemas/uploads";
-import { type DomainError, Forbidden } from "~/utils/domain-errors";
+import { type DomainError, Forbidden, NotFound } from "~/utils/domain-errors";
+import { log } from "~/utils/log.server";
 import type { Actor } from "../actor";
 import { checkPhotoQuality } from "../photo-quality.server";
 import { storage, UPLOAD_URL_EXPIRES } from "./backend.server";
 import { absolute, assertAllowedName, displayName, limitFor, mediaUrl, safeFileName, sniffType } from "./names.server";
 import { notFound, refused, shown, tooLargeUpload, unsupportedType } from "./refusals.server";
 import { signUrl } from "./signing";
+import { StorageError } from "./types";
 
 /**
  * Upload records and quotas: starting an upload, checking a stored object against the limits of the
@@ -153,6 +155,21 @@ async function judgeArrivingPhoto(record: UploadRecord, contentType: string) {
   }
 }
 
+/**
+ * Reads an upload's object (`key`: its thumbnail's instead), whole or a range. An object missing from
+ * storage (lost, or removed by hand) is the upload's 404, with a warning in the log: never a 500.
+ */
+export async function readUpload(record: Pick<UploadRecord, "_id" | "key">, options: { key?: string; range?: { start: number; end: number } } = {}) {
+  const key = options.key ?? record.key;
+  try {
+    return await storage().read(key, options.range);
+  } catch (error) {
+    if (!(error instanceof StorageError && error.status === 404)) throw error;
+    log.warn({ uploadId: String(record._id), key }, "stored file is missing: the upload answers 404");
+    throw notFound();
+  }
+}
+
 /** `POST /api/objects/complete`: finalizes a single PUT (needed when it went straight to S3). */
 export async function completeUpload(actor: Actor, ref: { key?: string; uploadURL?: string; id?: string }) {
   let record: UploadRecord | null = null;
@@ -238,6 +255,10 @@ export async function readMediaBytes(url: string, scope: OwnerScope) {
 export async function readMedia(url: string, scope: OwnerScope) {
   const record = await uploadOfDocument(url, scope);
   if (!record || record.state !== "complete") return null;
-  const stream = await storage().read(record.key);
+  const stream = await readUpload(record).catch((error: unknown) => {
+    if (error instanceof NotFound) return null;
+    throw error;
+  });
+  if (!stream) return null;
   return { contentType: record.contentType, name: record.originalName, bytes: Buffer.concat(await stream.toArray()) };
 }
