@@ -65,7 +65,7 @@ const ALLOWED = [
 ];
 
 /** Webhook event and header names: API identifiers the receiving systems match on, shown as they are sent. */
-const IDENTIFIERS = /\b(?:webhook-(?:id|timestamp|signature)|assessment\.(?:created|completed|failed)|estimate\.(?:sent|updated|approved|declined|question_asked)|email\.(?:delivered|failed))\b/g;
+const IDENTIFIERS = /\b(?:webhook-(?:id|timestamp|signature)|assessment\.(?:created|completed|failed)|estimate\.(?:sent|updated|approved|declined|question_asked|question_answered)|email\.(?:delivered|failed))\b/g;
 
 const load = (lng: string) => JSON.parse(readFileSync(`app/locales/${lng}.json`, "utf8")) as Record<string, string>;
 const words = (text: string) => text.toLowerCase().match(/[a-z]+(?:'[a-z]+)?/g) ?? [];

@@ -8,9 +8,12 @@ import { ServicePackage } from "./package.server";
 import { PricingRule } from "./pricing-rule.server";
 import type { Role } from "./user.server";
 import { VendorPackage } from "./vendor-package.server";
-import { keysetFilter } from "./keyset.server";
-import type { ListCursor } from "~/schemas/list-cursor";
 import { deleteInBatches } from "./batch-delete.server";
+import { CustomerDecision } from "./customer-decision.server";
+import { EmailLog } from "./email-log.server";
+import { EstimateLink } from "./estimate-link.server";
+import { EstimateQuestion } from "./estimate-question.server";
+import { WebhookEndpoint } from "./webhook.server";
 
 /**
  * The account's data that Settings → System exports and imports: one entry per owner-scoped
@@ -25,6 +28,10 @@ export interface ExportableCollection {
   ownerField: "ownerId" | "vendorId";
   /** Which accounts own such documents (an import into another kind of account skips them). */
   roles: readonly Role[];
+  /** The time the export reads them in (oldest first): `createdAt` unless the collection has none. */
+  orderField?: "decidedAt" | "askedAt";
+  /** Fields that never leave in an archive (secrets, tokens, this server's delivery state): docs/decisions/0064. */
+  withheld?: readonly string[];
 }
 
 const ANY_ACCOUNT = ["dealer", "vendor", "admin"] as const;
@@ -33,8 +40,15 @@ export const EXPORTABLE: ExportableCollection[] = [
   { name: "contacts", model: Contact, ownerField: "ownerId", roles: ANY_ACCOUNT },
   { name: "packages", model: ServicePackage, ownerField: "ownerId", roles: ANY_ACCOUNT },
   { name: "assessments", model: Assessment, ownerField: "ownerId", roles: ANY_ACCOUNT },
-  // Email logs stay behind: they are this server's delivery record, and an imported pending one would be sent.
   { name: "emailTemplates", model: EmailTemplate, ownerField: "ownerId", roles: ANY_ACCOUNT },
+  // The customer conversation (docs/decisions/0064): links (imported revoked), the decisions made
+  // through them (insert-only, with the PDF's hash), the questions and answers, the email record
+  // (imported as a record: never queued again) and the webhook endpoints (without their secrets).
+  { name: "emailLogs", model: EmailLog, ownerField: "ownerId", roles: ANY_ACCOUNT, withheld: ["requestHash", "inFlight", "leaseUntil", "workerId", "nextAttemptAt", "searchTokens", "searchText"] },
+  { name: "estimateLinks", model: EstimateLink, ownerField: "ownerId", roles: ANY_ACCOUNT, withheld: ["tokenHash", "tokenSealed", "pdfKey"] },
+  { name: "customerDecisions", model: CustomerDecision, ownerField: "ownerId", roles: ANY_ACCOUNT, orderField: "decidedAt" },
+  { name: "estimateQuestions", model: EstimateQuestion, ownerField: "ownerId", roles: ANY_ACCOUNT, orderField: "askedAt", withheld: ["tokenSealed"] },
+  { name: "webhookEndpoints", model: WebhookEndpoint, ownerField: "ownerId", roles: ANY_ACCOUNT, withheld: ["secretSealed", "previousSecretSealed", "previousSecretUntil"] },
   { name: "pricingRules", model: PricingRule, ownerField: "vendorId", roles: ["vendor"] },
   { name: "vendorPackages", model: VendorPackage, ownerField: "vendorId", roles: ["vendor"] },
   { name: "learningRecords", model: LearningRecord, ownerField: "vendorId", roles: ["vendor"] },
@@ -49,17 +63,24 @@ const EXPORT_PAGE = 200;
  * every document in its heap: the export of a dealer with 100,000 estimates starved it (issue 38).
  */
 export async function* ownerDocuments(entry: ExportableCollection, ownerId: string) {
-  let cursor: ListCursor | undefined;
+  const field = entry.orderField ?? "createdAt";
+  let cursor: { at: Date; id: Types.ObjectId } | undefined;
   for (;;) {
+    const after = cursor
+      ? { [field]: trusted({ $gte: cursor.at }), $or: [{ [field]: trusted({ $gt: cursor.at }) }, { _id: trusted({ $gt: cursor.id }) }] }
+      : {};
     const page = await entry.model
-      .find({ [entry.ownerField]: ownerId, ...keysetFilter(cursor) })
-      .sort({ createdAt: 1, _id: 1 })
+      .find({ [entry.ownerField]: ownerId, ...after })
+      .select(Object.fromEntries((entry.withheld ?? []).map((f) => [f, 0])))
+      .sort({ [field]: 1, _id: 1 })
       .limit(EXPORT_PAGE)
-      .lean<{ _id: Types.ObjectId; createdAt: Date }[]>();
+      .lean<({ _id: Types.ObjectId } & Record<string, unknown>)[]>();
     yield* page;
     if (page.length < EXPORT_PAGE) return;
     const last = page[page.length - 1];
-    cursor = { direction: "newer", at: last.createdAt, id: String(last._id) };
+    const at = last[field];
+    if (!(at instanceof Date)) return;
+    cursor = { at, id: last._id };
   }
 }
 

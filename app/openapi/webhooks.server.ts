@@ -5,6 +5,7 @@ import {
   emailEventDataSchema,
   estimateDecidedDataSchema,
   estimateQuestionDataSchema,
+  estimateAnswerDataSchema,
   estimateSentDataSchema,
   estimateUpdatedDataSchema,
   WEBHOOK_EXAMPLE_DATA,
@@ -116,6 +117,8 @@ const WHEN: Record<(typeof WEBHOOK_EVENT_TYPES)[number], string> = {
   "estimate.approved": "The customer approved a version of the estimate through its link.",
   "estimate.declined": "The customer declined a version of the estimate through its link.",
   "estimate.question_asked": "The customer asked a question on a version of the estimate through its link; it is stored on the estimate (answer it with POST /api/assessments/{id}/questions/{questionId}/answer).",
+  "estimate.question_answered":
+    "The dealer answered a customer's question on the estimate (screen or API); `message` is the answer, emailed to `answerTo` with the link to the page the customer asked on.",
   "email.delivered": "An estimate email was handed to the mail server.",
   "email.failed": "An estimate email could not be sent; `error` is the last error.",
 };
@@ -131,6 +134,7 @@ function describeWebhookEvents(registry: OpenAPIRegistry) {
     sent: registry.register("EstimateSentEventData", estimateSentDataSchema),
     decided: registry.register("EstimateDecidedEventData", estimateDecidedDataSchema),
     question: registry.register("EstimateQuestionEventData", estimateQuestionDataSchema),
+    answer: registry.register("EstimateQuestionAnsweredEventData", estimateAnswerDataSchema),
     email: registry.register("EmailEventData", emailEventDataSchema),
   };
   const dataOf = {
@@ -142,6 +146,7 @@ function describeWebhookEvents(registry: OpenAPIRegistry) {
     "estimate.approved": data.decided,
     "estimate.declined": data.decided,
     "estimate.question_asked": data.question,
+    "estimate.question_answered": data.answer,
     "email.delivered": data.email,
     "email.failed": data.email,
   } as const;

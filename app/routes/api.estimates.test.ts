@@ -412,7 +412,14 @@ describe("GET /api/assessments/{id}/estimate.pdf", () => {
     const res = await fetch(`${app.url}/api/assessments/${id}/estimate.pdf`, { headers: { Authorization: `Bearer ${await tokenFor(aId)}` } });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/pdf");
-    expect(res.headers.get("content-disposition")).toBe(`attachment; filename="estimate-${id}.pdf"`);
+    // Named by the estimate's number (docs/decisions/0053), not its id; a supplement by its number and label.
+    const number = id.slice(-8).toUpperCase();
+    expect(res.headers.get("content-disposition")).toBe(`attachment; filename="estimate-${number}.pdf"; filename*=UTF-8''estimate-${number}.pdf`);
+    const supplement = await Assessment.create({ ownerId: aId, title: "Silver Camry", status: "reviewed", supplementOf: id, version: 2, mediaUrls: [] });
+    const revised = await fetch(`${app.url}/api/assessments/${String(supplement._id)}/estimate.pdf`, { headers: { Authorization: `Bearer ${await tokenFor(aId)}` } });
+    expect(revised.status).toBe(200);
+    expect(revised.headers.get("content-disposition")).toBe(`attachment; filename="estimate-${number}-S01.pdf"; filename*=UTF-8''estimate-${number}-S01.pdf`);
+    await revised.arrayBuffer();
     const bytes = Buffer.from(await res.arrayBuffer());
     expect(bytes.subarray(0, 5).toString()).toBe("%PDF-");
     const parser = new PDFParse({ data: new Uint8Array(bytes) });

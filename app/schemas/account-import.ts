@@ -9,6 +9,7 @@ import { packageSchema } from "./package";
 import { optionalString } from "./text-fields";
 import { learningRecordSchema, pricingRuleSchema, vendorPackageSchema } from "./vendor-pricing";
 import { MEDIA_URL_PATTERN } from "./media-url";
+import { webhookEndpointCreateSchema } from "./webhooks";
 
 /**
  * An imported record is a create through the API: each collection's schema is the API's create
@@ -161,6 +162,114 @@ const learningRecord = learningRecordSchema
   .extend({ assessmentId: ref("assessmentId").optional(), ...timestamps })
   .transform((r) => ({ ...r, adminAdjustment: Math.round((r.finalCost - r.originalEstimate) * 100) / 100, isValidated: false }));
 
+const sha256 = z.string({ invalid_type_error: "pdfSha256 must be text" }).regex(/^[0-9a-f]{64}$/, "pdfSha256 must be a SHA-256 in hex");
+const person = z.object({ firstName: text("firstName", 200).default(""), lastName: text("lastName", 200).default(""), email: text("email", 254).default("") });
+
+/**
+ * The customer conversation (docs/decisions/0064). Links: a record of what was sent, imported
+ * revoked (the token is not in the archive, and a new one is never made up for it).
+ */
+const estimateLink = z.object({
+  assessmentId: ref("assessmentId"),
+  rootId: ref("rootId"),
+  version: z.number().int().min(1).max(1000),
+  createdAt: isoDate("createdAt"),
+  expiresAt: z.string().datetime({ offset: true, message: "expiresAt must be an ISO date" }).transform((v) => new Date(v)),
+  via: z.enum(["email", "api"]),
+  emailLogId: ref("emailLogId").optional(),
+  recipient: person.extend({ contactId: ref("recipient.contactId").optional() }).optional(),
+  pdfSha256: sha256,
+  pdfBytes: z.number().int().min(0).max(1e9),
+  terms: text("terms", 20_000).optional(),
+  revokedAt: isoDate("revokedAt").optional(),
+  supersededAt: isoDate("supersededAt").optional(),
+  firstViewedAt: isoDate("firstViewedAt").optional(),
+  lastViewedAt: isoDate("lastViewedAt").optional(),
+  views: z.number().int().min(0).max(1e9).default(0),
+});
+
+/** A customer's decision: evidence, kept as it was (its time, address, signature and the PDF's hash). */
+const customerDecision = z.object({
+  assessmentId: ref("assessmentId"),
+  rootId: ref("rootId"),
+  version: z.number().int().min(1).max(1000),
+  linkId: ref("linkId"),
+  decision: z.enum(["approved", "declined"]),
+  signatureName: text("signatureName", 200).optional(),
+  termsAccepted: z.boolean().optional(),
+  reason: text("reason", 1000).optional(),
+  decidedAt: isoDate("decidedAt"),
+  ip: text("ip", 100),
+  userAgent: text("userAgent", 1000).default(""),
+  pdfSha256: sha256,
+  estimatedCost: amount("estimatedCost").nullable().default(null),
+});
+
+const estimateQuestion = z.object({
+  assessmentId: ref("assessmentId"),
+  rootId: ref("rootId"),
+  version: z.number().int().min(1).max(1000),
+  linkId: ref("linkId"),
+  customer: person.optional(),
+  replyEmail: text("replyEmail", 254).optional(),
+  message: text("message", 5000).min(1, "message is required"),
+  askedAt: isoDate("askedAt"),
+  answers: list(
+    "answers",
+    z.object({ message: text("answer", 5000).min(1, "An answer's message is required"), at: isoDate("Answer date"), byName: text("byName", 200).default(""), emailLogId: ref("emailLogId").optional() }),
+    100,
+  ).default([]),
+  answeredAt: isoDate("answeredAt").nullable().default(null),
+});
+
+export const IMPORTED_NOT_SENT = "Imported from an archive: not sent from this account";
+const EMAIL_STATUSES = ["pending", "sent", "saved", "failed", "unknown"] as const;
+/**
+ * An email: the record of what was sent. A `pending` one becomes `failed` ("Imported: not sent")
+ * and an attempt cut short `unknown`: nothing imported is ever queued or sent (docs/decisions/0064).
+ */
+const emailLog = z
+  .object({
+    kind: z.enum(["estimate", "notification"]),
+    recipientEmail: text("recipientEmail", 254).min(1, "recipientEmail is required"),
+    replyTo: text("replyTo", 254).optional(),
+    subject: text("subject", 1000).min(1, "subject is required"),
+    html: text("html", 500_000),
+    text: text("text", 500_000),
+    assessmentId: ref("assessmentId").optional(),
+    assessmentTitle: text("assessmentTitle", ASSESSMENT_LIMITS.title).optional(),
+    contactId: ref("contactId").optional(),
+    templateId: ref("templateId").optional(),
+    attachEstimate: z.boolean().default(false),
+    status: z.enum(EMAIL_STATUSES),
+    messageId: text("messageId", 500).min(1, "messageId is required"),
+    attempts: list(
+      "attempts",
+      z.object({
+        at: isoDate("Attempt date"),
+        finishedAt: isoDate("Attempt end").optional(),
+        outcome: z.enum(["sending", "accepted", "failed", "unknown"]).transform((o) => (o === "sending" ? "unknown" : o)),
+        error: text("error", 2000).optional(),
+        response: text("response", 2000).optional(),
+      }),
+      50,
+    ).default([]),
+    lastError: text("lastError", 2000).optional(),
+    localDrop: z.boolean().default(false),
+    sentAt: isoDate("sentAt").optional(),
+    settlement: z.object({ action: z.enum(["resent", "delivered"]), at: isoDate("Settlement date"), resentAs: ref("resentAs").optional() }).optional(),
+    ...timestamps,
+  })
+  .transform((log) =>
+    log.status === "pending" ? { ...log, status: "failed" as const, lastError: IMPORTED_NOT_SENT } : log,
+  );
+
+/** A webhook endpoint: the API's fields; its secret is not in the archive and a new one is made (docs/decisions/0064). */
+const webhookEndpoint = webhookEndpointCreateSchema.extend({ lastSuccessAt: isoDate("lastSuccessAt").optional(), ...timestamps });
+
+/** The account's estimate settings (`estimateSettings.json`, one object; the logo is media and stays behind). */
+export { estimateSettingsSchema as importedEstimateSettingsSchema } from "./estimate-settings";
+
 /** Per collection of the export registry: the schema and the most records one archive may hold. */
 export const IMPORT_SCHEMAS = {
   contacts: { schema: contactSchema.extend(timestamps), maxRecords: 50_000 },
@@ -171,6 +280,11 @@ export const IMPORT_SCHEMAS = {
   pricingRules: { schema: pricingRuleSchema.extend(timestamps), maxRecords: 5_000 },
   vendorPackages: { schema: vendorPackageSchema.extend(timestamps), maxRecords: 1_000 },
   learningRecords: { schema: learningRecord, maxRecords: 50_000 },
+  emailLogs: { schema: emailLog, maxRecords: 100_000 },
+  estimateLinks: { schema: estimateLink, maxRecords: 50_000 },
+  customerDecisions: { schema: customerDecision, maxRecords: 50_000 },
+  estimateQuestions: { schema: estimateQuestion, maxRecords: 50_000 },
+  webhookEndpoints: { schema: webhookEndpoint, maxRecords: 100 },
 } satisfies Record<string, { schema: z.ZodTypeAny; maxRecords: number }>;
 
 export type ImportableName = keyof typeof IMPORT_SCHEMAS;

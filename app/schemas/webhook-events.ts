@@ -65,6 +65,19 @@ export const estimateQuestionDataSchema = estimateEventDataSchema
   })
   .strict();
 
+export const estimateAnswerDataSchema = estimateEventDataSchema
+  .extend({
+    questionId: id.describe("The question answered (GET /api/assessments/{id}/questions lists it)"),
+    answerId: id.describe("This answer (a question may get several)"),
+    answeredAt: isoDate,
+    question: z.string().describe("The customer's question"),
+    message: z.string().describe("The dealer's answer"),
+    answeredBy: z.string().describe("The name of who answered, as it was"),
+    answerTo: z.string().nullable().describe("The address the answer was emailed to; null when none is known (the answer is only stored)"),
+    emailLogId: id.nullable().describe("The email log entry that takes the answer to the customer; null when it was not emailed"),
+  })
+  .strict();
+
 export const emailEventDataSchema = z
   .object({
     id: id.describe("The email log entry's id"),
@@ -87,6 +100,7 @@ export const WEBHOOK_EVENT_DATA = {
   "estimate.approved": estimateDecidedDataSchema,
   "estimate.declined": estimateDecidedDataSchema,
   "estimate.question_asked": estimateQuestionDataSchema,
+  "estimate.question_answered": estimateAnswerDataSchema,
   "email.delivered": emailEventDataSchema,
   "email.failed": emailEventDataSchema,
 } as const satisfies Record<WebhookEventType, z.ZodTypeAny>;
@@ -114,6 +128,18 @@ export const WEBHOOK_EXAMPLE_DATA: { [T in WebhookEventType]: z.input<(typeof WE
   "estimate.approved": { ...exampleEstimate, status: "sent", decision: "approved", decidedAt: "2026-11-25T09:30:00.000Z", pdfSha256: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", signatureName: "Pat Lee" },
   "estimate.declined": { ...exampleEstimate, status: "sent", decision: "declined", decidedAt: "2026-11-25T09:30:00.000Z", pdfSha256: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", reason: "Too expensive" },
   "estimate.question_asked": { ...exampleEstimate, status: "sent", questionId: "6650c0ffee0123456789abd0", askedAt: "2026-11-25T09:30:00.000Z", message: "Does the price include paint?", replyEmail: "pat@example.com" },
+  "estimate.question_answered": {
+    ...exampleEstimate,
+    status: "sent",
+    questionId: "6650c0ffee0123456789abd0",
+    answerId: "6650c0ffee0123456789abd1",
+    answeredAt: "2026-11-25T10:05:00.000Z",
+    question: "Does the price include paint?",
+    message: "Yes: paint and materials are included.",
+    answeredBy: "Sam Ortiz",
+    answerTo: "pat@example.com",
+    emailLogId: "6650c0ffee0123456789abd2",
+  },
   "email.delivered": { id: "6650c0ffee0123456789abcf", assessmentId: "6650c0ffee0123456789abcd", recipientEmail: "pat@example.com", subject: "Your estimate", messageId: "<a1b2c3@damageiq.example>", status: "sent" },
   "email.failed": { id: "6650c0ffee0123456789abcf", assessmentId: "6650c0ffee0123456789abcd", recipientEmail: "pat@example.com", subject: "Your estimate", messageId: "<a1b2c3@damageiq.example>", status: "failed", error: "550 Mailbox unavailable" },
 };

@@ -12,6 +12,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "estimate.approved",
   "estimate.declined",
   "estimate.question_asked",
+  "estimate.question_answered",
   "email.delivered",
   "email.failed",
 ] as const;

@@ -9,10 +9,12 @@ import tar from "tar-stream";
 import { EXPORTABLE, ownerDocuments } from "~/models/account-data.server";
 import { ARCHIVE_FORMAT, workDir } from "./account-archive.server";
 import type { Actor } from "./actor";
+import { ESTIMATE_SETTINGS_ENTRY, exportedEstimateSettings } from "./account-settings-archive.server";
 
 /**
  * The account's data out (docs/decisions/0012): export walks cursors into temporary files (a tar
- * entry needs its size first); nothing holds a collection in memory.
+ * entry needs its size first); nothing holds a collection in memory. The format is described in
+ * docs/archive-format.schema.json (docs/decisions/0064).
  */
 
 export interface Manifest {
@@ -52,6 +54,11 @@ export function exportArchive(actor: Actor) {
       } finally {
         await rm(file, { force: true });
       }
+    }
+    const settings = await exportedEstimateSettings(actor.id);
+    if (settings) {
+      pack.entry({ name: ESTIMATE_SETTINGS_ENTRY }, JSON.stringify(settings));
+      counts.estimateSettings = 1;
     }
     const manifest: Manifest = {
       format: ARCHIVE_FORMAT,

@@ -1,10 +1,17 @@
+import { createHash, randomBytes } from "node:crypto";
 import { Types } from "mongoose";
 import { EXPORTABLE, ownedIds } from "~/models/account-data.server";
+import { countEndpoints } from "~/models/webhook.server";
+import { MAX_WEBHOOK_ENDPOINTS } from "~/schemas/webhooks";
 import { ownedCompleteUploadIds } from "~/models/upload.server";
 import { findVendors } from "~/models/user.server";
 import { mediaIdOf } from "~/schemas/media-url";
 import type { Actor } from "./actor";
 import { printBands } from "./photo-prints.server";
+import { newSealedSecret } from "./webhooks.server";
+
+/** Why an imported endpoint is off (docs/decisions/0064): its receiver knows the old secret, not the new one. */
+export const IMPORTED_ENDPOINT_OFF = "Imported: its signing secret is new. Rotate the secret, give it to the receiver, then turn the endpoint on.";
 
 /**
  * An import's references (docs/decisions/0012), resolved inside the importer's account: the plan
@@ -49,9 +56,19 @@ export function referenceResolver(actor: Actor, plans: Map<string, IdPlan>) {
     return cache;
   };
   const vendors = new Map<string, boolean>();
+  let endpointRoom: number | null = null;
 
   return {
-    async resolve(collection: string, batch: Pending[], drop: (line: number, message: string) => void) {
+    /**
+     * The batch's documents with their references resolved; null for one refused (a reference it
+     * cannot stand without names nothing of this account, or no room left), reported through `refuse`.
+     */
+    async resolve(
+      collection: string,
+      batch: Pending[],
+      drop: (line: number, message: string) => void,
+      refuse: (line: number, message: string) => void = drop,
+    ): Promise<(Record<string, unknown> | null)[]> {
       const docs = batch.map((p) => p.doc);
       const refTo = async (target: string, pick: (doc: Record<string, unknown>) => unknown[]) => {
         const plan = plans.get(target);
@@ -83,10 +100,116 @@ export function referenceResolver(actor: Actor, plans: Map<string, IdPlan>) {
             drop(line, `assessmentId ${source} is not one of this account's assessments: dropped`);
           }
         }
+      } else if (CONVERSATION.has(collection)) {
+        const ctx = {
+          assessment: await refTo("assessments", (d) => [d.assessmentId, d.rootId]),
+          contact: await refTo("contacts", (d) => [inner(d.recipient, "contactId"), d.contactId]),
+          template: await refTo("emailTemplates", (d) => [d.templateId]),
+          emailLog: await refTo("emailLogs", (d) => [d.emailLogId, inner(d.settlement, "resentAs"), ...records(d.answers).map((a) => a.emailLogId)]),
+          link: await refTo("estimateLinks", (d) => [d.linkId]),
+          actorId: actor.id,
+          now: new Date(),
+        };
+        return batch.map(({ line, sourceId, doc }) => (resolveConversation(collection, doc, { ...ctx, line, sourceId, drop, refuse }) ? doc : null));
+      } else if (collection === "webhookEndpoints") {
+        endpointRoom ??= MAX_WEBHOOK_ENDPOINTS - (await countEndpoints({ ownerId: actor.id }));
+        return batch.map(({ line, doc }) => {
+          if (endpointRoom !== null && endpointRoom <= 0) {
+            refuse(line, `You can have at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints: not imported`);
+            return null;
+          }
+          endpointRoom = (endpointRoom ?? 0) - 1;
+          // A new secret nobody has: the endpoint stays off until the account gives it to its receiver.
+          return { ...doc, secretSealed: newSealedSecret(), enabled: false, disabledReason: IMPORTED_ENDPOINT_OFF, disabledAt: new Date() };
+        });
       }
       return docs;
     },
   };
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+/** A field of a nested object of a record (undefined when it is not an object). */
+const inner = (v: unknown, key: string): unknown => (isRecord(v) ? v[key] : undefined);
+const records = (v: unknown) => (Array.isArray(v) ? v.filter(isRecord) : []);
+
+const CONVERSATION = new Set(["emailLogs", "estimateLinks", "customerDecisions", "estimateQuestions"]);
+
+/**
+ * A link, decision, question or email's references (docs/decisions/0064): the version and estimate a
+ * link, decision or question belongs to are required (refused without them); a link's email, its
+ * recipient's contact, an email's estimate, contact, template and resend are dropped when they name
+ * nothing of this account. False: refused.
+ */
+function resolveConversation(
+  collection: string,
+  doc: Record<string, unknown>,
+  ctx: {
+    assessment: (id: string) => string | null;
+    contact: (id: string) => string | null;
+    template: (id: string) => string | null;
+    emailLog: (id: string) => string | null;
+    link: (id: string) => string | null;
+    actorId: string;
+    now: Date;
+    line: number;
+    sourceId: string;
+    drop: (line: number, message: string) => void;
+    refuse: (line: number, message: string) => void;
+  },
+) {
+  const optional = (holder: Record<string, unknown>, field: string, resolve: (id: string) => string | null, what: string, label = field) => {
+    const id = holder[field];
+    if (typeof id !== "string") return;
+    const target = resolve(id);
+    if (target) holder[field] = new Types.ObjectId(target);
+    else {
+      delete holder[field];
+      ctx.drop(ctx.line, `${label} ${id} is not ${what}: dropped`);
+    }
+  };
+  const required = (field: string, resolve: (id: string) => string | null, what: string) => {
+    const id = doc[field];
+    const target = typeof id === "string" ? resolve(id) : null;
+    if (!target) {
+      ctx.refuse(ctx.line, `${field} ${String(id)} is not ${what}: not imported`);
+      return false;
+    }
+    doc[field] = new Types.ObjectId(target);
+    return true;
+  };
+  const estimate = () =>
+    required("assessmentId", ctx.assessment, "one of this account's assessments") && required("rootId", ctx.assessment, "one of this account's assessments");
+  if (collection === "emailLogs") {
+    optional(doc, "assessmentId", ctx.assessment, "one of this account's assessments");
+    optional(doc, "contactId", ctx.contact, "one of this account's contacts");
+    optional(doc, "templateId", ctx.template, "one of this account's email templates");
+    if (isRecord(doc.settlement)) optional(doc.settlement, "resentAs", ctx.emailLog, "one of this account's emails", "settlement.resentAs");
+    // Its own key (a client's key of the other account never answers here), and nothing to deliver.
+    doc.idempotencyKey = `imported:${ctx.sourceId}`;
+    doc.inFlight = false;
+    return true;
+  }
+  if (collection === "estimateLinks") {
+    if (!estimate()) return false;
+    optional(doc, "emailLogId", ctx.emailLog, "one of this account's emails");
+    if (isRecord(doc.recipient)) optional(doc.recipient, "contactId", ctx.contact, "one of this account's contacts", "recipient.contactId");
+    // Revoked, with a hash no token has: an imported link never opens a page (its token is not in the archive).
+    doc.tokenHash = createHash("sha256").update(randomBytes(32)).digest("hex");
+    doc.pdfKey = `imported-links/${ctx.actorId}/${String(doc._id)}.pdf`;
+    doc.revokedAt ??= ctx.now;
+    doc.createdBy = null;
+    return true;
+  }
+  if (collection === "customerDecisions") return estimate() && required("linkId", ctx.link, "one of this account's estimate links");
+  // estimateQuestions: the answers keep who answered by name; the account that imports them stands as their author.
+  if (!estimate() || !required("linkId", ctx.link, "one of this account's estimate links")) return false;
+  doc.answers = records(doc.answers).map((answer) => {
+    const kept = { ...answer, _id: new Types.ObjectId(), by: new Types.ObjectId(ctx.actorId) };
+    optional(kept, "emailLogId", ctx.emailLog, "one of this account's emails", "answers.emailLogId");
+    return kept;
+  });
+  return true;
 }
 
 function resolveAssessment(

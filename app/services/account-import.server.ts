@@ -2,11 +2,13 @@ import { Types } from "mongoose";
 import type { ZodError } from "zod";
 import { EXPORTABLE, type ExportableCollection, findImportKeys, insertImported, ownedIds, saveImportKeys } from "~/models/account-data.server";
 import { linkSupplements } from "~/models/estimate.server";
+import { putDecisionsOnEstimates } from "~/models/account-decisions.server";
 import { IMPORT_SCHEMAS, type ImportableName } from "~/schemas/account-import";
 import { referenceResolver, type IdPlan, type Pending } from "./account-import-references.server";
 import { ARCHIVE_FORMAT, badArchive, BATCH, lines, loadUpload, MAX_RECORDS, MAX_REPORTED_LINES, tooLarge, walkArchive } from "./account-archive.server";
 import type { Manifest } from "./account-export.server";
 import type { Actor } from "./actor";
+import { ESTIMATE_SETTINGS_ENTRY, importEstimateSettings, smallJson } from "./account-settings-archive.server";
 
 /**
  * The account's data back in (docs/decisions/0012): import streams the archive line by line, twice
@@ -120,6 +122,7 @@ export async function applyArchive(actor: Actor, token: string, { dryRun, begin 
 
   // Pass 1: the manifest, each collection's ids; limits and duplicates refuse the whole archive.
   let manifest: Manifest | null = null;
+  let settings: unknown = undefined;
   const ids = new Map<string, string[]>(EXPORTABLE.map((c) => [c.name, []]));
   const seenEntries = new Set<string>();
   // Every id of the archive, across collections: one named twice refuses the archive.
@@ -128,6 +131,10 @@ export async function applyArchive(actor: Actor, token: string, { dryRun, begin 
   await walkArchive(file, async ({ name, collection, stream }) => {
     if (seenEntries.has(name) && (name === "manifest.json" || collection)) throw badArchive(`The archive holds ${name} twice`);
     seenEntries.add(name);
+    if (name === ESTIMATE_SETTINGS_ENTRY) {
+      settings = await smallJson(stream, name);
+      return;
+    }
     if (name === "manifest.json") {
       let text = "";
       for await (const chunk of stream) {
@@ -196,14 +203,23 @@ export async function applyArchive(actor: Actor, token: string, { dryRun, begin 
     const { schema } = IMPORT_SCHEMAS[collection.name as ImportableName];
     let batch: Pending[] = [];
     const flush = async () => {
-      const docs = await resolver.resolve(collection.name, batch, (line, message) => {
-        counts.droppedReferences += 1;
-        report.totalDropped += 1;
-        if (report.dropped.length < MAX_REPORTED_LINES) report.dropped.push({ collection: collection.name, line, message });
-      });
+      const docs = await resolver.resolve(
+        collection.name,
+        batch,
+        (line, message) => {
+          counts.droppedReferences += 1;
+          report.totalDropped += 1;
+          if (report.dropped.length < MAX_REPORTED_LINES) report.dropped.push({ collection: collection.name, line, message });
+        },
+        (line, message) => {
+          counts.invalid += 1;
+          fail(collection.name, line, message);
+        },
+      );
       const stored: Record<string, unknown>[] = [];
       const keys: { sourceId: string; targetId: string }[] = [];
       for (const [i, doc] of docs.entries()) {
+        if (!doc) continue;
         // The model's own rules last (a schema and the model could drift apart).
         // validate(), not the deprecated validateSync(): mongoose 9 warns in the server log on each call.
         const error = await new collection.model(doc).validate().then(
@@ -268,9 +284,12 @@ export async function applyArchive(actor: Actor, token: string, { dryRun, begin 
         counts.imported += 1;
         continue;
       }
-      const now = new Date();
-      const doc: Record<string, unknown> = { createdAt: now, ...(parsed.data as Record<string, unknown>) };
-      doc.updatedAt ??= doc.createdAt;
+      const doc: Record<string, unknown> = { ...(parsed.data as Record<string, unknown>) };
+      // Timestamps for the collections that keep them (a decision or question has its own time).
+      if (collection.model.schema.path("updatedAt")) {
+        doc.createdAt ??= new Date();
+        doc.updatedAt ??= doc.createdAt;
+      }
       doc._id = new Types.ObjectId(plan.target.get(sourceId));
       doc[collection.ownerField] = new Types.ObjectId(actor.id);
       batch.push({ line: lineNo, sourceId, doc });
@@ -281,6 +300,10 @@ export async function applyArchive(actor: Actor, token: string, { dryRun, begin 
   // The archive's versions of an estimate arrive without `supersededBy` (ours, never the archive's):
   // the importer's supplements mark the versions they replaced, so lists count each estimate once.
   if (!dryRun) await linkSupplements({ ownerId: actor.id });
+  // The decisions put back on the versions they decided (the estimate's copy, beside its status):
+  // the dashboard's revenue counts an approved estimate as it did in the account it came from.
+  if (!dryRun) await putDecisionsOnEstimates({ ownerId: actor.id });
+  if (settings) report.collections.push(await importEstimateSettings(actor, settings, dryRun, fail));
   return report;
 }
 

@@ -3,6 +3,7 @@ import { Types } from "mongoose";
 import { findUserById } from "~/models/user.server";
 import { estimateAttachmentName } from "~/schemas/email";
 import { ESTIMATE_LANGUAGES } from "~/schemas/estimate-sheet";
+import { contentDisposition } from "~/utils/content-disposition";
 import { sheetTotalCents } from "~/utils/estimate-sheet";
 import type { Actor } from "./actor";
 import { type AssessmentJson, getAssessment } from "./assessments.server";
@@ -96,7 +97,8 @@ export async function estimatePdfWithTerms(actor: Actor, id: string, lang?: stri
   const pdf = new Response(Readable.toWeb(doc) as ReadableStream<Uint8Array>, {
     headers: {
       "Content-Type": "application/pdf",
-      "Content-Disposition": `attachment; filename="estimate-${assessment.id}.pdf"`,
+      // Named by its number and version label (docs/decisions/0053), as the dealer and the customer read it.
+      "Content-Disposition": contentDisposition(`estimate-${data.number ?? data.id}.pdf`),
     },
   });
   return { pdf, fileName, terms: documentTerms(printableDocument(data)) };

@@ -181,6 +181,39 @@ describe("a question is a record", () => {
 });
 
 describe("the dealer answers", () => {
+  it("records the estimate.question_answered webhook event with the question and the answer, delivered to a subscribed endpoint", async () => {
+    const hook = await dealerA.post("/api/webhooks", { url: receiver.url("/answers"), events: ["estimate.question_answered"] });
+    expect(hook.status, hook.text).toBe(201);
+    const { id, token } = await linkedEstimate("Answered Civic");
+    await ask(token, { message: "Is the wheel included?", replyEmail: "wheel@example.com" });
+    const question = await EstimateQuestion.findOne({ assessmentId: id }).lean();
+    const answered = await dealerA.post(`/api/assessments/${id}/questions/${String(question!._id)}/answer`, { message: "Yes, the wheel too." });
+    expect(answered.status, answered.text).toBe(201);
+    const answerId = answered.json.answers[0].id as string;
+    const event = await WebhookEvent.findOne({ ownerId: aId, type: "estimate.question_answered", key: `estimate.question_answered:${answerId}` }).lean<{ data: Record<string, unknown> }>();
+    expect(event?.data).toMatchObject({
+      id,
+      title: "Answered Civic",
+      versionLabel: "Original",
+      questionId: String(question!._id),
+      answerId,
+      question: "Is the wheel included?",
+      message: "Yes, the wheel too.",
+      answerTo: "wheel@example.com",
+      emailLogId: answered.json.emailLogId,
+    });
+    const delivered = await vi.waitFor(
+      () => {
+        const found = receiver.on("/answers").find((r) => r.body.includes("Yes, the wheel too."));
+        expect(found).toBeDefined();
+        return found!;
+      },
+      { timeout: 15_000 },
+    );
+    expect(JSON.parse(delivered.body)).toMatchObject({ type: "estimate.question_answered", data: { answerId } });
+    await dealerA.del(`/api/webhooks/${hook.json.id}`);
+  });
+
   it("on the estimate's screen without JavaScript: the thread shows, the plain form answers, the customer gets the email and sees it on their page", async () => {
     const dealer = await signedInDealer();
     const contact = await dealer.api.post("/api/contacts", { firstName: "Sam", lastName: "Ito", email: "sam.ito@example.com" });

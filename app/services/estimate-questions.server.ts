@@ -195,6 +195,26 @@ export async function answerQuestion(actor: Actor, assessmentId: string, questio
     emailLogId = String(email._id);
     await noteAnswerEmail({ ownerId: question.ownerId, id: question._id, answerId, emailLogId: email._id });
   }
+  // Told after the answer is stored and its email queued (a receiver that is down loses nothing);
+  // keyed by the answer, so a retried answer (its Idempotency-Key) emits once.
+  const answer = updated.answers.find((a) => String(a._id) === String(answerId));
+  await emitEvent({
+    ownerId: question.ownerId,
+    type: "estimate.question_answered",
+    data: {
+      ...estimateEventData(record),
+      questionId: String(question._id),
+      answerId: String(answerId),
+      answeredAt: answer?.at ?? dbNow(),
+      question: question.message,
+      message: parsed.data.message,
+      answeredBy: answer?.byName ?? by?.name ?? "",
+      answerTo: to,
+      emailLogId,
+    },
+    orderKey: estimateOrderKey(record),
+    key: `estimate.question_answered:${String(answerId)}`,
+  });
   const json = questionJson(updated);
   return { ...json, answers: json.answers.map((a) => (a.id === String(answerId) ? { ...a, emailLogId } : a)), emailLogId };
 }

@@ -167,6 +167,8 @@ export const PREVIOUS_SECRET_GRACE_MS = 24 * 60 * 60 * 1000;
 
 /** `whsec_` and 32 random bytes in base64, as Standard Webhooks libraries read it. */
 const newSecret = () => `whsec_${randomBytes(32).toString("base64")}`;
+/** A new signing secret, sealed, nobody told of it: an imported endpoint's (docs/decisions/0064); Rotate secret shows one. */
+export const newSealedSecret = () => seal(SECRET_LABEL, newSecret());
 
 /**
  * `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` per secret, space-separated (the old and the
