@@ -267,9 +267,6 @@ const emailLog = z
 /** A webhook endpoint: the API's fields; its secret is not in the archive and a new one is made (docs/decisions/0064). */
 const webhookEndpoint = webhookEndpointCreateSchema.extend({ lastSuccessAt: isoDate("lastSuccessAt").optional(), ...timestamps });
 
-/** The account's estimate settings (`estimateSettings.json`, one object; the logo is media and stays behind). */
-export { estimateSettingsSchema as importedEstimateSettingsSchema } from "./estimate-settings";
-
 /** Per collection of the export registry: the schema and the most records one archive may hold. */
 export const IMPORT_SCHEMAS = {
   contacts: { schema: contactSchema.extend(timestamps), maxRecords: 50_000 },
