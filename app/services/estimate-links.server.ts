@@ -21,6 +21,7 @@ import {
 import { scopeFor } from "~/models/owner-scope.server";
 import { findUserById } from "~/models/user.server";
 import { dbNow } from "~/utils/db-clock.server";
+import { decisionLines } from "~/utils/estimate-approval";
 import { assessmentNotFound } from "./assessments.server";
 import type { Actor } from "./actor";
 import { estimatePdfWithTerms } from "./estimate-pdf.server";
@@ -85,19 +86,9 @@ export function decisionJson(d: CustomerDecisionRecord) {
     ip: d.ip,
     userAgent: d.userAgent,
     pdfSha256: d.pdfSha256,
-    estimatedCost: d.estimatedCost,
+    estimatedCost: d.estimatedCost ?? null,
     ...decisionLines(d),
   };
-}
-
-/**
- * What a decision approved: its own record (line by line, docs/decisions/0063), or for one recorded
- * before (no lines kept) the whole version at the amount it stood at, or nothing for a decline.
- */
-export function decisionLines(d: Pick<CustomerDecisionRecord, "decision" | "estimatedCost" | "approvedTotalCents" | "lines">) {
-  const lines = d.lines && d.lines.length > 0 ? d.lines.map((l) => ({ id: l.id, label: l.label ?? "", damage: l.damage ?? null, optional: l.optional ?? false, decision: l.decision, amountCents: l.amountCents })) : null;
-  const whole = d.decision === "approved" && d.estimatedCost !== null && d.estimatedCost !== undefined ? Math.round(d.estimatedCost * 100) : null;
-  return { approvedTotalCents: d.decision === "approved" ? (d.approvedTotalCents ?? (lines ? null : whole)) : null, lines };
 }
 
 export function linkJson(link: EstimateLinkRecord, now = dbNow()) {
@@ -118,6 +109,7 @@ export function linkJson(link: EstimateLinkRecord, now = dbNow()) {
   };
 }
 export type EstimateLinkJson = ReturnType<typeof linkJson>;
+export type EstimateDecisionJson = ReturnType<typeof decisionJson>;
 
 /** The public page's address for a token. */
 export const linkPath = (token: string) => `/e/${token}`;

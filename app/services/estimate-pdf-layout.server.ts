@@ -46,6 +46,19 @@ export interface EstimateDocument {
   validUntil: Date;
   terms: string;
   language: EstimateLanguage;
+  /** The customer's decision on this version, line by line (docs/decisions/0063); absent: none yet. */
+  approval?: PrintedApproval | null;
+}
+
+export interface PrintedApproval {
+  decision: "approved" | "declined";
+  decidedAt: Date;
+  signatureName: string | null;
+  approvedTotalCents: number | null;
+  /** Null: a decision recorded before lines were kept (the whole version). */
+  lines: { label: string; optional: boolean; decision: "approved" | "declined"; amountCents: number }[] | null;
+  ip: string;
+  pdfSha256: string;
 }
 
 /**
@@ -238,7 +251,7 @@ export function writeEstimate(doc: PDFKit.PDFDocument, input: EstimateDocument) 
   }
 
   function writeLine(table: Element, line: SheetLine) {
-    const description = [line.description || w.operations[line.operation], line.note].filter(Boolean).join(" - ");
+    const description = [(line.optional ? `(${w.optional}) ` : "") + (line.description || w.operations[line.operation]), line.note].filter(Boolean).join(" - ");
     const labourText = line.labour
       ? `${line.labour.hours} h ${w.categories[line.labour.category]} @ ${formatCents(line.labour.rateCents)}` +
         (line.labour.amountCents === undefined ? "" : ` = ${formatCents(line.labour.amountCents)}`) +
@@ -331,6 +344,28 @@ export function writeEstimate(doc: PDFKit.PDFDocument, input: EstimateDocument) 
     }
     doc.x = MARGIN;
     doc.moveDown(1);
+  }
+
+  if (e.approval) writeApproval(e.approval);
+  /** What the customer approved, line by line, with the approved total and the evidence of the signature. */
+  function writeApproval(a: PrintedApproval) {
+    const at = `${dateFormat.format(a.decidedAt)} ${a.decidedAt.toISOString().slice(11, 16)}`;
+    const items = [
+      a.decision === "approved" ? w.approval.signed(a.signatureName ?? "", at) : w.approval.declinedAt(at),
+      ...(a.decision === "approved" && a.approvedTotalCents !== null ? [`${w.approval.total}: ${formatCents(a.approvedTotalCents)}`] : []),
+      ...(a.lines ?? []).map((l) => `${l.label}${l.optional ? ` (${w.optional})` : ""}: ${l.decision === "approved" ? w.approval.approved : w.approval.declined}, ${formatCents(l.amountCents)}`),
+    ];
+    ensure(40 + items.length * 12);
+    heading(w.approval.title);
+    items.forEach((text, i) => {
+      p.use(i < 2 ? "bold" : "regular", 8.5, INK);
+      ensure(14);
+      paragraph(text);
+    });
+    p.use("regular", 7, DIM);
+    paragraph(w.approval.evidence(a.ip, a.pdfSha256));
+    doc.x = MARGIN;
+    doc.moveDown(0.8);
   }
 
   // Terms, paragraph by paragraph, then the signature block: kept together on one page, with the

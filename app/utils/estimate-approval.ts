@@ -58,3 +58,18 @@ export function approvalOf(sheet: Sheet, decision: "approved" | "declined", chos
   const approvedTotalCents = kept.length === sheet.lines.length ? versionTotalCents : sheetTotals({ ...sheet, lines: kept }).totalCents;
   return { lines, approvedTotalCents };
 }
+
+/**
+ * What a decision approved: its own record (line by line, docs/decisions/0063), or for one recorded
+ * before (no lines kept) the whole version at the amount it stood at, or nothing for a decline.
+ */
+export function decisionLines(d: {
+  decision: "approved" | "declined";
+  estimatedCost?: number | null;
+  approvedTotalCents?: number | null;
+  lines?: { id: string; label?: string | null; damage?: number | null; optional?: boolean | null; decision: "approved" | "declined"; amountCents: number }[] | null;
+}): { approvedTotalCents: number | null; lines: LineDecision[] | null } {
+  const lines = d.lines && d.lines.length > 0 ? d.lines.map((l) => ({ id: l.id, label: l.label ?? "", damage: l.damage ?? null, optional: l.optional ?? false, decision: l.decision, amountCents: l.amountCents })) : null;
+  const whole = d.decision === "approved" && d.estimatedCost !== null && d.estimatedCost !== undefined ? Math.round(d.estimatedCost * 100) : null;
+  return { approvedTotalCents: d.decision === "approved" ? (d.approvedTotalCents ?? (lines ? null : whole)) : null, lines };
+}
