@@ -173,7 +173,7 @@ describe("approval line by line on the PDF (issue 40 item 6)", () => {
     e.sheet = { ...e.sheet, lines: e.sheet.lines.map((l, i) => (i === 1 ? { ...l, optional: true as const } : l)) };
     const before = (await pages(await renderEstimatePdf(e))).texts.join("\n");
     expect(before).toContain("(Optional)");
-    expect(before).not.toContain("Customer approval");
+    expect(before).not.toContain("CUSTOMER APPROVAL");
     e.approval = {
       decision: "approved",
       decidedAt: new Date("2026-11-29T10:15:00Z"),
@@ -187,7 +187,7 @@ describe("approval line by line on the PDF (issue 40 item 6)", () => {
       pdfSha256: "ab".repeat(32),
     };
     const after = (await pages(await renderEstimatePdf(e))).texts.join("\n");
-    expect(after).toContain("Customer approval");
+    expect(after).toContain("CUSTOMER APPROVAL");
     expect(after).toContain("Approved by Jane Doe");
     expect(after).toContain("Approved total: $1,234.56");
     expect(after).toMatch(/#1 Door blend \(Optional\): declined, \$200\.00/);
