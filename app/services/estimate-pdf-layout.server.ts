@@ -6,6 +6,7 @@ import { newEstimateDoc, PAGE } from "./estimate-pdf-document.server";
 import { printableDocument } from "./estimate-pdf-fonts.server";
 import { type Element, pen } from "./estimate-pdf-pen.server";
 import { photosHeight, writePhotos, type PrintedPhoto } from "./estimate-pdf-photos.server";
+import { writeApproval, type PrintedApproval } from "./estimate-pdf-approval.server";
 import { PDF_WORDS } from "./estimate-pdf-words";
 import { formattersFor } from "~/utils/locale-format";
 
@@ -50,16 +51,6 @@ export interface EstimateDocument {
   approval?: PrintedApproval | null;
 }
 
-export interface PrintedApproval {
-  decision: "approved" | "declined";
-  decidedAt: Date;
-  signatureName: string | null;
-  approvedTotalCents: number | null;
-  /** Null: a decision recorded before lines were kept (the whole version). */
-  lines: { label: string; optional: boolean; decision: "approved" | "declined"; amountCents: number }[] | null;
-  ip: string;
-  pdfSha256: string;
-}
 
 /**
  * The terms as the PDF prints them: the account's terms with their variables filled in, in the
@@ -345,28 +336,7 @@ export function writeEstimate(doc: PDFKit.PDFDocument, input: EstimateDocument) 
     doc.x = MARGIN;
     doc.moveDown(1);
   }
-
-  if (e.approval) writeApproval(e.approval);
-  /** What the customer approved, line by line, with the approved total and the evidence of the signature. */
-  function writeApproval(a: PrintedApproval) {
-    const at = `${dateFormat.format(a.decidedAt)} ${a.decidedAt.toISOString().slice(11, 16)}`;
-    const items = [
-      a.decision === "approved" ? w.approval.signed(a.signatureName ?? "", at) : w.approval.declinedAt(at),
-      ...(a.decision === "approved" && a.approvedTotalCents !== null ? [`${w.approval.total}: ${formatCents(a.approvedTotalCents)}`] : []),
-      ...(a.lines ?? []).map((l) => `${l.label}${l.optional ? ` (${w.optional})` : ""}: ${l.decision === "approved" ? w.approval.approved : w.approval.declined}, ${formatCents(l.amountCents)}`),
-    ];
-    ensure(40 + items.length * 12);
-    heading(w.approval.title);
-    items.forEach((text, i) => {
-      p.use(i < 2 ? "bold" : "regular", 8.5, INK);
-      ensure(14);
-      paragraph(text);
-    });
-    p.use("regular", 7, DIM);
-    paragraph(w.approval.evidence(a.ip, a.pdfSha256));
-    doc.x = MARGIN;
-    doc.moveDown(0.8);
-  }
+  if (e.approval) writeApproval(e.approval, { w, dateFormat, ensure, heading, paragraph, style: (font, size, color) => p.use(font, size, color), end: () => doc.moveDown(0.8) });
 
   // Terms, paragraph by paragraph, then the signature block: kept together on one page, with the
   // last paragraph of the terms (a signature alone on a page signs nothing in sight).
