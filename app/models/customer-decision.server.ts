@@ -32,6 +32,29 @@ const customerDecisionSchema = new Schema(
     pdfSha256: { type: String, required: true, immutable: true },
     /** The amount of the version decided on (dollars; null = TBD), as it stood. */
     estimatedCost: { type: Number, default: null, immutable: true },
+    /**
+     * What was approved (integer cents): the required lines and the optional ones the customer chose,
+     * with their tax (docs/decisions/0063). Absent on a decline, a TBD total and decisions recorded before.
+     */
+    approvedTotalCents: { type: Number, immutable: true, allowNull: false },
+    /** The decision on each line of the version, as it stood; absent on decisions recorded before (the whole version). */
+    lines: {
+      type: [
+        new Schema(
+          {
+            id: { type: String, required: true },
+            label: { type: String, default: "" },
+            damage: { type: Number, default: null },
+            optional: { type: Boolean, default: false },
+            decision: { type: String, enum: CUSTOMER_DECISIONS, required: true },
+            amountCents: { type: Number, required: true },
+          },
+          { _id: false },
+        ),
+      ],
+      default: undefined,
+      immutable: true,
+    },
   },
   { timestamps: false },
 );
@@ -51,13 +74,24 @@ customerDecisionSchema.pre("save", function () {
 
 export const CustomerDecision = defineModel("CustomerDecision", customerDecisionSchema);
 
-export type CustomerDecisionRecord = RecordOf<typeof customerDecisionSchema>;
+/** One line's decision as kept (docs/decisions/0063). */
+export interface LineDecisionRecord {
+  id: string;
+  label: string;
+  damage: number | null;
+  optional: boolean;
+  decision: CustomerDecisionKind;
+  amountCents: number;
+}
+
+export type CustomerDecisionRecord = Omit<RecordOf<typeof customerDecisionSchema>, "lines"> & { lines?: LineDecisionRecord[] };
 
 /** Inserts the decision; null when the version already has one (the unique index decides a race). */
 export async function insertDecision(fields: Omit<CustomerDecisionRecord, "_id"> & { _id?: Types.ObjectId }): Promise<CustomerDecisionRecord | null> {
   try {
     const doc = await CustomerDecision.create({ _id: new Types.ObjectId(), ...fields });
-    return doc.toObject();
+    // The lines as given (plain objects, the record's own type), not the document's array.
+    return { ...doc.toObject(), lines: fields.lines };
   } catch (error) {
     if (errorCode(error) === 11000) return null;
     throw error;

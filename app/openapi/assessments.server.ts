@@ -52,6 +52,7 @@ export function describeAssessments(registry: OpenAPIRegistry, email: EmailSchem
               description:
                 "Why this price: the steps that gave the line its figure (the vendor's rule, where the hours came from, base price, modifiers and markup, minimum charge, learning, a reviewer's total for the damage). Absent on lines written before it existed",
             }),
+          optional: z.literal(true).optional().openapi({ description: "Recommended, not required: the customer may leave it out when approving. Absent: required" }),
         }),
       ),
       rates: labourRates,
@@ -296,6 +297,22 @@ export function describeAssessments(registry: OpenAPIRegistry, email: EmailSchem
       userAgent: z.string(),
       pdfSha256: z.string(),
       estimatedCost: z.number().nullable(),
+      approvedTotalCents: cents.nullable().openapi({
+        description: "What the customer approved (integer cents): the required lines and the optional ones they chose, with their tax; null for a decline or a total to be determined",
+      }),
+      lines: z
+        .array(
+          record({
+            id: z.string(),
+            label: z.string(),
+            damage: z.number().int().nullable(),
+            optional: z.boolean(),
+            decision: z.enum(["approved", "declined"]),
+            amountCents: z.number().int(),
+          }),
+        )
+        .nullable()
+        .openapi({ description: "The decision on each line of the version; null for a decision recorded before decisions were kept per line" }),
     }),
   );
   const linkParams = idParam.extend({ linkId: z.string().openapi({ description: "The link's id", example: "6650c0ffee0123456789abce" }) });

@@ -48,7 +48,7 @@ const PLACEHOLDERS = 5;
 export default function EstimatesPage() {
   const t = useT();
   const fmt = useFormat();
-  const { q, status, assessments, matched, older, newer, summary, target, timeZone, contacts, links, questions } = useLoaderData<typeof loader>();
+  const { q, status, assessments, matched, older, newer, summary, target, timeZone, contacts, links, decisions, questions } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const formAction = useFormAction();
   const loading = useListLoading(200, ESTIMATE_LIST_PARAMS);
@@ -118,7 +118,7 @@ export default function EstimatesPage() {
           {!estimate ? (
             <Text>{t("Estimate not found.")}</Text>
           ) : dialog.kind === "view" ? (
-            <EstimateDetail estimate={estimate} links={links} questions={questions} hrefWith={hrefWith} formatTime={formatTime} />
+            <EstimateDetail estimate={estimate} links={links} decisions={decisions} questions={questions} hrefWith={hrefWith} formatTime={formatTime} />
           ) : dialog.kind === "edit" && BEING_ANALYZED.includes(estimate.status) ? (
             <Text>{t("This estimate is being analyzed: edit it when the analysis is done.")}</Text>
           ) : dialog.kind === "edit" ? (

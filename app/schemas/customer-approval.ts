@@ -11,6 +11,9 @@ export const REASON_TOO_LONG = "The reason must be at most 1000 characters";
 export const QUESTION_REQUIRED = "Please type your question";
 export const QUESTION_TOO_LONG = "Your question must be at most 2000 characters";
 export const REPLY_EMAIL_INVALID = "Please enter a valid email address, or leave it empty";
+export const LINE_CHOICE_UNKNOWN = "A line you picked is not on this estimate. Please reload the page and choose again";
+/** At most this many optional lines are named in one approval (the sheet's own ceiling is lower). */
+const MAX_CHOICES = 500;
 
 const text = (required: string) =>
   z.preprocess((v) => (typeof v === "string" ? v.trim() : v), z.string({ required_error: required, invalid_type_error: required }));
@@ -24,6 +27,11 @@ export const approveSchema = z.object({
     .refine((v) => v.length === 0 || (v.match(/\p{L}/gu)?.length ?? 0) >= 2, SIGNATURE_TOO_SHORT)
     .refine((v) => v.length <= 120, SIGNATURE_TOO_LONG),
   termsAccepted: ticked,
+  /** The optional lines the customer picked (their ids; one box each, so a form posts the name once per ticked box). */
+  optionalLines: z.preprocess(
+    (v) => (v === undefined || v === null || v === "" ? [] : typeof v === "string" ? [v] : v),
+    z.array(z.string({ invalid_type_error: LINE_CHOICE_UNKNOWN }).max(40, LINE_CHOICE_UNKNOWN), { invalid_type_error: LINE_CHOICE_UNKNOWN }).max(MAX_CHOICES, LINE_CHOICE_UNKNOWN),
+  ),
 });
 export type ApproveInput = z.infer<typeof approveSchema>;
 

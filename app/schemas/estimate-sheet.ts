@@ -34,6 +34,7 @@ export const MAX_LINE_CENTS = 100_000_000;
 export const MAX_HOURS = 999;
 export const MAX_QUANTITY = 999;
 export const LINE_NOT_ON_ESTIMATE = "This line is not on the estimate";
+export const LINE_OPTIONAL_INVALID = "Optional must be true or false";
 
 const cents = (label: string, min = 0) => wholeField(label, min, MAX_LINE_CENTS);
 const text = (label: string, max: number) =>
@@ -74,6 +75,11 @@ export const sheetLineSchema = z
     /** Sublet: the sublet's price; any other operation: other charges (negative = an allowance). */
     amountCents: z.preprocess(formNumber, wholeField("Amount", -MAX_LINE_CENTS, MAX_LINE_CENTS).optional()),
     note: text("Note", 500),
+    /** Recommended, not required: the customer may leave it out. Absent keeps what the line was (a new line: required). */
+    optional: z.preprocess(
+      (v) => (v === "on" || v === "true" ? true : v === "false" || v === "" ? false : v),
+      z.boolean({ invalid_type_error: LINE_OPTIONAL_INVALID }).optional(),
+    ),
   })
   .superRefine((line, ctx) => {
     if ((line.hours ?? 0) > 0 && !line.labourCategory) ctx.addIssue({ code: "custom", path: ["labourCategory"], message: "Choose the labour category for the hours" });
@@ -136,6 +142,10 @@ export const storedSheetSchema = z.object({
         amountCents: storedCents,
         note: storedText(500),
         basis: z.array(basisStepSchema).max(10).optional(),
+        optional: z
+          .boolean()
+          .optional()
+          .transform((v) => (v === true ? v : undefined)),
       }),
     )
     .max(MAX_SHEET_LINES),

@@ -150,6 +150,8 @@ function formLines(rawDamages: unknown, rawLines: unknown, ctx: z.RefinementCtx)
       rateCents: centsOf(row, "rate"),
       unitPriceCents: centsOf(row, "unitPrice"),
       amountCents: centsOf(row, "amount"),
+      // A box posts "on" when ticked and nothing when not: the form always says which.
+      optional: row.optional === "on",
     });
     const formName: Record<string, string> = { rateCents: "rate", unitPriceCents: "unitPrice", amountCents: "amount" };
     if (parsed.success) kept.push(parsed.data);

@@ -53,6 +53,28 @@ export const estimateDecidedDataSchema = estimateEventDataSchema
     pdfSha256: z.string().describe("SHA-256 (hex) of the PDF the customer saw"),
     signatureName: z.string().optional().describe("Approval: the name the customer signed with"),
     reason: z.string().optional().describe("Decline: the customer's reason, when given"),
+    approvedTotalCents: z
+      .number()
+      .int()
+      .nullable()
+      .optional()
+      .describe("What the customer approved (integer cents): the required lines and the optional ones they chose, with their tax; null for a decline or a total to be determined"),
+    lines: z
+      .array(
+        z
+          .object({
+            id: z.string(),
+            label: z.string(),
+            damage: z.number().int().nullable(),
+            optional: z.boolean(),
+            decision: z.enum(["approved", "declined"]),
+            amountCents: z.number().int(),
+          })
+          .strict(),
+      )
+      .nullable()
+      .optional()
+      .describe("The decision on each line of the version (approved or declined), with its amount before tax"),
   })
   .strict();
 

@@ -43,9 +43,9 @@ export async function estimatesData(actor: Actor, requestUrl: string) {
     dialog ? getEstimate(actor, dialog.id).catch(nullIfNotFound) : null,
   ]);
   // Edit Estimate's customer dropdown: the estimate owner's contacts; the detail's customer links.
-  const [contacts, links, questions] = await Promise.all([
+  const [contacts, { links, decisions }, questions] = await Promise.all([
     dialog?.kind === "edit" && target ? contactChoices(actor, target.ownerId) : Promise.resolve([]),
-    dialog?.kind === "view" && target ? listEstimateLinks(actor, target.id).then((l) => l.links) : Promise.resolve([]),
+    dialog?.kind === "view" && target ? listEstimateLinks(actor, target.id) : Promise.resolve({ links: [], decisions: [] }),
     dialog?.kind === "view" && target ? listEstimateQuestions(actor, target.id).then((l) => l.questions) : Promise.resolve([]),
   ]);
   return {
@@ -53,6 +53,7 @@ export async function estimatesData(actor: Actor, requestUrl: string) {
     status: status ?? "all",
     contacts,
     links,
+    decisions,
     questions,
     pageSize: ESTIMATES_PAGE_SIZE,
     timeZone: SERVER_TIME_ZONE,

@@ -83,8 +83,13 @@ export async function publicEstimateAction(request: Request, token: string, clie
     await admitPublicRequest({ ip: client.ip, token, answer: true });
     const form = await request.formData();
     const intent = field(form, "intent");
-    const values = { signatureName: field(form, "signatureName"), termsAccepted: field(form, "termsAccepted"), reason: field(form, "reason"), message: field(form, "message"), replyEmail: field(form, "replyEmail") };
-    const shown = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Record<string, string>;
+    const text = { signatureName: field(form, "signatureName"), termsAccepted: field(form, "termsAccepted"), reason: field(form, "reason"), message: field(form, "message"), replyEmail: field(form, "replyEmail") };
+    const shown = Object.fromEntries(Object.entries(text).filter(([, v]) => v !== undefined)) as Record<string, string>;
+    // The optional lines ticked (one value per box, docs/decisions/0063).
+    const chosen = form.getAll("optionalLines").filter((v): v is string => typeof v === "string");
+    const values = { ...text, optionalLines: chosen };
+    // "Update the total": the page again with the total for what is ticked, nothing recorded.
+    if (intent === "approve" && field(form, "recalculate") !== undefined) return await renderPage(token, request, { intent, values: shown, chosen }, 200);
     let result: { ok: true } | { ok: false; errors: Record<string, string> };
     let done: string;
     if (intent === "approve" || intent === "decline") {
@@ -96,7 +101,7 @@ export async function publicEstimateAction(request: Request, token: string, clie
     } else {
       return await renderPage(token, request, {}, 400);
     }
-    if (!result.ok) return await renderPage(token, request, { intent, errors: result.errors, values: shown }, 400);
+    if (!result.ok) return await renderPage(token, request, { intent, errors: result.errors, values: shown, chosen }, 400);
     return new Response(null, { status: 303, headers: { Location: `/e/${token}?done=${done}`, "Cache-Control": "no-store" } });
   } catch (error) {
     return unavailableResponse(error);

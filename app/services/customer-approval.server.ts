@@ -7,7 +7,9 @@ import { recordLinkView, type EstimateLinkRecord } from "~/models/estimate-link.
 import { scopeFor } from "~/models/owner-scope.server";
 import { countRequest } from "~/models/rate-counter.server";
 import { findUserById } from "~/models/user.server";
-import { approveSchema, declineSchema, questionSchema, type ApproveInput, type DeclineInput } from "~/schemas/customer-approval";
+import { approveSchema, declineSchema, LINE_CHOICE_UNKNOWN, questionSchema, type ApproveInput, type DeclineInput } from "~/schemas/customer-approval";
+import { approvalOf, decisionLines, unknownChoices } from "~/utils/estimate-approval";
+import { Invalid } from "~/utils/domain-errors";
 import { dbNow, dbNowMs } from "~/utils/db-clock.server";
 import { env } from "~/utils/env.server";
 import { readSheet, sheetTotalCents, sheetTotals } from "~/utils/estimate-sheet";
@@ -126,6 +128,12 @@ async function customerOf(link: EstimateLinkRecord, estimate: AssessmentRecord) 
   return contact ? { firstName: contact.firstName, lastName: contact.lastName, email: contact.email } : null;
 }
 
+/** The version's total as the page and the PDF print it (cents; null: TBD). */
+function versionTotalCents(estimate: AssessmentRecord, sheet = readSheet(estimate)) {
+  const estimatedCost = estimate.estimatedCost ?? null;
+  return estimatedCost === null ? null : (sheetTotalCents(sheet, (estimate.damages ?? []).length) ?? Math.round(estimatedCost * 100));
+}
+
 /**
  * What the public page shows of the version: as the estimate holds it, the sheet read and totalled
  * as the API's `sheet` and the PDF do (the lines component renders it).
@@ -153,7 +161,7 @@ function estimateView(
     costNote: estimate.costNote ?? null,
     sheet: { ...sheet, totals: sheetTotals(sheet) },
     // As the PDF prints it: TBD while the estimate's cost is, else the sheet's total.
-    totalCents: estimatedCost === null ? null : (sheetTotalCents(sheet, damages.length) ?? Math.round(estimatedCost * 100)),
+    totalCents: versionTotalCents(estimate, sheet),
     damages,
     // Its photos and its videos' frames (`/e/{token}/photos/{n}`), each with the damages seen on it.
     photos: pictures.map(({ label, alt, damages }) => ({ label, alt, damages })),
@@ -244,10 +252,16 @@ function parsed<S extends z.ZodTypeAny>(schema: S, body: unknown): { data: z.inf
  */
 export async function recordCustomerDecision(
   token: string,
-  input: { decision: "approved"; fields: ApproveInput } | { decision: "declined"; fields: DeclineInput },
+  input: { decision: "approved"; fields: Omit<ApproveInput, "optionalLines"> & { optionalLines?: string[] } } | { decision: "declined"; fields: DeclineInput },
   client: PublicClient,
 ) {
   const { link, estimate } = await activeLink(token);
+  // Line by line (docs/decisions/0063): the version's own lines decide; a choice naming a line the
+  // version does not have (another version's, a made-up one) is refused before anything is written.
+  const sheet = readSheet(estimate);
+  const chosen = input.decision === "approved" ? (input.fields.optionalLines ?? []) : [];
+  if (unknownChoices(sheet, chosen).length > 0) throw new Invalid(LINE_CHOICE_UNKNOWN, { fields: { optionalLines: LINE_CHOICE_UNKNOWN } });
+  const approval = approvalOf(sheet, input.decision, chosen, versionTotalCents(estimate, sheet));
   const decidedAt = dbNow();
   const decisionId = new Types.ObjectId();
   // The claim on the version is the decision's moment: written only while the version is still the
@@ -273,6 +287,8 @@ export async function recordCustomerDecision(
     userAgent: client.userAgent.slice(0, 500),
     pdfSha256: link.pdfSha256,
     estimatedCost: estimate.estimatedCost ?? null,
+    ...(approval.approvedTotalCents === null ? {} : { approvedTotalCents: approval.approvedTotalCents }),
+    lines: approval.lines,
   }).catch(async (error: unknown) => {
     await releaseCustomerDecision({ ownerId: link.ownerId, id: estimate._id, decisionId });
     throw error;
@@ -290,6 +306,7 @@ export async function recordCustomerDecision(
       decision: decision.decision,
       decidedAt: decision.decidedAt,
       pdfSha256: decision.pdfSha256,
+      ...decisionLines(decision),
       ...(decision.signatureName ? { signatureName: decision.signatureName } : {}),
       ...(decision.reason ? { reason: decision.reason } : {}),
     }),
@@ -308,6 +325,7 @@ export async function recordCustomerDecision(
     reason: decision.reason,
     customer: customer ? `${customer.firstName} ${customer.lastName}`.trim() : "The customer",
     origin: client.origin,
+    ...decisionLines(decision),
   });
   return { decision, link, estimate };
 }
@@ -326,8 +344,13 @@ export async function decideFromPage(token: string, kind: "approved" | "declined
   const fields = kind === "approved" ? parsed(approveSchema, body) : parsed(declineSchema, body);
   if ("errors" in fields) return { ok: false, errors: fields.errors };
   const input = kind === "approved" ? { decision: kind, fields: fields.data as ApproveInput } : { decision: kind, fields: fields.data as DeclineInput };
-  const { decision } = await recordCustomerDecision(token, input, client);
-  return { ok: true, decision: decisionJson(decision) };
+  try {
+    const { decision } = await recordCustomerDecision(token, input, client);
+    return { ok: true, decision: decisionJson(decision) };
+  } catch (error) {
+    if (error instanceof Invalid && error.fields) return { ok: false, errors: error.fields };
+    throw error;
+  }
 }
 
 /**

@@ -80,3 +80,32 @@ describe("a reviewer's new amount for a damage (amounts path)", () => {
     expect(() => setAmount(estimate(labourAndRefinish), 40)).toThrow(/paint materials/);
   });
 });
+
+describe("a line marked optional by the reviewer (issue 40 item 6)", () => {
+  const edit = (current: AssessmentRecord, lines: Record<string, unknown>[]) => {
+    const input = estimateEditSchema.parse({ damages: [{ line: 0, damageType: "dent", location: "front", severity: "moderate" }], lines, reason: "Options" });
+    let n = 0;
+    return planEdit(current, input, "Rita Reviewer", undefined, { taxRates: TAX, newId: () => `new${n++}` });
+  };
+  const row = (id: string, extra: Record<string, unknown> = {}) => ({ id, damage: 0, operation: "repair", description: "Dent (front)", labourCategory: "body", hours: 2, ...extra });
+
+  it("marks a line optional, keeps the mark when a row does not say, clears it when told; the audit says so", () => {
+    const marked = edit(estimate(labourAndRefinish), [row("d0-1"), row("d0-2", { operation: "refinish", labourCategory: "refinish", hours: 1.5, optional: true })]);
+    const after = marked.change.set.estimateSheet as Sheet;
+    expect(after.lines.map((l) => l.optional ?? false)).toEqual([false, true]);
+    expect(marked.change.changes.join("\n")).toContain("required required → optional");
+    // Stored and read back, an edit that leaves `optional` out keeps it; `false` clears it.
+    const current = { ...estimate(labourAndRefinish), estimateSheet: after } as unknown as AssessmentRecord;
+    const kept = edit(current, [row("d0-1"), row("d0-2", { operation: "refinish", labourCategory: "refinish", hours: 1.5 })]).change.set.estimateSheet as Sheet;
+    expect(kept.lines[1].optional).toBe(true);
+    const cleared = edit(current, [row("d0-1"), row("d0-2", { operation: "refinish", labourCategory: "refinish", hours: 1.5, optional: false })]).change.set.estimateSheet as Sheet;
+    expect(cleared.lines[1].optional).toBeUndefined();
+    expect(storedSheetSchema.parse(after).lines[1].optional).toBe(true);
+  });
+
+  it("refuses an optional flag that is not true or false", () => {
+    const parsed = estimateEditSchema.safeParse({ damages: [{ line: 0, damageType: "dent", location: "front", severity: "moderate" }], lines: [row("d0-1", { optional: "maybe" })], reason: "x" });
+    expect(parsed.success).toBe(false);
+    expect(JSON.stringify(parsed.error?.issues)).toContain("Optional must be true or false");
+  });
+});

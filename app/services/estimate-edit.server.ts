@@ -87,6 +87,8 @@ function linesFromInput(input: EstimateEditInput, before: Sheet, ctx: EditContex
       note: row.note,
     };
     const was = row.id === undefined ? undefined : known.get(row.id);
+    // Optional (recommended, not required) as the row says; a row that does not say keeps what the line was.
+    if (row.optional ?? was?.optional ?? false) line.optional = true;
     lines.push(was ? keptFromBefore(line, was, before.materialsRateCents) : line);
   });
   return { lines, unknownLine };

@@ -21,6 +21,7 @@ import {
 import { scopeFor } from "~/models/owner-scope.server";
 import { findUserById } from "~/models/user.server";
 import { dbNow } from "~/utils/db-clock.server";
+import { decisionLines } from "~/utils/estimate-approval";
 import { assessmentNotFound } from "./assessments.server";
 import type { Actor } from "./actor";
 import { estimatePdfWithTerms } from "./estimate-pdf.server";
@@ -85,7 +86,8 @@ export function decisionJson(d: CustomerDecisionRecord) {
     ip: d.ip,
     userAgent: d.userAgent,
     pdfSha256: d.pdfSha256,
-    estimatedCost: d.estimatedCost,
+    estimatedCost: d.estimatedCost ?? null,
+    ...decisionLines(d),
   };
 }
 
@@ -107,6 +109,7 @@ export function linkJson(link: EstimateLinkRecord, now = dbNow()) {
   };
 }
 export type EstimateLinkJson = ReturnType<typeof linkJson>;
+export type EstimateDecisionJson = ReturnType<typeof decisionJson>;
 
 /** The public page's address for a token. */
 export const linkPath = (token: string) => `/e/${token}`;

@@ -6,6 +6,7 @@ import { newEstimateDoc, PAGE } from "./estimate-pdf-document.server";
 import { printableDocument } from "./estimate-pdf-fonts.server";
 import { type Element, pen } from "./estimate-pdf-pen.server";
 import { photosHeight, writePhotos, type PrintedPhoto } from "./estimate-pdf-photos.server";
+import { writeApproval, type PrintedApproval } from "./estimate-pdf-approval.server";
 import { PDF_WORDS } from "./estimate-pdf-words";
 import { formattersFor } from "~/utils/locale-format";
 
@@ -46,7 +47,10 @@ export interface EstimateDocument {
   validUntil: Date;
   terms: string;
   language: EstimateLanguage;
+  /** The customer's decision on this version, line by line (docs/decisions/0063); absent: none yet. */
+  approval?: PrintedApproval | null;
 }
+
 
 /**
  * The terms as the PDF prints them: the account's terms with their variables filled in, in the
@@ -238,7 +242,7 @@ export function writeEstimate(doc: PDFKit.PDFDocument, input: EstimateDocument) 
   }
 
   function writeLine(table: Element, line: SheetLine) {
-    const description = [line.description || w.operations[line.operation], line.note].filter(Boolean).join(" - ");
+    const description = [(line.optional ? `(${w.optional}) ` : "") + (line.description || w.operations[line.operation]), line.note].filter(Boolean).join(" - ");
     const labourText = line.labour
       ? `${line.labour.hours} h ${w.categories[line.labour.category]} @ ${formatCents(line.labour.rateCents)}` +
         (line.labour.amountCents === undefined ? "" : ` = ${formatCents(line.labour.amountCents)}`) +
@@ -332,6 +336,7 @@ export function writeEstimate(doc: PDFKit.PDFDocument, input: EstimateDocument) 
     doc.x = MARGIN;
     doc.moveDown(1);
   }
+  if (e.approval) writeApproval(e.approval, { w, dateFormat, ensure, heading, paragraph, style: (font, size, color) => p.use(font, size, color), end: () => doc.moveDown(0.8) });
 
   // Terms, paragraph by paragraph, then the signature block: kept together on one page, with the
   // last paragraph of the terms (a signature alone on a page signs nothing in sight).

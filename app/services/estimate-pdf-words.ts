@@ -47,6 +47,17 @@ export interface PdfWords {
   };
   terms: string;
   signature: { customer: string; date: string; shop: string; accept: string };
+  /** A line the customer may leave out (docs/decisions/0063), and the customer's approval as signed. */
+  optional: string;
+  approval: {
+    title: string;
+    approved: string;
+    declined: string;
+    total: string;
+    signed: (name: string, at: string) => string;
+    declinedAt: (at: string) => string;
+    evidence: (ip: string, hash: string) => string;
+  };
   page: (n: number, of: number) => string;
   severities: Record<string, string>;
   locations: Record<string, string>;
@@ -95,6 +106,16 @@ const EN: PdfWords = {
   },
   terms: "Terms",
   signature: { customer: "Customer signature", date: "Date", shop: "Authorized by", accept: "I authorize the repairs described above at the prices shown." },
+  optional: "Optional",
+  approval: {
+    title: "Customer approval",
+    approved: "approved",
+    declined: "declined",
+    total: "Approved total",
+    signed: (name, at) => `Approved by ${name} on ${at} (UTC)`,
+    declinedAt: (at) => `Declined on ${at} (UTC)`,
+    evidence: (ip, hash) => `IP ${ip} · SHA-256 of the PDF signed: ${hash}`,
+  },
   page: (n, of) => `Page ${n} of ${of}`,
   severities: { minor: "minor", moderate: "moderate", major: "major", severe: "severe" },
   locations: { front: "front", rear: "rear", left: "left", right: "right", top: "top", bottom: "bottom", center: "center" },
@@ -144,6 +165,16 @@ const ES: PdfWords = {
   },
   terms: "Condiciones",
   signature: { customer: "Firma del cliente", date: "Fecha", shop: "Autorizado por", accept: "Autorizo las reparaciones descritas a los precios indicados." },
+  optional: "Opcional",
+  approval: {
+    title: "Aprobación del cliente",
+    approved: "aprobada",
+    declined: "rechazada",
+    total: "Total aprobado",
+    signed: (name, at) => `Aprobado por ${name} el ${at} (UTC)`,
+    declinedAt: (at) => `Rechazado el ${at} (UTC)`,
+    evidence: (ip, hash) => `IP ${ip} · SHA-256 del PDF firmado: ${hash}`,
+  },
   page: (n, of) => `Página ${n} de ${of}`,
   severities: { minor: "leve", moderate: "moderado", major: "grave", severe: "muy grave" },
   locations: { front: "delantera", rear: "trasera", left: "izquierda", right: "derecha", top: "superior", bottom: "inferior", center: "central" },
@@ -193,6 +224,16 @@ const FR: PdfWords = {
   },
   terms: "Conditions",
   signature: { customer: "Signature du client", date: "Date", shop: "Autorisé par", accept: "J'autorise les réparations décrites ci-dessus aux prix indiqués." },
+  optional: "Facultative",
+  approval: {
+    title: "Approbation du client",
+    approved: "approuvée",
+    declined: "refusée",
+    total: "Total approuvé",
+    signed: (name, at) => `Approuvé par ${name} le ${at} (UTC)`,
+    declinedAt: (at) => `Refusé le ${at} (UTC)`,
+    evidence: (ip, hash) => `IP ${ip} · SHA-256 du PDF signé : ${hash}`,
+  },
   page: (n, of) => `Page ${n} sur ${of}`,
   severities: { minor: "léger", moderate: "modéré", major: "important", severe: "grave" },
   locations: { front: "avant", rear: "arrière", left: "gauche", right: "droite", top: "haut", bottom: "bas", center: "centre" },

@@ -166,3 +166,32 @@ describe("the estimate PDF", () => {
     expect(renderTerms("{{constructor.constructor}}", data)).toBe("");
   });
 });
+
+describe("approval line by line on the PDF (issue 40 item 6)", () => {
+  it("marks optional lines, and once the customer decided prints each line's decision, the approved total, the signature and the signed PDF's hash", async () => {
+    const e = await longEstimate({ lines: 4, damages: 1 });
+    e.sheet = { ...e.sheet, lines: e.sheet.lines.map((l, i) => (i === 1 ? { ...l, optional: true as const } : l)) };
+    const before = (await pages(await renderEstimatePdf(e))).texts.join("\n");
+    expect(before).toContain("(Optional)");
+    expect(before).not.toContain("CUSTOMER APPROVAL");
+    e.approval = {
+      decision: "approved",
+      decidedAt: new Date("2026-11-29T10:15:00Z"),
+      signatureName: "Jane Doe",
+      approvedTotalCents: 123456,
+      lines: [
+        { label: "#1 Door dent", optional: false, decision: "approved", amountCents: 100000 },
+        { label: "#1 Door blend", optional: true, decision: "declined", amountCents: 20000 },
+      ],
+      ip: "203.0.113.9",
+      pdfSha256: "ab".repeat(32),
+    };
+    const after = (await pages(await renderEstimatePdf(e))).texts.join("\n");
+    expect(after).toContain("CUSTOMER APPROVAL");
+    expect(after).toContain("Approved by Jane Doe");
+    expect(after).toContain("Approved total: $1,234.56");
+    expect(after).toMatch(/#1 Door blend \(Optional\): declined, \$200\.00/);
+    expect(after).toContain("IP 203.0.113.9");
+    expect(after.replace(/\s+/g, "")).toContain("ab".repeat(32));
+  });
+});

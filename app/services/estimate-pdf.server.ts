@@ -1,6 +1,8 @@
 import { Readable } from "node:stream";
 import { Types } from "mongoose";
+import { findDecisionOf } from "~/models/customer-decision.server";
 import { findUserById } from "~/models/user.server";
+import { decisionLines } from "~/utils/estimate-approval";
 import { estimateAttachmentName } from "~/schemas/email";
 import { ESTIMATE_LANGUAGES } from "~/schemas/estimate-sheet";
 import { contentDisposition } from "~/utils/content-disposition";
@@ -31,11 +33,13 @@ const DAY_MS = 24 * 3600 * 1000;
 
 /** The estimate, its account's header, logo, terms and photos, gathered in the owner's scope. */
 export async function estimateDocument(a: AssessmentJson, requested?: string | null): Promise<EstimateDocument> {
-  const [header, settings, pictures, naming] = await Promise.all([
+  const [header, settings, pictures, naming, decision] = await Promise.all([
     accountHeader(a.ownerId),
     estimateSettingsOf(a.ownerId),
     estimatePictures(a.ownerId, a),
     versionNaming({ _id: new Types.ObjectId(a.id), ownerId: new Types.ObjectId(a.ownerId), supplementOf: a.supplementOf ? new Types.ObjectId(a.supplementOf) : undefined, version: a.version }),
+    // The customer's decision on this version, printed line by line once made (docs/decisions/0063).
+    findDecisionOf({ assessmentId: new Types.ObjectId(a.id) }),
   ]);
   // A video's frames print as its photos, captioned: each with the numbers of the damages seen on it.
   const thumbs = await Promise.all(
@@ -71,6 +75,16 @@ export async function estimateDocument(a: AssessmentJson, requested?: string | n
     validUntil: new Date(issuedAt.getTime() + settings.validityDays * DAY_MS),
     terms: settings.terms,
     language,
+    approval: decision
+      ? {
+          decision: decision.decision,
+          decidedAt: decision.decidedAt,
+          signatureName: decision.signatureName ?? null,
+          ...decisionLines(decision),
+          ip: decision.ip,
+          pdfSha256: decision.pdfSha256,
+        }
+      : null,
   };
 }
 

@@ -174,10 +174,19 @@ export async function notifyCustomerDecision(decision: {
   customer: string;
   /** The address the customer's answer came to (publicOrigin of its request). */
   origin?: string;
+  /** What was approved (docs/decisions/0063): the total and each line's decision; null lines: the whole version. */
+  approvedTotalCents?: number | null;
+  lines?: { label: string; optional: boolean; decision: "approved" | "declined"; amountCents: number }[] | null;
 }) {
   const verb = decision.decision === "approved" ? "approved" : "declined";
-  const lines = [
+  const cents = (c: number) => formatCost(c / 100);
+  const optional = decision.decision === "approved" ? (decision.lines ?? []).filter((l) => l.optional) : [];
+  const total: Notice[] = decision.approvedTotalCents !== undefined && decision.approvedTotalCents !== null ? [["Approved total: {{total}}", { total: cents(decision.approvedTotalCents) }]] : [];
+  const picked = optional.map((l): Notice => [l.decision === "approved" ? "Optional line approved: {{line}} ({{amount}})" : "Optional line declined: {{line}} ({{amount}})", { line: l.label, amount: cents(l.amountCents) }]);
+  const lines: Notice[] = [
     `${decision.customer} ${verb} the estimate "${decision.title}" (${versionLabel(decision.version)}).`,
+    ...total,
+    ...picked,
     ...(decision.signatureName ? [`Signed as: ${decision.signatureName}`] : []),
     ...(decision.decision === "declined" ? [`Reason: ${decision.reason || "none given"}`] : []),
     `Open it in Estimates: ${linkOrigin(decision.origin)}/estimates?view=${decision.assessmentId}`,

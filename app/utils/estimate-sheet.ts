@@ -32,6 +32,8 @@ export interface SheetLine {
   note: string;
   /** Why this price: the steps that gave the line its figure (app/utils/estimate-basis.ts); absent on lines written before issue 37. */
   basis?: LineBasis[];
+  /** Recommended, not required: the customer may leave it out when approving (issue 40 item 6). Absent: required. */
+  optional?: true;
 }
 
 export type LabourRates = Record<LabourCategory, number>;
@@ -186,6 +188,7 @@ function readLine(l: Fields, i: number): SheetLine {
     amountCents: int(l.amountCents),
     note: str(l.note),
     ...(basis ? { basis } : {}),
+    ...(l.optional === true ? { optional: true as const } : {}),
   };
 }
 
@@ -331,6 +334,7 @@ function lineFacts(line: SheetLine, materialsRateCents: number): Record<string, 
       : "none",
     amount: formatCents(line.amountCents),
     note: line.note || "-",
+    required: line.optional ? "optional" : "required",
     "line total": formatCents(lineTotalCents(line, materialsRateCents)),
   };
 }

@@ -10,7 +10,7 @@ import { Text } from "#mantine/components/Text/Text";
 import { Title } from "#mantine/components/Title/Title";
 import { Form, Link } from "@remix-run/react";
 import type { ReactNode } from "react";
-import type { EstimateLinkJson } from "~/services/estimate-links.server";
+import type { EstimateDecisionJson, EstimateLinkJson } from "~/services/estimate-links.server";
 import type { EstimateQuestionJson } from "~/services/estimate-questions.server";
 import type { EstimateJson } from "~/services/estimates.server";
 import { DecisionBadge, SeverityBadge, StatusBadge } from "../assessments/badges";
@@ -81,6 +81,7 @@ function PostButton({
 export function EstimateDetail({
   estimate: a,
   links,
+  decisions = [],
   questions = [],
   hrefWith,
   formatTime,
@@ -88,6 +89,8 @@ export function EstimateDetail({
   estimate: EstimateJson;
   /** The customer links of every version of the estimate, newest first as the service lists them. */
   links: EstimateLinkJson[];
+  /** The customer's decisions on every version, newest first (this version's is shown line by line). */
+  decisions?: EstimateDecisionJson[];
   /** The customers' questions on every version, oldest first, with their answers. */
   questions?: EstimateQuestionJson[];
   hrefWith: (changes: Record<string, string | null>) => string;
@@ -285,6 +288,8 @@ export function EstimateDetail({
         <EstimateLines estimate={a} />
       </Section>
 
+      <CustomerApproval decision={decisions.find((d) => d.estimateId === a.id) ?? null} formatTime={formatTime} />
+
       <Section title={t("Customer Links")}>
         {links.length === 0 ? (
           <Text size="sm" c="dimmed">
@@ -325,6 +330,54 @@ export function EstimateDetail({
         <AuditTrail audit={a.audit} formatTime={formatTime} />
       </Section>
     </Stack>
+  );
+}
+
+/**
+ * This version's customer decision as signed (docs/decisions/0063): what was approved line by line,
+ * the approved total, the signature, time, address, browser and the SHA-256 of the PDF the customer saw.
+ * A decision recorded before lines were kept shows the whole version.
+ */
+function CustomerApproval({ decision: d, formatTime }: { decision: EstimateDecisionJson | null; formatTime: (iso: string) => string }) {
+  const t = useT();
+  const fmt = useFormat();
+  if (!d) return null;
+  return (
+    <Section title={t("Customer Approval")}>
+      <Stack gap={4} data-testid="customer-approval">
+        <Text size="sm">
+          <strong>{d.decision === "approved" ? t("Approved") : t("Declined")}</strong> · {d.decidedAt ? formatTime(d.decidedAt) : ""}
+          {d.signatureName ? ` · ${t("Signed as {{name}}", { name: d.signatureName })}` : ""}
+          {d.reason ? ` · ${d.reason}` : ""}
+        </Text>
+        {d.decision === "approved" && (
+          <Text size="sm" data-testid="approved-total">
+            {t("Approved total")}: <strong>{d.approvedTotalCents === null ? t("To be determined") : fmt.cents(d.approvedTotalCents)}</strong>
+          </Text>
+        )}
+        {d.lines && (
+          <Table.ScrollContainer minWidth={360} stackOnPhone>
+            <Table verticalSpacing={2} data-testid="decision-lines" stackOnPhone>
+              <Table.Tbody>
+                {d.lines.map((l) => (
+                  <Table.Tr key={l.id} data-testid="decision-line" data-decision={l.decision}>
+                    <Table.Td>{l.label}</Table.Td>
+                    <Table.Td>{l.optional ? t("Optional") : t("Required")}</Table.Td>
+                    <Table.Td fw={600} c={l.decision === "approved" ? "green.9" : "red.9"}>
+                      {l.decision === "approved" ? t("Approved") : t("Declined")}
+                    </Table.Td>
+                    <Table.Td ta="right">{fmt.cents(l.amountCents)}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+        <Text size="xs" c="dimmed" style={{ overflowWrap: "anywhere" }}>
+          {t("IP {{ip}} · {{agent}}", { ip: d.ip, agent: d.userAgent || "-" })} · {t("PDF SHA-256 {{hash}}", { hash: d.pdfSha256 })}
+        </Text>
+      </Stack>
+    </Section>
   );
 }
 

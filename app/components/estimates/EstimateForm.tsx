@@ -43,6 +43,7 @@ const BLANK_LINE = {
   unitPrice: "",
   amount: "",
   note: "",
+  optional: "",
 };
 
 /**
@@ -78,6 +79,7 @@ export function EstimateForm({
     unitPrice: l.part ? dollars(l.part.unitPriceCents) : "",
     amount: l.amountCents === 0 ? "" : dollars(l.amountCents),
     note: l.note,
+    optional: l.optional ? "on" : "",
   }));
   const defaults = {
     severity: estimate.severity ?? "",
@@ -185,11 +187,11 @@ export function EstimateForm({
                 <TextField name={`lines[${i}].unitPrice`} label={t("Unit price")} type="number" step="0.01" />
               </SimpleGrid>
             </SimpleGrid>
-            {i < existingLines && (
-              <Group mt={6}>
-                <CheckboxField name={`lines[${i}].remove`} label={t("Remove this line")} />
-              </Group>
-            )}
+            <Group mt={6}>
+              {/* Recommended, not required: the customer may leave it out when approving (docs/decisions/0063). */}
+              <CheckboxField name={`lines[${i}].optional`} label={t("Optional (recommended, not required)")} />
+              {i < existingLines && <CheckboxField name={`lines[${i}].remove`} label={t("Remove this line")} />}
+            </Group>
           </fieldset>
         ))}
         <SimpleGrid cols={{ base: 1, sm: 4 }} spacing="xs">

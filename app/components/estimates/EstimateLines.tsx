@@ -79,6 +79,11 @@ export function EstimateLines({ estimate }: { estimate: AssessmentJson }) {
                   <Text size="sm">
                     {line.damage !== null ? `#${line.damage + 1} ` : ""}
                     {line.description || tr(OPERATION_LABELS[line.operation])}
+                    {line.optional ? (
+                      <Text span size="xs" fw={600} c="orange.9" ml={6} data-testid="sheet-line-optional">
+                        {tr("Optional")}
+                      </Text>
+                    ) : null}
                   </Text>
                   <Text size="xs" c="dimmed" style={{ overflowWrap: "anywhere" }}>
                     {lineParts(tr, fmt, line, sheet.materialsRateCents)}

@@ -2,7 +2,9 @@ import type { ReactNode } from "react";
 import type { DealerCard, PublicEstimatePage } from "~/services/customer-approval.server";
 import type { LineChange, SupplementChanges } from "~/services/supplement-changes.server";
 import { formatCents, formatDollars } from "~/utils/estimate-lines";
-import { PublicEstimateLines } from "./PublicEstimateLines";
+import { approvalOf } from "~/utils/estimate-approval";
+import { lineTotalCents } from "~/utils/estimate-sheet";
+import { Evidence, evidenceByDamage, PublicEstimateLines } from "./PublicEstimateLines";
 
 // The customer's estimate page (/e/{token}) and its "not available" pages: whole HTML documents
 // rendered on the server, phone-first, with no script and one small inline style sheet, so the
@@ -59,6 +61,16 @@ a{color:#1d4ed8}
 .answer{border-left:3px solid #1d4ed8;padding-left:.75rem;margin:.5rem 0 0}
 header .logo{display:block;max-width:12rem;max-height:4rem;width:auto;height:auto;margin-bottom:.5rem}
 .terms{white-space:pre-line;font-size:.9rem;border:1px solid #e5e7eb;border-radius:.375rem;padding:.5rem .75rem;max-height:20rem;overflow-y:auto}
+.tag{display:inline-block;font-size:.75rem;font-weight:600;padding:0 .4rem;border-radius:.25rem;background:#fef3c7;color:#78350f}
+.evidence{display:flex;gap:.5rem;align-items:center;margin:.35rem 0 0}
+.evidence img{width:6rem;height:4.5rem;object-fit:cover;border-radius:.25rem;background:#e5e7eb;flex:none}
+fieldset.choices{border:1px solid #e5e7eb;border-radius:.375rem;padding:.5rem .75rem;margin:.75rem 0}
+fieldset.choices legend{font-weight:600;padding:0 .25rem}
+.choice{display:flex;gap:.5rem;align-items:flex-start;font-weight:400;margin:.5rem 0}
+.choice input{width:1.4rem;height:1.4rem;margin:0;flex:none}
+.choice .what{flex:1;min-width:0;overflow-wrap:anywhere}
+.approved-total{font-size:1.2rem;font-weight:700;margin:.75rem 0 0}
+.per-line{margin:.5rem 0 0;padding-left:1.25rem;font-weight:400}
 footer{margin-top:2rem;border-top:1px solid #e5e7eb;padding-top:.5rem}
 `;
 
@@ -100,6 +112,8 @@ export interface FormState {
   intent?: string;
   errors?: Record<string, string>;
   values?: Record<string, string>;
+  /** The optional lines ticked in the approve form as posted (kept when the page comes back). */
+  chosen?: string[];
 }
 
 function FieldError({ id, message }: { id: string; message?: string }) {
@@ -183,6 +197,14 @@ export function PublicEstimateDocument({
   const errors = form.intent ? (form.errors ?? {}) : {};
   const values = form.values ?? {};
   const err = (intent: string, field: string) => (form.intent === intent ? errors[field] : undefined);
+  const evidence = evidenceByDamage(estimate.photos);
+  // Approval line by line (docs/decisions/0063): the optional lines are ticked by the customer; the
+  // total for what is ticked is worked out here, on the server (the page has no script), and again on approval.
+  const optionalLines = estimate.sheet.lines.filter((l) => l.optional);
+  const known = new Set(optionalLines.map((l) => l.id));
+  const chosen = (form.intent === "approve" ? (form.chosen ?? []) : []).filter((id) => known.has(id));
+  const choice = approvalOf(estimate.sheet, "approved", chosen, estimate.totalCents);
+  const required = approvalOf(estimate.sheet, "approved", [], estimate.totalCents);
   return (
     <Shell title={`Estimate: ${estimate.title}`}>
       <Dealer dealer={dealer} logo={page.logo ? `${base}/logo` : null} />
@@ -212,10 +234,23 @@ export function PublicEstimateDocument({
             ? `Approved on ${timeText(decision.decidedAt ?? "")} UTC, signed as ${decision.signatureName ?? ""}.`
             : `Declined on ${timeText(decision.decidedAt ?? "")} UTC.${decision.reason ? ` Reason: ${decision.reason}` : ""}`}
           {done === decision.decision ? ` Thank you: ${dealer?.name ?? "the dealer"} has been told.` : ""}
+          {decision.decision === "approved" && decision.approvedTotalCents !== null ? (
+            <span data-testid="decision-approved-total"> Approved total: {formatCents(decision.approvedTotalCents)}.</span>
+          ) : null}
+          {decision.lines && decision.lines.some((l) => l.optional) ? (
+            <ul className="per-line" data-testid="decision-lines">
+              {decision.lines.map((l) => (
+                <li key={l.id} data-testid="decision-line" data-decision={l.decision}>
+                  {l.label}
+                  {l.optional ? " (optional)" : ""}: {l.decision === "approved" ? "approved" : "declined"}, {formatCents(l.amountCents)}
+                </li>
+              ))}
+            </ul>
+          ) : null}
         </p>
       ) : null}
 
-      <PublicEstimateLines damages={estimate.damages} sheet={estimate.sheet} totalCents={estimate.totalCents} costNote={estimate.costNote} />
+      <PublicEstimateLines damages={estimate.damages} sheet={estimate.sheet} totalCents={estimate.totalCents} costNote={estimate.costNote} evidence={evidence} base={base} />
 
       <p>
         <a href={`${base}/pdf`} data-testid="pdf-link">
@@ -254,6 +289,31 @@ export function PublicEstimateDocument({
           <h2>Approve</h2>
           <form method="post" action={base} noValidate>
             <input type="hidden" name="intent" value="approve" />
+            {optionalLines.length > 0 ? (
+              <fieldset className="choices" data-testid="optional-choices" aria-describedby={err("approve", "optionalLines") ? "optionalLines-error" : undefined}>
+                <legend>Optional work (recommended, not required)</legend>
+                <p className="dim">
+                  The required work is {formatCents(required.approvedTotalCents)} with tax. Tick the optional lines you also want done.
+                </p>
+                {optionalLines.map((line) => (
+                  <label key={line.id} className="choice" htmlFor={`optional-${line.id}`}>
+                    <input type="checkbox" id={`optional-${line.id}`} name="optionalLines" value={line.id} defaultChecked={chosen.includes(line.id)} />
+                    <span className="what">
+                      {line.damage !== null ? `#${line.damage + 1} ` : ""}
+                      {line.description || line.operation} · {formatCents(lineTotalCents(line, estimate.sheet.materialsRateCents))} before tax
+                      <Evidence damage={line.damage} evidence={evidence} base={base} />
+                    </span>
+                  </label>
+                ))}
+                <FieldError id="optionalLines-error" message={err("approve", "optionalLines")} />
+                <p className="approved-total" data-testid="approved-total">
+                  Total for what you approve: {formatCents(choice.approvedTotalCents)}
+                </p>
+                <button type="submit" name="recalculate" value="1" className="secondary">
+                  Update the total
+                </button>
+              </fieldset>
+            ) : null}
             <label htmlFor="signatureName">Your full name (your signature)</label>
             <input
               type="text"
@@ -273,10 +333,17 @@ export function PublicEstimateDocument({
                 aria-invalid={err("approve", "termsAccepted") ? true : undefined}
                 aria-describedby={err("approve", "termsAccepted") ? "termsAccepted-error" : undefined}
               />
-              <span>
-                I accept this estimate{terms ? " and the terms above" : terms === null ? " and its terms (see the PDF)" : ""}, for a total of {formatDollars(estimate.estimatedCost)}, and I authorise{" "}
-                {dealer?.name ?? "the dealer"} to carry out the work.
-              </span>
+              {optionalLines.length > 0 ? (
+                <span>
+                  I accept the required work of this estimate ({formatCents(required.approvedTotalCents)}) and the optional lines I ticked, each at the price shown
+                  {terms ? ", and the terms above" : terms === null ? ", and its terms (see the PDF)" : ""}, and I authorise {dealer?.name ?? "the dealer"} to carry out that work.
+                </span>
+              ) : (
+                <span>
+                  I accept this estimate{terms ? " and the terms above" : terms === null ? " and its terms (see the PDF)" : ""}, for a total of {formatDollars(estimate.estimatedCost)}, and I authorise{" "}
+                  {dealer?.name ?? "the dealer"} to carry out the work.
+                </span>
+              )}
             </label>
             <FieldError id="termsAccepted-error" message={err("approve", "termsAccepted")} />
             <button type="submit">Approve estimate</button>

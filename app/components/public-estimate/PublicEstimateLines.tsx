@@ -53,6 +53,38 @@ function LineFacts({ line, materialsRateCents }: { line: SheetLine; materialsRat
   );
 }
 
+/** The picture that shows a line's damage: the first photo or frame with its number on it. */
+export interface LineEvidence {
+  /** The picture's index (`{base}/photos/{n}`). */
+  n: number;
+  label: string;
+  alt: string;
+}
+
+/** Each damage's (by index) first picture showing it, from the pictures' damage numbers (from 1). */
+export function evidenceByDamage(photos: { label: string; alt: string; damages: number[] }[]) {
+  const found = new Map<number, LineEvidence>();
+  photos.forEach((photo, n) => {
+    for (const number of photo.damages) if (!found.has(number - 1)) found.set(number - 1, { n, label: photo.label, alt: photo.alt });
+  });
+  return found;
+}
+
+/** The photo evidence beside a line: the picture's thumbnail and the damage's number (issue 40 item 6). */
+export function Evidence({ damage, evidence, base }: { damage: number | null; evidence: Map<number, LineEvidence>; base: string }) {
+  if (damage === null) return null;
+  const picture = evidence.get(damage);
+  return (
+    <span className="evidence" data-testid="line-evidence">
+      {picture ? <img src={`${base}/photos/${picture.n}`} alt={`${picture.alt}, damage ${damage + 1}`} width={96} height={72} loading="lazy" decoding="async" /> : null}
+      <span className="dim">
+        Damage {damage + 1}
+        {picture ? ` · ${picture.label}` : ""}
+      </span>
+    </span>
+  );
+}
+
 /**
  * The estimate's damages, its lines grouped by operation and the totals block as the version holds
  * them, in plain HTML for the customer's page (no Mantine, no script), in the order the PDF prints
@@ -63,8 +95,13 @@ export function PublicEstimateLines({
   sheet,
   totalCents,
   costNote,
+  evidence = new Map(),
+  base = "",
 }: {
   damages: { damageType: string; location: string; severity: string; description: string }[];
+  /** Each damage's picture (evidenceByDamage), shown beside its lines; `base` is the link's page. */
+  evidence?: Map<number, LineEvidence>;
+  base?: string;
   sheet: Sheet & { totals: SheetTotals };
   /** The version's total, null while a damage is still to be priced (TBD). */
   totalCents: number | null;
@@ -105,11 +142,20 @@ export function PublicEstimateLines({
               </th>
             </tr>
             {g.lines.map((line) => (
-              <tr key={line.id} data-testid="public-line">
+              <tr key={line.id} data-testid="public-line" data-line-id={line.id} data-optional={line.optional ? "true" : undefined}>
                 <td>
                   {line.damage !== null ? `#${line.damage + 1} ` : ""}
                   {line.description || OPERATION_LABELS[line.operation]}
+                  {line.optional ? (
+                    <>
+                      {" "}
+                      <span className="tag" data-testid="optional-tag">
+                        Optional
+                      </span>
+                    </>
+                  ) : null}
                   <LineFacts line={line} materialsRateCents={sheet.materialsRateCents} />
+                  <Evidence damage={line.damage} evidence={evidence} base={base} />
                 </td>
                 <td className="amount">{formatCents(lineTotalCents(line, sheet.materialsRateCents))}</td>
               </tr>
