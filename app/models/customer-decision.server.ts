@@ -9,6 +9,7 @@ import { deleteInBatches } from "./batch-delete.server";
 // account's deletion removes its decisions (with everything else it owns).
 
 export const CUSTOMER_DECISIONS = ["approved", "declined"] as const;
+type CustomerDecisionKind = (typeof CUSTOMER_DECISIONS)[number];
 
 const customerDecisionSchema = new Schema(
   {
