@@ -59,7 +59,8 @@ describe("scheduled backups", () => {
     await BackupRun.create({ state: "failed", startedAt: new Date(later - 3600_000), target, key: "x", error: "disk gone" });
     Object.assign(env, { BACKUP_INTERVAL_HOURS: 12 });
     expect((await runScheduledBackup(later))?.problem).toMatch(/^No backup has succeeded since \d{4}-\d\d-\d\dT.* \(BACKUP_INTERVAL_HOURS is 12\)\.$/);
-  });
+    // The snapshot is of the suite's shared engine, every test file's database in it: a large file while the whole suite runs.
+  }, 180_000);
 
   it("go to an S3 bucket, and retention deletes the oldest beyond BACKUP_RETENTION", async () => {
     const s3 = await startS3Server();
@@ -82,5 +83,5 @@ describe("scheduled backups", () => {
       process.env = savedProcessEnv;
       await s3.stop();
     }
-  }, 120_000);
+  }, 180_000);
 });
