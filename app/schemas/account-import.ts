@@ -203,6 +203,21 @@ const customerDecision = z.object({
   userAgent: text("userAgent", 1000).default(""),
   pdfSha256: sha256,
   estimatedCost: amount("estimatedCost").nullable().default(null),
+  // Approval line by line (docs/decisions/0063): absent on declines, TBD totals and older decisions.
+  approvedTotalCents: cents("approvedTotalCents").optional(),
+  lines: z
+    .array(
+      z.object({
+        id: text("lines.id", 100),
+        label: text("lines.label", 500).default(""),
+        damage: z.number().int().min(0).max(10_000).nullable().default(null),
+        optional: z.boolean().default(false),
+        decision: z.enum(["approved", "declined"]),
+        amountCents: cents("lines.amountCents"),
+      }),
+    )
+    .max(1000)
+    .optional(),
 });
 
 const estimateQuestion = z.object({
