@@ -140,7 +140,8 @@ test("search and filter, open an estimate, approve it, edit a line with a reason
 
   // Download the PDF.
   const [download] = await Promise.all([page.waitForEvent("download"), dialog(page).getByRole("link", { name: "Download PDF" }).click()]);
-  expect(download.suggestedFilename()).toMatch(/^estimate-[0-9a-f]{24}\.pdf$/);
+  // Named by the estimate's number (and its supplement's, when there is one), not its id (decision 0053).
+  expect(download.suggestedFilename()).toMatch(/^estimate-[0-9A-F]{8}(?:-S\d{2})?\.pdf$/);
   const file = await download.path();
   expect(readFileSync(file).subarray(0, 5).toString()).toBe("%PDF-");
 });

@@ -139,14 +139,16 @@ registerStatusProbe({
   async probe() {
     if (env.MONGODB_URI) return { ok: true, notConfigured: true, detail: "MongoDB (MONGODB_URI): back it up with MongoDB's tools and the objects with S3 versioning (docs/deploy.md, Backups)" };
     const [last] = await recentBackups(1);
-    const schedule = env.BACKUP_INTERVAL_HOURS > 0 ? `every ${env.BACKUP_INTERVAL_HOURS} h` : "by hand (npm run backup)";
-    if (!last) return { ok: false, notConfigured: true, detail: `No backup yet; backups run ${schedule} (docs/deploy.md, Backups)` };
+    // Whole sentences, one per case: each is a key of the locale files (values inside are numbers and times).
+    const hours = env.BACKUP_INTERVAL_HOURS;
+    const schedule = hours > 0 ? `backups run every ${hours} h` : "backups run by hand (npm run backup)";
+    if (!last) return { ok: false, notConfigured: true, detail: `No backup yet; ${schedule} (docs/deploy.md, Backups)` };
     const when = last.startedAt.toISOString().replace("T", " ").slice(0, 16) + " UTC";
     if (last.state === "running") return { ok: true, detail: `A backup is running since ${when}` };
     if (last.state === "failed") return { ok: false, detail: `The last backup failed (${when}): ${last.error ?? "no reason recorded"}` };
-    const size = `${((last.bytes ?? 0) / 1048576).toFixed(1)} MB`;
-    const stale = env.BACKUP_INTERVAL_HOURS > 0 && Date.now() - last.startedAt.getTime() > 2 * env.BACKUP_INTERVAL_HOURS * 3600_000;
-    const detail = `Last backup ${when}: ${size}, ${last.documents ?? 0} documents, ${last.objects ?? 0} objects; backups run ${schedule}`;
+    const size = ((last.bytes ?? 0) / 1048576).toFixed(1);
+    const detail = `Last backup ${when}: ${size} MB, ${last.documents ?? 0} documents, ${last.objects ?? 0} objects; ${schedule}`;
+    const stale = hours > 0 && Date.now() - last.startedAt.getTime() > 2 * hours * 3600_000;
     return stale ? { ok: true, warning: true, detail: `${detail}. None succeeded for two intervals` } : { ok: true, detail };
   },
 });
