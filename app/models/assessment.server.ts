@@ -127,6 +127,8 @@ const assessmentSchema = new Schema(
           decision: { type: String, enum: ["approved", "declined"], required: true },
           decidedAt: { type: Date, required: true },
           decisionId: { type: Schema.Types.ObjectId, required: true },
+          /** What the customer approved when it is less than the whole version (optional lines left out): its total, in cents. */
+          approvedTotalCents: { type: Number },
         },
         { _id: false },
       ),
@@ -255,7 +257,7 @@ export interface AssessmentRecord {
   linkPending?: boolean;
   version?: number;
   supersededBy?: Types.ObjectId;
-  customerDecision?: { decision: "approved" | "declined"; decidedAt: Date; decisionId: Types.ObjectId };
+  customerDecision?: { decision: "approved" | "declined"; decidedAt: Date; decisionId: Types.ObjectId; approvedTotalCents?: number };
   /** Absent on records from before revisions: 0 (revisionOf). */
   revision?: number;
   createdAt: Date;
@@ -616,7 +618,7 @@ export async function findCurrentVersion({ ownerId, record }: { ownerId: Types.O
  * to the mail drop can be approved too). TBD adds nothing.
  */
 export async function sumRevenue({ scope }: { scope: OwnerScope }) {
-  const [row] = await Assessment.aggregate<{ total: number }>([
+  const [row] = await Assessment.aggregate<{ approvedCents: number; whole: number }>([
     {
       $match: {
         ...aggregateOwner(scope),
@@ -624,9 +626,16 @@ export async function sumRevenue({ scope }: { scope: OwnerScope }) {
         $or: [{ status: "sent", "customerDecision.decision": { $ne: "declined" } }, { "customerDecision.decision": "approved" }],
       },
     },
-    { $group: { _id: null, total: { $sum: "$estimatedCost" } } },
+    // An approval that left optional lines out counts what it approved (docs/decisions/0063).
+    {
+      $group: {
+        _id: null,
+        approvedCents: { $sum: "$customerDecision.approvedTotalCents" },
+        whole: { $sum: { $cond: [{ $eq: [{ $ifNull: ["$customerDecision.approvedTotalCents", null] }, null] }, "$estimatedCost", 0] } },
+      },
+    },
   ]);
-  return Math.round((row?.total ?? 0) * 100) / 100;
+  return (Math.round((row?.whole ?? 0) * 100) + (row?.approvedCents ?? 0)) / 100;
 }
 
 /** The titles of the scope's assessments among `ids`, by id. */

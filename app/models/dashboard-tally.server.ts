@@ -35,7 +35,7 @@ export interface TalliedFields {
   estimatedCost?: number | null;
   aiEstimatedCost?: number | null;
   supersededBy?: Types.ObjectId | null;
-  customerDecision?: { decision: "approved" | "declined" } | null;
+  customerDecision?: { decision: "approved" | "declined"; approvedTotalCents?: number | null } | null;
   /** When it was emailed (absent on estimates sent before it was kept: their last update). */
   sentAt?: Date | null;
   updatedAt?: Date;
@@ -74,7 +74,8 @@ export function localDay(at: Date) {
  * - total and per status: one;
  * - Total Value: its estimated cost (TBD adds nothing);
  * - Total Revenue: its cost when sent and not declined by the customer, or approved by the customer
- *   whatever its status (docs/decisions/0019);
+ *   whatever its status (docs/decisions/0019); for an approval without some optional lines, the
+ *   approved total (0063);
  * - AI Accuracy: reviewed or sent with both an AI and a final cost is compared; within when the final
  *   cost is within 15 % of the AI's (in hundredths, with a hair of slack, as the recount does);
  * - Sent Today: sent, on the day it was sent (`sentAt`; its last update for one sent before that was
@@ -84,7 +85,9 @@ export function tallyOf(doc: Omit<TalliedFields, "_id" | "ownerId" | "revision" 
   if (doc.supersededBy) return "-";
   const value = cents(doc.estimatedCost);
   const decision = doc.customerDecision?.decision;
-  const revenue = (doc.status === "sent" && decision !== "declined") || decision === "approved" ? value : 0;
+  // An approval that left optional lines out counts what it approved (docs/decisions/0063).
+  const approved = decision === "approved" ? doc.customerDecision?.approvedTotalCents : undefined;
+  const revenue = typeof approved === "number" ? approved : (doc.status === "sent" && decision !== "declined") || decision === "approved" ? value : 0;
   const compared = (doc.status === "reviewed" || doc.status === "sent") && present(doc.estimatedCost) && present(doc.aiEstimatedCost);
   const within =
     compared &&

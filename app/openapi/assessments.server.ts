@@ -126,7 +126,14 @@ export function describeAssessments(registry: OpenAPIRegistry, email: EmailSchem
       analysisError: z.string().nullable(),
       audit: z.array(record({ at: isoDate, by: z.string().nullable(), byName: z.string(), action: z.string() })),
       sentAt: isoDate.nullable(),
-      customerDecision: record({ decision: z.enum(["approved", "declined"]), decidedAt: isoDate, decisionId: z.string() })
+      customerDecision: record({
+        decision: z.enum(["approved", "declined"]),
+        decidedAt: isoDate,
+        decisionId: z.string(),
+        approvedTotalCents: z.number().int().nullable().openapi({
+          description: "What the customer approved, in cents, tax included: less than the version's total when optional lines were left out. Null for a decline, or when the total was to be determined",
+        }),
+      })
         .nullable()
         .openapi({ description: "The customer's answer on the public estimate page (null: none yet)" }),
       supplementOf: z.string().nullable(),

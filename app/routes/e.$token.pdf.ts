@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Readable } from "node:stream";
 import { admitPublicRequest, linkPdf } from "~/services/customer-approval.server";
+import { contentDisposition } from "~/utils/content-disposition";
 import { clientOf, unavailableResponse } from "~/screens/public-estimate.server";
 
 /** `/e/{token}/pdf`: the PDF of exactly the link's version, as stored when the link was made. */
@@ -13,7 +14,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       headers: {
         "Content-Type": "application/pdf",
         "Content-Length": String(pdf.bytes),
-        "Content-Disposition": `inline; filename="estimate-v${pdf.version}.pdf"`,
+        // Named as the dealer's copy is (docs/decisions/0053): the estimate's number and version label.
+        "Content-Disposition": contentDisposition(`estimate-${pdf.number}.pdf`, "inline"),
         "Cache-Control": "no-store",
         "Referrer-Policy": "no-referrer",
         "X-Robots-Tag": "noindex, nofollow",

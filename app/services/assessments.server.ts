@@ -13,6 +13,7 @@ import {
   type AuditActor,
 } from "~/models/assessment.server";
 import { asLines, type EstimateLine } from "~/utils/estimate-lines";
+import { approvedTotalOf } from "~/utils/estimate-approval";
 import { findContact, findContactsByIds } from "~/models/contact.server";
 import { dashboardFigures } from "~/models/dashboard-figures.server";
 import { ownerNames, scopeFor } from "~/models/owner-scope.server";
@@ -94,7 +95,7 @@ export interface AssessmentJson {
   /** The supplement that replaced this version; null for the latest. */
   supersededBy: string | null;
   /** The customer's answer on the public estimate page (null: none yet); the status keeps its values. */
-  customerDecision: { decision: "approved" | "declined"; decidedAt: string; decisionId: string } | null;
+  customerDecision: { decision: "approved" | "declined"; decidedAt: string; decisionId: string; approvedTotalCents: number | null } | null;
   revision: number; // Moves on with every write: the ETag, and what an edit says it read (docs/decisions/0027).
   createdAt: string;
   updatedAt: string;
@@ -116,8 +117,8 @@ export type AssessmentShape<T> = (record: AssessmentRecord, contacts: Map<string
 export const contactOf = (record: AssessmentRecord, contacts: Map<string, ContactJson>) =>
   (record.contactId && contacts.get(`${record.ownerId}:${String(record.contactId)}`)) || null;
 /** The customer's answer on the public page, as JSON (null: none yet). */
-export const decisionOf = ({ customerDecision: d, _id }: AssessmentRecord): AssessmentJson["customerDecision"] =>
-  d ? { decision: d.decision, decidedAt: isoDate(d.decidedAt, _id), decisionId: String(d.decisionId) } : null;
+export const decisionOf = ({ customerDecision: d, _id, estimatedCost }: AssessmentRecord): AssessmentJson["customerDecision"] =>
+  d ? { decision: d.decision, decidedAt: isoDate(d.decidedAt, _id), decisionId: String(d.decisionId), approvedTotalCents: approvedTotalOf(d, estimatedCost ?? null) } : null;
 
 function toJson(record: AssessmentRecord, contacts: Map<string, ContactJson>, owners?: Map<string, string>): AssessmentJson {
   const contactId = record.contactId ? String(record.contactId) : null;

@@ -158,11 +158,20 @@ describe("the customer approves line by line", () => {
 
   it("approve with one optional line: each line's decision, the server's total (not the client's), time, IP, user agent and the PDF's hash kept; the dealer, the page and the notice show it", async () => {
     const { id, token } = await linkedEstimate();
+    const revenueBefore = (await dealerA.get("/api/dashboard/stats")).json.totalRevenue as number;
     const phone = customer("203.0.113.200");
     const pdf = await phone.get(`/e/${token}/pdf`);
     const res = await phone.post(`/e/${token}`, approve(["v-1"], [["approvedTotalCents", "100"], ["total", "1.00"]]));
     expect(res.status, res.text).toBe(303);
     const expected = totalOf(["d0-1", "v-1"]);
+    const whole = totalOf(["d0-1", "d0-2", "v-1"]);
+    // The dashboard's Total Revenue counts what was approved, not the whole version (sent, so it was counted whole before).
+    const revenueAfter = (await dealerA.get("/api/dashboard/stats")).json.totalRevenue as number;
+    expect(Math.round(revenueAfter * 100) - Math.round(revenueBefore * 100)).toBe(expected - whole);
+    expect((await dealerA.get(`/api/assessments/${id}`)).json.customerDecision).toMatchObject({ decision: "approved", approvedTotalCents: expected });
+    // The dealer's card says what was approved beside the estimate's own total.
+    const cards = await dealerA.get(`/estimates?q=${encodeURIComponent("Silver Camry options")}&view=${id}`);
+    expect(cards.text).toContain(`Approved ${money(expected)}`);
     const stored = await CustomerDecision.findOne({ assessmentId: id }).lean();
     expect(stored).toMatchObject({
       decision: "approved",

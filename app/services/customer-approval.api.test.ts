@@ -216,6 +216,9 @@ describe("the public page", () => {
     const pdf = await phone.get(`/e/${link.token}/pdf`);
     expect(pdf.status).toBe(200);
     expect(pdf.headers.get("content-type")).toBe("application/pdf");
+    // Named by the estimate's number, as the dealer's copy and the email's attachment are.
+    const number = String(id).slice(-8).toUpperCase();
+    expect(pdf.headers.get("content-disposition")).toBe(`inline; filename="estimate-${number}.pdf"; filename*=UTF-8''estimate-${number}.pdf`);
     expect(pdf.bytes.subarray(0, 5).toString()).toBe("%PDF-");
     expect(createHash("sha256").update(pdf.bytes).digest("hex")).toBe(link.pdfSha256);
 

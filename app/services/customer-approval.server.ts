@@ -8,11 +8,12 @@ import { scopeFor } from "~/models/owner-scope.server";
 import { countRequest } from "~/models/rate-counter.server";
 import { findUserById } from "~/models/user.server";
 import { approveSchema, declineSchema, LINE_CHOICE_UNKNOWN, questionSchema, type ApproveInput, type DeclineInput } from "~/schemas/customer-approval";
-import { approvalOf, decisionLines, unknownChoices } from "~/utils/estimate-approval";
+import { approvalOf, decisionLines, partialApprovalTotal, unknownChoices } from "~/utils/estimate-approval";
 import { Invalid } from "~/utils/domain-errors";
 import { dbNow, dbNowMs } from "~/utils/db-clock.server";
 import { env } from "~/utils/env.server";
 import { readSheet, sheetTotalCents, sheetTotals } from "~/utils/estimate-sheet";
+import { estimateNumber } from "~/schemas/version-label";
 import { fieldErrors, type FieldErrors } from "~/utils/http.server";
 import type { Actor } from "./actor";
 import { notifyCustomerDecision } from "./outbox.server";
@@ -205,7 +206,7 @@ export type PublicEstimatePage = Awaited<ReturnType<typeof openEstimatePage>>;
 export async function linkPdf(token: string) {
   const { link } = await activeLink(token);
   const stream = await storage().read(link.pdfKey);
-  return { stream, bytes: link.pdfBytes, version: link.version, sha256: link.pdfSha256 };
+  return { stream, bytes: link.pdfBytes, number: estimateNumber(String(link.rootId), link.version), sha256: link.pdfSha256 };
 }
 
 /** The logo's types (Settings takes a PNG or a JPEG): anything else stored there is not served as an image. */
@@ -267,7 +268,14 @@ export async function recordCustomerDecision(
   // The claim on the version is the decision's moment: written only while the version is still the
   // current one and undecided, in one conditional write, so a supplement marking it replaced at the
   // same instant is either before (410 here) or after (the decision stands), never both.
-  const claimed = await claimCustomerDecision({ ownerId: link.ownerId, record: estimate, decision: { decision: input.decision, decidedAt, decisionId } });
+  const claimed = await claimCustomerDecision({ ownerId: link.ownerId, record: estimate, decision: {
+      decision: input.decision,
+      decidedAt,
+      decisionId,
+      // The dashboard's revenue counts what was approved (docs/decisions/0063).
+      ...partialApprovalTotal({ decision: input.decision, ...approval }),
+    },
+  });
   if (!claimed) throw await refusal(link.ownerId, estimate._id);
   const decision = await insertDecision({
     _id: decisionId,
@@ -380,6 +388,8 @@ export async function recentCustomerDecisions(actor: Actor, limit = 5) {
     decidedAt: d.decidedAt.toISOString(),
     signatureName: d.signatureName ?? null,
     reason: d.reason ?? null,
+    approvedTotalCents: d.approvedTotalCents ?? null,
+    estimatedCost: d.estimatedCost ?? null,
   }));
 }
 export type RecentCustomerDecision = Awaited<ReturnType<typeof recentCustomerDecisions>>[number];

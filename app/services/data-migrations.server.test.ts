@@ -3,6 +3,8 @@ import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestUser } from "../../tests/accounts";
 import { useTestDb } from "../../tests/test-db";
 import { Assessment, type AssessmentRecord } from "../models/assessment.server";
+import { CustomerDecision } from "../models/customer-decision.server";
+import { recountFigures } from "../models/dashboard-figures.server";
 import { EmailLog } from "../models/email-log.server";
 import { findOldPhotoPrintsInWindow } from "../models/assessment.server";
 import { insertSupplement, linkSupplements } from "../models/estimate.server";
@@ -69,6 +71,41 @@ describe("data migrations at start-up", () => {
     expect(after?.photoHashes).toEqual([]);
     expect(after?.photoBands).toEqual([]);
     expect(after?.updatedAt).toEqual(old.updatedAt);
+  });
+
+  it("gives an approval line by line recorded before it its approved total on the estimate: Total Revenue counts what was approved", async () => {
+    const owner = (await createTestUser({ role: "dealer" })).id;
+    const decisionId = new Types.ObjectId();
+    const line = (id: string, decision: "approved" | "declined", amountCents: number) => ({ id, label: id, damage: null, optional: decision === "declined", decision, amountCents });
+    const estimate = await Assessment.create({
+      ownerId: owner,
+      title: "Partly approved",
+      status: "sent",
+      estimatedCost: 474.49,
+      customerDecision: { decision: "approved", decidedAt: new Date(), decisionId },
+    });
+    await CustomerDecision.create({
+      _id: decisionId,
+      ownerId: owner,
+      assessmentId: estimate._id,
+      rootId: estimate._id,
+      version: 1,
+      linkId: new Types.ObjectId(),
+      decision: "approved",
+      signatureName: "Jane Doe",
+      termsAccepted: true,
+      decidedAt: new Date(),
+      ip: "192.0.2.1",
+      userAgent: "Phone",
+      pdfSha256: "0".repeat(64),
+      estimatedCost: 474.49,
+      approvedTotalCents: 31999,
+      lines: [line("d0-1", "approved", 30000), line("v-1", "declined", 14000)],
+    });
+    expect((await recountFigures({ ownerId: owner })).totalRevenue).toBe(474.49);
+    await runDataMigrations();
+    expect((await Assessment.findById(estimate._id).lean<AssessmentRecord>())?.customerDecision?.approvedTotalCents).toBe(31999);
+    expect((await recountFigures({ ownerId: owner })).totalRevenue).toBe(319.99);
   });
 
   it("runs each step once per database: a later start does not read the collections again", async () => {

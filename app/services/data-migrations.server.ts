@@ -1,3 +1,4 @@
+import { copyApprovedTotalsToEstimates } from "~/models/account-decisions.server";
 import { backfillAssessmentSearchOfEveryAccount } from "~/models/assessment.server";
 import { backfillContactSearchOfEveryAccount } from "~/models/contact.server";
 import { backfillLogSearchOfEveryAccount, EmailLog } from "~/models/email-log.server";
@@ -51,6 +52,12 @@ const steps: { name: string; run: () => Promise<number>; everyStart?: true }[] =
     // The Logs tab's search answers from the same words index (issue 43): logs written before it.
     name: "search index of email logs",
     run: () => backfillLogSearchOfEveryAccount(),
+  },
+  {
+    // Total Revenue counts what a customer approved (issue 40): approvals line by line recorded
+    // before the estimate's copy of the decision kept their approved total.
+    name: "approved totals on estimates",
+    run: () => copyApprovedTotalsToEstimates(),
   },
 ];
 

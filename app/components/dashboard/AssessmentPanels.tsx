@@ -76,7 +76,7 @@ export function RecentAssessments({ assessments }: { assessments: AssessmentJson
                       {a.title}
                     </Text>
                     <StatusBadge status={a.status} />
-                    <DecisionBadge decision={a.customerDecision} />
+                    <DecisionBadge decision={a.customerDecision} estimatedCost={a.estimatedCost} />
                     {a.version > 1 && (
                       <Badge variant="outline" size="sm" data-testid="version-badge">
                         {t("Supplement {{label}}", { label: versionLabel(a.version) })}

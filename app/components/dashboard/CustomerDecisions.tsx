@@ -36,7 +36,7 @@ export function CustomerDecisions({ decisions }: { decisions: RecentCustomerDeci
                 · {fmt.date(d.decidedAt)}
               </Text>
             </div>
-            <DecisionBadge decision={d} />
+            <DecisionBadge decision={d} estimatedCost={d.estimatedCost} />
           </Group>
         ))}
       </Stack>

@@ -7,6 +7,7 @@ import { ListIcon } from "../crud/icons";
 import { humanize } from "../training/labels";
 import { useFormat, useT } from "~/utils/i18n";
 import { versionLabel } from "~/schemas/version-label";
+import { partlyApproved } from "~/utils/estimate-approval";
 
 /** Damage-category badges on a card (spec §9); the rest reads "+N more". */
 export const MAX_CARD_CATEGORIES = 3;
@@ -57,6 +58,8 @@ export function EstimateCard({
   const t = useT();
   const fmt = useFormat();
   const a = estimate;
+  // An approval without some optional lines says what it approved, beside the estimate's own total.
+  const part = a.customerDecision ? partlyApproved(a.customerDecision, a.estimatedCost) : null;
   const extra = a.damageCategories.length - MAX_CARD_CATEGORIES;
   const action = `${classes.action} ${classes.plain}`;
   return (
@@ -95,7 +98,7 @@ export function EstimateCard({
                 color: "var(--mantine-color-white)",
               }}
             >
-              {a.customerDecision.decision === "approved" ? t("Approved") : t("Declined")}
+              {a.customerDecision.decision === "declined" ? t("Declined") : part === null ? t("Approved") : t("Approved {{amount}}", { amount: fmt.cents(part) })}
             </span>
           )}
           {a.version > 1 && (

@@ -206,7 +206,7 @@ export function EstimateDetail({
         <Field label={t("Customer decision")} testId="detail-decision">
           {a.customerDecision ? (
             <>
-              <DecisionBadge decision={a.customerDecision} /> {formatTime(a.customerDecision.decidedAt)}
+              <DecisionBadge decision={a.customerDecision} estimatedCost={a.estimatedCost} /> {formatTime(a.customerDecision.decidedAt)}
             </>
           ) : (
             t("None yet")
