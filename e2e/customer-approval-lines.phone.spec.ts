@@ -3,7 +3,7 @@ import { CustomerDecision } from "../app/models/customer-decision.server";
 import { client, tokenFor } from "../tests/accounts";
 import type { RunningApp } from "../tests/app-server";
 import { uploadMedia } from "../tests/uploads";
-import { expect, test } from "./fixtures";
+import { expect, signInPage, test } from "./fixtures";
 
 // Approval line by line (issue 40 item 6) on a 360 px phone (projects `phone` and `phone-no-js`):
 // the customer sees required and optional lines with the photo and damage number beside each,
@@ -73,4 +73,16 @@ test("the customer approves the required work and one optional line on a phone, 
   await page.screenshot({ path: test.info().outputPath("approved-lines.png"), fullPage: true });
   const stored = await CustomerDecision.findOne({ assessmentId: estimate._id }).lean();
   expect(stored?.approvedTotalCents).toBe(31999);
+
+  // The dealer, on the same phone: the card says what was approved beside the estimate's own total,
+  // and the dashboard's Total Revenue counts the approved $319.99 (not $474.49).
+  await signInPage(page, user.username, user.password);
+  await page.goto("/estimates");
+  const card = page.getByTestId("estimate-card").filter({ hasText: "Silver Camry options" });
+  await expect(card.getByTestId("estimate-cost")).toHaveText("$474.49");
+  await expect(card.getByTestId("decision-badge")).toHaveText("Approved $319.99");
+  await page.goto("/");
+  await expect(page.getByTestId("customer-decision").first().getByTestId("decision-badge")).toHaveText("Approved $319.99");
+  await expect(page.getByRole("group", { name: "Total Revenue" }).getByTestId("stat-value")).toHaveText("$320");
+  await page.screenshot({ path: test.info().outputPath("dealer-approved-lines.png"), fullPage: true });
 });

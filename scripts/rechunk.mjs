@@ -106,7 +106,7 @@ export async function rechunk(buildDir = path.resolve(root, process.env.BUILD_DI
       family.bytes += size(key);
     }
   }
-  // Merge families until no screen loads more than MAX_SHARED besides the fixed two, each time the
+  // Merge families until no screen loads more than MAX_SHARED besides the fixed two (never into them), each time the
   // pair that leaves the heaviest screen lightest (budgets are per screen), then the one that makes
   // screens load the fewest bytes they do not use.
   const ownBytes = new Map();
@@ -129,6 +129,18 @@ export async function rechunk(buildDir = path.resolve(root, process.env.BUILD_DI
     for (const s of a.screens) if (!b.screens.has(s)) bytes += b.bytes;
     return bytes;
   };
+  // Into the root or the shell only a family whose static imports are already there (or in the
+  // framework, or the root for the shell): otherwise the fixed chunk would import a shared chunk or
+  // the shell that imports it back, a cycle whose modules run before the fixed chunk's own (on
+  // 2026-11-29 a shared chunk called the root's lazyComponent before its registry existed).
+  const rootKeys = () => new Set([...rootFamily.keys, keyOfFile(fileOfUrl(manifest.routes.root.module))]);
+  const mergeableInto = (family, fixed) => {
+    const inside = new Set([...family.keys, ...fixed.keys, ...(fixed === shellFamily ? rootKeys() : [])]);
+    if (fixed === rootFamily) inside.add(keyOfFile(fileOfUrl(manifest.routes.root.module)));
+    return family.keys.every((key) =>
+      outputs[key].imports.every((i) => i.kind !== "import-statement" || inside.has(i.path) || groupOf.get(i.path) === "framework"),
+    );
+  };
   const crowded = () =>
     screens.find((s) => [...families.values()].filter((f) => !f.fixed && f.screens.has(s.id)).length > MAX_SHARED);
   for (let over = crowded(); over; over = crowded()) {
@@ -136,7 +148,7 @@ export async function rechunk(buildDir = path.resolve(root, process.env.BUILD_DI
     let best = null;
     for (const [idA, a] of onScreen) {
       for (const [idB, b] of onScreen) {
-        if (idA === idB || b.fixed || (a.fixed && b.fixed)) continue;
+        if (idA === idB || b.fixed || (a.fixed && !mergeableInto(b, a))) continue;
         const heaviest = heaviestAfter(a, b);
         const cost = waste(a, b);
         if (!best || heaviest < best.heaviest || (heaviest === best.heaviest && cost < best.cost)) {

@@ -1,6 +1,6 @@
 import type { AnyBulkWriteOperation } from "mongoose";
 import { Types } from "mongoose";
-import { partialApprovalTotal } from "~/utils/estimate-approval";
+import { partialApprovalTotal } from "~/utils/approved-total";
 import { Assessment } from "./assessment.server";
 import { CustomerDecision } from "./customer-decision.server";
 import { settleInBatches } from "./dashboard-build.server";

@@ -13,7 +13,7 @@ import {
   type AuditActor,
 } from "~/models/assessment.server";
 import { asLines, type EstimateLine } from "~/utils/estimate-lines";
-import { approvedTotalOf } from "~/utils/estimate-approval";
+import { approvedTotalOf } from "~/utils/approved-total";
 import { findContact, findContactsByIds } from "~/models/contact.server";
 import { dashboardFigures } from "~/models/dashboard-figures.server";
 import { ownerNames, scopeFor } from "~/models/owner-scope.server";

@@ -2,7 +2,7 @@ import { Badge } from "#mantine/components/Badge/Badge";
 import { SEVERITY_COLOR, STATUS_COLOR, type AssessmentStatus } from "~/schemas/assessment-status";
 import { CheckIcon } from "../crud/icons";
 import { humanize } from "../training/labels";
-import { partlyApproved, type DecisionCopy } from "~/utils/estimate-approval";
+import { partlyApproved, type DecisionCopy } from "~/utils/approved-total";
 import { useFormat, useT } from "~/utils/i18n";
 
 /** Spec part 1 §4: completed and sent are green with a check, processing/analyzing amber, reviewed blue. */

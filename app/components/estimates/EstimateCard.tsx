@@ -7,7 +7,7 @@ import { ListIcon } from "../crud/icons";
 import { humanize } from "../training/labels";
 import { useFormat, useT } from "~/utils/i18n";
 import { versionLabel } from "~/schemas/version-label";
-import { partlyApproved } from "~/utils/estimate-approval";
+import { partlyApproved } from "~/utils/approved-total";
 
 /** Damage-category badges on a card (spec §9); the rest reads "+N more". */
 export const MAX_CARD_CATEGORIES = 3;
