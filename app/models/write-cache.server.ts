@@ -68,9 +68,13 @@ export function writeCache(channel: string, { max = 10_000 }: { max?: number } =
   const entries = new LRUCache<string, { value: unknown }>({ max, ttl: WRITE_CACHE_MS });
   // A read that began before a write must not store what it read once the write emptied the cache.
   let generation = 0;
+  // The reads under way, by key: callers missing at once share one (8 connections counting a common
+  // search term ran 8 counts, and each new request another, until the first ended: issue 43).
+  const loading = new Map<string, { generation: number; value: Promise<unknown> }>();
   const invalidate = () => {
     generation++;
     entries.clear();
+    loading.clear();
   };
   channels.set(channel, { invalidate });
   onBroadcast(channel, invalidate);
@@ -85,11 +89,20 @@ export function writeCache(channel: string, { max = 10_000 }: { max?: number } =
     /** The value kept under `key`, or what `load` reads (kept unless it is null: found nothing). */
     async get<T>(key: string, load: () => Promise<T>): Promise<T> {
       const hit = fresh() ? entries.get(key) : undefined;
-      if (hit) return hit.value as T;
+      // Else a read begun since the last write (this machine's) answers this caller too.
+      const shared = loading.get(key);
+      const known = hit ? Promise.resolve(hit.value) : shared?.generation === generation ? shared.value : undefined;
+      if (known) return known as Promise<T>;
       const startedAt = generation;
-      const value = await load();
-      if (value !== null && startedAt === generation) entries.set(key, { value });
-      return value;
+      const value = load();
+      loading.set(key, { generation: startedAt, value });
+      try {
+        const loaded = await value;
+        if (loaded !== null && startedAt === generation) entries.set(key, { value: loaded });
+        return loaded;
+      } finally {
+        if (loading.get(key)?.value === value) loading.delete(key);
+      }
     },
 
     /**
