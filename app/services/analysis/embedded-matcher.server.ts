@@ -51,7 +51,10 @@ function toExample(item: VerifiedExample): Example | null {
 
 // The verified examples stay in memory between analyses; two cheap queries (a count and the newest
 // change) tell whether they are still current, so an analysis does not re-read them all.
-const globalForMatcher = globalThis as typeof globalThis & { __matcherCache?: { version: string; examples: Example[] } };
+declare global {
+  var __matcherCache: { version: string; examples: Example[] } | undefined;
+}
+const globalForMatcher = globalThis;
 
 export async function currentExamples() {
   const version = await verifiedExamplesVersion();
