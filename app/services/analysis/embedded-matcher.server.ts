@@ -2,6 +2,7 @@ import { verifiedExamples, verifiedExamplesVersion, type VerifiedExample } from 
 import { DAMAGE_LOCATIONS, DAMAGE_TYPES, SEVERITIES, type DamageLocation, type DamageType, type Severity } from "~/schemas/damage";
 import { computeImageFeatures, featureDistance, type ImageFeatures } from "../image-features.server";
 import { describePictures, pictureUrl, type AnalysisPhoto, type AnalysisProvider, type AnalysisResult, type FoundDamage } from "./types";
+import { errorMessage } from "~/utils/unknown-values";
 
 /**
  * The default provider (no OpenAI key): each photo is compared with the **verified** AI-training
@@ -132,7 +133,7 @@ export async function matchPhotos(photos: AnalysisPhoto[], { signal }: { signal?
     try {
       features = await computeImageFeatures(photo.bytes);
     } catch (error) {
-      throw new Error(`Analysis failed: could not read the photo ${photo.mediaUrl} (${(error as Error).message})`);
+      throw new Error(`Analysis failed: could not read the photo ${photo.mediaUrl} (${errorMessage(error)})`);
     }
     const damage = damageOn(photo, nearest(features, examples));
     if (!damage) continue;
