@@ -61,12 +61,14 @@ export class Conflict extends DomainError {
  * The input is refused: wrong (400, the default), too large (413), of a type not taken (415) or
  * not processable (422).
  */
+const INVALID_STATUS = { invalid: 400, tooLarge: 413, unsupportedType: 415, unprocessable: 422 } as const;
+
 export class Invalid extends DomainError {
   readonly status: 400 | 413 | 415 | 422;
 
   constructor(message: string, options: Options & { kind?: "invalid" | "tooLarge" | "unsupportedType" | "unprocessable" } = {}) {
     super(message, options);
-    this.status = { invalid: 400, tooLarge: 413, unsupportedType: 415, unprocessable: 422 }[options.kind ?? "invalid"] as 400 | 413 | 415 | 422;
+    this.status = INVALID_STATUS[options.kind ?? "invalid"];
   }
 }
 
