@@ -20,7 +20,8 @@ import { webStreamOf } from "~/utils/web-streams.server";
 /** The account whose estimate it is, as its header reads: company (else name), then address, phone, email. */
 async function accountHeader(ownerId: string) {
   const owner = await findUserById(ownerId);
-  if (!owner) return { name: "DamageIQ", lines: [] as string[], language: undefined };
+  const noLines: string[] = [];
+  if (!owner) return { name: "DamageIQ", lines: noLines, language: undefined };
   const name = owner.companyName || `${owner.firstName} ${owner.lastName}`.trim() || owner.username;
   return {
     name,
