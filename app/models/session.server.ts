@@ -25,10 +25,11 @@ export async function createSessionRecord(data: Record<string, unknown>, expires
   return id;
 }
 
-export async function readSessionRecord(id: string) {
+/** The stored data; `T` is what the session layer keeps in it (services/session.server's SessionData). */
+export async function readSessionRecord<T = Record<string, unknown>>(id: string): Promise<T | null> {
   // Runs on every signed-in request: one point lookup by `_id`, an expired session never matches.
   const record = await SessionRecord.findOne({ _id: key(id), expiresAt: trusted({ $gt: new Date() }) }).lean<{
-    data: Record<string, unknown>;
+    data: T;
   }>();
   return record?.data ?? null;
 }
