@@ -112,7 +112,7 @@ export const own = (actor: Actor): OwnerScope => ({ ownerId: actor.id });
 export async function finalizeUpload(record: UploadRecord): Promise<UploadRecord> {
   if (record.state === "complete") return record;
   const backend = storage();
-  const limit = limitFor(record.purpose as UploadPurpose);
+  const limit = limitFor(record.purpose);
   const info = await backend.head(record.key);
   if (!info) throw notFound();
   const reject = async (refusal: DomainError) => {
@@ -132,7 +132,7 @@ export async function finalizeUpload(record: UploadRecord): Promise<UploadRecord
     head = Buffer.concat(chunks);
   }
   const sniffed = sniffType(head);
-  if (!sniffed || !(limit.mimeTypes as readonly string[]).includes(sniffed)) {
+  if (!sniffed || !limit.mimeTypes.includes(sniffed)) {
     return reject(unsupportedType(messages.onlyTypes(limit.allowedFileTypes)));
   }
   if (record.draft && (await countDraftUploads(String(record.ownerId))) >= DRAFT_LIMIT) {
