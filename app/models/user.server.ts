@@ -6,7 +6,6 @@ import { changedSince, keysetSort } from "./keyset.server";
 
 export const ROLES = ["admin", "dealer", "vendor"] as const;
 export const THEMES = ["dark", "light", "auto"] as const;
-export type Theme = (typeof THEMES)[number];
 export const LANGUAGES = ["en", "es", "fr"] as const;
 export type Language = (typeof LANGUAGES)[number];
 export type Role = (typeof ROLES)[number];

@@ -27,8 +27,3 @@ export const errorMessage = (error: unknown) => (error instanceof Error ? error.
 
 /** A caught value as an Error (a stream's `destroy` takes only that): itself, or an Error carrying its text. */
 export const asError = (error: unknown) => (error instanceof Error ? error : new Error(String(error)));
-
-/** `value` when it is one of `allowed`, narrowed to their type; undefined otherwise. */
-export function oneOf<T extends string | number>(allowed: readonly T[], value: unknown): T | undefined {
-  return allowed.find((candidate) => candidate === value);
-}
