@@ -1,3 +1,5 @@
+import { stringField } from "./unknown-values";
+
 /**
  * What a service throws when it refuses (docs/decisions/0024): typed errors that say why, never an
  * HTTP answer. The routes turn them into one: `apiAnswer` and `screenAnswer` in http.server.ts.
@@ -117,7 +119,7 @@ export const isRefusal = (error: unknown): error is DomainError | Response => er
 /** The message of a refusal (a Response's JSON `{message}`). */
 export async function refusalMessage(error: DomainError | Response): Promise<string> {
   if (error instanceof DomainError) return error.message;
-  return ((await error.clone().json()) as { message: string }).message;
+  return stringField(await error.clone().json(), "message") ?? "";
 }
 
 /**
