@@ -71,7 +71,7 @@ export function uploadJson(record: UploadRecord) {
     type: record.contentType,
     key: record.key,
     state: record.state,
-    createdAt: record.get("createdAt") as Date,
+    createdAt: record.createdAt,
     quality: record.quality ? [...record.quality] : undefined,
   };
 }
