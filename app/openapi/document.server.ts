@@ -52,7 +52,7 @@ export function openApiDocument() {
   });
   // A copy (the generator's objects may be the schemas' own metadata), changed in place.
   built = structuredClone(document);
-  useZodEmailPattern(built);
+  applyZodEmailPattern(built);
   return built;
 }
 
@@ -63,13 +63,13 @@ export function openApiDocument() {
  */
 const ZOD_EMAIL = "^(?!\\.)(?!.*\\.\\.)([A-Za-z0-9_'+\\-\\.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9\\-]*\\.)+[A-Za-z]{2,}$";
 
-function useZodEmailPattern(node: unknown): void {
+function applyZodEmailPattern(node: unknown): void {
   if (Array.isArray(node)) {
-    node.forEach(useZodEmailPattern);
+    node.forEach(applyZodEmailPattern);
     return;
   }
   if (!isRecord(node)) return;
-  for (const value of Object.values(node)) useZodEmailPattern(value);
+  for (const value of Object.values(node)) applyZodEmailPattern(value);
   // JSON Schema's `email` format also refuses what zod takes (a domain label ending in a hyphen), so a
   // client would be told an address it may send is invalid: the pattern zod checks replaces the format.
   if (node.format === "email" && node.pattern === undefined) {
