@@ -22,14 +22,16 @@ import { NonceContext } from "~/utils/nonce";
 
 const ABORT_DELAY = 5_000;
 
-const globalForHousekeeping = globalThis as typeof globalThis & {
-  __stopHousekeeping?: () => void;
-  __stopJobs?: () => Promise<void>;
-  __stopMail?: () => Promise<void>;
-  __stopWebhooks?: () => Promise<void>;
-  __stopIdleCollector?: () => void;
-  __migrated?: Promise<unknown>;
-};
+// Once per process: kept on globalThis, which the dev server's module reloads do not replace.
+declare global {
+  var __stopHousekeeping: (() => void) | undefined;
+  var __stopJobs: (() => Promise<void>) | undefined;
+  var __stopMail: (() => Promise<void>) | undefined;
+  var __stopWebhooks: (() => Promise<void>) | undefined;
+  var __stopIdleCollector: (() => void) | undefined;
+  var __migrated: Promise<unknown> | undefined;
+}
+const globalForHousekeeping = globalThis;
 // A cluster's primary (server.mjs) serves nothing: it runs the embedded database for its workers.
 if (env.DAMAGEIQ_ROLE !== "primary") {
   // Open the database connection at boot rather than on the first request.

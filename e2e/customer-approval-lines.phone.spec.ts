@@ -2,6 +2,7 @@ import { Assessment } from "../app/models/assessment.server";
 import { CustomerDecision } from "../app/models/customer-decision.server";
 import { client, tokenFor } from "../tests/accounts";
 import type { RunningApp } from "../tests/app-server";
+import { APPROVAL_SHEET } from "../tests/estimate-lines";
 import { uploadMedia } from "../tests/uploads";
 import { expect, signInPage, test } from "./fixtures";
 
@@ -10,19 +11,7 @@ import { expect, signInPage, test } from "./fixtures";
 // ticks an optional line, asks the server for the total, signs and approves; the page then shows
 // the approved total and each line's decision. The page has no script: both projects walk plain forms.
 
-const SHEET = {
-  lines: [
-    { id: "d0-1", damage: 0, operation: "repair", description: "Door dent", labour: { category: "body", hours: 2, rateCents: 6000 }, part: null, amountCents: 0, note: "" },
-    { id: "d0-2", damage: 0, operation: "refinish", description: "Door blend", labour: { category: "refinish", hours: 1.5, rateCents: 6500 }, part: null, amountCents: 0, note: "", optional: true },
-    { id: "v-1", damage: null, operation: "sublet", description: "Ceramic coating", labour: null, part: null, amountCents: 19999, note: "", optional: true },
-  ],
-  rates: { body: 6000, refinish: 6500, mechanical: 6000, frame: 6000 },
-  materialsRateCents: 3800,
-  taxRates: { parts: 0, labour: 0, materials: 0 },
-  deductibleCents: null,
-  language: null,
-  mileage: null,
-};
+const SHEET = { ...APPROVAL_SHEET, taxRates: { parts: 0, labour: 0, materials: 0 } };
 // No tax: body $120; blend $97.50 + paint materials $57; coating $199.99; all $474.49.
 
 test("the customer approves the required work and one optional line on a phone, with each line's photo beside it", async ({ page, createUser }) => {

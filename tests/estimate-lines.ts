@@ -65,3 +65,22 @@ export function editEstimateForm(id: string, read: EstimateRead, typed: Record<s
   });
   return new URLSearchParams({ ...fields, ...typed }).toString();
 }
+
+/**
+ * An estimate sheet for approval line by line (issue 40 item 6): one required line (body $120) and two
+ * optional ones (a blend, $97.50 of labour and $57 of paint materials; a $199.99 coating), New York's
+ * taxes. The API, unit and phone tests share it; a test that wants no tax spreads its own `taxRates`.
+ */
+export const APPROVAL_SHEET = {
+  lines: [
+    { id: "d0-1", damage: 0, operation: "repair", description: "Door dent", labour: { category: "body", hours: 2, rateCents: 6000 }, part: null, amountCents: 0, note: "" },
+    { id: "d0-2", damage: 0, operation: "refinish", description: "Door blend", labour: { category: "refinish", hours: 1.5, rateCents: 6500 }, part: null, amountCents: 0, note: "", optional: true },
+    { id: "v-1", damage: null, operation: "sublet", description: "Ceramic coating", labour: null, part: null, amountCents: 19999, note: "", optional: true },
+  ],
+  rates: { body: 6000, refinish: 6500, mechanical: 6000, frame: 6000 },
+  materialsRateCents: 3800,
+  taxRates: { parts: 8.875, labour: 4, materials: 8.875 },
+  deductibleCents: null,
+  language: null,
+  mileage: null,
+};

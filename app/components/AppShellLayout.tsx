@@ -51,9 +51,8 @@ const NEURAL_CORE_NAV = [
  */
 export const SHELL_CLASSES = { group: "m_4081bf90", text: "m_b6d8b162", anchor: "m_849cf0da" } as const;
 const c = SHELL_CLASSES;
-const group = (gap: string, wrap: "wrap" | "nowrap") =>
-  ({ "--group-gap": `var(--mantine-spacing-${gap})`, "--group-align": "center", "--group-justify": "flex-start", "--group-wrap": wrap }) as CSSProperties;
-const smallText = { "--text-fz": "var(--mantine-font-size-sm)", "--text-lh": "var(--mantine-line-height-sm)" } as CSSProperties;
+const group = (gap: string, wrap: "wrap" | "nowrap"): CSSProperties => ({ "--group-gap": `var(--mantine-spacing-${gap})`, "--group-align": "center", "--group-justify": "flex-start", "--group-wrap": wrap });
+const smallText: CSSProperties = { "--text-fz": "var(--mantine-font-size-sm)", "--text-lh": "var(--mantine-line-height-sm)" };
 
 /** The user lists (User Management, Admin Settings → Users): their loading says so (spec part 1, empty states). */
 const isUserList = ({ pathname, search }: { pathname: string; search: string }) =>
@@ -190,7 +189,7 @@ export function AppShellLayout({ user, children }: { user: ShellUser; children: 
                 className={`${c.text} mantine-Text-root`}
                 data-size="xs"
                 data-testid="role-label"
-                style={{ "--text-fz": "var(--mantine-font-size-xs)", "--text-lh": "var(--mantine-line-height-xs)", color: "var(--mantine-color-dimmed)" } as CSSProperties}
+                style={{ "--text-fz": "var(--mantine-font-size-xs)", "--text-lh": "var(--mantine-line-height-xs)", color: "var(--mantine-color-dimmed)" }}
               >
                 {t(roleLabel(user.role))}
               </p>

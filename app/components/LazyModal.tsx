@@ -1,10 +1,9 @@
 import type { ModalProps } from "@mantine/core";
-import type { ComponentType } from "react";
 import { lazyComponent } from "./lazy-component";
 
 const Modal = lazyComponent(
   "mantine/Modal",
-  () => import("#mantine/components/Modal/Modal").then((module) => module.Modal as ComponentType<ModalProps>),
+  () => import("#mantine/components/Modal/Modal").then((module) => module.Modal),
 );
 
 /**

@@ -41,7 +41,7 @@ type TableProps = Props<"table"> & {
 const classNames = (...names: (string | undefined)[]) => names.filter(Boolean).join(" ");
 
 function TableRoot({ striped = false, highlightOnHover = false, withTableBorder = false, verticalSpacing = 7, stackOnPhone = false, style, className, ...props }: TableProps) {
-  const vars = { "--table-vertical-spacing": spacing(verticalSpacing) } as CSSProperties;
+  const vars: CSSProperties = { "--table-vertical-spacing": spacing(verticalSpacing) };
   return (
     <RowStyle.Provider value={{ striped, hover: highlightOnHover }}>
       <Box
@@ -55,12 +55,11 @@ function TableRoot({ striped = false, highlightOnHover = false, withTableBorder 
   );
 }
 
-/** A table part: the element with Mantine's class and Mantine's style props (ta, fw…). */
-function part<T extends "thead" | "tbody" | "th" | "td">(tag: T, partClass: string) {
-  return function TablePart({ className, ...props }: Props<T>) {
-    return <Box component={tag as "td"} className={classNames(partClass, className)} {...(props as Props<"td">)} />;
-  };
-}
+/** The table parts: each element with Mantine's class and Mantine's style props (ta, fw…). */
+const Thead = ({ className, ...props }: Props<"thead">) => <Box component="thead" className={classNames(TABLE_CLASSES.thead, className)} {...props} />;
+const Tbody = ({ className, ...props }: Props<"tbody">) => <Box component="tbody" className={classNames(TABLE_CLASSES.tbody, className)} {...props} />;
+const Th = ({ className, ...props }: Props<"th">) => <Box component="th" className={classNames(TABLE_CLASSES.th, className)} {...props} />;
+const Td = ({ className, ...props }: Props<"td">) => <Box component="td" className={classNames(TABLE_CLASSES.td, className)} {...props} />;
 
 function Tr({ className, ...props }: Props<"tr">) {
   const { striped, hover } = useContext(RowStyle);
@@ -80,8 +79,8 @@ function Tr({ className, ...props }: Props<"tr">) {
 function ScrollContainer({ minWidth, stackOnPhone = false, children }: { minWidth: number; stackOnPhone?: boolean; children: ReactNode }) {
   // A Tab stop, so a keyboard can scroll a table wider than the screen (WCAG 2.1.1).
   return (
-    <div className={TABLE_CLASSES.scrollContainer} tabIndex={0} style={{ "--table-overflow": "auto" } as CSSProperties}>
-      <div className={classNames(TABLE_CLASSES.scrollContainerInner, stackOnPhone ? stackClasses.stackScroll : undefined)} style={{ "--table-min-width": `calc(${minWidth / 16}rem * var(--mantine-scale))` } as CSSProperties}>
+    <div className={TABLE_CLASSES.scrollContainer} tabIndex={0} style={{ "--table-overflow": "auto" }}>
+      <div className={classNames(TABLE_CLASSES.scrollContainerInner, stackOnPhone ? stackClasses.stackScroll : undefined)} style={{ "--table-min-width": `calc(${minWidth / 16}rem * var(--mantine-scale))` }}>
         {children}
       </div>
     </div>
@@ -89,10 +88,10 @@ function ScrollContainer({ minWidth, stackOnPhone = false, children }: { minWidt
 }
 
 export const Table = Object.assign(TableRoot, {
-  Thead: part("thead", TABLE_CLASSES.thead),
-  Tbody: part("tbody", TABLE_CLASSES.tbody),
-  Th: part("th", TABLE_CLASSES.th),
-  Td: part("td", TABLE_CLASSES.td),
+  Thead,
+  Tbody,
+  Th,
+  Td,
   Tr,
   ScrollContainer,
 });

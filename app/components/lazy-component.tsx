@@ -18,20 +18,27 @@ export function lazyComponent<P extends object>(key: string, load: () => Promise
   let loaded: ComponentType<P> | undefined;
   const preload = () => load().then((component) => (loaded = component));
   loaders.set(key, preload);
-  const Lazy = lazy(async () => ({ default: await preload() })) as unknown as ComponentType<P>;
+  // The lazy part takes the props whole (`props={…}`): React 18's types cannot spread a generic P
+  // into a lazy component, and a concrete props type needs no cast.
+  const Lazy = lazy(async () => {
+    const Loaded = await preload();
+    return { default: ({ props }: { props: P }) => <Loaded {...props} /> };
+  });
   function LazyComponent(props: P) {
     // Decided once per mount: switching between the two would remount the component.
     const [suspend] = useState(() => typeof document !== "undefined" && !loaded);
-    const Component = loaded ?? Lazy;
+    const Loaded = loaded;
     return (
       <>
         <template data-lazy={key} />
         {suspend ? (
           <Suspense fallback={null}>
-            <Lazy {...props} />
+            <Lazy props={props} />
           </Suspense>
+        ) : Loaded ? (
+          <Loaded {...props} />
         ) : (
-          <Component {...props} />
+          <Lazy props={props} />
         )}
       </>
     );

@@ -6,6 +6,7 @@ import {
   type AssessmentUpdateInput,
 } from "~/schemas/assessment";
 import { DAMAGE_LOCATIONS, DAMAGE_TYPES, SEVERITIES, type DamageLocation, type DamageType, type Severity } from "~/schemas/damage";
+import { perStatus } from "~/schemas/assessment-status";
 import { dashboardTally } from "./dashboard-tally.server";
 import { defineModel } from "./define-model.server";
 import type { ListCursor } from "~/schemas/list-cursor";
@@ -147,7 +148,7 @@ assessmentSchema.pre(["updateOne", "updateMany", "findOneAndUpdate"], function (
   const update = this.getUpdate();
   // Every update of ours is an operator document; a pipeline update would set the field itself.
   if (!update || Array.isArray(update)) return;
-  const inc = (update.$inc ?? {}) as Record<string, number>;
+  const inc = update.$inc ?? {};
   this.setUpdate({ ...update, $inc: { ...inc, revision: 1 } });
 });
 // The list and the dashboard's recent five: one owner's latest versions, newest first.
@@ -348,7 +349,7 @@ export async function countAssessmentsByStatus({ scope }: { scope: OwnerScope })
   const counts = await Promise.all(
     ASSESSMENT_STATUSES.map((status) => Assessment.countDocuments({ ...ownerFilter(scope), ...LATEST_VERSION, status })),
   );
-  return Object.fromEntries(ASSESSMENT_STATUSES.map((status, i) => [status, counts[i]])) as Record<AssessmentStatus, number>;
+  return perStatus((status) => counts[ASSESSMENT_STATUSES.indexOf(status)]);
 }
 
 /** Aggregates are not cast by mongoose: the owner id must be an ObjectId there. */

@@ -1,5 +1,6 @@
 import mongoose, { Schema, trusted, Types } from "mongoose";
 import { ASSESSMENT_STATUSES, type AssessmentStatus } from "~/schemas/assessment";
+import { perStatus } from "~/schemas/assessment-status";
 import { dbNow, dbNowMs } from "~/utils/db-clock.server";
 import { costFigures, countAssessmentsByStatus, sumRevenue } from "./assessment.server";
 import {
@@ -75,13 +76,13 @@ interface Counters {
   sent?: Record<string, number>;
 }
 
-const byStatusOf = (c: Counters) => Object.fromEntries(ASSESSMENT_STATUSES.map((s) => [s, c.status?.[s] ?? 0])) as Record<AssessmentStatus, number>;
+const byStatusOf = (c: Counters) => perStatus((s) => c.status?.[s] ?? 0);
 
 const asFigures = (docs: Counters[], today: string): DashboardFigures => {
   const sum = (pick: (c: Counters) => number | undefined) => docs.reduce((n, c) => n + (pick(c) ?? 0), 0);
   return {
     total: sum((c) => c.total),
-    byStatus: Object.fromEntries(ASSESSMENT_STATUSES.map((s) => [s, sum((c) => c.status?.[s])])) as Record<AssessmentStatus, number>,
+    byStatus: perStatus((s) => sum((c) => c.status?.[s])),
     totalValue: sum((c) => c.value) / 100,
     totalRevenue: sum((c) => c.revenue) / 100,
     compared: sum((c) => c.compared),
@@ -192,7 +193,10 @@ async function buildAll() {
 const add = (into: Required<Counters>, tally: string | undefined) => {
   const c = contributionOf(tally);
   into.total += c.total;
-  for (const [s, n] of Object.entries(c.status)) into.status[s as AssessmentStatus] = (into.status[s as AssessmentStatus] ?? 0) + n;
+  for (const s of ASSESSMENT_STATUSES) {
+    const n = c.status[s];
+    if (n !== undefined) into.status[s] = (into.status[s] ?? 0) + n;
+  }
   into.value += c.value;
   into.revenue += c.revenue;
   into.compared += c.compared;
@@ -254,7 +258,7 @@ export interface FigureDifference {
 export async function verifyOwner(ownerId: Types.ObjectId): Promise<FigureDifference[]> {
   const counted = empty();
   for await (const doc of ownersAssessments(ownerId)) add(counted, tallyOf(doc));
-  const stored = ((await figures().findOne({ _id: ownerId })) ?? {}) as Counters;
+  const stored: Counters = (await figures().findOne({ _id: ownerId })) ?? {};
   const differences: FigureDifference[] = [];
   const compare = (field: string, a: number | undefined, b: number | undefined) => {
     if ((a ?? 0) !== (b ?? 0)) differences.push({ ownerId: String(ownerId), field, stored: a ?? 0, counted: b ?? 0 });

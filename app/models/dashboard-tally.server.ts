@@ -1,5 +1,7 @@
 import mongoose, { type Query, type Schema, type Types } from "mongoose";
 import { ASSESSMENT_STATUSES, type AssessmentStatus } from "~/schemas/assessment";
+import { isAssessmentStatus } from "~/schemas/assessment-status";
+import { fieldOf } from "~/utils/unknown-values";
 import { log } from "~/utils/log.server";
 
 // The dashboard's figures kept as per-account counters (docs/decisions/0031). Each assessment holds
@@ -102,7 +104,7 @@ export function contributionOf(tally: string | null | undefined): Contribution {
   const none: Contribution = { total: 0, status: {}, value: 0, revenue: 0, compared: 0, within: 0, sent: {} };
   if (!tally || tally === "-") return none;
   const [status, value, revenue, compared, within, day] = tally.split("|");
-  if (!ASSESSMENT_STATUSES.includes(status as AssessmentStatus)) return none;
+  if (!isAssessmentStatus(status)) return none;
   return {
     total: 1,
     status: { [status]: 1 },
@@ -188,12 +190,14 @@ async function takeBack(docs: Pick<TalliedFields, "ownerId" | "tally">[]) {
 }
 
 type AnyQuery = Query<unknown, unknown>;
-const pending = new WeakMap<object, unknown[]>();
+/** What a query's pre hook leaves for its post hook: the ids an update touches, the documents a delete takes, or the account deleted. */
+type Pending = { ids: (Types.ObjectId | string)[] } | { gone: TalliedFields[] } | { owner: unknown };
+const pending = new WeakMap<object, Pending>();
 
 /** The ids an update will touch: the filter's own `_id` when it names one, else a look beforehand. */
 async function idsOf(query: AnyQuery) {
-  const filter = query.getFilter() as { _id?: unknown };
-  const id = filter._id;
+  const filter = query.getFilter();
+  const id = fieldOf(filter, "_id");
   if (id instanceof mongoose.Types.ObjectId || typeof id === "string") return [id];
   const found = await query.model.find(filter).select({ _id: 1 }).lean<{ _id: Types.ObjectId }[]>();
   return found.map((d) => d._id);
@@ -215,10 +219,11 @@ export function dashboardTally(schema: Schema) {
     if (doc) await settleAll([doc._id]);
   });
   schema.pre(["updateOne", "updateMany"], { document: false, query: true }, async function (this: AnyQuery) {
-    pending.set(this, await idsOf(this));
+    pending.set(this, { ids: await idsOf(this) });
   });
   schema.post(["updateOne", "updateMany"], { document: false, query: true }, async function (this: AnyQuery) {
-    await settleAll((pending.get(this) ?? []) as string[]);
+    const before = pending.get(this);
+    await settleAll(before && "ids" in before ? before.ids : []);
   });
   schema.post("findOneAndDelete", async function (doc: TalliedFields | null) {
     if (doc) await takeBack([doc]);
@@ -226,16 +231,16 @@ export function dashboardTally(schema: Schema) {
   schema.pre(["deleteOne", "deleteMany"], { document: false, query: true }, async function (this: AnyQuery) {
     const filter = this.getFilter();
     // An account's deletion: its counters go with it.
-    if (Object.keys(filter).length === 1 && "ownerId" in filter) return void pending.set(this, [filter.ownerId]);
-    pending.set(this, await this.model.find(filter).select({ ownerId: 1, tally: 1 }).lean<TalliedFields[]>());
+    if (Object.keys(filter).length === 1 && "ownerId" in filter) return void pending.set(this, { owner: filter.ownerId });
+    pending.set(this, { gone: await this.model.find(filter).select({ ownerId: 1, tally: 1 }).lean<TalliedFields[]>() });
   });
   schema.post(["deleteOne", "deleteMany"], { document: false, query: true }, async function (this: AnyQuery) {
-    const gone = pending.get(this) ?? [];
+    const before = pending.get(this);
     const filter = this.getFilter();
     if (Object.keys(filter).length === 1 && "ownerId" in filter) {
-      await figuresCollection().deleteOne({ _id: new mongoose.Types.ObjectId(String(gone[0])) });
+      await figuresCollection().deleteOne({ _id: new mongoose.Types.ObjectId(String(before && "owner" in before ? before.owner : undefined)) });
       return;
     }
-    await takeBack(gone as TalliedFields[]);
+    await takeBack(before && "gone" in before ? before.gone : []);
   });
 }

@@ -3,6 +3,7 @@ import { errorCode, isDbUnavailableError } from "~/utils/db-errors.server";
 import { DatabaseUnavailable, DomainError, DuplicateKey, Unauthenticated } from "~/utils/domain-errors";
 import { diskFullError, isDiskFullError } from "~/utils/disk.server";
 import { retireIndexes } from "~/utils/retired-indexes.server";
+import { isRecord } from "~/utils/unknown-values";
 
 const isDuplicateKey = (error: unknown) => errorCode(error) === 11000 && !(error instanceof DomainError);
 
@@ -55,11 +56,11 @@ function ownerFence(schema: Schema) {
   schema.post("save", async function (this: Owned) {
     if (!this.$locals.inserting || !this.get(path)) return;
     if ((await live([this.get(path)])).size === 0) return;
-    await (this.constructor as mongoose.Model<unknown>).deleteOne({ _id: this._id });
+    await this.$model().deleteOne({ _id: this._id });
     throw unauthorized();
   });
   schema.post("insertMany", async function (this: mongoose.Model<unknown>, inserted: unknown) {
-    const docs = inserted as Record<string, unknown>[];
+    const docs = Array.isArray(inserted) ? inserted.filter(isRecord) : [];
     const gone = await live(docs.map((d) => d[path]));
     if (gone.size === 0) return;
     await this.deleteMany({ _id: mongoose.trusted({ $in: docs.filter((d) => gone.has(String(d[path]))).map((d) => d._id) }) });

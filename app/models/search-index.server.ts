@@ -13,7 +13,11 @@ export interface SearchedFields {
 }
 
 type Values = Record<string, unknown>;
-const text = (record: Values, names: readonly string[]) => names.map((name) => (typeof record[name] === "string" ? (record[name] as string) : undefined));
+const text = (record: Values, names: readonly string[]) =>
+  names.map((name) => {
+    const value = record[name];
+    return typeof value === "string" ? value : undefined;
+  });
 
 /** `searchTokens` and `searchText` of a record (or of the fields a replace writes: all searched ones). */
 export function searchIndexOf(record: Values, { fields, phones = [], codes = [] }: SearchedFields) {
@@ -33,7 +37,7 @@ export function searchIndexPlugin(schema: Schema, searched: SearchedFields, inde
   schema.add({ searchTokens: { type: [String], default: undefined }, searchText: { type: String } });
   schema.index({ ownerId: 1, searchTokens: 1, ...indexKeys });
   schema.pre("save", function () {
-    this.set(searchIndexOf(this.toObject() as Values, searched));
+    this.set(searchIndexOf(this.toObject(), searched));
   });
   schema.pre("insertMany", function (docs: Values | Values[]) {
     for (const doc of Array.isArray(docs) ? docs : [docs]) Object.assign(doc, searchIndexOf(doc, searched));

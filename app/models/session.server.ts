@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { defineModel } from "./define-model.server";
 import { Schema, trusted } from "mongoose";
+import { stringField } from "~/utils/unknown-values";
 
 /** Server-side session records; the cookie carries only the (signed) random id. */
 const sessionSchema = new Schema(
@@ -20,14 +21,15 @@ const key = (id: string) => createHash("sha256").update(id).digest("base64url");
 
 export async function createSessionRecord(data: Record<string, unknown>, expiresAt: Date) {
   const id = randomBytes(32).toString("base64url");
-  await SessionRecord.create({ _id: key(id), userId: (data.userId as string | undefined) ?? null, data, expiresAt });
+  await SessionRecord.create({ _id: key(id), userId: stringField(data, "userId") ?? null, data, expiresAt });
   return id;
 }
 
-export async function readSessionRecord(id: string) {
+/** The stored data; `T` is what the session layer keeps in it (services/session.server's SessionData). */
+export async function readSessionRecord<T = Record<string, unknown>>(id: string): Promise<T | null> {
   // Runs on every signed-in request: one point lookup by `_id`, an expired session never matches.
   const record = await SessionRecord.findOne({ _id: key(id), expiresAt: trusted({ $gt: new Date() }) }).lean<{
-    data: Record<string, unknown>;
+    data: T;
   }>();
   return record?.data ?? null;
 }
@@ -40,7 +42,7 @@ export async function sessionOwner(id: string): Promise<string | null> {
 
 /** Updates the data; the expiry moves only when one is given (a flash must not extend a sign-in). */
 export async function updateSessionRecord(id: string, data: Record<string, unknown>, expiresAt?: Date) {
-  const set: Record<string, unknown> = { data, userId: (data.userId as string | undefined) ?? null };
+  const set: Record<string, unknown> = { data, userId: stringField(data, "userId") ?? null };
   if (expiresAt) set.expiresAt = expiresAt;
   // No upsert: a session ended elsewhere (logout, password change) stays ended.
   await SessionRecord.updateOne({ _id: key(id) }, { $set: set });

@@ -6,7 +6,6 @@ import { changedSince, keysetSort } from "./keyset.server";
 
 export const ROLES = ["admin", "dealer", "vendor"] as const;
 export const THEMES = ["dark", "light", "auto"] as const;
-export type Theme = (typeof THEMES)[number];
 export const LANGUAGES = ["en", "es", "fr"] as const;
 export type Language = (typeof LANGUAGES)[number];
 export type Role = (typeof ROLES)[number];
@@ -25,7 +24,7 @@ const userSchema = new Schema(
     phone: { type: String, trim: true },
     address: { type: String, trim: true },
     isCustomAuth: { type: Boolean, default: true },
-    sessionTimeout: { type: String, enum: ["1h", "1d", "7d", "30d"], default: "7d" },
+    sessionTimeout: { type: String, enum: ["1h", "1d", "7d", "30d"] as const, default: "7d" },
     /** An email on each new sign-in (sent by the mailer; stored here). */
     loginNotifications: { type: Boolean, default: false },
     theme: { type: String, enum: THEMES, default: "light" },

@@ -6,6 +6,7 @@ import { recordDeletion } from "./deletion.server";
 import { changedSince, keysetSort } from "./keyset.server";
 import { errorCode } from "~/utils/db-errors.server";
 import { deleteInBatches } from "./batch-delete.server";
+import { fieldOf, numberField } from "~/utils/unknown-values";
 
 /**
  * Webhooks (docs/decisions/0022): an account's endpoints, the events that happened in it, and one
@@ -231,9 +232,9 @@ export async function fanOut(event: WebhookEventRecord, endpointIds: Types.Objec
 }
 
 const isOnlyDuplicates = (error: unknown) => {
-  const e = error as { code?: number; writeErrors?: { code?: number; err?: { code?: number } }[] };
-  if (e.code === 11000 && !e.writeErrors) return true;
-  return Array.isArray(e.writeErrors) && e.writeErrors.length > 0 && e.writeErrors.every((w) => (w.code ?? w.err?.code) === 11000);
+  const writeErrors = fieldOf(error, "writeErrors");
+  if (fieldOf(error, "code") === 11000 && !writeErrors) return true;
+  return Array.isArray(writeErrors) && writeErrors.length > 0 && writeErrors.every((w) => (numberField(w, "code") ?? numberField(fieldOf(w, "err"), "code")) === 11000);
 };
 
 // --- Deliveries: the worker's queue

@@ -1,7 +1,7 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { ASSESSMENT_STATUSES } from "~/schemas/assessment-status";
 import { assessmentCreateSchema, assessmentListQuerySchema, assessmentRejectSchema, assessmentUpdateSchema } from "~/schemas/assessment";
-import { answerSchema } from "~/schemas/customer-approval";
+import { answerSchema, lineDecisionSchema } from "~/schemas/customer-approval";
 import { sendEmailSchema } from "~/schemas/email";
 import { estimateEditSchema, MAX_DAMAGES } from "~/schemas/estimate";
 import { estimateLineSchema } from "~/schemas/estimate-line";
@@ -309,14 +309,7 @@ export function describeAssessments(registry: OpenAPIRegistry, email: EmailSchem
       }),
       lines: z
         .array(
-          record({
-            id: z.string(),
-            label: z.string(),
-            damage: z.number().int().nullable(),
-            optional: z.boolean(),
-            decision: z.enum(["approved", "declined"]),
-            amountCents: z.number().int(),
-          }),
+          lineDecisionSchema.passthrough(),
         )
         .nullable()
         .openapi({ description: "The decision on each line of the version; null for a decision recorded before decisions were kept per line" }),

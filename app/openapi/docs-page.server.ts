@@ -1,8 +1,13 @@
+import { isRecord } from "~/utils/unknown-values";
 import { openApiDocument } from "./document.server";
 
 /** `/api/docs`: the description as one server-rendered page (no script: kiosks and JavaScript off read it too). */
 
 type Json = Record<string, unknown>;
+
+/** The description read as plain JSON: a list's objects, an object's fields that are objects. */
+const records = (value: unknown): Json[] => (Array.isArray(value) ? value.filter(isRecord) : []);
+const entries = (value: unknown): [string, Json][] => (isRecord(value) ? Object.entries(value).filter((entry): entry is [string, Json] => isRecord(entry[1])) : []);
 
 const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
@@ -17,10 +22,10 @@ function schemaText(schema: unknown) {
 }
 
 function operation(method: string, path: string, op: Json) {
-  const params = (op.parameters as Json[] | undefined) ?? [];
-  const body = (op.requestBody as { content?: Record<string, Json> } | undefined)?.content;
-  const responses = Object.entries((op.responses as Record<string, Json>) ?? {});
-  const security = (op.security as Json[] | undefined)?.length ? "Session cookie or Bearer token" : "None";
+  const params = records(op.parameters);
+  const body = isRecord(op.requestBody) && isRecord(op.requestBody.content) ? entries(op.requestBody.content) : undefined;
+  const responses = entries(op.responses);
+  const security = Array.isArray(op.security) && op.security.length ? "Session cookie or Bearer token" : "None";
   const id = escape(op.operationId);
   return `<section class="op" id="${id}">
 <h3><span class="method ${escape(method)}">${escape(method.toUpperCase())}</span> <code>${escape(path)}</code></h3>
@@ -36,7 +41,7 @@ ${
 }
 ${
   body
-    ? `<h4>Request body</h4>${Object.entries(body)
+    ? `<h4>Request body</h4>${body
         .map(([type, media]) => `<p><code>${escape(type)}</code></p>${schemaText(media.schema)}${media.example !== undefined ? `<p>Example</p>${schemaText(media.example)}` : ""}`)
         .join("")}`
     : ""
@@ -44,9 +49,9 @@ ${
 <h4>Responses</h4>
 <table><thead><tr><th>Status</th><th>Meaning</th><th>Body</th></tr></thead><tbody>${responses
     .map(([status, r]) => {
-      const content = r.content as Record<string, Json> | undefined;
-      const headers = r.headers ? ` Headers: ${Object.keys(r.headers as Json).map((h) => `<code>${escape(h)}</code>`).join(", ")}.` : "";
-      const shown = content ? Object.entries(content).map(([type, media]) => `<p><code>${escape(type)}</code></p>${schemaText(media.schema)}`).join("") : "";
+      const content = isRecord(r.content) ? entries(r.content) : undefined;
+      const headers = isRecord(r.headers) ? ` Headers: ${Object.keys(r.headers).map((h) => `<code>${escape(h)}</code>`).join(", ")}.` : "";
+      const shown = content ? content.map(([type, media]) => `<p><code>${escape(type)}</code></p>${schemaText(media.schema)}`).join("") : "";
       return `<tr><td>${escape(status)}</td><td>${prose(r.description)}${headers}</td><td>${shown}</td></tr>`;
     })
     .join("")}</tbody></table>
@@ -57,11 +62,11 @@ let page: string | undefined;
 
 export function docsPage() {
   if (page) return page;
-  const doc = openApiDocument() as unknown as { info: Json; paths: Record<string, Record<string, Json>>; components?: { schemas?: Json } };
+  const doc = openApiDocument();
   const byTag = new Map<string, string[]>();
-  for (const [path, item] of Object.entries(doc.paths)) {
-    for (const [method, op] of Object.entries(item)) {
-      const tag = ((op.tags as string[] | undefined) ?? ["Other"])[0];
+  for (const [path, item] of entries(doc.paths)) {
+    for (const [method, op] of entries(item)) {
+      const tag = Array.isArray(op.tags) && typeof op.tags[0] === "string" ? op.tags[0] : "Other";
       byTag.set(tag, [...(byTag.get(tag) ?? []), operation(method, path, op)]);
     }
   }

@@ -12,6 +12,7 @@ import { describeUploads } from "./uploads.server";
 import { describeVendors } from "./vendors.server";
 import { describeVin } from "./vin.server";
 import { describeWebhooks } from "./webhooks.server";
+import { isRecord } from "~/utils/unknown-values";
 
 /**
  * The API areas, each describing its own routes (docs/decisions/0023). A new route file under
@@ -49,7 +50,9 @@ export function openApiDocument() {
     },
     servers: [{ url: "/" }],
   });
-  built = withZodEmailPattern(document);
+  // A copy (the generator's objects may be the schemas' own metadata), changed in place.
+  built = structuredClone(document);
+  applyZodEmailPattern(built);
   return built;
 }
 
@@ -60,18 +63,20 @@ export function openApiDocument() {
  */
 const ZOD_EMAIL = "^(?!\\.)(?!.*\\.\\.)([A-Za-z0-9_'+\\-\\.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9\\-]*\\.)+[A-Za-z]{2,}$";
 
-function withZodEmailPattern<T>(node: T): T {
-  if (Array.isArray(node)) return node.map(withZodEmailPattern) as T;
-  if (node === null || typeof node !== "object") return node;
-  const copy = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, withZodEmailPattern(v)])) as Record<string, unknown>;
+function applyZodEmailPattern(node: unknown): void {
+  if (Array.isArray(node)) {
+    node.forEach(applyZodEmailPattern);
+    return;
+  }
+  if (!isRecord(node)) return;
+  for (const value of Object.values(node)) applyZodEmailPattern(value);
   // JSON Schema's `email` format also refuses what zod takes (a domain label ending in a hyphen), so a
   // client would be told an address it may send is invalid: the pattern zod checks replaces the format.
-  if (copy.format === "email" && copy.pattern === undefined) {
-    delete copy.format;
-    copy.pattern = ZOD_EMAIL;
+  if (node.format === "email" && node.pattern === undefined) {
+    delete node.format;
+    node.pattern = ZOD_EMAIL;
   }
   // A union whose branches each name their type (a form's checkbox: a boolean, or what a form posts)
   // takes none of its own: the generator copies the inner boolean's, which would refuse the strings.
-  if (Array.isArray(copy.anyOf) && copy.type !== undefined && copy.anyOf.every((branch) => branch && typeof branch === "object" && "type" in branch)) delete copy.type;
-  return copy as T;
+  if (Array.isArray(node.anyOf) && node.type !== undefined && node.anyOf.every((branch) => branch && typeof branch === "object" && "type" in branch)) delete node.type;
 }

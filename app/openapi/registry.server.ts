@@ -216,20 +216,19 @@ export function newRegistry() {
 function annotateCents(schema: ZodTypeAny, seen = new Set<ZodTypeAny>()) {
   if (seen.has(schema)) return;
   seen.add(schema);
-  const def = schema._def as Record<string, unknown> & { typeName?: string };
-  if (def.typeName === "ZodEffects" && (def.effect as { type?: string })?.type === "refinement") {
-    const inner = def.schema as ZodTypeAny;
-    const innerDef = inner._def as { typeName?: string; openapi?: { metadata?: Record<string, unknown> } };
+  if (schema instanceof z.ZodEffects && schema._def.effect.type === "refinement") {
+    const inner: ZodTypeAny = schema._def.schema;
     // Cents (0.01), or percent with at most 3 decimals (0.001, app/schemas/estimate-settings.ts).
     const step = [0.01, 0.001].find((n) => schema.safeParse(n).success && !schema.safeParse(n / 2).success);
-    if (innerDef.typeName === "ZodNumber" && step !== undefined) {
+    if (inner instanceof z.ZodNumber && step !== undefined) {
+      const innerDef = inner._def;
       innerDef.openapi = { ...innerDef.openapi, metadata: { ...innerDef.openapi?.metadata, multipleOf: step } };
     }
   }
   // A form's checkbox (one schema for the screen and the API): JSON's booleans, and what a form posts.
   if (schema === checkbox) {
     // On the boolean inside the preprocess: the generator describes an effect by its inner schema.
-    const inner = (def.schema as ZodTypeAny)._def as { openapi?: { metadata?: Record<string, unknown> } };
+    const inner = checkbox._def.schema._def;
     const meta = inner.openapi;
     inner.openapi = {
       ...meta,
@@ -243,18 +242,22 @@ function annotateCents(schema: ZodTypeAny, seen = new Set<ZodTypeAny>()) {
     };
   }
   // A case-insensitive pattern (`/^[a-f0-9]{24}$/i`) loses its flag in JSON Schema: its ranges are doubled.
-  if (def.typeName === "ZodString") {
-    const checks = def.checks as { kind: string; regex?: RegExp }[];
-    const insensitive = checks.find((c) => c.kind === "regex" && c.regex?.flags.includes("i"))?.regex;
-    const meta = (def as { openapi?: { metadata?: Record<string, unknown> } }).openapi;
+  if (schema instanceof z.ZodString) {
+    const def = schema._def;
+    const insensitive = def.checks.flatMap((c) => (c.kind === "regex" && c.regex.flags.includes("i") ? [c.regex] : []))[0];
+    const meta = def.openapi;
     if (insensitive && meta?.metadata?.pattern === undefined) {
       const pattern = insensitive.source.replace(/([a-z])-([a-z])/g, (_m, a: string, b: string) => `${a}-${b}${a.toUpperCase()}-${b.toUpperCase()}`);
-      (def as { openapi?: unknown }).openapi = { ...meta, metadata: { ...meta?.metadata, pattern } };
+      def.openapi = { ...meta, metadata: { ...meta?.metadata, pattern } };
     }
   }
+  const def: Record<string, unknown> = schema._def;
   for (const value of Object.values(def)) {
     if (value instanceof z.ZodType) annotateCents(value, seen);
     else if (Array.isArray(value)) for (const item of value) if (item instanceof z.ZodType) annotateCents(item, seen);
   }
-  if (schema instanceof z.ZodObject) for (const field of Object.values(schema.shape as Record<string, ZodTypeAny>)) annotateCents(field, seen);
+  if (schema instanceof z.ZodObject) {
+    const shape: z.ZodRawShape = schema.shape;
+    for (const field of Object.values(shape)) annotateCents(field, seen);
+  }
 }

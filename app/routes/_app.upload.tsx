@@ -74,7 +74,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const assessment = await getAssessment(actor, id);
     const view = wizardViewOf(assessment.status);
     const choices = view === "details" ? await detailsChoices(actor) : { contacts: [], vendors: [], defaultVendorId: null };
-    return json({ view, files: [] as ListedFile[], assessment, draft: false, ...choices });
+    const files: ListedFile[] = [];
+    return json({ view, files, assessment, draft: false, ...choices });
   }
   const files: ListedFile[] = (await wizardDraft(actor)).map(({ id, url, name, size, type, quality }) => ({ id, url, name, size, type, quality }));
   const view: WizardView = url.searchParams.get("step") === "details" && files.length > 0 ? "details" : "upload";

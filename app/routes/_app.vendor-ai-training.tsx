@@ -63,7 +63,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // A vendor works on its own pricing; admins and dealers choose a vendor.
   const vendor = vendors.find((v) => v.id === (ownVendor ? actor.id : params.get("vendor"))) ?? null;
   const canEdit = actor.role !== "dealer";
-  const tabs = canEdit ? TABS.map((t) => t.value) : (["rules"] as Tab[]);
+  const tabs: Tab[] = canEdit ? TABS.map((t) => t.value) : ["rules"];
   const tab: Tab = tabs.find((t) => t === params.get("tab")) ?? "rules";
   const vendorId = ownVendor ? undefined : vendor?.id;
   let rules: PricingRuleJson[] = [];

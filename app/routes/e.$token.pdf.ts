@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Readable } from "node:stream";
 import { admitPublicRequest, linkPdf } from "~/services/customer-approval.server";
 import { contentDisposition } from "~/utils/content-disposition";
 import { clientOf, unavailableResponse } from "~/screens/public-estimate.server";
+import { webStreamOf } from "~/utils/web-streams.server";
 
 /** `/e/{token}/pdf`: the PDF of exactly the link's version, as stored when the link was made. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
@@ -10,7 +10,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   try {
     await admitPublicRequest({ ip: clientOf(request, context.clientIp).ip, token });
     const pdf = await linkPdf(token);
-    return new Response(Readable.toWeb(pdf.stream) as ReadableStream<Uint8Array>, {
+    return new Response(webStreamOf(pdf.stream), {
       headers: {
         "Content-Type": "application/pdf",
         "Content-Length": String(pdf.bytes),

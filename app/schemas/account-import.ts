@@ -2,6 +2,7 @@ import { z } from "zod";
 import { MAX_SHEET_LINES, storedSheetSchema } from "./estimate-sheet";
 import { ASSESSMENT_LIMITS, ASSESSMENT_STATUSES, assessmentUpdateSchema, MAX_ASSESSMENT_MEDIA } from "./assessment";
 import { contactSchema } from "./contact";
+import { lineDecisionSchema } from "./customer-approval";
 import { DAMAGE_LOCATIONS, DAMAGE_TYPES, SEVERITIES } from "./damage";
 import { emailTemplateSchema } from "./email";
 import { MAX_DAMAGES } from "./estimate-limits";
@@ -207,13 +208,11 @@ const customerDecision = z.object({
   approvedTotalCents: cents("approvedTotalCents").optional(),
   lines: z
     .array(
-      z.object({
-        id: text("lines.id", 100),
-        label: text("lines.label", 500).default(""),
-        damage: z.number().int().min(0).max(10_000).nullable().default(null),
-        optional: z.boolean().default(false),
-        decision: z.enum(["approved", "declined"]),
-        amountCents: cents("lines.amountCents"),
+      // An archive may leave out what the app can fill in (the JSON Schema requires id, decision and amountCents).
+      lineDecisionSchema.extend({
+        label: lineDecisionSchema.shape.label.default(""),
+        damage: lineDecisionSchema.shape.damage.default(null),
+        optional: lineDecisionSchema.shape.optional.default(false),
       }),
     )
     .max(1000)

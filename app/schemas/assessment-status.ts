@@ -20,3 +20,17 @@ export const SEVERITY_COLOR: Record<string, string> = { minor: "green", moderate
 
 /** An estimate the analysis is still working on is not edited (its result would overwrite the edit). */
 export const BEING_ANALYZED: readonly string[] = ["processing", "analyzing"];
+
+export const isAssessmentStatus = (value: unknown): value is AssessmentStatus => ASSESSMENT_STATUSES.some((status) => status === value);
+
+/** One value per status (in ASSESSMENT_STATUSES' order), in a record the checker knows is complete. */
+export function perStatus<T>(value: (status: AssessmentStatus) => T): Record<AssessmentStatus, T> {
+  return {
+    uploaded: value("uploaded"),
+    processing: value("processing"),
+    analyzing: value("analyzing"),
+    completed: value("completed"),
+    reviewed: value("reviewed"),
+    sent: value("sent"),
+  };
+}

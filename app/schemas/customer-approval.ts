@@ -59,3 +59,18 @@ export const ANSWER_TOO_LONG = "The answer must be at most 4000 characters";
 export const answerSchema = z.object({
   message: text(ANSWER_REQUIRED).refine((v) => v.length > 0, ANSWER_REQUIRED).refine((v) => v.length <= 4000, ANSWER_TOO_LONG),
 });
+
+/**
+ * One line's decision as a customer decision keeps it (approval line by line, docs/decisions/0063):
+ * the API's CustomerDecision, the estimate.approved/declined webhook payload and the archive's
+ * customerDecisions all carry this one shape. Its bounds are the archive importer's (untrusted input);
+ * what the app writes is well inside them (ids ≤ 40 characters, labels ≤ 200 and a damage number).
+ */
+export const lineDecisionSchema = z.object({
+  id: z.string().max(100),
+  label: z.string().max(500),
+  damage: z.number().int().min(0).max(10_000).nullable(),
+  optional: z.boolean(),
+  decision: z.enum(["approved", "declined"]),
+  amountCents: z.number().int().min(-1e11).max(1e11),
+});

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ASSESSMENT_STATUSES } from "./assessment-status";
+import { lineDecisionSchema } from "./customer-approval";
 import type { WebhookEventType } from "./webhooks";
 
 // What each webhook event's `data` carries (docs/decisions/0022, 0051). The service builds every
@@ -60,18 +61,7 @@ export const estimateDecidedDataSchema = estimateEventDataSchema
       .optional()
       .describe("What the customer approved (integer cents): the required lines and the optional ones they chose, with their tax; null for a decline or a total to be determined"),
     lines: z
-      .array(
-        z
-          .object({
-            id: z.string(),
-            label: z.string(),
-            damage: z.number().int().nullable(),
-            optional: z.boolean(),
-            decision: z.enum(["approved", "declined"]),
-            amountCents: z.number().int(),
-          })
-          .strict(),
-      )
+      .array(lineDecisionSchema.strict())
       .nullable()
       .optional()
       .describe("The decision on each line of the version (approved or declined), with its amount before tax"),

@@ -84,7 +84,8 @@ export async function emailCenterData(actor: Actor, requestUrl: string) {
     template && (dialog?.kind === "edit" || dialog?.kind === "view")
       ? (() => {
           try {
-            return { ...renderTemplate(actor.id, template, SAMPLE_CONTEXT), warnings: [] as string[], error: null };
+            const warnings: string[] = [];
+            return { ...renderTemplate(actor.id, template, SAMPLE_CONTEXT), warnings, error: null };
           } catch {
             return null;
           }

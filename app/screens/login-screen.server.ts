@@ -4,10 +4,11 @@ import { completeSecondStep, login } from "~/services/auth.server";
 import { handleForm } from "~/utils/forms.server";
 import { screenAnswer } from "~/utils/http.server";
 import { safeRedirect } from "~/utils/safe-redirect";
+import { isRecord } from "~/utils/unknown-values";
 
 export const LOGIN_TABS = ["admin", "dealer", "vendor"] as const;
 type LoginTab = (typeof LOGIN_TABS)[number];
-const isLoginTab = (value: unknown): value is LoginTab => LOGIN_TABS.includes(value as LoginTab);
+const isLoginTab = (value: unknown): value is LoginTab => LOGIN_TABS.some((tab) => tab === value);
 
 /** The /login tab of the last sign-in on this browser: the login opens on it (after a logout too). */
 const lastTabCookie = createCookie("login-tab", { path: "/login", httpOnly: true, sameSite: "lax", maxAge: 365 * 86400 });
@@ -84,8 +85,8 @@ export async function loginScreenAction({ request, context }: ActionFunctionArgs
   // A refused sign-in (wrong password, throttled) keeps the username for the next try; never the password.
   const username = form.get("username");
   if (answer.status >= 400 && answer.headers.get("Content-Type")?.includes("json") && typeof username === "string") {
-    const body = (await answer.clone().json()) as Record<string, unknown>;
-    if ("formError" in body) return json({ ...body, username: username.slice(0, 200) }, { status: answer.status, headers: answer.headers });
+    const body: unknown = await answer.clone().json();
+    if (isRecord(body) && "formError" in body) return json({ ...body, username: username.slice(0, 200) }, { status: answer.status, headers: answer.headers });
   }
   return answer;
 }

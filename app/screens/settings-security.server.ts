@@ -29,9 +29,9 @@ export async function securityTab(actor: Actor) {
   return {
     /** Changes with every save of the account (the Change Password form's key). */
     accountVersion: String(actor.user.updatedAt),
-    sessionTimeout: (actor.user.sessionTimeout as string | undefined) ?? "7d",
+    sessionTimeout: actor.user.sessionTimeout ?? "7d",
     loginNotifications: Boolean(actor.user.loginNotifications),
-    estimateLinkDays: (actor.user.get("estimateLinkDays") as number | undefined) ?? 30,
+    estimateLinkDays: actor.user.estimateLinkDays ?? 30,
     twoFactor: { enabled, enrolment, recoveryCodesLeft: codesLeft },
     tokens,
     keys,

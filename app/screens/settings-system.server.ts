@@ -24,8 +24,8 @@ export async function systemTab(actor: Actor, url: URL) {
     unfinishedImport(actor),
   ]);
   return {
-    theme: (actor.user.theme as string | undefined) ?? "light",
-    language: (actor.user.language as string | undefined) ?? "en",
+    theme: actor.user.theme ?? "light",
+    language: actor.user.language ?? "en",
     statuses,
     pendingImport,
     runningImport,

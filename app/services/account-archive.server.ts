@@ -13,6 +13,7 @@ import { unfinishedImportTokens } from "~/models/import-run.server";
 import { isDbUnavailableError } from "~/utils/db-errors.server";
 import { Invalid, isRefusal, NotFound } from "~/utils/domain-errors";
 import { env } from "~/utils/env.server";
+import { asError, fieldOf } from "~/utils/unknown-values";
 import { storage } from "./storage/backend.server";
 
 /**
@@ -63,7 +64,7 @@ export async function saveUpload(body: AsyncIterable<Uint8Array> | Readable, own
   } catch (error) {
     await storage().delete(key).catch(() => {});
     if (isRefusal(error)) throw error;
-    if ((error as Error).name === "StorageUnavailableError") throw error;
+    if (fieldOf(error, "name") === "StorageUnavailableError") throw error;
     throw badArchive("The upload could not be read");
   }
   if (bytes === 0) {
@@ -93,7 +94,7 @@ export async function loadUpload(ownerId: string, token: string) {
     await rename(temp, file);
   } catch (error) {
     await rm(temp, { force: true });
-    if ((error as Error).name === "StorageUnavailableError") throw error;
+    if (fieldOf(error, "name") === "StorageUnavailableError") throw error;
     throw new NotFound("Import not found");
   }
   return file;
@@ -170,7 +171,7 @@ export async function walkArchive(file: string, onEntry: (entry: Entry) => Promi
   });
   const extract = tar.extract();
   const feeding = pipeline(createReadStream(file), gunzip, guard, extract).catch((error: unknown) => {
-    extract.destroy(error as Error);
+    extract.destroy(asError(error));
   });
   try {
     for await (const entry of extract) {
@@ -207,7 +208,7 @@ export async function sweepStaleArchives(olderThanMs = 24 * 3600 * 1000) {
     await removePendingImport({ token: stale._id });
   }
   const dir = workDir();
-  const names = await readdir(dir).catch(() => [] as string[]);
+  const names = await readdir(dir).catch((): string[] => []);
   let removed = 0;
   for (const name of names) {
     const file = path.join(dir, name);

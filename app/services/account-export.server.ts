@@ -10,6 +10,7 @@ import { EXPORTABLE, ownerDocuments } from "~/models/account-data.server";
 import { ARCHIVE_FORMAT, workDir } from "./account-archive.server";
 import type { Actor } from "./actor";
 import { ESTIMATE_SETTINGS_ENTRY, exportedEstimateSettings } from "./account-settings-archive.server";
+import { asError } from "~/utils/unknown-values";
 
 /**
  * The account's data out (docs/decisions/0012): export walks cursors into temporary files (a tar
@@ -30,7 +31,7 @@ export function exportArchive(actor: Actor) {
   const out = new PassThrough();
   const pack = tar.pack();
   const gzip = createGzip();
-  pipeline(pack, gzip, out).catch((error: unknown) => out.destroy(error as Error));
+  pipeline(pack, gzip, out).catch((error: unknown) => out.destroy(asError(error)));
   void (async () => {
     const dir = workDir();
     await mkdir(dir, { recursive: true });
@@ -69,6 +70,6 @@ export function exportArchive(actor: Actor) {
     };
     pack.entry({ name: "manifest.json" }, JSON.stringify(manifest, null, 2));
     pack.finalize();
-  })().catch((error: unknown) => pack.destroy(error as Error));
+  })().catch((error: unknown) => pack.destroy(asError(error)));
   return { stream: out, filename: `damageiq-${actor.user.username}-${new Date().toISOString().slice(0, 10)}.tar.gz` };
 }

@@ -4,9 +4,9 @@ import { EXPORTABLE, type ExportableCollection, findImportKeys, insertImported, 
 import { linkSupplements } from "~/models/estimate.server";
 import { putDecisionsOnEstimates } from "~/models/account-decisions.server";
 import { IMPORT_SCHEMAS, type ImportableName } from "~/schemas/account-import";
+import { fieldOf, isRecord, stringField } from "~/utils/unknown-values";
 import { referenceResolver, type IdPlan, type Pending } from "./account-import-references.server";
 import { ARCHIVE_FORMAT, badArchive, BATCH, lines, loadUpload, MAX_RECORDS, MAX_REPORTED_LINES, tooLarge, walkArchive } from "./account-archive.server";
-import type { Manifest } from "./account-export.server";
 import type { Actor } from "./actor";
 import { ESTIMATE_SETTINGS_ENTRY, importEstimateSettings, smallJson } from "./account-settings-archive.server";
 
@@ -49,8 +49,22 @@ export interface ImportReport {
   dryRun: boolean;
 }
 
+/** A collection the archive may carry (each has its import schema). */
+const isImportable = (name: string): name is ImportableName => Object.hasOwn(IMPORT_SCHEMAS, name);
+function importSchema(name: string) {
+  if (!isImportable(name)) throw new Error(`No import schema for ${name}`);
+  return IMPORT_SCHEMAS[name];
+}
+
+/** A model's validation error as one line: each field's message, or the error's own. */
+function validationMessage(error: unknown) {
+  const errors = fieldOf(error, "errors");
+  const each = isRecord(errors) ? Object.values(errors).map((e) => stringField(e, "message") ?? "") : [];
+  return each.join("; ") || (stringField(error, "message") ?? "");
+}
+
 const hexId = (value: unknown): string | null => {
-  const id = typeof value === "string" ? value : value && typeof value === "object" && "$oid" in value ? String((value as { $oid: unknown }).$oid) : null;
+  const id = typeof value === "string" ? value : isRecord(value) && "$oid" in value ? String(value.$oid) : null;
   return id && /^[a-f0-9]{24}$/i.test(id) ? id.toLowerCase() : null;
 };
 
@@ -121,7 +135,8 @@ export async function applyArchive(actor: Actor, token: string, { dryRun, begin 
   const file = await loadUpload(actor.id, token);
 
   // Pass 1: the manifest, each collection's ids; limits and duplicates refuse the whole archive.
-  let manifest: Manifest | null = null;
+  // The archive's own claim, checked below before anything is read from it.
+  let manifest: unknown = null;
   let settings: unknown = undefined;
   const ids = new Map<string, string[]>(EXPORTABLE.map((c) => [c.name, []]));
   const seenEntries = new Set<string>();
@@ -142,7 +157,7 @@ export async function applyArchive(actor: Actor, token: string, { dryRun, begin 
         if (text.length > 64 * 1024) throw badArchive("The archive's manifest is too large");
       }
       try {
-        manifest = JSON.parse(text) as Manifest;
+        manifest = JSON.parse(text);
       } catch {
         throw badArchive("The archive's manifest is not valid JSON");
       }
@@ -150,7 +165,7 @@ export async function applyArchive(actor: Actor, token: string, { dryRun, begin 
     }
     if (!collection) return;
     const list = ids.get(collection.name)!;
-    const { maxRecords } = IMPORT_SCHEMAS[collection.name as ImportableName];
+    const { maxRecords } = importSchema(collection.name);
     let count = 0;
     for await (const [, line] of lines(stream)) {
       count += 1;
@@ -159,7 +174,7 @@ export async function applyArchive(actor: Actor, token: string, { dryRun, begin 
       if (total > MAX_RECORDS) throw tooLarge(`The archive holds more than ${MAX_RECORDS.toLocaleString("en-US")} records`);
       let id: string | null = null;
       try {
-        id = hexId((JSON.parse(line) as { _id?: unknown } | null)?._id);
+        id = hexId(fieldOf(JSON.parse(line), "_id"));
       } catch {
         // Reported in pass 2.
       }
@@ -169,8 +184,8 @@ export async function applyArchive(actor: Actor, token: string, { dryRun, begin 
       list.push(id);
     }
   });
-  const found = manifest as Manifest | null;
-  if (!found || typeof found !== "object" || found.format !== ARCHIVE_FORMAT) throw badArchive("The file is not a DamageIQ export archive");
+  const found = manifest;
+  if (!isRecord(found) || found.format !== ARCHIVE_FORMAT) throw badArchive("The file is not a DamageIQ export archive");
 
   const hold = dryRun || !begin ? null : await begin(total);
   const plans = new Map<string, IdPlan>();
@@ -178,7 +193,7 @@ export async function applyArchive(actor: Actor, token: string, { dryRun, begin 
     if (entry.roles.includes(actor.realRole)) plans.set(entry.name, await planIds(entry, actor.id, ids.get(entry.name)!, hold?.runId ?? null));
   }
   let gone = 0;
-  const source = typeof found.account === "object" && found.account !== null ? found.account : null;
+  const source = isRecord(found.account) ? found.account : null;
   const report: ImportReport = {
     source: { accountId: String(source?.id ?? "").slice(0, 100), username: String(source?.username ?? "").slice(0, 100), exportedAt: String(found.exportedAt ?? "").slice(0, 40) },
     collections: EXPORTABLE.map((c) => ({ name: c.name, records: 0, valid: 0, invalid: 0, existing: 0, notForAccount: 0, droppedReferences: 0, imported: 0 })),
@@ -200,7 +215,7 @@ export async function applyArchive(actor: Actor, token: string, { dryRun, begin 
     if (!collection) return;
     const counts = report.collections.find((c) => c.name === collection.name)!;
     const plan = plans.get(collection.name);
-    const { schema } = IMPORT_SCHEMAS[collection.name as ImportableName];
+    const { schema } = importSchema(collection.name);
     let batch: Pending[] = [];
     const flush = async () => {
       const docs = await resolver.resolve(
@@ -224,11 +239,11 @@ export async function applyArchive(actor: Actor, token: string, { dryRun, begin 
         // validate(), not the deprecated validateSync(): mongoose 9 warns in the server log on each call.
         const error = await new collection.model(doc).validate().then(
           () => null,
-          (invalid: unknown) => invalid as { errors?: Record<string, unknown>; message: string },
+          (invalid: unknown) => invalid,
         );
         if (error) {
           counts.invalid += 1;
-          fail(collection.name, batch[i].line, Object.values(error.errors ?? {}).map((e) => (e as Error).message).join("; ") || error.message);
+          fail(collection.name, batch[i].line, validationMessage(error));
           continue;
         }
         counts.valid += 1;
@@ -262,7 +277,7 @@ export async function applyArchive(actor: Actor, token: string, { dryRun, begin 
         fail(collection.name, lineNo, "Not a JSON object");
         continue;
       }
-      const sourceId = hexId((raw as { _id?: unknown })._id);
+      const sourceId = hexId(fieldOf(raw, "_id"));
       if (!sourceId) {
         counts.invalid += 1;
         fail(collection.name, lineNo, "Missing or malformed _id");
@@ -284,7 +299,7 @@ export async function applyArchive(actor: Actor, token: string, { dryRun, begin 
         counts.imported += 1;
         continue;
       }
-      const doc: Record<string, unknown> = { ...(parsed.data as Record<string, unknown>) };
+      const doc: Record<string, unknown> = { ...parsed.data };
       // Timestamps for the collections that keep them (a decision or question has its own time).
       if (collection.model.schema.path("updatedAt")) {
         doc.createdAt ??= new Date();

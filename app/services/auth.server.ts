@@ -14,10 +14,8 @@ import {
   findUserForLogin,
   toPublicUser,
   usernameKey,
-  type Language,
   type PublicUser,
   type Role,
-  type Theme,
 } from "~/models/user.server";
 import { loginSchema } from "~/schemas/auth";
 import { checkSecondFactor } from "./two-factor.server";
@@ -36,7 +34,6 @@ import {
   sessionCookie,
   sessionStorage,
   type AppSession,
-  type SessionTimeout,
   type Toast,
 } from "./session.server";
 
@@ -268,11 +265,11 @@ export async function startSession(request: Request, user: UserRecord, toast?: T
   const session = await sessionStorage.getSession();
   // The typed work of a form posted after the last session ended: for the first page.
   if (resume) session.set("resumed", resume);
-  const timeout = (user.sessionTimeout as SessionTimeout | undefined) ?? DEFAULT_SESSION_TIMEOUT;
+  const timeout = user.sessionTimeout ?? DEFAULT_SESSION_TIMEOUT;
   session.set("userId", String(user._id));
   session.set("expiresAt", Date.now() + SESSION_TIMEOUTS[timeout]);
-  session.set("theme", (user.theme as Theme | undefined) ?? "light");
-  session.set("language", (user.language as Language | undefined) ?? "en");
+  session.set("theme", user.theme ?? "light");
+  session.set("language", user.language ?? "en");
   // The sign-in's success message or the password change's, for the first page (JavaScript or not).
   if (toast) session.flash("toast", toast);
   return { "Set-Cookie": await commitSession(session) };

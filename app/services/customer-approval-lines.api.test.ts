@@ -7,6 +7,7 @@ import { LINE_CHOICE_UNKNOWN } from "~/schemas/customer-approval";
 import { readSheet, sheetTotals } from "~/utils/estimate-sheet";
 import { client } from "../../tests/accounts";
 import { type RunningApp } from "../../tests/app-server";
+import { APPROVAL_SHEET as SHEET } from "../../tests/estimate-lines";
 import { uploadMedia } from "../../tests/uploads";
 import { startTenancyApp } from "../../tests/signed-in-app";
 
@@ -48,20 +49,6 @@ function customer(ip = `203.0.113.${++ipCounter}`) {
     post: (path: string, fields: [string, string][]) => call("POST", path, new URLSearchParams(fields)),
   };
 }
-
-const SHEET = {
-  lines: [
-    { id: "d0-1", damage: 0, operation: "repair", description: "Door dent", labour: { category: "body", hours: 2, rateCents: 6000 }, part: null, amountCents: 0, note: "" },
-    { id: "d0-2", damage: 0, operation: "refinish", description: "Door blend", labour: { category: "refinish", hours: 1.5, rateCents: 6500 }, part: null, amountCents: 0, note: "", optional: true },
-    { id: "v-1", damage: null, operation: "sublet", description: "Ceramic coating", labour: null, part: null, amountCents: 19999, note: "", optional: true },
-  ],
-  rates: { body: 6000, refinish: 6500, mechanical: 6000, frame: 6000 },
-  materialsRateCents: 3800,
-  taxRates: { parts: 8.875, labour: 4, materials: 8.875 },
-  deductibleCents: null,
-  language: null,
-  mileage: null,
-};
 
 /** A sent estimate of account A with a photo showing its one damage, its sheet with two optional lines, and a link. */
 async function linkedEstimate(sheet: typeof SHEET = SHEET) {

@@ -28,6 +28,7 @@ import { closePooledTransports, customerFrom, type MailRoute, mailRouteFor, pool
 import { alertUnknownDelivery, notifyDeliveryFailed, outboxes, wakeOutbox } from "./outbox.server";
 import { storage } from "./storage/backend.server";
 import { emitEvent, estimateEventData, estimateOrderKey } from "./webhooks.server";
+import { fieldOf, numberField, stringField } from "~/utils/unknown-values";
 
 /**
  * Delivering the outbox (docs/decisions/0011). A send writes one document — the log entry,
@@ -70,20 +71,21 @@ async function dropMessage(log: EmailLogRecord, raw: Buffer) {
 }
 
 /** An error from the server itself (a 4xx/5xx reply), as opposed to a connection that broke. */
-const hasReply = (error: unknown) => typeof (error as { responseCode?: number }).responseCode === "number";
+const hasReply = (error: unknown) => numberField(error, "responseCode") !== undefined;
 
 /** Failures a retry cannot fix: authentication, a refused sender or recipient, a message the server rejects (5xx). */
 function isPermanent(error: unknown) {
   if (error instanceof PermanentMailError || error instanceof OutboundRefusedError) return true;
-  const e = error as { code?: string; responseCode?: number };
-  if (e.code === "EAUTH" || e.code === "EENVELOPE" || e.code === "EMESSAGE") return true;
-  return typeof e.responseCode === "number" && e.responseCode >= 500;
+  const code = fieldOf(error, "code");
+  if (code === "EAUTH" || code === "EENVELOPE" || code === "EMESSAGE") return true;
+  const responseCode = numberField(error, "responseCode");
+  return responseCode !== undefined && responseCode >= 500;
 }
 
 const errorText = (error: unknown) => {
-  const e = error as { code?: string; response?: string; message?: string };
-  const text = e.response ?? e.message ?? String(error);
-  return (e.code && !text.includes(e.code) ? `${e.code}: ${text}` : text) || "Unknown error";
+  const code = stringField(error, "code");
+  const text = stringField(error, "response") ?? stringField(error, "message") ?? String(error);
+  return (code && !text.includes(code) ? `${code}: ${text}` : text) || "Unknown error";
 };
 
 const routeLabel = (route: MailRoute) => (route.kind === "drop" ? "drop" : `smtp ${route.host}:${route.port}`);
@@ -323,7 +325,7 @@ export class MailOutbox {
     const attemptNumber = claim.attempt + 1;
     const delay = this.retryDelaysMs[attemptNumber - 1];
     const retryAt = !isPermanent(error) && delay !== undefined ? new Date(dbNowMs() + delay) : null;
-    const response = (error as { response?: string }).response;
+    const response = stringField(error, "response");
     const recorded = await recordFailed({ claim, error: text, response, retryAt });
     if (recorded && !retryAt) {
       await emitEmailEvent(recorded, "email.failed");

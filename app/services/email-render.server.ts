@@ -63,7 +63,10 @@ type Compiled = HandlebarsTemplateDelegate<TemplateContext>;
 /** A generous estimate of a compiled template's memory (measured: 0.9–1.3 KiB per expression, 3 bytes per character). */
 export const compiledSizeEstimate = (source: string) => 4 * source.length + 1536 * (source.split("{{").length - 1) + 1024;
 
-const globalForTemplates = globalThis as typeof globalThis & { __compiledEmailTemplates?: LRUCache<string, Compiled> };
+declare global {
+  var __compiledEmailTemplates: LRUCache<string, Compiled> | undefined;
+}
+const globalForTemplates = globalThis;
 const cache = (globalForTemplates.__compiledEmailTemplates ??= new LRUCache<string, Compiled>({
   maxSize: TEMPLATE_CACHE_BYTES,
   maxEntrySize: TEMPLATE_CACHE_BYTES,

@@ -160,7 +160,7 @@ export async function createEstimateLink(
 
   const token = randomBytes(32).toString("base64url");
   const now = dbNow();
-  const days = (owner.user.get("estimateLinkDays") as number | undefined) ?? DEFAULT_LINK_DAYS;
+  const days = owner.user.estimateLinkDays ?? DEFAULT_LINK_DAYS;
   const rootId = await rootOf(record);
   const version = record.version ?? 1;
   const link = await insertEstimateLink({

@@ -23,7 +23,7 @@ class EstimatePdfDocument extends PDFDocument {
   _addInfo() {
     const { info } = this;
     this.info = { ...info, Title: info.Title && xmlText(info.Title), Author: info.Author && xmlText(info.Author), Subject: info.Subject && xmlText(info.Subject) };
-    (PDFDocument.prototype as unknown as { _addInfo(this: PDFKit.PDFDocument): void })._addInfo.call(this);
+    super._addInfo();
     this.info = info;
   }
 }

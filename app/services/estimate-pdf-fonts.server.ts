@@ -15,6 +15,7 @@ const FILES = {
   bold: "@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf",
 } as const;
 export type FontStyle = keyof typeof FILES;
+const FONT_STYLES: readonly FontStyle[] = ["regular", "bold"];
 
 /** What a character no font of the family has prints as: visible, and read back as itself. */
 export const REPLACEMENT = "\uFFFD";
@@ -28,7 +29,11 @@ let loaded: { faces: Record<FontStyle, fontkit.Font>; covered: Set<number> } | n
  */
 function fonts() {
   if (!loaded) {
-    const open = (file: string) => positionedOnly(fontkit.create(readFileSync(require.resolve(file))) as fontkit.Font);
+    const open = (file: string) => {
+      const font = fontkit.create(readFileSync(require.resolve(file)));
+      if ("fonts" in font) throw new Error(`${file} is a font collection, not a font`);
+      return positionedOnly(font);
+    };
     const faces = { regular: open(FILES.regular), bold: open(FILES.bold) };
     const bold = new Set(faces.bold.characterSet);
     loaded = { faces, covered: new Set(faces.regular.characterSet.filter((c) => bold.has(c))) };
@@ -66,7 +71,7 @@ function positionedOnly(font: fontkit.Font) {
 export function registerFonts(doc: PDFKit.PDFDocument) {
   const { faces } = fonts();
   // pdfkit takes a parsed fontkit font as a font's source (its type declarations list only files and bytes).
-  for (const style of Object.keys(faces) as FontStyle[]) doc.registerFont(style, faces[style] as unknown as Buffer);
+  for (const style of FONT_STYLES) doc.registerFont(style, faces[style]);
 }
 
 // Invisible format characters with no place in a printed estimate (a byte-order mark pasted with a

@@ -11,7 +11,6 @@ import type { FontStyle } from "./estimate-pdf-fonts.server";
 export type Element = PDFKit.PDFStructureElement;
 /** Table cells: a header's Scope (pdfkit writes it; its type declarations omit it) and a cell's ColSpan. */
 type ElementOptions = PDFKit.Mixins.StructureElementOptions & { scope?: "Row" | "Column"; colSpan?: number };
-type Attributes = { dictionary: { data: { A?: Record<string, unknown> } } };
 
 export function pen(doc: PDFKit.PDFDocument) {
   let style: { font: FontStyle; size: number; color: string } = { font: "regular", size: 9, color: "#000000" };
@@ -32,7 +31,7 @@ export function pen(doc: PDFKit.PDFDocument) {
     tag(parent: Element, type: string, draw: () => void, { colSpan, ...options }: ElementOptions = {}) {
       const element = doc.struct(type, options, [draw]);
       if (colSpan) {
-        const { data } = (element as unknown as Attributes).dictionary;
+        const { data } = element.dictionary;
         data.A = { ...data.A, O: "Table", ColSpan: colSpan };
       }
       parent.add(element);

@@ -37,7 +37,12 @@ const FIRST_DAMAGES: EstimateDocument["damages"] = [
  * `damages` past the first three are hail dents on the first photo; `hail` adds a repair note to
  * every line (a hail estimate explains each panel's dents) and the shop's full terms.
  */
-export async function longEstimate({ lines = 60, damages = 3, hail = false, language = "en" as EstimateLanguage } = {}): Promise<EstimateDocument> {
+export async function longEstimate({
+  lines = 60,
+  damages = 3,
+  hail = false,
+  language = "en",
+}: { lines?: number; damages?: number; hail?: boolean; language?: EstimateLanguage } = {}): Promise<EstimateDocument> {
   const dents = Array.from({ length: Math.max(0, damages - FIRST_DAMAGES.length) }, () => ({ damageType: "dent", location: "top", severity: "minor", mediaUrl: "/media/a" }));
   const allDamages = [...FIRST_DAMAGES, ...dents].slice(0, damages);
   const sheetLines: SheetLine[] = Array.from({ length: lines }, (_, i) => {

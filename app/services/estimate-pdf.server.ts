@@ -1,4 +1,3 @@
-import { Readable } from "node:stream";
 import { Types } from "mongoose";
 import { findDecisionOf } from "~/models/customer-decision.server";
 import { findUserById } from "~/models/user.server";
@@ -16,11 +15,13 @@ import { estimateSettingsOf, logoBytes } from "./estimate-settings.server";
 import { thumbnailBytes } from "./storage/serving.server";
 import { versionNaming } from "./supplement-changes.server";
 import { estimatePictures } from "./video-frames.server";
+import { webStreamOf } from "~/utils/web-streams.server";
 
 /** The account whose estimate it is, as its header reads: company (else name), then address, phone, email. */
 async function accountHeader(ownerId: string) {
   const owner = await findUserById(ownerId);
-  if (!owner) return { name: "DamageIQ", lines: [] as string[], language: undefined };
+  const noLines: string[] = [];
+  if (!owner) return { name: "DamageIQ", lines: noLines, language: undefined };
   const name = owner.companyName || `${owner.firstName} ${owner.lastName}`.trim() || owner.username;
   return {
     name,
@@ -108,7 +109,7 @@ export async function estimatePdfWithTerms(actor: Actor, id: string, lang?: stri
   writeEstimate(doc, data);
   doc.end();
   const fileName = estimateAttachmentName({ number: data.number ?? data.id, vehicle: data.vehicle.description, customer: data.customer?.name });
-  const pdf = new Response(Readable.toWeb(doc) as ReadableStream<Uint8Array>, {
+  const pdf = new Response(webStreamOf(doc), {
     headers: {
       "Content-Type": "application/pdf",
       // Named by its number and version label (docs/decisions/0053), as the dealer and the customer read it.

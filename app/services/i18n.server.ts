@@ -24,7 +24,7 @@ void i18n.init({
   initImmediate: false,
 });
 
-export const isLanguage = (value: unknown): value is Language => LANGUAGES.includes(value as Language);
+export const isLanguage = (value: unknown): value is Language => LANGUAGES.some((language) => language === value);
 
 /** A translator for one language: `t("Settings")` → "Configuración". */
 export function translator(lng: Language) {
@@ -51,5 +51,5 @@ export function languageFromHeader(header: string | null): Language {
     })
     .filter((w) => w.q > 0)
     .sort((a, b) => b.q - a.q);
-  return wanted.find((w) => isLanguage(w.lang))?.lang as Language | undefined ?? "en";
+  return wanted.map((w) => w.lang).find(isLanguage) ?? "en";
 }

@@ -53,10 +53,11 @@ export const RETRY_DELAYS_MS = [5_000, 30_000, 120_000];
 const DEFAULT_LEASE_MS = 30_000;
 const DEFAULT_POLL_MS = 750;
 
-const globalForJobs = globalThis as typeof globalThis & {
-  __jobHandlers?: Map<string, JobRegistration>;
-  __jobQueues?: Set<JobQueue>;
-};
+declare global {
+  var __jobHandlers: Map<string, JobRegistration> | undefined;
+  var __jobQueues: Set<JobQueue> | undefined;
+}
+const globalForJobs = globalThis;
 // Kept on globalThis so that the dev server's module reloads see one registry and one queue.
 const handlers = (globalForJobs.__jobHandlers ??= new Map());
 const localQueues = (globalForJobs.__jobQueues ??= new Set());

@@ -20,7 +20,10 @@ import { publicOrigin } from "./storage/names.server";
 const messageDomain = () => (env.PUBLIC_URL ? new URL(env.PUBLIC_URL).hostname : "damageiq.local");
 export const newMessageId = (id: Types.ObjectId) => `<${id.toHexString()}.${randomBytes(6).toString("hex")}@${messageDomain()}>`;
 
-const globalForOutbox = globalThis as typeof globalThis & { __outboxes?: Set<{ wake(): void }> };
+declare global {
+  var __outboxes: Set<{ wake(): void }> | undefined;
+}
+const globalForOutbox = globalThis;
 /** This process's delivery workers (email-delivery.server.ts registers its MailOutbox here). */
 export const outboxes = (globalForOutbox.__outboxes ??= new Set());
 

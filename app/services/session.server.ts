@@ -14,7 +14,8 @@ export type SessionTimeout = keyof typeof SESSION_TIMEOUTS;
 export const DEFAULT_SESSION_TIMEOUT: SessionTimeout = "7d";
 
 export interface SessionData {
-  userId: string;
+  /** Absent on a signed-out visitor's session (a form kept for after the sign-in). */
+  userId?: string;
   viewAsRole?: "admin" | "dealer" | "vendor";
   /** A sign-in waiting for its two-factor code (the login screen's second step); signs no one in. */
   pendingUserId?: string;
@@ -67,7 +68,7 @@ export function getSession(request: Request) {
 // The session as the request brought it (cookie signature and database record), read once per request.
 const readInitial = requestMemo(async (request) => {
   const id: string | null = await sessionCookie.parse(request.headers.get("Cookie"));
-  const data = id ? await readSessionRecord(id) : null;
+  const data = id ? await readSessionRecord<Partial<SessionData>>(id) : null;
   return { id: id ?? "", data: data ?? {} };
 });
 
@@ -80,7 +81,7 @@ const readInitial = requestMemo(async (request) => {
 export async function requestSession(request: Request): Promise<AppSession> {
   const { id, data } = await readInitial(request);
   // A copy: a loader setting or unsetting a key changes its own session only.
-  return createSession<SessionData, FlashData>({ ...data } as unknown as SessionData, id);
+  return createSession<SessionData, FlashData>({ ...data }, id);
 }
 
 /** Commits with the session's own expiry so the cookie and the record end together. */

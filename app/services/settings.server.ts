@@ -7,7 +7,7 @@ import { verifyCurrentPassword } from "./auth.server";
 import type { Actor } from "./actor";
 import { confirmEnrolment } from "./two-factor.server";
 import { revokeApiTokensOf } from "~/models/api-token.server";
-import { SESSION_TIMEOUTS, type SessionTimeout } from "./session.server";
+import { SESSION_TIMEOUTS } from "./session.server";
 import { Invalid, NotFound } from "~/utils/domain-errors";
 
 /**
@@ -55,7 +55,7 @@ export async function updatePreferences(actor: Actor, input: PreferencesInput, c
   const user = await save(actor, set);
   if (input.theme || input.language) await setUserSessionsAppearance(actor.id, input);
   if (input.sessionTimeout) {
-    await retimeUserSessions(actor.id, SESSION_TIMEOUTS[input.sessionTimeout as SessionTimeout], currentSessionId);
+    await retimeUserSessions(actor.id, SESSION_TIMEOUTS[input.sessionTimeout], currentSessionId);
   }
   return user;
 }

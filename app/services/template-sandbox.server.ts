@@ -1,5 +1,6 @@
 import Handlebars from "handlebars";
 import { Invalid } from "~/utils/domain-errors";
+import { isRecord, numberField } from "~/utils/unknown-values";
 
 /**
  * The one Handlebars environment that account text renders in: email templates and the estimate
@@ -33,6 +34,16 @@ const BUILT_IN_HELPERS = new Set([...BLOCK_HELPERS, "lookup"]);
 type Node = hbs.AST.Node & { loc?: hbs.AST.SourceLocation };
 const lineOf = (node: Node) => node.loc?.start.line ?? 1;
 
+// The parser's nodes say what they are by `type`; these guards let the checker follow it.
+type Call = hbs.AST.MustacheStatement | hbs.AST.BlockStatement | hbs.AST.SubExpression;
+const isProgram = (node: Node): node is hbs.AST.Program => node.type === "Program";
+const isCall = (node: Node): node is Call => node.type === "MustacheStatement" || node.type === "BlockStatement" || node.type === "SubExpression";
+const isMustache = (node: Node): node is hbs.AST.MustacheStatement => node.type === "MustacheStatement";
+const isBlock = (node: Node): node is hbs.AST.BlockStatement => node.type === "BlockStatement";
+const isPath = (node: Node): node is hbs.AST.PathExpression => node.type === "PathExpression";
+/** `{{else if …}}` is a block inside the inverse marked as chained (a field the types leave out). */
+const isChained = (program: hbs.AST.Program | undefined) => Boolean(program && "chained" in program && program.chained);
+
 export interface ParseRules {
   /** The form field the text came from: a refusal names it. */
   field: string;
@@ -52,7 +63,7 @@ export function parseSandboxed(source: string, { field, known, allowUnescaped }:
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     // "Parse error on line 3: …" from the parser; a mismatched block carries `lineNumber` instead.
-    const line = (error as { lineNumber?: number }).lineNumber ?? /line (\d+)/.exec(message)?.[1] ?? "1";
+    const line = numberField(error, "lineNumber") ?? /line (\d+)/.exec(message)?.[1] ?? "1";
     const detail = message.includes("Parse error") ? message.split("\n").pop()?.trim() : message.replace(/ - \d+:\d+$/, "");
     throw refuse(field, `Template does not compile: parse error on line ${line}${detail ? ` (${detail})` : ""}`);
   }
@@ -67,43 +78,42 @@ export function parseSandboxed(source: string, { field, known, allowUnescaped }:
   };
   const visit = (node: Node | undefined | null, depth: number): void => {
     if (!node) return;
-    switch (node.type) {
-      case "Program":
-        (node as hbs.AST.Program).body.forEach((child) => visit(child, depth));
-        return;
-      case "MustacheStatement":
-      case "BlockStatement":
-      case "SubExpression": {
-        const n = node as hbs.AST.MustacheStatement | hbs.AST.BlockStatement;
-        if (node.type === "MustacheStatement" && !allowUnescaped && !(n as hbs.AST.MustacheStatement).escaped) {
-          throw refuse(field, `Template does not compile: unescaped output ({{{ }}} or {{& }}) on line ${lineOf(node)} is not allowed`);
-        }
-        const path = n.path as hbs.AST.PathExpression;
-        const isHelper = n.params.length > 0 || node.type === "BlockStatement" || Boolean(n.hash?.pairs.length);
-        if (path.type === "PathExpression" && !(isHelper && BUILT_IN_HELPERS.has(path.original))) {
-          if (isHelper) throw refuse(field, `Template does not compile: unknown helper "${path.original}" on line ${lineOf(node)}`);
-          noteVariable(path, node);
-        }
-        n.params.forEach((param) => visit(param as Node, depth));
-        n.hash?.pairs.forEach((pair) => visit(pair.value as Node, depth));
-        if (node.type === "BlockStatement") {
-          const block = n as hbs.AST.BlockStatement;
-          const inner = depth + 1;
-          if (inner > MAX_BLOCK_DEPTH) {
-            throw refuse(
-              field,
-              `Template is too complex: blocks ({{#each}}, {{#with}}, {{#if}}…) are nested more than ${MAX_BLOCK_DEPTH} deep on line ${lineOf(node)}`,
-            );
-          }
-          visit(block.program, inner);
-          // `{{else if …}}` is a block inside the inverse marked as chained: the same level, not a deeper one.
-          visit(block.inverse, (block.inverse as { chained?: boolean } | undefined)?.chained ? depth : inner);
-        }
-        return;
+    if (isProgram(node)) {
+      node.body.forEach((child) => visit(child, depth));
+      return;
+    }
+    if (isPath(node)) {
+      noteVariable(node, node);
+      return;
+    }
+    if (isCall(node)) {
+      if (isMustache(node) && !allowUnescaped && !node.escaped) {
+        throw refuse(field, `Template does not compile: unescaped output ({{{ }}} or {{& }}) on line ${lineOf(node)} is not allowed`);
       }
-      case "PathExpression":
-        noteVariable(node as hbs.AST.PathExpression, node);
-        return;
+      const path = node.path;
+      const isHelper = node.params.length > 0 || node.type === "BlockStatement" || Boolean(node.hash?.pairs.length);
+      if (isPath(path) && !(isHelper && BUILT_IN_HELPERS.has(path.original))) {
+        if (isHelper) throw refuse(field, `Template does not compile: unknown helper "${path.original}" on line ${lineOf(node)}`);
+        noteVariable(path, node);
+      }
+      node.params.forEach((param) => visit(param, depth));
+      node.hash?.pairs.forEach((pair) => visit(pair.value, depth));
+      if (isBlock(node)) {
+        const block = node;
+        const inner = depth + 1;
+        if (inner > MAX_BLOCK_DEPTH) {
+          throw refuse(
+            field,
+            `Template is too complex: blocks ({{#each}}, {{#with}}, {{#if}}…) are nested more than ${MAX_BLOCK_DEPTH} deep on line ${lineOf(node)}`,
+          );
+        }
+        visit(block.program, inner);
+        // `{{else if …}}` is a block inside the inverse marked as chained: the same level, not a deeper one.
+        visit(block.inverse, isChained(block.inverse) ? depth : inner);
+      }
+      return;
+    }
+    switch (node.type) {
       case "PartialStatement":
       case "PartialBlockStatement":
       case "Decorator":
@@ -152,22 +162,24 @@ function step(out?: string) {
 }
 
 type BlockFn = Handlebars.HelperOptions["fn"];
+/** A helper's last argument: Handlebars always passes its options there (with `hash`). */
+const isHelperOptions = (value: unknown): value is Handlebars.HelperOptions => isRecord(value) && "hash" in value;
 const metered = (fn: BlockFn | undefined): BlockFn | undefined =>
   fn &&
-  ((context: unknown, options?: unknown) => {
+  ((context: unknown, options?: Handlebars.RuntimeOptions) => {
     step();
-    const out = (fn as (c: unknown, o?: unknown) => string)(context, options);
+    const out = fn(context, options);
     step(out);
     return out;
   });
 
 // `unless` calls the registered `if` with its bodies swapped: metered there.
 for (const name of ["if", "each", "with"] as const) {
-  const original = sandbox.helpers[name] as (...args: unknown[]) => unknown;
+  const original = sandbox.helpers[name];
   sandbox.registerHelper(name, function (this: unknown, ...args: unknown[]) {
-    const options = args[args.length - 1] as Handlebars.HelperOptions;
-    args[args.length - 1] = { ...options, fn: metered(options.fn), inverse: metered(options.inverse) };
-    return original.apply(this, args);
+    const options = args[args.length - 1];
+    if (isHelperOptions(options)) args[args.length - 1] = { ...options, fn: metered(options.fn), inverse: metered(options.inverse) };
+    return Reflect.apply(original, this, args);
   });
 }
 

@@ -29,6 +29,7 @@ import { LeaseQueue, logFailure, newWorkerId, type LeaseRun, type LeaseTask } fr
 import { postWebhook } from "./webhook-post.server";
 import { notifyWebhookDisabled } from "./outbox.server";
 import { fanOutEvent, onWebhookEmitted, signatures, signingSecrets, webhookIdOf } from "./webhooks.server";
+import { errorMessage } from "~/utils/unknown-values";
 
 /**
  * The webhook worker (docs/decisions/0022), one per instance (in the housekeeping process): claims
@@ -253,7 +254,7 @@ export class WebhookWorker {
     try {
       secrets = signingSecrets(endpoint);
     } catch (error) {
-      const recorded = await recordAttemptFailed({ delivery, attempt: { at, durationMs: 0, error: (error as Error).message, ...(manual ? { manual } : {}) }, retryAt: null });
+      const recorded = await recordAttemptFailed({ delivery, attempt: { at, durationMs: 0, error: errorMessage(error), ...(manual ? { manual } : {}) }, retryAt: null });
       if (recorded) await this.nextInLine(recorded);
       return false;
     }

@@ -42,7 +42,7 @@ export async function postWebhook(url: string, headers: Record<string, string>, 
       target,
       {
         method: "POST",
-        agent: agents[target.protocol as "http:" | "https:"],
+        agent: target.protocol === "https:" ? agents["https:"] : target.protocol === "http:" ? agents["http:"] : undefined,
         lookup,
         headers: { ...headers, "Content-Length": String(Buffer.byteLength(body)) },
       },

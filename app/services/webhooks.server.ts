@@ -44,7 +44,10 @@ import { versionLabel } from "~/schemas/estimate-sheet";
 
 // --- Emitting
 
-const globalForWebhooks = globalThis as typeof globalThis & { __webhookWakers?: Set<() => void> };
+declare global {
+  var __webhookWakers: Set<() => void> | undefined;
+}
+const globalForWebhooks = globalThis;
 const wakers = (globalForWebhooks.__webhookWakers ??= new Set());
 
 /** Tells this process's webhook worker (if it runs here) that deliveries are waiting. */

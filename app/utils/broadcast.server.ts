@@ -1,4 +1,5 @@
 import cluster from "node:cluster";
+import { isRecord } from "./unknown-values";
 
 /**
  * Messages to every process of this app: this one at once, and in production the other cluster
@@ -10,8 +11,7 @@ const handlers = new Map<string, Set<() => void>>();
 interface BroadcastMessage {
   broadcast: string;
 }
-const isBroadcast = (message: unknown): message is BroadcastMessage =>
-  typeof message === "object" && message !== null && typeof (message as BroadcastMessage).broadcast === "string";
+const isBroadcast = (message: unknown): message is BroadcastMessage => isRecord(message) && typeof message.broadcast === "string";
 
 const deliver = (channel: string) => handlers.get(channel)?.forEach((handler) => handler());
 

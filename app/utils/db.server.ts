@@ -7,6 +7,7 @@ import { followDbClock } from "./db-clock.server";
 import { env } from "./env.server";
 import { startEmbeddedDb, type EmbeddedDb } from "./embedded-db.server";
 import { log } from "./log.server";
+import { errorMessage } from "./unknown-values";
 
 // Injection defence: filters built from request data never carry operators,
 // and unknown paths in filters are dropped.
@@ -80,7 +81,7 @@ async function untilDone(state: DbState, step: () => Promise<unknown>) {
       await step();
       return true;
     } catch (error) {
-      const message = (error as Error).message;
+      const message = errorMessage(error);
       if (message !== state.lastError) log.error(`Database not reachable yet (${message}); trying again until it is.`);
       state.lastError = message;
       await new Promise((r) => setTimeout(r, retryDelayMs(attempt)));
@@ -170,7 +171,7 @@ async function createIndexes() {
       const present = new Set((await model.collection.indexes()).map((index) => index.name));
       for (const name of retiredIndexesOf(model)) if (present.has(name)) await model.collection.dropIndex(name);
     } catch (error) {
-      log.error(`Could not build the indexes of ${model.collection.collectionName}: ${(error as Error).message}`);
+      log.error(`Could not build the indexes of ${model.collection.collectionName}: ${errorMessage(error)}`);
     }
   }
 }

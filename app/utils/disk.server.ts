@@ -1,6 +1,7 @@
 import { statfs } from "node:fs/promises";
 import { json } from "@remix-run/node";
 import { DiskFull } from "./domain-errors";
+import { fieldOf } from "./unknown-values";
 
 /**
  * A full disk is an answer, not an outage (docs/decisions/0038). Below the reserve, writes to
@@ -40,7 +41,7 @@ export const megabytes = (bytes: number) => `${Math.floor(bytes / (1024 * 1024))
 /** The engine refused a write for lack of space, or the OS did (ENOSPC), or a service did (DiskFull). */
 export function isDiskFullError(error: unknown) {
   if (error instanceof DiskFull) return true;
-  const { code } = (error ?? {}) as { code?: unknown };
+  const code = fieldOf(error, "code");
   return code === OUT_OF_DISK_SPACE || code === "ENOSPC";
 }
 

@@ -1,3 +1,5 @@
+import { stringField } from "./unknown-values";
+
 /**
  * What a service throws when it refuses (docs/decisions/0024): typed errors that say why, never an
  * HTTP answer. The routes turn them into one: `apiAnswer` and `screenAnswer` in http.server.ts.
@@ -61,12 +63,14 @@ export class Conflict extends DomainError {
  * The input is refused: wrong (400, the default), too large (413), of a type not taken (415) or
  * not processable (422).
  */
+const INVALID_STATUS = { invalid: 400, tooLarge: 413, unsupportedType: 415, unprocessable: 422 } as const;
+
 export class Invalid extends DomainError {
   readonly status: 400 | 413 | 415 | 422;
 
   constructor(message: string, options: Options & { kind?: "invalid" | "tooLarge" | "unsupportedType" | "unprocessable" } = {}) {
     super(message, options);
-    this.status = { invalid: 400, tooLarge: 413, unsupportedType: 415, unprocessable: 422 }[options.kind ?? "invalid"] as 400 | 413 | 415 | 422;
+    this.status = INVALID_STATUS[options.kind ?? "invalid"];
   }
 }
 
@@ -115,7 +119,7 @@ export const isRefusal = (error: unknown): error is DomainError | Response => er
 /** The message of a refusal (a Response's JSON `{message}`). */
 export async function refusalMessage(error: DomainError | Response): Promise<string> {
   if (error instanceof DomainError) return error.message;
-  return ((await error.clone().json()) as { message: string }).message;
+  return stringField(await error.clone().json(), "message") ?? "";
 }
 
 /**

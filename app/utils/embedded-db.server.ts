@@ -26,8 +26,10 @@ export async function freePort(): Promise<number> {
     server.unref();
     server.on("error", reject);
     server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
+      const address = server.address();
+      // A TCP server's address is an object (a string is a pipe's or socket file's).
+      if (address === null || typeof address === "string") return server.close(() => reject(new Error("The probe server has no port")));
+      server.close(() => resolve(address.port));
     });
   });
 }

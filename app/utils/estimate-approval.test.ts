@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { approvalOf, unknownChoices } from "./estimate-approval";
+import { APPROVAL_SHEET } from "../../tests/estimate-lines";
 import { readSheet, sheetTotals, type Sheet } from "./estimate-sheet";
 
 // Approval line by line (issue 40 item 6, docs/decisions/0063): the approved total is the sheet's
@@ -7,19 +8,7 @@ import { readSheet, sheetTotals, type Sheet } from "./estimate-sheet";
 
 const sheet = (): Sheet =>
   readSheet({
-    estimateSheet: {
-      lines: [
-        { id: "d0-1", damage: 0, operation: "repair", description: "Door dent", labour: { category: "body", hours: 2, rateCents: 6000 }, part: null, amountCents: 0, note: "" },
-        { id: "d0-2", damage: 0, operation: "refinish", description: "Door", labour: { category: "refinish", hours: 1.5, rateCents: 6500 }, part: null, amountCents: 0, note: "", optional: true },
-        { id: "x-1", damage: null, operation: "sublet", description: "Ceramic coating", labour: null, part: null, amountCents: 19999, note: "", optional: true },
-      ],
-      rates: { body: 6000, refinish: 6500, mechanical: 6000, frame: 6000 },
-      materialsRateCents: 3800,
-      taxRates: { parts: 8.875, labour: 4, materials: 8.875 },
-      deductibleCents: null,
-      language: null,
-      mileage: null,
-    },
+    estimateSheet: APPROVAL_SHEET,
     damages: [{}],
   });
 
@@ -32,11 +21,11 @@ describe("approvalOf", () => {
   it("approves the required lines and the chosen optional ones; the total is the sheet's total over them, with their tax", () => {
     const s = sheet();
     const full = sheetTotals(s).totalCents;
-    const approval = approvalOf(s, "approved", ["x-1"], full);
+    const approval = approvalOf(s, "approved", ["v-1"], full);
     expect(approval.lines.map((l) => [l.id, l.optional, l.decision])).toEqual([
       ["d0-1", false, "approved"],
       ["d0-2", true, "declined"],
-      ["x-1", true, "approved"],
+      ["v-1", true, "approved"],
     ]);
     const expected = sheetTotals({ ...s, lines: s.lines.filter((l) => l.id !== "d0-2") }).totalCents;
     expect(approval.approvedTotalCents).toBe(expected);
@@ -44,20 +33,20 @@ describe("approvalOf", () => {
     // Required only: the labour of the dent with its 4 % tax.
     expect(approvalOf(s, "approved", [], full).approvedTotalCents).toBe(12000 + 480);
     // Everything chosen: exactly the version's printed total.
-    expect(approvalOf(s, "approved", ["d0-2", "x-1"], full).approvedTotalCents).toBe(full);
+    expect(approvalOf(s, "approved", ["d0-2", "v-1"], full).approvedTotalCents).toBe(full);
     expect(approval.lines[0]).toMatchObject({ label: "#1 Door dent", damage: 0, amountCents: 12000 });
   });
 
   it("a decline declines every line and approves no total; a TBD version approves no figure", () => {
     const s = sheet();
-    const declined = approvalOf(s, "declined", ["x-1"], sheetTotals(s).totalCents);
+    const declined = approvalOf(s, "declined", ["v-1"], sheetTotals(s).totalCents);
     expect(declined.lines.every((l) => l.decision === "declined")).toBe(true);
     expect(declined.approvedTotalCents).toBeNull();
     expect(approvalOf(s, "approved", [], null).approvedTotalCents).toBeNull();
   });
 
   it("names the chosen ids that are not lines of this version", () => {
-    expect(unknownChoices(sheet(), ["x-1", "d9-1", "d0-1"])).toEqual(["d9-1"]);
+    expect(unknownChoices(sheet(), ["v-1", "d9-1", "d0-1"])).toEqual(["d9-1"]);
     expect(unknownChoices(sheet(), [])).toEqual([]);
   });
 });

@@ -2,7 +2,9 @@ import {
   ESTIMATE_LANGUAGES,
   LABOUR_CATEGORIES,
   OPERATION_LABELS,
+  OPERATIONS,
   PART_TYPE_LABELS,
+  PART_TYPES,
   type EstimateLanguage,
   type LabourCategory,
   type Operation,
@@ -154,10 +156,9 @@ const isFields = (v: unknown): v is Fields => typeof v === "object" && v !== nul
 const int = (v: unknown, fallback = 0) => (typeof v === "number" && Number.isSafeInteger(v) ? v : fallback);
 const num = (v: unknown, fallback = 0) => (typeof v === "number" && Number.isFinite(v) ? v : fallback);
 const str = (v: unknown) => (typeof v === "string" ? v : "");
-const oneOf = <T extends string>(values: readonly T[], v: unknown, fallback: T) => (values.includes(v as T) ? (v as T) : fallback);
-const OPERATION_KEYS = Object.keys(OPERATION_LABELS) as Operation[];
-const PART_KEYS = Object.keys(PART_TYPE_LABELS) as PartType[];
-const LANGUAGES: readonly string[] = ESTIMATE_LANGUAGES;
+const oneOf = <T extends string>(values: readonly T[], v: unknown, fallback: T) => values.find((value) => value === v) ?? fallback;
+const OPERATION_KEYS: readonly Operation[] = OPERATIONS;
+const PART_KEYS: readonly PartType[] = PART_TYPES;
 
 /** An optional integer field, present only when stored as one. */
 const optionalInt = (key: string, v: unknown) => (typeof v === "number" && Number.isSafeInteger(v) ? { [key]: v } : {});
@@ -289,7 +290,7 @@ export function readSheet(source: SheetSource, fallback: { taxRates?: TaxRates; 
       materialsRateCents: int(stored.materialsRateCents),
       taxRates: readTaxRates(stored.taxRates),
       deductibleCents: typeof stored.deductibleCents === "number" ? int(stored.deductibleCents) : null,
-      language: LANGUAGES.includes(stored.language as EstimateLanguage) ? (stored.language as EstimateLanguage) : null,
+      language: ESTIMATE_LANGUAGES.find((language) => language === stored.language) ?? null,
       mileage: typeof stored.mileage === "number" && Number.isSafeInteger(stored.mileage) && stored.mileage >= 0 ? stored.mileage : null,
     };
   }

@@ -48,7 +48,11 @@ export function codeEndings(code: string | null | undefined) {
 /** The folded text a search's words are looked for in: one line per value (a word never spans two), phones' digits too. */
 export function searchText(values: readonly (string | null | undefined)[], { phones = [] }: { phones?: readonly (string | null | undefined)[] } = {}) {
   const digits = phones.flatMap(phoneDigits);
-  return [...values, ...phones].filter(Boolean).map((value) => fold(value as string)).concat(digits).join("\n");
+  return [...values, ...phones]
+    .filter((value): value is string => Boolean(value))
+    .map((value) => fold(value))
+    .concat(digits)
+    .join("\n");
 }
 
 /**

@@ -40,8 +40,8 @@ export function VinDecode({ children }: { children: ReactNode }) {
   const form = () => box.current?.closest("form") ?? null;
 
   async function onInput(event: FormEvent<HTMLDivElement>) {
-    const target = event.target as HTMLInputElement;
-    if (target.name !== "vin") return;
+    const target = event.target;
+    if (!(target instanceof HTMLInputElement) || target.name !== "vin") return;
     const vin = normalizeVin(target.value);
     if (!VIN_PATTERN.test(vin)) {
       asked.current = "";

@@ -23,7 +23,7 @@ export function StatCard({
 }) {
   const t = useT();
   const c = STAT_CARD_CLASSES;
-  const iconColors = { "--ti-bg": `var(--mantine-color-${color}-light)`, "--ti-color": `var(--mantine-color-${color}-light-color)` } as CSSProperties;
+  const iconColors: CSSProperties = { "--ti-bg": `var(--mantine-color-${color}-light)`, "--ti-color": `var(--mantine-color-${color}-light-color)` };
   return (
     // Compact on phones (two to a row, no icon): four figures must not push the list a screen down.
     <div className={`${c.card} mantine-Card-root ${c.paper} mantine-Paper-root ${classes.card}`} data-with-border="true" role="group" aria-label={label}>

@@ -29,7 +29,7 @@ export function useInPageNavigation() {
   return {
     onClick(event: MouseEvent<HTMLElement>) {
       if (event.defaultPrevented || modified(event)) return;
-      const link = (event.target as Element).closest?.(`a[${IN_PAGE}]`);
+      const link = event.target instanceof Element ? event.target.closest(`a[${IN_PAGE}]`) : null;
       if (!(link instanceof HTMLAnchorElement) || !event.currentTarget.contains(link) || (link.target && link.target !== "_self")) return;
       event.preventDefault();
       const url = new URL(link.href);
@@ -41,7 +41,8 @@ export function useInPageNavigation() {
       const form = event.target;
       if (event.defaultPrevented || !(form instanceof HTMLFormElement) || !form.hasAttribute(IN_PAGE)) return;
       event.preventDefault();
-      const submitter = (event.nativeEvent as SubmitEvent).submitter;
+      // SubmitEvent's `submitter` (absent from an older browser's event: the form submits itself).
+      const submitter = "submitter" in event.nativeEvent ? event.nativeEvent.submitter : null;
       submit(submitter instanceof HTMLButtonElement || submitter instanceof HTMLInputElement ? submitter : form, { preventScrollReset: true });
     },
   };

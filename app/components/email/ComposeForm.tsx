@@ -53,7 +53,9 @@ export function ComposeForm({ options, assessmentId, formError, cancelTo }: { op
       noValidate
       preventScrollReset
       onChange={(event) => {
-        const { name, value } = event.target as HTMLSelectElement;
+        const field = event.target;
+        if (!(field instanceof HTMLInputElement || field instanceof HTMLSelectElement || field instanceof HTMLTextAreaElement)) return;
+        const { name, value } = field;
         if (name === "assessmentId" || name === "contactId") setPicked((now) => ({ ...now, [name]: value }));
       }}
     >

@@ -32,7 +32,8 @@ export function SendConfirm({ preview, returnTo, formError }: { preview: SendPre
       method="post"
       preventScrollReset
       onChange={(event) => {
-        const field = event.target as HTMLSelectElement;
+        const field = event.target;
+        if (!(field instanceof HTMLInputElement || field instanceof HTMLSelectElement || field instanceof HTMLTextAreaElement)) return;
         if (field.name !== "templateId" || !field.form) return;
         const data = new FormData(field.form);
         data.set("step", "review");

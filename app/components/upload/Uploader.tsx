@@ -15,6 +15,7 @@ import {
 } from "~/schemas/upload-limits";
 // Outside React's render (Uppy is built in an effect, after the page's messages are in place).
 import { t } from "~/utils/i18n";
+import { stringField } from "~/utils/unknown-values";
 
 export const COMPANION_ENDPOINT = "/api/uploads";
 
@@ -94,11 +95,11 @@ export function isUploadUrlFailure(error: ErrorLike | undefined) {
 }
 
 /** `/media/<id>` for what the upload's answer says (multipart: the location; form POST: the key). */
-function mediaUrlOf(body: { location?: string; key?: string } | undefined, uploadURL?: string) {
-  const location = body?.location ?? uploadURL ?? "";
+function mediaUrlOf(body: unknown, uploadURL?: string) {
+  const location = stringField(body, "location") ?? uploadURL ?? "";
   const fromLocation = /\/media\/([0-9a-f]{24})/.exec(location);
   if (fromLocation) return { id: fromLocation[1], url: `/media/${fromLocation[1]}` };
-  const fromKey = /uploads\/[0-9a-f]{24}\/([0-9a-f]{24})\//.exec(body?.key ?? decodeURIComponent(location));
+  const fromKey = /uploads\/[0-9a-f]{24}\/([0-9a-f]{24})\//.exec(stringField(body, "key") ?? decodeURIComponent(location));
   return fromKey ? { id: fromKey[1], url: `/media/${fromKey[1]}` } : null;
 }
 
@@ -194,14 +195,14 @@ export function Uploader({ purpose, onComplete, height = 360, note, handOver = f
       const cancels = new Set<() => void>();
       uppy.on("upload-error", (file, error) => {
         if (!file) return;
-        if (companionReason(error as ErrorLike) === "Unauthorized") {
+        if (companionReason(error) === "Unauthorized") {
           // Spec §8: the session ended; say so and go and log in again.
           cancels.add(signInAgain());
           return;
         }
         const attempt = (attempts.get(file.id) ?? 0) + 1;
-        if (!isRetryableError(error as ErrorLike) || attempt >= RETRY_DELAYS.length) {
-          if (isUploadUrlFailure(error as ErrorLike)) {
+        if (!isRetryableError(error) || attempt >= RETRY_DELAYS.length) {
+          if (isUploadUrlFailure(error)) {
             showToast({ title: "Upload Error", message: messages.uploadUrlFailed, color: "red" });
           }
           return;
@@ -226,7 +227,7 @@ export function Uploader({ purpose, onComplete, height = 360, note, handOver = f
       uppy.on("upload-success", (file, response) => {
         if (!file) return;
         attempts.delete(file.id);
-        const media = mediaUrlOf(response.body as { location?: string; key?: string }, response.uploadURL);
+        const media = mediaUrlOf(response.body, response.uploadURL);
         if (media) uploaded.set(file.id, { ...media, name: file.name ?? "file", size: file.size ?? 0, type: file.type ?? "" });
       });
       uppy.on("complete", finish);

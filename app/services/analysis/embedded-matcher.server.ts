@@ -2,6 +2,7 @@ import { verifiedExamples, verifiedExamplesVersion, type VerifiedExample } from 
 import { DAMAGE_LOCATIONS, DAMAGE_TYPES, SEVERITIES, type DamageLocation, type DamageType, type Severity } from "~/schemas/damage";
 import { computeImageFeatures, featureDistance, type ImageFeatures } from "../image-features.server";
 import { describePictures, pictureUrl, type AnalysisPhoto, type AnalysisProvider, type AnalysisResult, type FoundDamage } from "./types";
+import { errorMessage } from "~/utils/unknown-values";
 
 /**
  * The default provider (no OpenAI key): each photo is compared with the **verified** AI-training
@@ -51,7 +52,10 @@ function toExample(item: VerifiedExample): Example | null {
 
 // The verified examples stay in memory between analyses; two cheap queries (a count and the newest
 // change) tell whether they are still current, so an analysis does not re-read them all.
-const globalForMatcher = globalThis as typeof globalThis & { __matcherCache?: { version: string; examples: Example[] } };
+declare global {
+  var __matcherCache: { version: string; examples: Example[] } | undefined;
+}
+const globalForMatcher = globalThis;
 
 export async function currentExamples() {
   const version = await verifiedExamplesVersion();
@@ -129,7 +133,7 @@ export async function matchPhotos(photos: AnalysisPhoto[], { signal }: { signal?
     try {
       features = await computeImageFeatures(photo.bytes);
     } catch (error) {
-      throw new Error(`Analysis failed: could not read the photo ${photo.mediaUrl} (${(error as Error).message})`);
+      throw new Error(`Analysis failed: could not read the photo ${photo.mediaUrl} (${errorMessage(error)})`);
     }
     const damage = damageOn(photo, nearest(features, examples));
     if (!damage) continue;

@@ -6,6 +6,7 @@ import path from "node:path";
 import sharp from "sharp";
 import type { AnalysisPhoto } from "./types";
 import { MAX_DECODED_PIXELS } from "~/schemas/upload-limits";
+import { errorMessage } from "~/utils/unknown-values";
 
 /** The longest side of what a provider sees: enough for damage, small enough to send as a data URL. */
 export const MAX_SIDE = 1024;
@@ -112,13 +113,13 @@ export async function toAnalysisPhotos(
       try {
         bytes = await downscaleImage(file.bytes);
       } catch (error) {
-        throw new Error(`Could not read the image ${file.mediaUrl}: ${(error as Error).message}`);
+        throw new Error(`Could not read the image ${file.mediaUrl}: ${errorMessage(error)}`);
       }
       photos.push({ mediaUrl: file.mediaUrl, contentType: "image/jpeg", bytes });
     } else if (file.contentType.startsWith("video/")) {
       const frames = await extractVideoFrames(file.bytes, { count: framesPerVideo, signal, timeoutMs: videoTimeoutMs }).catch((error: unknown) => {
         if (signal?.aborted) throw error;
-        throw new Error(`Could not read the video ${file.mediaUrl}: ${(error as Error).message.replace(/^Could not read the video: /, "")}`);
+        throw new Error(`Could not read the video ${file.mediaUrl}: ${errorMessage(error).replace(/^Could not read the video: /, "")}`);
       });
       for (const { bytes, at } of frames) photos.push({ mediaUrl: file.mediaUrl, contentType: "image/jpeg", bytes, videoFrame: true, at });
     } else {

@@ -1,6 +1,5 @@
 import { deleteUploadRecord, findUploadByKey, type UploadRecord } from "~/models/upload.server";
 import { messages } from "~/schemas/upload-limits";
-import type { UploadPurpose } from "~/schemas/uploads";
 import type { Actor } from "../actor";
 import { storage, UPLOAD_URL_EXPIRES } from "./backend.server";
 import { absolute, limitFor, mediaUrl } from "./names.server";
@@ -36,7 +35,7 @@ export const MAX_PARTS_PER_BATCH = 100;
  */
 async function partLimit(actor: Actor, key: string, uploadId: string, partNumbers: number[]) {
   const record = await ownMultipart(actor, key, uploadId);
-  const maxBytes = limitFor(record.purpose as UploadPurpose).maxFileSize;
+  const maxBytes = limitFor(record.purpose).maxFileSize;
   const maxParts = Math.ceil(maxBytes / MIN_PART_SIZE);
   if (partNumbers.some((n) => n > maxParts)) {
     throw tooLargeUpload(messages.exceedsSize(record.originalName, maxBytes));

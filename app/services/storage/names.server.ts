@@ -1,7 +1,7 @@
 import os from "node:os";
 import path from "node:path";
 import type { UploadRecord } from "~/models/upload.server";
-import { messages, UPLOAD_LIMITS, type UploadPurposeName } from "~/schemas/upload-limits";
+import { messages, UPLOAD_LIMITS, type UploadLimit } from "~/schemas/upload-limits";
 import { UPLOAD_PURPOSES, type UploadPurpose } from "~/schemas/uploads";
 import { env } from "~/utils/env.server";
 import { unsupportedType } from "./refusals.server";
@@ -50,7 +50,7 @@ export function sniffType(head: Buffer): string | null {
 }
 
 export function parsePurpose(value: unknown): UploadPurpose {
-  return UPLOAD_PURPOSES.includes(value as UploadPurpose) ? (value as UploadPurpose) : "wizard";
+  return UPLOAD_PURPOSES.find((purpose) => purpose === value) ?? "wizard";
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -65,12 +65,12 @@ export function parsePickedAt(value: unknown): Date | undefined {
   return Number.isFinite(ms) && Math.abs(ms - Date.now()) <= DAY_MS ? new Date(ms) : undefined;
 }
 
-export const limitFor = (purpose: UploadPurpose) => UPLOAD_LIMITS[purpose as UploadPurposeName];
+export const limitFor = (purpose: UploadPurpose): UploadLimit => UPLOAD_LIMITS[purpose];
 
 export function assertAllowedName(purpose: UploadPurpose, filename: string) {
   const limit = limitFor(purpose);
   const ext = path.extname(filename).toLowerCase();
-  if (ext && !(limit.allowedFileTypes as readonly string[]).includes(ext)) {
+  if (ext && !limit.allowedFileTypes.includes(ext)) {
     throw unsupportedType(messages.onlyTypes(limit.allowedFileTypes));
   }
 }

@@ -8,6 +8,7 @@ import { storage } from "./backend.server";
 import { safeFileName, thumbKey } from "./names.server";
 import { notFound, unsupportedType } from "./refusals.server";
 import { finalizeUpload, readUpload, uploadOfDocument } from "./uploads.server";
+import { webStreamOf } from "~/utils/web-streams.server";
 
 /**
  * Serving media: HTTP Range for video, thumbnails made on first use.
@@ -32,7 +33,7 @@ export function parseRange(header: string | null, size: number): { start: number
   return { start, end };
 }
 
-const webStream = (stream: Readable) => Readable.toWeb(stream) as unknown as ReadableStream<Uint8Array>;
+const webStream = (stream: Readable) => webStreamOf(stream);
 
 export async function serveObject(record: UploadRecord, rangeHeader: string | null, extraHeaders: Record<string, string> = {}) {
   const size = record.size ?? (await storage().head(record.key))?.size ?? 0;

@@ -2,7 +2,6 @@ import { Readable } from "node:stream";
 import { unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
 import { deleteUploadRecord, findSignedUpload } from "~/models/upload.server";
 import { messages } from "~/schemas/upload-limits";
-import type { UploadPurpose } from "~/schemas/uploads";
 import { Conflict, Forbidden, isRefusal } from "~/utils/domain-errors";
 import { storage } from "./backend.server";
 import { LocalBackend } from "./local";
@@ -72,7 +71,7 @@ async function signedRequest(request: Request) {
 
   const record = await findSignedUpload(key);
   if (!record) throw notFound();
-  const limit = limitFor(record.purpose as UploadPurpose);
+  const limit = limitFor(record.purpose);
 
   if (op === "get" && request.method === "GET") {
     if (record.state !== "complete") throw notFound();

@@ -71,7 +71,7 @@ export function uploadJson(record: UploadRecord) {
     type: record.contentType,
     key: record.key,
     state: record.state,
-    createdAt: record.get("createdAt") as Date,
+    createdAt: record.createdAt,
     quality: record.quality ? [...record.quality] : undefined,
   };
 }
@@ -112,7 +112,7 @@ export const own = (actor: Actor): OwnerScope => ({ ownerId: actor.id });
 export async function finalizeUpload(record: UploadRecord): Promise<UploadRecord> {
   if (record.state === "complete") return record;
   const backend = storage();
-  const limit = limitFor(record.purpose as UploadPurpose);
+  const limit = limitFor(record.purpose);
   const info = await backend.head(record.key);
   if (!info) throw notFound();
   const reject = async (refusal: DomainError) => {
@@ -132,7 +132,7 @@ export async function finalizeUpload(record: UploadRecord): Promise<UploadRecord
     head = Buffer.concat(chunks);
   }
   const sniffed = sniffType(head);
-  if (!sniffed || !(limit.mimeTypes as readonly string[]).includes(sniffed)) {
+  if (!sniffed || !limit.mimeTypes.includes(sniffed)) {
     return reject(unsupportedType(messages.onlyTypes(limit.allowedFileTypes)));
   }
   if (record.draft && (await countDraftUploads(String(record.ownerId))) >= DRAFT_LIMIT) {
