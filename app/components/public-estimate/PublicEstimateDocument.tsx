@@ -4,6 +4,7 @@ import type { LineChange, SupplementChanges } from "~/services/supplement-change
 import { formatCents, formatDollars } from "~/utils/estimate-lines";
 import { approvalOf } from "~/utils/estimate-approval";
 import { lineTotalCents } from "~/utils/estimate-sheet";
+import { formattersFor } from "~/utils/locale-format";
 import { Evidence, evidenceByDamage, PublicEstimateLines } from "./PublicEstimateLines";
 
 // The customer's estimate page (/e/{token}) and its "not available" pages: whole HTML documents
@@ -74,8 +75,16 @@ fieldset.choices legend{font-weight:600;padding:0 .25rem}
 footer{margin-top:2rem;border-top:1px solid #e5e7eb;padding-top:.5rem}
 `;
 
-const dateText = (iso: string) => new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" }).format(new Date(iso));
-const timeText = (iso: string) => new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeStyle: "short", timeZone: "UTC" }).format(new Date(iso));
+/**
+ * Dates as the link's PDF prints them: in its language (the estimate's, else the account's: decided when
+ * the link was made and kept with it), the day in UTC and a time as HH:MM UTC. Made on the server only
+ * (the page has no script), so nothing depends on the customer's browser. Amounts stay as the PDF
+ * prints them (US dollars in the US way in every language).
+ */
+function datesIn(language: string) {
+  const { date } = formattersFor(language);
+  return { dateText: (iso: string) => date(iso), timeText: (iso: string) => `${date(iso)} ${new Date(iso).toISOString().slice(11, 16)}` };
+}
 
 function Shell({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -194,6 +203,7 @@ export function PublicEstimateDocument({
   done: string | null;
 }) {
   const { estimate, dealer, decision, customer, terms } = page;
+  const { dateText, timeText } = datesIn(page.language);
   const errors = form.intent ? (form.errors ?? {}) : {};
   const values = form.values ?? {};
   const err = (intent: string, field: string) => (form.intent === intent ? errors[field] : undefined);
