@@ -339,6 +339,12 @@ for (const lng of ["es", "fr"] as const) {
     await view.goto(new URL(link.json.url as string).pathname);
     await expect(view.locator("main")).toContainText(`· ${date}`);
     await expect(view.locator("main")).not.toContainText("November 27, 2026");
+    // And its words: the whole page speaks the PDF's language, whatever the customer's browser says.
+    await expect(view.locator("html")).toHaveAttribute("lang", lng);
+    await expect(view.getByRole("button", { name: lng === "es" ? "Aprobar presupuesto" : "Accepter le devis" })).toBeVisible();
+    await expect(view.getByText(lng === "es" ? "Su nombre completo (su firma)" : "Votre nom complet (votre signature)")).toBeVisible();
+    await expect(view.locator("main")).not.toContainText("Approve estimate");
+    await view.screenshot({ path: test.info().outputPath(`customer-page-${lng}.png`), fullPage: true });
     await customer.close();
 
     // The admin's user list: when each account was made.

@@ -164,7 +164,7 @@ function estimateView(
     totalCents: versionTotalCents(estimate, sheet),
     damages,
     // Its photos and its videos' frames (`/e/{token}/photos/{n}`), each with the damages seen on it.
-    photos: pictures.map(({ label, alt, damages }) => ({ label, alt, damages })),
+    photos: pictures.map(({ label, alt, damages, frame }) => ({ label, alt, damages, frame: frame ?? null })),
   };
 }
 
