@@ -47,6 +47,8 @@ export const meta: MetaFunction = ({ data }) => [
  * every change), so no extra lookup; an anonymous visitor gets its browser's light or dark
  * preference and the language of its Accept-Language header.
  */
+const SERVER_TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const session = request.headers.get("Cookie") ? await requestSession(request) : null;
   const signedIn = Boolean(session?.get("userId"));
@@ -59,6 +61,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     theme: choice,
     colorScheme: serverColorScheme(choice, request.headers.get("Sec-CH-Prefers-Color-Scheme")),
     messages: clientMessages(lang),
+    // Dates with their time read in the server's zone on the server and in the browser alike.
+    timeZone: SERVER_TIME_ZONE,
   };
   // Typed work of a form posted after the session ended: for its page, right after the sign-in.
   // Other pages (the sign-in's own answer, on the way there) leave it; shown once, or gone when stale.
@@ -85,7 +89,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
  */
 export type RouteHandle = { scripts?: boolean };
 
-const FALLBACK = { lang: "en", theme: "light", colorScheme: "light", messages: {} } as const;
+const FALLBACK = { lang: "en", theme: "light", colorScheme: "light", messages: {}, timeZone: "UTC" } as const;
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
@@ -112,7 +116,7 @@ export function Layout({ children }: { children: ReactNode }) {
       </head>
       <body>
         <ThemeProvider theme={theme} colorScheme={data.theme} forceColorScheme={fixed}>
-          <I18nProvider messages={data.messages} language={data.lang}>
+          <I18nProvider messages={data.messages} language={data.lang} timeZone={data.timeZone}>
             <ToastHost />
             {children}
           </I18nProvider>

@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import mongoose from "mongoose";
+import { client, tokenFor } from "../tests/accounts";
+import type { RunningApp } from "../tests/app-server";
 import { expect, signInPage, test } from "./fixtures";
 import { insertAssessment } from "./seed";
 
@@ -277,3 +279,82 @@ test("dates and money on the screens follow the account's language, as the PDF's
   }
   expect(mismatches).toEqual([]);
 });
+
+/** How each language writes 27 Nov 2026 and 1234 of 5000 (es-US and fr-CA, as the PDF: US dollars in each). */
+const LOCAL = {
+  es: { date: "27 nov 2026", progress: "1,234 de 5,000 registros procesados" },
+  fr: { date: "27 nov. 2026", progress: /1\s234 enregistrements traités sur 5\s000/ },
+} as const;
+
+for (const lng of ["es", "fr"] as const) {
+  test(`settings, users, imports and the customer's page show dates and figures the ${lng} way, server and browser alike`, async ({ page, browser, baseURL, createUser }) => {
+    test.setTimeout(120_000);
+    const { date, progress } = LOCAL[lng];
+    const day = new Date("2026-11-27T12:00:00Z");
+    const { ObjectId } = mongoose.Types;
+    const db = mongoose.connection;
+    const mismatches: string[] = [];
+    page.on("console", (message) => {
+      if (/hydrat|did not match|Minified React error #(418|423|425)/i.test(message.text())) mismatches.push(message.text());
+    });
+    const dealer = await createUser("dealer");
+    const admin = await createUser("admin");
+
+    await signInPage(page, dealer.username, dealer.password);
+    expect((await page.request.put("/api/auth/preferences", { data: { language: lng } })).status()).toBe(200);
+    // Security: an API token's dates and a webhook endpoint's last success.
+    expect((await page.request.post("/api/auth/tokens", { data: { name: "Kiosk" } })).status()).toBe(201);
+    await db.collection("apitokens").updateOne({ ownerId: new ObjectId(dealer.id) }, { $set: { createdAt: day, lastUsedAt: day } });
+    const hook = "https://hooks.example.com/locale";
+    expect((await page.request.post("/api/webhooks", { data: { url: hook, events: ["estimate.sent"] } })).status()).toBe(201);
+    await db.collection("webhookendpoints").updateOne({ ownerId: new ObjectId(dealer.id), url: hook }, { $set: { lastSuccessAt: day } });
+    await page.goto("/settings?tab=security");
+    await expect(page.locator("html")).toHaveAttribute("lang", lng);
+    const token = page.getByRole("row").filter({ hasText: "Kiosk" });
+    await expect(token).toContainText(date);
+    await expect(token).not.toContainText("11/27/2026");
+    const endpoint = page.getByTestId("webhook-row").filter({ hasText: "hooks.example.com/locale" });
+    await expect(endpoint).toContainText(date);
+
+    // System: a running import's progress, its counts in the language's digits.
+    const run = await db.collection("imports").insertOne({
+      ownerId: new ObjectId(dealer.id), token: `locale-${dealer.id}`, status: "running", holder: "elsewhere", leaseUntil: new Date(Date.now() + 3_600_000),
+      records: 5000, applied: 1234, attempts: 1, report: null, finishedAt: null, createdAt: new Date(), updatedAt: new Date(),
+    });
+    await page.goto("/settings?tab=system");
+    await expect(page.getByTestId("import-running")).toContainText(progress);
+    await db.collection("imports").deleteOne({ _id: run.insertedId });
+
+    // The customer's page: its dates as its PDF prints them, in the language the PDF is printed in (the account's here).
+    const id = await insertAssessment({
+      ownerId: dealer.id, title: "Locale Golf", status: "sent", sentAt: day, createdAt: day, estimatedCost: 300,
+      damages: [{ damageType: "dent", location: "left", severity: "moderate", description: "Door dent", confidence: 0.8 }],
+      damageCategories: ["dent"], lineItems: [{ damageType: "dent", severity: "moderate", location: "left", priced: true, totalCents: 30000 }],
+    });
+    const api = client({ url: process.env.E2E_BASE_URL! } as RunningApp, { token: await tokenFor(dealer.id) });
+    const link = await api.post(`/api/assessments/${id}/links`);
+    expect(link.status).toBe(201);
+    const customer = await browser.newContext({ baseURL, locale: "en-US", javaScriptEnabled: test.info().project.use.javaScriptEnabled });
+    const view = await customer.newPage();
+    await view.goto(new URL(link.json.url as string).pathname);
+    await expect(view.locator("main")).toContainText(`· ${date}`);
+    await expect(view.locator("main")).not.toContainText("November 27, 2026");
+    // And its words: the whole page speaks the PDF's language, whatever the customer's browser says.
+    await expect(view.locator("html")).toHaveAttribute("lang", lng);
+    await expect(view.getByRole("button", { name: lng === "es" ? "Aprobar presupuesto" : "Accepter le devis" })).toBeVisible();
+    await expect(view.getByText(lng === "es" ? "Su nombre completo (su firma)" : "Votre nom complet (votre signature)")).toBeVisible();
+    await expect(view.locator("main")).not.toContainText("Approve estimate");
+    await view.screenshot({ path: test.info().outputPath(`customer-page-${lng}.png`), fullPage: true });
+    await customer.close();
+
+    // The admin's user list: when each account was made.
+    await db.collection("users").updateOne({ _id: new ObjectId(dealer.id) }, { $set: { createdAt: day } });
+    await page.context().clearCookies();
+    await signInPage(page, admin.username, admin.password);
+    expect((await page.request.put("/api/auth/preferences", { data: { language: lng } })).status()).toBe(200);
+    await page.goto("/user-management");
+    await expect(page.getByTestId(`user-row-${dealer.username}`)).toContainText(date);
+    await expect(page.getByTestId(`user-row-${dealer.username}`)).not.toContainText("11/27/2026");
+    expect(mismatches).toEqual([]);
+  });
+}

@@ -2,6 +2,7 @@ import { Schema, trusted, Types } from "mongoose";
 import { defineModel, type RecordOf } from "./define-model.server";
 import { isObjectIdHex, ownerFilter, type OwnerScope } from "./owner-scope.server";
 import { deleteInBatches } from "./batch-delete.server";
+import { ESTIMATE_LANGUAGES } from "~/schemas/estimate-sheet";
 
 // The customer's links to one version of an estimate (docs/decisions/0019). The token itself is never
 // stored: only its SHA-256, so a copy of the database opens no estimate.
@@ -38,6 +39,8 @@ const estimateLinkSchema = new Schema(
     pdfBytes: { type: Number, required: true },
     /** The terms the PDF prints (variables filled in): the page shows them above the approval. Links made before 2026-11-29 have none. */
     terms: { type: String, immutable: true, allowNull: false },
+    /** The language the PDF is printed in: the page shows its dates and amounts the same way. Older links have none. */
+    language: { type: String, enum: ESTIMATE_LANGUAGES, immutable: true, allowNull: false },
     revokedAt: { type: Date, allowNull: false },
     /** A later version of the estimate got a link of its own. */
     supersededAt: { type: Date, allowNull: false },

@@ -19,6 +19,6 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       },
     });
   } catch (error) {
-    return unavailableResponse(error, false);
+    return unavailableResponse(error);
   }
 }

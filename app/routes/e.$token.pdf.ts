@@ -24,6 +24,6 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       },
     });
   } catch (error) {
-    return unavailableResponse(error);
+    return unavailableResponse(error, request);
   }
 }

@@ -17,6 +17,6 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       headers: { "Content-Type": "image/jpeg", "Cache-Control": "private, max-age=300", "Referrer-Policy": "no-referrer", "X-Robots-Tag": "noindex" },
     });
   } catch (error) {
-    return unavailableResponse(error, false);
+    return unavailableResponse(error);
   }
 }

@@ -17,8 +17,8 @@ export const CONTACT_NOT_FOUND = "Contact not found";
  * shows (with what was typed kept): the audit entries written since it was read and the total now.
  */
 export interface EstimateConflict {
-  /** `when`: the entry's time as the screen shows times (the server's time zone). */
-  entries: { when: string; byName: string; action: string; note: string | null; changes: string[] }[];
+  /** `at`: the entry's time (ISO); the screen shows it in the account's language and the server's time zone. */
+  entries: { at: string; byName: string; action: string; note: string | null; changes: string[] }[];
   estimatedCost: number | null;
 }
 

@@ -80,7 +80,7 @@ async function staleEdit(form: FormData, current: AssessmentJson, seenAudit: num
   const { submittedData, formId } = await estimateFormValidator.validate(form);
   const since = seenAudit === undefined || seenAudit > current.audit.length ? current.audit.length - 1 : seenAudit;
   const conflict: EstimateConflict = {
-    entries: current.audit.slice(Math.max(0, since)).map(({ at, byName, action, note, changes }) => ({ when: formatDateTime(at, SERVER_TIME_ZONE), byName, action, note, changes })),
+    entries: current.audit.slice(Math.max(0, since)).map(({ at, byName, action, note, changes }) => ({ at, byName, action, note, changes })),
     estimatedCost: current.estimatedCost,
   };
   return json(
@@ -204,14 +204,3 @@ export async function estimatesAction(actor: Actor, request: Request) {
   }
 }
 
-const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
-
-/** Date and time in `timeZone` (the server's, sent by the loader, so server and browser agree); formats made once per zone. */
-function formatDateTime(iso: string, timeZone: string) {
-  let format = dateTimeFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone });
-    dateTimeFormats.set(timeZone, format);
-  }
-  return format.format(new Date(iso));
-}

@@ -9,7 +9,9 @@ import {
   PublicLinkError,
   type PublicClient,
 } from "~/services/customer-approval.server";
+import { clientMessages, isLanguage, languageFromHeader } from "~/services/i18n.server";
 import { isDbUnavailableError, isStorageUnavailableError, serviceUnavailable } from "~/utils/db-errors.server";
+import { I18nProvider } from "~/utils/i18n";
 import { publicOrigin } from "~/services/storage/names.server";
 import { assertSameOrigin } from "~/utils/request.server";
 import { apiAnswer } from "~/utils/http.server";
@@ -26,20 +28,36 @@ const HEADERS = {
   "X-Robots-Tag": "noindex, nofollow",
 };
 
-export function htmlDocument(element: ReactElement, status = 200, extra: Record<string, string> = {}) {
-  return new Response(`<!DOCTYPE html>${renderToStaticMarkup(element)}`, { status, headers: { ...HEADERS, ...extra } });
+/** A whole page in `language`: its words from the catalogue (the customer's page has no script to translate it later). */
+export function htmlDocument(element: ReactElement, language: string, status = 200, extra: Record<string, string> = {}) {
+  const lng = isLanguage(language) ? language : "en";
+  const markup = renderToStaticMarkup(
+    <I18nProvider messages={clientMessages(lng)} language={lng}>
+      {element}
+    </I18nProvider>,
+  );
+  return new Response(`<!DOCTYPE html>${markup}`, { status, headers: { ...HEADERS, ...extra, "Content-Language": lng } });
 }
 
 export function clientOf(request: Request, clientIp: string | undefined): PublicClient {
   return { ip: clientIp ?? "unknown", userAgent: request.headers.get("User-Agent") ?? "", origin: publicOrigin(request) };
 }
 
-/** A PublicLinkError as its page; a database or storage outage as 503; anything else is rethrown. */
-export function unavailableResponse(error: unknown, html = true): Response {
+/**
+ * A PublicLinkError as its page (`request`: its Accept-Language picks the page's language; without
+ * it, no page: a bare status); a database or storage outage as 503; anything else is rethrown.
+ */
+export function unavailableResponse(error: unknown, request?: Request): Response {
   if (error instanceof PublicLinkError) {
     const retry: Record<string, string> = error.detail.retryAfter ? { "Retry-After": String(error.detail.retryAfter) } : {};
-    if (!html) return new Response(null, { status: error.status, headers: { "Cache-Control": "no-store", ...retry } });
-    return htmlDocument(<LinkUnavailableDocument reason={error.reason} dealer={error.detail.dealer ?? null} retryAfter={error.detail.retryAfter} newer={error.detail.newer} />, error.status, retry);
+    if (!request) return new Response(null, { status: error.status, headers: { "Cache-Control": "no-store", ...retry } });
+    const language = languageFromHeader(request.headers.get("Accept-Language"));
+    return htmlDocument(
+      <LinkUnavailableDocument reason={error.reason} dealer={error.detail.dealer ?? null} retryAfter={error.detail.retryAfter} newer={error.detail.newer} language={language} />,
+      language,
+      error.status,
+      retry,
+    );
   }
   if (error instanceof Response) return error;
   const answer = apiAnswer(error);
@@ -54,7 +72,7 @@ async function renderPage(token: string, request: Request, form: FormState, stat
   const page = await openEstimatePage(token);
   const doneParam = new URL(request.url).searchParams.get("done");
   const done = doneParam && DONE.has(doneParam) ? doneParam : null;
-  return htmlDocument(<PublicEstimateDocument page={page} base={`/e/${token}`} form={form} done={done} />, status);
+  return htmlDocument(<PublicEstimateDocument page={page} base={`/e/${token}`} form={form} done={done} />, page.language, status);
 }
 
 /** `GET /e/{token}`. */
@@ -63,7 +81,7 @@ export async function publicEstimateLoader(request: Request, token: string, clie
     await admitPublicRequest({ ip: client.ip, token });
     return await renderPage(token, request, {}, 200);
   } catch (error) {
-    return unavailableResponse(error);
+    return unavailableResponse(error, request);
   }
 }
 
@@ -104,6 +122,6 @@ export async function publicEstimateAction(request: Request, token: string, clie
     if (!result.ok) return await renderPage(token, request, { intent, errors: result.errors, values: shown, chosen }, 400);
     return new Response(null, { status: 303, headers: { Location: `/e/${token}?done=${done}`, "Cache-Control": "no-store" } });
   } catch (error) {
-    return unavailableResponse(error);
+    return unavailableResponse(error, request);
   }
 }

@@ -51,7 +51,7 @@ function customer(ip = `203.0.113.${++ipCounter}`) {
 }
 
 /** A sent estimate of account A with a photo showing its one damage, its sheet with two optional lines, and a link. */
-async function linkedEstimate(sheet: typeof SHEET = SHEET) {
+async function linkedEstimate(sheet: Omit<typeof SHEET, "language"> & { language: string | null } = SHEET) {
   const mediaUrl = await uploadMedia(dealerA);
   const contact = await dealerA.post("/api/contacts", { firstName: "Jane", lastName: "Doe", email: `jane.${Math.random().toString(36).slice(2, 8)}@example.com` });
   const doc = await Assessment.create({
@@ -245,5 +245,32 @@ describe("the customer approves line by line", () => {
     const page = await customer().get(`/e/${old.token}`);
     expect(page.text).toContain("signed as Old Customer");
     expect(page.text).not.toContain('data-testid="decision-lines"');
+  });
+});
+
+describe("the customer's page speaks the estimate's language", () => {
+  it("an estimate in Spanish: the page's words, its html lang and Content-Language are Spanish; a dead link answers in the browser's language", async () => {
+    const { token } = await linkedEstimate({ ...SHEET, language: "es" });
+    const page = await customer().get(`/e/${token}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-language")).toBe("es");
+    expect(page.text).toContain('<html lang="es">');
+    expect(page.text).toContain("Trabajo opcional (recomendado, no obligatorio)");
+    expect(page.text).toContain(`Total de lo que aprueba: ${money(totalOf(["d0-1"]))}`);
+    expect(page.text).toContain("Aprobar presupuesto");
+    expect(page.text).toContain("Daño 1 · Foto 1");
+    expect(page.text).toContain("Mano de obra (carrocería)");
+    expect(page.text).not.toContain("Approve estimate");
+    expect(page.text).not.toContain("Optional work");
+    // A refusal of the form comes back in the same language.
+    const refused = await customer().post(`/e/${token}`, [["intent", "approve"]]);
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('<html lang="es">');
+
+    const gone = await fetch(`${app.url}/e/not-a-real-token-${Math.random().toString(36).slice(2)}`, { headers: { "Accept-Language": "fr-CA,fr;q=0.9,en;q=0.5" } });
+    expect(gone.status).toBe(404);
+    const text = await gone.text();
+    expect(text).toContain('<html lang="fr">');
+    expect(text).toContain("Lien introuvable");
   });
 });

@@ -166,7 +166,7 @@ function estimateView(
     totalCents: versionTotalCents(estimate, sheet),
     damages,
     // Its photos and its videos' frames (`/e/{token}/photos/{n}`), each with the damages seen on it.
-    photos: pictures.map(({ label, alt, damages }) => ({ label, alt, damages })),
+    photos: pictures.map(({ label, alt, damages, frame }) => ({ label, alt, damages, frame: frame ?? null })),
   };
 }
 
@@ -194,6 +194,8 @@ export async function openEstimatePage(token: string) {
     customer,
     /** The terms the link's PDF prints; null for a link made before the page showed them. */
     terms: link.terms ?? null,
+    /** The language its PDF is printed in: the page's dates and amounts read the same (a link made before it was kept: the estimate's). */
+    language: link.language ?? readSheet(estimate).language ?? "en",
     estimate: estimateView(estimate, pictures, naming, changes),
     expiresAt: link.expiresAt.toISOString(),
     decision: decision ? decisionJson(decision) : null,

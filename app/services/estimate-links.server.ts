@@ -180,6 +180,7 @@ export async function createEstimateLink(
     pdfSha256: createHash("sha256").update(pdf).digest("hex"),
     pdfBytes: pdf.length,
     terms: printed.terms,
+    language: printed.language,
   });
   if (version > 1) await supersedeEarlierLinks({ ownerId: record.ownerId, rootId, version, at: now });
   return { ...linkJson(link, now), token, url: `${origin}${linkPath(token)}` };

@@ -116,5 +116,5 @@ export async function estimatePdfWithTerms(actor: Actor, id: string, lang?: stri
       "Content-Disposition": contentDisposition(`estimate-${data.number ?? data.id}.pdf`),
     },
   });
-  return { pdf, fileName, terms: documentTerms(printableDocument(data)) };
+  return { pdf, fileName, terms: documentTerms(printableDocument(data)), language: data.language };
 }

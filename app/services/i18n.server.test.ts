@@ -12,7 +12,7 @@ const SAME: Record<"es" | "fr", readonly string[]> = {
     "Actions", "Contacts", "contacts", "Contact", "Menu", "Notifications", "Minimum", "Description", "Notes", "Image", "Total", "Total (USD)",
     "version", "Version", "Photo", "Photos ({{length}})", "Photo {{n}}", "Type", "Local", "Port", "Collection", "Message",
     "VIN", "(PDF)", "Message-ID", "Authorization: Bearer <token>", "{{latencyMs}} ms", "English", "Español", "Français",
-    "Webhooks", "Actions", "Version {{version}}",
+    "Webhooks", "Actions", "Version {{version}}", "Photos",
   ],
 };
 

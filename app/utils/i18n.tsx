@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, type ReactNode } from "react";
+import { createContext, useContext, useEffect, useMemo, type ReactNode } from "react";
 import { formattersFor } from "./locale-format";
 
 /**
@@ -52,14 +52,32 @@ export const translate = (messages: Messages, text: string, vars?: Vars) => {
   return text;
 };
 
-const LanguageContext = createContext<string>("en");
+const LanguageContext = createContext<{ language: string; timeZone: string }>({ language: "en", timeZone: "UTC" });
 
-/** Dates and money in the page's language (the root loader's), the same on the server and in the browser. */
+/**
+ * Dates and money in the page's language (the root loader's), the same on the server and in the
+ * browser; `when` is a date and time in the server's time zone (sent by the root loader too).
+ */
 export function useFormat() {
-  return formattersFor(useContext(LanguageContext));
+  const { language, timeZone } = useContext(LanguageContext);
+  return useMemo(() => {
+    const formatters = formattersFor(language);
+    return { ...formatters, when: (value: string | Date) => formatters.dateTime(value, timeZone) };
+  }, [language, timeZone]);
 }
 
-export function I18nProvider({ messages, language = "en", children }: { messages: Messages; language?: string; children: ReactNode }) {
+export function I18nProvider({
+  messages,
+  language = "en",
+  timeZone = "UTC",
+  children,
+}: {
+  messages: Messages;
+  language?: string;
+  timeZone?: string;
+  children: ReactNode;
+}) {
+  const place = useMemo(() => ({ language, timeZone }), [language, timeZone]);
   // Toasts are shown from plain functions (no hooks there): they read the same messages. A toast
   // flashed by the server arrives translated already, so the first effects need not wait for this.
   useEffect(() => {
@@ -67,7 +85,7 @@ export function I18nProvider({ messages, language = "en", children }: { messages
   }, [messages]);
   return (
     <I18nContext.Provider value={messages}>
-      <LanguageContext.Provider value={language}>{children}</LanguageContext.Provider>
+      <LanguageContext.Provider value={place}>{children}</LanguageContext.Provider>
     </I18nContext.Provider>
   );
 }

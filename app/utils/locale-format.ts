@@ -21,6 +21,10 @@ export interface Formatters {
   cents: (cents: number | null) => string;
   /** Dollars as money; null as TBD. */
   dollars: (amount: number | null) => string;
+  /** A count: "1,234", "1 234" (fr). */
+  count: (value: number) => string;
+  /** A percentage with `digits` decimals: "94.5%", "94,5 %" (fr). */
+  percent: (value: number, digits: number) => string;
 }
 
 const made = new Map<string, Formatters>();
@@ -34,6 +38,8 @@ export function formattersFor(language: string): Formatters {
   const dateTimes = new Map<string, Intl.DateTimeFormat>();
   const usd = new Intl.NumberFormat(locale, { style: "currency", currency: "USD" });
   const wholeUsd = new Intl.NumberFormat(locale, { style: "currency", currency: "USD", minimumFractionDigits: 0, maximumFractionDigits: 0 });
+  const count = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 });
+  const percents = new Map<number, Intl.NumberFormat>();
   const formatters: Formatters = {
     locale,
     date: (value) => date.format(new Date(value)),
@@ -49,6 +55,15 @@ export function formattersFor(language: string): Formatters {
     wholeUsd: (amount) => wholeUsd.format(amount),
     cents: (cents) => (cents === null ? "TBD" : usd.format(cents / 100)),
     dollars: (amount) => (amount === null ? "TBD" : usd.format(amount)),
+    count: (value) => count.format(value),
+    percent: (value, digits) => {
+      let format = percents.get(digits);
+      if (!format) {
+        format = new Intl.NumberFormat(locale, { style: "percent", minimumFractionDigits: digits, maximumFractionDigits: digits });
+        percents.set(digits, format);
+      }
+      return format.format(value / 100);
+    },
   };
   made.set(locale, formatters);
   return formatters;

@@ -24,10 +24,10 @@ export function DashboardStatCards({ stats }: { stats: DashboardStats }) {
   const t = useT();
   const fmt = useFormat();
   const cards = [
-    { label: "Total Assessments", value: stats.totalAssessments.toLocaleString("en-US"), change: "+12% from last month", icon: <StarIcon /> },
-    { label: "Pending Reviews", value: stats.pendingReviews.toLocaleString("en-US"), change: "-8% from last month", icon: <CheckIcon />, color: "yellow" },
+    { label: "Total Assessments", value: fmt.count(stats.totalAssessments), change: "+12% from last month", icon: <StarIcon /> },
+    { label: "Pending Reviews", value: fmt.count(stats.pendingReviews), change: "-8% from last month", icon: <CheckIcon />, color: "yellow" },
     { label: "Total Revenue", value: fmt.wholeUsd(stats.totalRevenue), change: "+23% from last month", icon: <CurrencyIcon />, color: "green" },
-    { label: "AI Accuracy", value: `${stats.aiAccuracy.toFixed(1)}%`, change: "+2.1% from last month", icon: <TrendingUpIcon />, color: "grape" },
+    { label: "AI Accuracy", value: fmt.percent(stats.aiAccuracy, 1), change: "+2.1% from last month", icon: <TrendingUpIcon />, color: "grape" },
   ];
   return (
     <SimpleGrid cols={{ base: 2, xs: 2, lg: 4 }} spacing={{ base: "xs", sm: "md" }}>

@@ -13,7 +13,7 @@ import { SubmitButton } from "../form/fields/SubmitButton";
 import { TextareaField } from "../form/fields/TextareaField";
 import { TextField } from "../form/fields/TextField";
 import { EmailPreview, type PreviewData } from "./EmailPreview";
-import { useT } from "~/utils/i18n";
+import { useFormat, useT } from "~/utils/i18n";
 
 export const TEMPLATE_FORM_ID = "email-template-form";
 
@@ -39,6 +39,7 @@ export function TemplateForm({
   cancelTo: string;
 }) {
   const t = useT();
+  const fmt = useFormat();
   const fetcher = useFetcher<PreviewAnswer>();
   const timer = useRef<ReturnType<typeof setTimeout>>();
   useEffect(() => () => clearTimeout(timer.current), []);
@@ -87,7 +88,7 @@ export function TemplateForm({
           required
           autosize
           minRows={6}
-          description={t("HTML; up to {{n}} characters", { n: TEMPLATE_LIMITS.htmlContent.toLocaleString("en-US") })}
+          description={t("HTML; up to {{n}} characters", { n: fmt.count(TEMPLATE_LIMITS.htmlContent) })}
         />
         <Text size="xs" c="dimmed">
           {t("Variables:")} {TEMPLATE_VARIABLES.map((v) => `{{${v}}}`).join(" ")}

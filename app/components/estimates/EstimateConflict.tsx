@@ -49,7 +49,7 @@ export function EstimateConflictAlert() {
       <List size="sm" spacing={4} mb="xs">
         {conflict.entries.map((entry, i) => (
           <List.Item key={i}>
-            {entry.when} · {entry.byName} · {entry.action}
+            {fmt.when(entry.at)} · {entry.byName} · {entry.action}
             {entry.note ? ` (${entry.note})` : ""}
             {entry.changes.length > 0 && (
               <List size="sm" withPadding>

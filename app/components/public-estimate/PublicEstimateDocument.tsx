@@ -4,6 +4,8 @@ import type { LineChange, SupplementChanges } from "~/services/supplement-change
 import { formatCents, formatDollars } from "~/utils/estimate-lines";
 import { approvalOf } from "~/utils/estimate-approval";
 import { lineTotalCents } from "~/utils/estimate-sheet";
+import { useT } from "~/utils/i18n";
+import { formattersFor } from "~/utils/locale-format";
 import { Evidence, evidenceByDamage, PublicEstimateLines } from "./PublicEstimateLines";
 
 // The customer's estimate page (/e/{token}) and its "not available" pages: whole HTML documents
@@ -74,12 +76,20 @@ fieldset.choices legend{font-weight:600;padding:0 .25rem}
 footer{margin-top:2rem;border-top:1px solid #e5e7eb;padding-top:.5rem}
 `;
 
-const dateText = (iso: string) => new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" }).format(new Date(iso));
-const timeText = (iso: string) => new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeStyle: "short", timeZone: "UTC" }).format(new Date(iso));
+/**
+ * Dates as the link's PDF prints them: in its language (the estimate's, else the account's: decided when
+ * the link was made and kept with it), the day in UTC and a time as HH:MM UTC. Made on the server only
+ * (the page has no script), so nothing depends on the customer's browser. Amounts stay as the PDF
+ * prints them (US dollars in the US way in every language).
+ */
+function datesIn(language: string) {
+  const { date } = formattersFor(language);
+  return { dateText: (iso: string) => date(iso), timeText: (iso: string) => `${date(iso)} ${new Date(iso).toISOString().slice(11, 16)}` };
+}
 
-function Shell({ title, children }: { title: string; children: ReactNode }) {
+function Shell({ title, language, children }: { title: string; language: string; children: ReactNode }) {
   return (
-    <html lang="en">
+    <html lang={language}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -96,10 +106,11 @@ function Shell({ title, children }: { title: string; children: ReactNode }) {
 
 /** `logo`: the logo's address, when the dealer has one (the PDF's header prints it too). */
 function Dealer({ dealer, logo }: { dealer: DealerCard | null; logo?: string | null }) {
+  const t = useT();
   if (!dealer) return null;
   return (
     <header>
-      {logo ? <img className="logo" src={logo} alt={`${dealer.name} logo`} data-testid="dealer-logo" /> : null}
+      {logo ? <img className="logo" src={logo} alt={t("{{name}} logo", { name: dealer.name })} data-testid="dealer-logo" /> : null}
       <strong data-testid="dealer-name">{dealer.name}</strong>
       <div className="dim">
         {[dealer.address, dealer.phone, dealer.email].filter(Boolean).join(" · ")}
@@ -117,9 +128,10 @@ export interface FormState {
 }
 
 function FieldError({ id, message }: { id: string; message?: string }) {
+  const t = useT();
   return message ? (
     <p className="error" id={id} role="alert">
-      {message}
+      {t(message)}
     </p>
   ) : null;
 }
@@ -145,18 +157,23 @@ function ChangeList({ title, items, testId, show }: { title: string; items: Line
  * lines added, removed and changed (old → new), the new total and the difference. Plain markup.
  */
 function WhatChanged({ changes }: { changes: SupplementChanges }) {
+  const t = useT();
   const { since } = changes;
-  const sinceText = `${since.approved ? "the estimate you approved" : "the estimate we sent you"} (${since.versionLabel}, No. ${since.estimateNumber})`;
+  const version = { label: since.versionLabel, number: since.estimateNumber };
   const none = changes.added.length + changes.removed.length + changes.changed.length === 0;
   return (
     <section className="changes" aria-labelledby="changes-title" data-testid="supplement-changes">
-      <h2 id="changes-title">What changed since {sinceText}</h2>
-      <p>This is a revised estimate: it replaces the one {since.approved ? "you approved" : "we sent you"}.</p>
-      {none ? <p>No line changed; the figures below did.</p> : null}
-      <ChangeList title="Lines added" items={changes.added} testId="lines-added" show={(c) => `${c.label}: ${formatCents(c.afterCents)}`} />
-      <ChangeList title="Lines removed" items={changes.removed} testId="lines-removed" show={(c) => `${c.label}: ${formatCents(c.beforeCents)}`} />
+      <h2 id="changes-title">
+        {since.approved
+          ? t("What changed since the estimate you approved ({{label}}, No. {{number}})", version)
+          : t("What changed since the estimate we sent you ({{label}}, No. {{number}})", version)}
+      </h2>
+      <p>{since.approved ? t("This is a revised estimate: it replaces the one you approved.") : t("This is a revised estimate: it replaces the one we sent you.")}</p>
+      {none ? <p>{t("No line changed; the figures below did.")}</p> : null}
+      <ChangeList title={t("Lines added")} items={changes.added} testId="lines-added" show={(c) => `${c.label}: ${formatCents(c.afterCents)}`} />
+      <ChangeList title={t("Lines removed")} items={changes.removed} testId="lines-removed" show={(c) => `${c.label}: ${formatCents(c.beforeCents)}`} />
       <ChangeList
-        title="Lines changed"
+        title={t("Lines changed")}
         items={changes.changed}
         testId="lines-changed"
         show={(c) => `${c.previousLabel ? `${c.previousLabel} → ` : ""}${c.label}: ${formatCents(c.beforeCents)} → ${formatCents(c.afterCents)}`}
@@ -164,21 +181,49 @@ function WhatChanged({ changes }: { changes: SupplementChanges }) {
       <table className="figures">
         <tbody>
           <tr>
-            <th scope="row">{since.approved ? "Approved total" : "Previous total"} ({since.versionLabel})</th>
+            <th scope="row">{since.approved ? t("Approved total ({{label}})", version) : t("Previous total ({{label}})", version)}</th>
             <td className="amount" data-testid="previous-total">{formatCents(since.totalCents)}</td>
           </tr>
           <tr>
-            <th scope="row">New total</th>
+            <th scope="row">{t("New total")}</th>
             <td className="amount" data-testid="new-total">{formatCents(changes.totalCents)}</td>
           </tr>
           <tr>
-            <th scope="row">Difference</th>
-            <td className="amount" data-testid="total-difference">{changes.differenceCents === null ? "TBD" : signedCents(changes.differenceCents)}</td>
+            <th scope="row">{t("Difference")}</th>
+            <td className="amount" data-testid="total-difference">{changes.differenceCents === null ? t("TBD") : signedCents(changes.differenceCents)}</td>
           </tr>
         </tbody>
       </table>
     </section>
   );
+}
+
+type Translate = ReturnType<typeof useT>;
+
+/** The pictures' names in the page's language: "Foto 2", "Image 1 · 0:02.5" (the service names them in English). */
+function namedPictures<P extends { frame: { n: number; at: string } | null }>(photos: P[], t: Translate) {
+  let photo = 0;
+  return photos.map((p) => {
+    if (p.frame) return { ...p, label: t("Frame {{n}} · {{at}}", p.frame), alt: t("Frame {{n}} of the video, at {{at}}", p.frame) };
+    const n = ++photo;
+    return { ...p, label: t("Photo {{n}}", { n }), alt: t("Photo {{n}} of the vehicle", { n }) };
+  });
+}
+
+/**
+ * What the customer signs, as one sentence per case (a translator sees each whole): with optional
+ * lines or not, and the terms shown above, only in the PDF (null), or none.
+ */
+function acceptance(t: Translate, a: { lines: boolean; terms: string | null | undefined; dealer: string; required: string; total: string }) {
+  const vars = { dealer: a.dealer, required: a.required, total: a.total };
+  if (a.lines) {
+    if (a.terms) return t("I accept the required work of this estimate ({{required}}) and the optional lines I ticked, each at the price shown, and the terms above, and I authorise {{dealer}} to carry out that work.", vars);
+    if (a.terms === null) return t("I accept the required work of this estimate ({{required}}) and the optional lines I ticked, each at the price shown, and its terms (see the PDF), and I authorise {{dealer}} to carry out that work.", vars);
+    return t("I accept the required work of this estimate ({{required}}) and the optional lines I ticked, each at the price shown, and I authorise {{dealer}} to carry out that work.", vars);
+  }
+  if (a.terms) return t("I accept this estimate and the terms above, for a total of {{total}}, and I authorise {{dealer}} to carry out the work.", vars);
+  if (a.terms === null) return t("I accept this estimate and its terms (see the PDF), for a total of {{total}}, and I authorise {{dealer}} to carry out the work.", vars);
+  return t("I accept this estimate, for a total of {{total}}, and I authorise {{dealer}} to carry out the work.", vars);
 }
 
 /** `done`: what the customer just did (after the redirect), shown as a banner. */
@@ -193,11 +238,15 @@ export function PublicEstimateDocument({
   form: FormState;
   done: string | null;
 }) {
+  const t = useT();
   const { estimate, dealer, decision, customer, terms } = page;
+  const { dateText, timeText } = datesIn(page.language);
+  const dealerName = dealer?.name ?? t("the dealer");
   const errors = form.intent ? (form.errors ?? {}) : {};
   const values = form.values ?? {};
   const err = (intent: string, field: string) => (form.intent === intent ? errors[field] : undefined);
-  const evidence = evidenceByDamage(estimate.photos);
+  const photos = namedPictures(estimate.photos, t);
+  const evidence = evidenceByDamage(photos);
   // Approval line by line (docs/decisions/0063): the optional lines are ticked by the customer; the
   // total for what is ticked is worked out here, on the server (the page has no script), and again on approval.
   const optionalLines = estimate.sheet.lines.filter((l) => l.optional);
@@ -206,15 +255,17 @@ export function PublicEstimateDocument({
   const choice = approvalOf(estimate.sheet, "approved", chosen, estimate.totalCents);
   const required = approvalOf(estimate.sheet, "approved", [], estimate.totalCents);
   return (
-    <Shell title={`Estimate: ${estimate.title}`}>
+    <Shell title={t("Estimate: {{title}}", { title: estimate.title })} language={page.language}>
       <Dealer dealer={dealer} logo={page.logo ? `${base}/logo` : null} />
-      <p className="dim">{customer ? `For ${customer.firstName} ${customer.lastName}` : "Your estimate"}</p>
+      <p className="dim">{customer ? t("For {{name}}", { name: `${customer.firstName} ${customer.lastName}` }) : t("Your estimate")}</p>
       <h1>{estimate.title}</h1>
       <p className="dim">
-        {estimate.vehicle ?? "Vehicle not specified"}
-        {estimate.vin ? ` · VIN ${estimate.vin}` : ""} ·{" "}
+        {estimate.vehicle ?? t("Vehicle not specified")}
+        {estimate.vin ? ` · ${t("VIN")} ${estimate.vin}` : ""} ·{" "}
         <span data-testid="version-name">
-          {estimate.version > 1 ? `Revised estimate ${estimate.versionLabel}` : "Estimate"} No. {estimate.estimateNumber}
+          {estimate.version > 1
+            ? t("Revised estimate {{label}} No. {{number}}", { label: estimate.versionLabel, number: estimate.estimateNumber })
+            : t("Estimate No. {{number}}", { number: estimate.estimateNumber })}
         </span>{" "}
         · {dateText(estimate.createdAt)}
       </p>
@@ -225,24 +276,25 @@ export function PublicEstimateDocument({
 
       {done === "question" ? (
         <p className="banner info" role="status">
-          Your question was sent to {dealer?.name ?? "the dealer"}. They will get back to you.
+          {t("Your question was sent to {{dealer}}. They will get back to you.", { dealer: dealerName })}
         </p>
       ) : null}
       {decision ? (
         <p className={`banner ${decision.decision === "approved" ? "ok" : "no"}`} role="status" data-testid="decision-banner">
           {decision.decision === "approved"
-            ? `Approved on ${timeText(decision.decidedAt ?? "")} UTC, signed as ${decision.signatureName ?? ""}.`
-            : `Declined on ${timeText(decision.decidedAt ?? "")} UTC.${decision.reason ? ` Reason: ${decision.reason}` : ""}`}
-          {done === decision.decision ? ` Thank you: ${dealer?.name ?? "the dealer"} has been told.` : ""}
+            ? t("Approved on {{time}} UTC, signed as {{name}}.", { time: timeText(decision.decidedAt ?? ""), name: decision.signatureName ?? "" })
+            : t("Declined on {{time}} UTC.", { time: timeText(decision.decidedAt ?? "") })}
+          {decision.decision === "declined" && decision.reason ? ` ${t("Reason: {{reason}}", { reason: decision.reason })}` : ""}
+          {done === decision.decision ? ` ${t("Thank you: {{dealer}} has been told.", { dealer: dealerName })}` : ""}
           {decision.decision === "approved" && decision.approvedTotalCents !== null ? (
-            <span data-testid="decision-approved-total"> Approved total: {formatCents(decision.approvedTotalCents)}.</span>
+            <span data-testid="decision-approved-total"> {t("Approved total: {{total}}.", { total: formatCents(decision.approvedTotalCents) })}</span>
           ) : null}
           {decision.lines && decision.lines.some((l) => l.optional) ? (
             <ul className="per-line" data-testid="decision-lines">
               {decision.lines.map((l) => (
                 <li key={l.id} data-testid="decision-line" data-decision={l.decision}>
                   {l.label}
-                  {l.optional ? " (optional)" : ""}: {l.decision === "approved" ? "approved" : "declined"}, {formatCents(l.amountCents)}
+                  {l.optional ? ` ${t("(optional)")}` : ""}: {l.decision === "approved" ? t("approved") : t("declined")}, {formatCents(l.amountCents)}
                 </li>
               ))}
             </ul>
@@ -254,20 +306,22 @@ export function PublicEstimateDocument({
 
       <p>
         <a href={`${base}/pdf`} data-testid="pdf-link">
-          Download the estimate (PDF, No. {estimate.estimateNumber})
+          {t("Download the estimate (PDF, No. {{number}})", { number: estimate.estimateNumber })}
         </a>
       </p>
 
-      {estimate.photos.length > 0 ? (
+      {photos.length > 0 ? (
         <>
-          <h2>Photos</h2>
+          <h2>{t("Photos")}</h2>
           <div className="photos">
-            {estimate.photos.map((photo, i) => (
+            {photos.map((photo, i) => (
               <figure key={i}>
                 <img src={`${base}/photos/${i}`} alt={photo.alt} width={480} height={360} loading="lazy" decoding="async" />
                 <figcaption className="dim">
                   {photo.label}
-                  {photo.damages.length > 0 ? ` · ${photo.damages.length === 1 ? "Damage" : "Damages"} ${photo.damages.join(", ")}` : ""}
+                  {photo.damages.length > 0
+                    ? ` · ${photo.damages.length === 1 ? t("Damage {{n}}", { n: photo.damages[0] }) : t("Damages {{list}}", { list: photo.damages.join(", ") })}`
+                    : ""}
                 </figcaption>
               </figure>
             ))}
@@ -277,7 +331,7 @@ export function PublicEstimateDocument({
 
       {terms ? (
         <section aria-labelledby="terms-title">
-          <h2 id="terms-title">Terms</h2>
+          <h2 id="terms-title">{t("Terms")}</h2>
           <div className="terms" data-testid="public-terms" tabIndex={0}>
             {terms}
           </div>
@@ -286,35 +340,36 @@ export function PublicEstimateDocument({
 
       {decision ? null : (
         <>
-          <h2>Approve</h2>
+          <h2>{t("Approve")}</h2>
           <form method="post" action={base} noValidate>
             <input type="hidden" name="intent" value="approve" />
             {optionalLines.length > 0 ? (
               <fieldset className="choices" data-testid="optional-choices" aria-describedby={err("approve", "optionalLines") ? "optionalLines-error" : undefined}>
-                <legend>Optional work (recommended, not required)</legend>
+                <legend>{t("Optional work (recommended, not required)")}</legend>
                 <p className="dim">
-                  The required work is {formatCents(required.approvedTotalCents)} with tax. Tick the optional lines you also want done.
+                  {t("The required work is {{total}} with tax. Tick the optional lines you also want done.", { total: formatCents(required.approvedTotalCents) })}
                 </p>
                 {optionalLines.map((line) => (
                   <label key={line.id} className="choice" htmlFor={`optional-${line.id}`}>
                     <input type="checkbox" id={`optional-${line.id}`} name="optionalLines" value={line.id} defaultChecked={chosen.includes(line.id)} />
                     <span className="what">
                       {line.damage !== null ? `#${line.damage + 1} ` : ""}
-                      {line.description || line.operation} · {formatCents(lineTotalCents(line, estimate.sheet.materialsRateCents))} before tax
+                      {line.description || t(line.operation)} ·{" "}
+                      {t("{{amount}} before tax", { amount: formatCents(lineTotalCents(line, estimate.sheet.materialsRateCents)) })}
                       <Evidence damage={line.damage} evidence={evidence} base={base} />
                     </span>
                   </label>
                 ))}
                 <FieldError id="optionalLines-error" message={err("approve", "optionalLines")} />
                 <p className="approved-total" data-testid="approved-total">
-                  Total for what you approve: {formatCents(choice.approvedTotalCents)}
+                  {t("Total for what you approve: {{total}}", { total: formatCents(choice.approvedTotalCents) })}
                 </p>
                 <button type="submit" name="recalculate" value="1" className="secondary">
-                  Update the total
+                  {t("Update the total")}
                 </button>
               </fieldset>
             ) : null}
-            <label htmlFor="signatureName">Your full name (your signature)</label>
+            <label htmlFor="signatureName">{t("Your full name (your signature)")}</label>
             <input
               type="text"
               id="signatureName"
@@ -333,31 +388,21 @@ export function PublicEstimateDocument({
                 aria-invalid={err("approve", "termsAccepted") ? true : undefined}
                 aria-describedby={err("approve", "termsAccepted") ? "termsAccepted-error" : undefined}
               />
-              {optionalLines.length > 0 ? (
-                <span>
-                  I accept the required work of this estimate ({formatCents(required.approvedTotalCents)}) and the optional lines I ticked, each at the price shown
-                  {terms ? ", and the terms above" : terms === null ? ", and its terms (see the PDF)" : ""}, and I authorise {dealer?.name ?? "the dealer"} to carry out that work.
-                </span>
-              ) : (
-                <span>
-                  I accept this estimate{terms ? " and the terms above" : terms === null ? " and its terms (see the PDF)" : ""}, for a total of {formatDollars(estimate.estimatedCost)}, and I authorise{" "}
-                  {dealer?.name ?? "the dealer"} to carry out the work.
-                </span>
-              )}
+              <span>{acceptance(t, { lines: optionalLines.length > 0, terms, dealer: dealerName, required: formatCents(required.approvedTotalCents), total: formatDollars(estimate.estimatedCost) })}</span>
             </label>
             <FieldError id="termsAccepted-error" message={err("approve", "termsAccepted")} />
-            <button type="submit">Approve estimate</button>
+            <button type="submit">{t("Approve estimate")}</button>
           </form>
 
           <details open={form.intent === "decline" || undefined}>
-            <summary>Decline</summary>
+            <summary>{t("Decline")}</summary>
             <form method="post" action={base} noValidate>
               <input type="hidden" name="intent" value="decline" />
-              <label htmlFor="reason">Reason (optional)</label>
+              <label htmlFor="reason">{t("Reason (optional)")}</label>
               <textarea id="reason" name="reason" maxLength={1000} defaultValue={form.intent === "decline" ? values.reason : ""} />
               <FieldError id="reason-error" message={err("decline", "reason")} />
               <button type="submit" className="decline">
-                Decline estimate
+                {t("Decline estimate")}
               </button>
             </form>
           </details>
@@ -366,22 +411,20 @@ export function PublicEstimateDocument({
 
       {page.questions.length > 0 ? (
         <section aria-labelledby="questions-title" data-testid="your-questions">
-          <h2 id="questions-title">Your questions</h2>
+          <h2 id="questions-title">{t("Your questions")}</h2>
           <ol className="thread">
             {page.questions.map((q) => (
               <li key={q.id} data-testid="your-question">
-                <p className="dim">You asked on {timeText(q.askedAt)} UTC:</p>
+                <p className="dim">{t("You asked on {{time}} UTC:", { time: timeText(q.askedAt) })}</p>
                 <p className="said">{q.message}</p>
                 {q.answers.length === 0 ? (
                   <p className="dim" data-testid="no-answer-yet">
-                    No answer yet.
+                    {t("No answer yet.")}
                   </p>
                 ) : (
                   q.answers.map((a, i) => (
                     <div key={i} className="answer" data-testid="answer">
-                      <p className="dim">
-                        {dealer?.name ?? "The dealer"} answered on {timeText(a.at)} UTC:
-                      </p>
+                      <p className="dim">{t("{{dealer}} answered on {{time}} UTC:", { dealer: dealer?.name ?? t("The dealer"), time: timeText(a.at) })}</p>
                       <p className="said">{a.message}</p>
                     </div>
                   ))
@@ -393,10 +436,10 @@ export function PublicEstimateDocument({
       ) : null}
 
       <details open={form.intent === "question" || undefined}>
-        <summary>Ask a question</summary>
+        <summary>{t("Ask a question")}</summary>
         <form method="post" action={base} noValidate>
           <input type="hidden" name="intent" value="question" />
-          <label htmlFor="message">Your question</label>
+          <label htmlFor="message">{t("Your question")}</label>
           <textarea
             id="message"
             name="message"
@@ -405,50 +448,67 @@ export function PublicEstimateDocument({
             aria-describedby={err("question", "message") ? "message-error" : undefined}
           />
           <FieldError id="message-error" message={err("question", "message")} />
-          <label htmlFor="replyEmail">Your email for the answer (optional)</label>
+          <label htmlFor="replyEmail">{t("Your email for the answer (optional)")}</label>
           <input type="email" id="replyEmail" name="replyEmail" autoComplete="email" defaultValue={form.intent === "question" ? values.replyEmail : ""} />
           <FieldError id="replyEmail-error" message={err("question", "replyEmail")} />
           <button type="submit" className="secondary">
-            Send question
+            {t("Send question")}
           </button>
         </form>
       </details>
 
-      <footer className="dim">This link is for you alone and stays open until {dateText(page.expiresAt)}.</footer>
+      <footer className="dim">{t("This link is for you alone and stays open until {{date}}.", { date: dateText(page.expiresAt) })}</footer>
     </Shell>
   );
 }
 
-const UNAVAILABLE: Record<string, { title: string; text: (dealer: string) => string }> = {
-  "not-found": { title: "Link not found", text: () => "This estimate link is not valid. Please check that you opened the whole link from your email." },
-  revoked: { title: "Link withdrawn", text: (d) => `This estimate link has been withdrawn by ${d}. Please contact them for a current estimate.` },
-  expired: { title: "Link expired", text: (d) => `This estimate link has expired. Please contact ${d} for a new link.` },
+/** Why a link shows no estimate: a title and a sentence naming whom to ask (`{{dealer}}`). */
+const UNAVAILABLE: Record<string, { title: string; text: string }> = {
+  "not-found": { title: "Link not found", text: "This estimate link is not valid. Please check that you opened the whole link from your email." },
+  revoked: { title: "Link withdrawn", text: "This estimate link has been withdrawn by {{dealer}}. Please contact them for a current estimate." },
+  expired: { title: "Link expired", text: "This estimate link has expired. Please contact {{dealer}} for a new link." },
   superseded: {
     title: "This estimate has been revised",
-    text: (d) => `${d} has revised this estimate, so this version can no longer be approved or declined. Please use the link in the most recent email from ${d}.`,
+    text: "{{dealer}} has revised this estimate, so this version can no longer be approved or declined. Please use the link in the most recent email from {{dealer}}.",
   },
-  gone: { title: "Estimate no longer available", text: (d) => `This estimate is no longer available. Please contact ${d}.` },
-  "rate-limited": { title: "Too many requests", text: () => "Too many requests from your connection. Please wait a few minutes and try again." },
-  decided: { title: "Already answered", text: () => "This estimate has already been answered; your earlier answer stands." },
+  gone: { title: "Estimate no longer available", text: "This estimate is no longer available. Please contact {{dealer}}." },
+  "rate-limited": { title: "Too many requests", text: "Too many requests from your connection. Please wait a few minutes and try again." },
+  decided: { title: "Already answered", text: "This estimate has already been answered; your earlier answer stands." },
 };
 
-/** The page of a link that shows no estimate: why, and whom to ask; a revised one, the page of the newer version sent to the customer. */
-export function LinkUnavailableDocument({ reason, dealer, retryAfter, newer }: { reason: string; dealer: DealerCard | null; retryAfter?: number; newer?: string | null }) {
+/**
+ * The page of a link that shows no estimate: why, and whom to ask; a revised one, the page of the
+ * newer version sent to the customer. In the link's language when it is known, else the browser's.
+ */
+export function LinkUnavailableDocument({
+  reason,
+  dealer,
+  retryAfter,
+  newer,
+  language,
+}: {
+  reason: string;
+  dealer: DealerCard | null;
+  retryAfter?: number;
+  newer?: string | null;
+  language: string;
+}) {
+  const t = useT();
   const entry = UNAVAILABLE[reason] ?? UNAVAILABLE["not-found"];
-  const name = dealer?.name ?? "the dealer who sent it";
+  const name = dealer?.name ?? t("the dealer who sent it");
   return (
-    <Shell title={entry.title}>
+    <Shell title={t(entry.title)} language={language}>
       <Dealer dealer={dealer} />
-      <h1 data-testid="unavailable-title">{entry.title}</h1>
-      <p data-testid="unavailable-text">{entry.text(name)}</p>
+      <h1 data-testid="unavailable-title">{t(entry.title)}</h1>
+      <p data-testid="unavailable-text">{t(entry.text, { dealer: name })}</p>
       {newer ? (
         <p>
           <a href={newer} data-testid="newer-version-link">
-            See the revised estimate
+            {t("See the revised estimate")}
           </a>
         </p>
       ) : null}
-      {retryAfter ? <p className="dim">Try again in {retryAfter} seconds.</p> : null}
+      {retryAfter ? <p className="dim">{t("Try again in {{seconds}} seconds.", { seconds: retryAfter })}</p> : null}
     </Shell>
   );
 }

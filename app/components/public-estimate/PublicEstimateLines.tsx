@@ -1,50 +1,51 @@
 import { LABOUR_CATEGORIES, OPERATION_LABELS, OPERATIONS, PART_TYPE_LABELS } from "~/schemas/estimate-sheet";
-import { formatCents, humanizeType } from "~/utils/estimate-lines";
+import { formatCents } from "~/utils/estimate-lines";
+import { humanize } from "../training/labels";
 import { basisText } from "~/utils/estimate-basis";
 import { hoursCents, lineTotalCents, materialsCentsOf, type Sheet, type SheetLine, type SheetTotals } from "~/utils/estimate-sheet";
-import { translate, type Vars } from "~/utils/i18n";
+import { useT } from "~/utils/i18n";
 
-/** English words for the line's "why this price" (the page is in English, as its other words). */
-const english = (text: string, vars?: Vars) => translate({}, text, vars);
-/** ", set to $134.21" after a figure a reviewer's total for the damage set. */
-const setTo = (cents: number | undefined) => (cents === undefined ? "" : `, set to ${formatCents(cents)}`);
 
 /** What a line is made of, as the PDF prints it: labour, its paint materials, the part, sublet or flat amount; then why this price. */
 function LineFacts({ line, materialsRateCents }: { line: SheetLine; materialsRateCents: number }) {
+  const t = useT();
   const materials = materialsCentsOf(line, materialsRateCents);
+  // ", set to $134.21" after a figure a reviewer's total for the damage set.
+  const setTo = (cents: number | undefined) => (cents === undefined ? "" : t(", set to {{amount}}", { amount: formatCents(cents) }));
   return (
     <>
       {line.labour ? (
         <div className="dim">
-          Labour ({line.labour.category}): {line.labour.hours} h × {formatCents(line.labour.rateCents)} = {formatCents(hoursCents(line.labour.hours, line.labour.rateCents))}
+          {t("Labour ({{category}})", { category: t(line.labour.category) })}: {line.labour.hours} h × {formatCents(line.labour.rateCents)} ={" "}
+          {formatCents(hoursCents(line.labour.hours, line.labour.rateCents))}
           {setTo(line.labour.amountCents)}
         </div>
       ) : null}
       {materials && line.labour ? (
         <div className="dim">
-          Paint materials: {line.labour.hours} h × {formatCents(materialsRateCents)} = {formatCents(materials)}
+          {t("Paint materials")}: {line.labour.hours} h × {formatCents(materialsRateCents)} = {formatCents(materials)}
         </div>
       ) : null}
       {line.part ? (
         <div className="dim" data-testid="public-line-part">
-          Part: {[PART_TYPE_LABELS[line.part.type], line.part.number, line.part.description].filter(Boolean).join(" ")} × {line.part.quantity} @{" "}
+          {t("Part")}: {[t(PART_TYPE_LABELS[line.part.type]), line.part.number, line.part.description].filter(Boolean).join(" ")} × {line.part.quantity} @{" "}
           {formatCents(line.part.unitPriceCents)}
           {setTo(line.part.amountCents)}
         </div>
       ) : null}
       {line.amountCents ? (
         <div className="dim">
-          {line.operation === "sublet" ? "Sublet" : "Flat amount"}: {formatCents(line.amountCents)}
+          {line.operation === "sublet" ? t("Sublet") : t("Flat amount")}: {formatCents(line.amountCents)}
         </div>
       ) : null}
       {line.note ? <div className="dim">{line.note}</div> : null}
       {line.basis && line.basis.length > 0 ? (
         // A native disclosure: the page has no script.
         <details className="basis" data-testid="public-line-basis">
-          <summary>Why this price</summary>
+          <summary>{t("Why this price")}</summary>
           <ul>
             {line.basis.map((step, i) => (
-              <li key={i}>{basisText(step, english)}</li>
+              <li key={i}>{basisText(step, t)}</li>
             ))}
           </ul>
         </details>
@@ -72,13 +73,16 @@ export function evidenceByDamage(photos: { label: string; alt: string; damages: 
 
 /** The photo evidence beside a line: the picture's thumbnail and the damage's number (issue 40 item 6). */
 export function Evidence({ damage, evidence, base }: { damage: number | null; evidence: Map<number, LineEvidence>; base: string }) {
+  const t = useT();
   if (damage === null) return null;
   const picture = evidence.get(damage);
   return (
     <span className="evidence" data-testid="line-evidence">
-      {picture ? <img src={`${base}/photos/${picture.n}`} alt={`${picture.alt}, damage ${damage + 1}`} width={96} height={72} loading="lazy" decoding="async" /> : null}
+      {picture ? (
+        <img src={`${base}/photos/${picture.n}`} alt={t("{{photo}}, damage {{n}}", { photo: picture.alt, n: damage + 1 })} width={96} height={72} loading="lazy" decoding="async" />
+      ) : null}
       <span className="dim">
-        Damage {damage + 1}
+        {t("Damage {{n}}", { n: damage + 1 })}
         {picture ? ` · ${picture.label}` : ""}
       </span>
     </span>
@@ -107,7 +111,8 @@ export function PublicEstimateLines({
   totalCents: number | null;
   costNote: string | null;
 }) {
-  const t = sheet.totals;
+  const t = useT();
+  const totals = sheet.totals;
   const groups = OPERATIONS.map((op) => ({ op, lines: sheet.lines.filter((l) => l.operation === op) })).filter((g) => g.lines.length > 0);
   const row = (label: string, cents: number, testId?: string) => (
     <tr key={label}>
@@ -119,38 +124,38 @@ export function PublicEstimateLines({
   );
   return (
     <>
-      <h2>Damages</h2>
+      <h2>{t("Damages")}</h2>
       {damages.length === 0 ? (
-        <p className="dim">None recorded</p>
+        <p className="dim">{t("None recorded")}</p>
       ) : (
         <ol className="damages" data-testid="public-damages">
           {damages.map((d, i) => (
             <li key={i}>
-              <strong>{humanizeType(d.damageType)}</strong> — {d.location}, {d.severity}
+              <strong>{t(humanize(d.damageType))}</strong> — {t(d.location)}, {t(d.severity)}
               {d.description ? <div className="dim">{d.description}</div> : null}
             </li>
           ))}
         </ol>
       )}
-      <h2>Lines</h2>
+      <h2>{t("Lines")}</h2>
       <table className="lines" data-testid="public-lines">
         {groups.map((g) => (
           <tbody key={g.op}>
             <tr>
               <th colSpan={2} scope="colgroup" className="group">
-                {OPERATION_LABELS[g.op]}
+                {t(OPERATION_LABELS[g.op])}
               </th>
             </tr>
             {g.lines.map((line) => (
               <tr key={line.id} data-testid="public-line" data-line-id={line.id} data-optional={line.optional ? "true" : undefined}>
                 <td>
                   {line.damage !== null ? `#${line.damage + 1} ` : ""}
-                  {line.description || OPERATION_LABELS[line.operation]}
+                  {line.description || t(OPERATION_LABELS[line.operation])}
                   {line.optional ? (
                     <>
                       {" "}
                       <span className="tag" data-testid="optional-tag">
-                        Optional
+                        {t("Optional")}
                       </span>
                     </>
                   ) : null}
@@ -166,38 +171,38 @@ export function PublicEstimateLines({
           <tbody>
             <tr>
               <td colSpan={2} className="dim">
-                No line items
+                {t("No line items")}
               </td>
             </tr>
           </tbody>
         ) : null}
       </table>
-      <h2>Totals</h2>
+      <h2>{t("Totals")}</h2>
       <table className="lines totals" data-testid="public-totals">
         <tbody>
-          {row("Parts", t.partsCents, "public-parts")}
-          {LABOUR_CATEGORIES.filter((c) => t.labourCents[c] !== 0).map((c) => row(`Labour (${c})`, t.labourCents[c]))}
-          {t.materialsCents !== 0 && row("Paint materials", t.materialsCents)}
-          {t.subletCents !== 0 && row("Sublet", t.subletCents)}
-          {t.otherCents !== 0 && row("Flat amounts", t.otherCents)}
-          {row("Subtotal", t.subtotalCents, "public-subtotal")}
+          {row(t("Parts"), totals.partsCents, "public-parts")}
+          {LABOUR_CATEGORIES.filter((c) => totals.labourCents[c] !== 0).map((c) => row(t("Labour ({{category}})", { category: t(c) }), totals.labourCents[c]))}
+          {totals.materialsCents !== 0 && row(t("Paint materials"), totals.materialsCents)}
+          {totals.subletCents !== 0 && row(t("Sublet"), totals.subletCents)}
+          {totals.otherCents !== 0 && row(t("Flat amounts"), totals.otherCents)}
+          {row(t("Subtotal"), totals.subtotalCents, "public-subtotal")}
           {/* Each tax once, by what it is on, as the PDF prints them (no "Tax" sum repeating them). */}
-          {t.taxCents.parts !== 0 && row(`Tax on parts (${sheet.taxRates.parts}%)`, t.taxCents.parts)}
-          {t.taxCents.labour !== 0 && row(`Tax on labour (${sheet.taxRates.labour}%)`, t.taxCents.labour)}
-          {t.taxCents.materials !== 0 && row(`Tax on paint materials (${sheet.taxRates.materials}%)`, t.taxCents.materials)}
+          {totals.taxCents.parts !== 0 && row(t("Tax on parts ({{rate}}%)", { rate: sheet.taxRates.parts }), totals.taxCents.parts)}
+          {totals.taxCents.labour !== 0 && row(t("Tax on labour ({{rate}}%)", { rate: sheet.taxRates.labour }), totals.taxCents.labour)}
+          {totals.taxCents.materials !== 0 && row(t("Tax on paint materials ({{rate}}%)", { rate: sheet.taxRates.materials }), totals.taxCents.materials)}
         </tbody>
         <tfoot>
           <tr>
-            <th scope="row">Total (USD)</th>
+            <th scope="row">{t("Total (USD)")}</th>
             <td className="amount" data-testid="public-total">
               {formatCents(totalCents)}
             </td>
           </tr>
-          {t.deductibleCents !== null && totalCents !== null ? (
+          {totals.deductibleCents !== null && totalCents !== null ? (
             <>
-              {row("Deductible", t.deductibleCents, "public-deductible")}
-              {row("Customer pays", t.customerPaysCents, "public-customer-pays")}
-              {row("Insurer pays", t.insurerPaysCents, "public-insurer-pays")}
+              {row(t("Deductible"), totals.deductibleCents, "public-deductible")}
+              {row(t("Customer pays"), totals.customerPaysCents, "public-customer-pays")}
+              {row(t("Insurer pays"), totals.insurerPaysCents, "public-insurer-pays")}
             </>
           ) : null}
         </tfoot>

@@ -20,7 +20,7 @@ import { ValidatedForm } from "remix-validated-form";
 import { apiTokenValidator, TOKEN_LIFETIMES } from "~/schemas/auth";
 import { estimateLinkSettingsValidator, SESSION_TIMEOUT_CHOICES, twoFactorCodeValidator, twoFactorConfirmValidator } from "~/schemas/settings";
 import type { securityTab } from "~/screens/settings-security.server";
-import { useT } from "~/utils/i18n";
+import { useFormat, useT } from "~/utils/i18n";
 import { FormError } from "../form/fields/FormError";
 import { PasswordField } from "../form/fields/PasswordField";
 import { SelectField } from "../form/fields/SelectField";
@@ -34,8 +34,6 @@ type ActionData =
   | { recoveryCodes: string[]; revokedTokens: number }
   | { formError?: string; formId?: string; fieldErrors?: Record<string, string> }
   | undefined;
-
-const dateTime = (iso: string | null) => (iso ? new Date(iso).toLocaleString("en-US") : "Never");
 
 function SignInSettings({ data }: { data: Data }) {
   const t = useT();
@@ -245,6 +243,9 @@ function ApiKeys({ keys }: { keys: Data["keys"] }) {
 
 function ApiTokens({ tokens, actionData }: { tokens: Data["tokens"]; actionData: ActionData }) {
   const t = useT();
+  const fmt = useFormat();
+  // In the account's language and the server's time zone: the server's HTML and the browser's render agree.
+  const dateTime = (iso: string | null) => (iso ? fmt.when(iso) : t("Never"));
   const created = actionData && "createdToken" in actionData ? actionData.createdToken : null;
   return (
     <Card withBorder>

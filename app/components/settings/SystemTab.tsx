@@ -13,7 +13,7 @@ import type { SerializeFrom } from "@remix-run/node";
 import { Form } from "@remix-run/react";
 import { LANGUAGE_CHOICES, THEME_CHOICES } from "~/schemas/settings";
 import type { systemTab } from "~/screens/settings-system.server";
-import { useT } from "~/utils/i18n";
+import { useFormat, useT } from "~/utils/i18n";
 import { DATA_EXPORT_TOAST } from "~/schemas/toasts";
 import { showToast } from "../toast";
 
@@ -40,6 +40,7 @@ function Appearance({ data }: { data: Data }) {
 
 function PendingImport({ pending }: { pending: NonNullable<Data["pendingImport"]> }) {
   const t = useT();
+  const fmt = useFormat();
   if ("error" in pending) {
     return (
       <Alert color="red" title={t("The archive cannot be imported")} data-testid="import-report">
@@ -52,7 +53,7 @@ function PendingImport({ pending }: { pending: NonNullable<Data["pendingImport"]
     <Alert color="blue" title={t("Dry run: nothing is imported yet")} data-testid="import-report">
       <Text size="sm" mb="xs">
         {t("Archive of")} {report.source?.username || t("an unknown account")}
-        {report.source?.exportedAt ? t(", exported {{n}}", { n: new Date(report.source.exportedAt).toLocaleString("en-US") }) : ""}
+        {report.source?.exportedAt ? t(", exported {{n}}", { n: fmt.when(report.source.exportedAt) }) : ""}
         {t(". Every record gets a new id in this account; one already here, or imported before, is skipped.")}
       </Text>
       <Table withTableBorder verticalSpacing={4} fz="sm" mb="xs">
@@ -69,10 +70,10 @@ function PendingImport({ pending }: { pending: NonNullable<Data["pendingImport"]
           {report.collections.map((c) => (
             <Table.Tr key={c.name} data-testid={`import-row-${c.name}`}>
               <Table.Td>{c.name}</Table.Td>
-              <Table.Td>{c.records}</Table.Td>
-              <Table.Td>{c.valid}</Table.Td>
-              <Table.Td>{c.invalid + c.notForAccount}</Table.Td>
-              <Table.Td>{c.existing}</Table.Td>
+              <Table.Td>{fmt.count(c.records)}</Table.Td>
+              <Table.Td>{fmt.count(c.valid)}</Table.Td>
+              <Table.Td>{fmt.count(c.invalid + c.notForAccount)}</Table.Td>
+              <Table.Td>{fmt.count(c.existing)}</Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>
@@ -80,7 +81,7 @@ function PendingImport({ pending }: { pending: NonNullable<Data["pendingImport"]
       {report.totalDropped > 0 && (
         <Stack gap={2} mb="xs">
           <Text size="sm" fw={600}>
-            {report.totalDropped} {t("reference(s) to what this account does not have will be dropped:")}
+            {fmt.count(report.totalDropped)} {t("reference(s) to what this account does not have will be dropped:")}
           </Text>
           {report.dropped.map((e, i) => (
             <Text key={`${e.collection}-${e.line}-${i}`} size="xs">
@@ -92,7 +93,7 @@ function PendingImport({ pending }: { pending: NonNullable<Data["pendingImport"]
       {report.totalErrors > 0 && (
         <Stack gap={2} mb="xs">
           <Text size="sm" fw={600}>
-            {report.totalErrors} {t("record(s) will be skipped:")}
+            {fmt.count(report.totalErrors)} {t("record(s) will be skipped:")}
           </Text>
           {report.errors.map((e) => (
             <Text key={`${e.collection}-${e.line}`} size="xs">
@@ -122,7 +123,8 @@ function PendingImport({ pending }: { pending: NonNullable<Data["pendingImport"]
 /** An import running (its progress: reload to follow it) or interrupted, with Resume (a plain form: JavaScript off too). */
 function RunningImport({ run }: { run: NonNullable<Data["runningImport"]> }) {
   const t = useT();
-  const progress = t("{{applied}} of {{records}} records gone through", { applied: run.applied.toLocaleString("en-US"), records: run.records.toLocaleString("en-US") });
+  const fmt = useFormat();
+  const progress = t("{{applied}} of {{records}} records gone through", { applied: fmt.count(run.applied), records: fmt.count(run.records) });
   if (run.status === "interrupted") {
     return (
       <Alert color="yellow" title={t("Import interrupted")} data-testid="import-interrupted">

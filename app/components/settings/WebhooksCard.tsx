@@ -20,14 +20,12 @@ import { Table } from "~/components/Table";
 import { FormError } from "../form/fields/FormError";
 import { SubmitButton } from "../form/fields/SubmitButton";
 import { TextField } from "../form/fields/TextField";
-import { useT, type Vars } from "~/utils/i18n";
+import { useFormat, useT } from "~/utils/i18n";
 
 type Data = SerializeFrom<typeof webhooksSection>;
 type ActionData = { webhookSecret?: { url: string; secret: string; rotated: boolean }; formError?: string; formId?: string } | undefined;
 
 const FORM_ID = "webhook-create";
-type Translate = (text: string, vars?: Vars) => string;
-const dateTime = (t: Translate, iso: string | null) => (iso ? new Date(iso).toLocaleString("en-US") : t("Never"));
 const STATUS_COLOR: Record<string, string> = { delivered: "green", pending: "blue", failed: "red", cancelled: "gray" };
 /** A delivery's status as the catalogue names it (the API's values stay as they are). */
 const STATUS_LABEL: Record<string, string> = { delivered: "Delivered", pending: "Pending", failed: "Failed", cancelled: "Cancelled" };
@@ -60,8 +58,16 @@ function RowForm({ intent, id, children, extra }: { intent: string; id: string; 
   );
 }
 
+/** A date and time in the account's language (the server's time zone), or Never. */
+function useDateTime() {
+  const t = useT();
+  const fmt = useFormat();
+  return (iso: string | null) => (iso ? fmt.when(iso) : t("Never"));
+}
+
 function DeliveryLog({ log }: { log: NonNullable<Data["log"]> }) {
   const t = useT();
+  const dateTime = useDateTime();
   return (
     <Stack gap="xs" mt="md" data-testid="webhook-log">
       <Group justify="space-between">
@@ -106,14 +112,14 @@ function DeliveryLog({ log }: { log: NonNullable<Data["log"]> }) {
                     </Badge>
                     {d.nextAttemptAt && (
                       <Text size="xs" c="dimmed">
-                        {t("Next attempt {{time}}", { time: dateTime(t, d.nextAttemptAt) })}
+                        {t("Next attempt {{time}}", { time: dateTime(d.nextAttemptAt) })}
                       </Text>
                     )}
                   </Table.Td>
                   <Table.Td data-label={t("Response")}>{last ? (last.statusCode ?? last.error ?? "—") : "—"}</Table.Td>
                   <Table.Td data-label={t("Time")}>{last ? `${last.durationMs} ms` : "—"}</Table.Td>
                   <Table.Td data-label={t("Attempts")}>{d.attempts.length}</Table.Td>
-                  <Table.Td data-label={t("Created")}>{dateTime(t, d.createdAt)}</Table.Td>
+                  <Table.Td data-label={t("Created")}>{dateTime(d.createdAt)}</Table.Td>
                   <Table.Td>
                     <RowForm intent="webhook-redeliver" id={d.id} extra={{ webhook: log.endpoint.id }}>
                       <Button type="submit" size="xs" variant="light" aria-label={t("Redeliver {{event}} {{id}}", { event: d.eventType, id: d.webhookId })}>
@@ -134,6 +140,7 @@ function DeliveryLog({ log }: { log: NonNullable<Data["log"]> }) {
 /** Settings → Security → Webhooks: endpoints, their secrets (shown once), and each one's delivery log. */
 export function WebhooksCard({ data }: { data: Data }) {
   const t = useT();
+  const dateTime = useDateTime();
   // One sentence for the translators; the header names (protocol identifiers) go where {{headers}} is.
   const [intro, outro] = t("We POST each event you choose to your URL, signed per Standard Webhooks ({{headers}}), and retry for about a day until it answers 2xx.").split("{{headers}}");
   const actionData = useActionData<ActionData>();
@@ -213,7 +220,7 @@ export function WebhooksCard({ data }: { data: Data }) {
                     </Text>
                   )}
                 </Table.Td>
-                <Table.Td data-label={t("Last success")}>{dateTime(t, e.lastSuccessAt)}</Table.Td>
+                <Table.Td data-label={t("Last success")}>{dateTime(e.lastSuccessAt)}</Table.Td>
                 <Table.Td>
                   <Group gap={6} justify="flex-end">
                     <Button component={Link} to={`/settings?tab=security&webhook=${e.id}#webhooks`} size="xs" variant="light" aria-label={t("Delivery log of {{url}}", { url: e.url })}>

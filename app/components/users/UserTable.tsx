@@ -7,7 +7,7 @@ import { Table } from "~/components/Table";
 import { Text } from "#mantine/components/Text/Text";
 import { Form, Link } from "@remix-run/react";
 import { roleLabel } from "~/schemas/roles";
-import { useT } from "~/utils/i18n";
+import { useFormat, useT } from "~/utils/i18n";
 import a11y from "../a11y.module.css";
 
 export interface UserRow {
@@ -41,6 +41,7 @@ export function UserTable({
   deleteTo?: (user: UserRow) => string;
 }) {
   const t = useT();
+  const fmt = useFormat();
   if (users.length === 0) {
     return (
       <Text c="dimmed" ta="center" py="xl">
@@ -80,7 +81,7 @@ export function UserTable({
                   {roleLabel(user.role)}
                 </Badge>
               </Table.Td>
-              <Table.Td data-label={t("Created")}>{new Date(user.createdAt).toLocaleDateString("en-US")}</Table.Td>
+              <Table.Td data-label={t("Created")}>{fmt.date(user.createdAt)}</Table.Td>
               <Table.Td>
                 {canDelete(user) && (
                   <Button
