@@ -148,6 +148,8 @@ export const routes: readonly RouteEntry[] = [
   { file: "api.objects.complete.ts", kind: "api", path: "/api/objects/complete", methods: { POST: SIGNED_IN } },
   { file: "api.objects.signed.ts", kind: "api", path: "/api/objects/signed", methods: { GET: ANYONE, POST: ANYONE, PUT: ANYONE } },
   { file: "api.uploads.import.ts", kind: "api", path: "/api/uploads/import", methods: { POST: SIGNED_IN } },
+  { file: "api.uploads.url.meta.ts", kind: "api", path: "/api/uploads/url/meta", methods: { POST: SIGNED_IN } },
+  { file: "api.uploads.url.get.ts", kind: "api", path: "/api/uploads/url/get", methods: { POST: SIGNED_IN } },
   { file: "api.uploads.s3.params.ts", kind: "api", path: "/api/uploads/s3/params", methods: { GET: SIGNED_IN } },
   { file: "api.uploads.s3.sts.ts", kind: "api", path: "/api/uploads/s3/sts", methods: { GET: SIGNED_IN } },
   { file: "api.uploads.s3.multipart.ts", kind: "api", path: "/api/uploads/s3/multipart", methods: { POST: SIGNED_IN } },

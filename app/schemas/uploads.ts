@@ -64,3 +64,15 @@ export const importUrlSchema = z.object({
   /** When the user added the link (ms since 1970), as the widget's pickedAt. */
   pickedAt: z.union([z.number(), z.string().max(20)]).optional(),
 });
+
+/** The Companion protocol's `POST url/meta` (the widget's URL source): the link only. */
+export const linkMetaSchema = z.object({ url: importUrlSchema.shape.url });
+
+/** The Companion protocol's `POST url/get`: the link, and the file's metadata (its screen, when it was picked). */
+export const linkGetSchema = z.object({
+  url: importUrlSchema.shape.url,
+  fileId: z.string().max(4000).optional(),
+  protocol: z.string().max(50).optional(),
+  size: z.number().nullable().optional(),
+  metadata,
+});

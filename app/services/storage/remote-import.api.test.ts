@@ -1,6 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
 import { client, createTestUser, signIn } from "../../../tests/accounts";
 import { startApp, type RunningApp } from "../../../tests/app-server";
 import { jpeg, png } from "../../../tests/media-files";
@@ -55,6 +56,20 @@ async function startSite(files: { car: Buffer; png: Buffer }): Promise<Site> {
         res.writeHead(200, { "Content-Type": "image/jpeg", "Content-Length": String(200 * 1024 * 1024) });
         res.write(files.car.subarray(0, 16));
         return;
+      case "/slow.jpg": {
+        // The photo in eight pieces over about 2 s: the widget sees progress on its socket.
+        res.writeHead(200, { "Content-Type": "image/jpeg", "Content-Length": files.car.length });
+        const piece = Math.ceil(files.car.length / 8);
+        let at = 0;
+        const next = () => {
+          if (at >= files.car.length) return void res.end();
+          res.write(files.car.subarray(at, at + piece));
+          at += piece;
+          setTimeout(next, 250);
+        };
+        res.on("error", () => {});
+        return next();
+      }
       case "/endless.jpg": {
         // No length: a JPEG start, then more than the dashboard's 50 MB, in 1 MiB chunks.
         res.writeHead(200, { "Content-Type": "image/jpeg" });
@@ -217,5 +232,79 @@ describe.each(["local", "s3"] as const)("importing a file from a link with the %
     expect(refused.status).toBe(302);
     const after = await fetch(`${app.url}/upload?added=1`, { headers: { Cookie: refused.headers.get("set-cookie")?.split(";")[0] ?? cookie } }).then((r) => r.text());
     expect(after).toContain("10.0.0.1 is on a private or local network, which this server does not connect to");
+  });
+});
+
+/** Everything the app's websocket for `token` sends, until it closes. */
+function follow(app: RunningApp, token: string, cookie: string) {
+  return new Promise<{ action: string; payload: Record<string, unknown> }[]>((resolve, reject) => {
+    const socket = new WebSocket(`${app.url.replace(/^http/, "ws")}/api/uploads/api/${token}`, { headers: { Cookie: cookie } });
+    const received: { action: string; payload: Record<string, unknown> }[] = [];
+    socket.on("message", (data) => received.push(JSON.parse(String(data))));
+    socket.on("close", () => resolve(received));
+    socket.on("error", reject);
+  });
+}
+
+describe("the upload widget's remote files: the Companion protocol's url/meta, url/get and websocket", () => {
+  let app: RunningApp;
+  let dealer: Client;
+  let cookie: string;
+
+  beforeAll(async () => {
+    await useTestDb();
+    app = await startApp({ env: { OUTBOUND_ALLOW: "127.0.0.1" } });
+    const user = await createTestUser({ role: "dealer" });
+    cookie = await signIn(app, user.username, user.password);
+    dealer = client(app, { cookie });
+  }, 180_000);
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  it("url/meta says what the link declares, and refuses a private target or a web page", async () => {
+    const meta = await dealer.post("/api/uploads/url/meta", { url: site.url("/car.jpg") });
+    expect(meta.status, meta.text).toBe(200);
+    expect(meta.json).toEqual({ name: "car.jpg", type: "image/jpeg", size: car.length });
+    const moved = await dealer.post("/api/uploads/url/meta", { url: site.url("/to-private") });
+    expect(moved.status).toBe(400);
+    expect(moved.json.message).toBe("127.0.0.2 is on a private or local network, which this server does not connect to");
+    expect((await dealer.post("/api/uploads/url/meta", { url: site.url("/page.html") })).status).toBe(415);
+    expect((await client(app).post("/api/uploads/url/meta", { url: site.url("/car.jpg") })).status).toBe(401);
+  });
+
+  it("url/get answers a token; its socket sends progress as the file arrives, then success with the upload", async () => {
+    const get = await dealer.post("/api/uploads/url/get", { url: site.url("/slow.jpg"), fileId: site.url("/slow.jpg"), protocol: "s3-multipart", size: car.length, metadata: { purpose: "wizard" } });
+    expect(get.status, get.text).toBe(200);
+    expect(get.json.token).toMatch(/^[0-9a-f]{48}$/);
+    const messages = await follow(app, get.json.token, cookie);
+    const progress = messages.filter((m) => m.action === "progress");
+    expect(progress.length, JSON.stringify(messages)).toBeGreaterThanOrEqual(2);
+    const uploaded = progress.map((m) => Number(m.payload.bytesUploaded));
+    expect(uploaded).toEqual([...uploaded].sort((a, b) => a - b));
+    expect(progress.at(-1)?.payload).toMatchObject({ progress: "100.00", bytesUploaded: car.length, bytesTotal: car.length });
+    const success = messages.at(-1);
+    expect(success?.action).toBe("success");
+    const response = success?.payload.response as { responseText: string };
+    const upload = JSON.parse(response.responseText);
+    expect(upload).toMatchObject({ name: "slow.jpg", type: "image/jpeg", size: car.length, state: "complete" });
+    expect(success?.payload.url).toBe(`${app.url}/media/${upload.id}`);
+    const media = await fetch(`${app.url}/media/${upload.id}`, { headers: { Cookie: cookie } });
+    expect(Buffer.from(await media.arrayBuffer()).equals(car)).toBe(true);
+  });
+
+  it("a refused link ends on the socket with an error carrying the reason; an unknown token too", async () => {
+    for (const [path, reason] of [
+      ["/to-metadata", "169.254.169.254 is on a private or local network, which this server does not connect to"],
+      ["/fake.jpg", "You can only upload: .jpg, .jpeg, .png, .gif, .mp4, .mov"],
+    ]) {
+      const get = await dealer.post("/api/uploads/url/get", { url: site.url(path), metadata: { purpose: "wizard" } });
+      expect(get.status, get.text).toBe(200);
+      const messages = await follow(app, get.json.token, cookie);
+      expect(messages.at(-1)).toEqual({ action: "error", payload: { error: { message: reason } } });
+    }
+    const unknown = await follow(app, "0".repeat(48), cookie);
+    expect(unknown).toEqual([{ action: "error", payload: { error: { message: "Upload not found" } } }]);
+    expect((await client(app).post("/api/uploads/url/get", { url: site.url("/car.jpg") })).status).toBe(401);
   });
 });

@@ -81,7 +81,11 @@ function counter(onBytes?: (bytes: number, total: number | null) => void, total:
  * complete upload. Refusals are typed (400 link/rule, 413 size, 415 type), in the widget's wording
  * where it has one.
  */
-export async function importFromUrl(actor: Actor, input: ImportFromUrl, onBytes?: (bytes: number, total: number | null) => void): Promise<UploadRecord> {
+export async function importFromUrl(
+  actor: Actor,
+  input: ImportFromUrl,
+  { onBytes, signal }: { onBytes?: (bytes: number, total: number | null) => void; signal?: AbortSignal } = {},
+): Promise<UploadRecord> {
   const purpose = input.purpose ?? "wizard";
   const limit = limitFor(purpose);
   let fetched: Awaited<ReturnType<typeof outboundGet>>;
@@ -92,6 +96,9 @@ export async function importFromUrl(actor: Actor, input: ImportFromUrl, onBytes?
     throw error;
   }
   const { response, url } = fetched;
+  const cancel = () => response.destroy(new OutboundGetError("The import was cancelled", "failed"));
+  if (signal?.aborted) cancel();
+  signal?.addEventListener("abort", cancel, { once: true });
   try {
     const type = (response.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
     const name = nameFor(url, response.headers["content-disposition"], type, limit.allowedFileTypes);
@@ -120,6 +127,30 @@ export async function importFromUrl(actor: Actor, input: ImportFromUrl, onBytes?
     // Size, magic bytes, the 20-file list and the photo check, as for every upload.
     return await finalizeUpload(record);
   } finally {
+    signal?.removeEventListener("abort", cancel);
     response.destroy();
   }
+}
+
+/**
+ * The Companion protocol's `url/meta` (the widget's URL source asks before it adds the file): the
+ * name, type and size the link's answer declares, through the same rule; the body is not read.
+ */
+export async function linkMeta(input: { url: string; purpose?: ImportFromUrl["purpose"] }) {
+  const limit = limitFor(input.purpose ?? "wizard");
+  let fetched: Awaited<ReturnType<typeof outboundGet>>;
+  try {
+    fetched = await outboundGet(input.url, { allow: env.OUTBOUND_ALLOW, timeoutMs: LINK_TIMEOUT_MS });
+  } catch (error) {
+    if (error instanceof OutboundGetError) throw linkRefusal(error);
+    throw error;
+  }
+  const { response, url } = fetched;
+  response.destroy();
+  const type = (response.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
+  const name = nameFor(url, response.headers["content-disposition"], type, limit.allowedFileTypes);
+  if (!maybeMedia(type)) throw unsupportedType(messages.onlyTypes(limit.allowedFileTypes));
+  const declared = Number(response.headers["content-length"]);
+  const size = response.headers["content-length"] && Number.isFinite(declared) ? declared : null;
+  return { name, type: EXTENSION_OF[type] ? type : "application/octet-stream", size };
 }
