@@ -13,6 +13,20 @@ let origin = "";
 test.beforeAll(async () => {
   const photo = await jpeg({ width: 320, height: 240 });
   server = http.createServer((req, res) => {
+    if (req.url === "/claims/4711/slow-side.jpg") {
+      // In eight pieces over about 2 s: the widget shows the import's progress from its socket.
+      res.writeHead(200, { "Content-Type": "image/jpeg", "Content-Length": photo.length });
+      const piece = Math.ceil(photo.length / 8);
+      let at = 0;
+      const next = () => {
+        if (at >= photo.length) return void res.end();
+        res.write(photo.subarray(at, at + piece));
+        at += piece;
+        setTimeout(next, 250);
+      };
+      res.on("error", () => {});
+      return next();
+    }
     if (req.url === "/claims/4711/rear-bumper.jpg") {
       res.writeHead(200, { "Content-Type": "image/jpeg", "Content-Length": photo.length });
       return res.end(photo);
@@ -61,4 +75,35 @@ test("the upload step adds a photo from a link, and says why it refuses a page o
   // The file goes on like any upload: on to the details step.
   await page.getByRole("button", { name: "Continue to Assessment Details" }).click();
   await expect(page.getByTestId("upload-details-step")).toBeVisible();
+});
+
+test("with JavaScript, the widget's Link tab imports a photo with progress from the server's websocket", async ({ page, loginAs, javaScriptEnabled }) => {
+  test.skip(!javaScriptEnabled, "the widget needs JavaScript; without it the field above does the job");
+  await loginAs("dealer");
+  const progress: number[] = [];
+  page.on("websocket", (socket) => {
+    socket.on("framereceived", ({ payload }) => {
+      const message = JSON.parse(String(payload));
+      if (message.action === "progress") progress.push(Number(message.payload.bytesUploaded));
+    });
+  });
+  await page.goto("/upload");
+  const dashboard = page.locator('[data-testid="uploader-wizard"] .uppy-Dashboard');
+  await expect(dashboard).toBeVisible();
+  await dashboard.getByRole("tab", { name: "Link" }).click();
+  await dashboard.getByPlaceholder("Enter URL to import a file").fill(`${origin}/claims/4711/slow-side.jpg`);
+  await dashboard.getByRole("button", { name: "Import" }).click();
+  await expect(dashboard.getByText("slow-side.jpg").first()).toBeVisible();
+  await dashboard.locator(".uppy-StatusBar-actionBtn--upload").click();
+  await expect(page.getByText("1 file(s) uploaded successfully")).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId("uploaded-files").getByText("slow-side.jpg")).toBeVisible();
+  expect(progress.length).toBeGreaterThanOrEqual(2);
+  expect(progress.at(-1)).toBeGreaterThan(0);
+
+  // A link to a private address is refused before the file is added (url/meta), with the widget's message.
+  await dashboard.getByRole("tab", { name: "Link" }).click();
+  await dashboard.getByPlaceholder("Enter URL to import a file").fill("http://10.0.0.1/rear-bumper.jpg");
+  await dashboard.getByRole("button", { name: "Import" }).click();
+  await expect(page.getByText("Companion failed to fetch this URL", { exact: false }).first()).toBeVisible();
+  await expect(page.getByTestId("uploaded-file")).toHaveCount(1);
 });
