@@ -308,3 +308,35 @@ describe("the upload widget's remote files: the Companion protocol's url/meta, u
     expect((await client(app).post("/api/uploads/url/get", { url: site.url("/car.jpg") })).status).toBe(401);
   });
 });
+
+describe("two instances on one database: the socket on one follows an import running on the other", () => {
+  let s3: RunningS3;
+  let apps: RunningApp[] = [];
+
+  beforeAll(async () => {
+    await useTestDb();
+    s3 = await startS3Server();
+    const env = (name: string) => ({ ...s3.appEnv, INSTANCE_NAME: name, OUTBOUND_ALLOW: "127.0.0.1" });
+    apps = await Promise.all([startApp({ env: env("link-a") }), startApp({ env: env("link-b") })]);
+  }, 180_000);
+  afterAll(async () => {
+    await Promise.all(apps.map((app) => app.stop()));
+    await s3?.stop();
+  });
+
+  it("url/get on A, the websocket on B: progress, then success with the upload stored in S3", async () => {
+    const [a, b] = apps;
+    const user = await createTestUser({ role: "dealer" });
+    const cookie = await signIn(a, user.username, user.password);
+    const get = await client(a, { cookie }).post("/api/uploads/url/get", { url: site.url("/slow.jpg"), metadata: { purpose: "dashboard" } });
+    expect(get.status, get.text).toBe(200);
+    const messages = await follow(b, get.json.token, cookie);
+    expect(messages.filter((m) => m.action === "progress").length, JSON.stringify(messages)).toBeGreaterThanOrEqual(2);
+    expect(messages.at(-1)?.action).toBe("success");
+    const upload = JSON.parse((messages.at(-1)?.payload.response as { responseText: string }).responseText);
+    expect(upload).toMatchObject({ name: "slow.jpg", size: car.length, state: "complete" });
+    // Read back through B, from the bucket.
+    const media = await fetch(`${b.url}/media/${upload.id}`, { headers: { Cookie: cookie } });
+    expect(Buffer.from(await media.arrayBuffer()).equals(car)).toBe(true);
+  });
+});
