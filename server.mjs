@@ -436,6 +436,20 @@ async function runServer() {
   });
   server.keepAliveTimeout = 65_000;
 
+  // The upload widget's remote files follow their import on a websocket, /api/uploads/api/<token>
+  // (the Companion protocol; docs/decisions/0068). The token is the authorisation (unguessable, from
+  // the signed-in `url/get`); the state is in the database, so any instance answers.
+  const { WebSocketServer } = await import("ws");
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: 4096 });
+  server.on("upgrade", (req, socket, head) => {
+    const token = /^\/api\/uploads\/api\/([0-9a-f]{48})$/.exec(new URL(req.url ?? "/", "http://x").pathname)?.[1];
+    if (!token) {
+      socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+      return;
+    }
+    sockets.handleUpgrade(req, socket, head, (ws) => build.entry.module.followLinkImport(ws, token));
+  });
+
   let closing = false;
   for (const signal of ["SIGINT", "SIGTERM"]) {
     process.on(signal, () => {

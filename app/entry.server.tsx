@@ -68,6 +68,9 @@ export { whileStalled, whileStarting };
 /** For server.mjs: each request is handled inside a scope of its own (what it looks up about the caller, once). */
 export { runInRequestScope };
 
+/** For server.mjs: the upload widget's websocket for a file imported from a link (docs/decisions/0068). */
+export { followLinkImport } from "~/services/storage/link-imports.server";
+
 /** For server.mjs: the app's log, which its access lines join (app/utils/log.server.ts). */
 export { log };
 

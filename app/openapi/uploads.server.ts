@@ -1,6 +1,6 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { PHOTO_ISSUES, UPLOAD_PURPOSES } from "~/schemas/uploads";
-import { completeMultipartSchema, completeUploadSchema, createMultipartSchema, uploadUrlSchema } from "~/schemas/uploads";
+import { completeMultipartSchema, completeUploadSchema, createMultipartSchema, importUrlSchema, linkGetSchema, linkMetaSchema, uploadUrlSchema } from "~/schemas/uploads";
 import { ApiArea, errors, isoDate, json, MessageBody, objectIdText, record, z } from "./registry.server";
 
 const keyQuery = z.object({ key: z.string().min(1).openapi({ description: "The object key `POST s3/multipart` answered", example: "u/6650c0ffee0123456789abcd/1f3a-photo.jpg" }) });
@@ -65,6 +65,46 @@ export function describeUploads(registry: OpenAPIRegistry) {
       anyOf: ["id", "key", "uploadURL", "url"].map((name) => ({ required: [name], properties: { [name]: { type: "string", minLength: 1 } } })),
     }), example: { key: "u/6650c0ffee0123456789abcd/1f3a-photo.jpg" },
     responses: { 200: json("The uploaded file", Upload), 404: { ...errors[404], description: "No such pending upload of the caller" }, 409: errors[409], 413: errors[413], 415: errors[415] },
+  });
+
+  area.describe({
+    method: "post", path: "/api/uploads/import", operationId: "importFromUrl", auth: "user",
+    summary: "Import a file from a link: the server fetches it and stores it as the caller's upload",
+    description:
+      "The server fetches `url` (http or https, at most 5 redirects) and stores the file with the checks of a direct upload: the purpose's size and type (by the file's first bytes), the wizard's 20 files, the photo check. " +
+      "A link to a private, loopback or link-local address (also after a redirect or through its DNS name) is refused with 400, as is a link that cannot be fetched or answers other than 2xx.",
+    body: importUrlSchema, example: { url: "https://photos.example.com/claims/4711/rear-bumper.jpg", purpose: "wizard" },
+    responses: {
+      201: json("The uploaded file", Upload),
+      400: { ...errors[400], description: "Not a link this server fetches (form, private or local target, after redirects), the link could not be fetched or did not answer 2xx, or the wizard's list is full" },
+      403: { ...errors[403], description: "Training images are the admins'" },
+      413: { ...errors[413], description: "The file is larger than this purpose's limit" },
+      415: { ...errors[415], description: "Not a type this purpose takes (by the answer's Content-Type, the name or the first bytes)" },
+    },
+  });
+
+  const linkRefused = {
+    400: { ...errors[400], description: "Not a link this server fetches (form, private or local target, after redirects), or it could not be fetched or did not answer 2xx" },
+  };
+  area.describe({
+    method: "post", path: "/api/uploads/url/meta", operationId: "companionUrlMeta", auth: "user",
+    summary: "Companion: what a link declares (the widget's URL source asks before adding the file)",
+    body: linkMetaSchema, example: { url: "https://photos.example.com/claims/4711/rear-bumper.jpg" },
+    responses: {
+      200: json("The file's name, type and size (null: not declared)", record({ name: z.string(), type: z.string(), size: z.number().int().nullable() })),
+      ...linkRefused,
+      415: { ...errors[415], description: "The link answers with something that is not a photo or video (a web page)" },
+    },
+  });
+  area.describe({
+    method: "post", path: "/api/uploads/url/get", operationId: "companionUrlGet", auth: "user",
+    summary: "Companion: import a link's file; follow it on the websocket `/api/uploads/api/{token}`",
+    description:
+      "Answers a token at once; the import runs on the server with the checks of `POST /api/uploads/import`. " +
+      "The websocket `/api/uploads/api/{token}` sends `{action: \"progress\", payload: {progress, bytesUploaded, bytesTotal}}`, then " +
+      "`{action: \"success\", payload: {url, response: {status, responseText}}}` (responseText: the upload's JSON) or `{action: \"error\", payload: {error: {message}}}`; it takes `{action: \"cancel\"}`.",
+    body: linkGetSchema, example: { url: "https://photos.example.com/claims/4711/rear-bumper.jpg", fileId: "https://photos.example.com/claims/4711/rear-bumper.jpg", protocol: "s3-multipart", size: 812345, metadata: { purpose: "wizard" } },
+    responses: { 200: json("The websocket's token", record({ token: z.string() })), 400: errors[400], 403: { ...errors[403], description: "Training images are the admins'" } },
   });
 
   const signedQuery = z.object({

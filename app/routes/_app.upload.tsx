@@ -18,6 +18,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { FormError } from "~/components/form/fields/FormError";
 import { showToast } from "~/components/toast";
 import { DraftNotice } from "~/components/upload/DraftNotice";
+import { LinkImportForm } from "~/components/upload/LinkImportForm";
 import { UploadFallbackForm } from "~/components/upload/UploadFallbackForm";
 import { UploadedFileList, type ListedFile } from "~/components/upload/UploadedFileList";
 import { uploaderLinks } from "~/components/upload/links";
@@ -151,6 +152,7 @@ export default function UploadPage() {
             {showDraft && <DraftNotice count={files.length} />}
             <Uploader purpose="wizard" onComplete={onComplete} handOver />
             <UploadFallbackForm purpose="wizard" redirectTo="/upload" />
+            <LinkImportForm />
             <UploadedFileList files={files} />
             <Form method="post">
               <Group justify="flex-end">

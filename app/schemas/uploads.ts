@@ -49,3 +49,30 @@ export const completeUploadSchema = z
     url: z.string().max(4000).optional(),
   })
   .refine((v) => v.id || v.key || v.uploadURL || v.url, { message: "key or uploadURL is required" });
+
+/** What a link import may be for: the screens with an uploader (the logo has its own form). */
+export const IMPORT_PURPOSES = ["wizard", "dashboard", "training"] as const;
+
+/** `POST /api/uploads/import` and the wizard's "Add from a link" field: one file fetched by the server. */
+export const importUrlSchema = z.object({
+  url: z
+    .string({ required_error: "Enter a link to a photo or video", invalid_type_error: "The link must be a string" })
+    .trim()
+    .min(1, "Enter a link to a photo or video")
+    .max(4000, "The link is too long (at most 4000 characters)"),
+  purpose: z.enum(IMPORT_PURPOSES).optional(),
+  /** When the user added the link (ms since 1970), as the widget's pickedAt. */
+  pickedAt: z.union([z.number(), z.string().max(20)]).optional(),
+});
+
+/** The Companion protocol's `POST url/meta` (the widget's URL source): the link only. */
+export const linkMetaSchema = z.object({ url: importUrlSchema.shape.url });
+
+/** The Companion protocol's `POST url/get`: the link, and the file's metadata (its screen, when it was picked). */
+export const linkGetSchema = z.object({
+  url: importUrlSchema.shape.url,
+  fileId: z.string().max(4000).optional(),
+  protocol: z.string().max(50).optional(),
+  size: z.number().nullable().optional(),
+  metadata,
+});

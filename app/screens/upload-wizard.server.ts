@@ -8,11 +8,13 @@ import type { Actor } from "~/services/actor";
 import { redirectWithToast } from "~/services/session.server";
 import { discardDraft, discardDraftCopies, removeUpload, wizardDraft } from "~/services/storage/draft.server";
 import { receiveFormUploads } from "~/services/storage/form-uploads.server";
+import { importFromUrl } from "~/services/storage/remote-import.server";
+import { importUrlSchema } from "~/schemas/uploads";
 import { completeFromVin } from "~/services/vin.server";
 import { VIN_TEXT } from "~/schemas/vin";
 import { handleForm } from "~/utils/forms.server";
 import { sendEstimateFromScreen } from "./send-estimate.server";
-import { isRefusal } from "~/utils/domain-errors";
+import { isRefusal, refusalMessage } from "~/utils/domain-errors";
 
 /** Where a no-JS upload form may send the user back to (never an outside URL). */
 const safeRedirect = (value: string | null) => (value === "/" || value === "/upload" ? value : "/upload");
@@ -42,6 +44,20 @@ async function receiveFiles(actor: Actor, request: Request) {
     title: "Upload Complete",
     message: purpose === "dashboard" ? messages.dashboardComplete : messages.uploaded(stored.length),
   });
+}
+
+/** "Add from a link" (no JS too): the server fetches the file; a refusal comes back as the upload's error toast. */
+async function importLink(actor: Actor, request: Request, form: FormData) {
+  const parsed = importUrlSchema.safeParse({ url: form.get("url") ?? undefined });
+  const error = (message: string) => redirectWithToast(request, WIZARD_IN_USE, { title: "Upload Error", message, color: "red" });
+  if (!parsed.success) return error(parsed.error.issues[0]?.message ?? "Enter a link to a photo or video");
+  try {
+    await importFromUrl(actor, { url: parsed.data.url, purpose: "wizard" });
+  } catch (failure) {
+    if (!isRefusal(failure)) throw failure;
+    return error(await refusalMessage(failure));
+  }
+  return redirectWithToast(request, WIZARD_IN_USE, { title: "Upload Complete", message: messages.uploaded(1) });
 }
 
 /**
@@ -87,6 +103,8 @@ export async function uploadWizardAction(actor: Actor, request: Request) {
       // "Start over": the draft's files go, the wizard starts empty.
       await discardDraft(actor);
       return redirect(WIZARD_IN_USE);
+    case "link":
+      return importLink(actor, request, form);
     case "continue":
       if ((await wizardDraft(actor)).length === 0) return redirectWithToast(request, "/upload", ANALYSIS_TOASTS.noFiles);
       return redirect("/upload?step=details");

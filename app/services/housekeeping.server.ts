@@ -4,6 +4,7 @@ import { dbNow } from "~/utils/db-clock.server";
 import { isDbUnavailableError } from "~/utils/db-errors.server";
 import { sweepStaleArchives } from "./account-archive.server";
 import { runScheduledBackup } from "./backup-schedule.server";
+import { sweepLinkImports } from "./storage/link-imports.server";
 import { sweepStaleUploads } from "./storage/sweep.server";
 import { sweepExpiredIdempotencyKeys } from "./idempotency.server";
 import { finishDeletions } from "./users.server";
@@ -15,7 +16,7 @@ const RUN_EVERY_MS = 60 * 60 * 1000;
 
 /**
  * One round: account deletions that did not finish, pending uploads and import archives older than a
- * day (objects, parts, records), expired sessions, idempotency keys past their day and the public
+ * day (objects, parts, records), expired sessions, idempotency keys and link imports past their day and the public
  * estimate pages' rate counters of past windows; then the scheduled backup when one is due.
  */
 export async function runHousekeeping() {
@@ -24,6 +25,8 @@ export async function runHousekeeping() {
   await sweepStaleArchives();
   await deleteExpiredSessions();
   await sweepExpiredIdempotencyKeys();
+  // Link imports the upload widget followed (their sockets are long closed).
+  await sweepLinkImports(dbNow());
   await sweepRateCounters(dbNow());
   // Last: a backup may take minutes (docs/decisions/0066).
   await runScheduledBackup();

@@ -98,6 +98,9 @@ const ADMITTED: Record<string, number> = {
   "GET /*": 404,
   "GET /api/uploads/s3/sts": 404,
   "GET /api/uploads/s3/params": 400,
+  // A link to a private address (tests/security/world.ts): admitted, then refused by the outbound rule.
+  "POST /api/uploads/import": 400,
+  "POST /api/uploads/url/meta": 400,
   "GET /api/uploads/s3/multipart/:uploadId": 400,
   "GET /api/uploads/s3/multipart/:uploadId/batch": 400,
   "GET /api/uploads/s3/multipart/:uploadId/:partNumber": 400,

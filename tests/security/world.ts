@@ -68,6 +68,10 @@ export function validBody(route: RouteEntry, method: Method, world: World): unkn
     "POST /api/vendors/:vendorId/quote": { damages: [{ damageType: "dent", severity: "minor" }] },
     "POST /api/objects/upload": { filename: "dent.jpg", type: "image/jpeg" },
     "POST /api/uploads/s3/multipart": { filename: "dent.jpg", type: "image/jpeg" },
+    // Never fetched: a private address, refused by the outbound rule once the caller is admitted.
+    "POST /api/uploads/import": { url: "http://10.0.0.1/dent.jpg" },
+    "POST /api/uploads/url/meta": { url: "http://10.0.0.1/dent.jpg" },
+    "POST /api/uploads/url/get": { url: "http://10.0.0.1/dent.jpg" },
   };
   return bodies[key];
 }

@@ -124,7 +124,7 @@ export function Uploader({ purpose, onComplete, height = 360, note, handOver = f
 
     void (async () => {
       // One pre-bundled chunk (vendor/build-uppy.mjs explains why), fetched only by uploading screens.
-      const [{ Uppy, Dashboard, AwsS3, Compressor }, { uppyStrings }] = await Promise.all([import("./vendor/uppy.js"), import("./uppy-strings")]);
+      const [{ Uppy, Dashboard, AwsS3, Compressor, Url }, { uppyStrings }] = await Promise.all([import("./vendor/uppy.js"), import("./uppy-strings")]);
       if (cancelled || !target.current) return;
 
       // The metadata each file carries to the server: its screen, and when the user picked it.
@@ -160,6 +160,10 @@ export function Uploader({ purpose, onComplete, height = 360, note, handOver = f
         note: note ?? null,
         locale: { strings: uppyStrings(t) },
       });
+      // A file from a link (the Dashboard's "Link" tab): the app fetches it, through the outbound rule and
+      // the upload checks, and reports progress on a websocket (decision 0068). Companion's client wants an
+      // absolute address: the socket's is made from it.
+      uppy.use(Url, { companionUrl: `${window.location.origin}${COMPANION_ENDPOINT}` });
       uppy.use(Compressor, { maxWidth: MAX_IMAGE_EDGE, maxHeight: MAX_IMAGE_EDGE, quality: 0.8 });
       // After the compressor: the photo as it will be sent must fit the limit. One that does not (a
       // GIF is not recompressed; a photo that stayed large) leaves the upload with the spec's message

@@ -19,7 +19,7 @@ const root = path.resolve(here, "../../../..");
 const require = createRequire(path.join(root, "node_modules/vite/package.json"));
 export const esbuild = require("esbuild");
 
-export const PACKAGES = ["@uppy/core", "@uppy/dashboard", "@uppy/aws-s3", "@uppy/compressor"];
+export const PACKAGES = ["@uppy/core", "@uppy/dashboard", "@uppy/aws-s3", "@uppy/compressor", "@uppy/url"];
 const PATCH = path.join(root, "patches/uppy-aws-s3-parallel-parts.patch");
 const PATCHED_PACKAGE = path.join(root, "node_modules/@uppy/aws-s3");
 

@@ -5,6 +5,7 @@ import type { default as AwsS3Plugin, AwsS3Options } from "@uppy/aws-s3";
 export { default as Uppy } from "@uppy/core";
 export { default as Dashboard } from "@uppy/dashboard";
 export { default as Compressor } from "@uppy/compressor";
+export { default as Url } from "@uppy/url";
 
 /** How many parts of one file may be in flight, given the last part's speed (undefined before one finished). */
 export type PartLimit = number | ((stats: { bytesPerSecond: number | undefined }) => number);
