@@ -104,6 +104,6 @@ test("with JavaScript, the widget's Link tab imports a photo with progress from 
   await dashboard.getByRole("tab", { name: "Link" }).click();
   await dashboard.getByPlaceholder("Enter URL to import a file").fill("http://10.0.0.1/rear-bumper.jpg");
   await dashboard.getByRole("button", { name: "Import" }).click();
-  await expect(page.getByText("Companion failed to fetch this URL", { exact: false }).first()).toBeVisible();
+  await expect(page.getByText("The file could not be fetched from this link", { exact: false }).first()).toBeVisible();
   await expect(page.getByTestId("uploaded-file")).toHaveCount(1);
 });

@@ -163,7 +163,7 @@ export function Uploader({ purpose, onComplete, height = 360, note, handOver = f
       // A file from a link (the Dashboard's "Link" tab): the app fetches it, through the outbound rule and
       // the upload checks, and reports progress on a websocket (decision 0068). Companion's client wants an
       // absolute address: the socket's is made from it.
-      uppy.use(Url, { companionUrl: `${window.location.origin}${COMPANION_ENDPOINT}` });
+      uppy.use(Url, { companionUrl: `${window.location.origin}${COMPANION_ENDPOINT}`, locale: { strings: uppyStrings(t) } });
       uppy.use(Compressor, { maxWidth: MAX_IMAGE_EDGE, maxHeight: MAX_IMAGE_EDGE, quality: 0.8 });
       // After the compressor: the photo as it will be sent must fit the limit. One that does not (a
       // GIF is not recompressed; a photo that stayed large) leaves the upload with the spec's message

@@ -7,6 +7,15 @@ import type { t as translate } from "~/utils/i18n";
 export function uppyStrings(t: typeof translate) {
   return {
     dropPasteFiles: t("Drop files here or %{browseFiles}"),
+    // With the Link tab (a file from a link, decision 0068).
+    dropPasteImportFiles: t("Drop files here, %{browseFiles} or import from:"),
+    importFrom: t("Import from %{name}"),
+    myDevice: t("My Device"),
+    pluginNameUrl: t("Link"),
+    import: t("Import"),
+    enterUrlToImport: t("Enter URL to import a file"),
+    failedToFetch: t("The file could not be fetched from this link; please check that it is correct"),
+    enterCorrectUrl: t("Incorrect URL: Please make sure you are entering a direct link to a file"),
     browseFiles: t("browse files"),
     dropHint: t("Drop your files here"),
     addMore: t("Add more"),
