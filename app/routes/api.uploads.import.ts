@@ -1,6 +1,7 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { importUrlSchema } from "~/schemas/uploads";
 import { requireUser } from "~/services/auth.server";
+import { idempotentPost } from "~/services/idempotency.server";
 import { parsePickedAt } from "~/services/storage/names.server";
 import { importFromUrl } from "~/services/storage/remote-import.server";
 import { uploadJson } from "~/services/storage/uploads.server";
@@ -13,8 +14,11 @@ import { methods, parseJson } from "~/utils/http.server";
 export const action = methods({
   POST: async ({ request }: ActionFunctionArgs) => {
     const actor = await requireUser(request);
-    const body = await parseJson(request, importUrlSchema);
-    const record = await importFromUrl(actor, { url: body.url, purpose: body.purpose, pickedAt: parsePickedAt(body.pickedAt) });
-    return json(uploadJson(record), { status: 201 });
+    // A client retrying over a bad line (Idempotency-Key) gets the first import's upload, not a second copy.
+    return idempotentPost(actor, request, async () => {
+      const body = await parseJson(request, importUrlSchema);
+      const record = await importFromUrl(actor, { url: body.url, purpose: body.purpose, pickedAt: parsePickedAt(body.pickedAt) });
+      return json(uploadJson(record), { status: 201 });
+    });
   },
 });

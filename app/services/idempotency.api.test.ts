@@ -206,6 +206,9 @@ const notCreating = new Set([
   "/api/objects/upload", // short-lived signed URLs; an unused upload is swept
   "/api/objects/complete", // already idempotent (issue 25)
   "/api/objects/signed",
+  "/api/uploads/import", // takes Idempotency-Key: checked in remote-import.api.test.ts (its set-up is a file served from a link)
+  "/api/uploads/url/meta", // Companion protocol: reads what a link declares, stores nothing
+  "/api/uploads/url/get", // Companion protocol: starts one import and answers its short-lived token (the widget asks once per file)
   "/api/uploads/s3/multipart", // Companion protocol: short-lived upload ids; an abandoned one is swept
   "/api/uploads/s3/multipart/:uploadId/complete",
   "/api/uploads/s3/multipart/:uploadId/batch",

@@ -147,6 +147,18 @@ describe.each(["local", "s3"] as const)("importing a file from a link with the %
     expect(Buffer.from(await media.arrayBuffer()).equals(car)).toBe(true);
   });
 
+  it("an import repeated with its Idempotency-Key answers the first upload again and stores no second copy", async () => {
+    const key = `import-${Math.random().toString(36).slice(2)}`;
+    const before = (await dealer.get("/api/objects")).json.length as number;
+    const first = await dealer.post("/api/uploads/import", { url: site.url("/car.jpg") }, { "Idempotency-Key": key });
+    expect(first.status, first.text).toBe(201);
+    const again = await dealer.post("/api/uploads/import", { url: site.url("/car.jpg") }, { "Idempotency-Key": key });
+    expect(again.status).toBe(201);
+    expect(again.json.id).toBe(first.json.id);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect((await dealer.get("/api/objects")).json.length).toBe(before + 1);
+  });
+
   it("follows a redirect to an allowed address, and names a link without an extension by its type", async () => {
     const moved = await importLink(site.url("/moved"));
     expect(moved.status, moved.text).toBe(201);
