@@ -138,6 +138,25 @@ export async function saveImportKeys(ownerId: string, collectionName: string, pa
   );
 }
 
+/**
+ * Removes what one import (`runId`) stored in the owner's account: the records its keys point to
+ * (keys are written before the records, so a key may point to nothing) and the keys. Counts per collection.
+ */
+export async function removeImportedByRun({ ownerId, runId }: { ownerId: string; runId: string }) {
+  const removed: Record<string, number> = {};
+  const owner = new Types.ObjectId(ownerId);
+  for (const entry of EXPORTABLE) {
+    for (;;) {
+      const keys = await ImportKey.find({ ownerId: owner, collectionName: entry.name, runId }).select({ targetId: 1 }).limit(1000).lean<{ _id: Types.ObjectId; targetId: Types.ObjectId }[]>();
+      if (keys.length === 0) break;
+      const deleted = await entry.model.deleteMany({ _id: trusted({ $in: keys.map((k) => k.targetId) }), [entry.ownerField]: owner });
+      removed[entry.name] = (removed[entry.name] ?? 0) + deleted.deletedCount;
+      await ImportKey.deleteMany({ _id: trusted({ $in: keys.map((k) => k._id) }) });
+    }
+  }
+  return removed;
+}
+
 export async function removeImportKeysOf({ ownerId }: { ownerId: string }) {
   await deleteInBatches(ImportKey, { ownerId });
 }
