@@ -46,8 +46,10 @@ async function interruptedImport(stored: number, leaseUntil = new Date(Date.now(
 
 describe("discarding an interrupted import", () => {
   it("removes what it stored, keeps what was there, is recorded on the import, and only its owner can", async () => {
+    const start = new Date(Date.now() - 1000).toISOString();
     await Contact.create({ ownerId, firstName: "Kept", lastName: "Before", email: "kept@example.com" });
     const runId = await interruptedImport(3);
+    const halfWay = (await Contact.find({ ownerId, firstName: "Half" }).select({ _id: 1 }).lean()).map((c) => String(c._id));
     expect((await owner.get("/api/account/import")).json.status).toBe("interrupted");
 
     // Another account: no interrupted import of its own, and this one is not seen.
@@ -60,6 +62,9 @@ describe("discarding an interrupted import", () => {
     const left = await Contact.find({ ownerId }).lean();
     expect(left.map((c) => c.firstName)).toEqual(["Kept"]);
     expect(await ImportKey.countDocuments({ runId })).toBe(0);
+    // A sync learns they are gone.
+    const gone = await owner.get(`/api/deletions?updatedSince=${encodeURIComponent(start)}`);
+    expect(gone.json.map((d: { kind: string; id: string }) => `${d.kind} ${d.id}`).sort()).toEqual(halfWay.map((id) => `contact ${id}`).sort());
     const stored = await ImportRun.findById(runId).lean();
     expect(stored).toMatchObject({ status: "discarded", holder: null });
     expect(String(stored?.discardedBy)).toBe(ownerId);
