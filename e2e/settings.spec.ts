@@ -236,3 +236,30 @@ test("an interrupted import shows in Settings → System, and Resume finishes it
   await page.goto("/contacts");
   await expect(page.getByText("Resumed Contact").first()).toBeVisible();
 });
+
+test("Discard removes an interrupted import and what it stored, and keeps what was there (JS on and off)", async ({ page, createUser }) => {
+  const user = await createUser("dealer");
+  await signInPage(page, user.username, user.password);
+  expect((await page.request.post("/api/contacts", { data: { firstName: "Kept", lastName: "Before", email: "kept@example.com" } })).status()).toBe(201);
+  const { ObjectId } = mongoose.Types;
+  const db = mongoose.connection;
+  const ownerId = new ObjectId(user.id);
+  // An import that stored one contact (its key written first, as the import does) and then lost its process.
+  const { insertedId: runId } = await db.collection("imports").insertOne({
+    ownerId, token: `gone-${user.id}`, status: "running", holder: "a-dead-process", leaseUntil: new Date(0),
+    records: 2, applied: 1, attempts: 1, report: null, finishedAt: null, createdAt: new Date(), updatedAt: new Date(),
+  });
+  const { insertedId: contactId } = await db.collection("contacts").insertOne({ ownerId, firstName: "Half", lastName: "Imported", email: "half@example.com", createdAt: new Date(), updatedAt: new Date() });
+  await db.collection("importkeys").insertOne({ ownerId, collectionName: "contacts", sourceId: new ObjectId().toHexString(), targetId: contactId, runId: String(runId), createdAt: new Date(), updatedAt: new Date() });
+
+  await page.goto("/settings?tab=system");
+  const notice = page.getByTestId("import-interrupted");
+  await notice.getByRole("button", { name: "Discard import" }).click();
+  await expectToast(page, "Import Discarded");
+  await expect(page.getByTestId("import-interrupted")).toHaveCount(0);
+  expect(await db.collection("contacts").countDocuments({ ownerId })).toBe(1);
+  expect(await db.collection("imports").findOne({ _id: runId })).toMatchObject({ status: "discarded", discardedBy: ownerId });
+  await page.goto("/contacts");
+  await expect(page.getByText("Kept Before").first()).toBeVisible();
+  await expect(page.getByText("Half Imported")).toHaveCount(0);
+});

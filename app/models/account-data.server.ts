@@ -9,6 +9,8 @@ import { PricingRule } from "./pricing-rule.server";
 import type { Role } from "./user.server";
 import { VendorPackage } from "./vendor-package.server";
 import { deleteInBatches } from "./batch-delete.server";
+import type { DeletedKind } from "~/schemas/deletions";
+import { recordDeletions } from "./deletion.server";
 import { CustomerDecision } from "./customer-decision.server";
 import { EmailLog } from "./email-log.server";
 import { EstimateLink } from "./estimate-link.server";
@@ -136,6 +138,41 @@ export async function saveImportKeys(ownerId: string, collectionName: string, pa
     })),
     { ordered: false },
   );
+}
+
+/** The deletions a sync is told of, by archive collection (docs/decisions/0056). */
+const SYNCED_KINDS: Partial<Record<string, DeletedKind>> = {
+  contacts: "contact",
+  packages: "package",
+  assessments: "assessment",
+  emailTemplates: "emailTemplate",
+  webhookEndpoints: "webhookEndpoint",
+  pricingRules: "pricingRule",
+  vendorPackages: "vendorPackage",
+};
+
+/**
+ * Removes what one import (`runId`) stored in the owner's account: the records its keys point to
+ * (keys are written before the records, so a key may point to nothing) and the keys. Counts per collection.
+ */
+export async function removeImportedByRun({ ownerId, runId }: { ownerId: string; runId: string }) {
+  const removed: Record<string, number> = {};
+  const owner = new Types.ObjectId(ownerId);
+  for (const entry of EXPORTABLE) {
+    for (;;) {
+      const keys = await ImportKey.find({ ownerId: owner, collectionName: entry.name, runId }).select({ targetId: 1 }).limit(1000).lean<{ _id: Types.ObjectId; targetId: Types.ObjectId }[]>();
+      if (keys.length === 0) break;
+      const filter = { _id: trusted({ $in: keys.map((k) => k.targetId) }), [entry.ownerField]: owner };
+      const found = await entry.model.find(filter).select({ _id: 1 }).lean<{ _id: Types.ObjectId }[]>();
+      const deleted = await entry.model.deleteMany(filter);
+      removed[entry.name] = (removed[entry.name] ?? 0) + deleted.deletedCount;
+      // A sync (GET /api/deletions) learns they are gone, as of any other deletion.
+      const kind = SYNCED_KINDS[entry.name];
+      if (kind) await recordDeletions(kind, found.map((r) => ({ _id: r._id, ownerId: owner })));
+      await ImportKey.deleteMany({ _id: trusted({ $in: keys.map((k) => k._id) }) });
+    }
+  }
+  return removed;
 }
 
 export async function removeImportKeysOf({ ownerId }: { ownerId: string }) {

@@ -9,13 +9,13 @@ import { defineModel } from "./define-model.server";
  * longer than the lease): it reads as interrupted, and Resume claims it again. No multi-document
  * transactions: the lease says who applies it, the import keys make applying it again harmless.
  */
-export type ImportRunStatus = "running" | "done" | "abandoned";
+export type ImportRunStatus = "running" | "done" | "abandoned" | "discarded";
 
 const importRunSchema = new Schema(
   {
     ownerId: { type: Schema.Types.ObjectId, required: true },
     token: { type: String, required: true },
-    status: { type: String, enum: ["running", "done", "abandoned"], required: true },
+    status: { type: String, enum: ["running", "done", "abandoned", "discarded"], required: true },
     holder: { type: String, default: null },
     leaseUntil: { type: Date, required: true },
     /** Records in the archive (its first pass), and records gone through by the current attempt. */
@@ -24,6 +24,9 @@ const importRunSchema = new Schema(
     attempts: { type: Number, default: 1 },
     report: { type: Schema.Types.Mixed, default: null },
     finishedAt: { type: Date, default: null },
+    /** An interrupted import its owner discarded (the audit of it): who, and the records removed per collection. */
+    discardedBy: { type: Schema.Types.ObjectId, default: null },
+    removed: { type: Schema.Types.Mixed, default: null },
   },
   { timestamps: true, collection: "imports" },
 );
@@ -46,6 +49,8 @@ export interface ImportRunDoc {
   createdAt: Date;
   updatedAt: Date;
   finishedAt: Date | null;
+  discardedBy?: Types.ObjectId | null;
+  removed?: unknown;
 }
 
 export async function createImportRun(fields: { ownerId: string; token: string; holder: string; leaseUntil: Date; records: number }) {
@@ -75,6 +80,15 @@ export async function releaseImportRun({ id, holder, applied }: { id: string; ho
 /** Done, once: only the holder of a running import finishes it. */
 export async function finishImportRun({ id, holder, report, applied, finishedAt }: { id: string; holder: string; report: unknown; applied: number; finishedAt: Date }) {
   const result = await ImportRun.updateOne({ _id: id, holder, status: "running" }, { $set: { status: "done", report, applied, finishedAt, holder: null } });
+  return result.matchedCount === 1;
+}
+
+/** The claimed interrupted import discarded by its owner (`holder`: the discard's claim), with what it removed. */
+export async function discardImportRun({ id, holder, by, removed, finishedAt }: { id: string; holder: string; by: string; removed: Record<string, number>; finishedAt: Date }) {
+  const result = await ImportRun.updateOne(
+    { _id: id, holder, status: "running" },
+    { $set: { status: "discarded", finishedAt, holder: null, discardedBy: new Types.ObjectId(by), removed } },
+  );
   return result.matchedCount === 1;
 }
 

@@ -154,13 +154,16 @@ export function describeSession(registry: OpenAPIRegistry) {
   });
   const ImportView = record({
     id: objectIdText,
-    status: z.enum(["running", "interrupted", "done", "abandoned"]),
+    status: z.enum(["running", "interrupted", "done", "abandoned", "discarded"]),
     records: z.number().int(),
     applied: z.number().int(),
     attempts: z.number().int(),
     startedAt: isoDate,
     finishedAt: isoDate.nullable(),
     report: ImportReport.nullable(),
+    discarded: record({ by: objectIdText, removed: z.record(z.string(), z.number().int()) })
+      .nullable()
+      .openapi({ description: "A discarded import's audit: who discarded it and the records removed, per collection" }),
   });
   area.describe({
     method: "post", path: "/api/account/import", operationId: "importAccount", auth: "user",
@@ -180,7 +183,7 @@ export function describeSession(registry: OpenAPIRegistry) {
   area.describe({
     method: "get", path: "/api/account/import", operationId: "latestAccountImport", auth: "user",
     summary: "The account's newest import",
-    description: "Running (with `applied` of `records` gone through), `interrupted` (its process died: resume it), `done` (with its report) or `abandoned` (its archive is gone).",
+    description: "Running (with `applied` of `records` gone through), `interrupted` (its process died: resume it), `done` (with its report), `abandoned` (its archive is gone) or `discarded` (its owner removed it and what it stored).",
     responses: { 200: json("The import", ImportView), 404: { ...errors[404], description: "The account never imported" } },
   });
   area.describe({
@@ -190,6 +193,17 @@ export function describeSession(registry: OpenAPIRegistry) {
     responses: {
       200: json("The finished import and its report", record({ import: ImportView, report: ImportReport })),
       404: { ...errors[404], description: "No interrupted import (or its archive is gone)" },
+      409: { ...errors[409], description: "The import is running, or has finished already" },
+    },
+  });
+  area.describe({
+    method: "post", path: "/api/account/import/discard", operationId: "discardAccountImport", auth: "user",
+    summary: "Discard the account's interrupted import",
+    description:
+      "Removes the records the interrupted import stored (what was in the account before stays) and its archive; the import then reads as `discarded`, with who discarded it and what was removed.",
+    responses: {
+      200: json("The discarded import", ImportView),
+      404: { ...errors[404], description: "No interrupted import" },
       409: { ...errors[409], description: "The import is running, or has finished already" },
     },
   });

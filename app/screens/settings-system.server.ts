@@ -3,7 +3,7 @@ import { appearanceValidator } from "~/schemas/settings";
 import { clearAccountCaches } from "~/services/account-caches.server";
 import { discardUpload, saveUpload } from "~/services/account-archive.server";
 import { importArchive, type ImportReport } from "~/services/account-import.server";
-import { resumeImport, runImport, unfinishedImport } from "~/services/import-runs.server";
+import { discardImport, resumeImport, runImport, unfinishedImport } from "~/services/import-runs.server";
 import type { Actor } from "~/services/actor";
 import { updateAppearance } from "~/services/settings.server";
 import { probeServices } from "~/services/status-probes.server";
@@ -76,6 +76,11 @@ export const systemActions: Record<string, SettingsAction> = {
     writeOrToast(request, "system", async () => {
       const { report } = await resumeImport(actor);
       return toTab(request, "system", { title: "Data Imported", message: `Imported ${summary(report)}.` });
+    }),
+  "import-discard-interrupted": ({ actor, request }) =>
+    writeOrToast(request, "system", async () => {
+      await discardImport(actor);
+      return toTab(request, "system", { title: "Import Discarded", message: "The interrupted import and the records it stored were removed.", color: "blue" });
     }),
   "import-discard": ({ actor, request, form }) =>
     writeOrToast(request, "system", async () => {

@@ -1,8 +1,10 @@
-import { abandonImportRun, claimImportRun, createImportRun, finishImportRun, importRunOfToken, latestImportRun, releaseImportRun, renewImportRun, unfinishedImportRun, type ImportRunDoc } from "~/models/import-run.server";
+import { removeImportedByRun } from "~/models/account-data.server";
+import { abandonImportRun, claimImportRun, createImportRun, discardImportRun, finishImportRun, importRunOfToken, latestImportRun, releaseImportRun, renewImportRun, unfinishedImportRun, type ImportRunDoc } from "~/models/import-run.server";
 import { dbNow, dbNowMs } from "~/utils/db-clock.server";
 import { errorCode } from "~/utils/db-errors.server";
 import { Conflict, NotFound } from "~/utils/domain-errors";
 import { env } from "~/utils/env.server";
+import { log } from "~/utils/log.server";
 import { discardUpload } from "./account-archive.server";
 import { applyArchive, type ImportHold, type ImportReport } from "./account-import.server";
 import type { Actor } from "./actor";
@@ -19,7 +21,7 @@ import { newWorkerId } from "./lease-queue.server";
 export interface ImportView {
   id: string;
   /** `interrupted`: running, but its process is gone (its lease ran out): Resume finishes it. */
-  status: "running" | "interrupted" | "done" | "abandoned";
+  status: "running" | "interrupted" | "done" | "abandoned" | "discarded";
   /** Records in the archive, and records the current (or last) attempt went through. */
   records: number;
   applied: number;
@@ -28,6 +30,8 @@ export interface ImportView {
   finishedAt: string | null;
   /** The finished import's report. */
   report: ImportReport | null;
+  /** A discarded import: who discarded it and the records removed per collection (its audit). */
+  discarded: { by: string; removed: Record<string, number> } | null;
 }
 
 function viewOf(run: ImportRunDoc): ImportView {
@@ -41,8 +45,12 @@ function viewOf(run: ImportRunDoc): ImportView {
     startedAt: run.createdAt.toISOString(),
     finishedAt: run.finishedAt ? run.finishedAt.toISOString() : null,
     report: isReport(run.report) ? run.report : null,
+    discarded: run.status === "discarded" && run.discardedBy ? { by: String(run.discardedBy), removed: countsOf(run.removed) } : null,
   };
 }
+
+const countsOf = (value: unknown): Record<string, number> =>
+  typeof value === "object" && value !== null ? Object.fromEntries(Object.entries(value).filter((e): e is [string, number] => typeof e[1] === "number")) : {};
 
 const isReport = (value: unknown): value is ImportReport => typeof value === "object" && value !== null && "collections" in value;
 
@@ -195,4 +203,30 @@ export async function resumeImport(actor: Actor): Promise<{ import: ImportView; 
   }
   const done = await latestImportRun({ ownerId: actor.id });
   return { import: done ? viewOf(done) : viewOf(claimed), report };
+}
+
+/**
+ * Discards the caller's interrupted import (Settings → System's Discard, `POST
+ * /api/account/import/discard`): claimed as Resume claims it (so neither can run beside the other),
+ * the records it stored and their import keys removed, its archive deleted, and the run kept as
+ * `discarded` with who discarded it and what was removed (the audit; logged too). 404 without an
+ * interrupted import (another account's is never seen), 409 while it runs or once it finished.
+ */
+export async function discardImport(actor: Actor): Promise<ImportView> {
+  const run = await unfinishedImportRun({ ownerId: actor.id });
+  if (!run) {
+    const latest = await latestImportRun({ ownerId: actor.id });
+    if (latest?.status === "done") throw new Conflict("The import has finished already: there is nothing to discard");
+    throw new NotFound("No interrupted import");
+  }
+  const holder = newWorkerId();
+  const runId = String(run._id);
+  const claimed = await claimImportRun({ ownerId: actor.id, id: runId, holder, leaseUntil: new Date(dbNowMs() + env.IMPORT_LEASE_MS), now: dbNow() });
+  if (!claimed) throw new Conflict("The import is running: wait for it to finish");
+  const removed = await removeImportedByRun({ ownerId: actor.id, runId });
+  if (!(await discardImportRun({ id: runId, holder, by: actor.id, removed, finishedAt: dbNow() }))) throw new Conflict(TAKEN_OVER);
+  await discardUpload(actor.id, claimed.token).catch(() => undefined);
+  log.info({ event: "import.discarded", ownerId: actor.id, by: actor.id, importId: runId, removed }, "interrupted import discarded");
+  const done = await latestImportRun({ ownerId: actor.id });
+  return viewOf(done ?? claimed);
 }

@@ -131,10 +131,19 @@ function RunningImport({ run }: { run: NonNullable<Data["runningImport"]> }) {
         <Text size="sm" mb="xs">
           {t("An import stopped before it finished (the app was stopped or lost its database). Part of the archive is in this account; Resume finishes it, and nothing is imported twice.")}
         </Text>
-        <Form method="post">
-          <input type="hidden" name="intent" value="import-resume" />
-          <Button type="submit">{t("Resume import")}</Button>
-        </Form>
+        <Group>
+          <Form method="post">
+            <input type="hidden" name="intent" value="import-resume" />
+            <Button type="submit">{t("Resume import")}</Button>
+          </Form>
+          {/* Removes what the interrupted import stored and its archive (a plain form: JavaScript off too). */}
+          <Form method="post">
+            <input type="hidden" name="intent" value="import-discard-interrupted" />
+            <Button type="submit" variant="default" color="red">
+              {t("Discard import")}
+            </Button>
+          </Form>
+        </Group>
       </Alert>
     );
   }
