@@ -82,6 +82,7 @@ export const routes: readonly RouteEntry[] = [
   { file: "api.account.import.ts", kind: "api", path: "/api/account/import", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
   // The caller's own interrupted import (no id: another account's is never named).
   { file: "api.account.import.resume.ts", kind: "api", path: "/api/account/import/resume", methods: { POST: SIGNED_IN } },
+  { file: "api.account.import.discard.ts", kind: "api", path: "/api/account/import/discard", methods: { POST: SIGNED_IN } },
   // Tokens are created from a session only (a token minting tokens is 403): the matrix signs in with cookies.
   { file: "api.auth.tokens.ts", kind: "api", path: "/api/auth/tokens", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
   { file: "api.auth.tokens.$id.ts", kind: "api", path: "/api/auth/tokens/:id", methods: { DELETE: SIGNED_IN }, owned: "token" },

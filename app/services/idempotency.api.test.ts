@@ -197,6 +197,7 @@ const notCreating = new Set([
   "/api/auth/logo", // replaces the account's one logo: the same file twice leaves the same state
   "/api/account/import", // an archive: import already skips records that are there
   "/api/account/import/resume", // finishes the one interrupted import once; again is 409 (docs/decisions/0059)
+  "/api/account/import/discard", // removes the one interrupted import's records once; again is 404
   "/api/assessments/:id/questions/:questionId/answer", // takes Idempotency-Key: checked in estimate-questions.api.test.ts (its set-up is a customer's question)
   "/api/assessments/:id/analyze", // transitions, not creations
   "/api/assessments/:id/approve",

@@ -131,9 +131,10 @@ const ADMITTED: Record<string, number> = {
   "PUT /api/auth/preferences": 400,
   "PUT /api/auth/password": 400,
   "POST /api/account/import": 415,
-  // The world's accounts never imported: no import to show or resume (decision 0059).
+  // The world's accounts never imported: no import to show, resume or discard (decision 0059).
   "GET /api/account/import": 404,
   "POST /api/account/import/resume": 404,
+  "POST /api/account/import/discard": 404,
   // The logo takes a multipart form only; the matrix sends JSON.
   "POST /api/auth/logo": 415,
   "POST /api/email-templates": 201,

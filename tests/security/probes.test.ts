@@ -61,6 +61,7 @@ const READS_NO_BODY = new Set([
   "POST /api/webhooks/:id/rotate-secret",
   "POST /api/webhook-deliveries/:id/redeliver",
   "POST /api/account/import/resume",
+  "POST /api/account/import/discard",
 ]);
 /** Routes that take files: their size limits are per upload purpose, not the form's 64 KiB. */
 const FILE_ROUTES = new Set(["/api/objects/signed", "/upload", "/ai-training", "/settings/import", "/api/account/import", "/settings/logo", "/api/auth/logo"]);
