@@ -5,6 +5,7 @@ import { FormStrategy } from "remix-auth-form";
 import { LOGGED_OUT_TOAST } from "~/schemas/logged-out";
 import { keptFields, pagePath, RESUME_MS, type ResumedForm } from "~/schemas/resume";
 import { redeemApiToken } from "~/models/api-token.server";
+import { findMemberForLogin, findSignedInMember, type MemberRecord } from "~/models/member.server";
 import { attemptsSince, clearAttempts, forgetAttempt, recordAttempt } from "~/models/login-attempt.server";
 import { deleteUserSessions, sessionOwner } from "~/models/session.server";
 import {
@@ -20,12 +21,13 @@ import {
   type Theme,
 } from "~/models/user.server";
 import { loginSchema } from "~/schemas/auth";
+import { isMemberRole } from "~/schemas/members";
 import { checkSecondFactor } from "./two-factor.server";
 import { Invalid, TooMany, Unauthenticated, Unavailable } from "~/utils/domain-errors";
 import { invalidInput, jsonError, setPrivateCaching } from "~/utils/http.server";
 import { assertSameOrigin, isApiRequest, isOwnPagePost } from "~/utils/request.server";
 import { requestMemo, requestScope } from "~/utils/request-scope.server";
-import type { Actor } from "./actor";
+import type { ActingMember, Actor } from "./actor";
 import { sendLoginNotification } from "./outbox.server";
 import {
   commitSession,
@@ -59,6 +61,8 @@ const MAX_CONCURRENT_HASHES = 4;
 const MAX_WAITING_HASHES = 32;
 
 type UserRecord = InstanceType<typeof User>;
+/** Who a password signs in: an account's owner, or one of its members (then `user` is the account). */
+type Principal = { user: UserRecord; member?: MemberRecord };
 
 // argon2id with OWASP's minimum parameters (19 MiB, 2 passes).
 const ARGON = { memoryCost: 19456, timeCost: 2, parallelism: 1 };
@@ -70,7 +74,7 @@ let dummyHash: Promise<string> | undefined;
 
 const CLIENT_IP_HEADER = "x-damageiq-client-ip";
 
-const authenticator = new Authenticator<UserRecord>();
+const authenticator = new Authenticator<Principal>();
 authenticator.use(
   new FormStrategy(async ({ form, request }) => {
     const parsed = loginSchema.safeParse(Object.fromEntries(form));
@@ -87,19 +91,27 @@ authenticator.use(
     ]);
 
     const user = await findUserForLogin(username);
+    // Not an account's own login: one of an account's members (an active one; docs/decisions/0067).
+    const member = user ? null : await findMemberForLogin(usernameKey(username));
+    const memberHash = member?.status === "active" ? member.passwordHash : undefined;
     const ok = await withPasswordCheck(async () =>
       user
         ? verifyPassword(user.passwordHash, password)
-        : verifyPassword(await (dummyHash ??= hashPassword("not-a-password")), password),
+        : memberHash
+          ? verifyPassword(memberHash, password)
+          : verifyPassword(await (dummyHash ??= hashPassword("not-a-password")), password),
     ).catch(async (error: unknown) => {
       await attempt.forget();
       throw error;
     });
+    const account = member && memberHash && ok ? await findSignedInUser(String(member.ownerId)) : null;
     // A failed attempt stays recorded (it counts); a successful one clears the username's.
-    if (!user || !ok) throw new Unauthenticated("Invalid credentials");
+    if (!ok || !(user ?? account)) throw new Unauthenticated("Invalid credentials");
     await attempt.forget();
     await clearAttempts({ key: userKey, olderThan: new Date(Date.now() - THROTTLE_WINDOW_MS) });
-    return user;
+    if (user) return { user };
+    if (!account || !member) throw new Unauthenticated("Invalid credentials");
+    return { user: account, member };
   }),
   "password",
 );
@@ -209,7 +221,9 @@ export async function login({
     headers: { "Content-Type": "application/x-www-form-urlencoded", [CLIENT_IP_HEADER]: clientIp ?? "unknown" },
     body: new URLSearchParams({ username, password }),
   });
-  const user = await authenticator.authenticate("password", strategyRequest);
+  const { user, member } = await authenticator.authenticate("password", strategyRequest);
+  // A member signs in as themself (two-factor of their own is not offered yet: docs/decisions/0067).
+  if (member) return { user: toPublicUser(user), headers: await startSession(request, user, welcome, member) };
   if (user.twoFactor?.enabled) {
     if (totp) await requireSecondFactor(String(user._id), totp);
     else if (secondStep) return { twoFactor: true, headers: await startSecondStep(request, user) };
@@ -259,17 +273,20 @@ function unexpiredResume(session: AppSession) {
  * A new session id at every sign-in (no fixation); the old session, if any, is destroyed. `toast`
  * goes into the new one for the next page (the sign-in's welcome, or a password change's message).
  */
-export async function startSession(request: Request, user: UserRecord, toast?: Toast) {
+export async function startSession(request: Request, user: UserRecord, toast?: Toast, member?: MemberRecord) {
   const old = await getSession(request);
   const typed = unexpiredResume(old);
+  // The person signing in: a member's session is theirs (ended when they are suspended or removed).
+  const personId = String(member?._id ?? user._id);
   // Another user signing in at the same browser gets nothing of the last one's typed work.
-  const resume = typed && (!typed.owner || typed.owner === String(user._id)) ? typed : undefined;
+  const resume = typed && (!typed.owner || typed.owner === personId) ? typed : undefined;
   if (old.id) await sessionStorage.destroySession(old);
   const session = await sessionStorage.getSession();
   // The typed work of a form posted after the last session ended: for the first page.
   if (resume) session.set("resumed", resume);
   const timeout = (user.sessionTimeout as SessionTimeout | undefined) ?? DEFAULT_SESSION_TIMEOUT;
-  session.set("userId", String(user._id));
+  session.set("userId", personId);
+  if (member) session.set("member", true);
   session.set("expiresAt", Date.now() + SESSION_TIMEOUTS[timeout]);
   session.set("theme", (user.theme as Theme | undefined) ?? "light");
   session.set("language", (user.language as Language | undefined) ?? "en");
@@ -298,20 +315,42 @@ export const getActor = requestMemo(async (request: Request) => {
 async function resolveActor(request: Request): Promise<Actor | null> {
   const authorization = request.headers.get("Authorization");
   if (authorization?.startsWith("Bearer ")) {
-    const ownerId = await redeemApiToken(authorization.slice(7).trim());
-    const user = ownerId ? await findSignedInUser(ownerId) : null;
-    if (!user) return null;
-    return { id: String(user._id), user, role: user.role, realRole: user.role, via: "token" };
+    const redeemed = await redeemApiToken(authorization.slice(7).trim());
+    const user = redeemed ? await findSignedInUser(redeemed.ownerId) : null;
+    if (!redeemed || !user) return null;
+    if (!redeemed.memberId) return { id: String(user._id), user, role: user.role, realRole: user.role, via: "token" };
+    // A member's token acts with the member's role, while the member is active.
+    const member = await actingMember(redeemed.memberId, String(user._id));
+    return member ? { id: String(user._id), user, role: user.role, realRole: user.role, via: "token", member } : null;
   }
   if (!request.headers.get("Cookie")) return null;
   const session = await requestSession(request);
   const userId = session.get("userId");
   if (!userId) return null;
+  if (session.get("member")) return memberActor(userId);
   const user = await findSignedInUser(userId);
   if (!user) return null;
   const realRole = user.role;
   const preview = realRole === "admin" ? session.get("viewAsRole") : undefined;
   return { id: String(user._id), user, role: preview ?? realRole, realRole, via: "session" };
+}
+
+/** An active member of the account `ownerId` (a suspended or removed one is null, on every instance within 3 × CACHE_POLL_MS). */
+async function actingMember(memberId: string, ownerId?: string): Promise<(ActingMember & { ownerId: string }) | null> {
+  const member = await findSignedInMember(memberId);
+  if (!member || (ownerId && String(member.ownerId) !== ownerId)) return null;
+  const name = [member.firstName, member.lastName].filter(Boolean).join(" ") || member.username;
+  if (!isMemberRole(member.accountRole)) return null;
+  return { id: String(member._id), name, role: member.accountRole, ownerId: String(member.ownerId) };
+}
+
+/** A member's session: the person, acting in their account (whose id scopes every query). */
+async function memberActor(memberId: string): Promise<Actor | null> {
+  const found = await actingMember(memberId);
+  const user = found ? await findSignedInUser(found.ownerId) : null;
+  if (!found || !user) return null;
+  const { ownerId: _account, ...member } = found;
+  return { id: String(user._id), user, role: user.role, realRole: user.role, via: "session", member };
 }
 
 /**
