@@ -28,6 +28,7 @@ import { invalidInput, jsonError, setPrivateCaching } from "~/utils/http.server"
 import { assertSameOrigin, isApiRequest, isOwnPagePost } from "~/utils/request.server";
 import { requestMemo, requestScope } from "~/utils/request-scope.server";
 import type { ActingMember, Actor } from "./actor";
+import { allowedOperations } from "./permissions.server";
 import { sendLoginNotification } from "./outbox.server";
 import {
   commitSession,
@@ -399,6 +400,8 @@ export async function requireUser(request: Request): Promise<Actor> {
   const actor = await getActor(request);
   if (!actor) throw await unauthorized(request);
   if (actor.via === "session") assertSameOrigin(request);
+  // A role that may only read (a viewer) writes nothing, whichever service a write would reach (docs/decisions/0067).
+  if (request.method !== "GET" && request.method !== "HEAD" && !allowedOperations(actor).some((op) => op !== "records.read")) throw forbidden(request);
   return actor;
 }
 
