@@ -34,7 +34,7 @@ export function TeamTab({ members, invited, formError }: { members: Member[]; in
               {t("Invite a member")}
             </Title>
             {formError && <Alert color="red">{formError}</Alert>}
-            {invited && <Alert color="green">{t("Invite link (also sent by email): {{url}}", { url: invited.inviteUrl })}</Alert>}
+            {invited && <Alert color="green" style={{ overflowWrap: "anywhere" }}>{t("Invite link (also sent by email): {{url}}", { url: invited.inviteUrl })}</Alert>}
             <Group align="flex-end" wrap="wrap">
               <TextInput name="email" type="email" label={t("Email")} required style={{ flex: "1 1 220px" }} />
               <NativeSelect name="role" label={t("Role")} data={MEMBER_ROLES.map((r) => ({ value: r, label: accountRoleLabel(r) }))} defaultValue="estimator" />
