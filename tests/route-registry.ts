@@ -28,6 +28,8 @@ export type Owned =
   /** An account's webhook endpoints and their deliveries: its own only, an admin's too. */
   | "webhook"
   | "webhookDelivery"
+  /** An account's members (and invites): its owner's only; an admin's account has none. */
+  | "member"
   /** A vendor's documents: another vendor's answers 404, an admin reaches all. */
   | "pricingRule"
   | "vendorPackage"
@@ -64,7 +66,7 @@ export const OWNERS = ["dealer", "vendor"] as const;
 export const VENDOR_OR_ADMIN = ["vendor", "admin"] as const;
 
 /** Kinds whose id is owner-scoped: another account's answers 404. */
-export const OWNER_SCOPED: ReadonlySet<Owned> = new Set(["contact", "package", "assessment", "upload", "token", "emailTemplate", "emailLog", "webhook", "webhookDelivery", "pricingRule", "vendorPackage", "learningRecord"]);
+export const OWNER_SCOPED: ReadonlySet<Owned> = new Set(["contact", "package", "assessment", "upload", "token", "emailTemplate", "emailLog", "webhook", "webhookDelivery", "member", "pricingRule", "vendorPackage", "learningRecord"]);
 /** Owner-scoped kinds owned by vendors (the rest by any signed-in account). */
 export const VENDOR_OWNED: ReadonlySet<Owned> = new Set(["pricingRule", "vendorPackage", "learningRecord"]);
 
@@ -88,9 +90,9 @@ export const routes: readonly RouteEntry[] = [
   { file: "api.auth.tokens.ts", kind: "api", path: "/api/auth/tokens", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
   { file: "api.auth.tokens.$id.ts", kind: "api", path: "/api/auth/tokens/:id", methods: { DELETE: SIGNED_IN }, owned: "token" },
   // The account's people (owner only: a member, an admin's account answer 403; docs/decisions/0067).
-  // Members are not yet seeded in the matrix's world: tests/members.api.test.ts covers their ids across accounts.
-  { file: "api.members.ts", kind: "api", path: "/api/members", methods: { GET: OWNERS, POST: OWNERS } },
-  { file: "api.members.$id.ts", kind: "api", path: "/api/members/:id", methods: { PUT: OWNERS, DELETE: OWNERS } },
+  // Members' roles inside an account: tests/members.api.test.ts (role × operation inside and across accounts).
+  { file: "api.members.ts", kind: "api", path: "/api/members", methods: { GET: OWNERS, POST: OWNERS }, realRole: true },
+  { file: "api.members.$id.ts", kind: "api", path: "/api/members/:id", methods: { PUT: OWNERS, DELETE: OWNERS }, owned: "member", realRole: true },
   { file: "api.admin.check-setup.ts", kind: "api", path: "/api/admin/check-setup", methods: { GET: ANYONE } },
   // First-run setup: open to anyone until an admin exists (then 409).
   { file: "api.admin.create-account.ts", kind: "api", path: "/api/admin/create-account", methods: { POST: ANYONE } },

@@ -1,3 +1,4 @@
+import type { AuditActor } from "~/models/assessment.server";
 import type { Role, User } from "~/models/user.server";
 import type { AccountRole, MemberRole } from "~/schemas/members";
 
@@ -33,3 +34,10 @@ export const accountRoleOf = (actor: Pick<Actor, "member">): AccountRole => acto
 
 /** The person acting: the member's id, else the account's own. */
 export const personIdOf = (actor: Pick<Actor, "id" | "member">) => actor.member?.id ?? actor.id;
+
+/** Who is acting, as the audit list names them: a member as themself (issue 44: "Edited by Maria Lopez"). */
+export function auditActor(actor: Actor): AuditActor {
+  if (actor.member) return { id: actor.member.id, name: actor.member.name };
+  const { firstName, lastName, username } = actor.user;
+  return { id: actor.id, name: [firstName, lastName].filter(Boolean).join(" ") || username };
+}

@@ -26,7 +26,7 @@ import type {
 } from "~/schemas/assessment";
 import { readSheet, sheetTotals, type Sheet, type SheetTotals } from "~/utils/estimate-sheet";
 import { lastPageAtMost, listTotal, pageAndNext, screenCursorsOf, type ListCursor } from "~/schemas/list-cursor";
-import { isAdmin, personIdOf, type Actor } from "./actor";
+import { auditActor, isAdmin, type Actor } from "./actor";
 import { ANALYSIS_JOB } from "./analysis/types";
 import { removeJobs } from "./jobs.server";
 import { discardMediaUrl } from "./storage/draft.server";
@@ -34,7 +34,7 @@ import { claimUploads } from "./storage/uploads.server";
 import { isoDate, ownedJson } from "./owned-json.server";
 import { assessmentEventData, emitEvent, estimateOrderKey } from "./webhooks.server";
 import { Conflict, DomainError, Invalid, NotFound, onField, Stale } from "~/utils/domain-errors";
-import { authorize, can } from "./permissions.server";
+import { authorize, authorizeOwnWork, can } from "./permissions.server";
 
 /** An assessment as the API answers it and the screens render it: absent optionals are null. */
 export interface AssessmentJson {
@@ -104,14 +104,6 @@ export interface AssessmentJson {
 const withTotals = (sheet: Sheet) => ({ ...sheet, totals: sheetTotals(sheet) });
 
 export const assessmentNotFound = () => new NotFound("Assessment not found");
-
-/** Who is acting, as the audit list names them. */
-export function auditActor(actor: Actor): AuditActor {
-  // A member is named as themself, not as the account (issue 44: "Edited by Maria Lopez").
-  if (actor.member) return { id: actor.member.id, name: actor.member.name };
-  const { firstName, lastName, username } = actor.user;
-  return { id: actor.id, name: [firstName, lastName].filter(Boolean).join(" ") || username };
-}
 
 type ContactJson = NonNullable<AssessmentJson["contact"]>;
 /** How a record becomes JSON, given the contacts of its page (keyed `owner:contact`) and, for an admin, owners' names. */
@@ -318,13 +310,8 @@ export async function updateAssessment(actor: Actor, id: string, input: Assessme
 /** Deletes one assessment in scope and answers it as it was. Its media objects and its videos' kept
  * frames go too, unless another assessment of the account or a training item still shows them. */
 export async function deleteAssessment(actor: Actor, id: string) {
-  // An estimator deletes only their own work: the assessment they created.
-  if (!can(actor, "assessments.delete")) {
-    const found = await findAssessment({ scope: scopeFor(actor), id });
-    if (!found) throw assessmentNotFound();
-    const creator = found.audit.find((entry) => entry.action === "created")?.by;
-    if (!can(actor, "assessments.create") || !creator || String(creator) !== personIdOf(actor)) authorize(actor, "assessments.delete");
-  }
+  // An estimator deletes only their own work (the "created" audit entry names them).
+  if (!can(actor, "assessments.delete")) authorizeOwnWork(actor, "assessments.delete", (await findAssessment({ scope: scopeFor(actor), id }))?.audit.find((e) => e.action === "created")?.by);
   const record = await removeAssessment({ scope: scopeFor(actor), id });
   if (!record) throw assessmentNotFound();
   await removeJobs({ type: ANALYSIS_JOB, keys: [id] });

@@ -5,7 +5,7 @@ import { FormStrategy } from "remix-auth-form";
 import { LOGGED_OUT_TOAST } from "~/schemas/logged-out";
 import { keptFields, pagePath, RESUME_MS, type ResumedForm } from "~/schemas/resume";
 import { redeemApiToken } from "~/models/api-token.server";
-import { findMemberForLogin, findSignedInMember, type MemberRecord } from "~/models/member.server";
+import { findMemberForLogin, type MemberRecord } from "~/models/member.server";
 import { attemptsSince, clearAttempts, forgetAttempt, recordAttempt } from "~/models/login-attempt.server";
 import { deleteUserSessions, sessionOwner } from "~/models/session.server";
 import {
@@ -21,13 +21,13 @@ import {
   type Theme,
 } from "~/models/user.server";
 import { loginSchema } from "~/schemas/auth";
-import { isMemberRole } from "~/schemas/members";
 import { checkSecondFactor } from "./two-factor.server";
 import { Invalid, TooMany, Unauthenticated, Unavailable } from "~/utils/domain-errors";
 import { invalidInput, jsonError, setPrivateCaching } from "~/utils/http.server";
 import { assertSameOrigin, isApiRequest, isOwnPagePost } from "~/utils/request.server";
 import { requestMemo, requestScope } from "~/utils/request-scope.server";
-import type { ActingMember, Actor } from "./actor";
+import type { Actor } from "./actor";
+import { memberActor } from "./member-actor.server";
 import { allowedOperations } from "./permissions.server";
 import { sendLoginNotification } from "./outbox.server";
 import {
@@ -94,18 +94,12 @@ authenticator.use(
     const user = await findUserForLogin(username);
     // Not an account's own login: one of an account's members (an active one; docs/decisions/0067).
     const member = user ? null : await findMemberForLogin(usernameKey(username));
-    const memberHash = member?.status === "active" ? member.passwordHash : undefined;
-    const ok = await withPasswordCheck(async () =>
-      user
-        ? verifyPassword(user.passwordHash, password)
-        : memberHash
-          ? verifyPassword(memberHash, password)
-          : verifyPassword(await (dummyHash ??= hashPassword("not-a-password")), password),
-    ).catch(async (error: unknown) => {
+    const hash = user?.passwordHash ?? (member?.status === "active" ? member.passwordHash : undefined);
+    const ok = await withPasswordCheck(async () => verifyPassword(hash ?? (await (dummyHash ??= hashPassword("not-a-password"))), password)).catch(async (error: unknown) => {
       await attempt.forget();
       throw error;
     });
-    const account = member && memberHash && ok ? await findSignedInUser(String(member.ownerId)) : null;
+    const account = member && hash && ok ? await findSignedInUser(String(member.ownerId)) : null;
     // A failed attempt stays recorded (it counts); a successful one clears the username's.
     if (!ok || !(user ?? account)) throw new Unauthenticated("Invalid credentials");
     await attempt.forget();
@@ -319,39 +313,19 @@ async function resolveActor(request: Request): Promise<Actor | null> {
     const redeemed = await redeemApiToken(authorization.slice(7).trim());
     const user = redeemed ? await findSignedInUser(redeemed.ownerId) : null;
     if (!redeemed || !user) return null;
-    if (!redeemed.memberId) return { id: String(user._id), user, role: user.role, realRole: user.role, via: "token" };
     // A member's token acts with the member's role, while the member is active.
-    const member = await actingMember(redeemed.memberId, String(user._id));
-    return member ? { id: String(user._id), user, role: user.role, realRole: user.role, via: "token", member } : null;
+    return redeemed.memberId ? memberActor(redeemed.memberId, "token", user) : { id: String(user._id), user, role: user.role, realRole: user.role, via: "token" };
   }
   if (!request.headers.get("Cookie")) return null;
   const session = await requestSession(request);
   const userId = session.get("userId");
   if (!userId) return null;
-  if (session.get("member")) return memberActor(userId);
+  if (session.get("member")) return memberActor(userId, "session");
   const user = await findSignedInUser(userId);
   if (!user) return null;
   const realRole = user.role;
   const preview = realRole === "admin" ? session.get("viewAsRole") : undefined;
   return { id: String(user._id), user, role: preview ?? realRole, realRole, via: "session" };
-}
-
-/** An active member of the account `ownerId` (a suspended or removed one is null, on every instance within 3 × CACHE_POLL_MS). */
-async function actingMember(memberId: string, ownerId?: string): Promise<(ActingMember & { ownerId: string }) | null> {
-  const member = await findSignedInMember(memberId);
-  if (!member || (ownerId && String(member.ownerId) !== ownerId)) return null;
-  const name = [member.firstName, member.lastName].filter(Boolean).join(" ") || member.username;
-  if (!isMemberRole(member.accountRole)) return null;
-  return { id: String(member._id), name, role: member.accountRole, ownerId: String(member.ownerId) };
-}
-
-/** A member's session: the person, acting in their account (whose id scopes every query). */
-async function memberActor(memberId: string): Promise<Actor | null> {
-  const found = await actingMember(memberId);
-  const user = found ? await findSignedInUser(found.ownerId) : null;
-  if (!found || !user) return null;
-  const { ownerId: _account, ...member } = found;
-  return { id: String(user._id), user, role: user.role, realRole: user.role, via: "session", member };
 }
 
 /**

@@ -14,7 +14,7 @@ import {
 import { deleteUserSessions } from "~/models/session.server";
 import { findUserById, User, usernameKey } from "~/models/user.server";
 import { accountRoleLabel, INVITE_DAYS, MAX_MEMBERS, type MemberRole, type MemberStatus, type acceptInviteSchema, type inviteSchema, type memberUpdateSchema } from "~/schemas/members";
-import { Conflict, Invalid, NotFound } from "~/utils/domain-errors";
+import { Conflict, Forbidden, Invalid, NotFound } from "~/utils/domain-errors";
 import type { z } from "zod";
 import type { Actor } from "./actor";
 import { hashPassword } from "./auth.server";
@@ -45,6 +45,12 @@ export interface MemberJson {
 
 const memberNotFound = () => new NotFound("Member not found");
 
+/** The account's owner, of a dealer or vendor account: an administrator's account has no members (a member would act as an admin). */
+function authorizeMembers(actor: Actor) {
+  authorize(actor, "members.manage");
+  if (actor.realRole === "admin") throw new Forbidden("An administrator's account has no members");
+}
+
 function toJson(m: MemberRecord): MemberJson {
   const status = m.status === "active" || m.status === "suspended" ? m.status : "invited";
   const role = m.accountRole === "manager" || m.accountRole === "estimator" ? m.accountRole : "viewer";
@@ -66,14 +72,13 @@ function toJson(m: MemberRecord): MemberJson {
 const accountName = (user: Actor["user"]) => user.companyName || [user.firstName, user.lastName].filter(Boolean).join(" ") || user.username;
 
 export async function listMembers(actor: Actor) {
-  authorize(actor, "members.manage");
+  authorizeMembers(actor);
   return (await listMembersOf({ ownerId: actor.id })).map(toJson);
 }
 
 /** Invites a person (an email with a link that expires); answers the member and, for the owner to pass on by hand, the link. */
 export async function inviteMember(actor: Actor, input: z.infer<typeof inviteSchema>, request?: Request) {
-  authorize(actor, "members.manage");
-  if (actor.role === "admin") throw new Conflict("An administrator's account has no members");
+  authorizeMembers(actor);
   if ((await countMembersOf({ ownerId: actor.id })) >= MAX_MEMBERS) throw new Conflict(`An account can have at most ${MAX_MEMBERS} members`);
   const expiresAt = new Date(Date.now() + INVITE_DAYS * 86_400_000);
   const { token, record } = await insertInvite({ ownerId: actor.id, email: input.email, role: input.role, expiresAt });
@@ -96,7 +101,7 @@ async function endMemberAccess(ownerId: string, memberId: string) {
 }
 
 export async function updateMember(actor: Actor, id: string, input: z.infer<typeof memberUpdateSchema>) {
-  authorize(actor, "members.manage");
+  authorizeMembers(actor);
   const current = await findMember({ ownerId: actor.id, id });
   if (!current) throw memberNotFound();
   const set: { accountRole?: MemberRole; status?: MemberStatus } = {};
@@ -112,7 +117,7 @@ export async function updateMember(actor: Actor, id: string, input: z.infer<type
 }
 
 export async function removeMember(actor: Actor, id: string) {
-  authorize(actor, "members.manage");
+  authorizeMembers(actor);
   if (!(await deleteMember({ ownerId: actor.id, id }))) throw memberNotFound();
   await endMemberAccess(actor.id, id);
 }

@@ -1,6 +1,6 @@
 import type { AccountRole } from "~/schemas/members";
 import { Forbidden } from "~/utils/domain-errors";
-import { accountRoleOf, type Actor } from "./actor";
+import { accountRoleOf, personIdOf, type Actor } from "./actor";
 
 /**
  * What each person of an account may do (issue 44, docs/decisions/0067): one table, checked by the
@@ -50,6 +50,12 @@ export const FORBIDDEN_FOR_ROLE = "Your role in this account does not allow this
 /** Throws Forbidden (403) unless the caller's role in the account admits `operation`. */
 export function authorize(actor: Actor, operation: Operation) {
   if (!can(actor, operation)) throw new Forbidden(FORBIDDEN_FOR_ROLE);
+}
+
+/** `operation` on someone's work: admitted by the table, or done to the caller's own (`createdBy`) by a role that may create it. */
+export function authorizeOwnWork(actor: Actor, operation: Operation, createdBy: unknown) {
+  if (can(actor, operation)) return;
+  if (!can(actor, "assessments.create") || !createdBy || String(createdBy) !== personIdOf(actor)) throw new Forbidden(FORBIDDEN_FOR_ROLE);
 }
 
 /** Every operation the caller may do (the screens hide what is not in it). */
