@@ -110,11 +110,3 @@ export async function usernameKeyTaken(key: string) {
 export function findSignedInMember(id: string) {
   return credentialCache.get(`member:${id}`, async () => (isId(id) ? Member.findOne({ _id: id, status: "active" }) : null));
 }
-
-/** Names of an account's people by id (the owner's own id is not among them). */
-export async function memberNames(ids: string[]) {
-  const valid = [...new Set(ids)].filter(isId);
-  if (valid.length === 0) return new Map<string, string>();
-  const found = await Member.find({ _id: trusted({ $in: valid }) }).select({ firstName: 1, lastName: 1, username: 1 }).lean<{ _id: unknown; firstName?: string; lastName?: string; username?: string }[]>();
-  return new Map(found.map((m) => [String(m._id), [m.firstName, m.lastName].filter(Boolean).join(" ") || m.username || ""]));
-}

@@ -10,7 +10,6 @@ import {
   replaceAssessmentFields,
   transitionAssessment,
   type AssessmentRecord,
-  type AuditActor,
 } from "~/models/assessment.server";
 import { asLines, type EstimateLine } from "~/utils/estimate-lines";
 import { findContact, findContactsByIds } from "~/models/contact.server";
