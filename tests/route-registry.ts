@@ -28,6 +28,8 @@ export type Owned =
   /** An account's webhook endpoints and their deliveries: its own only, an admin's too. */
   | "webhook"
   | "webhookDelivery"
+  /** An account's members (and invites): its owner's only; an admin's account has none. */
+  | "member"
   /** A vendor's documents: another vendor's answers 404, an admin reaches all. */
   | "pricingRule"
   | "vendorPackage"
@@ -58,11 +60,13 @@ export interface RouteEntry {
 export const ANYONE = ["anonymous", "dealer", "vendor", "admin"] as const;
 export const SIGNED_IN = ["dealer", "vendor", "admin"] as const;
 export const ADMIN = ["admin"] as const;
+/** The owners of dealer and vendor accounts (an admin's account has no members). */
+export const OWNERS = ["dealer", "vendor"] as const;
 /** Vendors act on their own pricing, admins on any vendor's; dealers are refused. */
 export const VENDOR_OR_ADMIN = ["vendor", "admin"] as const;
 
 /** Kinds whose id is owner-scoped: another account's answers 404. */
-export const OWNER_SCOPED: ReadonlySet<Owned> = new Set(["contact", "package", "assessment", "upload", "token", "emailTemplate", "emailLog", "webhook", "webhookDelivery", "pricingRule", "vendorPackage", "learningRecord"]);
+export const OWNER_SCOPED: ReadonlySet<Owned> = new Set(["contact", "package", "assessment", "upload", "token", "emailTemplate", "emailLog", "webhook", "webhookDelivery", "member", "pricingRule", "vendorPackage", "learningRecord"]);
 /** Owner-scoped kinds owned by vendors (the rest by any signed-in account). */
 export const VENDOR_OWNED: ReadonlySet<Owned> = new Set(["pricingRule", "vendorPackage", "learningRecord"]);
 
@@ -86,6 +90,10 @@ export const routes: readonly RouteEntry[] = [
   // Tokens are created from a session only (a token minting tokens is 403): the matrix signs in with cookies.
   { file: "api.auth.tokens.ts", kind: "api", path: "/api/auth/tokens", methods: { GET: SIGNED_IN, POST: SIGNED_IN } },
   { file: "api.auth.tokens.$id.ts", kind: "api", path: "/api/auth/tokens/:id", methods: { DELETE: SIGNED_IN }, owned: "token" },
+  // The account's people (owner only: a member, an admin's account answer 403; docs/decisions/0067).
+  // Members' roles inside an account: tests/members.api.test.ts (role × operation inside and across accounts).
+  { file: "api.members.ts", kind: "api", path: "/api/members", methods: { GET: OWNERS, POST: OWNERS }, realRole: true },
+  { file: "api.members.$id.ts", kind: "api", path: "/api/members/:id", methods: { PUT: OWNERS, DELETE: OWNERS }, owned: "member", realRole: true },
   { file: "api.admin.check-setup.ts", kind: "api", path: "/api/admin/check-setup", methods: { GET: ANYONE } },
   // First-run setup: open to anyone until an admin exists (then 409).
   { file: "api.admin.create-account.ts", kind: "api", path: "/api/admin/create-account", methods: { POST: ANYONE } },
@@ -185,6 +193,8 @@ export const routes: readonly RouteEntry[] = [
   { file: "e.$token.logo.ts", kind: "other", path: "/e/:token/logo", methods: { GET: ANYONE } },
   { file: "e.$token.pdf.ts", kind: "other", path: "/e/:token/pdf", methods: { GET: ANYONE } },
   { file: "e.$token.photos.$n.ts", kind: "other", path: "/e/:token/photos/:n", methods: { GET: ANYONE } },
+  // An invite's page: anyone holding the link (an unknown or used one answers 404).
+  { file: "invite.$token.tsx", kind: "other", path: "/invite/:token", methods: { GET: ANYONE, POST: ANYONE } },
   { file: "login.tsx", kind: "screen", path: "/login", methods: { GET: ANYONE, POST: ANYONE } },
   { file: "admin.login.tsx", kind: "screen", path: "/admin/login", methods: { GET: ANYONE, POST: ANYONE } },
   { file: "admin.setup.tsx", kind: "screen", path: "/admin/setup", methods: { GET: ANYONE, POST: ANYONE } },

@@ -9,6 +9,8 @@ import { changedSince, keysetSort } from "./keyset.server";
 const apiTokenSchema = new Schema(
   {
     ownerId: { type: Schema.Types.ObjectId, required: true, index: true },
+    /** The account's member whose token this is (null: the owner's); it acts with that member's role. */
+    memberId: { type: Schema.Types.ObjectId, default: null },
     name: { type: String, required: true, trim: true },
     tokenHash: { type: String, required: true, unique: true },
     // First characters, shown in the list so the owner can tell tokens apart.
@@ -34,12 +36,23 @@ const hashToken = (token: string) => createHash("sha256").update(token).digest("
 // first so that the prefix shown in the list tells tokens apart.
 const TOKEN_PATTERN = /^dq_[A-Za-z0-9_-]{43}_([0-9a-f]{24})$/;
 
-export async function createApiToken({ ownerId, name, expiresAt = null }: { ownerId: string; name: string; expiresAt?: Date | null }) {
+export async function createApiToken({
+  ownerId,
+  memberId = null,
+  name,
+  expiresAt = null,
+}: {
+  ownerId: string;
+  memberId?: string | null;
+  name: string;
+  expiresAt?: Date | null;
+}) {
   const _id = new mongoose.Types.ObjectId();
   const token = `dq_${randomBytes(32).toString("base64url")}_${_id.toHexString()}`;
   const record = await ApiToken.create({
     _id,
     ownerId,
+    memberId,
     name,
     tokenHash: hashToken(token),
     prefix: token.slice(0, 10),
@@ -48,14 +61,14 @@ export async function createApiToken({ ownerId, name, expiresAt = null }: { owne
   return { token, record };
 }
 
-/** The owner's tokens, newest first; changed since `since`, oldest change first (a sync). */
-export async function listApiTokens({ ownerId, since }: { ownerId: string; since?: Date }) {
-  return ApiToken.find({ ownerId, ...changedSince(since) }).sort(keysetSort(undefined, since));
+/** One person's tokens (the owner's: `memberId` null), newest first; changed since `since`, oldest change first (a sync). */
+export async function listApiTokens({ ownerId, memberId = null, since }: { ownerId: string; memberId?: string | null; since?: Date }) {
+  return ApiToken.find({ ownerId, memberId, ...changedSince(since) }).sort(keysetSort(undefined, since));
 }
 
-export async function deleteApiToken({ ownerId, id }: { ownerId: string; id: string }) {
+export async function deleteApiToken({ ownerId, memberId = null, id }: { ownerId: string; memberId?: string | null; id: string }) {
   if (!mongoose.isValidObjectId(id)) return false;
-  const res = await ApiToken.deleteOne({ _id: id, ownerId });
+  const res = await ApiToken.deleteOne({ _id: id, ownerId, memberId });
   if (res.deletedCount !== 1) return false;
   await recordDeletion("apiToken", { _id: id, ownerId });
   return true;
@@ -82,6 +95,15 @@ export async function revokeApiTokensOf({ ownerId }: { ownerId: string }) {
   }
 }
 
+/** Revokes every token of one member (suspended or removed); answers how many. */
+export async function revokeMemberTokens({ ownerId, memberId }: { ownerId: string; memberId: string }) {
+  const ids = (await ApiToken.find({ ownerId, memberId }).select("_id").limit(500).lean()).map((t) => t._id);
+  if (ids.length === 0) return 0;
+  const { deletedCount } = await ApiToken.deleteMany({ ownerId, memberId });
+  await recordDeletions("apiToken", ids.map((_id) => ({ _id, ownerId })));
+  return deletedCount;
+}
+
 /** Finds the token's owner id and records the use (at most once a minute, to spare writes). */
 export async function redeemApiToken(token: string) {
   const id = TOKEN_PATTERN.exec(token)?.[1];
@@ -94,9 +116,9 @@ export async function redeemApiToken(token: string) {
     if (!record.lastUsedAt || record.lastUsedAt < minuteAgo) {
       await ApiToken.updateOne({ _id: record._id }, { $set: { lastUsedAt: new Date() } });
     }
-    return { ownerId: String(record.ownerId), expiresAt: record.expiresAt };
+    return { ownerId: String(record.ownerId), memberId: record.memberId ? String(record.memberId) : null, expiresAt: record.expiresAt };
   });
   // A token remembered from before its expiry ends at the expiry all the same.
   if (!redeemed || (redeemed.expiresAt && redeemed.expiresAt <= new Date())) return null;
-  return redeemed.ownerId;
+  return { ownerId: redeemed.ownerId, memberId: redeemed.memberId };
 }

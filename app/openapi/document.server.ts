@@ -6,6 +6,7 @@ import { describeDeletions } from "./deletions.server";
 import { describeDescription } from "./description.server";
 import { describeEmail } from "./email.server";
 import { describeEstimateSettings } from "./estimate-settings.server";
+import { describeMembers } from "./members.server";
 import { newRegistry } from "./registry.server";
 import { describeSession } from "./session.server";
 import { describeUploads } from "./uploads.server";
@@ -28,6 +29,7 @@ const AREAS: ((registry: OpenAPIRegistry) => void)[] = [
   describeVendors,
   describeEstimateSettings,
   describeWebhooks,
+  describeMembers,
   describeDeletions,
   describeVin,
   describeDescription,

@@ -9,6 +9,7 @@ import { notificationsTabAction, notificationsTabData } from "~/screens/settings
 import { profileActions, profileTab } from "~/screens/settings-profile.server";
 import { securityActions, securityTab } from "~/screens/settings-security.server";
 import { systemActions, systemTab } from "~/screens/settings-system.server";
+import { seesTeam, teamActions, teamTab } from "~/screens/settings-team.server";
 import { webhookActions, webhooksSection } from "~/screens/settings-webhooks.server";
 import type { SettingsAction } from "~/screens/settings.server";
 import { requireUser } from "~/services/auth.server";
@@ -21,6 +22,7 @@ const EmailTab = lazyComponent("settings/EmailTab", () => import("~/components/s
 const SecurityTab = lazyComponent("settings/SecurityTab", () => import("~/components/settings/SecurityTab").then((m) => m.SecurityTab));
 const NotificationsTab = lazyComponent("settings/NotificationsTab", () => import("~/components/settings/NotificationsTab").then((m) => m.NotificationsTab));
 const SystemTab = lazyComponent("settings/SystemTab", () => import("~/components/settings/SystemTab").then((m) => m.SystemTab));
+const TeamTab = lazyComponent("settings/TeamTab", () => import("~/components/settings/TeamTab").then((m) => m.TeamTab));
 const WebhooksCard = lazyComponent("settings/WebhooksCard", () => import("~/components/settings/WebhooksCard").then((m) => m.WebhooksCard));
 
 
@@ -33,6 +35,8 @@ const TABS = [
   { value: "security", label: "Security" },
   { value: "notifications", label: "Notifications" },
   { value: "system", label: "System" },
+  // The account's people: its owner's only (issue 44, docs/decisions/0067).
+  { value: "team", label: "Team" },
 ] as const;
 type Tab = (typeof TABS)[number]["value"];
 const tabOf = (value: string | null): Tab => TABS.find((t) => t.value === value)?.value ?? "profile";
@@ -40,16 +44,19 @@ const tabOf = (value: string | null): Tab => TABS.find((t) => t.value === value)
 export async function loader({ request }: LoaderFunctionArgs) {
   const actor = await requireUser(request);
   const url = new URL(request.url);
-  const tab = tabOf(url.searchParams.get("tab"));
+  const team = seesTeam(actor);
+  const asked = tabOf(url.searchParams.get("tab"));
+  const tab = asked === "team" && !team ? "profile" : asked;
   const headers = { "Cache-Control": "no-store" };
-  if (tab === "email") return json({ tab, email: await emailTabData(actor) }, { headers });
+  if (tab === "team") return json({ tab, team: await teamTab(actor), showTeam: team }, { headers });
+  if (tab === "email") return json({ tab, email: await emailTabData(actor), showTeam: team }, { headers });
   if (tab === "security") {
     const [security, webhooks] = await Promise.all([securityTab(actor), webhooksSection(actor, url)]);
-    return json({ tab, security, webhooks }, { headers });
+    return json({ tab, security, webhooks, showTeam: team }, { headers });
   }
-  if (tab === "notifications") return json({ tab, notifications: await notificationsTabData(actor) }, { headers });
-  if (tab === "system") return json({ tab, system: await systemTab(actor, url) }, { headers });
-  return json({ tab, profile: await profileTab(actor) }, { headers });
+  if (tab === "notifications") return json({ tab, notifications: await notificationsTabData(actor), showTeam: team }, { headers });
+  if (tab === "system") return json({ tab, system: await systemTab(actor, url), showTeam: team }, { headers });
+  return json({ tab, profile: await profileTab(actor), showTeam: team }, { headers });
 }
 
 const ACTIONS: Record<string, SettingsAction> = {
@@ -57,6 +64,7 @@ const ACTIONS: Record<string, SettingsAction> = {
   ...securityActions,
   ...systemActions,
   ...webhookActions,
+  ...teamActions,
   "save-mail-server": ({ actor, request, form }) => emailTabAction(actor, request, form),
   "test-connection": ({ actor, request, form }) => emailTabAction(actor, request, form),
   "save-notifications": ({ actor, request, form }) => notificationsTabAction(actor, request, form),
@@ -74,18 +82,19 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function Settings() {
   const data = useLoaderData<typeof loader>();
-  const result = useActionData<{ formError?: string }>();
+  const result = useActionData<{ formError?: string; invited?: { email: string; inviteUrl: string } }>();
   const t = useT();
   return (
     <Stack>
       <Title order={1}>{t("Settings")}</Title>
-      <LinkTabs tabs={TABS.map((tab) => ({ ...tab, label: t(tab.label) }))} active={data.tab} label={t("Settings sections")} />
+      <LinkTabs tabs={TABS.filter((tab) => tab.value !== "team" || data.showTeam).map((tab) => ({ ...tab, label: t(tab.label) }))} active={data.tab} label={t("Settings sections")} />
       {"profile" in data && <ProfileTab data={data.profile} />}
       {"email" in data && <EmailTab settings={data.email.mailServer} formError={result?.formError} />}
       {"security" in data && <SecurityTab data={data.security} />}
       {"webhooks" in data && <WebhooksCard data={data.webhooks} />}
       {"notifications" in data && <NotificationsTab settings={data.notifications.notifications} />}
       {"system" in data && <SystemTab data={data.system} />}
+      {"team" in data && <TeamTab members={data.team.members} invited={result?.invited} formError={result?.formError} />}
     </Stack>
   );
 }

@@ -11,8 +11,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({
     user: {
       id: actor.id,
-      firstName: actor.user.firstName,
-      lastName: actor.user.lastName,
+      // A member is shown as themself (issue 44).
+      firstName: actor.member ? actor.member.name : actor.user.firstName,
+      lastName: actor.member ? "" : actor.user.lastName,
       role: actor.role,
       realRole: actor.realRole,
     },

@@ -11,6 +11,7 @@ import { ARCHIVE_FORMAT, workDir } from "./account-archive.server";
 import type { Actor } from "./actor";
 import { ESTIMATE_SETTINGS_ENTRY, exportedEstimateSettings } from "./account-settings-archive.server";
 import { asError } from "~/utils/unknown-values";
+import { authorize } from "./permissions.server";
 
 /**
  * The account's data out (docs/decisions/0012): export walks cursors into temporary files (a tar
@@ -28,6 +29,8 @@ export interface Manifest {
 
 /** `GET /api/account/export`: the archive as a stream; the caller pipes it to the response. */
 export function exportArchive(actor: Actor) {
+  // The whole account's data, tokens' and webhooks' settings included: its owner's (docs/decisions/0067).
+  authorize(actor, "integrations.manage");
   const out = new PassThrough();
   const pack = tar.pack();
   const gzip = createGzip();

@@ -12,8 +12,8 @@ import { NOT_ANALYSED_NOTE } from "~/schemas/assessment-wizard";
 import { MAX_VIDEO_FRAMES, toAnalysisPhotos } from "./analysis/media.server";
 import { analysisProvider } from "./analysis/provider.server";
 import { ANALYSIS_JOB, type AnalysisPhoto, type AnalysisResult } from "./analysis/types";
-import { assessmentNotFound, auditActor, getAssessment } from "./assessments.server";
-import type { Actor } from "./actor";
+import { assessmentNotFound, getAssessment } from "./assessments.server";
+import { auditActor, type Actor } from "./actor";
 import { notifyAssessmentCompleted } from "./outbox.server";
 import { assessmentEventData, emitEvent, estimateOrderKey } from "./webhooks.server";
 import { enqueueJob, getJob, PermanentJobError, registerJobHandler, waitForJob, type JobRecord } from "./jobs.server";
@@ -23,6 +23,7 @@ import { discardFrames, keepFrames, nameFrames } from "./video-frames.server";
 import { quoteForVendor } from "./vendors.server";
 import { env } from "~/utils/env.server";
 import { NotFound } from "~/utils/domain-errors";
+import { authorize } from "./permissions.server";
 
 /**
  * An assessment's analysis, as a durable job (docs/decisions/0008): uploaded → processing when it
@@ -44,6 +45,7 @@ const EVERY_OWNER: OwnerScope = { allOwners: true };
  * null when nothing runs.
  */
 export async function requestAnalysis(actor: Actor, id: string) {
+  authorize(actor, "assessments.create");
   const scope = scopeFor(actor);
   const record =
     (await transitionAssessment({ scope, id, from: ["uploaded"], to: "processing", by: auditActor(actor), action: "analysis requested", unset: ["analysisError"] })) ??
@@ -67,6 +69,7 @@ export async function requestAnalysis(actor: Actor, id: string) {
  * staying up meanwhile), answers the assessment as it then stands and whether it is still under way.
  */
 export async function analyzeAssessment(actor: Actor, id: string, waitMs = ANALYZE_WAIT_MS) {
+  authorize(actor, "assessments.create");
   const jobId = await requestAnalysis(actor, id);
   const job = jobId ? (waitMs > 0 ? await waitForJob(jobId, waitMs) : await getJob(jobId)) : null;
   const underWay = job !== null && (job.state === "queued" || job.state === "running");

@@ -10,7 +10,6 @@ import {
   replaceAssessmentFields,
   transitionAssessment,
   type AssessmentRecord,
-  type AuditActor,
 } from "~/models/assessment.server";
 import { asLines, type EstimateLine } from "~/utils/estimate-lines";
 import { approvedTotalOf } from "~/utils/approved-total";
@@ -27,7 +26,7 @@ import type {
 } from "~/schemas/assessment";
 import { readSheet, sheetTotals, type Sheet, type SheetTotals } from "~/utils/estimate-sheet";
 import { lastPageAtMost, listTotal, pageAndNext, screenCursorsOf, type ListCursor } from "~/schemas/list-cursor";
-import { isAdmin, type Actor } from "./actor";
+import { auditActor, isAdmin, type Actor } from "./actor";
 import { ANALYSIS_JOB } from "./analysis/types";
 import { removeJobs } from "./jobs.server";
 import { discardMediaUrl } from "./storage/draft.server";
@@ -35,6 +34,7 @@ import { claimUploads } from "./storage/uploads.server";
 import { isoDate, ownedJson } from "./owned-json.server";
 import { assessmentEventData, emitEvent, estimateOrderKey } from "./webhooks.server";
 import { Conflict, DomainError, Invalid, NotFound, onField, Stale } from "~/utils/domain-errors";
+import { authorize, authorizeOwnWork, can } from "./permissions.server";
 
 /** An assessment as the API answers it and the screens render it: absent optionals are null. */
 export interface AssessmentJson {
@@ -104,12 +104,6 @@ export interface AssessmentJson {
 const withTotals = (sheet: Sheet) => ({ ...sheet, totals: sheetTotals(sheet) });
 
 export const assessmentNotFound = () => new NotFound("Assessment not found");
-
-/** Who is acting, as the audit list names them. */
-export function auditActor(actor: Actor): AuditActor {
-  const { firstName, lastName, username } = actor.user;
-  return { id: actor.id, name: [firstName, lastName].filter(Boolean).join(" ") || username };
-}
 
 type ContactJson = NonNullable<AssessmentJson["contact"]>;
 /** How a record becomes JSON, given the contacts of its page (keyed `owner:contact`) and, for an admin, owners' names. */
@@ -230,6 +224,7 @@ async function claimMedia(actor: Actor, urls: string[], assessmentId: string) {
  * uploads (taken off the wizard's list by it).
  */
 export async function createAssessment(actor: Actor, input: AssessmentCreateInput) {
+  authorize(actor, "assessments.create");
   const { mediaUrls, ...fields } = input;
   await assertReferences(actor.id, fields);
   const _id = newAssessmentId();
@@ -296,6 +291,7 @@ export async function getAssessment(actor: Actor, id: string) {
 
 /** `PUT /api/assessments/{id}`: replaces the editable fields; status, costs and AI results stay; `readAt`: If-Match's revisions. */
 export async function updateAssessment(actor: Actor, id: string, input: AssessmentUpdateInput, { readAt }: { readAt?: number[] } = {}) {
+  authorize(actor, "assessments.edit");
   const scope = scopeFor(actor);
   // The contact must be the owner's: an admin editing another account's assessment checks that account's.
   let ownerId = actor.id;
@@ -314,6 +310,8 @@ export async function updateAssessment(actor: Actor, id: string, input: Assessme
 /** Deletes one assessment in scope and answers it as it was. Its media objects and its videos' kept
  * frames go too, unless another assessment of the account or a training item still shows them. */
 export async function deleteAssessment(actor: Actor, id: string) {
+  // An estimator deletes only their own work (the "created" audit entry names them).
+  if (!can(actor, "assessments.delete")) authorizeOwnWork(actor, "assessments.delete", (await findAssessment({ scope: scopeFor(actor), id }))?.audit.find((e) => e.action === "created")?.by);
   const record = await removeAssessment({ scope: scopeFor(actor), id });
   if (!record) throw assessmentNotFound();
   await removeJobs({ type: ANALYSIS_JOB, keys: [id] });
@@ -331,6 +329,7 @@ async function refused(actor: Actor, id: string, message: string): Promise<never
 
 /** Review's Approve: completed → reviewed. */
 export async function approveAssessment(actor: Actor, id: string) {
+  authorize(actor, "assessments.edit");
   const record = await transitionAssessment({
     scope: scopeFor(actor),
     id,
@@ -345,6 +344,7 @@ export async function approveAssessment(actor: Actor, id: string) {
 
 /** Review's Reject: completed or reviewed → uploaded (to be analysed again or priced by hand). */
 export async function rejectAssessment(actor: Actor, id: string, note?: string) {
+  authorize(actor, "assessments.edit");
   const record = await transitionAssessment({
     scope: scopeFor(actor),
     id,

@@ -5,6 +5,7 @@ import { FormStrategy } from "remix-auth-form";
 import { LOGGED_OUT_TOAST } from "~/schemas/logged-out";
 import { keptFields, pagePath, RESUME_MS, type ResumedForm } from "~/schemas/resume";
 import { redeemApiToken } from "~/models/api-token.server";
+import { findMemberForLogin, type MemberRecord } from "~/models/member.server";
 import { attemptsSince, clearAttempts, forgetAttempt, recordAttempt } from "~/models/login-attempt.server";
 import { deleteUserSessions, sessionOwner } from "~/models/session.server";
 import {
@@ -24,6 +25,8 @@ import { invalidInput, jsonError, setPrivateCaching } from "~/utils/http.server"
 import { assertSameOrigin, isApiRequest, isOwnPagePost } from "~/utils/request.server";
 import { requestMemo, requestScope } from "~/utils/request-scope.server";
 import type { Actor } from "./actor";
+import { memberActor } from "./member-actor.server";
+import { allowedOperations } from "./permissions.server";
 import { sendLoginNotification } from "./outbox.server";
 import {
   commitSession,
@@ -56,6 +59,8 @@ const MAX_CONCURRENT_HASHES = 4;
 const MAX_WAITING_HASHES = 32;
 
 type UserRecord = InstanceType<typeof User>;
+/** Who a password signs in: an account's owner, or one of its members (then `user` is the account). */
+type Principal = { user: UserRecord; member?: MemberRecord };
 
 // argon2id with OWASP's minimum parameters (19 MiB, 2 passes).
 const ARGON = { memoryCost: 19456, timeCost: 2, parallelism: 1 };
@@ -67,7 +72,7 @@ let dummyHash: Promise<string> | undefined;
 
 const CLIENT_IP_HEADER = "x-damageiq-client-ip";
 
-const authenticator = new Authenticator<UserRecord>();
+const authenticator = new Authenticator<Principal>();
 authenticator.use(
   new FormStrategy(async ({ form, request }) => {
     const parsed = loginSchema.safeParse(Object.fromEntries(form));
@@ -84,19 +89,21 @@ authenticator.use(
     ]);
 
     const user = await findUserForLogin(username);
-    const ok = await withPasswordCheck(async () =>
-      user
-        ? verifyPassword(user.passwordHash, password)
-        : verifyPassword(await (dummyHash ??= hashPassword("not-a-password")), password),
-    ).catch(async (error: unknown) => {
+    // Not an account's own login: one of an account's members (an active one; docs/decisions/0067).
+    const member = user ? null : await findMemberForLogin(usernameKey(username));
+    const hash = user?.passwordHash ?? (member?.status === "active" ? member.passwordHash : undefined);
+    const ok = await withPasswordCheck(async () => verifyPassword(hash ?? (await (dummyHash ??= hashPassword("not-a-password"))), password)).catch(async (error: unknown) => {
       await attempt.forget();
       throw error;
     });
+    const account = member && hash && ok ? await findSignedInUser(String(member.ownerId)) : null;
     // A failed attempt stays recorded (it counts); a successful one clears the username's.
-    if (!user || !ok) throw new Unauthenticated("Invalid credentials");
+    if (!ok || !(user ?? account)) throw new Unauthenticated("Invalid credentials");
     await attempt.forget();
     await clearAttempts({ key: userKey, olderThan: new Date(Date.now() - THROTTLE_WINDOW_MS) });
-    return user;
+    if (user) return { user };
+    if (!account || !member) throw new Unauthenticated("Invalid credentials");
+    return { user: account, member };
   }),
   "password",
 );
@@ -206,7 +213,9 @@ export async function login({
     headers: { "Content-Type": "application/x-www-form-urlencoded", [CLIENT_IP_HEADER]: clientIp ?? "unknown" },
     body: new URLSearchParams({ username, password }),
   });
-  const user = await authenticator.authenticate("password", strategyRequest);
+  const { user, member } = await authenticator.authenticate("password", strategyRequest);
+  // A member signs in as themself (two-factor of their own is not offered yet: docs/decisions/0067).
+  if (member) return { user: toPublicUser(user), headers: await startSession(request, user, welcome, member) };
   if (user.twoFactor?.enabled) {
     if (totp) await requireSecondFactor(String(user._id), totp);
     else if (secondStep) return { twoFactor: true, headers: await startSecondStep(request, user) };
@@ -256,17 +265,20 @@ function unexpiredResume(session: AppSession) {
  * A new session id at every sign-in (no fixation); the old session, if any, is destroyed. `toast`
  * goes into the new one for the next page (the sign-in's welcome, or a password change's message).
  */
-export async function startSession(request: Request, user: UserRecord, toast?: Toast) {
+export async function startSession(request: Request, user: UserRecord, toast?: Toast, member?: MemberRecord) {
   const old = await getSession(request);
   const typed = unexpiredResume(old);
+  // The person signing in: a member's session is theirs (ended when they are suspended or removed).
+  const personId = String(member?._id ?? user._id);
   // Another user signing in at the same browser gets nothing of the last one's typed work.
-  const resume = typed && (!typed.owner || typed.owner === String(user._id)) ? typed : undefined;
+  const resume = typed && (!typed.owner || typed.owner === personId) ? typed : undefined;
   if (old.id) await sessionStorage.destroySession(old);
   const session = await sessionStorage.getSession();
   // The typed work of a form posted after the last session ended: for the first page.
   if (resume) session.set("resumed", resume);
   const timeout = user.sessionTimeout ?? DEFAULT_SESSION_TIMEOUT;
-  session.set("userId", String(user._id));
+  session.set("userId", personId);
+  if (member) session.set("member", true);
   session.set("expiresAt", Date.now() + SESSION_TIMEOUTS[timeout]);
   session.set("theme", user.theme ?? "light");
   session.set("language", user.language ?? "en");
@@ -295,15 +307,17 @@ export const getActor = requestMemo(async (request: Request) => {
 async function resolveActor(request: Request): Promise<Actor | null> {
   const authorization = request.headers.get("Authorization");
   if (authorization?.startsWith("Bearer ")) {
-    const ownerId = await redeemApiToken(authorization.slice(7).trim());
-    const user = ownerId ? await findSignedInUser(ownerId) : null;
-    if (!user) return null;
-    return { id: String(user._id), user, role: user.role, realRole: user.role, via: "token" };
+    const redeemed = await redeemApiToken(authorization.slice(7).trim());
+    const user = redeemed ? await findSignedInUser(redeemed.ownerId) : null;
+    if (!redeemed || !user) return null;
+    // A member's token acts with the member's role, while the member is active.
+    return redeemed.memberId ? memberActor(redeemed.memberId, "token", user) : { id: String(user._id), user, role: user.role, realRole: user.role, via: "token" };
   }
   if (!request.headers.get("Cookie")) return null;
   const session = await requestSession(request);
   const userId = session.get("userId");
   if (!userId) return null;
+  if (session.get("member")) return memberActor(userId, "session");
   const user = await findSignedInUser(userId);
   if (!user) return null;
   const realRole = user.role;
@@ -357,6 +371,8 @@ export async function requireUser(request: Request): Promise<Actor> {
   const actor = await getActor(request);
   if (!actor) throw await unauthorized(request);
   if (actor.via === "session") assertSameOrigin(request);
+  // A role that may only read (a viewer) writes nothing, whichever service a write would reach (docs/decisions/0067).
+  if (request.method !== "GET" && request.method !== "HEAD" && !allowedOperations(actor).some((op) => op !== "records.read")) throw forbidden(request);
   return actor;
 }
 

@@ -15,6 +15,7 @@ import { lastPageAtMost, listTotal, pageAndNext, screenCursorsOf, type ListCurso
 import { isAdmin, type Actor } from "./actor";
 import { ownedJson, presentOwned } from "./owned-json.server";
 import { NotFound } from "~/utils/domain-errors";
+import { authorize } from "./permissions.server";
 
 /** A contact as the API answers it and the screen renders it. */
 export interface ContactJson {
@@ -95,11 +96,13 @@ export async function getContact(actor: Actor, id: string) {
 
 /** Creates a contact owned by the caller (never by an id from the request). */
 export async function createContact(actor: Actor, input: ContactInput) {
+  authorize(actor, "contacts.write");
   const record = await insertContact({ ownerId: actor.id, input });
   return (await present(actor, [record]))[0];
 }
 
 export async function updateContact(actor: Actor, id: string, input: ContactInput) {
+  authorize(actor, "contacts.write");
   const record = await replaceContact({ scope: scopeFor(actor), id, input });
   if (!record) throw notFound();
   return (await present(actor, [record]))[0];
@@ -107,6 +110,7 @@ export async function updateContact(actor: Actor, id: string, input: ContactInpu
 
 /** Deletes one contact in scope and answers it as it was. */
 export async function deleteContact(actor: Actor, id: string) {
+  authorize(actor, "contacts.delete");
   const record = await removeContact({ scope: scopeFor(actor), id });
   if (!record) throw notFound();
   return (await present(actor, [record]))[0];

@@ -8,8 +8,8 @@ import { scopeFor } from "~/models/owner-scope.server";
 import { contactSchema } from "~/schemas/contact";
 import { recipientNotCustomerMessage, type SendEmailInput } from "~/schemas/email";
 import { Conflict, Invalid } from "~/utils/domain-errors";
-import type { Actor } from "./actor";
-import { type AssessmentJson, assessmentNotFound, auditActor, getAssessment } from "./assessments.server";
+import { auditActor, type Actor } from "./actor";
+import { type AssessmentJson, assessmentNotFound, getAssessment } from "./assessments.server";
 import { present } from "./email-logs.server";
 import { BUILT_IN_TEMPLATE, formatCost, formatMailDate, renderTemplate } from "./email-render.server";
 import { createEstimateLink, revokeUnsentLink } from "./estimate-links.server";
@@ -17,6 +17,7 @@ import { keyReused } from "./idempotency.server";
 import { type MailRoute, mailRouteFor } from "./mail-config.server";
 import { escapeHtml, linkOrigin, queue } from "./outbox.server";
 import { type MessageVersion, versionForMessage } from "./supplement-changes.server";
+import { authorize } from "./permissions.server";
 
 /**
  * Sending an estimate by email (docs/decisions/0011): renders the template for the contact and
@@ -80,6 +81,7 @@ export async function sendEstimateEmail(
   idempotencyKey?: string,
   { origin, rawBody }: { origin?: string; rawBody?: string } = {},
 ) {
+  authorize(actor, "assessments.send");
   const assessment = await getAssessment(actor, assessmentId);
   const ownerId = assessment.ownerId;
   // Where it will go: a mail server, or only the local drop (then the screens say "saved", not "sent").

@@ -7,6 +7,7 @@ import type { Actor } from "./actor";
 import { afterAccepted } from "./email-delivery.server";
 import { present } from "./email-logs.server";
 import { newMessageId, wakeOutbox } from "./outbox.server";
+import { authorize } from "./permissions.server";
 
 /**
  * An email whose delivery is unknown (the app stopped, or the connection broke, after the message
@@ -50,6 +51,7 @@ async function insertResend(actor: Actor, log: EmailLogRecord, newId: Types.Obje
  * again, the same entry). 404 for another account's, 409 for one that is not unknown.
  */
 export async function resendEmail(actor: Actor, id: string) {
+  authorize(actor, "assessments.send");
   const scope = scopeFor(actor);
   const log = await findLog({ scope, id });
   if (!log) throw logNotFound();
@@ -74,6 +76,7 @@ export async function resendEmail(actor: Actor, id: string) {
  * another account's, 409 for one that is not unknown (or was resent).
  */
 export async function markEmailDelivered(actor: Actor, id: string) {
+  authorize(actor, "assessments.send");
   const scope = scopeFor(actor);
   const log = await findLog({ scope, id });
   if (!log) throw logNotFound();

@@ -18,6 +18,7 @@ import { checkTemplate, renderTemplate, SAMPLE_CONTEXT } from "./email-render.se
 import { ownedJson, presentOwned } from "./owned-json.server";
 import { countAgainstLimit } from "./rate-limit.server";
 import { NotFound, TooMany } from "~/utils/domain-errors";
+import { authorize } from "./permissions.server";
 
 export interface EmailTemplateJson {
   id: string;
@@ -81,6 +82,7 @@ export async function getEmailTemplate(actor: Actor, id: string) {
 
 /** Creates a template of the caller; 400 when it does not compile; unknown variables come back as warnings. */
 export async function createEmailTemplate(actor: Actor, input: EmailTemplateInput) {
+  authorize(actor, "catalogue.write");
   const { warnings } = checkTemplate(input);
   const record = await insertTemplate({ ownerId: actor.id, input });
   if (record.isDefault) await clearOtherDefaults({ ownerId: actor.id, exceptId: record._id });
@@ -88,6 +90,7 @@ export async function createEmailTemplate(actor: Actor, input: EmailTemplateInpu
 }
 
 export async function updateEmailTemplate(actor: Actor, id: string, input: EmailTemplateInput) {
+  authorize(actor, "catalogue.write");
   const { warnings } = checkTemplate(input);
   const record = await replaceTemplate({ scope: scopeFor(actor), id, input });
   if (!record) throw notFound();
@@ -97,6 +100,7 @@ export async function updateEmailTemplate(actor: Actor, id: string, input: Email
 
 /** Copy: "<name> (Copy)", never the default. */
 export async function copyEmailTemplate(actor: Actor, id: string) {
+  authorize(actor, "catalogue.write");
   const source = await findTemplate({ scope: scopeFor(actor), id });
   if (!source) throw notFound();
   const name = `${source.name} (Copy)`.slice(0, TEMPLATE_LIMITS.name);
@@ -108,6 +112,7 @@ export async function copyEmailTemplate(actor: Actor, id: string) {
 }
 
 export async function deleteEmailTemplate(actor: Actor, id: string) {
+  authorize(actor, "catalogue.write");
   const record = await removeTemplate({ scope: scopeFor(actor), id });
   if (!record) throw notFound();
   return (await present(actor, [record]))[0];

@@ -28,6 +28,7 @@ import { estimatePdfWithTerms } from "./estimate-pdf.server";
 import { open, seal } from "./secret-box.server";
 import { storage } from "./storage/backend.server";
 import { Conflict, NotFound } from "~/utils/domain-errors";
+import { authorize } from "./permissions.server";
 
 /**
  * The customer's link to one version of an estimate (docs/decisions/0019): 256 random bits, only
@@ -204,6 +205,7 @@ export async function listEstimateLinks(actor: Actor, assessmentId: string) {
 
 /** `DELETE /api/assessments/{id}/links/{linkId}`: the link answers 410 from now on. */
 export async function revokeEstimateLink(actor: Actor, assessmentId: string, linkId: string) {
+  authorize(actor, "assessments.edit");
   const { scope, rootId } = await estimateChain(actor, assessmentId);
   const link = await revokeLink({ scope, rootId, id: linkId, at: dbNow() });
   if (!link) throw new NotFound("Link not found");

@@ -19,11 +19,11 @@ import { dbNow } from "~/utils/db-clock.server";
 import { NotFound } from "~/utils/domain-errors";
 import { invalidInput } from "~/utils/http.server";
 import { log } from "~/utils/log.server";
-import type { Actor } from "./actor";
-import { auditActor } from "./assessments.server";
+import { auditActor, type Actor } from "./actor";
 import { estimateChain, linkPath, openLinkToken, sealLinkToken } from "./estimate-links.server";
 import { linkOrigin, notifyCustomerQuestion, sendQuestionAnswer } from "./outbox.server";
 import { emitEvent, estimateEventData, estimateOrderKey } from "./webhooks.server";
+import { authorize } from "./permissions.server";
 
 /**
  * Conversations are records (issue 40 item 4, docs/decisions/0058): a customer's question on their
@@ -161,6 +161,7 @@ async function dealerName(ownerId: Types.ObjectId) {
  * for a question that is not one of this estimate's in scope; 400 naming `message`.
  */
 export async function answerQuestion(actor: Actor, assessmentId: string, questionId: string, body: unknown) {
+  authorize(actor, "assessments.edit");
   const { scope, record, rootId } = await estimateChain(actor, assessmentId);
   const question = await findQuestion({ scope, rootId, id: questionId });
   if (!question) throw new NotFound("Question not found");

@@ -8,6 +8,7 @@ import { receiveFormUploads } from "./storage/form-uploads.server";
 import { mediaUrl } from "./storage/names.server";
 import { readMediaBytes } from "./storage/uploads.server";
 import { Invalid, NotFound } from "~/utils/domain-errors";
+import { authorize } from "./permissions.server";
 
 /** An account's estimate settings as the API answers them and the screens and the PDF use them. */
 export interface EstimateSettings {
@@ -36,6 +37,7 @@ export async function estimateSettingsOf(ownerId: string) {
 
 /** Saves the settings; 400 on `terms` when they do not compile or nest blocks too deep (docs/decisions/0034). */
 export async function updateEstimateSettings(actor: Actor, input: EstimateSettingsInput) {
+  authorize(actor, "settings.write");
   parseTerms(input.terms);
   const user = await User.findOneAndUpdate(
     { _id: actor.id },
@@ -61,6 +63,7 @@ export async function updateEstimateSettings(actor: Actor, input: EstimateSettin
  * (one PNG or JPEG, 2 MB), the previous one removed. 400 with the uploader's message otherwise.
  */
 export async function uploadLogo(actor: Actor, request: Request) {
+  authorize(actor, "settings.write");
   // The multipart parser throws on any other body (a 500 before): say what this call reads.
   if (!/^multipart\/form-data\s*;.*\bboundary=/i.test(request.headers.get("Content-Type") ?? "")) {
     throw new Invalid("Send the logo as multipart/form-data in the field logo", { kind: "unsupportedType" });
@@ -81,6 +84,7 @@ export async function uploadLogo(actor: Actor, request: Request) {
 }
 
 export async function removeLogo(actor: Actor) {
+  authorize(actor, "settings.write");
   const before = await User.findOneAndUpdate({ _id: actor.id }, { $unset: { "estimateSettings.logoUrl": "" } })
     .select({ estimateSettings: 1 })
     .lean<{ estimateSettings?: Stored }>();

@@ -7,13 +7,14 @@ import { scopeFor } from "~/models/owner-scope.server";
 import type { AssessmentStatus } from "~/schemas/assessment";
 import type { ListCursor } from "~/schemas/list-cursor";
 import { CONTACT_NOT_FOUND, REASON_REQUIRED_MESSAGE, type EstimateEditInput } from "~/schemas/estimate";
-import { assessmentNotFound, assessmentsPage, auditActor, contactOf, decisionOf, presentOne, type AssessmentShape } from "./assessments.server";
-import type { Actor } from "./actor";
+import { assessmentNotFound, assessmentsPage, contactOf, decisionOf, presentOne, type AssessmentShape } from "./assessments.server";
+import { auditActor, type Actor } from "./actor";
 import { planEdit, versionDifferences, type ContactChange } from "./estimate-edit.server";
 import { estimateSettingsOf } from "./estimate-settings.server";
 import { emitEvent, estimateEventData, estimateOrderKey } from "./webhooks.server";
 import { Conflict, Invalid, Stale } from "~/utils/domain-errors";
 import { isoDate, ownership } from "./owned-json.server";
+import { authorize } from "./permissions.server";
 
 /**
  * The Estimates screen: one page of the search and status filter, how many matched, and the four
@@ -142,6 +143,7 @@ export const staleEstimate = async (actor: Actor, now: AssessmentRecord) => new 
  * another one is refused with it as it stands (Stale, 412), checked again by the write itself.
  */
 export async function editEstimate(actor: Actor, id: string, input: EstimateEditInput, { readAt }: { readAt?: number[] } = {}) {
+  authorize(actor, "assessments.edit");
   const scope = scopeFor(actor);
   const current = await findAssessment({ scope, id });
   if (!current) throw assessmentNotFound();

@@ -9,6 +9,7 @@ import { discardUpload } from "./account-archive.server";
 import { applyArchive, type ImportHold, type ImportReport } from "./account-import.server";
 import type { Actor } from "./actor";
 import { newWorkerId } from "./lease-queue.server";
+import { authorize } from "./permissions.server";
 
 /**
  * Account imports that survive their process (docs/decisions/0059): each import is recorded in
@@ -142,6 +143,7 @@ async function applyHeld(actor: Actor, token: string, takeHold: (records: number
  * archive, for Resume.
  */
 export async function runImport(actor: Actor, token: string): Promise<ImportReport> {
+  authorize(actor, "integrations.manage");
   if (await unfinishedImportRun({ ownerId: actor.id })) throw new Conflict(UNFINISHED);
   const holder = newWorkerId();
   try {
@@ -176,6 +178,7 @@ const UNFINISHED = "An earlier import has not finished: resume it in Settings â†
  * 409 while it runs or once it finished.
  */
 export async function resumeImport(actor: Actor): Promise<{ import: ImportView; report: ImportReport }> {
+  authorize(actor, "integrations.manage");
   const run = await unfinishedImportRun({ ownerId: actor.id });
   if (!run) {
     const latest = await latestImportRun({ ownerId: actor.id });

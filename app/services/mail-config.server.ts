@@ -9,6 +9,7 @@ import type { Actor } from "./actor";
 import { MAIL_PASSWORD, openFor, sealFor } from "./secret-box.server";
 import { Invalid, NotFound } from "~/utils/domain-errors";
 import { errorCode } from "~/utils/db-errors.server";
+import { authorize } from "./permissions.server";
 
 /**
  * Where an account's mail goes (docs/decisions/0011): its own server from Settings → Email when it
@@ -210,6 +211,7 @@ export type MailServerSettings = Awaited<ReturnType<typeof getMailServerSettings
 
 /** Saves Settings → Email. A blank password keeps the stored one; `clearPassword` removes it. */
 export async function saveMailServerSettings(actor: Actor, input: MailServerInput) {
+  authorize(actor, "integrations.manage");
   if (input.host) await assertHostAllowed(input.host);
   const own = await storedMailServer(actor.id);
   const passwordEnc = input.clearPassword ? undefined : input.password ? encryptSecret(input.password) : own.passwordEnc;
@@ -268,6 +270,7 @@ function reasonOf(route: SmtpRoute, error: unknown) {
  * mail is kept, not delivered. Answers are reused for 30 s unless `fresh` (Test Connection).
  */
 export async function testConnection(actor: Actor, { fresh = false } = {}): Promise<ConnectionStatus> {
+  authorize(actor, "integrations.manage");
   const cached = statusCache.get(actor.id);
   if (!fresh && cached && Date.now() - cached.at < STATUS_TTL_MS) return cached.status;
   const route = await mailRouteFor(actor.id);

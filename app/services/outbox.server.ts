@@ -266,3 +266,23 @@ export async function sendQuestionAnswer(answer: {
   });
   return record;
 }
+
+/** An invite to join an account (Settings → Team): a link that sets the person's own sign-in, until it expires. */
+export async function sendMemberInvite(invite: { ownerId: string; inviteId: string; email: string; accountName: string; role: string; url: string; expiresAt: Date }) {
+  const lines = [
+    `${invite.accountName} invited you to DamageIQ as ${invite.role}.`,
+    `Choose your username and password here: ${invite.url}`,
+    `The link works until ${invite.expiresAt.toUTCString()}.`,
+  ];
+  const { record } = await queue({
+    ownerId: new Types.ObjectId(invite.ownerId),
+    kind: "notification",
+    idempotencyKey: `invite:${invite.inviteId}`,
+    recipientEmail: invite.email,
+    subject: `You are invited to ${invite.accountName} on DamageIQ`.replace(/\s+/g, " ").trim(),
+    html: lines.map((line) => `<p>${escapeHtml(line)}</p>`).join("\n"),
+    text: lines.join("\n\n"),
+    attachEstimate: false,
+  });
+  return record;
+}

@@ -16,6 +16,7 @@ import type { PackageInput } from "~/schemas/package";
 import type { Actor } from "./actor";
 import { ownedJson, presentOwned } from "./owned-json.server";
 import { NotFound } from "~/utils/domain-errors";
+import { authorize } from "./permissions.server";
 
 /** A package as the API answers it and the screen renders it. */
 export interface PackageJson {
@@ -83,11 +84,13 @@ export async function getPackage(actor: Actor, id: string) {
 }
 
 export async function createPackage(actor: Actor, input: PackageInput) {
+  authorize(actor, "catalogue.write");
   const record = await insertPackage({ ownerId: actor.id, input });
   return (await present(actor, [record]))[0];
 }
 
 export async function updatePackage(actor: Actor, id: string, input: PackageInput) {
+  authorize(actor, "catalogue.write");
   const record = await replacePackage({ scope: scopeFor(actor), id, input });
   if (!record) throw notFound();
   return (await present(actor, [record]))[0];
@@ -95,6 +98,7 @@ export async function updatePackage(actor: Actor, id: string, input: PackageInpu
 
 /** Deletes one package in scope and answers it as it was. */
 export async function deletePackage(actor: Actor, id: string) {
+  authorize(actor, "catalogue.write");
   const record = await removePackage({ scope: scopeFor(actor), id });
   if (!record) throw notFound();
   return (await present(actor, [record]))[0];

@@ -14,8 +14,10 @@ export type SessionTimeout = keyof typeof SESSION_TIMEOUTS;
 export const DEFAULT_SESSION_TIMEOUT: SessionTimeout = "7d";
 
 export interface SessionData {
-  /** Absent on a signed-out visitor's session (a form kept for after the sign-in). */
+  /** The person signed in: an account's owner, or (with `member`) one of its members. Absent on a signed-out visitor's session (a form kept for after the sign-in). */
   userId?: string;
+  /** The signed-in person is a member of an account (docs/decisions/0067). */
+  member?: boolean;
   viewAsRole?: "admin" | "dealer" | "vendor";
   /** A sign-in waiting for its two-factor code (the login screen's second step); signs no one in. */
   pendingUserId?: string;

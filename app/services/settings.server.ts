@@ -9,6 +9,7 @@ import { confirmEnrolment } from "./two-factor.server";
 import { revokeApiTokensOf } from "~/models/api-token.server";
 import { SESSION_TIMEOUTS } from "./session.server";
 import { Invalid, NotFound } from "~/utils/domain-errors";
+import { authorize } from "./permissions.server";
 
 /**
  * The signed-in account's own settings (Settings screen and `PUT /api/auth/user`,
@@ -31,6 +32,7 @@ async function save(actor: Actor, set: Record<string, unknown>, unset: Record<st
  * session must not be able to move them.
  */
 export async function updateProfile(actor: Actor, input: ProfileInput) {
+  authorize(actor, "settings.write");
   const { phone, companyName, address, currentPassword, ...required } = input;
   if (required.email.toLowerCase() !== (actor.user.email ?? "").toLowerCase()) await verifyCurrentPassword(actor, currentPassword);
   const set: Record<string, unknown> = { ...required };
@@ -47,6 +49,7 @@ export async function updateProfile(actor: Actor, input: ProfileInput) {
  * (each ends that long after its sign-in; `currentSessionId`'s counts from now).
  */
 export async function updatePreferences(actor: Actor, input: PreferencesInput, currentSessionId?: string) {
+  authorize(actor, "settings.write");
   const set: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(input)) if (value !== undefined) set[field] = value;
   if (input.defaultVendorId && !(await findVendor(input.defaultVendorId))) {
@@ -71,6 +74,7 @@ export const updateAppearance = (actor: Actor, input: AppearanceInput) => update
  * one ends (they are checked against the database, so on every instance).
  */
 export async function enableTwoFactor(actor: Actor, input: { code: string; currentPassword: string }) {
+  authorize(actor, "credentials.own");
   await verifyCurrentPassword(actor, input.currentPassword);
   const { recoveryCodes } = await confirmEnrolment(actor.id, input.code);
   const revokedTokens = await revokeApiTokensOf({ ownerId: actor.id });

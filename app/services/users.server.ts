@@ -2,6 +2,7 @@ import mongoose from "mongoose";
 import { removeImportKeysOf } from "~/models/account-data.server";
 import { removeImportRunsOf } from "~/models/import-run.server";
 import { deleteApiTokensOf, revokeApiTokensOf } from "~/models/api-token.server";
+import { deleteMembersOf } from "~/models/member.server";
 import { removeAssessmentsOf } from "~/models/assessment.server";
 import { removeIdempotencyKeysOf } from "~/models/idempotency-key.server";
 import { removeCustomerApprovalsOf } from "./estimate-links.server";
@@ -43,6 +44,7 @@ import type { WholeListQuery } from "~/schemas/list-query";
 import { errorCode } from "~/utils/db-errors.server";
 import { env } from "~/utils/env.server";
 import { log } from "~/utils/log.server";
+import { authorize } from "./permissions.server";
 
 const ADMIN_SETUP_LOCK = "admin-setup";
 
@@ -169,6 +171,8 @@ async function purgeAccount(id: string) {
     vendorPackages.removeAllOf({ vendorId: id }),
     learningRecords.removeAllOf({ vendorId: id }),
     removeDeletionsOf({ ownerId: id }),
+    // Its people go with it (their sessions no longer sign anyone in once the account is marked).
+    deleteMembersOf({ ownerId: id }),
   ]);
   if ((await User.deleteOne({ _id: id })).deletedCount !== 1) return false;
   await recordDeletion("user", { _id: id });
@@ -236,6 +240,7 @@ export function assertPasswordChangeAllowed(actor: Actor) {
  * gets a fresh session. From a signed-in session only: a token (which the change revokes) cannot.
  */
 export async function changePassword(actor: Actor, input: ChangePasswordInput, request: Request) {
+  authorize(actor, "credentials.own");
   assertPasswordChangeAllowed(actor);
   let message = "";
   const { headers } = await changeCredentials(actor, { currentPassword: input.currentPassword, newPassword: input.newPassword }, request, (revoked) => {

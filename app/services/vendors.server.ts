@@ -11,6 +11,7 @@ import { isAdmin, type Actor } from "./actor";
 import { quote } from "./pricing-engine.server";
 import { Conflict, Forbidden, Invalid, NotFound } from "~/utils/domain-errors";
 import type { WholeListQuery } from "~/schemas/list-query";
+import { authorize } from "./permissions.server";
 
 /**
  * Vendors and what they price with: pricing rules, vendor packages, learning records.
@@ -121,6 +122,7 @@ export async function listPricingRules(actor: Actor, vendorId: string | undefine
 }
 
 export async function createPricingRule(actor: Actor, vendorId: string | undefined, input: PricingRuleInput) {
+  authorize(actor, "catalogue.write");
   const vendor = await vendorFor(actor, vendorId, "write", { writing: true });
   await assertOneActiveRule(vendor, input);
   return documentJson(await pricingRules.insert({ vendorId: vendor, fields: input }));
@@ -136,6 +138,7 @@ async function ruleInScope(actor: Actor, id: string) {
 }
 
 export async function updatePricingRule(actor: Actor, id: string, input: PricingRuleInput) {
+  authorize(actor, "catalogue.write");
   const rule = await ruleInScope(actor, id);
   const vendorId = String(rule.vendorId);
   await assertOneActiveRule(vendorId, input, id);
@@ -150,6 +153,7 @@ export async function updatePricingRule(actor: Actor, id: string, input: Pricing
 }
 
 export async function deletePricingRule(actor: Actor, id: string) {
+  authorize(actor, "catalogue.write");
   const rule = await ruleInScope(actor, id);
   const removed = await pricingRules.remove({ vendorId: String(rule.vendorId), id });
   if (!removed) throw ruleNotFound();
@@ -168,6 +172,7 @@ export async function listVendorPackages(actor: Actor, vendorId: string | undefi
 }
 
 export async function createVendorPackage(actor: Actor, vendorId: string | undefined, input: VendorPackageInput) {
+  authorize(actor, "catalogue.write");
   const vendor = await vendorFor(actor, vendorId, "write", { writing: true });
   return documentJson(await vendorPackages.insert({ vendorId: vendor, fields: input }));
 }
@@ -181,6 +186,7 @@ async function packageInScope(actor: Actor, id: string) {
 }
 
 export async function updateVendorPackage(actor: Actor, id: string, input: VendorPackageInput) {
+  authorize(actor, "catalogue.write");
   const pkg = await packageInScope(actor, id);
   const updated = await vendorPackages.update({
     vendorId: String(pkg.vendorId),
@@ -193,6 +199,7 @@ export async function updateVendorPackage(actor: Actor, id: string, input: Vendo
 }
 
 export async function deleteVendorPackage(actor: Actor, id: string) {
+  authorize(actor, "catalogue.write");
   const pkg = await packageInScope(actor, id);
   const removed = await vendorPackages.remove({ vendorId: String(pkg.vendorId), id });
   if (!removed) throw packageNotFound();
@@ -214,6 +221,7 @@ export async function listLearningRecords(actor: Actor, vendorId: string | undef
  * what the final cost moved from the estimate. Pending until validated.
  */
 export async function createLearningRecord(actor: Actor, vendorId: string | undefined, input: LearningRecordInput) {
+  authorize(actor, "catalogue.write");
   if (!isAdmin(actor)) throw forbidden();
   const vendor = await vendorFor(actor, vendorId, "write", { writing: true });
   const adminAdjustment = Math.round((input.finalCost - input.originalEstimate) * 100) / 100;
@@ -222,6 +230,7 @@ export async function createLearningRecord(actor: Actor, vendorId: string | unde
 
 /** Validate: the record starts moving the vendor's prices (a vendor its own, an admin any). */
 export async function validateLearningRecord(actor: Actor, id: string) {
+  authorize(actor, "catalogue.write");
   if (actor.role === "dealer") throw forbidden();
   const record =
     actor.role === "vendor" ? await learningRecords.findOne({ vendorId: actor.id, id }) : await learningRecords.findAny({ id });

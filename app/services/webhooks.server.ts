@@ -35,6 +35,7 @@ import { Conflict, Invalid, NotFound } from "~/utils/domain-errors";
 import { log } from "~/utils/log.server";
 import type { WholeListQuery } from "~/schemas/list-query";
 import { versionLabel } from "~/schemas/estimate-sheet";
+import { authorize } from "./permissions.server";
 
 /**
  * Webhooks (docs/decisions/0022): an account's endpoints and the one way events enter the queue,
@@ -262,6 +263,7 @@ export async function getEndpoint(actor: Actor, id: string) {
 
 /** Adds an endpoint; its signing secret is answered here once and never again. */
 export async function createEndpoint(actor: Actor, input: WebhookEndpointCreateInput) {
+  authorize(actor, "integrations.manage");
   if ((await countEndpoints({ ownerId: actor.id })) >= MAX_WEBHOOK_ENDPOINTS) {
     throw new Conflict(`You can have at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints. Delete one first.`);
   }
@@ -279,6 +281,7 @@ export async function createEndpoint(actor: Actor, input: WebhookEndpointCreateI
 
 /** Changes the URL, events, description; `enabled: true` turns it back on (and clears why it was off). */
 export async function editEndpoint(actor: Actor, id: string, input: WebhookEndpointUpdateInput) {
+  authorize(actor, "integrations.manage");
   if (!(await findEndpoint({ ownerId: actor.id, id }))) throw endpointNotFound();
   if (input.url) await assertUrlAllowed(input.url);
   const set: Record<string, unknown> = {};
@@ -296,11 +299,13 @@ export async function editEndpoint(actor: Actor, id: string, input: WebhookEndpo
 }
 
 export async function deleteEndpoint(actor: Actor, id: string) {
+  authorize(actor, "integrations.manage");
   if (!(await removeEndpoint({ ownerId: actor.id, id }))) throw endpointNotFound();
 }
 
 /** A new signing secret, answered once; the previous one keeps signing for a day beside it. */
 export async function rotateSecret(actor: Actor, id: string) {
+  authorize(actor, "integrations.manage");
   const current = await findEndpoint({ ownerId: actor.id, id });
   if (!current) throw endpointNotFound();
   const secret = newSecret();
@@ -366,6 +371,7 @@ export async function listDeliveries(actor: Actor, endpointId: string, { limit, 
 
 /** Redeliver: the same event (same webhook-id) to the endpoint again, now; 409 while an attempt is in flight. */
 export async function redeliver(actor: Actor, deliveryId: string) {
+  authorize(actor, "integrations.manage");
   const found = await findDelivery({ ownerId: actor.id, id: deliveryId });
   if (!found) throw new NotFound("Webhook delivery not found");
   const record = await requeueDelivery({ ownerId: actor.id, id: deliveryId });

@@ -58,6 +58,8 @@ export function validBody(route: RouteEntry, method: Method, world: World): unkn
     // No change (the seeded estimate has no damages): the owner check decides, and the status stays for approve.
     "PUT /api/assessments/:id/estimate": { damages: [] },
     "POST /api/auth/tokens": { name: "matrix" },
+    "POST /api/members": { email: "matrix@example.com", role: "viewer" },
+    "PUT /api/members/:id": { role: "estimator" },
     "POST /api/email-templates": { name: "Matrix", subject: "Hello {{contact.firstName}}", htmlContent: "<p>Hi</p>" },
     "PUT /api/email-templates/:id": { name: "Matrix", subject: "Hello {{contact.firstName}}", htmlContent: "<p>Hi</p>" },
     "POST /api/vendor-pricing-rules": { vendorId, damageType: "dent", severity: "minor", basePrice: 100, laborRate: 80, isActive: false },
@@ -205,6 +207,12 @@ export async function seedWorld(app: RunningApp): Promise<World> {
     const record = await root.post("/api/ai-pricing-learning", { vendorId: v.id, damageType: "dent", severity: "minor", originalEstimate: 100, finalCost: 110, adjustmentReason: v.secret });
     for (const res of [rule, pkg, record]) if (res.status !== 201) throw new Error(`seeding failed: ${res.status} ${res.text}`);
     v.docs = { ...v.docs, pricingRule: rule.json.id, vendorPackage: pkg.json.id, learningRecord: record.json.id, vendor: v.id };
+  }
+  // Dealers and vendors have a member each (an invite): the owner's to change and remove (docs/decisions/0067).
+  for (const a of [dealer, dealerB, vendor, vendorB]) {
+    const invited = await cookieClient(app, a.cookie).post("/api/members", { email: `${a.secret}@example.com`, role: "viewer" });
+    if (invited.status !== 201) throw new Error(`seeding failed: ${invited.status} ${invited.text}`);
+    a.docs.member = invited.json.member.id as string;
   }
   const image = await uploadMedia(root);
   const item = await root.post("/api/admin/ai-training-data", { imageUrl: image, damageType: "dent", severity: "minor", description: admin.secret, estimatedCost: 100 });

@@ -6,6 +6,7 @@ import { absolute, limitFor, mediaUrl } from "./names.server";
 import { guard, notFound, tooLargeUpload } from "./refusals.server";
 import { MIN_PART_SIZE, StorageError } from "./types";
 import { beginUpload, finalizeUpload, own, uploadJson, type BeginUpload } from "./uploads.server";
+import { authorize } from "../permissions.server";
 
 /**
  * The Companion protocol (`/api/uploads/s3/...`): multipart uploads the browser widget drives.
@@ -13,6 +14,7 @@ import { beginUpload, finalizeUpload, own, uploadJson, type BeginUpload } from "
 
 /** `POST s3/multipart`. */
 export async function createMultipartUpload(actor: Actor, input: BeginUpload) {
+  authorize(actor, "assessments.create");
   const record = await guard(() => beginUpload(actor, input, true));
   return { key: record.key, uploadId: record.multipartId as string };
 }
@@ -96,6 +98,7 @@ export async function completeMultipartUpload(
 
 /** `DELETE s3/multipart/{uploadId}?key=`: drops the parts and the record. */
 export async function abortMultipartUpload(actor: Actor, key: string, uploadId: string) {
+  authorize(actor, "assessments.create");
   const record = await ownMultipart(actor, key, uploadId);
   await guard(() => storage().abortMultipart(record.key, uploadId));
   await deleteUploadRecord(record._id);

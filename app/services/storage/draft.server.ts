@@ -5,6 +5,7 @@ import { storage } from "./backend.server";
 import { thumbKey } from "./names.server";
 import { notFound } from "./refusals.server";
 import { own, uploadJson, uploadOfDocument } from "./uploads.server";
+import { authorize } from "../permissions.server";
 
 /**
  * The wizard's file list, and removing uploads with their objects.
@@ -39,11 +40,13 @@ export async function discardDraftCopies(actor: Actor, ids: string[]) {
 
 /** Every file of the caller's draft (the wizard's "Start over"). */
 export async function discardDraft(actor: Actor) {
+  authorize(actor, "assessments.create");
   for (const record of await listDraftUploads(actor.id)) await discardUpload(record);
 }
 
 /** Removes one of the caller's uploads (object and record); another account's id is a 404. */
 export async function removeUpload(actor: Actor, id: string) {
+  authorize(actor, "assessments.create");
   const record = await findUpload({ scope: own(actor), id });
   if (!record || record.assessmentId) throw notFound();
   await discardUpload(record);

@@ -9,6 +9,7 @@ import { storage } from "./backend.server";
 import { limitFor } from "./names.server";
 import { StorageError } from "./types";
 import { beginUpload, finalizeUpload } from "./uploads.server";
+import { authorize } from "../permissions.server";
 
 /**
  * Server-side form uploads (the no-JS fallback).
@@ -23,6 +24,7 @@ const MAX_FORM_TEXT = 10_000;
  * are deleted and reported with the widget's messages; the others are kept.
  */
 export async function receiveFormUploads(actor: Actor, request: Request, purpose: UploadPurpose) {
+  authorize(actor, "assessments.create");
   const limit = limitFor(purpose);
   const stored: UploadRecord[] = [];
   const errors: string[] = [];

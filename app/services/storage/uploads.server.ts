@@ -12,6 +12,7 @@ import { absolute, assertAllowedName, displayName, limitFor, mediaUrl, safeFileN
 import { notFound, refused, shown, tooLargeUpload, unsupportedType } from "./refusals.server";
 import { signUrl } from "./signing";
 import { StorageError } from "./types";
+import { authorize } from "../permissions.server";
 
 /**
  * Upload records and quotas: starting an upload, checking a stored object against the limits of the
@@ -37,6 +38,7 @@ async function assertDraftRoom(ownerId: string) {
 }
 
 export async function beginUpload(actor: Actor, input: BeginUpload, multipart = false) {
+  authorize(actor, "assessments.create");
   const purpose = input.purpose ?? "wizard";
   // Training images are the admins' (the AI Training Center); they also skip the wizard's 20-file list.
   if (purpose === "training" && actor.role !== "admin") throw new Forbidden("Only admins can upload AI training images", shown);
@@ -172,6 +174,7 @@ export async function readUpload(record: Pick<UploadRecord, "_id" | "key">, opti
 
 /** `POST /api/objects/complete`: finalizes a single PUT (needed when it went straight to S3). */
 export async function completeUpload(actor: Actor, ref: { key?: string; uploadURL?: string; id?: string }) {
+  authorize(actor, "assessments.create");
   let record: UploadRecord | null = null;
   if (ref.id) record = await findUpload({ scope: own(actor), id: ref.id });
   else if (ref.key) record = await findUploadByKey({ scope: own(actor), key: ref.key });
