@@ -10,8 +10,8 @@ import { methods, parseJson } from "~/utils/http.server";
  */
 export const action = methods({
   POST: async ({ request }: ActionFunctionArgs) => {
-    await requireUser(request);
+    const actor = await requireUser(request);
     const body = await parseJson(request, linkMetaSchema);
-    return json(await linkMeta({ url: body.url }));
+    return json(await linkMeta(actor, { url: body.url }));
   },
 });

@@ -216,6 +216,7 @@ export async function resumeImport(actor: Actor): Promise<{ import: ImportView; 
  * interrupted import (another account's is never seen), 409 while it runs or once it finished.
  */
 export async function discardImport(actor: Actor): Promise<ImportView> {
+  authorize(actor, "integrations.manage");
   const run = await unfinishedImportRun({ ownerId: actor.id });
   if (!run) {
     const latest = await latestImportRun({ ownerId: actor.id });

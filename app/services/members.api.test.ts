@@ -70,6 +70,11 @@ describe("members of an account", () => {
       { name: "list members", call: (c) => c.get("/api/members"), admitted: ["owner"], ok: 200 },
       { name: "invite a member", call: (c) => c.post("/api/members", { email: "x@example.com", role: "viewer" }), admitted: ["owner"], ok: 201 },
       { name: "create an API token", call: (c) => c.post("/api/auth/tokens", { name: "mine" }), admitted: ["owner", "manager", "estimator"], ok: 201 },
+      // A link to a private address: refused (400) by the outbound rule for whom the table admits, before any request for the others.
+      { name: "import a file from a link", call: (c) => c.post("/api/uploads/import", { url: "http://10.0.0.1/rear.jpg" }), admitted: ["owner", "manager", "estimator"], ok: 400 },
+      { name: "read a link's details", call: (c) => c.post("/api/uploads/url/meta", { url: "http://10.0.0.1/rear.jpg" }), admitted: ["owner", "manager", "estimator"], ok: 400 },
+      // No interrupted import here: 404 for the owner, 403 for everyone else.
+      { name: "discard an import", call: (c) => c.post("/api/account/import/discard"), admitted: ["owner"], ok: 404 },
       { name: "change the password", call: (c) => c.put("/api/auth/password", { currentPassword: "nope", newPassword: "another long one", confirmPassword: "another long one" }), admitted: ["owner"], ok: 400 },
     ];
     const wrong: string[] = [];

@@ -6,6 +6,7 @@ import type { IMPORT_PURPOSES } from "~/schemas/uploads";
 import { env } from "~/utils/env.server";
 import { OutboundGetError, outboundGet } from "~/utils/outbound-get.server";
 import type { Actor } from "../actor";
+import { authorize } from "../permissions.server";
 import { storage } from "./backend.server";
 import { displayName, limitFor } from "./names.server";
 import { refused, tooLargeUpload, unsupportedType } from "./refusals.server";
@@ -86,6 +87,8 @@ export async function importFromUrl(
   input: ImportFromUrl,
   { onBytes, signal }: { onBytes?: (bytes: number, total: number | null) => void; signal?: AbortSignal } = {},
 ): Promise<UploadRecord> {
+  // Before anything leaves the building: a role that may not upload makes no outbound request.
+  authorize(actor, "assessments.create");
   const purpose = input.purpose ?? "wizard";
   const limit = limitFor(purpose);
   let fetched: Awaited<ReturnType<typeof outboundGet>>;
@@ -136,7 +139,8 @@ export async function importFromUrl(
  * The Companion protocol's `url/meta` (the widget's URL source asks before it adds the file): the
  * name, type and size the link's answer declares, through the same rule; the body is not read.
  */
-export async function linkMeta(input: { url: string; purpose?: ImportFromUrl["purpose"] }) {
+export async function linkMeta(actor: Actor, input: { url: string; purpose?: ImportFromUrl["purpose"] }) {
+  authorize(actor, "assessments.create");
   const limit = limitFor(input.purpose ?? "wizard");
   let fetched: Awaited<ReturnType<typeof outboundGet>>;
   try {
