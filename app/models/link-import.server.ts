@@ -1,4 +1,4 @@
-import { Schema } from "mongoose";
+import { Schema, trusted } from "mongoose";
 import { dbNow } from "~/utils/db-clock.server";
 import { defineModel } from "./define-model.server";
 
@@ -62,5 +62,6 @@ export async function readLinkImport(token: string): Promise<LinkImportState | n
 
 /** Housekeeping: imports older than `before` (their sockets are long gone). */
 export async function deleteLinkImportsBefore(before: Date) {
-  await LinkImport.deleteMany({ createdAt: { $lt: before } });
+  // `trusted`: the filters are sanitised (sanitizeFilter), and a bare operator is refused as a date.
+  await LinkImport.deleteMany({ createdAt: trusted({ $lt: before }) });
 }

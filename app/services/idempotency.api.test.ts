@@ -190,6 +190,7 @@ const notCreating = new Set([
   "/api/auth/tokens", // its answer carries the token's secret, which is never stored
   "/api/assessments/:id/links", // as tokens: its answer carries the link's token, which is never stored
   "/api/webhooks", // as tokens: its answer carries the endpoint's signing secret, shown once
+  "/api/members", // as tokens: its answer carries the invite link's token, which is stored only hashed
   "/api/webhooks/:id/rotate-secret", // the same: a new secret, shown once
   "/api/webhook-deliveries/:id/redeliver", // sends an existing event again; its webhook-id lets receivers deduplicate
   "/api/email-logs/:id/resend", // settles an unknown email once: asked again, the same new entry (docs/decisions/0054)
