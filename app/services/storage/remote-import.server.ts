@@ -77,6 +77,16 @@ function counter(onBytes?: (bytes: number, total: number | null) => void, total:
   });
 }
 
+/** The link's answer through the outbound rule; a refusal of the rule as the upload's 400 with its reason. */
+async function fetchLink(link: string) {
+  try {
+    return await outboundGet(link, { allow: env.OUTBOUND_ALLOW, timeoutMs: LINK_TIMEOUT_MS });
+  } catch (error) {
+    if (error instanceof OutboundGetError) throw linkRefusal(error);
+    throw error;
+  }
+}
+
 /**
  * Fetches `input.url` and stores it as the actor's upload for `purpose` (default wizard); answers the
  * complete upload. Refusals are typed (400 link/rule, 413 size, 415 type), in the widget's wording
@@ -91,14 +101,7 @@ export async function importFromUrl(
   authorize(actor, "assessments.create");
   const purpose = input.purpose ?? "wizard";
   const limit = limitFor(purpose);
-  let fetched: Awaited<ReturnType<typeof outboundGet>>;
-  try {
-    fetched = await outboundGet(input.url, { allow: env.OUTBOUND_ALLOW, timeoutMs: LINK_TIMEOUT_MS });
-  } catch (error) {
-    if (error instanceof OutboundGetError) throw linkRefusal(error);
-    throw error;
-  }
-  const { response, url } = fetched;
+  const { response, url } = await fetchLink(input.url);
   const cancel = () => response.destroy(new OutboundGetError("The import was cancelled", "failed"));
   if (signal?.aborted) cancel();
   signal?.addEventListener("abort", cancel, { once: true });
@@ -142,14 +145,7 @@ export async function importFromUrl(
 export async function linkMeta(actor: Actor, input: { url: string; purpose?: ImportFromUrl["purpose"] }) {
   authorize(actor, "assessments.create");
   const limit = limitFor(input.purpose ?? "wizard");
-  let fetched: Awaited<ReturnType<typeof outboundGet>>;
-  try {
-    fetched = await outboundGet(input.url, { allow: env.OUTBOUND_ALLOW, timeoutMs: LINK_TIMEOUT_MS });
-  } catch (error) {
-    if (error instanceof OutboundGetError) throw linkRefusal(error);
-    throw error;
-  }
-  const { response, url } = fetched;
+  const { response, url } = await fetchLink(input.url);
   response.destroy();
   const type = (response.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
   const name = nameFor(url, response.headers["content-disposition"], type, limit.allowedFileTypes);
