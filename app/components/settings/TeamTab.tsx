@@ -8,18 +8,12 @@ import { TextInput } from "#mantine/components/TextInput/TextInput";
 import { Title } from "#mantine/components/Title/Title";
 import { Form } from "@remix-run/react";
 import { MEMBER_ROLES, accountRoleLabel } from "~/schemas/members";
+import type { MemberJson } from "~/services/members.server";
 import { useT } from "~/utils/i18n";
 import { NativeSelect } from "../form/NativeSelect";
 
-type Member = {
-  id: string;
-  email: string;
-  role: "manager" | "estimator" | "viewer";
-  status: "invited" | "active" | "suspended";
-  username: string | null;
-  firstName: string | null;
-  lastName: string | null;
-};
+/** A member as the service lists them (only the fields this tab shows are read). */
+type Member = Pick<MemberJson, "id" | "email" | "role" | "status" | "username" | "firstName" | "lastName">;
 
 /** Settings → Team (issue 44): the owner invites people by email, suspends and removes them; plain forms, JavaScript or not. */
 export function TeamTab({ members, invited, formError }: { members: Member[]; invited?: { email: string; inviteUrl: string }; formError?: string }) {
